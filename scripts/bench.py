@@ -1,0 +1,81 @@
+"""Benchmark driver for scripts/bench: starts the release binary and measures it."""
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+BIN = os.path.join(os.path.dirname(__file__), "..", "target", "release", "stock-manager")
+
+
+def row(name, value, unit, target, ok):
+    mark = "ok" if ok else "MISSED"
+    print(f"{name:<34} {value:>10.1f} {unit:<6} target {target:<12} {mark}")
+
+
+def start_server(data_dir, extra_env=None):
+    env = dict(os.environ, ESM_MDNS__ENABLED="false", RUST_LOG="warn")
+    env.update(extra_env or {})
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        [BIN, "serve", "--listen", "127.0.0.1:0", "--data-dir", data_dir],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True,
+    )
+    url = None
+    for line in proc.stdout:
+        if line.startswith("URL: "):
+            url = line.strip()[5:]
+            break
+    if url is None:
+        raise SystemExit("server did not start")
+    while True:
+        try:
+            with urllib.request.urlopen(url + "/api/v1/health", timeout=1) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.002)
+    return proc, url, (time.perf_counter() - t0) * 1000
+
+
+def rss_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def main():
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}")
+    print(f"binary:  {os.path.abspath(BIN)}")
+    print()
+    size_mb = os.path.getsize(BIN) / 1024 / 1024
+    row("binary size (with UI)", size_mb, "MB", "< 30 MB", size_mb < 30)
+
+    startups = []
+    with tempfile.TemporaryDirectory() as d:
+        for i in range(5):
+            proc, url, ms = start_server(os.path.join(d, f"run{i}"))
+            startups.append(ms)
+            if i < 4:
+                proc.terminate()
+                proc.wait()
+        startups.sort()
+        median = startups[len(startups) // 2]
+        row("startup to healthy (median of 5)", median, "ms", "< 300 ms", median < 300)
+        # Idle: a few requests done (health, index), then quiet for two seconds.
+        for path in ["/", "/api/v1/health", "/api/v1/version"]:
+            urllib.request.urlopen(url + path).read()
+        time.sleep(2)
+        rss = rss_mb(proc.pid)
+        row("idle RSS", rss, "MB", "< 40 MB", rss < 40)
+        proc.terminate()
+        proc.wait()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

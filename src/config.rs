@@ -1,0 +1,424 @@
+//! Configuration: defaults < TOML file < `ESM_*` environment variables, validated once at start.
+//!
+//! Environment keys use `__` for nesting: `ESM_PROVIDER__CLIENT_SECRET`, `ESM_TLS__SELF_SIGNED`.
+//! Secrets are held in [`Secret`], whose `Debug` and `Serialize` never show the value.
+
+use figment::Figment;
+use figment::providers::{Env, Format, Serialized, Toml};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+/// The default file read when `--config` is not given and it exists.
+pub const DEFAULT_CONFIG_FILE: &str = "config.toml";
+
+/// A value that must never appear in logs, `--help`, debug output or responses.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Self {
+        Secret(value.into())
+    }
+    /// The value itself, for the one place that needs it (e.g. the token request body).
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_empty() { "\"\"" } else { "\"***\"" })
+    }
+}
+
+impl Serialize for Secret {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(if self.0.is_empty() { "" } else { "***" })
+    }
+}
+
+impl<'de> Deserialize<'de> for Secret {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d).map(Secret)
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// Address and port the HTTP(S) server listens on.
+    pub listen: String,
+    /// The URL users' browsers reach the server at; the OAuth redirect is `{public_url}/callback`.
+    pub public_url: Option<String>,
+    /// Where the stores (`server.redb`, one `org-{division}.redb` per organization) live.
+    pub data_dir: PathBuf,
+    /// Log filter: `error`, `warn`, `info`, `debug`, `trace`, or a tracing directive list.
+    pub log_level: String,
+    /// `text` for people, `json` for log collectors.
+    pub log_format: LogFormat,
+    pub provider: ProviderConfig,
+    pub tls: TlsConfig,
+    pub mdns: MdnsConfig,
+    pub sync: SyncConfig,
+    pub printers: Vec<PrinterConfig>,
+    pub licence: LicenceConfig,
+    pub admin: AdminConfig,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ProviderConfig {
+    /// The Exact Online host of the company's country, e.g. `https://start.exactonline.nl`.
+    pub base_url: String,
+    /// The app's client id from the Exact App Center.
+    pub client_id: String,
+    /// The app's client secret from the Exact App Center.
+    pub client_secret: Secret,
+    /// Seconds before an HTTP call to the provider is abandoned.
+    pub timeout_seconds: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct TlsConfig {
+    /// Serve HTTPS instead of HTTP.
+    pub enabled: bool,
+    /// PEM certificate chain (used when `self_signed` is false).
+    pub cert: Option<PathBuf>,
+    /// PEM private key (used when `self_signed` is false).
+    pub key: Option<PathBuf>,
+    /// Create (once) and reuse a self-signed certificate in `{data_dir}/tls/`.
+    pub self_signed: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MdnsConfig {
+    /// Announce the server on the LAN and browse for IPP printers.
+    pub enabled: bool,
+    /// The announced instance name; default "Stock Manager on {host}".
+    pub instance_name: Option<String>,
+    /// Use only the loopback interface (tests, or hosts where multicast must stay local).
+    pub loopback_only: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SyncConfig {
+    /// Minutes between background incremental syncs of every activated organization; 0 = off.
+    pub interval_minutes: u64,
+    /// Run one incremental sync shortly after start.
+    pub on_startup: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PrinterConfig {
+    /// The name users pick the printer by.
+    pub name: String,
+    /// `ipp://host:631/ipp/print` or `ipps://…`.
+    pub uri: String,
+    /// Label types this printer holds media for (e.g. `receipts`, `cnc-new`); empty = any.
+    #[serde(default)]
+    pub label_types: Vec<String>,
+    /// Accept a self-signed printer certificate on `ipps://`.
+    #[serde(default)]
+    pub insecure_tls: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct LicenceConfig {
+    /// Base64 ed25519 public key that licence codes are checked against; empty = the built-in vendor key.
+    pub public_key: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct AdminConfig {
+    /// Password for the fresh re-authentication that ImportData needs; empty = a second provider sign-in.
+    pub password: Secret,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            listen: "0.0.0.0:8080".into(),
+            public_url: None,
+            data_dir: PathBuf::from("data"),
+            log_level: "info".into(),
+            log_format: LogFormat::Text,
+            provider: ProviderConfig::default(),
+            tls: TlsConfig::default(),
+            mdns: MdnsConfig::default(),
+            sync: SyncConfig::default(),
+            printers: Vec::new(),
+            licence: LicenceConfig::default(),
+            admin: AdminConfig::default(),
+        }
+    }
+}
+
+impl Default for ProviderConfig {
+    fn default() -> Self {
+        ProviderConfig {
+            base_url: "https://start.exactonline.nl".into(),
+            client_id: String::new(),
+            client_secret: Secret::default(),
+            timeout_seconds: 60,
+        }
+    }
+}
+
+impl Default for MdnsConfig {
+    fn default() -> Self {
+        MdnsConfig { enabled: true, instance_name: None, loopback_only: false }
+    }
+}
+
+impl Default for SyncConfig {
+    fn default() -> Self {
+        SyncConfig { interval_minutes: 15, on_startup: true }
+    }
+}
+
+/// A configuration problem, naming the key and what is wrong with it.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("configuration file {path}: {message}")]
+    File { path: String, message: String },
+    #[error("invalid configuration: {0}")]
+    Parse(String),
+    #[error("invalid configuration: `{key}` {problem}")]
+    Invalid { key: String, problem: String },
+}
+
+fn invalid(key: &str, problem: impl Into<String>) -> ConfigError {
+    ConfigError::Invalid { key: key.into(), problem: problem.into() }
+}
+
+impl Config {
+    /// Loads the layered configuration. `file` is `--config`; without it `./config.toml` is read if present.
+    pub fn load(file: Option<&Path>) -> Result<Config, ConfigError> {
+        Self::load_with_env(file, Env::prefixed("ESM_").split("__"))
+    }
+
+    fn load_with_env(file: Option<&Path>, env: Env) -> Result<Config, ConfigError> {
+        let mut fig = Figment::from(Serialized::defaults(Config::default()));
+        match file {
+            Some(path) => {
+                if !path.is_file() {
+                    return Err(ConfigError::File {
+                        path: path.display().to_string(),
+                        message: "does not exist or is not a file".into(),
+                    });
+                }
+                fig = fig.merge(Toml::file(path));
+            }
+            None => {
+                if Path::new(DEFAULT_CONFIG_FILE).is_file() {
+                    fig = fig.merge(Toml::file(DEFAULT_CONFIG_FILE));
+                }
+            }
+        }
+        // The defaults serialise secrets as "" so the merge never carries a masked value.
+        let config: Config = fig.merge(env).extract().map_err(|e| ConfigError::Parse(describe_figment(e)))?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// Parses a TOML document over the defaults (no environment), for tests and tools.
+    pub fn from_toml_str(text: &str) -> Result<Config, ConfigError> {
+        let config: Config = Figment::from(Serialized::defaults(Config::default()))
+            .merge(Toml::string(text))
+            .extract()
+            .map_err(|e| ConfigError::Parse(describe_figment(e)))?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// Checks every value once, so the server never starts half-configured.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        self.listen_addr()?;
+        if let Some(url) = &self.public_url {
+            let parsed = url::Url::parse(url).map_err(|e| invalid("public_url", format!("is not a URL: {e}")))?;
+            if !matches!(parsed.scheme(), "http" | "https") {
+                return Err(invalid("public_url", "must start with http:// or https://"));
+            }
+        }
+        if self.data_dir.as_os_str().is_empty() {
+            return Err(invalid("data_dir", "must not be empty"));
+        }
+        tracing_subscriber::EnvFilter::try_new(&self.log_level)
+            .map_err(|e| invalid("log_level", format!("is not a log filter: {e}")))?;
+        let base = url::Url::parse(&self.provider.base_url)
+            .map_err(|e| invalid("provider.base_url", format!("is not a URL: {e}")))?;
+        if !matches!(base.scheme(), "http" | "https") || base.host_str().is_none() {
+            return Err(invalid("provider.base_url", "must be an http(s) URL with a host"));
+        }
+        if self.provider.timeout_seconds == 0 || self.provider.timeout_seconds > 600 {
+            return Err(invalid("provider.timeout_seconds", "must be between 1 and 600"));
+        }
+        if self.tls.enabled && !self.tls.self_signed {
+            match (&self.tls.cert, &self.tls.key) {
+                (Some(cert), Some(key)) => {
+                    if !cert.is_file() {
+                        return Err(invalid("tls.cert", format!("file {} does not exist", cert.display())));
+                    }
+                    if !key.is_file() {
+                        return Err(invalid("tls.key", format!("file {} does not exist", key.display())));
+                    }
+                }
+                _ => return Err(invalid("tls", "needs `cert` and `key`, or `self_signed = true`")),
+            }
+        }
+        if let Some(name) = &self.mdns.instance_name
+            && (name.is_empty() || name.len() > 63)
+        {
+            return Err(invalid("mdns.instance_name", "must be 1 to 63 characters"));
+        }
+        if self.sync.interval_minutes > 24 * 60 {
+            return Err(invalid("sync.interval_minutes", "must be at most 1440 (one day); 0 turns it off"));
+        }
+        let mut names = std::collections::HashSet::new();
+        for (i, p) in self.printers.iter().enumerate() {
+            let key = format!("printers[{i}]");
+            if p.name.trim().is_empty() {
+                return Err(invalid(&format!("{key}.name"), "must not be empty"));
+            }
+            if !names.insert(p.name.as_str()) {
+                return Err(invalid(&format!("{key}.name"), format!("'{}' is used twice", p.name)));
+            }
+            let uri =
+                url::Url::parse(&p.uri).map_err(|e| invalid(&format!("{key}.uri"), format!("is not a URI: {e}")))?;
+            if !matches!(uri.scheme(), "ipp" | "ipps" | "http" | "https") || uri.host_str().is_none() {
+                return Err(invalid(&format!("{key}.uri"), "must be ipp://, ipps://, http:// or https:// with a host"));
+            }
+        }
+        if let Some(key) = &self.licence.public_key
+            && !key.is_empty()
+        {
+            use base64::Engine;
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(key.trim())
+                .map_err(|_| invalid("licence.public_key", "is not base64"))?;
+            if bytes.len() != 32 {
+                return Err(invalid("licence.public_key", "must be a 32-byte ed25519 public key"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The parsed listen address.
+    pub fn listen_addr(&self) -> Result<SocketAddr, ConfigError> {
+        self.listen
+            .parse::<SocketAddr>()
+            .map_err(|_| invalid("listen", format!("'{}' is not HOST:PORT (e.g. 0.0.0.0:8080)", self.listen)))
+    }
+
+    /// The URL browsers use, derived from the listen address when `public_url` is not set.
+    pub fn effective_public_url(&self, bound: SocketAddr) -> String {
+        if let Some(url) = &self.public_url {
+            return url.trim_end_matches('/').to_string();
+        }
+        let scheme = if self.tls.enabled { "https" } else { "http" };
+        let host = if bound.ip().is_unspecified() { "localhost".to_string() } else { bound.ip().to_string() };
+        let host = if host.contains(':') { format!("[{host}]") } else { host };
+        format!("{scheme}://{host}:{}", bound.port())
+    }
+}
+
+/// Figment's errors already name the key ("for key `listen`"); keep them on one line.
+fn describe_figment(err: figment::Error) -> String {
+    err.into_iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_valid() {
+        Config::default().validate().expect("defaults validate");
+    }
+
+    #[test]
+    fn toml_overrides_defaults() {
+        let c = Config::from_toml_str("listen = \"127.0.0.1:9000\"\n[provider]\nclient_id = \"abc\"\n").unwrap();
+        assert_eq!(c.listen, "127.0.0.1:9000");
+        assert_eq!(c.provider.client_id, "abc");
+        assert_eq!(c.provider.base_url, "https://start.exactonline.nl");
+    }
+
+    #[test]
+    fn bad_listen_names_the_key() {
+        let err = Config::from_toml_str("listen = \"nonsense\"").unwrap_err().to_string();
+        assert!(err.contains("`listen`"), "{err}");
+    }
+
+    #[test]
+    fn wrong_type_names_the_key() {
+        let err = Config::from_toml_str("[sync]\ninterval_minutes = \"often\"").unwrap_err().to_string();
+        assert!(err.contains("interval_minutes"), "{err}");
+    }
+
+    #[test]
+    fn unknown_key_is_refused() {
+        let err = Config::from_toml_str("lisen = \"0.0.0.0:1\"").unwrap_err().to_string();
+        assert!(err.contains("lisen"), "{err}");
+    }
+
+    #[test]
+    fn tls_without_files_is_refused() {
+        let err = Config::from_toml_str("[tls]\nenabled = true").unwrap_err().to_string();
+        assert!(err.contains("`tls`"), "{err}");
+    }
+
+    #[test]
+    fn printer_uri_is_checked() {
+        let err = Config::from_toml_str("[[printers]]\nname = \"p\"\nuri = \"ftp://x\"").unwrap_err().to_string();
+        assert!(err.contains("printers[0].uri"), "{err}");
+    }
+
+    #[test]
+    fn secrets_never_show_in_debug_or_serialisation() {
+        let c = Config::from_toml_str("[provider]\nclient_secret = \"hunter2-very-secret\"").unwrap();
+        assert_eq!(c.provider.client_secret.expose(), "hunter2-very-secret");
+        assert!(!format!("{c:?}").contains("hunter2"));
+        assert!(!serde_json::to_string(&c).unwrap().contains("hunter2"));
+    }
+
+    #[test]
+    #[allow(clippy::result_large_err)] // figment's Jail API fixes the error type
+    fn environment_overrides_the_file() {
+        figment::Jail::expect_with(|jail| {
+            jail.create_file("esm.toml", "listen = \"127.0.0.1:9000\"\n[provider]\nclient_id = \"file\"")?;
+            jail.set_env("ESM_PROVIDER__CLIENT_ID", "env");
+            jail.set_env("ESM_LISTEN", "127.0.0.1:9001");
+            let c = Config::load(Some(Path::new("esm.toml"))).expect("loads");
+            assert_eq!(c.provider.client_id, "env");
+            assert_eq!(c.listen, "127.0.0.1:9001");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn public_url_is_derived_from_the_bound_address() {
+        let c = Config::default();
+        assert_eq!(c.effective_public_url("0.0.0.0:8080".parse().unwrap()), "http://localhost:8080");
+        let c = Config { public_url: Some("https://esm.factory.lan/".into()), ..Config::default() };
+        assert_eq!(c.effective_public_url("0.0.0.0:8080".parse().unwrap()), "https://esm.factory.lan");
+    }
+}

@@ -1,0 +1,332 @@
+//! The one error type of the HTTP boundary, carrying the spec §8 catalogue.
+//!
+//! Handlers return `Result<_, AppError>`; the JSON body is always
+//! `{"error": {"code": "...", "message": "..."}}`. Internal causes are logged, never sent.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, ResponseError};
+use serde::Serialize;
+use std::fmt;
+
+/// Every error the product reports, with its stable machine code, message and HTTP status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum Code {
+    /// Timeout or abort while talking to the provider or a printer.
+    Timeout,
+    /// Malformed input from the caller.
+    BadRequest,
+    /// The work was cancelled on purpose; nothing to worry about.
+    Canceled,
+    /// An option has a value the product does not accept.
+    BadOption,
+    /// Anything unforeseen: the generic code "-".
+    Unknown,
+    /// The session cannot continue; the UI logs out and goes Home.
+    Critical,
+    /// No valid session, or the provider token is no longer valid.
+    NotAuthorized,
+    /// The session is valid but below the route's access tier.
+    Forbidden,
+    /// No such route or record.
+    NotFound,
+    /// The method is not allowed on this route.
+    MethodNotAllowed,
+    /// Join parameters `joinOn` and `joinOnSelf` differ in length.
+    JoinLengthMismatch,
+    /// A local table could not be read, deleted or joined.
+    TableInfo,
+    /// The warehouses could not be read from the provider.
+    Warehouses,
+    /// The division could not be read from the provider.
+    DivisionInfo,
+    /// A sync endpoint was asked for through the live (non-sync) path.
+    SyncEndpointLive,
+    /// No provider token is stored for the session.
+    NoToken,
+    /// A sync for this organization is already running.
+    SyncRunning,
+    /// Label generation left no labels.
+    NoLabels,
+    /// A write or upload had nothing in it.
+    EmptyPayload,
+    /// The provider answered with an error of its own; the message is the provider's.
+    Provider,
+    /// Too many requests (our own throttle, e.g. licence attempts).
+    TooManyRequests,
+    /// The request body is larger than allowed.
+    PayloadTooLarge,
+    /// The service is not ready (store rebuilding, shutting down).
+    Unavailable,
+}
+
+impl Code {
+    /// The code as it appears in the JSON body.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::Timeout => "timeout",
+            Code::BadRequest => "bad_request",
+            Code::Canceled => "canceled",
+            Code::BadOption => "bad_option",
+            Code::Unknown => "-",
+            Code::Critical => "critical",
+            Code::NotAuthorized => "not_authorized",
+            Code::Forbidden => "forbidden",
+            Code::NotFound => "not_found",
+            Code::MethodNotAllowed => "method_not_allowed",
+            Code::JoinLengthMismatch => "join_length_mismatch",
+            Code::TableInfo => "table_info",
+            Code::Warehouses => "warehouses",
+            Code::DivisionInfo => "division_info",
+            Code::SyncEndpointLive => "sync_endpoint_live",
+            Code::NoToken => "no_token",
+            Code::SyncRunning => "sync_running",
+            Code::NoLabels => "no_labels",
+            Code::EmptyPayload => "empty_payload",
+            Code::Provider => "provider",
+            Code::TooManyRequests => "too_many_requests",
+            Code::PayloadTooLarge => "payload_too_large",
+            Code::Unavailable => "unavailable",
+        }
+    }
+
+    /// The catalogue's message (spec §8) for this code.
+    pub fn message(self) -> &'static str {
+        match self {
+            Code::Timeout => "Function code timed out or there was a network issue / try executing the call again",
+            Code::BadRequest => "The input provided was bad",
+            Code::Canceled => "The error that occurred has no impact or is expected to occur",
+            Code::BadOption => {
+                "An option has a value that is not supported: please contact support with the option name and value"
+            }
+            Code::Unknown => {
+                "UNKNOWN ERROR OCCURRED: Please provide your local programmer with details about: how the error occurred so that they can fix it"
+            }
+            Code::Critical => "A CRITICAL error occurred, you will be returned to the login screen",
+            Code::NotAuthorized => "not authorized",
+            Code::Forbidden => "You do not have access to this page",
+            Code::NotFound => "Not found",
+            Code::MethodNotAllowed => "Method not allowed",
+            Code::JoinLengthMismatch => "Join parameters lengths must match",
+            Code::TableInfo => "Error while getting table info",
+            Code::Warehouses => "Error while getting Warehouses from Exact",
+            Code::DivisionInfo => "Could not get division information from exact",
+            Code::SyncEndpointLive => {
+                "ESM - 'getEndpointDataExact' cannot be called on a sync endpoint, use the database instead"
+            }
+            Code::NoToken => "no token, was not able to get division and name from exact",
+            Code::SyncRunning => "A sync is already running for this organization",
+            Code::NoLabels => "There are no labels to print that fit the desired criteria",
+            Code::EmptyPayload => "The payload is empty",
+            Code::Provider => "Exact Online returned an error",
+            Code::TooManyRequests => "Too many attempts, please wait a moment and try again",
+            Code::PayloadTooLarge => "The request is too large",
+            Code::Unavailable => "The service is temporarily unavailable, try again shortly",
+        }
+    }
+
+    /// The HTTP status the code is answered with.
+    pub fn status(self) -> StatusCode {
+        match self {
+            Code::BadRequest
+            | Code::BadOption
+            | Code::JoinLengthMismatch
+            | Code::SyncEndpointLive
+            | Code::EmptyPayload => StatusCode::BAD_REQUEST,
+            Code::NotAuthorized | Code::NoToken | Code::Critical => StatusCode::UNAUTHORIZED,
+            Code::Forbidden => StatusCode::FORBIDDEN,
+            Code::NotFound => StatusCode::NOT_FOUND,
+            Code::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Code::SyncRunning | Code::Canceled => StatusCode::CONFLICT,
+            Code::NoLabels => StatusCode::UNPROCESSABLE_ENTITY,
+            Code::Timeout => StatusCode::GATEWAY_TIMEOUT,
+            Code::Warehouses | Code::DivisionInfo | Code::Provider => StatusCode::BAD_GATEWAY,
+            Code::TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
+            Code::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Code::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            Code::Unknown | Code::TableInfo => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+/// An error answered to an HTTP caller.
+pub struct AppError {
+    code: Code,
+    /// Overrides the catalogue message with a more precise one (e.g. naming the bad column).
+    detail: Option<String>,
+    /// The internal cause, logged and never sent.
+    cause: Option<anyhow::Error>,
+}
+
+impl AppError {
+    pub fn new(code: Code) -> Self {
+        AppError { code, detail: None, cause: None }
+    }
+
+    /// A catalogue error with a precise message for the caller.
+    pub fn with_message(code: Code, message: impl Into<String>) -> Self {
+        AppError { code, detail: Some(message.into()), cause: None }
+    }
+
+    /// Shorthand for a 400 that says what was wrong.
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        Self::with_message(Code::BadRequest, message)
+    }
+
+    /// An internal failure: the caller sees the catalogue's message, the log sees the cause.
+    pub fn internal(cause: impl Into<anyhow::Error>) -> Self {
+        AppError { code: Code::Unknown, detail: None, cause: Some(cause.into()) }
+    }
+
+    /// Attaches an internal cause for the log.
+    pub fn caused_by(mut self, cause: impl Into<anyhow::Error>) -> Self {
+        self.cause = Some(cause.into());
+        self
+    }
+
+    pub fn code(&self) -> Code {
+        self.code
+    }
+
+    pub fn message(&self) -> &str {
+        self.detail.as_deref().unwrap_or_else(|| self.code.message())
+    }
+}
+
+impl fmt::Debug for AppError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AppError")
+            .field("code", &self.code.as_str())
+            .field("message", &self.message())
+            .field("cause", &self.cause.as_ref().map(|c| format!("{c:#}")))
+            .finish()
+    }
+}
+
+impl fmt::Display for AppError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.message(), self.code.as_str())
+    }
+}
+
+impl std::error::Error for AppError {}
+
+impl From<Code> for AppError {
+    fn from(code: Code) -> Self {
+        AppError::new(code)
+    }
+}
+
+#[derive(Serialize)]
+struct ErrorBody<'a> {
+    error: ErrorInner<'a>,
+}
+
+#[derive(Serialize)]
+struct ErrorInner<'a> {
+    code: &'a str,
+    message: &'a str,
+}
+
+impl ResponseError for AppError {
+    fn status_code(&self) -> StatusCode {
+        self.code.status()
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let status = self.status_code();
+        match &self.cause {
+            Some(cause) if status.is_server_error() => {
+                tracing::error!(code = self.code.as_str(), cause = %format!("{cause:#}"), "request failed")
+            }
+            Some(cause) => tracing::warn!(code = self.code.as_str(), cause = %format!("{cause:#}"), "request refused"),
+            None if status.is_server_error() => {
+                tracing::error!(code = self.code.as_str(), message = self.message(), "request failed")
+            }
+            None => tracing::debug!(code = self.code.as_str(), message = self.message(), "request refused"),
+        }
+        HttpResponse::build(status)
+            .json(ErrorBody { error: ErrorInner { code: self.code.as_str(), message: self.message() } })
+    }
+}
+
+/// Result type of HTTP handlers.
+pub type AppResult<T> = Result<T, AppError>;
+
+/// Turns actix's own extractor errors (bad JSON, bad query) into catalogue errors.
+pub fn json_config() -> actix_web::web::JsonConfig {
+    actix_web::web::JsonConfig::default().limit(16 * 1024 * 1024).error_handler(|err, _req| {
+        use actix_web::error::JsonPayloadError;
+        let app = match &err {
+            JsonPayloadError::OverflowKnownLength { .. } | JsonPayloadError::Overflow { .. } => {
+                AppError::new(Code::PayloadTooLarge)
+            }
+            JsonPayloadError::ContentType => {
+                AppError::bad_request("The input provided was bad: expected Content-Type application/json")
+            }
+            other => AppError::bad_request(format!("The input provided was bad: {other}")),
+        };
+        app.into()
+    })
+}
+
+/// Query-string extractor errors become 400s with the catalogue shape.
+pub fn query_config() -> actix_web::web::QueryConfig {
+    actix_web::web::QueryConfig::default()
+        .error_handler(|err, _req| AppError::bad_request(format!("The input provided was bad: {err}")).into())
+}
+
+/// Path extractor errors become 400s with the catalogue shape.
+pub fn path_config() -> actix_web::web::PathConfig {
+    actix_web::web::PathConfig::default()
+        .error_handler(|err, _req| AppError::bad_request(format!("The input provided was bad: {err}")).into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::body::MessageBody;
+
+    #[test]
+    fn catalogue_messages_match_the_spec() {
+        assert_eq!(
+            Code::Timeout.message(),
+            "Function code timed out or there was a network issue / try executing the call again"
+        );
+        assert_eq!(Code::BadRequest.message(), "The input provided was bad");
+        assert_eq!(Code::Canceled.message(), "The error that occurred has no impact or is expected to occur");
+        assert!(Code::Unknown.message().starts_with("UNKNOWN ERROR OCCURRED: Please provide your local programmer"));
+        assert_eq!(Code::Critical.message(), "A CRITICAL error occurred, you will be returned to the login screen");
+        assert_eq!(Code::JoinLengthMismatch.message(), "Join parameters lengths must match");
+        assert_eq!(Code::TableInfo.message(), "Error while getting table info");
+        assert_eq!(Code::Warehouses.message(), "Error while getting Warehouses from Exact");
+        assert_eq!(Code::DivisionInfo.message(), "Could not get division information from exact");
+        assert!(
+            Code::SyncEndpointLive
+                .message()
+                .starts_with("ESM - 'getEndpointDataExact' cannot be called on a sync endpoint")
+        );
+        assert_eq!(Code::NoToken.message(), "no token, was not able to get division and name from exact");
+        assert_eq!(Code::NoLabels.message(), "There are no labels to print that fit the desired criteria");
+        assert_eq!(Code::EmptyPayload.message(), "The payload is empty");
+        assert_eq!(Code::Unknown.as_str(), "-");
+    }
+
+    #[test]
+    fn response_has_the_catalogue_shape_and_hides_the_cause() {
+        let err = AppError::internal(anyhow::anyhow!("secret-token-123 leaked in cause"));
+        let resp = err.error_response();
+        assert_eq!(resp.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let body = resp.into_body().try_into_bytes().expect("sized body");
+        let json: serde_json::Value = serde_json::from_slice(&body).expect("json");
+        assert_eq!(json["error"]["code"], "-");
+        assert_eq!(json["error"]["message"], Code::Unknown.message());
+        assert!(!String::from_utf8_lossy(&body).contains("secret-token-123"));
+    }
+
+    #[test]
+    fn detail_overrides_the_message() {
+        let err = AppError::bad_request("unknown column 'Foo'");
+        assert_eq!(err.message(), "unknown column 'Foo'");
+        assert_eq!(err.code().status(), StatusCode::BAD_REQUEST);
+    }
+}

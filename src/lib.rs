@@ -1,0 +1,19 @@
+//! Stock Manager: an on-premise stock and production manager for Exact Online companies.
+//!
+//! The binary (`src/main.rs`) only parses the command line; everything it runs lives here so
+//! that integration tests can start the real server in-process on an ephemeral port.
+#![forbid(unsafe_code)]
+
+pub mod api;
+pub mod config;
+pub mod discovery;
+pub mod error;
+pub mod server;
+pub mod telemetry;
+pub mod tls;
+pub mod ui_assets;
+
+/// The product's version, as built.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// The product's display name (spec §1); "ESM" is the narrow-screen short form.
+pub const PRODUCT_NAME: &str = "Stock Manager";

@@ -1,0 +1,188 @@
+//! Builds the actix application: middleware, the route table (which is also the security table),
+//! TLS, mDNS and graceful shutdown.
+
+use crate::config::Config;
+use crate::discovery::Discovery;
+use crate::error::{self, AppError, Code};
+use crate::{api, telemetry, tls, ui_assets};
+use actix_web::body::{BoxBody, EitherBody};
+use actix_web::dev::{ServerHandle, ServiceResponse};
+use actix_web::http::StatusCode;
+use actix_web::middleware::{self, ErrorHandlerResponse, ErrorHandlers};
+use actix_web::{App, HttpServer, ResponseError, web};
+use anyhow::{Context, Result};
+use std::net::{SocketAddr, TcpListener};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How long in-flight requests may take to finish after a shutdown signal.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+/// Shared state of every handler.
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub started: Instant,
+}
+
+impl AppState {
+    pub fn new(config: Arc<Config>) -> Self {
+        AppState { config, started: Instant::now() }
+    }
+
+    /// Whether the data directory accepts writes (the store lives there).
+    pub fn data_dir_writable(&self) -> bool {
+        let probe = self.config.data_dir.join(".write-probe");
+        let ok = std::fs::write(&probe, b"ok").is_ok();
+        let _ = std::fs::remove_file(&probe);
+        ok
+    }
+}
+
+/// The whole route table. Tiers: public, signed in, full access (spec §2); each scope says its tier.
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        web::scope("/api")
+            .wrap(ErrorHandlers::new().default_handler(json_error_body))
+            .service(
+                web::scope("/v1")
+                    // public
+                    .configure(api::health::configure)
+                    .default_service(web::to(api::not_found)),
+            )
+            .default_service(web::to(api::not_found)),
+    )
+    .default_service(web::to(ui_assets::serve));
+}
+
+/// Turns actix's own empty error responses under `/api` (405, extractor failures) into the
+/// catalogue's JSON shape; responses that already carry a body pass through.
+fn json_error_body<B>(res: ServiceResponse<B>) -> actix_web::Result<ErrorHandlerResponse<B>> {
+    let is_json = res
+        .headers()
+        .get(actix_web::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if is_json || !(res.status().is_client_error() || res.status().is_server_error()) {
+        return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
+    }
+    let code = match res.status() {
+        StatusCode::METHOD_NOT_ALLOWED => Code::MethodNotAllowed,
+        StatusCode::NOT_FOUND => Code::NotFound,
+        StatusCode::PAYLOAD_TOO_LARGE => Code::PayloadTooLarge,
+        s if s.is_client_error() => Code::BadRequest,
+        _ => Code::Unknown,
+    };
+    let (req, old) = res.into_parts();
+    let mut new = AppError::new(code).error_response();
+    // Keep the status actix chose (e.g. 415) while giving it the catalogue body.
+    *new.status_mut() = old.status();
+    if let Some(allow) = old.headers().get(actix_web::http::header::ALLOW) {
+        new.headers_mut().insert(actix_web::http::header::ALLOW, allow.clone());
+    }
+    let res = ServiceResponse::new(req, new.map_body(|_, b| EitherBody::<B, BoxBody>::right(b)));
+    Ok(ErrorHandlerResponse::Response(res))
+}
+
+/// A server that is running; stop it with [`RunningServer::stop`] or wait for a signal.
+pub struct RunningServer {
+    pub addr: SocketAddr,
+    pub url: String,
+    handle: ServerHandle,
+    task: tokio::task::JoinHandle<std::io::Result<()>>,
+    discovery: Option<Discovery>,
+}
+
+/// Options that tests and the `demo` command change; `serve` uses the defaults.
+#[derive(Debug, Clone, Default)]
+pub struct StartOptions {
+    /// Let actix install SIGTERM/SIGINT handlers (the real process; not in-process tests).
+    pub handle_signals: bool,
+    /// Extra routes mounted before the fallback (tests mount probes such as a slow handler).
+    pub extra_routes: Option<fn(&mut web::ServiceConfig)>,
+}
+
+/// Binds, prepares the data directory, starts serving and announces the server.
+pub async fn start(config: Config, options: StartOptions) -> Result<RunningServer> {
+    let config = Arc::new(config);
+    prepare_data_dir(&config.data_dir)?;
+    let addr = config.listen_addr()?;
+    let listener = TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
+    let bound = listener.local_addr()?;
+    let state = web::Data::new(AppState::new(config.clone()));
+
+    let extra = options.extra_routes;
+    let factory = {
+        let state = state.clone();
+        move || {
+            let app = App::new();
+            let app = match extra {
+                Some(f) => app.configure(f),
+                None => app,
+            };
+            app.app_data(state.clone())
+                .app_data(error::json_config())
+                .app_data(error::query_config())
+                .app_data(error::path_config())
+                .wrap(middleware::Compress::default())
+                .wrap(middleware::from_fn(telemetry::log_requests))
+                .configure(routes)
+        }
+    };
+    let mut server = HttpServer::new(factory).shutdown_timeout(SHUTDOWN_GRACE.as_secs());
+    if !options.handle_signals {
+        server = server.disable_signals();
+    }
+    let server = if config.tls.enabled {
+        let tls_config = tls::server_config(&config.tls, &config.data_dir)?;
+        server.listen_rustls_0_23(listener, tls_config)?
+    } else {
+        server.listen(listener)?
+    };
+    let server = server.run();
+    let handle = server.handle();
+    let task = tokio::spawn(server);
+
+    let discovery = if config.mdns.enabled {
+        match Discovery::announce(&config.mdns, bound.port(), config.tls.enabled) {
+            Ok(d) => Some(d),
+            Err(e) => {
+                // The LAN announcement is a convenience: the server works without it.
+                tracing::warn!(error = %format!("{e:#}"), "mDNS announcement failed; continuing without it");
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let url = config.effective_public_url(bound);
+    tracing::info!(%url, listen = %bound, tls = config.tls.enabled, "Stock Manager is serving");
+    Ok(RunningServer { addr: bound, url, handle, task, discovery })
+}
+
+fn prepare_data_dir(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create the data directory {}", dir.display()))
+}
+
+impl RunningServer {
+    /// Waits until the server ends (a signal when `handle_signals`), then withdraws mDNS.
+    pub async fn wait(mut self) -> Result<()> {
+        let result = (&mut self.task).await;
+        self.withdraw();
+        result.context("server task panicked")?.context("server failed")
+    }
+
+    /// Stops accepting, lets in-flight requests finish (bounded by [`SHUTDOWN_GRACE`]), withdraws mDNS.
+    pub async fn stop(mut self, graceful: bool) -> Result<()> {
+        self.handle.stop(graceful).await;
+        let result = (&mut self.task).await;
+        self.withdraw();
+        result.context("server task panicked")?.context("server failed")
+    }
+
+    fn withdraw(&mut self) {
+        if let Some(d) = self.discovery.take() {
+            d.withdraw();
+        }
+    }
+}

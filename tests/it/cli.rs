@@ -1,0 +1,94 @@
+//! The binary: version, config errors that name the key, secrets kept out of output, SIGTERM.
+
+use crate::support::binary;
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+#[test]
+fn version_prints_the_version() {
+    let out = Command::new(binary()).arg("version").output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("stock-manager {}", stock_manager::VERSION));
+}
+
+#[test]
+fn invalid_config_names_the_key_and_exits_non_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.toml");
+    std::fs::write(&file, "listen = \"not-an-address\"\n").unwrap();
+    let out = Command::new(binary()).arg("--config").arg(&file).arg("serve").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("`listen`"), "{err}");
+}
+
+#[test]
+fn invalid_environment_value_names_the_key() {
+    let out = Command::new(binary())
+        .env("ESM_SYNC__INTERVAL_MINUTES", "often")
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).to_lowercase().contains("sync.interval_minutes"));
+}
+
+#[test]
+fn missing_config_file_is_an_error() {
+    let out = Command::new(binary()).args(["--config", "/nonexistent/esm.toml", "serve"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/esm.toml"));
+}
+
+#[test]
+fn help_never_shows_a_secret() {
+    let out = Command::new(binary()).env("ESM_PROVIDER__CLIENT_SECRET", "s3cr3t-value").arg("--help").output().unwrap();
+    assert!(out.status.success());
+    let all = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(!all.contains("s3cr3t-value"));
+}
+
+/// The real process: starts, prints its URL, serves, and exits 0 on SIGTERM without leaking the secret.
+#[test]
+fn serves_and_stops_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(binary())
+        .env("ESM_PROVIDER__CLIENT_SECRET", "s3cr3t-value")
+        .env("ESM_MDNS__ENABLED", "false")
+        .env("RUST_LOG", "debug")
+        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut line = String::new();
+    BufReader::new(stdout).read_line(&mut line).unwrap();
+    let url = line.trim().strip_prefix("URL: ").expect("URL line").to_string();
+    let health = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async {
+            crate::support::client().get(format!("{url}/api/v1/health")).send().await.map(|r| r.status())
+        })
+    })
+    .join()
+    .unwrap()
+    .expect("health answers");
+    assert_eq!(health, 200);
+    let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let started = Instant::now();
+    let exit = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(started.elapsed() < Duration::from_secs(15), "stopped within the grace period");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(exit.success(), "{exit:?}");
+    let mut log = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut log).unwrap();
+    assert!(!log.contains("s3cr3t-value"), "secret leaked into the log");
+}

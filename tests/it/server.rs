@@ -1,0 +1,145 @@
+//! The HTTP frame: health, version, the embedded UI, fallbacks, errors, compression, shutdown.
+
+use crate::support::TestServer;
+use actix_web::{HttpResponse, web};
+use serde_json::Value;
+use std::time::Duration;
+use stock_manager::server::StartOptions;
+
+#[actix_web::test]
+async fn health_reports_status_version_uptime_and_store() {
+    let s = TestServer::start().await;
+    let res = s.get("/api/v1/health").await;
+    assert_eq!(res.status(), 200);
+    assert!(res.headers().get("x-request-id").is_some(), "request id header");
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["status"], "ok");
+    assert_eq!(body["version"], stock_manager::VERSION);
+    assert!(body["uptime_seconds"].is_u64());
+    assert_eq!(body["store"]["status"], "ok");
+    s.stop().await;
+}
+
+#[actix_web::test]
+async fn version_names_the_product_and_data_version() {
+    let s = TestServer::start().await;
+    let body: Value = s.get("/api/v1/version").await.json().await.unwrap();
+    assert_eq!(body["name"], "Stock Manager");
+    assert_eq!(body["version"], stock_manager::VERSION);
+    assert_eq!(body["data_version"], "1.7");
+    assert_eq!(body["environment"], "production");
+    s.stop().await;
+}
+
+#[actix_web::test]
+async fn index_is_served_with_no_cache_and_the_title() {
+    let s = TestServer::start().await;
+    let res = s.get("/").await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers()["cache-control"], "no-cache");
+    assert!(res.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
+    let html = res.text().await.unwrap();
+    assert!(html.contains("<title>Stock Manager</title>"), "{html}");
+    s.stop().await;
+}
+
+#[actix_web::test]
+async fn client_routes_fall_back_to_index_html() {
+    let s = TestServer::start().await;
+    for path in
+        ["/dashboard", "/scanning?division=1", "/license-code?division=1&customer=X", "/callback?code=a&state=b"]
+    {
+        let res = s.get(path).await;
+        assert_eq!(res.status(), 200, "{path}");
+        assert_eq!(res.headers()["cache-control"], "no-cache", "{path}");
+        assert!(res.text().await.unwrap().contains("<div id=\"root\">"), "{path}");
+    }
+    s.stop().await;
+}
+
+#[actix_web::test]
+async fn hashed_assets_are_immutable_and_revalidate_with_etag() {
+    let s = TestServer::start().await;
+    let html = s.get("/").await.text().await.unwrap();
+    let start = html.find("/assets/").expect("an asset link in index.html");
+    let end = html[start..].find('"').unwrap() + start;
+    let asset = &html[start..end];
+    let res = s.get(asset).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers()["cache-control"], "public, max-age=31536000, immutable");
+    let etag = res.headers()["etag"].to_str().unwrap().to_string();
+    let again = s.client.get(s.at(asset)).header("If-None-Match", &etag).send().await.unwrap();
+    assert_eq!(again.status(), 304);
+    s.stop().await;
+}
+
+#[actix_web::test]
+async fn missing_files_are_404_not_the_spa() {
+    let s = TestServer::start().await;
+    assert_eq!(s.get("/assets/nope-123.js").await.status(), 404);
+    s.stop().await;
+}
+
+#[actix_web::test]
+async fn unknown_api_paths_answer_json_404() {
+    let s = TestServer::start().await;
+    for path in ["/api/v1/nope", "/api/v2/health", "/api/whatever"] {
+        let res = s.get(path).await;
+        assert_eq!(res.status(), 404, "{path}");
+        assert!(res.headers()["content-type"].to_str().unwrap().starts_with("application/json"));
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "not_found", "{path}");
+        assert!(body["error"]["message"].as_str().unwrap().contains(path.split('?').next().unwrap()));
+    }
+    s.stop().await;
+}
+
+#[actix_web::test]
+async fn wrong_method_answers_json_405() {
+    let s = TestServer::start().await;
+    let res = s.client.delete(s.at("/api/v1/health")).send().await.unwrap();
+    assert_eq!(res.status(), 405);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "method_not_allowed");
+    let res = s.client.post(s.at("/dashboard")).send().await.unwrap();
+    assert_eq!(res.status(), 405);
+    s.stop().await;
+}
+
+#[actix_web::test]
+async fn responses_are_compressed_when_asked() {
+    let s = TestServer::start().await;
+    let raw = reqwest::Client::builder().no_gzip().build().unwrap();
+    let html = s.get("/").await.text().await.unwrap();
+    let start = html.find("/assets/").unwrap();
+    let end = html[start..].find('"').unwrap() + start;
+    let res = raw.get(s.at(&html[start..end])).header("Accept-Encoding", "gzip").send().await.unwrap();
+    assert_eq!(res.headers()["content-encoding"], "gzip");
+    s.stop().await;
+}
+
+async fn slow() -> HttpResponse {
+    actix_web::rt::time::sleep(Duration::from_millis(800)).await;
+    HttpResponse::Ok().body("finished")
+}
+
+fn slow_route(cfg: &mut web::ServiceConfig) {
+    cfg.route("/test-slow", web::get().to(slow));
+}
+
+#[actix_web::test]
+async fn graceful_stop_lets_in_flight_requests_finish() {
+    let s = TestServer::start_with(|_| {}, StartOptions { extra_routes: Some(slow_route), ..Default::default() }).await;
+    let client = s.client.clone();
+    let url = s.at("/test-slow");
+    let in_flight = actix_web::rt::spawn(async move { client.get(url).send().await?.text().await });
+    actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+    let url = s.url.clone();
+    let started = std::time::Instant::now();
+    s.stop().await;
+    assert!(started.elapsed() < Duration::from_secs(11), "bounded shutdown");
+    let body = in_flight.await.unwrap().expect("the in-flight request completed");
+    assert_eq!(body, "finished");
+    // After the stop nothing listens any more.
+    assert!(crate::support::client().get(format!("{url}/api/v1/health")).send().await.is_err());
+}
