@@ -10,6 +10,22 @@ use std::fmt;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
+/// The top-level keys of [`Config`]; environment variables outside them are not configuration.
+const TOP_LEVEL_KEYS: &[&str] = &[
+    "listen",
+    "public_url",
+    "data_dir",
+    "log_level",
+    "log_format",
+    "provider",
+    "tls",
+    "mdns",
+    "sync",
+    "printers",
+    "licence",
+    "admin",
+];
+
 /// The default file read when `--config` is not given and it exists.
 pub const DEFAULT_CONFIG_FILE: &str = "config.toml";
 
@@ -212,7 +228,14 @@ fn invalid(key: &str, problem: impl Into<String>) -> ConfigError {
 impl Config {
     /// Loads the layered configuration. `file` is `--config`; without it `./config.toml` is read if present.
     pub fn load(file: Option<&Path>) -> Result<Config, ConfigError> {
-        Self::load_with_env(file, Env::prefixed("ESM_").split("__"))
+        // Only the config's own keys: other ESM_* variables (ESM_SKIP_UI_BUILD for the build,
+        // ESM_BIN for the test scripts) are not configuration.
+        let env = Env::prefixed("ESM_")
+            .filter(|key| {
+                TOP_LEVEL_KEYS.contains(&key.as_str().split("__").next().unwrap_or("").to_ascii_lowercase().as_str())
+            })
+            .split("__");
+        Self::load_with_env(file, env)
     }
 
     fn load_with_env(file: Option<&Path>, env: Env) -> Result<Config, ConfigError> {
@@ -407,11 +430,23 @@ mod tests {
             jail.create_file("esm.toml", "listen = \"127.0.0.1:9000\"\n[provider]\nclient_id = \"file\"")?;
             jail.set_env("ESM_PROVIDER__CLIENT_ID", "env");
             jail.set_env("ESM_LISTEN", "127.0.0.1:9001");
+            jail.set_env("ESM_SKIP_UI_BUILD", "1");
             let c = Config::load(Some(Path::new("esm.toml"))).expect("loads");
             assert_eq!(c.provider.client_id, "env");
             assert_eq!(c.listen, "127.0.0.1:9001");
             Ok(())
         });
+    }
+
+    #[test]
+    fn every_top_level_key_is_listed_for_the_environment() {
+        let value = serde_json::to_value(Config::default()).unwrap();
+        let keys: Vec<String> = value.as_object().unwrap().keys().cloned().collect();
+        let mut listed: Vec<String> = TOP_LEVEL_KEYS.iter().map(|k| k.to_string()).collect();
+        let mut keys_sorted = keys.clone();
+        keys_sorted.sort();
+        listed.sort();
+        assert_eq!(keys_sorted, listed);
     }
 
     #[test]

@@ -4,6 +4,11 @@
 use crate::config::Config;
 use crate::discovery::Discovery;
 use crate::error::{self, AppError, Code};
+use crate::exact::oauth::OAuthClient;
+use crate::exact::tokens::TokenManager;
+use crate::exact::{ExactClient, Waits};
+use crate::serverdb::ServerDb;
+use crate::sync::SyncEngine;
 use crate::{api, telemetry, tls, ui_assets};
 use actix_web::body::{BoxBody, EitherBody};
 use actix_web::dev::{ServerHandle, ServiceResponse};
@@ -23,11 +28,29 @@ pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 pub struct AppState {
     pub config: Arc<Config>,
     pub started: Instant,
+    /// `server.redb`: tokens, sessions, organizations, licences.
+    pub serverdb: Arc<ServerDb>,
+    /// The provider client, with the per-division rate limiters shared by all users and jobs.
+    pub exact: ExactClient,
+    pub tokens: Arc<TokenManager>,
+    pub sync: Arc<SyncEngine>,
 }
 
 impl AppState {
-    pub fn new(config: Arc<Config>) -> Self {
-        AppState { config, started: Instant::now() }
+    /// Opens the server database and builds the provider client from the configuration.
+    pub fn open(config: Arc<Config>, waits: Waits) -> Result<Self> {
+        let serverdb = Arc::new(ServerDb::open(&config.data_dir)?);
+        let http = ExactClient::http_client(Duration::from_secs(config.provider.timeout_seconds))?;
+        let exact = ExactClient::new(http.clone(), &config.provider.base_url, waits);
+        let oauth = OAuthClient::new(
+            http,
+            &config.provider.base_url,
+            &config.provider.client_id,
+            config.provider.client_secret.clone(),
+        );
+        let tokens = Arc::new(TokenManager::new(serverdb.clone(), oauth));
+        let sync = Arc::new(SyncEngine::new(exact.clone()));
+        Ok(AppState { config, started: Instant::now(), serverdb, exact, tokens, sync })
     }
 
     /// Whether the data directory accepts writes (the store lives there).
@@ -48,6 +71,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 web::scope("/v1")
                     // public
                     .configure(api::health::configure)
+                    // full access
+                    .configure(api::events::configure)
                     .default_service(web::to(api::not_found)),
             )
             .default_service(web::to(api::not_found)),
@@ -94,12 +119,14 @@ pub struct RunningServer {
 }
 
 /// Options that tests and the `demo` command change; `serve` uses the defaults.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct StartOptions {
     /// Let actix install SIGTERM/SIGINT handlers (the real process; not in-process tests).
     pub handle_signals: bool,
     /// Extra routes mounted before the fallback (tests mount probes such as a slow handler).
     pub extra_routes: Option<fn(&mut web::ServiceConfig)>,
+    /// The spec's waits; tests shorten them.
+    pub waits: Waits,
 }
 
 /// Binds, prepares the data directory, starts serving and announces the server.
@@ -109,7 +136,7 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
     let addr = config.listen_addr()?;
     let listener = TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
     let bound = listener.local_addr()?;
-    let state = web::Data::new(AppState::new(config.clone()));
+    let state = web::Data::new(AppState::open(config.clone(), options.waits.clone())?);
 
     let extra = options.extra_routes;
     let factory = {

@@ -1,6 +1,8 @@
 //! HTTP handlers, one file per resource group. Handlers are thin: parse, call a service, map errors.
 
+pub mod events;
 pub mod health;
+pub mod scope;
 
 use crate::error::{AppError, Code};
 use actix_web::HttpRequest;

@@ -143,3 +143,29 @@ async fn graceful_stop_lets_in_flight_requests_finish() {
     // After the stop nothing listens any more.
     assert!(crate::support::client().get(format!("{url}/api/v1/health")).send().await.is_err());
 }
+
+#[actix_web::test]
+async fn self_signed_tls_serves_https() {
+    let s = TestServer::start_with(
+        |c| {
+            c.tls.enabled = true;
+            c.tls.self_signed = true;
+        },
+        StartOptions::default(),
+    )
+    .await;
+    let addr = s.running.as_ref().unwrap().addr;
+    let client = reqwest::Client::builder().danger_accept_invalid_certs(true).build().unwrap();
+    let res = client.get(format!("https://localhost:{}/api/v1/health", addr.port())).send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    // Plain HTTP on the TLS port is not served.
+    assert!(
+        crate::support::client()
+            .get(format!("http://{addr}/api/v1/health"))
+            .send()
+            .await
+            .map(|r| !r.status().is_success())
+            .unwrap_or(true)
+    );
+    s.stop().await;
+}

@@ -1,0 +1,288 @@
+//! The provider's REST client: one shared HTTP client, the per-division rate limiters, paging by
+//! `__next`, and the spec's waits (§9) on network errors and 429s.
+
+use super::envelope::{self, Page};
+use super::error::ExactError;
+use super::oauth::without_url;
+use super::rate_limit::{RateLimiter, RateLimiters};
+use bytes::Bytes;
+use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap};
+use reqwest::{Method, StatusCode};
+use serde_json::{Map, Value};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The waits of spec §9; tests shorten them.
+#[derive(Debug, Clone)]
+pub struct Waits {
+    /// After a network error or 429 while paging, uploading or fetching pictures: 20 s.
+    pub read_retry: Duration,
+    /// After a network error or 429 on a write or a provider delete: 2 s.
+    pub write_retry: Duration,
+    /// How many times a call is tried before its error is returned.
+    pub attempts: u32,
+    /// Minimum time per page when the throttle flag is set: 1300 ms.
+    pub throttle: Duration,
+}
+
+impl Default for Waits {
+    fn default() -> Self {
+        Waits {
+            read_retry: Duration::from_secs(20),
+            write_retry: Duration::from_secs(2),
+            attempts: 6,
+            throttle: Duration::from_millis(1300),
+        }
+    }
+}
+
+/// A provider answer: status, headers and body.
+pub struct Answer {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: Bytes,
+}
+
+#[derive(Clone)]
+pub struct ExactClient {
+    http: reqwest::Client,
+    base_url: String,
+    limiters: Arc<RateLimiters>,
+    waits: Waits,
+}
+
+impl ExactClient {
+    pub fn new(http: reqwest::Client, base_url: &str, waits: Waits) -> Self {
+        ExactClient {
+            http,
+            base_url: base_url.trim_end_matches('/').to_string(),
+            limiters: Arc::new(RateLimiters::default()),
+            waits,
+        }
+    }
+
+    /// The shared HTTP client with the product's timeouts (rustls, no proxy surprises).
+    pub fn http_client(timeout: Duration) -> Result<reqwest::Client, ExactError> {
+        crate::tls::install_crypto_provider();
+        reqwest::Client::builder()
+            .timeout(timeout)
+            .connect_timeout(Duration::from_secs(10))
+            .pool_idle_timeout(Duration::from_secs(50))
+            .user_agent(concat!("stock-manager/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| ExactError::Network(without_url(e)))
+    }
+
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    pub fn http(&self) -> &reqwest::Client {
+        &self.http
+    }
+
+    pub fn waits(&self) -> &Waits {
+        &self.waits
+    }
+
+    /// The limiter shared by every user and job of `division`.
+    pub fn limiter(&self, division: i64) -> Arc<RateLimiter> {
+        self.limiters.for_division(division)
+    }
+
+    /// `{base}/api/v1/{division}/{path}`; `path` may carry a query string.
+    pub fn api_url(&self, division: i64, path: &str) -> String {
+        format!("{}/api/v1/{}/{}", self.base_url, division, path.trim_start_matches('/'))
+    }
+
+    /// Only URLs on the configured provider host are ever called with a token.
+    fn check_host(&self, url: &str) -> Result<(), ExactError> {
+        if url.starts_with(&format!("{}/", self.base_url)) {
+            Ok(())
+        } else {
+            Err(ExactError::Malformed("a next-page link points outside the provider host".into()))
+        }
+    }
+
+    /// One call under the division's rate limiter (no retry).
+    async fn call_once(
+        &self,
+        division: Option<i64>,
+        token: &str,
+        method: Method,
+        url: &str,
+        body: Option<&Value>,
+    ) -> Result<Answer, ExactError> {
+        self.check_host(url)?;
+        let limiter = division.map(|d| self.limiter(d));
+        if let Some(l) = &limiter {
+            l.acquire().await;
+        }
+        let mut req = self.http.request(method, url).bearer_auth(token).header(ACCEPT, "application/json");
+        if let Some(b) = body {
+            req = req.header(CONTENT_TYPE, "application/json").header("Prefer", "return=representation").json(b);
+        }
+        let resp = match req.send().await {
+            Ok(r) => r,
+            Err(e) => {
+                if let Some(l) = &limiter {
+                    l.abandon();
+                }
+                return Err(ExactError::Network(without_url(e)));
+            }
+        };
+        let status = resp.status();
+        let headers = resp.headers().clone();
+        if let Some(l) = &limiter {
+            l.record(Some(&headers), status.as_u16());
+        }
+        let body = resp.bytes().await.map_err(|e| ExactError::Network(without_url(e)))?;
+        Ok(Answer { status, headers, body })
+    }
+
+    /// Maps a non-success answer to its error.
+    fn error_of(answer: &Answer) -> ExactError {
+        let message = envelope::error_message(&answer.body);
+        let reason = answer.headers.get("reason").and_then(|v| v.to_str().ok()).map(str::to_string);
+        let message = match reason {
+            Some(r) if !message.contains(&r) => format!("{message} ({r})"),
+            _ => message,
+        };
+        match answer.status.as_u16() {
+            401 => ExactError::Unauthorized(message),
+            403 => ExactError::Forbidden(message),
+            429 => ExactError::RateLimited,
+            s if s >= 500 => ExactError::Server { status: s, message },
+            s => ExactError::Rejected { status: s, message },
+        }
+    }
+
+    /// A call with the spec's retries: transient failures wait `wait` and try again.
+    async fn call(
+        &self,
+        division: Option<i64>,
+        token: &str,
+        method: Method,
+        url: &str,
+        body: Option<&Value>,
+        wait: Duration,
+    ) -> Result<Answer, ExactError> {
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let result = self.call_once(division, token, method.clone(), url, body).await;
+            let err = match result {
+                Ok(a) if a.status.is_success() => return Ok(a),
+                Ok(a) => Self::error_of(&a),
+                Err(e) => e,
+            };
+            // A write that may have reached the provider is not repeated here: the outbox decides.
+            let retry = err.is_transient() && (method == Method::GET || matches!(err, ExactError::RateLimited));
+            if !retry || attempt >= self.waits.attempts {
+                return Err(err);
+            }
+            tracing::warn!(error = %err, attempt, wait_ms = wait.as_millis() as u64, "Exact call failed; waiting to retry");
+            tokio::time::sleep(wait).await;
+        }
+    }
+
+    /// One page of a collection.
+    pub async fn get_page(&self, division: i64, token: &str, url: &str) -> Result<Page, ExactError> {
+        let answer = self.call(Some(division), token, Method::GET, url, None, self.waits.read_retry).await?;
+        envelope::parse_collection(&answer.body).map_err(|e| ExactError::Malformed(e.to_string()))
+    }
+
+    /// Follows `__next` from `first_url`, handing each page to `on_page` (which may stop early by
+    /// returning `false`). With `throttle`, each page takes at least the spec's 1300 ms.
+    pub async fn for_each_page<F, Fut>(
+        &self,
+        division: i64,
+        token: &str,
+        first_url: &str,
+        throttle: bool,
+        mut on_page: F,
+    ) -> Result<(), ExactError>
+    where
+        F: FnMut(Page) -> Fut,
+        Fut: std::future::Future<Output = Result<bool, ExactError>>,
+    {
+        let mut url = first_url.to_string();
+        loop {
+            let started = Instant::now();
+            let mut page = self.get_page(division, token, &url).await?;
+            let next = page.next.take();
+            if !on_page(page).await? {
+                return Ok(());
+            }
+            match next {
+                Some(n) => url = n,
+                None => return Ok(()),
+            }
+            if throttle {
+                let spent = started.elapsed();
+                if spent < self.waits.throttle {
+                    tokio::time::sleep(self.waits.throttle - spent).await;
+                }
+            }
+        }
+    }
+
+    /// Every row of a collection, following `__next`.
+    pub async fn get_all(&self, division: i64, token: &str, url: &str) -> Result<Vec<Map<String, Value>>, ExactError> {
+        let mut rows = Vec::new();
+        self.for_each_page(division, token, url, false, |page| {
+            rows.extend(page.rows);
+            async { Ok(true) }
+        })
+        .await?;
+        Ok(rows)
+    }
+
+    /// `GET /api/v1/current/Me` (no division, not rate limited by division).
+    pub async fn me(&self, token: &str) -> Result<Map<String, Value>, ExactError> {
+        let url = format!("{}/api/v1/current/Me", self.base_url);
+        let answer = self.call(None, token, Method::GET, &url, None, self.waits.read_retry).await?;
+        let page = envelope::parse_collection(&answer.body).map_err(|e| ExactError::Malformed(e.to_string()))?;
+        page.rows.into_iter().next().ok_or_else(|| ExactError::Malformed("current/Me returned no row".into()))
+    }
+
+    /// POST a new entity; answers the created entity (201, `{"d":{…}}`).
+    pub async fn post(
+        &self,
+        division: i64,
+        token: &str,
+        path: &str,
+        body: &Value,
+    ) -> Result<Map<String, Value>, ExactError> {
+        let url = self.api_url(division, path);
+        let answer = self.call(Some(division), token, Method::POST, &url, Some(body), self.waits.write_retry).await?;
+        if answer.body.is_empty() {
+            return Ok(Map::new());
+        }
+        envelope::parse_single(&answer.body).map_err(|e| ExactError::Malformed(e.to_string()))
+    }
+
+    /// PUT changed fields of an entity (204).
+    pub async fn put(&self, division: i64, token: &str, path: &str, body: &Value) -> Result<(), ExactError> {
+        let url = self.api_url(division, path);
+        self.call(Some(division), token, Method::PUT, &url, Some(body), self.waits.write_retry).await.map(|_| ())
+    }
+
+    /// DELETE an entity (204).
+    pub async fn delete(&self, division: i64, token: &str, path: &str) -> Result<(), ExactError> {
+        let url = self.api_url(division, path);
+        self.call(Some(division), token, Method::DELETE, &url, None, self.waits.write_retry).await.map(|_| ())
+    }
+
+    /// Raw bytes of a provider file URL (item pictures), with its content type.
+    pub async fn get_bytes(&self, division: i64, token: &str, url: &str) -> Result<(String, Bytes), ExactError> {
+        let answer = self.call(Some(division), token, Method::GET, url, None, self.waits.read_retry).await?;
+        let ct = answer
+            .headers
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("application/octet-stream")
+            .to_string();
+        Ok((ct, answer.body))
+    }
+}

@@ -1,0 +1,14 @@
+//! The provider (Exact Online) client: OAuth, tokens, rate limits, paging, literals, catalogue.
+
+pub mod catalogue;
+pub mod client;
+pub mod envelope;
+pub mod error;
+pub mod oauth;
+pub mod odata;
+pub mod rate_limit;
+pub mod schema;
+pub mod tokens;
+
+pub use client::{ExactClient, Waits};
+pub use error::ExactError;

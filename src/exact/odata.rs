@@ -1,0 +1,145 @@
+//! OData v2 literals and value formats as Exact Online writes and reads them.
+//!
+//! Dates are `/Date(ms)/` (CET wall-clock time written as if it were UTC), Int64 values come as
+//! strings, GUID keys are written `guid'…'` in filters.
+
+use serde_json::Value;
+
+/// The URL budget for one provider call (spec §9), below Exact's 6000-character limit.
+pub const URL_BUDGET: usize = 5400;
+
+/// Whether `s` is a 36-character hyphenated GUID.
+pub fn is_guid(s: &str) -> bool {
+    s.len() == 36
+        && s.char_indices().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => c == '-',
+            _ => c.is_ascii_hexdigit(),
+        })
+}
+
+/// `guid'…'`, or `None` when `id` is not a GUID (so it can never inject filter syntax).
+pub fn guid_literal(id: &str) -> Option<String> {
+    is_guid(id).then(|| format!("guid'{}'", id.to_ascii_lowercase()))
+}
+
+/// A quoted string literal; a quote is doubled.
+pub fn string_literal(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "''"))
+}
+
+/// An Int64 literal, e.g. a sync Timestamp: `123L`.
+pub fn int64_literal(n: i64) -> String {
+    format!("{n}L")
+}
+
+/// `datetime'YYYY-MM-DDThh:mm:ss'` from a naive (provider wall-clock) date-time.
+pub fn datetime_literal(dt: chrono::NaiveDateTime) -> String {
+    format!("datetime'{}'", dt.format("%Y-%m-%dT%H:%M:%S"))
+}
+
+/// Milliseconds from `/Date(1641034800000)/` (also accepts `/Date(…+0100)/` offsets, ignored).
+pub fn parse_date_ms(s: &str) -> Option<i64> {
+    let inner = s.strip_prefix("/Date(")?.strip_suffix(")/")?;
+    let end = inner.char_indices().skip(1).find(|(_, c)| *c == '+' || *c == '-').map_or(inner.len(), |(i, _)| i);
+    inner[..end].parse().ok()
+}
+
+/// `/Date(ms)/`.
+pub fn format_date(ms: i64) -> String {
+    format!("/Date({ms})/")
+}
+
+/// An Int64 that may arrive as a JSON string (OData v2) or a number.
+pub fn as_i64(v: &Value) -> Option<i64> {
+    match v {
+        Value::Number(n) => n.as_i64(),
+        Value::String(s) => s.trim().trim_end_matches('L').parse().ok(),
+        _ => None,
+    }
+}
+
+/// Splits `field eq guid'…' or …` filters into chunks whose full URL stays within `budget`
+/// characters once percent-encoded. `base_len` is the encoded length of everything else in the URL.
+pub fn guid_filter_chunks(field: &str, ids: &[String], base_len: usize, budget: usize) -> Vec<String> {
+    let mut chunks = Vec::new();
+    let mut current = String::new();
+    let mut current_len = 0usize;
+    for id in ids {
+        let Some(lit) = guid_literal(id) else { continue };
+        let term = format!("{field} eq {lit}");
+        let joiner = if current.is_empty() { 0 } else { encoded_len(" or ") };
+        let term_len = encoded_len(&term);
+        if !current.is_empty() && base_len + current_len + joiner + term_len > budget {
+            chunks.push(std::mem::take(&mut current));
+            current_len = 0;
+        }
+        if !current.is_empty() {
+            current.push_str(" or ");
+            current_len += joiner;
+        }
+        current.push_str(&term);
+        current_len += term_len;
+    }
+    if !current.is_empty() {
+        chunks.push(current);
+    }
+    chunks
+}
+
+/// Length of `s` after query-string percent-encoding.
+pub fn encoded_len(s: &str) -> usize {
+    urlencoding::encode(s).len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals() {
+        assert_eq!(
+            guid_literal("3F1C0000-0000-4000-8000-000000000001").as_deref(),
+            Some("guid'3f1c0000-0000-4000-8000-000000000001'")
+        );
+        assert_eq!(guid_literal("x' or 1 eq 1 or ID eq guid'"), None);
+        assert_eq!(string_literal("O'Neil"), "'O''Neil'");
+        assert_eq!(int64_literal(42), "42L");
+        let dt = chrono::NaiveDate::from_ymd_opt(2017, 5, 31).unwrap().and_hms_opt(0, 0, 0).unwrap();
+        assert_eq!(datetime_literal(dt), "datetime'2017-05-31T00:00:00'");
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(parse_date_ms("/Date(1641034800000)/"), Some(1641034800000));
+        assert_eq!(parse_date_ms("/Date(1641034800000+0100)/"), Some(1641034800000));
+        assert_eq!(parse_date_ms("/Date(-1000)/"), Some(-1000));
+        assert_eq!(parse_date_ms("2022-01-01"), None);
+        assert_eq!(format_date(5), "/Date(5)/");
+    }
+
+    #[test]
+    fn int64_as_string_or_number() {
+        assert_eq!(as_i64(&Value::String("1234567".into())), Some(1234567));
+        assert_eq!(as_i64(&serde_json::json!(12)), Some(12));
+        assert_eq!(as_i64(&Value::Null), None);
+    }
+
+    #[test]
+    fn guid_chunks_stay_within_the_budget() {
+        let ids: Vec<String> = (0..500).map(|i| format!("00000000-0000-4000-8000-{i:012}")).collect();
+        let base = "https://start.exactonline.nl/api/v1/123/logistics/Items?$select=ID,Code&$filter=";
+        let chunks = guid_filter_chunks("ID", &ids, base.len(), URL_BUDGET);
+        assert!(chunks.len() > 1);
+        let mut seen = 0;
+        for c in &chunks {
+            assert!(base.len() + encoded_len(c) <= URL_BUDGET, "chunk too long");
+            seen += c.matches("guid'").count();
+        }
+        assert_eq!(seen, 500, "every id is in exactly one chunk");
+    }
+
+    #[test]
+    fn empty_id_list_gives_no_chunks() {
+        assert!(guid_filter_chunks("ID", &[], 10, URL_BUDGET).is_empty());
+    }
+}

@@ -1,0 +1,33 @@
+//! Where a sync writes: the organization's store. A trait so the engine stays about the
+//! protocol (paging, batches, timestamps) and the store about storage.
+
+use serde_json::{Map, Value};
+
+/// A provider row without `__metadata`.
+pub type Row = Map<String, Value>;
+
+pub trait SyncSink: Send + Sync {
+    /// The newest Timestamp stored for `table`, if it was ever synced.
+    fn timestamp(&self, table: &str) -> anyhow::Result<Option<i64>>;
+
+    /// Upserts `rows` and records `newest` as the table's timestamp in ONE transaction, so a crash
+    /// never keeps a timestamp without its rows. `durable = false` may skip the fsync: a lost
+    /// batch loses its timestamp with it and is fetched again.
+    fn apply_batch(&self, table: &str, rows: Vec<Row>, newest: Option<i64>, durable: bool) -> anyhow::Result<()>;
+
+    /// Stores deletion-log rows, removes the deleted keys from their tables, and records `newest`
+    /// as the deleted-entries timestamp, in one transaction.
+    fn apply_deletions(
+        &self,
+        log_rows: Vec<Row>,
+        deletes: Vec<(&'static str, String)>,
+        newest: Option<i64>,
+        durable: bool,
+    ) -> anyhow::Result<()>;
+
+    /// Records the end of a sync run (local time, ISO 8601).
+    fn set_last_sync(&self, when: &str) -> anyhow::Result<()>;
+
+    /// Rows stored in `table`.
+    fn row_count(&self, table: &str) -> anyhow::Result<u64>;
+}
