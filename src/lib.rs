@@ -8,7 +8,12 @@ pub mod api;
 pub mod config;
 pub mod discovery;
 pub mod error;
+pub mod exact;
 pub mod server;
+#[cfg(feature = "demo")]
+pub mod sim;
+#[cfg(feature = "demo")]
+pub mod demo;
 pub mod telemetry;
 pub mod tls;
 pub mod ui_assets;
