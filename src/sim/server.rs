@@ -157,7 +157,7 @@ fn wants_json(req: &HttpRequest) -> bool {
     req.headers()
         .get("Accept")
         .and_then(|h| h.to_str().ok())
-        .is_some_and(|a| a.contains("json") || a.contains("*/*") && !a.contains("xml"))
+        .is_some_and(|a| a.contains("json"))
 }
 
 struct Target<'a> {
