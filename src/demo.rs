@@ -2,7 +2,7 @@
 
 use crate::config::Config;
 use crate::server::{self, StartOptions};
-use crate::sim::{SimOptions, Simulator, DEMO_CLIENT_ID, DEMO_CLIENT_SECRET};
+use crate::sim::{DEMO_CLIENT_ID, DEMO_CLIENT_SECRET, SimOptions, Simulator};
 
 /// What `demo` needs besides the loaded config.
 pub struct DemoOptions {

@@ -6,14 +6,14 @@
 
 pub mod api;
 pub mod config;
+#[cfg(feature = "demo")]
+pub mod demo;
 pub mod discovery;
 pub mod error;
 pub mod exact;
 pub mod server;
 #[cfg(feature = "demo")]
 pub mod sim;
-#[cfg(feature = "demo")]
-pub mod demo;
 pub mod telemetry;
 pub mod tls;
 pub mod ui_assets;

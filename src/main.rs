@@ -155,7 +155,12 @@ async fn sim(args: SimArgs) -> anyhow::Result<()> {
     let started = std::time::Instant::now();
     let sim = Simulator::start(opts).await?;
     println!("Simulator: {}", sim.base_url());
-    eprintln!("demo data generated in {:.1} s; client id {}, secret {}", started.elapsed().as_secs_f64(), stock_manager::sim::DEMO_CLIENT_ID, stock_manager::sim::DEMO_CLIENT_SECRET);
+    eprintln!(
+        "demo data generated in {:.1} s; client id {}, secret {}",
+        started.elapsed().as_secs_f64(),
+        stock_manager::sim::DEMO_CLIENT_ID,
+        stock_manager::sim::DEMO_CLIENT_SECRET
+    );
     tokio::signal::ctrl_c().await?;
     sim.stop().await;
     Ok(())

@@ -345,7 +345,8 @@ fn parse_variant(line: &'static str, regular: &[Entity]) -> Option<Entity> {
         twin.key
     };
     // Reference order: key first, then alphabetical (case-insensitive, as the reference lists them).
-    fields.sort_by(|a, b| b.key.cmp(&a.key).then_with(|| a.name.to_ascii_lowercase().cmp(&b.name.to_ascii_lowercase())));
+    fields
+        .sort_by(|a, b| b.key.cmp(&a.key).then_with(|| a.name.to_ascii_lowercase().cmp(&b.name.to_ascii_lowercase())));
     Some(Entity {
         path,
         kind,

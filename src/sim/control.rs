@@ -1,11 +1,11 @@
 //! Control of a running simulator, in-process (`SimHandle`) and over HTTP under `/_sim/`,
 //! plus the two non-OData answers (`current/Me`, `system/Divisions`).
 
-use super::server::{error, St};
+use super::server::{St, error};
 use super::store::table_of;
 use super::{Counters, Faults, SimState};
 use crate::exact::schema;
-use actix_web::{web, HttpResponse};
+use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -213,7 +213,9 @@ pub fn me(st: &SimState, user: usize, json: bool) -> HttpResponse {
         );
         return HttpResponse::Ok().content_type("application/atom+xml;type=feed;charset=utf-8").body(xml);
     }
-    HttpResponse::Ok().content_type("application/json; charset=utf-8").body(serde_json::json!({"d": {"results": [row]}}).to_string())
+    HttpResponse::Ok()
+        .content_type("application/json; charset=utf-8")
+        .body(serde_json::json!({"d": {"results": [row]}}).to_string())
 }
 
 /// `GET /api/v1/{division}/system/Divisions`: every division the user may access.
@@ -238,5 +240,7 @@ pub fn divisions(st: &SimState, asked: i32, json: bool) -> HttpResponse {
     if !json {
         return HttpResponse::NotAcceptable().body("Send Accept: application/json for system/Divisions");
     }
-    HttpResponse::Ok().content_type("application/json; charset=utf-8").body(serde_json::json!({"d": {"results": rows}}).to_string())
+    HttpResponse::Ok()
+        .content_type("application/json; charset=utf-8")
+        .body(serde_json::json!({"d": {"results": rows}}).to_string())
 }

@@ -102,7 +102,8 @@ impl OAuth {
     pub fn issue_code(&mut self, user: usize, redirect_uri: &str, now_ms: i64) -> String {
         self.codes.retain(|_, c| now_ms - c.issued_ms < CODE_TTL_MS * 10);
         let code = random_token("XTzM");
-        self.codes.insert(code.clone(), Code { user, redirect_uri: redirect_uri.into(), issued_ms: now_ms, used: false });
+        self.codes
+            .insert(code.clone(), Code { user, redirect_uri: redirect_uri.into(), issued_ms: now_ms, used: false });
         code
     }
 
@@ -119,7 +120,11 @@ impl OAuth {
                     .get_mut(field("code"))
                     .ok_or_else(|| TokenError::new(400, "invalid_grant", Some("The authorization code is invalid.")))?;
                 if code.used {
-                    return Err(TokenError::new(400, "invalid_grant", Some("The authorization code has already been used.")));
+                    return Err(TokenError::new(
+                        400,
+                        "invalid_grant",
+                        Some("The authorization code has already been used."),
+                    ));
                 }
                 if now_ms - code.issued_ms > CODE_TTL_MS {
                     return Err(TokenError::new(400, "invalid_grant", Some("The authorization code has expired.")));
@@ -208,13 +213,23 @@ mod tests {
     fn codes_are_single_use_and_refresh_tokens_rotate() {
         let mut o = OAuth::new("c", "s");
         let code = o.issue_code(0, "http://x/cb", 0);
-        let grant = [("grant_type", "authorization_code"), ("client_id", "c"), ("client_secret", "s"), ("redirect_uri", "http://x/cb")];
+        let grant = [
+            ("grant_type", "authorization_code"),
+            ("client_id", "c"),
+            ("client_secret", "s"),
+            ("redirect_uri", "http://x/cb"),
+        ];
         let mut f = form(&grant);
         f.insert("code".into(), code.clone());
         let t = o.token(&f, 1000).expect("first exchange");
         assert_eq!(t.expires_in, "600");
         assert_eq!(o.token(&f, 1000).expect_err("reuse").status, 400);
-        let r = form(&[("grant_type", "refresh_token"), ("client_id", "c"), ("client_secret", "s"), ("refresh_token", &t.refresh_token)]);
+        let r = form(&[
+            ("grant_type", "refresh_token"),
+            ("client_id", "c"),
+            ("client_secret", "s"),
+            ("refresh_token", &t.refresh_token),
+        ]);
         let early = o.token(&r, 1000 + 500_000).expect_err("too early");
         assert_eq!(early.error, "access_denied");
         assert!(early.reason.is_some());
@@ -230,7 +245,13 @@ mod tests {
     fn codes_expire_after_three_minutes() {
         let mut o = OAuth::new("c", "s");
         let code = o.issue_code(0, "r", 0);
-        let f = form(&[("grant_type", "authorization_code"), ("client_id", "c"), ("client_secret", "s"), ("redirect_uri", "r"), ("code", &code)]);
+        let f = form(&[
+            ("grant_type", "authorization_code"),
+            ("client_id", "c"),
+            ("client_secret", "s"),
+            ("redirect_uri", "r"),
+            ("code", &code),
+        ]);
         assert_eq!(o.token(&f, CODE_TTL_MS + 1).expect_err("expired").status, 400);
     }
 }

@@ -10,7 +10,7 @@ pub fn render(item: u128, thumb: u32) -> (Vec<u8>, &'static str) {
     let b = item.to_le_bytes();
     let (c1, c2) = (Rgb([b[0], b[1], b[2]]), Rgb([255 - b[3], 255 - b[4], 255 - b[5]]));
     let stripe = 8 + (b[6] as u32 % 24);
-    let img = ImageBuffer::from_fn(size, size, |x, y| if ((x + y) / stripe) % 2 == 0 { c1 } else { c2 });
+    let img = ImageBuffer::from_fn(size, size, |x, y| if ((x + y) / stripe).is_multiple_of(2) { c1 } else { c2 });
     let mut out = Cursor::new(Vec::new());
     let jpeg = b[7] % 2 == 1;
     let format = if jpeg { image::ImageFormat::Jpeg } else { image::ImageFormat::Png };

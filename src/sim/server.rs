@@ -1,18 +1,22 @@
 //! HTTP front: routes the provider's URLs to OAuth, OData reads, writes, pictures and control.
 
-use super::odata::{self, ODataError, UriBase};
 use super::faults::Fault;
-use super::{control, pictures, writes, SimState};
+use super::odata::{self, ODataError, UriBase};
+use super::{SimState, control, pictures, writes};
 use crate::exact::schema::{self, Entity, Kind};
 use actix_web::http::StatusCode;
-use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer};
+use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 pub type St = web::Data<Arc<SimState>>;
 
-pub fn serve(state: Arc<SimState>, listener: std::net::TcpListener, workers: usize) -> anyhow::Result<actix_web::dev::Server> {
+pub fn serve(
+    state: Arc<SimState>,
+    listener: std::net::TcpListener,
+    workers: usize,
+) -> anyhow::Result<actix_web::dev::Server> {
     let data = web::Data::new(state);
     let server = HttpServer::new(move || {
         App::new()
@@ -43,7 +47,10 @@ pub fn error(status: u16, message: &str) -> HttpResponse {
 /// A response whose body fails mid-stream: the client sees the connection drop.
 fn dropped() -> HttpResponse {
     let stream = futures_util::stream::once(async {
-        Err::<web::Bytes, std::io::Error>(std::io::Error::new(std::io::ErrorKind::ConnectionReset, "dropped by fault injection"))
+        Err::<web::Bytes, std::io::Error>(std::io::Error::new(
+            std::io::ErrorKind::ConnectionReset,
+            "dropped by fault injection",
+        ))
     });
     HttpResponse::Ok().content_type("application/json").streaming(stream)
 }
@@ -100,7 +107,8 @@ async fn sign_in(body: web::Bytes, st: St) -> HttpResponse {
     }
     let code = st.oauth.lock().issue_code(user, &redirect, st.clock.now_ms());
     let sep = if redirect.contains('?') { '&' } else { '?' };
-    let location = format!("{redirect}{sep}code={}&state={}", urlencoding::encode(&code), urlencoding::encode(&get("state")));
+    let location =
+        format!("{redirect}{sep}code={}&state={}", urlencoding::encode(&code), urlencoding::encode(&get("state")));
     HttpResponse::Found().insert_header(("Location", location)).finish()
 }
 
@@ -154,10 +162,7 @@ async fn picture(req: HttpRequest, st: St) -> HttpResponse {
 
 /// Does the client accept JSON? Without it the provider answers Atom/XML.
 fn wants_json(req: &HttpRequest) -> bool {
-    req.headers()
-        .get("Accept")
-        .and_then(|h| h.to_str().ok())
-        .is_some_and(|a| a.contains("json"))
+    req.headers().get("Accept").and_then(|h| h.to_str().ok()).is_some_and(|a| a.contains("json"))
 }
 
 struct Target<'a> {
@@ -171,7 +176,8 @@ struct Target<'a> {
 fn route(rest: &str) -> Result<Target<'_>, ODataError> {
     let not_found = || ODataError { status: 404, message: "Not found".into() };
     let (first, path) = rest.split_once('/').ok_or_else(not_found)?;
-    let division = if first.eq_ignore_ascii_case("current") { None } else { Some(first.parse::<i32>().map_err(|_| not_found())?) };
+    let division =
+        if first.eq_ignore_ascii_case("current") { None } else { Some(first.parse::<i32>().map_err(|_| not_found())?) };
     let (path, count) = match path.strip_suffix("/$count") {
         Some(p) => (p, true),
         None => (path, false),
@@ -250,7 +256,9 @@ async fn api(req: HttpRequest, body: web::Bytes, st: St) -> HttpResponse {
         }
     }
     if fault == Fault::Malformed && resp.status().is_success() {
-        return HttpResponse::build(resp.status()).content_type("application/json").body("{\"d\":{\"results\":[{\"__metadata\":");
+        return HttpResponse::build(resp.status())
+            .content_type("application/json")
+            .body("{\"d\":{\"results\":[{\"__metadata\":");
     }
     resp
 }
@@ -366,13 +374,18 @@ fn read(req: &HttpRequest, st: &SimState, di: usize, division: i32, t: &Target<'
     let page_size = if e.kind == Kind::Function { usize::MAX } else { e.page_size() };
     let page = odata::execute(e, table, &q, page_size);
     if t.count {
-        let n = table.rows.values().filter(|r| q.filter.as_ref().is_none_or(|(_, b)| odata::eval::matches(b, r))).count();
+        let n =
+            table.rows.values().filter(|r| q.filter.as_ref().is_none_or(|(_, b)| odata::eval::matches(b, r))).count();
         return HttpResponse::Ok().content_type("text/plain").body(n.to_string());
     }
     if json {
-        HttpResponse::Ok().content_type("application/json; charset=utf-8").body(odata::write_page(&u, e, table, &q, &page))
+        HttpResponse::Ok()
+            .content_type("application/json; charset=utf-8")
+            .body(odata::write_page(&u, e, table, &q, &page))
     } else {
-        HttpResponse::Ok().content_type("application/atom+xml;type=feed;charset=utf-8").body(odata::write_atom(&u, e, table, &q, &page))
+        HttpResponse::Ok()
+            .content_type("application/atom+xml;type=feed;charset=utf-8")
+            .body(odata::write_atom(&u, e, table, &q, &page))
     }
 }
 

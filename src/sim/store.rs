@@ -199,10 +199,8 @@ impl Division {
         row.set(t.layout.key_col, Val::Guid(key));
         row.set(t.ts_col, Val::Int(ts));
         row.0.shrink_to_fit();
-        if let Some(old) = t.rows.insert(key, row) {
-            if let Some(old_ts) = old.get(t.ts_col).as_i64() {
-                t.by_ts.remove(&old_ts);
-            }
+        if let Some(old_ts) = t.rows.insert(key, row).and_then(|old| old.get(t.ts_col).as_i64()) {
+            t.by_ts.remove(&old_ts);
         }
         t.by_ts.insert(ts, key);
     }
@@ -268,7 +266,8 @@ impl Division {
 
 /// A GUID derived from two numbers, for ids the simulator makes up itself (log rows).
 pub fn deterministic_id(a: u128, b: u128) -> u128 {
-    let mut x = a.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835) ^ b.wrapping_mul(0xc2b2_ae3d_27d4_eb4f_1656_67b1_9e37_79f9);
+    let mut x = a.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835)
+        ^ b.wrapping_mul(0xc2b2_ae3d_27d4_eb4f_1656_67b1_9e37_79f9);
     x ^= x >> 61;
     uuid::Builder::from_random_bytes(x.to_le_bytes()).into_uuid().as_u128()
 }

@@ -2,7 +2,7 @@
 
 use super::odata::ODataError;
 use super::stock::{self, ITEMS, LOCATIONS, WAREHOUSES};
-use super::store::{table_of, Division};
+use super::store::{Division, table_of};
 use super::value::{self, Val};
 use crate::exact::schema::{EdmType, Entity};
 use serde_json::{Map, Value as J};
@@ -19,7 +19,13 @@ const COUNTS: &str = "inventory/StockCounts";
 const COUNT_LINES: &str = "inventory/StockCountLines";
 
 /// Apply a write. `Ok(Some(key))` = created (201 with the row), `Ok(None)` = 204.
-pub fn apply(d: &mut Division, e: &'static Entity, method: &str, key: Option<&str>, body: &[u8]) -> Result<Option<u128>, ODataError> {
+pub fn apply(
+    d: &mut Division,
+    e: &'static Entity,
+    method: &str,
+    key: Option<&str>,
+    body: &[u8],
+) -> Result<Option<u128>, ODataError> {
     let key = match key {
         Some(k) => Some(parse_key(k)?),
         None => None,
@@ -91,14 +97,33 @@ fn text(d: &Division, table: &str, key: u128, field: &str) -> Val {
 
 /// Fill the read-only copies the provider derives from references (ItemCode, WarehouseDescription, …).
 fn denormalise(d: &Division, vals: &mut Vec<(&'static str, Val)>) {
-    const REFS: &[(&str, &str, &[(&str, &str)])] = &[
-        ("Item", ITEMS, &[("ItemCode", "Code"), ("ItemDescription", "Description"), ("Unit", "Unit"), ("ItemPictureUrl", "PictureUrl")]),
+    /// (reference field, table it points into, [(copy field, source field)]).
+    type Copies = &'static [(&'static str, &'static str)];
+    const REFS: &[(&str, &str, Copies)] = &[
+        (
+            "Item",
+            ITEMS,
+            &[
+                ("ItemCode", "Code"),
+                ("ItemDescription", "Description"),
+                ("Unit", "Unit"),
+                ("ItemPictureUrl", "PictureUrl"),
+            ],
+        ),
         ("Warehouse", WAREHOUSES, &[("WarehouseCode", "Code"), ("WarehouseDescription", "Description")]),
         ("WarehouseFrom", WAREHOUSES, &[("WarehouseFromCode", "Code"), ("WarehouseFromDescription", "Description")]),
         ("WarehouseTo", WAREHOUSES, &[("WarehouseToCode", "Code"), ("WarehouseToDescription", "Description")]),
-        ("StorageLocation", LOCATIONS, &[("StorageLocationCode", "Code"), ("StorageLocationDescription", "Description")]),
+        (
+            "StorageLocation",
+            LOCATIONS,
+            &[("StorageLocationCode", "Code"), ("StorageLocationDescription", "Description")],
+        ),
         ("ShopOrder", SHOP_ORDERS, &[("ShopOrderNumber", "ShopOrderNumber")]),
-        ("Supplier", "crm/Accounts", &[("SupplierCode", "Code"), ("SupplierDescription", "Name"), ("SupplierName", "Name")]),
+        (
+            "Supplier",
+            "crm/Accounts",
+            &[("SupplierCode", "Code"), ("SupplierDescription", "Name"), ("SupplierName", "Name")],
+        ),
     ];
     for (field, table, copies) in REFS {
         if let Some(k) = get(vals, field).as_guid() {
@@ -159,7 +184,9 @@ fn create(d: &mut Division, e: &'static Entity, obj: &Map<String, J>) -> Result<
     stamp(d, &mut vals, true);
     let lines = |name: &str| -> Result<Vec<Map<String, J>>, ODataError> {
         match obj.get(name) {
-            Some(J::Array(a)) => a.iter().map(|l| l.as_object().cloned().ok_or_else(|| ODataError::bad(BAD_BODY))).collect(),
+            Some(J::Array(a)) => {
+                a.iter().map(|l| l.as_object().cloned().ok_or_else(|| ODataError::bad(BAD_BODY))).collect()
+            }
             Some(_) => Err(ODataError::bad(BAD_BODY)),
             None => Ok(Vec::new()),
         }
@@ -283,7 +310,8 @@ fn child(d: &Division, path: &str, l: &Map<String, J>) -> Result<Vec<(&'static s
 /// One goods-receipt line: raises the PO line's received quantity and the stock.
 fn receive_line(d: &mut Division, receipt: u128, n: i64, l: &Map<String, J>) -> Result<(), ODataError> {
     let mut lv = child(d, "purchaseorder/GoodsReceiptLines", l)?;
-    let po_line = get(&lv, "PurchaseOrderLineID").as_guid().ok_or_else(|| ODataError::bad("Verplicht: PurchaseOrderLineID"))?;
+    let po_line =
+        get(&lv, "PurchaseOrderLineID").as_guid().ok_or_else(|| ODataError::bad("Verplicht: PurchaseOrderLineID"))?;
     let qty = get(&lv, "QuantityReceived").as_f64().ok_or_else(|| ODataError::bad("Verplicht: QuantityReceived"))?;
     if d.table(PO_LINES).and_then(|t| t.get(po_line)).is_none() {
         return Err(ODataError::bad("PurchaseOrderLineID: not found"));
@@ -380,10 +408,8 @@ fn update(d: &mut Division, e: &'static Entity, key: u128, obj: &Map<String, J>)
     denormalise(d, &mut vals);
     stamp(d, &mut vals, false);
     d.update(table, key, &vals);
-    if e.path == PO_LINES {
-        if let Some(po) = text(d, PO_LINES, key, "PurchaseOrderID").as_guid() {
-            d.update(PURCHASE_ORDERS, po, &[]);
-        }
+    if let Some(po) = text(d, PO_LINES, key, "PurchaseOrderID").as_guid().filter(|_| e.path == PO_LINES) {
+        d.update(PURCHASE_ORDERS, po, &[]);
     }
     Ok(())
 }

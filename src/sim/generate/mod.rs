@@ -2,11 +2,11 @@
 
 mod names;
 
+use super::DivisionInfo;
 use super::oauth::DemoUser;
 use super::stock;
-use super::store::{deterministic_id, Division};
+use super::store::{Division, deterministic_id};
 use super::value::Val;
-use super::DivisionInfo;
 use names::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -83,7 +83,11 @@ pub fn generate(scale: Scale, seed: u64, now_cet_ms: i64, base_url: &str) -> Wor
     ];
     let divisions = vec![
         DivisionInfo { code: 3_154_102, description: "Van Dijk Machinebouw B.V.".into(), city: "Apeldoorn".into() },
-        DivisionInfo { code: 3_154_117, description: "Van Dijk Service & Onderdelen B.V.".into(), city: "Deventer".into() },
+        DivisionInfo {
+            code: 3_154_117,
+            description: "Van Dijk Service & Onderdelen B.V.".into(),
+            city: "Deventer".into(),
+        },
     ];
     let today = now_cet_ms - now_cet_ms.rem_euclid(86_400_000);
     let data = divisions
@@ -174,7 +178,11 @@ impl<'a> Gen<'a> {
             .iter()
             .map(|(c, desc)| {
                 let id = self.id();
-                self.put("logistics/ItemGroups", id, vec![("Code", Val::str(c)), ("Description", Val::str(desc)), ("IsDefault", Val::Int(0))]);
+                self.put(
+                    "logistics/ItemGroups",
+                    id,
+                    vec![("Code", Val::str(c)), ("Description", Val::str(desc)), ("IsDefault", Val::Int(0))],
+                );
                 Named { id, code: Val::str(c), description: Val::str(desc) }
             })
             .collect();
@@ -182,7 +190,11 @@ impl<'a> Gen<'a> {
             .iter()
             .map(|(c, desc)| {
                 let id = self.id();
-                self.put("logistics/SelectionCodes", id, vec![("Code", Val::str(c)), ("Description", Val::str(desc)), ("Active", Val::Int(1))]);
+                self.put(
+                    "logistics/SelectionCodes",
+                    id,
+                    vec![("Code", Val::str(c)), ("Description", Val::str(desc)), ("Active", Val::Int(1))],
+                );
                 Named { id, code: Val::str(c), description: Val::str(desc) }
             })
             .collect();
@@ -275,7 +287,10 @@ impl<'a> Gen<'a> {
                         ("Blocked", Val::Bool(false)),
                         ("PaymentConditionSales", Val::str("30")),
                         ("PaymentConditionPurchase", Val::str("30")),
-                        ("LogoUrl", Val::str("https://start.exactonline.nl//docs/images/placeholder_account_myeol.png")),
+                        (
+                            "LogoUrl",
+                            Val::str("https://start.exactonline.nl//docs/images/placeholder_account_myeol.png"),
+                        ),
                     ],
                 );
                 Named { id, code: Val::str(&code), description: Val::str(&name) }
@@ -308,9 +323,20 @@ impl<'a> Gen<'a> {
                 format!("{:02}-{:06}", 10 + i % 80, 100_000 + i)
             };
             let description = if make {
-                format!("{} {} type {}", self.pick(PRODUCT), self.pick(&["compact", "standaard", "XL", "duo"]), 100 + i % 900)
+                format!(
+                    "{} {} type {}",
+                    self.pick(PRODUCT),
+                    self.pick(&["compact", "standaard", "XL", "duo"]),
+                    100 + i % 900
+                )
             } else {
-                format!("{} {} {}x{}", self.pick(PART), self.pick(MATERIAL), 10 * self.rng.random_range(1..40), self.rng.random_range(2..60))
+                format!(
+                    "{} {} {}x{}",
+                    self.pick(PART),
+                    self.pick(MATERIAL),
+                    10 * self.rng.random_range(1..40),
+                    self.rng.random_range(2..60)
+                )
             };
             let group = if make { &groups[groups.len() - 1] } else { &groups[i % (groups.len() - 1)] };
             let (unit, unit_desc) = if make { units[0] } else { self.pick(&units) };
@@ -335,7 +361,16 @@ impl<'a> Gen<'a> {
                 ("ItemGroupDescription", group.description.clone()),
                 ("Unit", Val::str(unit)),
                 ("UnitDescription", Val::str(unit_desc)),
-                ("UnitType", Val::str(if unit.starts_with('m') { "L" } else if unit.starts_with("kg") { "W" } else { "O" })),
+                (
+                    "UnitType",
+                    Val::str(if unit.starts_with('m') {
+                        "L"
+                    } else if unit.starts_with("kg") {
+                        "W"
+                    } else {
+                        "O"
+                    }),
+                ),
                 ("IsStockItem", Val::Bool(true)),
                 ("IsPurchaseItem", Val::Bool(!make)),
                 ("IsSalesItem", Val::Bool(make || i % 5 == 0)),
@@ -369,7 +404,10 @@ impl<'a> Gen<'a> {
             }
             if self.chance(0.2) {
                 f.push(("FreeTextField_08", Val::str(self.pick(MATERIAL))));
-                f.push(("FreeTextField_09", Val::str(self.pick(&["Klant levert", "Kritisch onderdeel", "Niet stapelen"]))));
+                f.push((
+                    "FreeTextField_09",
+                    Val::str(self.pick(&["Klant levert", "Kritisch onderdeel", "Niet stapelen"])),
+                ));
             }
             self.put(stock::ITEMS, id, f);
             let code_v = Val::str(&code);
@@ -381,17 +419,36 @@ impl<'a> Gen<'a> {
                 self.d.upsert(
                     "read/logistics/ItemExtraField",
                     ef,
-                    &[("ItemID", Val::Guid(id)), ("Number", Val::Int(1)), ("Description", Val::str("Bewerkingen")), ("Value", Val::str(bew)), ("Modified", modified)],
+                    &[
+                        ("ItemID", Val::Guid(id)),
+                        ("Number", Val::Int(1)),
+                        ("Description", Val::str("Bewerkingen")),
+                        ("Value", Val::str(bew)),
+                        ("Modified", modified),
+                    ],
                 );
                 let ef2 = self.id();
                 let modified = self.day(-60, 0);
                 self.d.upsert(
                     "read/logistics/ItemExtraField",
                     ef2,
-                    &[("ItemID", Val::Guid(id)), ("Number", Val::Int(2)), ("Description", Val::str("Tekeningnummer")), ("Value", Val::str(&format!("TK-{:05}", i))), ("Modified", modified)],
+                    &[
+                        ("ItemID", Val::Guid(id)),
+                        ("Number", Val::Int(2)),
+                        ("Description", Val::str("Tekeningnummer")),
+                        ("Value", Val::str(&format!("TK-{:05}", i))),
+                        ("Modified", modified),
+                    ],
                 );
             }
-            out.push(ItemRef { id, code: code_v, description: desc_v, unit: Val::str(unit), picture: Val::str(&picture), make });
+            out.push(ItemRef {
+                id,
+                code: code_v,
+                description: desc_v,
+                unit: Val::str(unit),
+                picture: Val::str(&picture),
+                make,
+            });
         }
         out
     }
@@ -492,7 +549,16 @@ impl<'a> Gen<'a> {
                 self.put(
                     table,
                     id,
-                    vec![("Code", Val::str(c)), ("Description", Val::str(desc)), ("Status", Val::Int(10)), ("Type", Val::Int(10)), ("Searchcode", Val::str(c)), ("SearchCode", Val::str(c)), ("HasSuppliers", Val::Int(0)), ("Capacity", Val::Int(8))],
+                    vec![
+                        ("Code", Val::str(c)),
+                        ("Description", Val::str(desc)),
+                        ("Status", Val::Int(10)),
+                        ("Type", Val::Int(10)),
+                        ("Searchcode", Val::str(c)),
+                        ("SearchCode", Val::str(c)),
+                        ("HasSuppliers", Val::Int(0)),
+                        ("Capacity", Val::Int(8)),
+                    ],
                 );
                 Named { id, code: Val::str(c), description: Val::str(desc) }
             })
@@ -629,7 +695,11 @@ impl<'a> Gen<'a> {
                 f.extend([("Project", Val::Guid(p.id)), ("ProjectDescription", p.description.clone())]);
             }
             if let Some(s) = sel {
-                f.extend([("SelectionCode", Val::Guid(s.id)), ("SelectionCodeCode", s.code.clone()), ("SelectionCodeDescription", s.description.clone())]);
+                f.extend([
+                    ("SelectionCode", Val::Guid(s.id)),
+                    ("SelectionCodeCode", s.code.clone()),
+                    ("SelectionCodeDescription", s.description.clone()),
+                ]);
             }
             // Routing steps first so material plans can point at them.
             let steps = self.rng.random_range(2..5);
@@ -660,7 +730,16 @@ impl<'a> Gen<'a> {
                         ("Run", Val::Dbl(run)),
                         ("PlannedStartDate", Val::Date(start + s * DAY)),
                         ("PlannedEndDate", Val::Date((start + (s + 1) * DAY).min(end))),
-                        ("Status", Val::Int(if status >= 30 { 30 } else if status == 20 && s == 0 { 20 } else { 10 })),
+                        (
+                            "Status",
+                            Val::Int(if status >= 30 {
+                                30
+                            } else if status == 20 && s == 0 {
+                                20
+                            } else {
+                                10
+                            }),
+                        ),
                         ("RoutingStepType", Val::Int(1)),
                         ("CostPerItem", Val::Dbl(run * 55.0)),
                         ("TotalCostDC", Val::Dbl((setup + run * planned) * 55.0)),
@@ -681,7 +760,13 @@ impl<'a> Gen<'a> {
                     20 => (qty / 2.0).floor(),
                     _ => qty,
                 };
-                let plan_status = if status >= 30 { 30 } else if issued > 0.0 { 25 } else { 10 };
+                let plan_status = if status >= 30 {
+                    30
+                } else if issued > 0.0 {
+                    25
+                } else {
+                    10
+                };
                 let step = step_ids[(m as usize) % step_ids.len()];
                 self.put(
                     "manufacturing/ShopOrderMaterialPlans",
@@ -749,7 +834,13 @@ impl<'a> Gen<'a> {
         out
     }
 
-    fn sales_orders(&mut self, items: &[ItemRef], customers: &[Named], sos: &[(u128, ItemRef, f64, i64, Vec<u128>)], wh: &Named) {
+    fn sales_orders(
+        &mut self,
+        items: &[ItemRef],
+        customers: &[Named],
+        sos: &[(u128, ItemRef, f64, i64, Vec<u128>)],
+        wh: &Named,
+    ) {
         let n = (items.len() / 12).max(40);
         let sellable: Vec<&ItemRef> = items.iter().filter(|i| i.make).collect();
         for i in 0..n {
@@ -767,7 +858,9 @@ impl<'a> Gen<'a> {
                 let linked = (l == 0 && i % 2 == 0).then(|| &sos[(i / 2) % sos.len()]);
                 let (it, qty) = match linked {
                     Some(so) => (so.1.clone(), so.2),
-                    None => (sellable[self.rng.random_range(0..sellable.len())].clone(), self.rng.random_range(1..6) as f64),
+                    None => {
+                        (sellable[self.rng.random_range(0..sellable.len())].clone(), self.rng.random_range(1..6) as f64)
+                    }
                 };
                 let price = self.rng.random_range(500..25_000) as f64;
                 total += price * qty;
@@ -851,7 +944,13 @@ impl<'a> Gen<'a> {
                 let it = parts[self.rng.random_range(0..parts.len())].clone();
                 let qty = self.rng.random_range(1..100) as f64;
                 // Older orders are (partly) received; recent ones are still open.
-                let received = if order_day < -20 && l % 2 == 0 { qty } else if order_day < -10 && l % 3 == 0 { (qty / 2.0).floor() } else { 0.0 };
+                let received = if order_day < -20 && l % 2 == 0 {
+                    qty
+                } else if order_day < -10 && l % 3 == 0 {
+                    (qty / 2.0).floor()
+                } else {
+                    0.0
+                };
                 let price = self.rng.random_range(50..50_000) as f64 / 100.0;
                 total += qty * price;
                 self.put(
@@ -882,7 +981,13 @@ impl<'a> Gen<'a> {
                     received_lines.push((lid, it, qty, received));
                 }
             }
-            let status = if received_lines.is_empty() { 10 } else if received_lines.len() as i64 == n_lines { 30 } else { 20 };
+            let status = if received_lines.is_empty() {
+                10
+            } else if received_lines.len() as i64 == n_lines {
+                30
+            } else {
+                20
+            };
             self.put(
                 "purchaseorder/PurchaseOrders",
                 id,

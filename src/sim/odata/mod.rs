@@ -57,7 +57,11 @@ pub fn type_name(view: &Entity) -> String {
     match view.kind {
         Kind::Current => "Exact.Web.Api.System.Me".into(),
         Kind::Sync => format!("Exact.Web.Api.Models.Sync.{}", singular),
-        _ if matches!(service, "logistics" | "crm" | "salesorder" | "purchaseorder" | "project" | "payroll" | "system" | "") => {
+        _ if matches!(
+            service,
+            "logistics" | "crm" | "salesorder" | "purchaseorder" | "project" | "payroll" | "system" | ""
+        ) =>
+        {
             format!("Exact.Web.Api.Models.{singular}")
         }
         _ => {
@@ -95,7 +99,15 @@ pub fn needs_filter(view: &Entity) -> bool {
 
 pub fn parse_query(view: &Entity, table: &Table, raw: &str) -> Result<Query, ODataError> {
     let pairs = decode_pairs(raw);
-    let mut q = Query { select: Vec::new(), filter: None, orderby: Vec::new(), top: None, skiptoken: None, inlinecount: false, pairs };
+    let mut q = Query {
+        select: Vec::new(),
+        filter: None,
+        orderby: Vec::new(),
+        top: None,
+        skiptoken: None,
+        inlinecount: false,
+        pairs,
+    };
     let mut select: Option<String> = None;
     let layout = table.layout;
     for (k, v) in q.pairs.clone() {
@@ -129,7 +141,10 @@ pub fn parse_query(view: &Entity, table: &Table, raw: &str) -> Result<Query, ODa
                         Some(_) => return Err(ODataError::bad(parse::SYNTAX_ERROR)),
                     };
                     if view.field(name).is_none() {
-                        return Err(ODataError::bad(format!("No property '{name}' exists in type '{}'.", type_name(view))));
+                        return Err(ODataError::bad(format!(
+                            "No property '{name}' exists in type '{}'.",
+                            type_name(view)
+                        )));
                     }
                     q.orderby.push((layout.col(name).unwrap_or(u16::MAX), desc));
                 }
@@ -144,7 +159,11 @@ pub fn parse_query(view: &Entity, table: &Table, raw: &str) -> Result<Query, ODa
                 "none" => {}
                 _ => return Err(ODataError::bad(parse::SYNTAX_ERROR)),
             },
-            "$skip" => return Err(ODataError::bad("The query parameter '$skip' is not supported on this endpoint. Use __next.")),
+            "$skip" => {
+                return Err(ODataError::bad(
+                    "The query parameter '$skip' is not supported on this endpoint. Use __next.",
+                ));
+            }
             "$expand" | "$format" => {}
             k if k.starts_with('$') => return Err(ODataError::bad(parse::SYNTAX_ERROR)),
             _ => {}
@@ -163,7 +182,10 @@ pub fn parse_query(view: &Entity, table: &Table, raw: &str) -> Result<Query, ODa
                     Some(i) if !q.select.contains(&i) => q.select.push(i),
                     Some(_) => {}
                     None => {
-                        return Err(ODataError::bad(format!("No property '{name}' exists in type '{}'.", type_name(view))));
+                        return Err(ODataError::bad(format!(
+                            "No property '{name}' exists in type '{}'.",
+                            type_name(view)
+                        )));
                     }
                 }
             }
@@ -283,7 +305,15 @@ fn row_uri(out: &mut String, u: &UriBase<'_>, view: &Entity, table: &Table, key:
 }
 
 /// Append one row as verbose JSON with `__metadata`.
-pub fn write_row(out: &mut String, u: &UriBase<'_>, view: &Entity, table: &Table, key: u128, select: &[usize], tname: &str) {
+pub fn write_row(
+    out: &mut String,
+    u: &UriBase<'_>,
+    view: &Entity,
+    table: &Table,
+    key: u128,
+    select: &[usize],
+    tname: &str,
+) {
     let Some(row) = table.get(key) else {
         out.push_str("null");
         return;
@@ -342,7 +372,11 @@ pub fn next_url(u: &UriBase<'_>, view: &Entity, q: &Query, token: &str, served: 
         if k == "$skiptoken" {
             continue;
         }
-        let v = if k == "$top" { q.top.map(|t| t.saturating_sub(served).to_string()).unwrap_or_default() } else { v.clone() };
+        let v = if k == "$top" {
+            q.top.map(|t| t.saturating_sub(served).to_string()).unwrap_or_default()
+        } else {
+            v.clone()
+        };
         let _ = write!(url, "{}={}&", urlencoding::encode(k), urlencoding::encode(&v));
     }
     let _ = write!(url, "$skiptoken={}", urlencoding::encode(token));
@@ -362,7 +396,10 @@ pub fn write_atom(u: &UriBase<'_>, view: &Entity, table: &Table, q: &Query, page
         let Some(row) = table.get(*k) else { continue };
         out.push_str("<entry><id>");
         row_uri(&mut out, u, view, table, *k);
-        let _ = write!(out, "</id><category term=\"{tname}\" scheme=\"http://schemas.microsoft.com/ado/2007/08/dataservices/scheme\"/><content type=\"application/xml\"><m:properties>");
+        let _ = write!(
+            out,
+            "</id><category term=\"{tname}\" scheme=\"http://schemas.microsoft.com/ado/2007/08/dataservices/scheme\"/><content type=\"application/xml\"><m:properties>"
+        );
         for &i in &q.select {
             let f = &view.fields[i];
             if !f.ty.is_scalar() {

@@ -1,6 +1,6 @@
 //! `$filter` parsing: OData v2 expressions as the provider accepts them.
 
-use crate::sim::value::{parse_date_text, Val};
+use crate::sim::value::{Val, parse_date_text};
 
 /// A parsed filter expression. Fields are resolved to names here and to columns in `eval`.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,8 +1,8 @@
 //! One test per fact of the reference (shared/reference/exact-online-api.md).
 
-use super::{results, sign_in, token, Sim, DIV, DIV2, REDIRECT};
+use super::{DIV, DIV2, REDIRECT, Sim, results, sign_in, token};
 use reqwest::Method;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 const SO_SELECT: &str = "$select=ID,ShopOrderNumber,IsReleased,PlannedDate,Timestamp,PlannedQuantity";
 
@@ -11,7 +11,9 @@ async fn sign_in_page_is_a_plain_form_whose_default_is_the_first_demo_user() {
     let s = Sim::start().await;
     let html = s
         .client
-        .get(s.url("/api/oauth2/auth?client_id=demo-client&redirect_uri=http%3A%2F%2Fx%2Fcb&response_type=code&state=a"))
+        .get(
+            s.url("/api/oauth2/auth?client_id=demo-client&redirect_uri=http%3A%2F%2Fx%2Fcb&response_type=code&state=a"),
+        )
         .send()
         .await
         .unwrap()
@@ -30,17 +32,35 @@ async fn sign_in_page_is_a_plain_form_whose_default_is_the_first_demo_user() {
 #[actix_web::test]
 async fn token_response_has_expires_in_as_the_string_600() {
     let s = Sim::start().await;
-    let page = s.client.get(s.url("/api/oauth2/auth?client_id=demo-client&redirect_uri=http%3A%2F%2Flocalhost%3A9%2Fcallback&state=q")).send().await.unwrap().text().await.unwrap();
+    let page = s
+        .client
+        .get(s.url("/api/oauth2/auth?client_id=demo-client&redirect_uri=http%3A%2F%2Flocalhost%3A9%2Fcallback&state=q"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     let res = s.client.post(s.url("/api/oauth2/auth")).form(&super::form_fields(&page)).send().await.unwrap();
     let loc = url::Url::parse(res.headers()["location"].to_str().unwrap()).unwrap();
     let code: String = loc.query_pairs().find(|(k, _)| k == "code").unwrap().1.into_owned();
     assert!(code.contains('!'), "codes contain '!'");
-    let t = token(&s.client, s.sim.base_url(), &[("grant_type", "authorization_code"), ("code", &code), ("redirect_uri", REDIRECT)]).await;
+    let t = token(
+        &s.client,
+        s.sim.base_url(),
+        &[("grant_type", "authorization_code"), ("code", &code), ("redirect_uri", REDIRECT)],
+    )
+    .await;
     let body: Value = t.json().await.unwrap();
     assert_eq!(body["expires_in"], json!("600"));
     assert!(body["token_type"].as_str().unwrap().eq_ignore_ascii_case("bearer"));
     // Codes are single use.
-    let again = token(&s.client, s.sim.base_url(), &[("grant_type", "authorization_code"), ("code", &code), ("redirect_uri", REDIRECT)]).await;
+    let again = token(
+        &s.client,
+        s.sim.base_url(),
+        &[("grant_type", "authorization_code"), ("code", &code), ("redirect_uri", REDIRECT)],
+    )
+    .await;
     assert_eq!(again.status(), 400);
     s.stop().await;
 }
@@ -48,12 +68,25 @@ async fn token_response_has_expires_in_as_the_string_600() {
 #[actix_web::test]
 async fn codes_expire_after_three_minutes() {
     let s = Sim::start().await;
-    let page = s.client.get(s.url("/api/oauth2/auth?client_id=demo-client&redirect_uri=http%3A%2F%2Flocalhost%3A9%2Fcallback&state=q")).send().await.unwrap().text().await.unwrap();
+    let page = s
+        .client
+        .get(s.url("/api/oauth2/auth?client_id=demo-client&redirect_uri=http%3A%2F%2Flocalhost%3A9%2Fcallback&state=q"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     let res = s.client.post(s.url("/api/oauth2/auth")).form(&super::form_fields(&page)).send().await.unwrap();
     let loc = url::Url::parse(res.headers()["location"].to_str().unwrap()).unwrap();
     let code: String = loc.query_pairs().find(|(k, _)| k == "code").unwrap().1.into_owned();
     s.h().advance_clock(181);
-    let t = token(&s.client, s.sim.base_url(), &[("grant_type", "authorization_code"), ("code", &code), ("redirect_uri", REDIRECT)]).await;
+    let t = token(
+        &s.client,
+        s.sim.base_url(),
+        &[("grant_type", "authorization_code"), ("code", &code), ("redirect_uri", REDIRECT)],
+    )
+    .await;
     assert_eq!(t.status(), 400);
     s.stop().await;
 }
@@ -64,7 +97,12 @@ async fn wrong_client_secret_is_invalid_request() {
     let res = s
         .client
         .post(s.url("/api/oauth2/token"))
-        .form(&[("grant_type", "refresh_token"), ("client_id", "demo-client"), ("client_secret", "nope"), ("refresh_token", &s.refresh)])
+        .form(&[
+            ("grant_type", "refresh_token"),
+            ("client_id", "demo-client"),
+            ("client_secret", "nope"),
+            ("refresh_token", &s.refresh),
+        ])
         .send()
         .await
         .unwrap();
@@ -77,7 +115,8 @@ async fn wrong_client_secret_is_invalid_request() {
 async fn refreshing_before_570_seconds_is_too_early() {
     let s = Sim::start().await;
     s.h().advance_clock(569);
-    let res = token(&s.client, s.sim.base_url(), &[("grant_type", "refresh_token"), ("refresh_token", &s.refresh)]).await;
+    let res =
+        token(&s.client, s.sim.base_url(), &[("grant_type", "refresh_token"), ("refresh_token", &s.refresh)]).await;
     assert_eq!(res.status(), 400);
     assert_eq!(res.headers()["reason"], "TooEarlyToRefreshTokens: Rate limit exceeded: access_token not expired");
     let body: Value = res.json().await.unwrap();
@@ -90,14 +129,19 @@ async fn refreshing_before_570_seconds_is_too_early() {
 async fn refresh_tokens_rotate_and_old_ones_are_refused() {
     let s = Sim::start().await;
     s.h().advance_clock(571);
-    let res = token(&s.client, s.sim.base_url(), &[("grant_type", "refresh_token"), ("refresh_token", &s.refresh)]).await;
+    let res =
+        token(&s.client, s.sim.base_url(), &[("grant_type", "refresh_token"), ("refresh_token", &s.refresh)]).await;
     assert_eq!(res.status(), 200);
     let body: Value = res.json().await.unwrap();
     assert_ne!(body["refresh_token"].as_str().unwrap(), s.refresh);
     s.h().advance_clock(600);
-    let old = token(&s.client, s.sim.base_url(), &[("grant_type", "refresh_token"), ("refresh_token", &s.refresh)]).await;
+    let old =
+        token(&s.client, s.sim.base_url(), &[("grant_type", "refresh_token"), ("refresh_token", &s.refresh)]).await;
     assert_eq!(old.status(), 401);
-    assert_eq!(old.json::<Value>().await.unwrap(), json!({"error": "unauthorized_client", "error_description": "Old refresh token used."}));
+    assert_eq!(
+        old.json::<Value>().await.unwrap(),
+        json!({"error": "unauthorized_client", "error_description": "Old refresh token used."})
+    );
     s.stop().await;
 }
 
@@ -118,7 +162,8 @@ async fn a_second_sign_in_kills_the_first_refresh_chain() {
     let s = Sim::start().await;
     let (_, _second) = sign_in(&s.client, s.sim.base_url()).await;
     s.h().advance_clock(600);
-    let res = token(&s.client, s.sim.base_url(), &[("grant_type", "refresh_token"), ("refresh_token", &s.refresh)]).await;
+    let res =
+        token(&s.client, s.sim.base_url(), &[("grant_type", "refresh_token"), ("refresh_token", &s.refresh)]).await;
     assert_eq!(res.status(), 401);
     s.stop().await;
 }
@@ -183,7 +228,8 @@ async fn regular_pages_hold_60_rows_and_an_absolute_next() {
 #[actix_web::test]
 async fn sync_pages_hold_1000_rows_with_a_timestamp_skiptoken() {
     let s = Sim::start().await;
-    let v = s.json("sync/Inventory/StorageLocationStockPositions?$filter=Timestamp gt 1L&$select=ID,Stock,Timestamp").await;
+    let v =
+        s.json("sync/Inventory/StorageLocationStockPositions?$filter=Timestamp gt 1L&$select=ID,Stock,Timestamp").await;
     let rows = results(&v);
     assert_eq!(rows.len(), 1000);
     let ts: Vec<i64> = rows.iter().map(|r| r["Timestamp"].as_str().unwrap().parse().unwrap()).collect();
@@ -236,7 +282,12 @@ async fn regular_endpoints_with_a_sync_twin_demand_a_filter() {
     let r = s.get("manufacturing/ShopOrders?$select=ID").await;
     assert_eq!(r.status(), 400);
     let v: Value = r.json().await.unwrap();
-    assert!(v["error"]["message"]["value"].as_str().unwrap().starts_with("A GET request for this endpoint must have a $filter"));
+    assert!(
+        v["error"]["message"]["value"]
+            .as_str()
+            .unwrap()
+            .starts_with("A GET request for this endpoint must have a $filter")
+    );
     assert_eq!(s.get("manufacturing/ShopOrders?$select=ID&$filter=Status eq 10").await.status(), 200);
     s.stop().await;
 }
@@ -245,7 +296,12 @@ async fn regular_endpoints_with_a_sync_twin_demand_a_filter() {
 async fn sync_filters_accept_only_timestamp_and_deleted_also_entity_type() {
     let s = Sim::start().await;
     assert_eq!(s.get("sync/Manufacturing/ShopOrders?$select=ID&$filter=Status eq 10").await.status(), 400);
-    assert_eq!(s.get("sync/Deleted?$select=EntityKey,EntityType,Timestamp&$filter=Timestamp gt 1L and EntityType eq 2").await.status(), 200);
+    assert_eq!(
+        s.get("sync/Deleted?$select=EntityKey,EntityType,Timestamp&$filter=Timestamp gt 1L and EntityType eq 2")
+            .await
+            .status(),
+        200
+    );
     s.stop().await;
 }
 
@@ -262,7 +318,8 @@ async fn literals_follow_their_edm_types() {
     let ms: i64 = d[6..d.len() - 2].parse().unwrap();
     assert_eq!(ms % 86_400_000, 0, "date-only values sit at 00:00");
     assert!(r["ID"].as_str().unwrap().chars().all(|c| c == '-' || c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
-    let items = s.json("sync/Logistics/Items?$filter=Timestamp gt 1L&$select=IsStockItem,Unit,PictureUrl,Barcode").await;
+    let items =
+        s.json("sync/Logistics/Items?$filter=Timestamp gt 1L&$select=IsStockItem,Unit,PictureUrl,Barcode").await;
     assert!(results(&items)[0]["IsStockItem"].is_boolean(), "Boolean as true/false");
     assert_eq!(results(&items)[0]["Unit"].as_str().unwrap().len(), 8, "padded unit");
     let accounts = s.json("sync/CRM/Accounts?$filter=Timestamp gt 1L&$select=Code,Name").await;
@@ -307,7 +364,13 @@ async fn top_orderby_inlinecount_and_count() {
     let total = s.h().rows(DIV, "inventory/StorageLocations").unwrap().len();
     assert_eq!(v["d"]["__count"], json!(total.to_string()));
     assert!(v["d"].get("__next").is_none(), "$top=5 is satisfied");
-    let count = s.client.get(s.url(&format!("/api/v1/{DIV}/inventory/StorageLocations/$count"))).bearer_auth(&s.token).send().await.unwrap();
+    let count = s
+        .client
+        .get(s.url(&format!("/api/v1/{DIV}/inventory/StorageLocations/$count")))
+        .bearer_auth(&s.token)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(count.text().await.unwrap(), total.to_string());
     s.stop().await;
 }
@@ -315,7 +378,8 @@ async fn top_orderby_inlinecount_and_count() {
 #[actix_web::test]
 async fn without_a_json_accept_header_the_answer_is_atom() {
     let s = Sim::start().await;
-    let r = s.client.get(s.url(&format!("/api/v1/{DIV}/inventory/Warehouses"))).bearer_auth(&s.token).send().await.unwrap();
+    let r =
+        s.client.get(s.url(&format!("/api/v1/{DIV}/inventory/Warehouses"))).bearer_auth(&s.token).send().await.unwrap();
     assert!(r.headers()["content-type"].to_str().unwrap().starts_with("application/atom+xml"));
     let body = r.text().await.unwrap();
     assert!(body.contains("<feed") && body.contains("<m:properties>") && body.contains("<d:Code"));
@@ -403,20 +467,38 @@ async fn key_lookup_returns_the_object_directly_under_d() {
 async fn post_is_201_with_the_entity_and_put_delete_are_204_empty() {
     let s = Sim::start().await;
     let item = s.h().rows(DIV, "logistics/Items").unwrap().into_iter().find(|r| r["IsMakeItem"] == 1).unwrap();
-    let r = s.send(Method::POST, "manufacturing/ShopOrders", Some(json!({"Item": item["ID"], "PlannedQuantity": "3", "PlannedDate": "2026-04-01T00:00:00"}))).await;
+    let r = s
+        .send(
+            Method::POST,
+            "manufacturing/ShopOrders",
+            Some(json!({"Item": item["ID"], "PlannedQuantity": "3", "PlannedDate": "2026-04-01T00:00:00"})),
+        )
+        .await;
     assert_eq!(r.status(), 201);
     let v: Value = r.json().await.unwrap();
     let id = v["d"]["ID"].as_str().unwrap().to_string();
     assert_eq!(v["d"]["ItemCode"], item["Code"]);
     assert_eq!(v["d"]["PlannedQuantity"].as_f64(), Some(3.0));
-    assert!(v["d"]["ShopOrderMaterialPlans"]["__deferred"]["uri"].as_str().unwrap().ends_with("/ShopOrderMaterialPlans"));
+    assert!(
+        v["d"]["ShopOrderMaterialPlans"]["__deferred"]["uri"].as_str().unwrap().ends_with("/ShopOrderMaterialPlans")
+    );
     let before = s.h().last_timestamp(DIV).unwrap();
-    let put = s.send(Method::PUT, &format!("manufacturing/ShopOrders(guid'{id}')"), Some(json!({"PlannedDate": "2026-04-08T00:00:00", "IsOnHold": 1}))).await;
+    let put = s
+        .send(
+            Method::PUT,
+            &format!("manufacturing/ShopOrders(guid'{id}')"),
+            Some(json!({"PlannedDate": "2026-04-08T00:00:00", "IsOnHold": 1})),
+        )
+        .await;
     assert_eq!(put.status(), 204);
     assert!(put.bytes().await.unwrap().is_empty());
     let after = s.h().last_timestamp(DIV).unwrap();
     assert!(after > before);
-    let changed = s.json(&format!("sync/Manufacturing/ShopOrders?$filter=Timestamp gt {before}L&$select=ID,PlannedDate,IsOnHold,Timestamp")).await;
+    let changed = s
+        .json(&format!(
+            "sync/Manufacturing/ShopOrders?$filter=Timestamp gt {before}L&$select=ID,PlannedDate,IsOnHold,Timestamp"
+        ))
+        .await;
     let rows = results(&changed);
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0]["ID"], json!(id));
@@ -447,8 +529,14 @@ async fn bad_bodies_and_missing_mandatory_fields_are_400() {
         .unwrap();
     assert_eq!(r.status(), 400);
     let v: Value = r.json().await.unwrap();
-    assert_eq!(v["error"]["message"]["value"], "Error processing request stream. The request should be a valid top-level resource object.");
-    assert_eq!(s.send(Method::POST, "manufacturing/ShopOrders", Some(json!({"PlannedQuantity": 1}))).await.status(), 400);
+    assert_eq!(
+        v["error"]["message"]["value"],
+        "Error processing request stream. The request should be a valid top-level resource object."
+    );
+    assert_eq!(
+        s.send(Method::POST, "manufacturing/ShopOrders", Some(json!({"PlannedQuantity": 1}))).await.status(),
+        400
+    );
     assert_eq!(s.send(Method::POST, "manufacturing/ShopOrders", Some(json!({"Bogus": 1}))).await.status(), 400);
     s.stop().await;
 }
@@ -461,7 +549,11 @@ async fn deletions_land_in_sync_deleted_with_their_entity_type() {
     assert_eq!(s.send(Method::DELETE, &format!("manufacturing/ShopOrders(guid'{so}')"), None).await.status(), 204);
     let iw = s.h().rows(DIV, "inventory/ItemWarehouses").unwrap()[0]["ID"].as_str().unwrap().to_string();
     assert_eq!(s.send(Method::DELETE, &format!("inventory/ItemWarehouses(guid'{iw}')"), None).await.status(), 204);
-    let v = s.json(&format!("sync/Deleted?$filter=Timestamp gt {before}L&$select=EntityKey,EntityType,Timestamp,DeletedDate,Division")).await;
+    let v = s
+        .json(&format!(
+            "sync/Deleted?$filter=Timestamp gt {before}L&$select=EntityKey,EntityType,Timestamp,DeletedDate,Division"
+        ))
+        .await;
     let rows = results(&v);
     let of = |key: &str| rows.iter().find(|r| r["EntityKey"] == json!(key)).map(|r| r["EntityType"].as_i64().unwrap());
     assert_eq!(of(&so), Some(36));

@@ -1,7 +1,7 @@
 //! Fault injection and the control endpoint.
 
-use super::{Sim, DIV};
-use serde_json::{json, Value};
+use super::{DIV, Sim};
+use serde_json::{Value, json};
 use stock_manager::sim::Faults;
 
 #[actix_web::test]
@@ -67,7 +67,9 @@ async fn revoked_tokens_are_401_and_cannot_be_refreshed() {
     s.h().revoke_tokens();
     assert_eq!(s.get("logistics/ItemGroups").await.status(), 401);
     s.h().advance_clock(600);
-    let r = super::token(&s.client, s.sim.base_url(), &[("grant_type", "refresh_token"), ("refresh_token", &s.refresh)]).await;
+    let r =
+        super::token(&s.client, s.sim.base_url(), &[("grant_type", "refresh_token"), ("refresh_token", &s.refresh)])
+            .await;
     assert!(r.status() == 400 || r.status() == 401);
     s.stop().await;
 }
@@ -92,18 +94,33 @@ async fn the_http_control_endpoint_moves_time_sets_faults_and_reads_rows() {
     let s = Sim::start().await;
     let c = &s.client;
     let before: Value = c.get(s.url("/_sim/clock")).send().await.unwrap().json().await.unwrap();
-    let after: Value = c.post(s.url("/_sim/clock")).json(&json!({"advance_secs": 3600})).send().await.unwrap().json().await.unwrap();
+    let after: Value =
+        c.post(s.url("/_sim/clock")).json(&json!({"advance_secs": 3600})).send().await.unwrap().json().await.unwrap();
     assert!(after["now_ms"].as_i64().unwrap() - before["now_ms"].as_i64().unwrap() >= 3_600_000);
-    let f: Value = c.put(s.url("/_sim/faults")).json(&json!({"error_500_share": 1.0})).send().await.unwrap().json().await.unwrap();
+    let f: Value =
+        c.put(s.url("/_sim/faults")).json(&json!({"error_500_share": 1.0})).send().await.unwrap().json().await.unwrap();
     assert_eq!(f["error_500_share"], 1.0);
     // The access token is now an hour old: sign in again for a fresh one.
     let (token, _) = super::sign_in(c, s.sim.base_url()).await;
-    let r = c.get(s.url(&format!("/api/v1/{DIV}/logistics/ItemGroups"))).bearer_auth(&token).header("Accept", "application/json").send().await.unwrap();
+    let r = c
+        .get(s.url(&format!("/api/v1/{DIV}/logistics/ItemGroups")))
+        .bearer_auth(&token)
+        .header("Accept", "application/json")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 500);
     c.put(s.url("/_sim/faults")).json(&json!({})).send().await.unwrap();
     let counters: Value = c.get(s.url("/_sim/counters")).send().await.unwrap().json().await.unwrap();
     assert_eq!(counters["sent_500"], 1);
-    let rows: Value = c.get(s.url(&format!("/_sim/rows/{DIV}/sync/Inventory/StockPositions"))).send().await.unwrap().json().await.unwrap();
+    let rows: Value = c
+        .get(s.url(&format!("/_sim/rows/{DIV}/sync/Inventory/StockPositions")))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     assert!(!rows.as_array().unwrap().is_empty());
     assert!(rows[0]["CurrentStock"].is_number());
     assert_eq!(c.post(s.url("/_sim/serving")).json(&json!({"on": false})).send().await.unwrap().status(), 204);

@@ -1,5 +1,6 @@
 //! The Exact Online simulator: conformance with the reference, paging, determinism, stock.
 
+mod cli;
 mod conformance;
 mod faults;
 mod paging;
@@ -49,7 +50,13 @@ impl Sim {
     }
 
     pub async fn get_abs(&self, url: &str) -> reqwest::Response {
-        self.client.get(url).bearer_auth(&self.token).header("Accept", "application/json").send().await.expect("request")
+        self.client
+            .get(url)
+            .bearer_auth(&self.token)
+            .header("Accept", "application/json")
+            .send()
+            .await
+            .expect("request")
     }
 
     pub async fn json(&self, path: &str) -> Value {
@@ -79,7 +86,13 @@ impl Sim {
 pub async fn sign_in(client: &reqwest::Client, base: &str) -> (String, String) {
     let page = client
         .get(format!("{base}/api/oauth2/auth"))
-        .query(&[("client_id", "demo-client"), ("redirect_uri", REDIRECT), ("response_type", "code"), ("state", "s1"), ("force_login", "0")])
+        .query(&[
+            ("client_id", "demo-client"),
+            ("redirect_uri", REDIRECT),
+            ("response_type", "code"),
+            ("state", "s1"),
+            ("force_login", "0"),
+        ])
         .send()
         .await
         .expect("sign-in page")
@@ -94,7 +107,9 @@ pub async fn sign_in(client: &reqwest::Client, base: &str) -> (String, String) {
     assert!(location.starts_with(REDIRECT));
     let q: std::collections::HashMap<_, _> = url.query_pairs().into_owned().collect();
     assert_eq!(q["state"], "s1");
-    let t = token(client, base, &[("grant_type", "authorization_code"), ("code", &q["code"]), ("redirect_uri", REDIRECT)]).await;
+    let t =
+        token(client, base, &[("grant_type", "authorization_code"), ("code", &q["code"]), ("redirect_uri", REDIRECT)])
+            .await;
     assert_eq!(t.status(), 200);
     let body: Value = t.json().await.expect("token json");
     (body["access_token"].as_str().expect("at").into(), body["refresh_token"].as_str().expect("rt").into())

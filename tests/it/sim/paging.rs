@@ -1,12 +1,12 @@
 //! Paging through any filter returns every matching row exactly once.
 
-use super::{results, Sim};
+use super::{Sim, results};
 use proptest::prelude::*;
 use std::collections::HashSet;
 use stock_manager::exact::schema;
-use stock_manager::sim::generate::{generate, Scale};
+use stock_manager::sim::generate::{Scale, generate};
 use stock_manager::sim::odata;
-use stock_manager::sim::store::{table_of, Division};
+use stock_manager::sim::store::{Division, table_of};
 
 fn division() -> &'static Division {
     static D: std::sync::OnceLock<Division> = std::sync::OnceLock::new();
@@ -15,7 +15,8 @@ fn division() -> &'static Division {
 
 fn atom() -> impl Strategy<Value = String> {
     prop_oneof![
-        (prop::sample::select(vec!["eq", "ne", "gt", "ge", "lt", "le"]), 0..45i64).prop_map(|(op, v)| format!("Status {op} {v}")),
+        (prop::sample::select(vec!["eq", "ne", "gt", "ge", "lt", "le"]), 0..45i64)
+            .prop_map(|(op, v)| format!("Status {op} {v}")),
         (prop::sample::select(vec!["gt", "le"]), 0..300i64).prop_map(|(op, v)| format!("PlannedQuantity {op} {v}")),
         (1..3i64).prop_map(|t| format!("Type eq {t}")),
         (1..9i64).prop_map(|n| format!("LineNumber ge {n}")),
@@ -40,8 +41,12 @@ fn page_through(path: &str, base_query: &str, page: usize) -> (Vec<u128>, HashSe
     let view = schema::entity(path).expect("view");
     let table = d.table(table_of(view)).expect("table");
     let q = odata::parse_query(view, table, base_query).expect("query");
-    let expected: HashSet<u128> =
-        table.rows.iter().filter(|(_, r)| q.filter.as_ref().is_none_or(|(_, b)| odata::eval::matches(b, r))).map(|(k, _)| *k).collect();
+    let expected: HashSet<u128> = table
+        .rows
+        .iter()
+        .filter(|(_, r)| q.filter.as_ref().is_none_or(|(_, b)| odata::eval::matches(b, r)))
+        .map(|(k, _)| *k)
+        .collect();
     let mut seen = Vec::new();
     let mut token: Option<String> = None;
     for _ in 0..100_000 {
@@ -93,7 +98,10 @@ proptest! {
 #[actix_web::test]
 async fn following_next_over_http_visits_every_sync_row_once() {
     let s = Sim::start_with(stock_manager::sim::SimOptions { rate_limits: false, ..Default::default() }).await;
-    let mut url = s.url(&format!("/api/v1/{}/sync/Inventory/StorageLocationStockPositions?$filter=Timestamp gt 1L&$select=ID,Stock,Timestamp", super::DIV));
+    let mut url = s.url(&format!(
+        "/api/v1/{}/sync/Inventory/StorageLocationStockPositions?$filter=Timestamp gt 1L&$select=ID,Stock,Timestamp",
+        super::DIV
+    ));
     let mut ids = Vec::new();
     loop {
         let v: serde_json::Value = s.get_abs(&url).await.json().await.unwrap();

@@ -1,11 +1,11 @@
 //! State that moves like Exact: generator determinism, stock movements and the stock invariant.
 
-use super::{results, Sim, DIV, START_MS};
+use super::{DIV, START_MS, Sim, results};
 use proptest::prelude::*;
 use reqwest::Method;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use stock_manager::exact::schema;
-use stock_manager::sim::generate::{generate, Scale};
+use stock_manager::sim::generate::{Scale, generate};
 use stock_manager::sim::stock;
 use stock_manager::sim::store::{Division, SL_STOCK_POSITIONS, STOCK_POSITIONS};
 use stock_manager::sim::value::Val;
@@ -15,7 +15,14 @@ fn dump(d: &Division) -> Vec<(String, usize, i64, String)> {
     let mut out: Vec<_> = d
         .tables
         .iter()
-        .map(|(name, t)| (name.to_string(), t.len(), t.by_ts.keys().next_back().copied().unwrap_or(0), format!("{:?}", t.rows.iter().take(50).collect::<Vec<_>>())))
+        .map(|(name, t)| {
+            (
+                name.to_string(),
+                t.len(),
+                t.by_ts.keys().next_back().copied().unwrap_or(0),
+                format!("{:?}", t.rows.iter().take(50).collect::<Vec<_>>()),
+            )
+        })
         .collect();
     out.sort();
     out
@@ -67,13 +74,16 @@ fn small_scale_has_what_the_screens_need() {
         assert!(n(t) > 0, "{t} is empty");
     }
     let so = d.table("manufacturing/ShopOrders").unwrap();
-    let statuses: std::collections::BTreeSet<i64> = so.rows.keys().filter_map(|k| so.value(*k, "Status").as_i64()).collect();
+    let statuses: std::collections::BTreeSet<i64> =
+        so.rows.keys().filter_map(|k| so.value(*k, "Status").as_i64()).collect();
     assert_eq!(statuses.into_iter().collect::<Vec<_>>(), vec![10, 20, 30, 40]);
     let plans = d.table("manufacturing/ShopOrderMaterialPlans").unwrap();
-    let types: std::collections::BTreeSet<i64> = plans.rows.keys().filter_map(|k| plans.value(*k, "Type").as_i64()).collect();
+    let types: std::collections::BTreeSet<i64> =
+        plans.rows.keys().filter_map(|k| plans.value(*k, "Type").as_i64()).collect();
     assert_eq!(types.into_iter().collect::<Vec<_>>(), vec![1, 2]);
     let items = d.table("logistics/Items").unwrap();
-    let barcodes: Vec<String> = items.rows.keys().filter_map(|k| items.value(*k, "Barcode").as_str().map(str::to_string)).collect();
+    let barcodes: Vec<String> =
+        items.rows.keys().filter_map(|k| items.value(*k, "Barcode").as_str().map(str::to_string)).collect();
     assert!(!barcodes.is_empty());
     for b in &barcodes {
         let digits: Vec<u32> = b.chars().map(|c| c.to_digit(10).unwrap()).collect();
@@ -86,7 +96,8 @@ fn small_scale_has_what_the_screens_need() {
     // Shortages: some planned material exceeds the stock on hand.
     let short = plans.rows.keys().any(|k| {
         let item = plans.value(*k, "Item").as_guid().unwrap();
-        let need = plans.value(*k, "PlannedQuantity").as_f64().unwrap() - plans.value(*k, "IssuedQuantity").as_f64().unwrap_or(0.0);
+        let need = plans.value(*k, "PlannedQuantity").as_f64().unwrap()
+            - plans.value(*k, "IssuedQuantity").as_f64().unwrap_or(0.0);
         need > items.value(item, "Stock").as_f64().unwrap_or(0.0)
     });
     assert!(short, "realistic shortages");
@@ -96,7 +107,9 @@ fn small_scale_has_what_the_screens_need() {
 }
 
 fn stock_of(rows: &[Value], item: &Value, wh: &Value) -> f64 {
-    rows.iter().find(|r| r["ItemId"] == *item && r["Warehouse"] == *wh).map_or(0.0, |r| r["CurrentStock"].as_f64().unwrap())
+    rows.iter()
+        .find(|r| r["ItemId"] == *item && r["Warehouse"] == *wh)
+        .map_or(0.0, |r| r["CurrentStock"].as_f64().unwrap())
 }
 
 #[actix_web::test]
@@ -106,35 +119,70 @@ async fn writes_move_stock_and_quantities_like_the_erp() {
     // Material issue: stock down, issued quantity up.
     let plans = h.rows(DIV, "manufacturing/ShopOrderMaterialPlanDetails").unwrap();
     let plan = plans.iter().find(|p| p["Type"] == 1).unwrap().clone();
-    let so = h.rows(DIV, "manufacturing/ShopOrders").unwrap().into_iter().find(|r| r["ID"] == plan["ShopOrder"]).unwrap();
+    let so =
+        h.rows(DIV, "manufacturing/ShopOrders").unwrap().into_iter().find(|r| r["ID"] == plan["ShopOrder"]).unwrap();
     let before = stock_of(&h.rows(DIV, "sync/Inventory/StockPositions").unwrap(), &plan["Item"], &so["Warehouse"]);
-    let r = s.send(Method::POST, "manufacturing/MaterialIssues", Some(json!({"ShopOrderMaterialPlan": plan["ID"], "Quantity": 2, "TransactionDate": "2026-03-10"}))).await;
+    let r = s
+        .send(
+            Method::POST,
+            "manufacturing/MaterialIssues",
+            Some(json!({"ShopOrderMaterialPlan": plan["ID"], "Quantity": 2, "TransactionDate": "2026-03-10"})),
+        )
+        .await;
     assert_eq!(r.status(), 201);
     let v: Value = r.json().await.unwrap();
     assert!(v["d"]["StockTransactionId"].is_string());
     let after = stock_of(&h.rows(DIV, "sync/Inventory/StockPositions").unwrap(), &plan["Item"], &so["Warehouse"]);
     assert_eq!(after, before - 2.0);
-    let plan_after = h.rows(DIV, "manufacturing/ShopOrderMaterialPlanDetails").unwrap().into_iter().find(|p| p["ID"] == plan["ID"]).unwrap();
+    let plan_after = h
+        .rows(DIV, "manufacturing/ShopOrderMaterialPlanDetails")
+        .unwrap()
+        .into_iter()
+        .find(|p| p["ID"] == plan["ID"])
+        .unwrap();
     assert_eq!(plan_after["IssuedQuantity"].as_f64().unwrap(), plan["IssuedQuantity"].as_f64().unwrap_or(0.0) + 2.0);
 
     // Shop order receipt: stock of the made item up, produced quantity up.
     let made_before = stock_of(&h.rows(DIV, "sync/Inventory/StockPositions").unwrap(), &so["Item"], &so["Warehouse"]);
-    let r = s.send(Method::POST, "manufacturing/ShopOrderReceipts", Some(json!({"ShopOrder": so["ID"], "Quantity": 1, "TransactionDate": "2026-03-10"}))).await;
+    let r = s
+        .send(
+            Method::POST,
+            "manufacturing/ShopOrderReceipts",
+            Some(json!({"ShopOrder": so["ID"], "Quantity": 1, "TransactionDate": "2026-03-10"})),
+        )
+        .await;
     assert_eq!(r.status(), 201);
-    assert_eq!(stock_of(&h.rows(DIV, "sync/Inventory/StockPositions").unwrap(), &so["Item"], &so["Warehouse"]), made_before + 1.0);
+    assert_eq!(
+        stock_of(&h.rows(DIV, "sync/Inventory/StockPositions").unwrap(), &so["Item"], &so["Warehouse"]),
+        made_before + 1.0
+    );
     let so_after = h.rows(DIV, "manufacturing/ShopOrders").unwrap().into_iter().find(|r| r["ID"] == so["ID"]).unwrap();
     assert_eq!(so_after["ProducedQuantity"].as_f64().unwrap(), so["ProducedQuantity"].as_f64().unwrap() + 1.0);
 
     // Goods receipt: PO line received quantity and stock up.
-    let line = h.rows(DIV, "purchaseorder/PurchaseOrderLines").unwrap().into_iter().find(|l| l["ReceivedQuantity"] == 0.0).unwrap();
-    let po = h.rows(DIV, "purchaseorder/PurchaseOrders").unwrap().into_iter().find(|p| p["PurchaseOrderID"] == line["PurchaseOrderID"]).unwrap();
+    let line = h
+        .rows(DIV, "purchaseorder/PurchaseOrderLines")
+        .unwrap()
+        .into_iter()
+        .find(|l| l["ReceivedQuantity"] == 0.0)
+        .unwrap();
+    let po = h
+        .rows(DIV, "purchaseorder/PurchaseOrders")
+        .unwrap()
+        .into_iter()
+        .find(|p| p["PurchaseOrderID"] == line["PurchaseOrderID"])
+        .unwrap();
     let gr_before = stock_of(&h.rows(DIV, "sync/Inventory/StockPositions").unwrap(), &line["Item"], &po["Warehouse"]);
     let r = s
         .send(Method::POST, "purchaseorder/GoodsReceipts", Some(json!({"ReceiptDate": "2026-03-10", "GoodsReceiptLines": [{"PurchaseOrderLineID": line["ID"], "QuantityReceived": 4}]})))
         .await;
     assert_eq!(r.status(), 201);
-    assert_eq!(stock_of(&h.rows(DIV, "sync/Inventory/StockPositions").unwrap(), &line["Item"], &po["Warehouse"]), gr_before + 4.0);
-    let line_after = h.rows(DIV, "purchaseorder/PurchaseOrderLines").unwrap().into_iter().find(|l| l["ID"] == line["ID"]).unwrap();
+    assert_eq!(
+        stock_of(&h.rows(DIV, "sync/Inventory/StockPositions").unwrap(), &line["Item"], &po["Warehouse"]),
+        gr_before + 4.0
+    );
+    let line_after =
+        h.rows(DIV, "purchaseorder/PurchaseOrderLines").unwrap().into_iter().find(|l| l["ID"] == line["ID"]).unwrap();
     assert_eq!(line_after["ReceivedQuantity"], 4.0);
 
     // Warehouse transfer (processed): stock moves between warehouses.
@@ -150,7 +198,13 @@ async fn writes_move_stock_and_quantities_like_the_erp() {
     let transfer: Value = r.json().await.unwrap();
     let sp = h.rows(DIV, "sync/Inventory/StockPositions").unwrap();
     assert_eq!(stock_of(&sp, &pos["ItemId"], from), a0, "a draft moves nothing");
-    let r = s.send(Method::POST, "inventory/ProcessWarehouseTransfer", Some(json!({"TransferID": transfer["d"]["TransferID"]}))).await;
+    let r = s
+        .send(
+            Method::POST,
+            "inventory/ProcessWarehouseTransfer",
+            Some(json!({"TransferID": transfer["d"]["TransferID"]})),
+        )
+        .await;
     assert!(r.status().is_success());
     let sp = h.rows(DIV, "sync/Inventory/StockPositions").unwrap();
     assert_eq!(stock_of(&sp, &pos["ItemId"], from), a0 - 3.0);
@@ -249,9 +303,20 @@ async fn every_change_bumps_a_division_wide_timestamp() {
     let s = Sim::start().await;
     let before = s.h().last_timestamp(DIV).unwrap();
     let plan = s.h().rows(DIV, "manufacturing/ShopOrderMaterialPlans").unwrap()[0].clone();
-    let r = s.send(Method::POST, "manufacturing/MaterialIssues", Some(json!({"ShopOrderMaterialPlan": plan["ID"], "Quantity": 1, "TransactionDate": "2026-03-10"}))).await;
+    let r = s
+        .send(
+            Method::POST,
+            "manufacturing/MaterialIssues",
+            Some(json!({"ShopOrderMaterialPlan": plan["ID"], "Quantity": 1, "TransactionDate": "2026-03-10"})),
+        )
+        .await;
     assert_eq!(r.status(), 201);
-    for path in ["sync/Inventory/StockPositions", "sync/Inventory/StorageLocationStockPositions", "sync/Manufacturing/ShopOrderMaterialPlans", "sync/Manufacturing/MaterialIssues"] {
+    for path in [
+        "sync/Inventory/StockPositions",
+        "sync/Inventory/StorageLocationStockPositions",
+        "sync/Manufacturing/ShopOrderMaterialPlans",
+        "sync/Manufacturing/MaterialIssues",
+    ] {
         let v = s.json(&format!("{path}?$filter=Timestamp gt {before}L&$select=Timestamp")).await;
         assert!(!results(&v).is_empty(), "{path} shows the change");
     }
