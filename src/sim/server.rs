@@ -346,7 +346,7 @@ fn read(req: &HttpRequest, st: &SimState, di: usize, division: i32, t: &Target<'
         };
         let found = match (&key, e.kind) {
             (v, Kind::Sync) => v.as_i64().and_then(|ts| table.by_ts.get(&ts).copied()),
-            (super::value::Val::Guid(g), _) => table.get(*g).map(|_| *g),
+            (super::value::Val::Guid(g), _) => table.get(g.get()).map(|_| g.get()),
             _ => None,
         };
         let Some(k) = found else { return error(404, "Not found") };

@@ -44,17 +44,17 @@ pub fn adjust(d: &mut Division, item: u128, warehouse: u128, location: u128, del
         None => {
             let k = super::store::deterministic_id(item ^ 0x5, warehouse ^ location.rotate_left(17));
             let fields = [
-                ("ID", Val::Guid(k)),
+                ("ID", Val::guid(k)),
                 ("Division", Val::Int(d.code as i64)),
-                ("Item", Val::Guid(item)),
+                ("Item", Val::guid(item)),
                 ("ItemCode", text(d, ITEMS, item, "Code")),
                 ("ItemDescription", text(d, ITEMS, item, "Description")),
                 ("UnitCode", text(d, ITEMS, item, "Unit")),
                 ("UnitDescription", text(d, ITEMS, item, "UnitDescription")),
-                ("Warehouse", Val::Guid(warehouse)),
+                ("Warehouse", Val::guid(warehouse)),
                 ("WarehouseCode", text(d, WAREHOUSES, warehouse, "Code")),
                 ("WarehouseDescription", text(d, WAREHOUSES, warehouse, "Description")),
-                ("StorageLocation", if location == 0 { Val::Null } else { Val::Guid(location) }),
+                ("StorageLocation", if location == 0 { Val::Null } else { Val::guid(location) }),
                 ("StorageLocationCode", text(d, LOCATIONS, location, "Code")),
                 ("StorageLocationDescription", text(d, LOCATIONS, location, "Description")),
                 ("StorageLocationSequenceNumber", Val::Int(1)),
@@ -80,14 +80,14 @@ pub fn adjust(d: &mut Division, item: u128, warehouse: u128, location: u128, del
                 .map(|iw| text(d, ITEM_WAREHOUSES, *iw, "ReorderPoint"))
                 .unwrap_or(Val::Dbl(0.0));
             let fields = [
-                ("ID", Val::Guid(k)),
+                ("ID", Val::guid(k)),
                 ("Division", Val::Int(d.code as i64)),
-                ("ItemId", Val::Guid(item)),
+                ("ItemId", Val::guid(item)),
                 ("ItemCode", text(d, ITEMS, item, "Code")),
                 ("ItemDescription", text(d, ITEMS, item, "Description")),
                 ("UnitCode", text(d, ITEMS, item, "Unit")),
                 ("UnitDescription", text(d, ITEMS, item, "UnitDescription")),
-                ("Warehouse", Val::Guid(warehouse)),
+                ("Warehouse", Val::guid(warehouse)),
                 ("WarehouseCode", text(d, WAREHOUSES, warehouse, "Code")),
                 ("WarehouseDescription", text(d, WAREHOUSES, warehouse, "Description")),
                 ("CurrentStock", Val::Dbl(0.0)),

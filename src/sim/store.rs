@@ -196,7 +196,7 @@ impl Division {
                 row.set(c, v.clone());
             }
         }
-        row.set(t.layout.key_col, Val::Guid(key));
+        row.set(t.layout.key_col, Val::guid(key));
         row.set(t.ts_col, Val::Int(ts));
         row.0.shrink_to_fit();
         if let Some(old_ts) = t.rows.insert(key, row).and_then(|old| old.get(t.ts_col).as_i64()) {
@@ -246,11 +246,11 @@ impl Division {
                 DELETED,
                 id,
                 &[
-                    ("ID", Val::Guid(id)),
-                    ("DeletedBy", Val::Guid(user)),
+                    ("ID", Val::guid(id)),
+                    ("DeletedBy", Val::guid(user)),
                     ("DeletedDate", Val::Date(now)),
                     ("Division", Val::Int(div as i64)),
-                    ("EntityKey", Val::Guid(key)),
+                    ("EntityKey", Val::guid(key)),
                     ("EntityType", Val::Int(code as i64)),
                 ],
             );

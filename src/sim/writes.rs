@@ -54,7 +54,7 @@ pub fn apply(
 
 fn parse_key(k: &str) -> Result<u128, ODataError> {
     match super::odata::parse::parse_filter(k) {
-        Ok(super::odata::parse::Expr::Lit(Val::Guid(g))) => Ok(g),
+        Ok(super::odata::parse::Expr::Lit(Val::Guid(g))) => Ok(g.get()),
         _ => Err(ODataError::bad(super::odata::parse::SYNTAX_ERROR)),
     }
 }
@@ -74,9 +74,9 @@ fn not_found() -> ODataError {
 fn values(e: &Entity, obj: &Map<String, J>, creating: bool) -> Result<Vec<(&'static str, Val)>, ODataError> {
     let mut out = Vec::new();
     for (k, v) in obj {
-        let f = e.field(k).ok_or_else(|| {
-            ODataError::bad(format!("The property '{k}' does not exist on type '{}'.", super::odata::type_name(e)))
-        })?;
+        // Unknown properties are ignored: the product's shop-order write-back sends AccessCode and
+        // ShiftingFullProject, which the provider's schema does not list, and it worked against Exact.
+        let Some(f) = e.field(k) else { continue };
         let allowed = if creating { f.create } else { f.update };
         if !allowed || f.ty == EdmType::Collection {
             // Read-only properties in a body are ignored, as the provider does.
@@ -144,11 +144,42 @@ fn stamp(d: &Division, vals: &mut Vec<(&'static str, Val)>, creating: bool) {
     if creating {
         vals.push(("Created", now.clone()));
         vals.push(("CreatedDate", now.clone()));
-        vals.push(("Creator", Val::Guid(d.api_user)));
+        vals.push(("Creator", Val::guid(d.api_user)));
         vals.push(("Division", Val::Int(d.code as i64)));
     }
     vals.push(("Modified", now));
-    vals.push(("Modifier", Val::Guid(d.api_user)));
+    vals.push(("Modifier", Val::guid(d.api_user)));
+}
+
+/// What the ERP fills in itself on create (numbers, statuses).
+fn defaults(d: &Division, e: &Entity, vals: &mut Vec<(&'static str, Val)>) {
+    let mut set = |name: &'static str, v: Val| {
+        if get(vals, name) == Val::Null {
+            vals.push((name, v));
+        }
+    };
+    match e.path {
+        SHOP_ORDERS => {
+            let next = d
+                .table(SHOP_ORDERS)
+                .map(|t| t.rows.keys().filter_map(|k| t.value(*k, "ShopOrderNumber").as_i64()).max().unwrap_or(0) + 1)
+                .unwrap_or(1);
+            set("ShopOrderNumber", Val::Int(next));
+            set("ShopOrderNumberString", Val::str(&next.to_string()));
+            set("Status", Val::Int(10));
+            set("Type", Val::Int(9040));
+            set("ProducedQuantity", Val::Dbl(0.0));
+            for flag in ["IsReleased", "IsOnHold", "IsInPlanning", "IsBatch", "IsSerial"] {
+                set(flag, Val::Int(0));
+            }
+        }
+        PLANS => {
+            set("Type", Val::Int(1));
+            set("Status", Val::Int(10));
+            set("IssuedQuantity", Val::Dbl(0.0));
+        }
+        _ => {}
+    }
 }
 
 fn new_key(e: &Entity, vals: &[(&str, Val)]) -> u128 {
@@ -179,9 +210,10 @@ fn create(d: &mut Division, e: &'static Entity, obj: &Map<String, J>) -> Result<
     }
     let key = new_key(e, &vals);
     vals.retain(|(n, _)| *n != e.key);
-    vals.push((e.key, Val::Guid(key)));
+    vals.push((e.key, Val::guid(key)));
     denormalise(d, &mut vals);
     stamp(d, &mut vals, true);
+    defaults(d, e, &mut vals);
     let lines = |name: &str| -> Result<Vec<Map<String, J>>, ODataError> {
         match obj.get(name) {
             Some(J::Array(a)) => {
@@ -213,7 +245,7 @@ fn create(d: &mut Division, e: &'static Entity, obj: &Map<String, J>) -> Result<
             let wh = text(d, SHOP_ORDERS, so, "Warehouse").as_guid().unwrap_or(0);
             let qty = get(&vals, "Quantity").as_f64().unwrap_or(0.0);
             let loc = get(&vals, "StorageLocation").as_guid().unwrap_or(0);
-            vals.extend([("ShopOrder", Val::Guid(so)), ("Item", Val::Guid(item)), ("Warehouse", Val::Guid(wh))]);
+            vals.extend([("ShopOrder", Val::guid(so)), ("Item", Val::guid(item)), ("Warehouse", Val::guid(wh))]);
             denormalise(d, &mut vals);
             d.upsert(table, key, &vals);
             let sign = if e.path == "manufacturing/MaterialIssues" { -1.0 } else { 1.0 };
@@ -229,7 +261,7 @@ fn create(d: &mut Division, e: &'static Entity, obj: &Map<String, J>) -> Result<
             let wh = text(d, SHOP_ORDERS, so, "Warehouse").as_guid().unwrap_or(0);
             let qty = get(&vals, "Quantity").as_f64().unwrap_or(0.0);
             let loc = get(&vals, "StorageLocation").as_guid().unwrap_or(0);
-            vals.extend([("Item", Val::Guid(item)), ("Warehouse", Val::Guid(wh))]);
+            vals.extend([("Item", Val::guid(item)), ("Warehouse", Val::guid(wh))]);
             denormalise(d, &mut vals);
             d.upsert(table, key, &vals);
             stock::adjust(d, item, wh, loc, qty);
@@ -245,7 +277,7 @@ fn create(d: &mut Division, e: &'static Entity, obj: &Map<String, J>) -> Result<
             d.upsert(table, key, &vals);
             for (n, l) in ls.iter().enumerate() {
                 let mut lv = child(d, TRANSFER_LINES, l)?;
-                lv.extend([("TransferID", Val::Guid(key)), ("LineNumber", Val::Int(n as i64 + 1))]);
+                lv.extend([("TransferID", Val::guid(key)), ("LineNumber", Val::Int(n as i64 + 1))]);
                 let lk = new_key(entity(TRANSFER_LINES), &lv);
                 d.upsert(TRANSFER_LINES, lk, &lv);
             }
@@ -260,7 +292,7 @@ fn create(d: &mut Division, e: &'static Entity, obj: &Map<String, J>) -> Result<
             d.upsert(table, key, &vals);
             for (n, l) in ls.iter().enumerate() {
                 let mut lv = child(d, COUNT_LINES, l)?;
-                lv.extend([("StockCountID", Val::Guid(key)), ("LineNumber", Val::Int(n as i64 + 1))]);
+                lv.extend([("StockCountID", Val::guid(key)), ("LineNumber", Val::Int(n as i64 + 1))]);
                 let lk = new_key(entity(COUNT_LINES), &lv);
                 d.upsert(COUNT_LINES, lk, &lv);
             }
@@ -278,7 +310,7 @@ fn create(d: &mut Division, e: &'static Entity, obj: &Map<String, J>) -> Result<
             d.upsert(table, key, &vals);
             for (n, l) in ls.iter().enumerate() {
                 let mut lv = child(d, line_table, l)?;
-                lv.extend([(parent, Val::Guid(key)), ("LineNumber", Val::Int(n as i64 + 1))]);
+                lv.extend([(parent, Val::guid(key)), ("LineNumber", Val::Int(n as i64 + 1))]);
                 let lk = new_key(entity(line_table), &lv);
                 d.upsert(line_table, lk, &lv);
             }
@@ -321,10 +353,10 @@ fn receive_line(d: &mut Division, receipt: u128, n: i64, l: &Map<String, J>) -> 
     let wh = text(d, PURCHASE_ORDERS, po, "Warehouse").as_guid().unwrap_or(0);
     let loc = get(&lv, "Location").as_guid().unwrap_or(0);
     lv.extend([
-        ("GoodsReceiptID", Val::Guid(receipt)),
+        ("GoodsReceiptID", Val::guid(receipt)),
         ("LineNumber", Val::Int(n)),
-        ("Item", Val::Guid(item)),
-        ("PurchaseOrderID", Val::Guid(po)),
+        ("Item", Val::guid(item)),
+        ("PurchaseOrderID", Val::guid(po)),
         ("QuantityOrdered", text(d, PO_LINES, po_line, "QuantityInPurchaseUnits")),
     ]);
     denormalise(d, &mut lv);

@@ -160,8 +160,8 @@ impl<'a> Gen<'a> {
         [
             ("Created", created),
             ("Modified", modified),
-            ("Creator", Val::Guid(self.creator)),
-            ("Modifier", Val::Guid(self.creator)),
+            ("Creator", Val::guid(self.creator)),
+            ("Modifier", Val::guid(self.creator)),
             ("Division", Val::Int(self.d.code as i64)),
         ]
     }
@@ -234,7 +234,7 @@ impl<'a> Gen<'a> {
                         ("Description", Val::str(&ldesc)),
                         ("Main", Val::Int((n == 0) as i64)),
                         ("PickSequence", Val::Int(n as i64 + 1)),
-                        ("Warehouse", Val::Guid(wid)),
+                        ("Warehouse", Val::guid(wid)),
                         ("WarehouseCode", Val::str(code)),
                         ("WarehouseDescription", Val::str(desc)),
                     ],
@@ -249,7 +249,7 @@ impl<'a> Gen<'a> {
                     ("Description", Val::str(desc)),
                     ("Main", Val::Int((i == 0) as i64)),
                     ("UseStorageLocations", Val::Int(1)),
-                    ("DefaultStorageLocation", Val::Guid(wl[0].id)),
+                    ("DefaultStorageLocation", Val::guid(wl[0].id)),
                     ("DefaultStorageLocationCode", wl[0].code.clone()),
                     ("DefaultStorageLocationDescription", wl[0].description.clone()),
                     ("EMail", Val::str("magazijn@vandijk-machinebouw.nl")),
@@ -356,7 +356,7 @@ impl<'a> Gen<'a> {
                 ("Code", Val::str(&code)),
                 ("Description", Val::str(&description)),
                 ("SearchCode", Val::str(&code[..code.len().min(10)])),
-                ("ItemGroup", Val::Guid(group.id)),
+                ("ItemGroup", Val::guid(group.id)),
                 ("ItemGroupCode", group.code.clone()),
                 ("ItemGroupDescription", group.description.clone()),
                 ("Unit", Val::str(unit)),
@@ -420,7 +420,7 @@ impl<'a> Gen<'a> {
                     "read/logistics/ItemExtraField",
                     ef,
                     &[
-                        ("ItemID", Val::Guid(id)),
+                        ("ItemID", Val::guid(id)),
                         ("Number", Val::Int(1)),
                         ("Description", Val::str("Bewerkingen")),
                         ("Value", Val::str(bew)),
@@ -433,7 +433,7 @@ impl<'a> Gen<'a> {
                     "read/logistics/ItemExtraField",
                     ef2,
                     &[
-                        ("ItemID", Val::Guid(id)),
+                        ("ItemID", Val::guid(id)),
                         ("Number", Val::Int(2)),
                         ("Description", Val::str("Tekeningnummer")),
                         ("Value", Val::str(&format!("TK-{:05}", i))),
@@ -469,15 +469,15 @@ impl<'a> Gen<'a> {
                     stock::ITEM_WAREHOUSES,
                     id,
                     vec![
-                        ("Item", Val::Guid(it.id)),
+                        ("Item", Val::guid(it.id)),
                         ("ItemCode", it.code.clone()),
                         ("ItemDescription", it.description.clone()),
                         ("ItemUnit", it.unit.clone()),
                         ("ItemIsStockItem", Val::Bool(true)),
-                        ("Warehouse", Val::Guid(wh.id)),
+                        ("Warehouse", Val::guid(wh.id)),
                         ("WarehouseCode", wh.code.clone()),
                         ("WarehouseDescription", wh.description.clone()),
-                        ("DefaultStorageLocation", Val::Guid(loc.id)),
+                        ("DefaultStorageLocation", Val::guid(loc.id)),
                         ("DefaultStorageLocationCode", loc.code.clone()),
                         ("DefaultStorageLocationDescription", loc.description.clone()),
                         ("ReorderPoint", Val::Dbl(reorder)),
@@ -521,10 +521,10 @@ impl<'a> Gen<'a> {
                     "logistics/SupplierItem",
                     id,
                     vec![
-                        ("Item", Val::Guid(it.id)),
+                        ("Item", Val::guid(it.id)),
                         ("ItemCode", it.code.clone()),
                         ("ItemDescription", it.description.clone()),
-                        ("Supplier", Val::Guid(s.id)),
+                        ("Supplier", Val::guid(s.id)),
                         ("SupplierCode", s.code.clone()),
                         ("SupplierDescription", s.description.clone()),
                         ("SupplierItemCode", Val::str(&format!("S{}-{}", 100 + k, it.code.as_str().unwrap_or("")))),
@@ -582,7 +582,7 @@ impl<'a> Gen<'a> {
                     vec![
                         ("Code", Val::str(&code)),
                         ("Description", Val::str(&desc)),
-                        ("Account", Val::Guid(c.id)),
+                        ("Account", Val::guid(c.id)),
                         ("AccountCode", c.code.clone()),
                         ("AccountName", c.description.clone()),
                         ("Type", Val::Int(kind)),
@@ -665,7 +665,7 @@ impl<'a> Gen<'a> {
                 ("ShopOrderNumber", Val::Int(number)),
                 ("ShopOrderNumberString", Val::str(&number.to_string())),
                 ("Description", it.description.clone()),
-                ("Item", Val::Guid(it.id)),
+                ("Item", Val::guid(it.id)),
                 ("ItemCode", it.code.clone()),
                 ("ItemDescription", it.description.clone()),
                 ("ItemPictureUrl", it.picture.clone()),
@@ -686,17 +686,17 @@ impl<'a> Gen<'a> {
                 ("IsBatch", Val::Int(0)),
                 ("IsSerial", Val::Int(0)),
                 ("IsFractionAllowedItem", Val::Int(0)),
-                ("Warehouse", Val::Guid(wh.id)),
+                ("Warehouse", Val::guid(wh.id)),
                 ("WarehouseCode", wh.code.clone()),
                 ("WarehouseDescription", wh.description.clone()),
                 ("YourRef", Val::str(&format!("PO-{}", 4500 + i))),
             ];
             if let Some(p) = project {
-                f.extend([("Project", Val::Guid(p.id)), ("ProjectDescription", p.description.clone())]);
+                f.extend([("Project", Val::guid(p.id)), ("ProjectDescription", p.description.clone())]);
             }
             if let Some(s) = sel {
                 f.extend([
-                    ("SelectionCode", Val::Guid(s.id)),
+                    ("SelectionCode", Val::guid(s.id)),
                     ("SelectionCodeCode", s.code.clone()),
                     ("SelectionCodeDescription", s.description.clone()),
                 ]);
@@ -714,13 +714,13 @@ impl<'a> Gen<'a> {
                     "manufacturing/ShopOrderRoutingStepPlans",
                     sid,
                     vec![
-                        ("ShopOrder", Val::Guid(id)),
+                        ("ShopOrder", Val::guid(id)),
                         ("LineNumber", Val::Int((s + 1) * 10)),
-                        ("Operation", Val::Guid(op.id)),
+                        ("Operation", Val::guid(op.id)),
                         ("OperationCode", op.code.clone()),
                         ("OperationDescription", op.description.clone()),
                         ("Description", op.description.clone()),
-                        ("Workcenter", Val::Guid(wc.id)),
+                        ("Workcenter", Val::guid(wc.id)),
                         ("WorkcenterCode", wc.code.clone()),
                         ("WorkcenterDescription", wc.description.clone()),
                         ("PlannedSetupHours", Val::Dbl(setup)),
@@ -772,11 +772,11 @@ impl<'a> Gen<'a> {
                     "manufacturing/ShopOrderMaterialPlans",
                     pid,
                     vec![
-                        ("ShopOrder", Val::Guid(id)),
+                        ("ShopOrder", Val::guid(id)),
                         ("ShopOrderNumber", Val::Int(number)),
                         ("LineNumber", Val::Int(m + 1)),
                         ("Type", Val::Int(1)),
-                        ("Item", Val::Guid(part.id)),
+                        ("Item", Val::guid(part.id)),
                         ("ItemCode", part.code.clone()),
                         ("ItemDescription", part.description.clone()),
                         ("ItemPictureUrl", part.picture.clone()),
@@ -788,8 +788,8 @@ impl<'a> Gen<'a> {
                         ("PlannedDate", Val::Date(start)),
                         ("Status", Val::Int(plan_status)),
                         ("Backflush", Val::Int((m % 5 == 4) as i64)),
-                        ("RoutingStepID", Val::Guid(step)),
-                        ("Warehouse", Val::Guid(wh.id)),
+                        ("RoutingStepID", Val::guid(step)),
+                        ("Warehouse", Val::guid(wh.id)),
                     ],
                 );
             }
@@ -801,11 +801,11 @@ impl<'a> Gen<'a> {
                     "manufacturing/ShopOrderMaterialPlans",
                     pid,
                     vec![
-                        ("ShopOrder", Val::Guid(id)),
+                        ("ShopOrder", Val::guid(id)),
                         ("ShopOrderNumber", Val::Int(number)),
                         ("LineNumber", Val::Int(mats + 1)),
                         ("Type", Val::Int(2)),
-                        ("Item", Val::Guid(part.id)),
+                        ("Item", Val::guid(part.id)),
                         ("ItemCode", part.code.clone()),
                         ("ItemDescription", part.description.clone()),
                         ("Description", Val::str(&format!("Restant {}", part.description.as_str().unwrap_or("")))),
@@ -815,7 +815,7 @@ impl<'a> Gen<'a> {
                         ("PlannedDate", Val::Date(end)),
                         ("Status", Val::Int(10)),
                         ("Backflush", Val::Int(0)),
-                        ("Warehouse", Val::Guid(wh.id)),
+                        ("Warehouse", Val::guid(wh.id)),
                     ],
                 );
             }
@@ -865,10 +865,10 @@ impl<'a> Gen<'a> {
                 let price = self.rng.random_range(500..25_000) as f64;
                 total += price * qty;
                 let mut f = vec![
-                    ("OrderID", Val::Guid(id)),
+                    ("OrderID", Val::guid(id)),
                     ("OrderNumber", Val::Int(number)),
                     ("LineNumber", Val::Int(l + 1)),
-                    ("Item", Val::Guid(it.id)),
+                    ("Item", Val::guid(it.id)),
                     ("ItemCode", it.code.clone()),
                     ("ItemDescription", it.description.clone()),
                     ("Description", it.description.clone()),
@@ -889,7 +889,7 @@ impl<'a> Gen<'a> {
                     ("Status", Val::Int(status)),
                 ];
                 if let Some(so) = linked {
-                    f.extend([("ShopOrder", Val::Guid(so.0)), ("ShopOrderNumber", Val::Int(so.3))]);
+                    f.extend([("ShopOrder", Val::guid(so.0)), ("ShopOrderNumber", Val::Int(so.3))]);
                     self.d.update("manufacturing/ShopOrders", so.0, &[("SalesOrderLineCount", Val::Int(1))]);
                 }
                 self.put("salesorder/SalesOrderLines", lid, f);
@@ -898,15 +898,15 @@ impl<'a> Gen<'a> {
                 "salesorder/SalesOrders",
                 id,
                 vec![
-                    ("ID", Val::Guid(id)),
+                    ("ID", Val::guid(id)),
                     ("OrderNumber", Val::Int(number)),
                     ("OrderDate", order_date),
                     ("DeliveryDate", delivery),
-                    ("OrderedBy", Val::Guid(c.id)),
+                    ("OrderedBy", Val::guid(c.id)),
                     ("OrderedByName", c.description.clone()),
-                    ("DeliverTo", Val::Guid(c.id)),
+                    ("DeliverTo", Val::guid(c.id)),
                     ("DeliverToName", c.description.clone()),
-                    ("InvoiceTo", Val::Guid(c.id)),
+                    ("InvoiceTo", Val::guid(c.id)),
                     ("InvoiceToName", c.description.clone()),
                     ("Description", Val::str(&format!("Order {}", c.description.as_str().unwrap_or("")))),
                     ("Status", Val::Int(status)),
@@ -916,7 +916,7 @@ impl<'a> Gen<'a> {
                     ("Currency", Val::str("EUR")),
                     ("AmountDC", Val::Dbl(total)),
                     ("AmountFC", Val::Dbl(total)),
-                    ("WarehouseID", Val::Guid(wh.id)),
+                    ("WarehouseID", Val::guid(wh.id)),
                     ("WarehouseCode", wh.code.clone()),
                     ("WarehouseDescription", wh.description.clone()),
                     ("YourRef", Val::str(&format!("KL-{}", 7000 + i))),
@@ -957,9 +957,9 @@ impl<'a> Gen<'a> {
                     "purchaseorder/PurchaseOrderLines",
                     lid,
                     vec![
-                        ("PurchaseOrderID", Val::Guid(id)),
+                        ("PurchaseOrderID", Val::guid(id)),
                         ("LineNumber", Val::Int(l + 1)),
-                        ("Item", Val::Guid(it.id)),
+                        ("Item", Val::guid(it.id)),
                         ("ItemCode", it.code.clone()),
                         ("ItemDescription", it.description.clone()),
                         ("Description", it.description.clone()),
@@ -995,7 +995,7 @@ impl<'a> Gen<'a> {
                     ("OrderNumber", Val::Int(number)),
                     ("OrderDate", order_date),
                     ("ReceiptDate", receipt_date.clone()),
-                    ("Supplier", Val::Guid(s.id)),
+                    ("Supplier", Val::guid(s.id)),
                     ("SupplierCode", s.code.clone()),
                     ("SupplierName", s.description.clone()),
                     ("Description", Val::str(&format!("Inkoop {}", s.description.as_str().unwrap_or("")))),
@@ -1008,7 +1008,7 @@ impl<'a> Gen<'a> {
                     ("AmountDC", Val::Dbl(total)),
                     ("AmountFC", Val::Dbl(total)),
                     ("PurchaseOrderLineCount", Val::Int(n_lines)),
-                    ("Warehouse", Val::Guid(wh.id)),
+                    ("Warehouse", Val::guid(wh.id)),
                     ("WarehouseCode", wh.code.clone()),
                     ("WarehouseDescription", wh.description.clone()),
                 ],
@@ -1022,10 +1022,10 @@ impl<'a> Gen<'a> {
                         ("ReceiptDate", receipt_date.clone()),
                         ("ReceiptNumber", Val::Int(receipt_no)),
                         ("EntryNumber", Val::Int(receipt_no)),
-                        ("Supplier", Val::Guid(s.id)),
+                        ("Supplier", Val::guid(s.id)),
                         ("SupplierCode", s.code.clone()),
                         ("SupplierName", s.description.clone()),
-                        ("Warehouse", Val::Guid(wh.id)),
+                        ("Warehouse", Val::guid(wh.id)),
                         ("WarehouseCode", wh.code.clone()),
                         ("WarehouseDescription", wh.description.clone()),
                         ("GoodsReceiptLineCount", Val::Int(received_lines.len() as i64)),
@@ -1037,12 +1037,12 @@ impl<'a> Gen<'a> {
                         "purchaseorder/GoodsReceiptLines",
                         rid,
                         vec![
-                            ("GoodsReceiptID", Val::Guid(gid)),
+                            ("GoodsReceiptID", Val::guid(gid)),
                             ("LineNumber", Val::Int(n as i64 + 1)),
-                            ("PurchaseOrderID", Val::Guid(id)),
-                            ("PurchaseOrderLineID", Val::Guid(lid)),
+                            ("PurchaseOrderID", Val::guid(id)),
+                            ("PurchaseOrderLineID", Val::guid(lid)),
                             ("PurchaseOrderNumber", Val::Int(number)),
-                            ("Item", Val::Guid(it.id)),
+                            ("Item", Val::guid(it.id)),
                             ("ItemCode", it.code.clone()),
                             ("ItemDescription", it.description.clone()),
                             ("ItemUnitCode", it.unit.clone()),
@@ -1068,10 +1068,10 @@ impl<'a> Gen<'a> {
                     "manufacturing/TimeTransactions",
                     id,
                     vec![
-                        ("ShopOrder", Val::Guid(so.0)),
-                        ("RoutingStepPlan", Val::Guid(*step)),
-                        ("Employee", Val::Guid(emp)),
-                        ("WorkCenter", Val::Guid(wc.id)),
+                        ("ShopOrder", Val::guid(so.0)),
+                        ("RoutingStepPlan", Val::guid(*step)),
+                        ("Employee", Val::guid(emp)),
+                        ("WorkCenter", Val::guid(wc.id)),
                         ("Date", date),
                         ("Hours", Val::Dbl(hours)),
                         ("LaborHours", Val::Dbl(hours)),

@@ -91,7 +91,7 @@ pub fn compare(x: &Val, y: &Val) -> Option<Ordering> {
         (Val::Null, Val::Null) => Some(Ordering::Equal),
         (Val::Null, _) | (_, Val::Null) => None,
         (Val::Str(a), Val::Str(b)) => Some(a.as_ref().cmp(b.as_ref())),
-        (Val::Guid(a), Val::Guid(b)) => Some(a.cmp(b)),
+        (Val::Guid(a), Val::Guid(b)) => Some(a.get().cmp(&b.get())),
         (Val::Date(a), Val::Date(b)) => Some(a.cmp(b)),
         (Val::Int(a), Val::Int(b)) => Some(a.cmp(b)),
         (Val::Bool(a), Val::Bool(b)) => Some(a.cmp(b)),

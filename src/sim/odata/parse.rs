@@ -141,7 +141,7 @@ fn quoted(s: &str, start: usize) -> Result<(String, usize), String> {
 fn typed_literal(prefix: &str, text: &str) -> Result<Val, String> {
     match prefix {
         "guid" => uuid::Uuid::parse_str(text)
-            .map(|u| Val::Guid(u.as_u128()))
+            .map(|u| Val::guid(u.as_u128()))
             .map_err(|_| format!("Unrecognized 'Edm.Guid' literal 'guid'{text}''.")),
         "datetime" => parse_date_text(text)
             .map(Val::Date)

@@ -537,7 +537,30 @@ async fn bad_bodies_and_missing_mandatory_fields_are_400() {
         s.send(Method::POST, "manufacturing/ShopOrders", Some(json!({"PlannedQuantity": 1}))).await.status(),
         400
     );
-    assert_eq!(s.send(Method::POST, "manufacturing/ShopOrders", Some(json!({"Bogus": 1}))).await.status(), 400);
+    assert_eq!(
+        s.send(Method::POST, "manufacturing/ShopOrders", Some(json!({"Bogus": 1}))).await.status(),
+        400,
+        "Item is mandatory"
+    );
+    let item = s.h().rows(DIV, "logistics/Items").unwrap()[0]["ID"].clone();
+    let ok = s
+        .send(
+            Method::POST,
+            "manufacturing/ShopOrders",
+            Some(json!({"Item": item, "PlannedQuantity": 1, "AccessCode": "x", "Status": 40})),
+        )
+        .await;
+    assert_eq!(ok.status(), 201, "unknown properties are ignored");
+    let v: Value = ok.json().await.unwrap();
+    assert_eq!(v["d"]["Status"], 10, "read-only properties are ignored; new shop orders are open");
+    assert_eq!(v["d"]["Type"], 9040);
+    assert!(v["d"]["ShopOrderNumber"].as_i64().unwrap() > 24_000);
+    assert_eq!(
+        s.send(Method::POST, "manufacturing/ShopOrders", Some(json!({"Item": "not-a-guid", "PlannedQuantity": 1})))
+            .await
+            .status(),
+        400
+    );
     s.stop().await;
 }
 
