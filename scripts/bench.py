@@ -155,7 +155,9 @@ def simulator_section():
     for scale in scales:
         proc, base, secs = start_sim(scale)
         try:
+            stats = json.load(urllib.request.urlopen(f"{base}/_sim/stats"))
             row(f"sim {scale}: generate + listen", secs, "s", "figure", True)
+            print(f"    ({stats['total_rows']:,} rows over {len(stats['divisions'])} divisions)")
             row(f"sim {scale}: peak RSS after start", peak_rss_mb(proc.pid), "MB", "< 24 GB", peak_rss_mb(proc.pid) < 24 * 1024)
             if scale != "small":
                 token = sim_token(base)

@@ -155,8 +155,10 @@ async fn sim(args: SimArgs) -> anyhow::Result<()> {
     let started = std::time::Instant::now();
     let sim = Simulator::start(opts).await?;
     println!("Simulator: {}", sim.base_url());
+    let h = sim.handle();
+    let rows: usize = h.divisions().into_iter().filter_map(|d| h.table_sizes(d)).flatten().map(|(_, n)| n).sum();
     eprintln!(
-        "demo data generated in {:.1} s; client id {}, secret {}",
+        "demo data: {rows} rows in {:.1} s; client id {}, secret {}",
         started.elapsed().as_secs_f64(),
         stock_manager::sim::DEMO_CLIENT_ID,
         stock_manager::sim::DEMO_CLIENT_SECRET

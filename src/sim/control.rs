@@ -126,6 +126,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/rate-limits", web::post().to(rate_limits))
             .route("/revoke-tokens", web::post().to(revoke))
             .route("/counters", web::get().to(counters))
+            .route("/stats", web::get().to(stats))
             .route("/rows/{division}/{path:.*}", web::get().to(rows)),
     );
 }
@@ -174,6 +175,22 @@ async fn revoke(st: St) -> HttpResponse {
 
 async fn counters(st: St) -> HttpResponse {
     HttpResponse::Ok().json(handle(&st).counters())
+}
+
+/// Row counts per division and table, and the total.
+async fn stats(st: St) -> HttpResponse {
+    let h = handle(&st);
+    let mut total = 0;
+    let mut divisions = serde_json::Map::new();
+    for code in h.divisions() {
+        let sizes = h.table_sizes(code).unwrap_or_default();
+        total += sizes.iter().map(|(_, n)| n).sum::<usize>();
+        divisions.insert(
+            code.to_string(),
+            serde_json::json!(sizes.into_iter().collect::<std::collections::BTreeMap<_, _>>()),
+        );
+    }
+    HttpResponse::Ok().json(serde_json::json!({"total_rows": total, "divisions": divisions}))
 }
 
 async fn rows(st: St, path: web::Path<(i32, String)>) -> HttpResponse {
