@@ -6,6 +6,9 @@ import subprocess
 import sys
 import tempfile
 import time
+import re
+import urllib.error
+import urllib.parse
 import urllib.request
 
 BIN = os.path.join(os.path.dirname(__file__), "..", "target", "release", "stock-manager")
@@ -75,6 +78,98 @@ def main():
         row("idle RSS", rss, "MB", "< 40 MB", rss < 40)
         proc.terminate()
         proc.wait()
+
+    if "--no-sim" not in sys.argv:
+        print()
+        simulator_section()
+
+
+def peak_rss_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def start_sim(scale):
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        [BIN, "sim", "--scale", scale, "--port", "0", "--no-rate-limits"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        env=dict(os.environ, RUST_LOG="warn"),
+    )
+    base = None
+    for line in proc.stdout:
+        if line.startswith("Simulator: "):
+            base = line.strip()[len("Simulator: "):]
+            break
+    if base is None:
+        raise SystemExit(f"simulator ({scale}) did not start")
+    return proc, base, time.perf_counter() - t0
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def sim_token(base):
+    """Sign in the way a browser would: submit the sign-in form's default choice."""
+    redirect = "http://localhost:9/cb"
+    query = urllib.parse.urlencode({"client_id": "demo-client", "redirect_uri": redirect, "response_type": "code", "state": "b"})
+    html = urllib.request.urlopen(f"{base}/api/oauth2/auth?{query}").read().decode()
+    fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', html))
+    fields["user"] = re.search(r'name="user" value="(\d+)" checked', html).group(1)
+    opener = urllib.request.build_opener(NoRedirect)
+    try:
+        opener.open(f"{base}/api/oauth2/auth", urllib.parse.urlencode(fields).encode())
+        raise SystemExit("sign-in did not redirect")
+    except urllib.error.HTTPError as e:
+        location = e.headers["Location"]
+    code = urllib.parse.parse_qs(urllib.parse.urlparse(location).query)["code"][0]
+    body = urllib.parse.urlencode({"grant_type": "authorization_code", "code": code, "redirect_uri": redirect,
+                                   "client_id": "demo-client", "client_secret": "demo-secret"}).encode()
+    return json.load(urllib.request.urlopen(f"{base}/api/oauth2/token", body))["access_token"]
+
+
+def sync_pages(base, token, path, select, max_pages):
+    division = None
+    req = urllib.request.Request(f"{base}/api/v1/current/Me", headers={"Authorization": f"Bearer {token}", "Accept": "application/json"})
+    division = json.load(urllib.request.urlopen(req))["d"]["results"][0]["CurrentDivision"]
+    url = f"{base}/api/v1/{division}/{path}?" + urllib.parse.urlencode({"$filter": "Timestamp gt 1L", "$select": select})
+    pages = rows = 0
+    t0 = time.perf_counter()
+    while url and pages < max_pages:
+        req = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}", "Accept": "application/json"})
+        d = json.load(urllib.request.urlopen(req))["d"]
+        rows += len(d["results"])
+        pages += 1
+        url = d.get("__next")
+    return pages, rows, time.perf_counter() - t0
+
+
+def simulator_section():
+    print("simulator (demo data generator and provider stand-in)")
+    scales = [s for s in ("small", "medium", "large") if f"--skip-{s}" not in sys.argv]
+    for scale in scales:
+        proc, base, secs = start_sim(scale)
+        try:
+            stats = json.load(urllib.request.urlopen(f"{base}/_sim/stats"))
+            row(f"sim {scale}: generate + listen", secs, "s", "figure", True)
+            print(f"    ({stats['total_rows']:,} rows over {len(stats['divisions'])} divisions)")
+            row(f"sim {scale}: peak RSS after start", peak_rss_mb(proc.pid), "MB", "< 24 GB", peak_rss_mb(proc.pid) < 24 * 1024)
+            if scale != "small":
+                token = sim_token(base)
+                select = ",".join(["ID", "Code", "Description", "Barcode", "Unit", "ItemGroup", "IsStockItem", "IsMakeItem",
+                                   "Stock", "PictureUrl", "FreeTextField_06", "Modified", "Timestamp"])
+                pages, rows, took = sync_pages(base, token, "sync/Logistics/Items", select, 200)
+                rate = pages / took if took else float("inf")
+                row(f"sim {scale}: sync pages of 1000 rows", rate, "pg/s", ">= 50 pg/s", rate >= 50)
+                print(f"    ({pages} pages, {rows} rows in {took:.2f} s; peak RSS now {peak_rss_mb(proc.pid):.0f} MB)")
+        finally:
+            proc.terminate()
+            proc.wait()
 
 
 if __name__ == "__main__":

@@ -6,11 +6,15 @@
 
 pub mod api;
 pub mod config;
+#[cfg(feature = "demo")]
+pub mod demo;
 pub mod discovery;
 pub mod error;
 pub mod exact;
 pub mod server;
 pub mod serverdb;
+#[cfg(feature = "demo")]
+pub mod sim;
 pub mod sync;
 pub mod telemetry;
 pub mod tls;

@@ -23,6 +23,42 @@ enum Command {
     Serve(ServeArgs),
     /// Print the version.
     Version,
+    /// Run the built-in Exact Online simulator alone and print its base URL.
+    #[cfg(feature = "demo")]
+    Sim(SimArgs),
+    /// Run the simulator and the server together with demo data.
+    #[cfg(feature = "demo")]
+    Demo(DemoArgs),
+}
+
+#[cfg(feature = "demo")]
+#[derive(Args)]
+struct SimArgs {
+    /// Amount of demo data.
+    #[arg(long, value_enum, default_value = "small")]
+    scale: stock_manager::sim::Scale,
+    /// Port on 127.0.0.1 (0 = any free port).
+    #[arg(long, default_value_t = 0)]
+    port: u16,
+    /// Seed of the demo data generator.
+    #[arg(long, default_value_t = 42)]
+    seed: u64,
+    /// Do not enforce the provider's rate limits.
+    #[arg(long)]
+    no_rate_limits: bool,
+}
+
+#[cfg(feature = "demo")]
+#[derive(Args)]
+struct DemoArgs {
+    /// Amount of demo data.
+    #[arg(long, value_enum, default_value = "small")]
+    scale: stock_manager::sim::Scale,
+    /// Seed of the demo data generator.
+    #[arg(long, default_value_t = 42)]
+    seed: u64,
+    #[command(flatten)]
+    serve: ServeArgs,
 }
 
 #[derive(Args, Default)]
@@ -41,6 +77,24 @@ fn main() -> ExitCode {
         Command::Version => {
             println!("stock-manager {}", stock_manager::VERSION);
             ExitCode::SUCCESS
+        }
+        #[cfg(feature = "demo")]
+        Command::Sim(args) => run_async(sim(args)),
+        #[cfg(feature = "demo")]
+        Command::Demo(args) => {
+            let config = match load_config(cli.config.as_deref(), &args.serve) {
+                Ok(c) => c,
+                Err(code) => return code,
+            };
+            let opts = stock_manager::demo::DemoOptions {
+                sim: stock_manager::sim::SimOptions { scale: args.scale, seed: args.seed, ..Default::default() },
+                keep_data_dir: args.serve.data_dir.is_some(),
+            };
+            run_async(async move {
+                stock_manager::telemetry::init(&config);
+                stock_manager::tls::install_crypto_provider();
+                stock_manager::demo::run(config, opts).await
+            })
         }
         Command::Serve(args) => {
             let config = match load_config(cli.config.as_deref(), &args) {
@@ -86,4 +140,30 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     let running = server::start(config, StartOptions { handle_signals: true, ..StartOptions::default() }).await?;
     println!("URL: {}", running.url);
     running.wait().await
+}
+
+#[cfg(feature = "demo")]
+async fn sim(args: SimArgs) -> anyhow::Result<()> {
+    use stock_manager::sim::{SimOptions, Simulator};
+    let opts = SimOptions {
+        scale: args.scale,
+        seed: args.seed,
+        bind: format!("127.0.0.1:{}", args.port),
+        rate_limits: !args.no_rate_limits,
+        ..Default::default()
+    };
+    let started = std::time::Instant::now();
+    let sim = Simulator::start(opts).await?;
+    println!("Simulator: {}", sim.base_url());
+    let h = sim.handle();
+    let rows: usize = h.divisions().into_iter().filter_map(|d| h.table_sizes(d)).flatten().map(|(_, n)| n).sum();
+    eprintln!(
+        "demo data: {rows} rows in {:.1} s; client id {}, secret {}",
+        started.elapsed().as_secs_f64(),
+        stock_manager::sim::DEMO_CLIENT_ID,
+        stock_manager::sim::DEMO_CLIENT_SECRET
+    );
+    tokio::signal::ctrl_c().await?;
+    sim.stop().await;
+    Ok(())
 }

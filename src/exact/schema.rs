@@ -324,7 +324,6 @@ fn parse_variant(line: &'static str, regular: &[Entity]) -> Option<Entity> {
         .fields
         .iter()
         .filter(|f| !missing.contains(&f.name))
-        .filter(|f| kind == Kind::Bulk || f.ty.is_scalar())
         .map(|f| Field { key: kind == Kind::Bulk && f.key, required: false, create: false, update: false, ..*f })
         .collect();
     for x in extra {

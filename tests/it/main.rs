@@ -6,3 +6,5 @@ mod support;
 mod cli;
 mod discovery;
 mod server;
+#[cfg(feature = "demo")]
+mod sim;

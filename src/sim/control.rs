@@ -1,0 +1,263 @@
+//! Control of a running simulator, in-process (`SimHandle`) and over HTTP under `/_sim/`,
+//! plus the two non-OData answers (`current/Me`, `system/Divisions`).
+
+use super::server::{St, error};
+use super::store::table_of;
+use super::{Counters, Faults, SimState};
+use crate::exact::schema;
+use actix_web::{HttpResponse, web};
+use serde::Deserialize;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+/// In-process control of a simulator (cheap to clone).
+#[derive(Clone)]
+pub struct SimHandle(pub Arc<SimState>);
+
+impl SimHandle {
+    /// Move the simulated clock forward (token lifetimes, codes, rate-limit windows).
+    pub fn advance_clock(&self, secs: i64) {
+        self.0.clock.advance_ms(secs * 1000);
+    }
+
+    pub fn now_ms(&self) -> i64 {
+        self.0.clock.now_ms()
+    }
+
+    pub fn set_faults(&self, f: Faults) {
+        *self.0.faults.lock() = f;
+    }
+
+    pub fn faults(&self) -> Faults {
+        self.0.faults.lock().clone()
+    }
+
+    /// Stop (or resume) answering: while stopped every connection is dropped, like a provider outage.
+    pub fn set_serving(&self, on: bool) {
+        self.0.serving.store(on, Ordering::SeqCst);
+    }
+
+    pub fn set_rate_limits(&self, on: bool) {
+        self.0.rate_limits_on.store(on, Ordering::SeqCst);
+    }
+
+    /// Invalidate every access and refresh token (the user revoked the app).
+    pub fn revoke_tokens(&self) {
+        self.0.oauth.lock().revoke_all();
+    }
+
+    pub fn counters(&self) -> Counters {
+        self.0.counters.lock().clone()
+    }
+
+    /// Codes of the simulated divisions, first one is the user's current division.
+    pub fn divisions(&self) -> Vec<i32> {
+        self.0.divisions.iter().map(|d| d.code).collect()
+    }
+
+    /// The division-wide Timestamp high-water mark.
+    pub fn last_timestamp(&self, division: i32) -> Option<i64> {
+        let i = self.0.division_index(division)?;
+        Some(self.0.data[i].read().last_timestamp())
+    }
+
+    /// Current rows of an endpoint (any path the API serves, e.g. `sync/Inventory/StockPositions`),
+    /// every field, rendered exactly as the API would, in key (or Timestamp) order.
+    pub fn rows(&self, division: i32, path: &str) -> Option<Vec<serde_json::Value>> {
+        let i = self.0.division_index(division)?;
+        let e = schema::entity(path)?;
+        let d = self.0.data[i].read();
+        let t = d.table(table_of(e))?;
+        let u = super::odata::UriBase { base_url: &self.0.base_url, division };
+        let all: Vec<usize> = (0..e.fields.len()).collect();
+        let tname = super::odata::type_name(e);
+        let keys: Vec<u128> = if e.kind == schema::Kind::Sync {
+            t.by_ts.values().copied().collect()
+        } else {
+            t.rows.keys().copied().collect()
+        };
+        Some(
+            keys.into_iter()
+                .filter_map(|k| {
+                    let mut s = String::new();
+                    super::odata::write_row(&mut s, &u, e, t, k, &all, &tname);
+                    serde_json::from_str(&s).ok()
+                })
+                .collect(),
+        )
+    }
+
+    /// Row counts per table of a division.
+    pub fn table_sizes(&self, division: i32) -> Option<Vec<(String, usize)>> {
+        let i = self.0.division_index(division)?;
+        let d = self.0.data[i].read();
+        let mut v: Vec<(String, usize)> = d.tables.iter().map(|(k, t)| (k.to_string(), t.len())).collect();
+        v.sort();
+        Some(v)
+    }
+
+    /// Check the stock invariant: every StockPositions.CurrentStock equals the sum of its
+    /// StorageLocationStockPositions.Stock. Returns the offending (item, warehouse) pairs.
+    pub fn stock_mismatches(&self, division: i32) -> Vec<(u128, u128, f64, f64)> {
+        let Some(i) = self.0.division_index(division) else { return Vec::new() };
+        super::stock::mismatches(&self.0.data[i].read())
+    }
+}
+
+#[derive(Deserialize)]
+struct ClockMove {
+    advance_secs: Option<i64>,
+    set_ms: Option<i64>,
+}
+
+#[derive(Deserialize)]
+struct Switch {
+    on: bool,
+}
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        web::scope("/_sim")
+            .route("/clock", web::get().to(clock_get))
+            .route("/clock", web::post().to(clock_post))
+            .route("/faults", web::get().to(faults_get))
+            .route("/faults", web::put().to(faults_put))
+            .route("/serving", web::post().to(serving))
+            .route("/rate-limits", web::post().to(rate_limits))
+            .route("/revoke-tokens", web::post().to(revoke))
+            .route("/counters", web::get().to(counters))
+            .route("/stats", web::get().to(stats))
+            .route("/rows/{division}/{path:.*}", web::get().to(rows)),
+    );
+}
+
+fn handle(st: &St) -> SimHandle {
+    SimHandle(st.get_ref().clone())
+}
+
+async fn clock_get(st: St) -> HttpResponse {
+    HttpResponse::Ok().json(serde_json::json!({"now_ms": st.clock.now_ms(), "cet_ms": st.clock.cet_ms()}))
+}
+
+async fn clock_post(st: St, body: web::Json<ClockMove>) -> HttpResponse {
+    if let Some(s) = body.advance_secs {
+        st.clock.advance_ms(s * 1000);
+    }
+    if let Some(ms) = body.set_ms {
+        st.clock.set_ms(ms);
+    }
+    clock_get(st).await
+}
+
+async fn faults_get(st: St) -> HttpResponse {
+    HttpResponse::Ok().json(handle(&st).faults())
+}
+
+async fn faults_put(st: St, body: web::Json<Faults>) -> HttpResponse {
+    handle(&st).set_faults(body.into_inner());
+    faults_get(st).await
+}
+
+async fn serving(st: St, body: web::Json<Switch>) -> HttpResponse {
+    handle(&st).set_serving(body.on);
+    HttpResponse::NoContent().finish()
+}
+
+async fn rate_limits(st: St, body: web::Json<Switch>) -> HttpResponse {
+    handle(&st).set_rate_limits(body.on);
+    HttpResponse::NoContent().finish()
+}
+
+async fn revoke(st: St) -> HttpResponse {
+    handle(&st).revoke_tokens();
+    HttpResponse::NoContent().finish()
+}
+
+async fn counters(st: St) -> HttpResponse {
+    HttpResponse::Ok().json(handle(&st).counters())
+}
+
+/// Row counts per division and table, and the total.
+async fn stats(st: St) -> HttpResponse {
+    let h = handle(&st);
+    let mut total = 0;
+    let mut divisions = serde_json::Map::new();
+    for code in h.divisions() {
+        let sizes = h.table_sizes(code).unwrap_or_default();
+        total += sizes.iter().map(|(_, n)| n).sum::<usize>();
+        divisions.insert(
+            code.to_string(),
+            serde_json::json!(sizes.into_iter().collect::<std::collections::BTreeMap<_, _>>()),
+        );
+    }
+    HttpResponse::Ok().json(serde_json::json!({"total_rows": total, "divisions": divisions}))
+}
+
+async fn rows(st: St, path: web::Path<(i32, String)>) -> HttpResponse {
+    let (division, p) = path.into_inner();
+    match handle(&st).rows(division, &p) {
+        Some(rows) => HttpResponse::Ok().json(rows),
+        None => error(404, "Not found"),
+    }
+}
+
+/// `GET /api/v1/current/Me`: a one-row collection.
+pub fn me(st: &SimState, user: usize, json: bool) -> HttpResponse {
+    let Some(u) = st.users.get(user) else { return error(401, "Unauthorized") };
+    let current = st.divisions.first().map_or(0, |d| d.code);
+    let id = super::value::guid_string(u.id);
+    let row = serde_json::json!({
+        "__metadata": {"uri": format!("{}/api/v1/current/Me(guid'{id}')", st.base_url), "type": "Exact.Web.Api.System.Me"},
+        "UserID": id, "AccountingDivision": current, "CurrentDivision": current, "CustomerCode": "                 1",
+        "DivisionCustomer": super::value::guid_string(super::store::deterministic_id(7, 7)),
+        "DivisionCustomerCode": "                 1", "DivisionCustomerName": st.divisions.first().map(|d| d.description.clone()),
+        "DivisionCustomerSiretNumber": null, "DivisionCustomerVatNumber": "NL001234567B01", "DossierDivision": null,
+        "Email": u.email, "EmployeeID": null, "FirstName": u.first_name, "FullName": u.full_name(), "Gender": "O",
+        "Initials": u.first_name.chars().next().map(|c| format!("{c}.")), "IsClientUser": false,
+        "IsEmployeeSelfServiceUser": false, "IsMyFirmLiteUser": false, "IsMyFirmPortalUser": false,
+        "IsOEIMigrationMandatory": false, "IsStarterUser": false, "Language": "NL-NL", "LanguageCode": "nl-NL",
+        "LastName": u.last_name, "Legislation": "1", "MiddleName": null, "Mobile": null, "Nationality": "NL",
+        "PackageCode": "MFG-PRO", "Phone": null, "PhoneExtension": null,
+        "PictureUrl": "https://start.exactonline.nl//docs/images/placeholder_contact_myeol.png",
+        "ServerTime": chrono::DateTime::from_timestamp_millis(st.clock.cet_ms()).map(|d| d.naive_utc().format("%Y-%m-%dT%H:%M:%S").to_string()),
+        "ServerUtcOffset": ((st.clock.cet_ms() - st.clock.now_ms()) / 1000) as f64,
+        "ThumbnailPicture": null, "ThumbnailPictureFormat": null, "Title": null, "UserName": u.user_name,
+    });
+    if !json {
+        let xml = format!(
+            "<?xml version=\"1.0\" encoding=\"utf-8\"?><feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:d=\"http://schemas.microsoft.com/ado/2007/08/dataservices\" xmlns:m=\"http://schemas.microsoft.com/ado/2007/08/dataservices/metadata\"><entry><content type=\"application/xml\"><m:properties><d:CurrentDivision m:type=\"Edm.Int32\">{current}</d:CurrentDivision><d:UserName>{}</d:UserName></m:properties></content></entry></feed>",
+            super::value::xml_escape(&u.user_name)
+        );
+        return HttpResponse::Ok().content_type("application/atom+xml;type=feed;charset=utf-8").body(xml);
+    }
+    HttpResponse::Ok()
+        .content_type("application/json; charset=utf-8")
+        .body(serde_json::json!({"d": {"results": [row]}}).to_string())
+}
+
+/// `GET /api/v1/{division}/system/Divisions`: every division the user may access.
+pub fn divisions(st: &SimState, asked: i32, json: bool) -> HttpResponse {
+    let current = st.divisions.first().map_or(0, |d| d.code);
+    let rows: Vec<serde_json::Value> = st
+        .divisions
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            serde_json::json!({
+                "__metadata": {"uri": format!("{}/api/v1/{asked}/system/Divisions({})", st.base_url, d.code), "type": "Exact.Web.Api.Models.System.Division"},
+                "Code": d.code, "Description": d.description, "City": d.city, "Country": "NL ", "Currency": "EUR",
+                "Current": d.code == current, "Hid": (i as i64 + 1).to_string(), "IsMainDivision": i == 0,
+                "IsDossierDivision": false, "IsHRDivision": false, "IsPracticeDivision": false, "Status": 1,
+                "BlockingStatus": 0, "DivisionMoveDate": null, "DivisionHRLinkUnlinkDate": null, "Legislation": "1",
+                "VATNumber": format!("NL00{}B01", d.code), "Customer": super::value::guid_string(super::store::deterministic_id(7, 7)),
+                "CustomerName": st.divisions.first().map(|d| d.description.clone()),
+            })
+        })
+        .collect();
+    if !json {
+        return HttpResponse::NotAcceptable().body("Send Accept: application/json for system/Divisions");
+    }
+    HttpResponse::Ok()
+        .content_type("application/json; charset=utf-8")
+        .body(serde_json::json!({"d": {"results": rows}}).to_string())
+}

@@ -1,0 +1,474 @@
+//! POST/PUT/DELETE: change the data the way the ERP would, bumping Timestamps and logging deletions.
+
+use super::odata::ODataError;
+use super::stock::{self, ITEMS, LOCATIONS, WAREHOUSES};
+use super::store::{Division, table_of};
+use super::value::{self, Val};
+use crate::exact::schema::{EdmType, Entity};
+use serde_json::{Map, Value as J};
+
+const BAD_BODY: &str = "Error processing request stream. The request should be a valid top-level resource object.";
+
+const SHOP_ORDERS: &str = "manufacturing/ShopOrders";
+const PLANS: &str = "manufacturing/ShopOrderMaterialPlans";
+const PO_LINES: &str = "purchaseorder/PurchaseOrderLines";
+const PURCHASE_ORDERS: &str = "purchaseorder/PurchaseOrders";
+const TRANSFERS: &str = "inventory/WarehouseTransfers";
+const TRANSFER_LINES: &str = "inventory/WarehouseTransferLines";
+const COUNTS: &str = "inventory/StockCounts";
+const COUNT_LINES: &str = "inventory/StockCountLines";
+
+/// Apply a write. `Ok(Some(key))` = created (201 with the row), `Ok(None)` = 204.
+pub fn apply(
+    d: &mut Division,
+    e: &'static Entity,
+    method: &str,
+    key: Option<&str>,
+    body: &[u8],
+) -> Result<Option<u128>, ODataError> {
+    let key = match key {
+        Some(k) => Some(parse_key(k)?),
+        None => None,
+    };
+    match method {
+        "DELETE" => {
+            let key = key.ok_or_else(|| ODataError::bad("A key is required to delete."))?;
+            remove(d, e, key)?;
+            Ok(None)
+        }
+        "PUT" => {
+            let key = key.ok_or_else(|| ODataError::bad("A key is required to update."))?;
+            let obj = object(body)?;
+            update(d, e, key, &obj)?;
+            Ok(None)
+        }
+        _ => {
+            if key.is_some() {
+                return Err(ODataError { status: 405, message: "POST is not allowed on a single entity.".into() });
+            }
+            let obj = object(body)?;
+            create(d, e, &obj)
+        }
+    }
+}
+
+fn parse_key(k: &str) -> Result<u128, ODataError> {
+    match super::odata::parse::parse_filter(k) {
+        Ok(super::odata::parse::Expr::Lit(Val::Guid(g))) => Ok(g.get()),
+        _ => Err(ODataError::bad(super::odata::parse::SYNTAX_ERROR)),
+    }
+}
+
+fn object(body: &[u8]) -> Result<Map<String, J>, ODataError> {
+    match serde_json::from_slice::<J>(body) {
+        Ok(J::Object(m)) => Ok(m),
+        _ => Err(ODataError::bad(BAD_BODY)),
+    }
+}
+
+fn not_found() -> ODataError {
+    ODataError { status: 404, message: "Not found".into() }
+}
+
+/// Convert a body into stored values, checking names and types; `creating` selects the c/u flag.
+fn values(e: &Entity, obj: &Map<String, J>, creating: bool) -> Result<Vec<(&'static str, Val)>, ODataError> {
+    let mut out = Vec::new();
+    for (k, v) in obj {
+        // Unknown properties are ignored: the product's shop-order write-back sends AccessCode and
+        // ShiftingFullProject, which the provider's schema does not list, and it worked against Exact.
+        let Some(f) = e.field(k) else { continue };
+        let allowed = if creating { f.create } else { f.update };
+        if !allowed || f.ty == EdmType::Collection {
+            // Read-only properties in a body are ignored, as the provider does.
+            continue;
+        }
+        out.push((f.name, value::from_json(f.ty, v).map_err(ODataError::bad)?));
+    }
+    Ok(out)
+}
+
+fn get(vals: &[(&str, Val)], name: &str) -> Val {
+    vals.iter().find(|(n, _)| *n == name).map(|(_, v)| v.clone()).unwrap_or(Val::Null)
+}
+
+fn text(d: &Division, table: &str, key: u128, field: &str) -> Val {
+    d.table(table).map(|t| t.value(key, field)).unwrap_or(Val::Null)
+}
+
+/// Fill the read-only copies the provider derives from references (ItemCode, WarehouseDescription, …).
+fn denormalise(d: &Division, vals: &mut Vec<(&'static str, Val)>) {
+    /// (reference field, table it points into, [(copy field, source field)]).
+    type Copies = &'static [(&'static str, &'static str)];
+    const REFS: &[(&str, &str, Copies)] = &[
+        (
+            "Item",
+            ITEMS,
+            &[
+                ("ItemCode", "Code"),
+                ("ItemDescription", "Description"),
+                ("Unit", "Unit"),
+                ("ItemPictureUrl", "PictureUrl"),
+            ],
+        ),
+        ("Warehouse", WAREHOUSES, &[("WarehouseCode", "Code"), ("WarehouseDescription", "Description")]),
+        ("WarehouseFrom", WAREHOUSES, &[("WarehouseFromCode", "Code"), ("WarehouseFromDescription", "Description")]),
+        ("WarehouseTo", WAREHOUSES, &[("WarehouseToCode", "Code"), ("WarehouseToDescription", "Description")]),
+        (
+            "StorageLocation",
+            LOCATIONS,
+            &[("StorageLocationCode", "Code"), ("StorageLocationDescription", "Description")],
+        ),
+        ("ShopOrder", SHOP_ORDERS, &[("ShopOrderNumber", "ShopOrderNumber")]),
+        (
+            "Supplier",
+            "crm/Accounts",
+            &[("SupplierCode", "Code"), ("SupplierDescription", "Name"), ("SupplierName", "Name")],
+        ),
+    ];
+    for (field, table, copies) in REFS {
+        if let Some(k) = get(vals, field).as_guid() {
+            for (to, from) in *copies {
+                if get(vals, to) == Val::Null {
+                    let v = text(d, table, k, from);
+                    if v != Val::Null {
+                        vals.push((to, v));
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn stamp(d: &Division, vals: &mut Vec<(&'static str, Val)>, creating: bool) {
+    let now = Val::Date(d.now_ms);
+    if creating {
+        vals.push(("Created", now.clone()));
+        vals.push(("CreatedDate", now.clone()));
+        vals.push(("Creator", Val::guid(d.api_user)));
+        vals.push(("Division", Val::Int(d.code as i64)));
+    }
+    vals.push(("Modified", now));
+    vals.push(("Modifier", Val::guid(d.api_user)));
+}
+
+/// What the ERP fills in itself on create (numbers, statuses).
+fn defaults(d: &Division, e: &Entity, vals: &mut Vec<(&'static str, Val)>) {
+    let mut set = |name: &'static str, v: Val| {
+        if get(vals, name) == Val::Null {
+            vals.push((name, v));
+        }
+    };
+    match e.path {
+        SHOP_ORDERS => {
+            let next = d
+                .table(SHOP_ORDERS)
+                .map(|t| t.rows.keys().filter_map(|k| t.value(*k, "ShopOrderNumber").as_i64()).max().unwrap_or(0) + 1)
+                .unwrap_or(1);
+            set("ShopOrderNumber", Val::Int(next));
+            set("ShopOrderNumberString", Val::str(&next.to_string()));
+            set("Status", Val::Int(10));
+            set("Type", Val::Int(9040));
+            set("ProducedQuantity", Val::Dbl(0.0));
+            for flag in ["IsReleased", "IsOnHold", "IsInPlanning", "IsBatch", "IsSerial"] {
+                set(flag, Val::Int(0));
+            }
+        }
+        PLANS => {
+            set("Type", Val::Int(1));
+            set("Status", Val::Int(10));
+            set("IssuedQuantity", Val::Dbl(0.0));
+        }
+        _ => {}
+    }
+}
+
+fn new_key(e: &Entity, vals: &[(&str, Val)]) -> u128 {
+    get(vals, e.key).as_guid().unwrap_or_else(|| uuid::Uuid::new_v4().as_u128())
+}
+
+fn create(d: &mut Division, e: &'static Entity, obj: &Map<String, J>) -> Result<Option<u128>, ODataError> {
+    match e.path {
+        "inventory/ProcessWarehouseTransfer" => {
+            let id = obj.get("TransferID").and_then(J::as_str).and_then(|s| uuid::Uuid::parse_str(s).ok());
+            let id = id.ok_or_else(|| ODataError::bad("Verplicht: TransferID"))?.as_u128();
+            process_transfer(d, id)?;
+            return Ok(None);
+        }
+        "inventory/ProcessStockCount" => {
+            let id = obj.get("StockCountID").and_then(J::as_str).and_then(|s| uuid::Uuid::parse_str(s).ok());
+            let id = id.ok_or_else(|| ODataError::bad("Verplicht: StockCountID"))?.as_u128();
+            process_count(d, id)?;
+            return Ok(None);
+        }
+        _ => {}
+    }
+    let mut vals = values(e, obj, true)?;
+    for f in e.fields.iter().filter(|f| f.required && f.ty != EdmType::Collection) {
+        if get(&vals, f.name) == Val::Null {
+            return Err(ODataError::bad(format!("Verplicht: {}", f.name)));
+        }
+    }
+    let key = new_key(e, &vals);
+    vals.retain(|(n, _)| *n != e.key);
+    vals.push((e.key, Val::guid(key)));
+    denormalise(d, &mut vals);
+    stamp(d, &mut vals, true);
+    defaults(d, e, &mut vals);
+    let lines = |name: &str| -> Result<Vec<Map<String, J>>, ODataError> {
+        match obj.get(name) {
+            Some(J::Array(a)) => {
+                a.iter().map(|l| l.as_object().cloned().ok_or_else(|| ODataError::bad(BAD_BODY))).collect()
+            }
+            Some(_) => Err(ODataError::bad(BAD_BODY)),
+            None => Ok(Vec::new()),
+        }
+    };
+    let table = table_of(e);
+    match e.path {
+        "purchaseorder/GoodsReceipts" => {
+            let ls = lines("GoodsReceiptLines")?;
+            if ls.is_empty() {
+                return Err(ODataError::bad("Verplicht: GoodsReceiptLines"));
+            }
+            d.upsert(table, key, &vals);
+            for (n, l) in ls.iter().enumerate() {
+                receive_line(d, key, n as i64 + 1, l)?;
+            }
+        }
+        "manufacturing/MaterialIssues" | "manufacturing/ByProductReceipts" => {
+            let plan = get(&vals, "ShopOrderMaterialPlan").as_guid().unwrap_or(0);
+            if d.table(PLANS).and_then(|t| t.get(plan)).is_none() {
+                return Err(ODataError::bad("ShopOrderMaterialPlan: not found"));
+            }
+            let so = text(d, PLANS, plan, "ShopOrder").as_guid().unwrap_or(0);
+            let item = text(d, PLANS, plan, "Item").as_guid().unwrap_or(0);
+            let wh = text(d, SHOP_ORDERS, so, "Warehouse").as_guid().unwrap_or(0);
+            let qty = get(&vals, "Quantity").as_f64().unwrap_or(0.0);
+            let loc = get(&vals, "StorageLocation").as_guid().unwrap_or(0);
+            vals.extend([("ShopOrder", Val::guid(so)), ("Item", Val::guid(item)), ("Warehouse", Val::guid(wh))]);
+            denormalise(d, &mut vals);
+            d.upsert(table, key, &vals);
+            let sign = if e.path == "manufacturing/MaterialIssues" { -1.0 } else { 1.0 };
+            stock::adjust(d, item, wh, loc, sign * qty);
+            d.add(PLANS, plan, "IssuedQuantity", qty);
+        }
+        "manufacturing/ShopOrderReceipts" => {
+            let so = get(&vals, "ShopOrder").as_guid().unwrap_or(0);
+            if d.table(SHOP_ORDERS).and_then(|t| t.get(so)).is_none() {
+                return Err(ODataError::bad("ShopOrder: not found"));
+            }
+            let item = text(d, SHOP_ORDERS, so, "Item").as_guid().unwrap_or(0);
+            let wh = text(d, SHOP_ORDERS, so, "Warehouse").as_guid().unwrap_or(0);
+            let qty = get(&vals, "Quantity").as_f64().unwrap_or(0.0);
+            let loc = get(&vals, "StorageLocation").as_guid().unwrap_or(0);
+            vals.extend([("Item", Val::guid(item)), ("Warehouse", Val::guid(wh))]);
+            denormalise(d, &mut vals);
+            d.upsert(table, key, &vals);
+            stock::adjust(d, item, wh, loc, qty);
+            let produced = text(d, SHOP_ORDERS, so, "ProducedQuantity").as_f64().unwrap_or(0.0) + qty;
+            let planned = text(d, SHOP_ORDERS, so, "PlannedQuantity").as_f64().unwrap_or(0.0);
+            let status = if produced >= planned { 30 } else { 20 };
+            d.update(SHOP_ORDERS, so, &[("ProducedQuantity", Val::Dbl(produced)), ("Status", Val::Int(status))]);
+        }
+        "inventory/WarehouseTransfers" => {
+            let ls = lines("WarehouseTransferLines")?;
+            let status = get(&vals, "Status").as_i64().unwrap_or(10);
+            vals.push(("Status", Val::Int(10)));
+            d.upsert(table, key, &vals);
+            for (n, l) in ls.iter().enumerate() {
+                let mut lv = child(d, TRANSFER_LINES, l)?;
+                lv.extend([("TransferID", Val::guid(key)), ("LineNumber", Val::Int(n as i64 + 1))]);
+                let lk = new_key(entity(TRANSFER_LINES), &lv);
+                d.upsert(TRANSFER_LINES, lk, &lv);
+            }
+            if status == 50 {
+                process_transfer(d, key)?;
+            }
+        }
+        "inventory/StockCounts" => {
+            let ls = lines("StockCountLines")?;
+            let status = get(&vals, "Status").as_i64().unwrap_or(12);
+            vals.push(("Status", Val::Int(12)));
+            d.upsert(table, key, &vals);
+            for (n, l) in ls.iter().enumerate() {
+                let mut lv = child(d, COUNT_LINES, l)?;
+                lv.extend([("StockCountID", Val::guid(key)), ("LineNumber", Val::Int(n as i64 + 1))]);
+                let lk = new_key(entity(COUNT_LINES), &lv);
+                d.upsert(COUNT_LINES, lk, &lv);
+            }
+            if status == 21 {
+                process_count(d, key)?;
+            }
+        }
+        "purchaseorder/PurchaseOrders" | "salesorder/SalesOrders" => {
+            let (lines_name, line_table, parent) = if e.path == PURCHASE_ORDERS {
+                ("PurchaseOrderLines", PO_LINES, "PurchaseOrderID")
+            } else {
+                ("SalesOrderLines", "salesorder/SalesOrderLines", "OrderID")
+            };
+            let ls = lines(lines_name)?;
+            d.upsert(table, key, &vals);
+            for (n, l) in ls.iter().enumerate() {
+                let mut lv = child(d, line_table, l)?;
+                lv.extend([(parent, Val::guid(key)), ("LineNumber", Val::Int(n as i64 + 1))]);
+                let lk = new_key(entity(line_table), &lv);
+                d.upsert(line_table, lk, &lv);
+            }
+        }
+        _ => d.upsert(table, key, &vals),
+    }
+    Ok(Some(key))
+}
+
+fn entity(path: &str) -> &'static Entity {
+    crate::exact::schema::entity(path).unwrap_or_else(|| unreachable_entity(path))
+}
+
+#[cold]
+fn unreachable_entity(path: &str) -> ! {
+    // The paths passed here are constants of this module that exist in the embedded schema.
+    panic!("schema has no entity {path}")
+}
+
+/// Values of an inline line, typed by the line entity.
+fn child(d: &Division, path: &str, l: &Map<String, J>) -> Result<Vec<(&'static str, Val)>, ODataError> {
+    let le = entity(path);
+    let mut lv = values(le, l, true)?;
+    denormalise(d, &mut lv);
+    stamp(d, &mut lv, true);
+    Ok(lv)
+}
+
+/// One goods-receipt line: raises the PO line's received quantity and the stock.
+fn receive_line(d: &mut Division, receipt: u128, n: i64, l: &Map<String, J>) -> Result<(), ODataError> {
+    let mut lv = child(d, "purchaseorder/GoodsReceiptLines", l)?;
+    let po_line =
+        get(&lv, "PurchaseOrderLineID").as_guid().ok_or_else(|| ODataError::bad("Verplicht: PurchaseOrderLineID"))?;
+    let qty = get(&lv, "QuantityReceived").as_f64().ok_or_else(|| ODataError::bad("Verplicht: QuantityReceived"))?;
+    if d.table(PO_LINES).and_then(|t| t.get(po_line)).is_none() {
+        return Err(ODataError::bad("PurchaseOrderLineID: not found"));
+    }
+    let item = text(d, PO_LINES, po_line, "Item").as_guid().unwrap_or(0);
+    let po = text(d, PO_LINES, po_line, "PurchaseOrderID").as_guid().unwrap_or(0);
+    let wh = text(d, PURCHASE_ORDERS, po, "Warehouse").as_guid().unwrap_or(0);
+    let loc = get(&lv, "Location").as_guid().unwrap_or(0);
+    lv.extend([
+        ("GoodsReceiptID", Val::guid(receipt)),
+        ("LineNumber", Val::Int(n)),
+        ("Item", Val::guid(item)),
+        ("PurchaseOrderID", Val::guid(po)),
+        ("QuantityOrdered", text(d, PO_LINES, po_line, "QuantityInPurchaseUnits")),
+    ]);
+    denormalise(d, &mut lv);
+    let lk = new_key(entity("purchaseorder/GoodsReceiptLines"), &lv);
+    d.upsert("purchaseorder/GoodsReceiptLines", lk, &lv);
+    d.add(PO_LINES, po_line, "ReceivedQuantity", qty);
+    // A change to any line bumps the header too (sync/PurchaseOrders streams them together).
+    d.update(PURCHASE_ORDERS, po, &[]);
+    stock::adjust(d, item, wh, loc, qty);
+    Ok(())
+}
+
+fn lines_of(d: &Division, table: &str, parent_field: &str, parent: u128) -> Vec<u128> {
+    let Some(t) = d.table(table) else { return Vec::new() };
+    let Some(c) = t.layout.col(parent_field) else { return Vec::new() };
+    t.rows.iter().filter(|(_, r)| r.get(c).as_guid() == Some(parent)).map(|(k, _)| *k).collect()
+}
+
+fn process_transfer(d: &mut Division, id: u128) -> Result<(), ODataError> {
+    if d.table(TRANSFERS).and_then(|t| t.get(id)).is_none() {
+        return Err(not_found());
+    }
+    if text(d, TRANSFERS, id, "Status").as_i64() == Some(50) {
+        return Err(ODataError::bad("Only draft warehouse transfers can be processed."));
+    }
+    let from = text(d, TRANSFERS, id, "WarehouseFrom").as_guid().unwrap_or(0);
+    let to = text(d, TRANSFERS, id, "WarehouseTo").as_guid().unwrap_or(0);
+    for line in lines_of(d, TRANSFER_LINES, "TransferID", id) {
+        let item = text(d, TRANSFER_LINES, line, "Item").as_guid().unwrap_or(0);
+        let qty = text(d, TRANSFER_LINES, line, "Quantity").as_f64().unwrap_or(0.0);
+        let lf = text(d, TRANSFER_LINES, line, "StorageLocationFrom").as_guid().unwrap_or(0);
+        let lt = text(d, TRANSFER_LINES, line, "StorageLocationTo").as_guid().unwrap_or(0);
+        stock::adjust(d, item, from, lf, -qty);
+        stock::adjust(d, item, to, lt, qty);
+    }
+    let now = Val::Date(d.now_ms);
+    d.update(TRANSFERS, id, &[("Status", Val::Int(50)), ("TransferDate", now)]);
+    Ok(())
+}
+
+fn process_count(d: &mut Division, id: u128) -> Result<(), ODataError> {
+    if d.table(COUNTS).and_then(|t| t.get(id)).is_none() {
+        return Err(not_found());
+    }
+    if text(d, COUNTS, id, "Status").as_i64() == Some(21) {
+        return Err(ODataError::bad("Only draft stock counts can be processed."));
+    }
+    let header_wh = text(d, COUNTS, id, "Warehouse").as_guid().unwrap_or(0);
+    for line in lines_of(d, COUNT_LINES, "StockCountID", id) {
+        let item = text(d, COUNT_LINES, line, "Item").as_guid().unwrap_or(0);
+        let wh = text(d, COUNT_LINES, line, "Warehouse").as_guid().unwrap_or(header_wh);
+        let loc = text(d, COUNT_LINES, line, "StorageLocation").as_guid().unwrap_or(0);
+        let loc = if loc == 0 { stock::default_location(d, item, wh) } else { loc };
+        let current = stock::at_location(d, item, wh, loc);
+        // QuantityDifference wins when both are given.
+        let delta = match text(d, COUNT_LINES, line, "QuantityDifference").as_f64() {
+            Some(diff) => diff,
+            None => text(d, COUNT_LINES, line, "QuantityNew").as_f64().unwrap_or(current) - current,
+        };
+        stock::adjust(d, item, wh, loc, delta);
+        d.update(COUNT_LINES, line, &[("QuantityInStock", Val::Dbl(current)), ("Status", Val::Int(21))]);
+    }
+    d.update(COUNTS, id, &[("Status", Val::Int(21))]);
+    Ok(())
+}
+
+fn update(d: &mut Division, e: &'static Entity, key: u128, obj: &Map<String, J>) -> Result<(), ODataError> {
+    let table = table_of(e);
+    if d.table(table).and_then(|t| t.get(key)).is_none() {
+        return Err(not_found());
+    }
+    let draft_only = match e.path {
+        "inventory/WarehouseTransfers" => text(d, table, key, "Status").as_i64() == Some(50),
+        "inventory/StockCounts" => text(d, table, key, "Status").as_i64() == Some(21),
+        _ => false,
+    };
+    if draft_only {
+        return Err(ODataError::bad("Only drafts can be changed."));
+    }
+    let mut vals = values(e, obj, false)?;
+    denormalise(d, &mut vals);
+    stamp(d, &mut vals, false);
+    d.update(table, key, &vals);
+    if let Some(po) = text(d, PO_LINES, key, "PurchaseOrderID").as_guid().filter(|_| e.path == PO_LINES) {
+        d.update(PURCHASE_ORDERS, po, &[]);
+    }
+    Ok(())
+}
+
+fn remove(d: &mut Division, e: &'static Entity, key: u128) -> Result<(), ODataError> {
+    let table = table_of(e);
+    if d.table(table).and_then(|t| t.get(key)).is_none() {
+        return Err(not_found());
+    }
+    let children: &[(&str, &str)] = match e.path {
+        SHOP_ORDERS => &[(PLANS, "ShopOrder"), ("manufacturing/ShopOrderRoutingStepPlans", "ShopOrder")],
+        PURCHASE_ORDERS => &[(PO_LINES, "PurchaseOrderID")],
+        "salesorder/SalesOrders" => &[("salesorder/SalesOrderLines", "OrderID")],
+        TRANSFERS => &[(TRANSFER_LINES, "TransferID")],
+        COUNTS => &[(COUNT_LINES, "StockCountID")],
+        _ => &[],
+    };
+    for (t, parent) in children {
+        for k in lines_of(d, t, parent, key) {
+            d.delete(t, k);
+        }
+    }
+    if e.path == "inventory/ItemWarehouses" {
+        let item = text(d, table, key, "Item").as_guid().unwrap_or(0);
+        let wh = text(d, table, key, "Warehouse").as_guid().unwrap_or(0);
+        d.item_warehouses.remove(&(item, wh));
+    }
+    d.delete(table, key);
+    Ok(())
+}
