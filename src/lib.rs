@@ -9,6 +9,7 @@ pub mod config;
 pub mod discovery;
 pub mod error;
 pub mod server;
+pub mod store;
 pub mod telemetry;
 pub mod tls;
 pub mod ui_assets;
