@@ -47,7 +47,9 @@ pub(crate) fn lookup_norm(
 ) -> StoreResult<Vec<String>> {
     let Some(idx) = open(txn, table, field)? else { return Ok(Vec::new()) };
     let mut out = Vec::new();
+    let mut runs = 0;
     for k in keys {
+        let before = out.len();
         for entry in idx.range::<(&[u8], &str)>((k.as_slice(), "")..)? {
             let (ek, _) = entry?;
             let (value, row_key) = ek.value();
@@ -56,8 +58,10 @@ pub(crate) fn lookup_norm(
             }
             out.push(row_key.to_string());
         }
+        runs += usize::from(out.len() > before);
     }
-    if keys.len() > 1 {
+    // One value's entries come in row-key order already; only a merge of several needs a sort.
+    if runs > 1 {
         out.sort_unstable();
         out.dedup();
     }
@@ -110,4 +114,71 @@ pub(crate) fn all_entries(txn: &ReadTransaction, table: &str, field: &str) -> St
         out.push((v.to_vec(), k.to_string()));
     }
     Ok(out)
+}
+
+/// Visits row keys in the order of `field` (ties by ascending row key, nulls where asked)
+/// until `visit` returns false. Arrays and objects are not indexed, so rows holding one in
+/// `field` are not visited; the provider's indexed fields are always scalars.
+pub(crate) fn walk_ordered(
+    txn: &ReadTransaction,
+    table: &str,
+    field: &str,
+    desc: bool,
+    nulls_first: bool,
+    visit: &mut dyn FnMut(&str) -> StoreResult<bool>,
+) -> StoreResult<()> {
+    let Some(idx) = open(txn, table, field)? else { return Ok(()) };
+    let null_key: &[u8] = &[super::value::TAG_NULL];
+    let first_value: &[u8] = &[super::value::TAG_BOOL];
+    let nulls = |visit: &mut dyn FnMut(&str) -> StoreResult<bool>| -> StoreResult<bool> {
+        for entry in idx.range::<(&[u8], &str)>((null_key, "")..(first_value, ""))? {
+            let (ek, _) = entry?;
+            if !visit(ek.value().1)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    };
+    let values = |visit: &mut dyn FnMut(&str) -> StoreResult<bool>| -> StoreResult<bool> {
+        let range = idx.range::<(&[u8], &str)>((first_value, "")..)?;
+        if !desc {
+            for entry in range {
+                let (ek, _) = entry?;
+                if !visit(ek.value().1)? {
+                    return Ok(false);
+                }
+            }
+            return Ok(true);
+        }
+        // Walking backwards yields equal values' keys descending: replay each run reversed.
+        let mut run_value: Vec<u8> = Vec::new();
+        let mut run: Vec<String> = Vec::new();
+        for entry in range.rev() {
+            let (ek, _) = entry?;
+            let (value, key) = ek.value();
+            if value != run_value.as_slice() {
+                for k in run.drain(..).rev() {
+                    if !visit(&k)? {
+                        return Ok(false);
+                    }
+                }
+                run_value = value.to_vec();
+            }
+            run.push(key.to_string());
+        }
+        for k in run.drain(..).rev() {
+            if !visit(&k)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    };
+    if nulls_first {
+        if nulls(visit)? {
+            values(visit)?;
+        }
+    } else if values(visit)? {
+        nulls(visit)?;
+    }
+    Ok(())
 }

@@ -483,3 +483,36 @@ proptest! {
         prop_assert_eq!(indexed, scanned);
     }
 }
+
+#[test]
+fn index_ordered_walk_equals_sorting() {
+    let (_d, stores) = open_temp();
+    let s = stores.get(1).expect("store");
+    // Status is indexed, YourRef holds the same values without an index.
+    let rows: Vec<Value> = (0..300u32)
+        .map(|n| {
+            let v = match n % 7 {
+                0 => Value::Null,
+                1 => json!(format!("/Date({})/", n % 5)),
+                2 => json!("x"),
+                k => json!(k * (n % 3)),
+            };
+            let mut r =
+                json!({"ID": format!("so{:03}", (n * 37) % 300), "Status": v.clone(), "YourRef": v, "Item": n % 4});
+            if n % 11 == 0 {
+                r.as_object_mut().expect("object").remove("Status");
+                r.as_object_mut().expect("object").remove("YourRef");
+            }
+            r
+        })
+        .collect();
+    s.apply_batch("shopOrders", rows, None, Commit::Fast).expect("batch");
+    for dir in ["asc", "desc", "asc.nullsfirst", "desc.nullslast"] {
+        for extra in ["", "&Item=neq.2", "&offset=45&limit=60", "&or=(Item.eq.1,Item.eq.3)&offset=10&limit=20"] {
+            let walked = ids(&s.query_str("shopOrders", &format!("order=Status.{dir}{extra}")).expect("walk"));
+            let sorted = ids(&s.query_str("shopOrders", &format!("order=YourRef.{dir}{extra}")).expect("sort"));
+            assert_eq!(walked, sorted, "order {dir}{extra}");
+            assert!(!walked.is_empty());
+        }
+    }
+}

@@ -279,6 +279,35 @@ pub(crate) fn run(txn: &ReadTransaction, spec: &TableSpec, q: &Query) -> StoreRe
         return Ok(page.finish());
     }
 
+    // Ordered by one indexed column with nothing narrowing the rows first: walk that index
+    // and stop once the page is full, instead of sorting the whole table.
+    if let (Source::Scan, [order]) = (&source, q.order.as_slice())
+        && spec.is_indexed(&order.column)
+    {
+        let mut needed: Vec<&str> = Vec::new();
+        residual.iter().for_each(|e| collect_columns(e, &mut needed));
+        let mut matched = 0usize;
+        let mut visit = |key: &str| -> StoreResult<bool> {
+            let Some(g) = rows_t.get(key)? else { return Ok(true) };
+            let bytes = g.value();
+            if !residual.is_empty() {
+                let mut local: Vec<Option<Raw<'_>>> = vec![None; needed.len()];
+                extract(bytes, &needed, &mut local)?;
+                let lookup = |c: &str| needed.iter().position(|n| *n == c).and_then(|i| local[i]);
+                if !residual.iter().all(|e| eval(e, &lookup) == Some(true)) {
+                    return Ok(true);
+                }
+            }
+            matched += 1;
+            if matched > q.offset {
+                page.push(bytes)?;
+            }
+            Ok(page.len() < q.limit)
+        };
+        index::walk_ordered(txn, &spec.name, &order.column, order.desc, order.nulls_first, &mut visit)?;
+        return Ok(page.finish());
+    }
+
     let mut needed: Vec<&str> = Vec::new();
     residual.iter().for_each(|e| collect_columns(e, &mut needed));
     for o in &q.order {
