@@ -25,19 +25,6 @@ fn open(txn: &ReadTransaction, table: &str, field: &str) -> StoreResult<Option<I
     }
 }
 
-/// Row keys whose `field` equals any of `literals`, sorted and without duplicates.
-pub(crate) fn lookup_eq(
-    txn: &ReadTransaction,
-    table: &str,
-    field: &str,
-    literals: &[Literal],
-) -> StoreResult<Vec<String>> {
-    let mut keys: Vec<NormKey> = literals.iter().flat_map(|l| l.eq_keys.iter().cloned()).collect();
-    keys.sort();
-    keys.dedup();
-    lookup_norm(txn, table, field, &keys)
-}
-
 /// Row keys whose `field` has one of the normalised `keys` (sorted, deduplicated).
 pub(crate) fn lookup_norm(
     txn: &ReadTransaction,
@@ -181,4 +168,119 @@ pub(crate) fn walk_ordered(
         nulls(visit)?;
     }
     Ok(())
+}
+
+type IndexRange = redb::Range<'static, (&'static [u8], &'static str), ()>;
+
+/// The entries of one index value, read in row-key order.
+struct Cursor {
+    value: NormKey,
+    iter: IndexRange,
+    current: String,
+}
+
+impl Cursor {
+    /// Moves to the next row key; false once the value's entries are exhausted.
+    fn advance(&mut self) -> StoreResult<bool> {
+        let Some(entry) = self.iter.next() else { return Ok(false) };
+        let (ek, _) = entry?;
+        let (value, key) = ek.value();
+        if value != self.value.as_slice() {
+            return Ok(false);
+        }
+        self.current.clear();
+        self.current.push_str(key);
+        Ok(true)
+    }
+
+    fn seek(&mut self, target: &str) -> StoreResult<bool> {
+        while self.current.as_str() < target {
+            if !self.advance()? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// Row keys present under every (field, value) pair, streamed in ascending order by a
+/// merge join of the index entries: no candidate lists are built, and a page stops early.
+pub(crate) struct MergeKeys {
+    cursors: Vec<Cursor>,
+    started: bool,
+    done: bool,
+}
+
+impl MergeKeys {
+    /// None when some pair has no entries at all (the answer is empty).
+    pub(crate) fn open(
+        txn: &ReadTransaction,
+        table: &str,
+        pairs: &[(&str, NormKey)],
+    ) -> StoreResult<Option<MergeKeys>> {
+        let mut cursors = Vec::with_capacity(pairs.len());
+        for (field, value) in pairs {
+            let Some(idx) = open(txn, table, field)? else { return Ok(None) };
+            let iter = idx.range::<(&[u8], &str)>((value.as_slice(), "")..)?;
+            cursors.push(Cursor { value: value.clone(), iter, current: String::new() });
+        }
+        Ok(Some(MergeKeys { cursors, started: false, done: pairs.is_empty() }))
+    }
+
+    pub(crate) fn next_key(&mut self) -> StoreResult<Option<String>> {
+        if self.done {
+            return Ok(None);
+        }
+        let advanced = if self.started {
+            self.cursors[0].advance()?
+        } else {
+            self.started = true;
+            let mut ok = true;
+            for c in &mut self.cursors {
+                ok &= c.advance()?;
+            }
+            ok
+        };
+        if !advanced {
+            self.done = true;
+            return Ok(None);
+        }
+        loop {
+            let target = self.cursors.iter().map(|c| c.current.as_str()).max().unwrap_or_default().to_string();
+            let mut agreed = true;
+            for c in &mut self.cursors {
+                if !c.seek(&target)? {
+                    self.done = true;
+                    return Ok(None);
+                }
+                agreed &= c.current == target;
+            }
+            if agreed {
+                return Ok(Some(target));
+            }
+        }
+    }
+}
+
+/// The values of `literals` that have entries in the index (at most a few probes).
+pub(crate) fn live_keys(
+    txn: &ReadTransaction,
+    table: &str,
+    field: &str,
+    literals: &[Literal],
+) -> StoreResult<Vec<NormKey>> {
+    let Some(idx) = open(txn, table, field)? else { return Ok(Vec::new()) };
+    let mut keys: Vec<NormKey> = literals.iter().flat_map(|l| l.eq_keys.iter().cloned()).collect();
+    keys.sort();
+    keys.dedup();
+    let mut live = Vec::new();
+    for k in keys {
+        if let Some(entry) = idx.range::<(&[u8], &str)>((k.as_slice(), "")..)?.next() {
+            let (ek, _) = entry?;
+            if ek.value().0 == k.as_slice() {
+                live.push(k);
+            }
+        }
+    }
+    Ok(live)
 }

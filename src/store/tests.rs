@@ -429,7 +429,7 @@ proptest! {
                     let rows: Vec<Value> = rows
                         .iter()
                         .map(|(k, v, kind)| {
-                            let mut row = json!({"ID": format!("k{k:02}"), "Item": value_of(*v, *kind), "Stock": v.map(|x| x % 3)});
+                            let mut row = json!({"ID": format!("k{k:02}"), "Item": value_of(*v, *kind), "Stock": v.map(|x| x % 3), "Warehouse": format!("w{}", (k + kind) % 3)});
                             if v == &Some(4) {
                                 row.as_object_mut().expect("object").remove("Item");
                             }
@@ -475,6 +475,16 @@ proptest! {
                 let indexed = ids(&s.query_str("storageLocationStockPositions", &format!("Item={op}.{}", urlencoding::encode(p))).expect("indexed"));
                 let scanned = ids(&s.query_str("storageLocationStockPositions", &format!("or=(Item.{op}.\"{p}\")")).expect("scan"));
                 prop_assert_eq!(&indexed, &scanned, "Item={}.{}", op, p);
+            }
+        }
+        for p in &probes {
+            for w in 0..3 {
+                let pair = format!("Item=eq.{}&Warehouse=eq.w{w}", urlencoding::encode(p));
+                let merged = ids(&s.query_str("storageLocationStockPositions", &pair).expect("merge"));
+                let scanned = ids(&s.query_str("storageLocationStockPositions", &format!("or=(Item.eq.\"{p}\")&or=(Warehouse.eq.w{w})")).expect("scan pair"));
+                prop_assert_eq!(&merged, &scanned, "{}", pair);
+                let paged = ids(&s.query_str("storageLocationStockPositions", &format!("{pair}&offset=1&limit=2")).expect("paged"));
+                prop_assert_eq!(paged.as_slice(), &scanned[scanned.len().min(1)..scanned.len().min(3)]);
             }
         }
         let list = format!("Item=in.({},{})&Stock=eq.1", urlencoding::encode(&probes[0]), urlencoding::encode(&probes[9]));

@@ -10,9 +10,9 @@ use super::parse::{Cond, Expr, Op, Operand, OrderBy, Query};
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::fields::Raw;
 use crate::store::fields::{extract, project};
-use crate::store::index;
+use crate::store::index::{self, MergeKeys};
 use crate::store::tables::{RowsDef, TableSpec, rows_name};
-use crate::store::value::{TAG_NULL, is_guid, norm_raw};
+use crate::store::value::{NormKey, TAG_NULL, is_guid, norm_raw};
 use redb::{ReadTransaction, ReadableTable, TableError};
 use std::collections::BinaryHeap;
 use std::ops::Range;
@@ -126,8 +126,33 @@ pub(crate) fn validate(spec: &TableSpec, q: &Query) -> StoreResult<()> {
 enum Source {
     /// Every row, in key order.
     Scan,
-    /// These row keys, sorted.
-    Keys(Vec<String>),
+    /// These row keys, ascending.
+    Keys(KeyStream),
+}
+
+/// Candidate row keys in ascending order.
+enum KeyStream {
+    List(std::vec::IntoIter<String>),
+    /// A merge join of single-value index conditions, kept to the keys of `also` if given.
+    Merge(MergeKeys, Option<Vec<String>>),
+}
+
+impl KeyStream {
+    fn next_key(&mut self) -> StoreResult<Option<String>> {
+        match self {
+            KeyStream::List(it) => Ok(it.next()),
+            KeyStream::Merge(m, also) => loop {
+                let Some(k) = m.next_key()? else { return Ok(None) };
+                if also.as_ref().is_none_or(|a| a.binary_search(&k).is_ok()) {
+                    return Ok(Some(k));
+                }
+            },
+        }
+    }
+}
+
+fn keys(list: Vec<String>) -> Source {
+    Source::Keys(KeyStream::List(list.into_iter()))
 }
 
 fn intersect_sorted(a: Vec<String>, b: &[String]) -> Vec<String> {
@@ -158,19 +183,20 @@ fn plan<'q>(txn: &ReadTransaction, spec: &TableSpec, q: &'q Query) -> StoreResul
             Operand::List(l) => l.as_slice(),
             _ => &[],
         };
-        let mut keys: Vec<String> = Vec::new();
+        let mut list: Vec<String> = Vec::new();
         for l in literals {
-            keys.push(l.raw.clone());
+            list.push(l.raw.clone());
             if is_guid(&l.raw) {
-                keys.push(l.raw.to_ascii_lowercase());
+                list.push(l.raw.to_ascii_lowercase());
             }
         }
-        keys.sort_unstable();
-        keys.dedup();
-        return Ok((Source::Keys(keys), q.filters.iter().collect()));
+        list.sort_unstable();
+        list.dedup();
+        return Ok((keys(list), q.filters.iter().collect()));
     }
     let mut residual = Vec::new();
     let mut sets: Vec<Vec<String>> = Vec::new();
+    let mut pairs: Vec<(&str, NormKey)> = Vec::new();
     let mut ranges: Vec<(&Expr, &Cond)> = Vec::new();
     for e in &q.filters {
         match plain(e) {
@@ -180,7 +206,12 @@ fn plan<'q>(txn: &ReadTransaction, spec: &TableSpec, q: &'q Query) -> StoreResul
                     Operand::List(l) => l.as_slice(),
                     _ => &[],
                 };
-                sets.push(index::lookup_eq(txn, &spec.name, &c.column, literals)?);
+                let mut live = index::live_keys(txn, &spec.name, &c.column, literals)?;
+                match live.len() {
+                    0 => return Ok((keys(Vec::new()), Vec::new())),
+                    1 => pairs.push((c.column.as_str(), live.remove(0))),
+                    _ => sets.push(index::lookup_norm(txn, &spec.name, &c.column, &live)?),
+                }
             }
             Some(c) if spec.is_indexed(&c.column) && matches!(c.op, Op::Gt | Op::Gte | Op::Lt | Op::Lte) => {
                 ranges.push((e, c))
@@ -190,7 +221,11 @@ fn plan<'q>(txn: &ReadTransaction, spec: &TableSpec, q: &'q Query) -> StoreResul
     }
     let smallest = sets.iter().map(Vec::len).min();
     for (e, c) in ranges {
-        let cap = smallest.map_or(RANGE_CAP, |n| n.saturating_mul(8).max(1000));
+        let cap = match smallest {
+            Some(n) => n.saturating_mul(8).max(1000),
+            None if !pairs.is_empty() => RANGE_CAP / 5,
+            None => RANGE_CAP,
+        };
         let Operand::One(lit) = &c.operand else {
             residual.push(e);
             continue;
@@ -200,19 +235,29 @@ fn plan<'q>(txn: &ReadTransaction, spec: &TableSpec, q: &'q Query) -> StoreResul
             None => residual.push(e),
         }
     }
-    if sets.is_empty() {
-        return Ok((Source::Scan, residual));
-    }
-    sets.sort_by_key(Vec::len);
-    let mut iter = sets.into_iter();
-    let mut keys = iter.next().unwrap_or_default();
-    for s in iter {
-        if keys.is_empty() {
-            break;
+    let also = if sets.is_empty() {
+        None
+    } else {
+        sets.sort_by_key(Vec::len);
+        let mut iter = sets.into_iter();
+        let mut acc = iter.next().unwrap_or_default();
+        for s in iter {
+            if acc.is_empty() {
+                break;
+            }
+            acc = intersect_sorted(acc, &s);
         }
-        keys = intersect_sorted(keys, &s);
-    }
-    Ok((Source::Keys(keys), residual))
+        Some(acc)
+    };
+    let source = match (pairs.is_empty(), also) {
+        (true, None) => Source::Scan,
+        (true, Some(list)) => keys(list),
+        (false, also) => match MergeKeys::open(txn, &spec.name, &pairs)? {
+            Some(m) => Source::Keys(KeyStream::Merge(m, also)),
+            None => keys(Vec::new()),
+        },
+    };
+    Ok((source, residual))
 }
 
 /// Appends one order column's part of a composite sort key (prefix-free, so byte order is
@@ -262,8 +307,14 @@ pub(crate) fn run(txn: &ReadTransaction, spec: &TableSpec, q: &Query) -> StoreRe
     // Fast path: the indexes answered everything; copy the page's rows as stored.
     if residual.is_empty() && q.order.is_empty() {
         match source {
-            Source::Keys(keys) => {
-                for k in keys.iter().skip(q.offset).take(q.limit) {
+            Source::Keys(mut stream) => {
+                let mut skipped = 0;
+                while page.len() < q.limit {
+                    let Some(k) = stream.next_key()? else { break };
+                    if skipped < q.offset {
+                        skipped += 1;
+                        continue;
+                    }
                     if let Some(g) = rows_t.get(k.as_str())? {
                         page.push(g.value())?;
                     }
@@ -349,11 +400,11 @@ pub(crate) fn run(txn: &ReadTransaction, spec: &TableSpec, q: &Query) -> StoreRe
         Ok(true)
     };
 
-    match &source {
-        Source::Keys(keys) => {
-            for k in keys {
+    match source {
+        Source::Keys(mut stream) => {
+            while let Some(k) = stream.next_key()? {
                 if let Some(g) = rows_t.get(k.as_str())?
-                    && !visit(k, g.value(), &mut page)?
+                    && !visit(&k, g.value(), &mut page)?
                 {
                     break;
                 }
