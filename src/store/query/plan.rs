@@ -1,9 +1,11 @@
 //! Chooses how to answer a query (key lookups, index intersections or a scan) and runs it.
 //!
 //! Default order is the row key, whatever the plan, so offset paging is stable. Indexed
-//! `eq`/`in`/range conditions are answered exactly by their indexes; a page with no other
+//! `eq`/`in`/range conditions are answered exactly by their indexes (single values stream
+//! through a merge join, lists and ranges become sorted key lists); a page with no other
 //! conditions and no `order` is then copied straight from stored bytes without parsing.
-//! `order` keeps a bounded top-k (offset + limit entries of sort key and row key).
+//! An `order` on one indexed column walks that index; any other `order` keeps a bounded
+//! top-k (offset + limit entries of sort key and row key).
 
 use super::eval::eval;
 use super::parse::{Cond, Expr, Op, Operand, OrderBy, Query};
@@ -250,6 +252,7 @@ fn plan<'q>(txn: &ReadTransaction, spec: &TableSpec, q: &'q Query) -> StoreResul
         Some(acc)
     };
     let source = match (pairs.is_empty(), also) {
+        (_, Some(list)) if list.is_empty() => keys(list),
         (true, None) => Source::Scan,
         (true, Some(list)) => keys(list),
         (false, also) => match MergeKeys::open(txn, &spec.name, &pairs)? {
