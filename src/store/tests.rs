@@ -526,3 +526,35 @@ fn index_ordered_walk_equals_sorting() {
         }
     }
 }
+
+#[test]
+fn readers_run_while_a_writer_commits() {
+    let (_d, stores) = open_temp();
+    let stores = Arc::new(stores);
+    let s = stores.get(1).expect("store");
+    std::thread::scope(|scope| {
+        let writer = s.clone();
+        scope.spawn(move || {
+            for b in 0..20u32 {
+                let rows = (b * 50..b * 50 + 50).map(|n| item(n, b % 2, 0)).collect();
+                writer.apply_batch("items", rows, Some(i64::from(b)), Commit::Fast).expect("batch");
+            }
+            writer.flush().expect("flush");
+        });
+        for _ in 0..3 {
+            let stores = stores.clone();
+            scope.spawn(move || {
+                let reader = stores.get(1).expect("shared store");
+                let mut last = 0;
+                for _ in 0..30 {
+                    // Each page is one snapshot: batches appear whole, never half-written.
+                    let n = reader.query_str("items", "select=ID&limit=1000").expect("query").len();
+                    assert_eq!(n % 50, 0, "a batch is visible entirely or not at all");
+                    assert!(n >= last, "commits never go backwards");
+                    last = n;
+                }
+            });
+        }
+    });
+    assert_eq!(s.row_count("items").expect("count"), 1000);
+}
