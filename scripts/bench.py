@@ -82,6 +82,8 @@ def main():
     if "--no-sim" not in sys.argv:
         print()
         simulator_section()
+    if "--no-store" not in sys.argv:
+        store_figures()
 
 
 def peak_rss_mb(pid):
@@ -170,6 +172,36 @@ def simulator_section():
         finally:
             proc.terminate()
             proc.wait()
+
+
+def store_figures():
+    """Runs benches/store.rs (release) and prints its figures beside the store's targets."""
+    root = os.path.join(os.path.dirname(__file__), "..")
+    out = subprocess.run(
+        ["cargo", "bench", "--locked", "--quiet", "--bench", "store"],
+        cwd=root, capture_output=True, text=True, check=True,
+    ).stdout
+    figures = {}
+    for line in out.splitlines():
+        key, sep, value = line.partition(": ")
+        if sep:
+            figures[key.strip()] = value.strip()
+
+    def num(key):
+        return float(figures[key].split()[0])
+
+    print()
+    print(f"store: {int(num('rows'))} item rows of ~{int(num('row_bytes'))} bytes, indexes on Code, ItemGroup, Warehouse")
+    rate = num("upsert_rows_per_s")
+    row("store bulk upsert (500-row batches)", rate / 1000, "k/s", ">= 50 k/s", rate >= 50_000)
+    row("store file size", num("file_mb"), "MB", "(info)", True)
+    p50, p99 = num("page_p50_ms"), num("page_p99_ms")
+    row("store 1000-row page p50", p50, "ms", "(info)", True)
+    row("store 1000-row page p99", p99, "ms", "< 3 ms", p99 < 3)
+    qps = num("page_qps_32_threads")
+    row("store pages/s, 32 threads", qps, "q/s", ">= 600 q/s", qps >= 600)
+    row("store ordered page p50", num("ordered_page_p50_ms"), "ms", "(info)", True)
+    row("store full-scan ilike page", num("scan_ilike_ms"), "ms", "(info)", True)
 
 
 if __name__ == "__main__":

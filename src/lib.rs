@@ -15,6 +15,7 @@ pub mod server;
 pub mod serverdb;
 #[cfg(feature = "demo")]
 pub mod sim;
+pub mod store;
 pub mod sync;
 pub mod telemetry;
 pub mod tls;

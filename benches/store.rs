@@ -1,0 +1,130 @@
+//! Store figures: bulk upsert rate, file size, and page latency for the data API's query.
+//!
+//! Prints `key: value` lines that scripts/bench.py reads. Rows: `ESM_BENCH_ROWS` (200000).
+//! The item rows carry a `Warehouse` field so the screen's "warehouse + item group" page is
+//! one table's query that a peer database can be given verbatim.
+
+#![recursion_limit = "256"]
+
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::time::Instant;
+use stock_manager::store::{Commit, Query, Stores, TableSpec};
+
+const WAREHOUSES: u32 = 10;
+const GROUPS: u32 = 10;
+const BATCH: usize = 500;
+
+fn guid_of(n: u32) -> String {
+    format!("{n:08x}-1111-4222-8333-{n:012x}")
+}
+
+fn item(n: u32) -> Value {
+    let id = uuid::Uuid::new_v4().to_string();
+    let group = n % GROUPS;
+    let wh = (n / GROUPS) % WAREHOUSES;
+    json!({
+        "__metadata": {"uri": format!("https://start.exactonline.nl/api/v1/1234567/logistics/Items(guid'{id}')"), "type": "Exact.Web.Api.Models.Item"},
+        "ID": id, "Code": format!("ITEM-{n:07}"), "Description": format!("Hexagon bolt M{} x {} zinc plated, box of 100", n % 30, n % 200),
+        "Barcode": format!("87{n:011}"), "Class_01": "A", "Class_02": null, "Created": format!("/Date({})/", 1_600_000_000_000i64 + i64::from(n) * 1000),
+        "Creator": guid_of(7), "CreatorFullName": "Anna de Vries", "Division": 1234567, "EndDate": null,
+        "FreeBoolField_01": false, "FreeNumberField_01": 0.0, "FreeTextField_01": "Rack 12", "FreeTextField_02": null,
+        "GLCosts": guid_of(8), "GLCostsCode": "7000", "GLCostsDescription": "Cost of goods sold",
+        "GLRevenue": guid_of(9), "GLRevenueCode": "8000", "GLRevenueDescription": "Revenue",
+        "IsBatchItem": 0, "IsMakeItem": n % 3 / 2, "IsPurchaseItem": true, "IsSalesItem": true, "IsSerialItem": false, "IsStockItem": true,
+        "ItemGroup": guid_of(1_000 + group), "ItemGroupCode": format!("G{group:02}"), "ItemGroupDescription": format!("Item group {group}"),
+        "Warehouse": guid_of(2_000 + wh),
+        "Modified": format!("/Date({})/", 1_700_000_000_000i64 + i64::from(n) * 1000), "Modifier": guid_of(7), "ModifierFullName": "Anna de Vries",
+        "NetWeight": 0.25, "Notes": "Standard fastener, keep dry.", "PictureUrl": format!("https://start.exactonline.nl/docs/SysImage.aspx?Table=Items&ID={id}"),
+        "SalesVatCode": "2  ", "SearchCode": format!("BOLT{}", n % 97), "Stock": f64::from(n % 500), "Unit": "stuk    ", "UnitDescription": "Stuks",
+        "Timestamp": format!("{}", 10_000_000 + u64::from(n))
+    })
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
+}
+
+fn main() {
+    let rows: u32 = std::env::var("ESM_BENCH_ROWS").ok().and_then(|v| v.parse().ok()).unwrap_or(200_000);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let specs = vec![TableSpec::new("items", "ID", &["Code", "ItemGroup", "Warehouse"], &[])];
+    let stores = Stores::new(dir.path(), specs);
+    let store = stores.get(1).expect("open store");
+
+    let sample = serde_json::to_vec(&item(1)).expect("json").len();
+    let batches: Vec<Vec<Value>> =
+        (0..rows).map(item).collect::<Vec<_>>().chunks(BATCH).map(<[Value]>::to_vec).collect();
+    let start = Instant::now();
+    for (i, batch) in batches.into_iter().enumerate() {
+        store.apply_batch("items", batch, Some(i as i64), Commit::Fast).expect("batch");
+    }
+    store.flush().expect("flush");
+    let secs = start.elapsed().as_secs_f64();
+    println!("rows: {rows}");
+    println!("row_bytes: {sample}");
+    println!("upsert_rows_per_s: {:.0}", f64::from(rows) / secs);
+    let size = std::fs::metadata(stores.path_for(1)).expect("size").len();
+    println!("file_mb: {:.1}", size as f64 / 1_048_576.0);
+
+    let query_for = |i: u32| {
+        format!(
+            "Warehouse=eq.{}&ItemGroup=eq.{}",
+            guid_of(2_000 + i % WAREHOUSES),
+            guid_of(1_000 + (i / WAREHOUSES) % GROUPS)
+        )
+    };
+    let run = |qs: &str| -> usize {
+        let q = Query::parse(qs).expect("parse");
+        let page = store.query("items", &q).expect("query");
+        let n = page.len();
+        std::hint::black_box(page.into_json());
+        n
+    };
+    let expected = (rows / (WAREHOUSES * GROUPS)).min(1000) as usize;
+    for i in 0..20 {
+        assert_eq!(run(&query_for(i)), expected, "page size");
+    }
+    let mut times = Vec::new();
+    for i in 0..500 {
+        let qs = query_for(i);
+        let t = Instant::now();
+        run(&qs);
+        times.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    times.sort_by(f64::total_cmp);
+    println!("page_rows: {expected}");
+    println!("page_p50_ms: {:.2}", percentile(&times, 0.50));
+    println!("page_p99_ms: {:.2}", percentile(&times, 0.99));
+
+    let shared: Arc<_> = store.clone();
+    let threads = 32;
+    let per_thread = 40;
+    let t = Instant::now();
+    std::thread::scope(|s| {
+        for th in 0..threads {
+            let store = shared.clone();
+            let query_for = &query_for;
+            s.spawn(move || {
+                for i in 0..per_thread {
+                    let q = Query::parse(&query_for(th * per_thread + i)).expect("parse");
+                    std::hint::black_box(store.query("items", &q).expect("query").into_json());
+                }
+            });
+        }
+    });
+    println!("page_qps_32_threads: {:.0}", f64::from(threads * per_thread) / t.elapsed().as_secs_f64());
+
+    let mut ordered = Vec::new();
+    for i in 0..50 {
+        let qs = format!("{}&order=Stock.desc,Code", query_for(i));
+        let t = Instant::now();
+        run(&qs);
+        ordered.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    ordered.sort_by(f64::total_cmp);
+    println!("ordered_page_p50_ms: {:.2}", percentile(&ordered, 0.50));
+    let t = Instant::now();
+    let found = run("Description=ilike.*m7 x 1*&limit=1000");
+    println!("scan_ilike_ms: {:.1} ({found} rows)", t.elapsed().as_secs_f64() * 1000.0);
+}

@@ -1,0 +1,99 @@
+//! The store's one error type and its mapping onto the HTTP catalogue.
+
+use crate::error::{AppError, Code};
+
+/// Everything the store can refuse or fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The table is not in the registry the store was opened with.
+    #[error("unknown table '{0}'")]
+    UnknownTable(String),
+    /// One or more columns are not known for the table.
+    #[error("unknown column(s) {columns} in table '{table}'")]
+    UnknownColumn { table: String, columns: String },
+    /// A filter, order, select or paging parameter could not be parsed.
+    #[error("bad query: {0}")]
+    BadQuery(String),
+    /// A join's `joinOn` and `joinOnSelf` lists differ in length.
+    #[error("Join parameters lengths must match")]
+    JoinLengthMismatch,
+    /// A row handed to a write has no usable key.
+    #[error("row for table '{table}' has no usable key field '{key}'")]
+    MissingKey { table: String, key: String },
+    /// A stored value could not be decoded (a corrupt or foreign file).
+    #[error("corrupt stored data: {0}")]
+    Corrupt(String),
+    /// redb failed.
+    #[error("database error: {0}")]
+    Db(#[from] redb::Error),
+    /// The file system failed.
+    #[error("i/o error: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl StoreError {
+    pub(crate) fn bad_query(msg: impl Into<String>) -> Self {
+        StoreError::BadQuery(msg.into())
+    }
+}
+
+/// redb reports through several error types; they all funnel into `redb::Error`.
+macro_rules! from_redb {
+    ($($t:ty),+) => {$(
+        impl From<$t> for StoreError {
+            fn from(e: $t) -> Self {
+                StoreError::Db(e.into())
+            }
+        }
+    )+};
+}
+from_redb!(
+    redb::DatabaseError,
+    redb::TransactionError,
+    redb::TableError,
+    redb::StorageError,
+    redb::CommitError,
+    redb::SetDurabilityError
+);
+
+impl From<StoreError> for AppError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::UnknownTable(_)
+            | StoreError::UnknownColumn { .. }
+            | StoreError::BadQuery(_)
+            | StoreError::MissingKey { .. } => AppError::bad_request(e.to_string()),
+            StoreError::JoinLengthMismatch => AppError::new(Code::JoinLengthMismatch),
+            StoreError::Corrupt(_) | StoreError::Db(_) | StoreError::Io(_) => {
+                AppError::new(Code::TableInfo).caused_by(anyhow::Error::new(e))
+            }
+        }
+    }
+}
+
+/// Result type of the store.
+pub type StoreResult<T> = Result<T, StoreError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn caller_errors_are_400_and_name_the_culprit() {
+        let app: AppError = StoreError::UnknownColumn { table: "items".into(), columns: "'Foo'".into() }.into();
+        assert_eq!(app.code(), Code::BadRequest);
+        assert!(app.message().contains("Foo"), "{}", app.message());
+        let app: AppError = StoreError::UnknownTable("nope".into()).into();
+        assert!(app.message().contains("nope"));
+    }
+
+    #[test]
+    fn join_mismatch_and_internal_errors_use_the_catalogue() {
+        let app: AppError = StoreError::JoinLengthMismatch.into();
+        assert_eq!(app.code(), Code::JoinLengthMismatch);
+        assert_eq!(app.message(), "Join parameters lengths must match");
+        let app: AppError = StoreError::Corrupt("x".into()).into();
+        assert_eq!(app.code(), Code::TableInfo);
+        assert_eq!(app.message(), "Error while getting table info");
+    }
+}

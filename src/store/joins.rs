@@ -1,0 +1,208 @@
+//! Joins (spec §7 `/db/joins`): each base row gets the rows of other tables whose `joinOn`
+//! fields equal its `joinOnSelf` fields, compared as normalised values (guids in any case).
+//!
+//! Without `flatten` the matches are attached as an array under the source table's name.
+//! With `flatten` the first match's fields are merged into the row as `{source}.{field}`
+//! (one output row per base row, so paging by base rows still works); rows without a match
+//! get no joined fields.
+
+use super::error::{StoreError, StoreResult};
+use super::fields::extract;
+use super::index;
+use super::query::{Query, plan};
+use super::tables::{Registry, RowsDef, TableSpec, rows_name};
+use super::value::{NormKey, TAG_NULL, TAG_OTHER, is_guid, norm_raw, norm_value};
+use redb::{ReadTransaction, ReadableTable};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::collections::{HashMap, HashSet};
+
+/// One join: rows of `source` whose `joinOn[i]` equals the base row's `joinOnSelf[i]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JoinSpec {
+    pub source: String,
+    #[serde(rename = "joinOn")]
+    pub join_on: Vec<String>,
+    #[serde(rename = "joinOnSelf")]
+    pub join_on_self: Vec<String>,
+}
+
+impl JoinSpec {
+    /// Parses the spec's JSON list `[{"source": …, "joinOn": […], "joinOnSelf": […]}]`.
+    pub fn parse_list(json: &str) -> StoreResult<Vec<JoinSpec>> {
+        serde_json::from_str(json).map_err(|e| {
+            StoreError::bad_query(format!("'joins' must be a JSON list of {{source, joinOn, joinOnSelf}}: {e}"))
+        })
+    }
+}
+
+/// Splits a `/db/joins` query string into the base query, the joins and `flatten`.
+pub fn parse_joins_query(query_string: &str) -> StoreResult<(Query, Vec<JoinSpec>, bool)> {
+    let mut joins = Vec::new();
+    let mut flatten = false;
+    let mut rest: Vec<(String, String)> = Vec::new();
+    for (k, v) in url::form_urlencoded::parse(query_string.as_bytes()) {
+        match k.as_ref() {
+            "joins" => joins = JoinSpec::parse_list(&v)?,
+            "flatten" => {
+                flatten = match v.as_ref() {
+                    "" | "true" | "1" => true,
+                    "false" | "0" => false,
+                    other => {
+                        return Err(StoreError::bad_query(format!("'flatten' must be true or false, got '{other}'")));
+                    }
+                }
+            }
+            _ => rest.push((k.into_owned(), v.into_owned())),
+        }
+    }
+    let q = Query::from_pairs(rest.iter().map(|(k, v)| (k.as_str(), v.as_str())))?;
+    Ok((q, joins, flatten))
+}
+
+fn unknown(spec: &TableSpec, cols: &[String]) -> StoreResult<()> {
+    let bad: Vec<String> = cols.iter().filter(|c| !spec.knows_column(c)).map(|c| format!("'{c}'")).collect();
+    if bad.is_empty() {
+        Ok(())
+    } else {
+        Err(StoreError::UnknownColumn { table: spec.name.clone(), columns: bad.join(", ") })
+    }
+}
+
+/// The join tuple of a row, or None when a field is null, missing or not comparable.
+fn tuple_of(obj: &Map<String, Value>, fields: &[String]) -> Option<Vec<NormKey>> {
+    fields
+        .iter()
+        .map(|f| obj.get(f).map(norm_value).filter(|k| !matches!(k.first(), Some(&TAG_NULL) | Some(&TAG_OTHER))))
+        .collect()
+}
+
+/// Source rows whose first join field is one of `firsts`, parsed.
+fn fetch_source(
+    txn: &ReadTransaction,
+    spec: &TableSpec,
+    field: &str,
+    firsts: &HashSet<NormKey>,
+    raw_firsts: &HashSet<String>,
+) -> StoreResult<Vec<Map<String, Value>>> {
+    let name = rows_name(&spec.name);
+    let rows_t = txn.open_table(RowsDef::new(&name))?;
+    let parse = |b: &[u8]| -> StoreResult<Map<String, Value>> {
+        serde_json::from_slice(b).map_err(|e| StoreError::Corrupt(format!("stored row: {e}")))
+    };
+    let mut out = Vec::new();
+    if field == spec.key {
+        let mut keys: Vec<String> = Vec::new();
+        for r in raw_firsts {
+            keys.push(r.clone());
+            if is_guid(r) {
+                keys.push(r.to_ascii_lowercase());
+            }
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        for k in keys {
+            if let Some(g) = rows_t.get(k.as_str())? {
+                out.push(parse(g.value())?);
+            }
+        }
+    } else if spec.is_indexed(field) {
+        let mut norms: Vec<NormKey> = firsts.iter().cloned().collect();
+        norms.sort();
+        for k in index::lookup_norm(txn, &spec.name, field, &norms)? {
+            if let Some(g) = rows_t.get(k.as_str())? {
+                out.push(parse(g.value())?);
+            }
+        }
+    } else {
+        for entry in rows_t.iter()? {
+            let (_, v) = entry?;
+            let mut raw = [None];
+            extract(v.value(), &[field], &mut raw)?;
+            if raw[0].is_some_and(|r| firsts.contains(&norm_raw(r))) {
+                out.push(parse(v.value())?);
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn raw_text_of(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+pub(crate) fn run(
+    txn: &ReadTransaction,
+    registry: &Registry,
+    spec: &TableSpec,
+    q: &Query,
+    joins: &[JoinSpec],
+    flatten: bool,
+) -> StoreResult<Vec<u8>> {
+    for j in joins {
+        if j.join_on.len() != j.join_on_self.len() {
+            return Err(StoreError::JoinLengthMismatch);
+        }
+        let source = registry.get(&j.source).ok_or_else(|| StoreError::UnknownTable(j.source.clone()))?;
+        unknown(source, &j.join_on)?;
+        unknown(spec, &j.join_on_self)?;
+    }
+    plan::validate(spec, q)?;
+    // The base rows are read whole: join fields may lie outside the caller's selection.
+    let base_query = Query { select: None, ..q.clone() };
+    let page = plan::run(txn, spec, &base_query)?;
+    let mut rows: Vec<Map<String, Value>> = page
+        .rows()
+        .map(|r| serde_json::from_slice(r).map_err(|e| StoreError::Corrupt(format!("stored row: {e}"))))
+        .collect::<StoreResult<_>>()?;
+    let mut attached: Vec<Map<String, Value>> = vec![Map::new(); rows.len()];
+
+    for j in joins {
+        let source = registry.get(&j.source).ok_or_else(|| StoreError::UnknownTable(j.source.clone()))?;
+        let tuples: Vec<Option<Vec<NormKey>>> =
+            rows.iter().map(|r| if j.join_on.is_empty() { None } else { tuple_of(r, &j.join_on_self) }).collect();
+        let firsts: HashSet<NormKey> = tuples.iter().flatten().map(|t| t[0].clone()).collect();
+        let raw_firsts: HashSet<String> = rows
+            .iter()
+            .zip(&tuples)
+            .filter(|(_, t)| t.is_some())
+            .filter_map(|(r, _)| j.join_on_self.first().and_then(|f| r.get(f)).and_then(raw_text_of))
+            .collect();
+        let mut by_tuple: HashMap<Vec<NormKey>, Vec<Map<String, Value>>> = HashMap::new();
+        if !firsts.is_empty() {
+            for m in fetch_source(txn, source, &j.join_on[0], &firsts, &raw_firsts)? {
+                if let Some(t) = tuple_of(&m, &j.join_on) {
+                    by_tuple.entry(t).or_default().push(m);
+                }
+            }
+        }
+        for (i, t) in tuples.iter().enumerate() {
+            let matches = t.as_ref().and_then(|t| by_tuple.get(t));
+            if flatten {
+                if let Some(first) = matches.and_then(|m| m.first()) {
+                    for (k, v) in first {
+                        attached[i].insert(format!("{}.{k}", j.source), v.clone());
+                    }
+                }
+            } else {
+                let list = matches.map(|m| m.iter().cloned().map(Value::Object).collect()).unwrap_or_default();
+                attached[i].insert(j.source.clone(), Value::Array(list));
+            }
+        }
+    }
+
+    let mut out: Vec<Value> = Vec::with_capacity(rows.len());
+    for (row, extra) in rows.iter_mut().zip(attached) {
+        let mut obj = match &q.select {
+            Some(cols) => cols.iter().map(|c| (c.clone(), row.remove(c).unwrap_or(Value::Null))).collect(),
+            None => std::mem::take(row),
+        };
+        obj.extend(extra);
+        out.push(Value::Object(obj));
+    }
+    serde_json::to_vec(&out).map_err(|e| StoreError::Corrupt(e.to_string()))
+}

@@ -1,0 +1,306 @@
+//! The local store: one redb file per organization holding the provider's rows, their
+//! secondary indexes, sync timestamps and meta data, plus the query engine over them.
+//!
+//! `Stores` opens each organization's file once and shares it; `OrgStore` is safe for many
+//! concurrent readers and one writer at a time (redb serialises write transactions).
+
+pub mod error;
+pub(crate) mod fields;
+mod index;
+pub mod joins;
+pub mod meta;
+pub mod query;
+pub mod tables;
+pub mod value;
+mod write;
+
+#[cfg(test)]
+mod tests;
+
+pub use error::{StoreError, StoreResult};
+pub use joins::JoinSpec;
+pub use meta::{DELETED_ENTRIES_TABLE, OrgDetails, SyncState};
+pub use query::{Page, Query};
+pub use tables::{Registry, SCHEMA_VERSION, TableSpec};
+pub use write::{UpsertOutcome, Writer};
+
+use parking_lot::Mutex;
+use redb::{Database, Durability, ReadableDatabase};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// How a write transaction reaches the disk.
+///
+/// Sync batches commit `Fast` (no fsync) and the end of a table's sync commits `Durable`.
+/// This stays crash-safe because each batch and its table's timestamp are one transaction:
+/// a crash can only lose whole recent batches *together with* their timestamps, so the file
+/// reverts to an older consistent state and the next sync (`Timestamp gt` the surviving
+/// value) fetches the lost rows again. Nothing is skipped and nothing is half-written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Commit {
+    /// Atomic and ordered, but not fsynced until the next durable commit.
+    Fast,
+    /// Fsynced before `commit` returns (and persists every earlier fast commit).
+    Durable,
+}
+
+/// One organization's store.
+pub struct OrgStore {
+    db: Database,
+    registry: Arc<Registry>,
+    path: PathBuf,
+}
+
+impl std::fmt::Debug for OrgStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OrgStore").field("path", &self.path).finish()
+    }
+}
+
+impl OrgStore {
+    /// Opens (or creates) a store file; a file written for another schema version or table
+    /// layout is rebuilt empty, because its contents are a copy a resync restores.
+    pub fn open(path: &Path, registry: Arc<Registry>) -> StoreResult<OrgStore> {
+        let fingerprint = registry.fingerprint();
+        if path.exists() {
+            match Database::create(path) {
+                Ok(db) => {
+                    let found = {
+                        let txn = db.begin_read()?;
+                        meta::get_raw(&txn, meta::KEY_SCHEMA)?
+                    };
+                    if found.as_deref() == Some(fingerprint.as_bytes()) {
+                        return Ok(OrgStore { db, registry, path: path.to_path_buf() });
+                    }
+                    tracing::warn!(
+                        path = %path.display(),
+                        found = %found.as_deref().map(String::from_utf8_lossy).unwrap_or_default(),
+                        expected = %fingerprint,
+                        "store schema differs; rebuilding it empty (the next sync refills it)"
+                    );
+                    drop(db);
+                }
+                Err(redb::DatabaseError::UpgradeRequired(v)) => {
+                    tracing::warn!(path = %path.display(), file_format = v, "store file format is foreign; rebuilding it empty");
+                }
+                Err(redb::DatabaseError::Storage(redb::StorageError::Corrupted(why))) => {
+                    tracing::warn!(path = %path.display(), %why, "store file is corrupt; rebuilding it empty");
+                }
+                Err(redb::DatabaseError::Storage(redb::StorageError::Io(e)))
+                    if e.kind() == std::io::ErrorKind::InvalidData =>
+                {
+                    tracing::warn!(path = %path.display(), error = %e, "store file is not a redb file; rebuilding it empty");
+                }
+                Err(e) => return Err(e.into()),
+            }
+            std::fs::remove_file(path)?;
+        }
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let store = OrgStore { db: Database::create(path)?, registry, path: path.to_path_buf() };
+        store.write(Commit::Durable, |w| {
+            w.create_all()?;
+            meta::put_raw(w.txn, meta::KEY_SCHEMA, fingerprint.as_bytes())
+        })?;
+        Ok(store)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    pub fn spec(&self, table: &str) -> StoreResult<&TableSpec> {
+        self.registry.get(table).ok_or_else(|| StoreError::UnknownTable(table.to_string()))
+    }
+
+    /// Runs `f` in one write transaction: all of it commits, or none of it.
+    pub fn write<R>(&self, commit: Commit, f: impl FnOnce(&mut Writer<'_>) -> StoreResult<R>) -> StoreResult<R> {
+        let mut txn = self.db.begin_write()?;
+        match commit {
+            Commit::Fast => txn.set_durability(Durability::None)?,
+            Commit::Durable => {
+                txn.set_durability(Durability::Immediate)?;
+                // Saves the allocator state so reopening after a crash needs no full repair.
+                txn.set_quick_repair(true);
+            }
+        }
+        let result = {
+            let mut w = Writer { txn: &txn, registry: &self.registry };
+            f(&mut w)?
+        };
+        txn.commit()?;
+        Ok(result)
+    }
+
+    /// Upserts a sync batch and raises the table's timestamp in the same transaction.
+    pub fn apply_batch(
+        &self,
+        table: &str,
+        rows: Vec<serde_json::Value>,
+        newest_timestamp: Option<i64>,
+        commit: Commit,
+    ) -> StoreResult<UpsertOutcome> {
+        self.write(commit, |w| {
+            let outcome = w.upsert(table, rows)?;
+            if let Some(ts) = newest_timestamp {
+                w.set_timestamp(table, ts)?;
+            }
+            Ok(outcome)
+        })
+    }
+
+    /// Makes every earlier fast commit durable (call at the end of a table's sync).
+    pub fn flush(&self) -> StoreResult<()> {
+        self.write(Commit::Durable, |_| Ok(()))
+    }
+
+    pub fn delete_keys(&self, table: &str, keys: &[&str]) -> StoreResult<usize> {
+        self.write(Commit::Durable, |w| w.delete_keys(table, keys))
+    }
+
+    /// Empties a table and forgets its sync timestamp (`DELETE /api/v1/db/{table}`).
+    pub fn clear_table(&self, table: &str) -> StoreResult<()> {
+        self.write(Commit::Durable, |w| w.clear_table(table))
+    }
+
+    /// One stored row by key, as JSON bytes.
+    pub fn get_row(&self, table: &str, key: &str) -> StoreResult<Option<Vec<u8>>> {
+        self.spec(table)?;
+        let txn = self.db.begin_read()?;
+        let name = tables::rows_name(table);
+        let t = txn.open_table(tables::RowsDef::new(&name))?;
+        Ok(t.get(key)?.map(|g| g.value().to_vec()))
+    }
+
+    /// Answers a parsed query on one table.
+    pub fn query(&self, table: &str, q: &Query) -> StoreResult<Page> {
+        let spec = self.spec(table)?;
+        let txn = self.db.begin_read()?;
+        query::plan::run(&txn, spec, q)
+    }
+
+    /// Parses a raw query string (`Warehouse=eq.…&order=Code&offset=1000`) and answers it.
+    pub fn query_str(&self, table: &str, query_string: &str) -> StoreResult<Page> {
+        self.query(table, &Query::parse(query_string)?)
+    }
+
+    /// Answers a base-table query and attaches each row's matches in the joined tables.
+    pub fn query_joins(&self, table: &str, q: &Query, joins: &[JoinSpec], flatten: bool) -> StoreResult<Vec<u8>> {
+        let spec = self.spec(table)?;
+        let txn = self.db.begin_read()?;
+        joins::run(&txn, &self.registry, spec, q, joins, flatten)
+    }
+
+    /// Rows in a table, kept as a counter (no scan).
+    pub fn row_count(&self, table: &str) -> StoreResult<u64> {
+        self.spec(table)?;
+        meta::row_count(&self.db.begin_read()?, table)
+    }
+
+    pub fn row_counts(&self) -> StoreResult<Vec<(String, u64)>> {
+        let txn = self.db.begin_read()?;
+        self.registry.specs().iter().map(|s| Ok((s.name.clone(), meta::row_count(&txn, &s.name)?))).collect()
+    }
+
+    /// The newest synced `Timestamp` of a table (None before its first sync; start at 1).
+    pub fn sync_timestamp(&self, table: &str) -> StoreResult<Option<i64>> {
+        self.spec(table)?;
+        Ok(meta::timestamps(&self.db.begin_read()?)?.get(table).copied())
+    }
+
+    pub fn sync_state(&self) -> StoreResult<SyncState> {
+        let txn = self.db.begin_read()?;
+        let mut timestamps = meta::timestamps(&txn)?;
+        let deleted_entries_sync_timestamp = timestamps.remove(DELETED_ENTRIES_TABLE);
+        let last_sync = meta::get_raw(&txn, meta::last_sync_key())?.map(|b| String::from_utf8_lossy(&b).into_owned());
+        Ok(SyncState { timestamps, last_sync, deleted_entries_sync_timestamp })
+    }
+
+    /// Records the end of a sync (local ISO time, spec §4).
+    pub fn set_last_sync(&self, iso_time: &str) -> StoreResult<()> {
+        self.write(Commit::Durable, |w| meta::put_raw(w.txn, meta::last_sync_key(), iso_time.as_bytes()))
+    }
+
+    pub fn org_details(&self) -> StoreResult<Option<OrgDetails>> {
+        meta::get_json(&self.db.begin_read()?, meta::org_key())
+    }
+
+    pub fn set_org_details(&self, details: &OrgDetails) -> StoreResult<()> {
+        self.write(Commit::Durable, |w| meta::put_json(w.txn, meta::org_key(), details))
+    }
+
+    /// A user's preferences (e.g. their selected sync endpoints), by user name.
+    pub fn user_preferences(&self, user: &str) -> StoreResult<Option<serde_json::Value>> {
+        meta::get_json(&self.db.begin_read()?, &meta::pref_key(user))
+    }
+
+    pub fn set_user_preferences(&self, user: &str, prefs: &serde_json::Value) -> StoreResult<()> {
+        self.write(Commit::Durable, |w| meta::put_json(w.txn, &meta::pref_key(user), prefs))
+    }
+
+    /// Small key/value space for other modules (namespaced apart from the store's own keys).
+    pub fn kv_get(&self, key: &str) -> StoreResult<Option<Vec<u8>>> {
+        meta::get_raw(&self.db.begin_read()?, &meta::kv_key(key))
+    }
+
+    pub fn kv_put(&self, key: &str, value: &[u8]) -> StoreResult<()> {
+        self.write(Commit::Durable, |w| meta::put_raw(w.txn, &meta::kv_key(key), value))
+    }
+
+    pub fn kv_delete(&self, key: &str) -> StoreResult<bool> {
+        self.write(Commit::Durable, |w| meta::delete_raw(w.txn, &meta::kv_key(key)))
+    }
+}
+
+/// Every organization's store under the data directory, opened once and shared.
+pub struct Stores {
+    dir: PathBuf,
+    registry: Arc<Registry>,
+    open: Mutex<HashMap<i64, Arc<OrgStore>>>,
+}
+
+impl Stores {
+    pub fn new(data_dir: impl Into<PathBuf>, specs: Vec<TableSpec>) -> Stores {
+        Stores { dir: data_dir.into(), registry: Arc::new(Registry::new(specs)), open: Mutex::new(HashMap::new()) }
+    }
+
+    /// `{data_dir}/org-{division}.redb`.
+    pub fn path_for(&self, division: i64) -> PathBuf {
+        self.dir.join(format!("org-{division}.redb"))
+    }
+
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// The organization's store, opened (or created) on first use.
+    pub fn get(&self, division: i64) -> StoreResult<Arc<OrgStore>> {
+        // Holding the lock while opening keeps two callers from opening one file twice.
+        let mut open = self.open.lock();
+        if let Some(s) = open.get(&division) {
+            return Ok(s.clone());
+        }
+        let store = Arc::new(OrgStore::open(&self.path_for(division), self.registry.clone())?);
+        open.insert(division, store.clone());
+        Ok(store)
+    }
+
+    /// Forgets an organization and deletes its file (callers still holding its `OrgStore`
+    /// keep reading the unlinked file until they drop it).
+    pub fn delete(&self, division: i64) -> StoreResult<bool> {
+        let removed = self.open.lock().remove(&division);
+        drop(removed);
+        let path = self.path_for(division);
+        match std::fs::remove_file(&path) {
+            Ok(()) => Ok(true),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+            Err(e) => Err(e.into()),
+        }
+    }
+}

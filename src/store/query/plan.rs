@@ -1,0 +1,433 @@
+//! Chooses how to answer a query (key lookups, index intersections or a scan) and runs it.
+//!
+//! Default order is the row key, whatever the plan, so offset paging is stable. Indexed
+//! `eq`/`in`/range conditions are answered exactly by their indexes (single values stream
+//! through a merge join, lists and ranges become sorted key lists); a page with no other
+//! conditions and no `order` is then copied straight from stored bytes without parsing.
+//! An `order` on one indexed column walks that index; any other `order` keeps a bounded
+//! top-k (offset + limit entries of sort key and row key).
+
+use super::eval::eval;
+use super::parse::{Cond, Expr, Op, Operand, OrderBy, Query};
+use crate::store::error::{StoreError, StoreResult};
+use crate::store::fields::Raw;
+use crate::store::fields::{extract, project};
+use crate::store::index::{self, MergeKeys};
+use crate::store::tables::{RowsDef, TableSpec, rows_name};
+use crate::store::value::{NormKey, TAG_NULL, is_guid, norm_raw};
+use redb::{ReadTransaction, ReadableTable, TableError};
+use std::collections::BinaryHeap;
+use std::ops::Range;
+
+/// Largest index range materialised when no equality narrows the query first.
+const RANGE_CAP: usize = 50_000;
+
+/// One page of rows, already laid out as a JSON array.
+#[derive(Debug, Clone)]
+pub struct Page {
+    json: Vec<u8>,
+    spans: Vec<Range<usize>>,
+}
+
+impl Page {
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// The JSON bytes of one row.
+    pub fn row(&self, i: usize) -> Option<&[u8]> {
+        self.spans.get(i).map(|r| &self.json[r.clone()])
+    }
+
+    pub fn rows(&self) -> impl Iterator<Item = &[u8]> {
+        self.spans.iter().map(|r| &self.json[r.clone()])
+    }
+
+    /// The page as a JSON array, ready to send.
+    pub fn into_json(self) -> Vec<u8> {
+        self.json
+    }
+
+    /// The rows parsed, for callers that work on values (sync, labels).
+    pub fn to_values(&self) -> StoreResult<Vec<serde_json::Value>> {
+        self.rows()
+            .map(|r| serde_json::from_slice(r).map_err(|e| StoreError::Corrupt(format!("stored row: {e}"))))
+            .collect()
+    }
+}
+
+pub(crate) struct PageBuilder<'q> {
+    json: Vec<u8>,
+    spans: Vec<Range<usize>>,
+    select: Option<Vec<&'q str>>,
+}
+
+impl<'q> PageBuilder<'q> {
+    pub(crate) fn new(select: Option<&'q [String]>, capacity_rows: usize) -> Self {
+        let mut json = Vec::with_capacity(capacity_rows.min(1000) * 1100 + 2);
+        json.push(b'[');
+        PageBuilder { json, spans: Vec::new(), select: select.map(|s| s.iter().map(String::as_str).collect()) }
+    }
+
+    pub(crate) fn push(&mut self, row: &[u8]) -> StoreResult<()> {
+        if !self.spans.is_empty() {
+            self.json.push(b',');
+        }
+        let start = self.json.len();
+        match &self.select {
+            Some(cols) => project(row, cols, &mut self.json)?,
+            None => self.json.extend_from_slice(row),
+        }
+        self.spans.push(start..self.json.len());
+        Ok(())
+    }
+
+    fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub(crate) fn finish(mut self) -> Page {
+        self.json.push(b']');
+        Page { json: self.json, spans: self.spans }
+    }
+}
+
+fn collect_columns<'e>(e: &'e Expr, out: &mut Vec<&'e str>) {
+    match e {
+        Expr::Cond(c) => {
+            if !out.contains(&c.column.as_str()) {
+                out.push(&c.column)
+            }
+        }
+        Expr::Not(inner) => collect_columns(inner, out),
+        Expr::And(items) | Expr::Or(items) => items.iter().for_each(|i| collect_columns(i, out)),
+    }
+}
+
+/// Refuses columns the table does not know, naming all of them.
+pub(crate) fn validate(spec: &TableSpec, q: &Query) -> StoreResult<()> {
+    let mut cols: Vec<&str> = Vec::new();
+    q.filters.iter().for_each(|f| collect_columns(f, &mut cols));
+    cols.extend(q.order.iter().map(|o| o.column.as_str()));
+    cols.extend(q.select.iter().flatten().map(String::as_str));
+    let mut unknown: Vec<&str> = cols.into_iter().filter(|c| !spec.knows_column(c)).collect();
+    unknown.dedup();
+    if unknown.is_empty() {
+        Ok(())
+    } else {
+        let columns = unknown.iter().map(|c| format!("'{c}'")).collect::<Vec<_>>().join(", ");
+        Err(StoreError::UnknownColumn { table: spec.name.clone(), columns })
+    }
+}
+
+/// Where candidate rows come from.
+enum Source {
+    /// Every row, in key order.
+    Scan,
+    /// These row keys, ascending.
+    Keys(KeyStream),
+}
+
+/// Candidate row keys in ascending order.
+enum KeyStream {
+    List(std::vec::IntoIter<String>),
+    /// A merge join of single-value index conditions, kept to the keys of `also` if given.
+    Merge(MergeKeys, Option<Vec<String>>),
+}
+
+impl KeyStream {
+    fn next_key(&mut self) -> StoreResult<Option<String>> {
+        match self {
+            KeyStream::List(it) => Ok(it.next()),
+            KeyStream::Merge(m, also) => loop {
+                let Some(k) = m.next_key()? else { return Ok(None) };
+                if also.as_ref().is_none_or(|a| a.binary_search(&k).is_ok()) {
+                    return Ok(Some(k));
+                }
+            },
+        }
+    }
+}
+
+fn keys(list: Vec<String>) -> Source {
+    Source::Keys(KeyStream::List(list.into_iter()))
+}
+
+fn intersect_sorted(a: Vec<String>, b: &[String]) -> Vec<String> {
+    let mut out = Vec::with_capacity(a.len().min(b.len()));
+    let mut j = 0;
+    for k in a {
+        while j < b.len() && b[j] < k {
+            j += 1;
+        }
+        if j < b.len() && b[j] == k {
+            out.push(k);
+        }
+    }
+    out
+}
+
+fn plan<'q>(txn: &ReadTransaction, spec: &TableSpec, q: &'q Query) -> StoreResult<(Source, Vec<&'q Expr>)> {
+    let plain = |e: &'q Expr| match e {
+        Expr::Cond(c) if !c.negated => Some(c),
+        _ => None,
+    };
+    // A key condition names the rows outright; everything else is checked on those rows.
+    if let Some(c) =
+        q.filters.iter().filter_map(plain).find(|c| c.column == spec.key && matches!(c.op, Op::Eq | Op::In))
+    {
+        let literals = match &c.operand {
+            Operand::One(l) => std::slice::from_ref(l),
+            Operand::List(l) => l.as_slice(),
+            _ => &[],
+        };
+        let mut list: Vec<String> = Vec::new();
+        for l in literals {
+            list.push(l.raw.clone());
+            if is_guid(&l.raw) {
+                list.push(l.raw.to_ascii_lowercase());
+            }
+        }
+        list.sort_unstable();
+        list.dedup();
+        return Ok((keys(list), q.filters.iter().collect()));
+    }
+    let mut residual = Vec::new();
+    let mut sets: Vec<Vec<String>> = Vec::new();
+    let mut pairs: Vec<(&str, NormKey)> = Vec::new();
+    let mut ranges: Vec<(&Expr, &Cond)> = Vec::new();
+    for e in &q.filters {
+        match plain(e) {
+            Some(c) if spec.is_indexed(&c.column) && matches!(c.op, Op::Eq | Op::In) => {
+                let literals = match &c.operand {
+                    Operand::One(l) => std::slice::from_ref(l),
+                    Operand::List(l) => l.as_slice(),
+                    _ => &[],
+                };
+                let mut live = index::live_keys(txn, &spec.name, &c.column, literals)?;
+                match live.len() {
+                    0 => return Ok((keys(Vec::new()), Vec::new())),
+                    1 => pairs.push((c.column.as_str(), live.remove(0))),
+                    _ => sets.push(index::lookup_norm(txn, &spec.name, &c.column, &live)?),
+                }
+            }
+            Some(c) if spec.is_indexed(&c.column) && matches!(c.op, Op::Gt | Op::Gte | Op::Lt | Op::Lte) => {
+                ranges.push((e, c))
+            }
+            _ => residual.push(e),
+        }
+    }
+    let smallest = sets.iter().map(Vec::len).min();
+    for (e, c) in ranges {
+        let cap = match smallest {
+            Some(n) => n.saturating_mul(8).max(1000),
+            None if !pairs.is_empty() => RANGE_CAP / 5,
+            None => RANGE_CAP,
+        };
+        let Operand::One(lit) = &c.operand else {
+            residual.push(e);
+            continue;
+        };
+        match index::lookup_range(txn, &spec.name, &c.column, c.op, lit, cap)? {
+            Some(set) => sets.push(set),
+            None => residual.push(e),
+        }
+    }
+    let also = if sets.is_empty() {
+        None
+    } else {
+        sets.sort_by_key(Vec::len);
+        let mut iter = sets.into_iter();
+        let mut acc = iter.next().unwrap_or_default();
+        for s in iter {
+            if acc.is_empty() {
+                break;
+            }
+            acc = intersect_sorted(acc, &s);
+        }
+        Some(acc)
+    };
+    let source = match (pairs.is_empty(), also) {
+        (_, Some(list)) if list.is_empty() => keys(list),
+        (true, None) => Source::Scan,
+        (true, Some(list)) => keys(list),
+        (false, also) => match MergeKeys::open(txn, &spec.name, &pairs)? {
+            Some(m) => Source::Keys(KeyStream::Merge(m, also)),
+            None => keys(Vec::new()),
+        },
+    };
+    Ok((source, residual))
+}
+
+/// Appends one order column's part of a composite sort key (prefix-free, so byte order is
+/// row order; descending columns are complemented).
+fn push_sort_part(out: &mut Vec<u8>, order: &OrderBy, raw: Option<Raw<'_>>) {
+    let key = raw.map(norm_raw).filter(|k| k.first() != Some(&TAG_NULL));
+    // The null marker is chosen before complementing, so nulls land where asked.
+    let null_low = order.nulls_first != order.desc;
+    let start = out.len();
+    match key {
+        None => out.push(if null_low { 0 } else { 2 }),
+        Some(k) => {
+            out.push(1);
+            for b in k {
+                out.push(b);
+                if b == 0 {
+                    out.push(0xFF);
+                }
+            }
+            out.extend_from_slice(&[0, 0]);
+        }
+    }
+    if order.desc {
+        out[start..].iter_mut().for_each(|b| *b = !*b);
+    }
+}
+
+/// Runs a query against one table in a read transaction.
+pub(crate) fn run(txn: &ReadTransaction, spec: &TableSpec, q: &Query) -> StoreResult<Page> {
+    validate(spec, q)?;
+    let mut page = PageBuilder::new(q.select.as_deref(), q.limit);
+    let empty_in = q
+        .filters
+        .iter()
+        .any(|e| matches!(e, Expr::Cond(c) if !c.negated && matches!(&c.operand, Operand::List(l) if l.is_empty())));
+    if q.limit == 0 || empty_in {
+        return Ok(page.finish());
+    }
+    let name = rows_name(&spec.name);
+    let rows_t = match txn.open_table(RowsDef::new(&name)) {
+        Ok(t) => t,
+        Err(TableError::TableDoesNotExist(_)) => return Ok(page.finish()),
+        Err(e) => return Err(e.into()),
+    };
+    let (source, residual) = plan(txn, spec, q)?;
+
+    // Fast path: the indexes answered everything; copy the page's rows as stored.
+    if residual.is_empty() && q.order.is_empty() {
+        match source {
+            Source::Keys(mut stream) => {
+                let mut skipped = 0;
+                while page.len() < q.limit {
+                    let Some(k) = stream.next_key()? else { break };
+                    if skipped < q.offset {
+                        skipped += 1;
+                        continue;
+                    }
+                    if let Some(g) = rows_t.get(k.as_str())? {
+                        page.push(g.value())?;
+                    }
+                }
+            }
+            Source::Scan => {
+                for entry in rows_t.iter()?.skip(q.offset).take(q.limit) {
+                    let (_, v) = entry?;
+                    page.push(v.value())?;
+                }
+            }
+        }
+        return Ok(page.finish());
+    }
+
+    // Ordered by one indexed column with nothing narrowing the rows first: walk that index
+    // and stop once the page is full, instead of sorting the whole table.
+    if let (Source::Scan, [order]) = (&source, q.order.as_slice())
+        && spec.is_indexed(&order.column)
+    {
+        let mut needed: Vec<&str> = Vec::new();
+        residual.iter().for_each(|e| collect_columns(e, &mut needed));
+        let mut matched = 0usize;
+        let mut visit = |key: &str| -> StoreResult<bool> {
+            let Some(g) = rows_t.get(key)? else { return Ok(true) };
+            let bytes = g.value();
+            if !residual.is_empty() {
+                let mut local: Vec<Option<Raw<'_>>> = vec![None; needed.len()];
+                extract(bytes, &needed, &mut local)?;
+                let lookup = |c: &str| needed.iter().position(|n| *n == c).and_then(|i| local[i]);
+                if !residual.iter().all(|e| eval(e, &lookup) == Some(true)) {
+                    return Ok(true);
+                }
+            }
+            matched += 1;
+            if matched > q.offset {
+                page.push(bytes)?;
+            }
+            Ok(page.len() < q.limit)
+        };
+        index::walk_ordered(txn, &spec.name, &order.column, order.desc, order.nulls_first, &mut visit)?;
+        return Ok(page.finish());
+    }
+
+    let mut needed: Vec<&str> = Vec::new();
+    residual.iter().for_each(|e| collect_columns(e, &mut needed));
+    for o in &q.order {
+        if !needed.contains(&o.column.as_str()) {
+            needed.push(&o.column);
+        }
+    }
+    let order_slots: Vec<usize> =
+        q.order.iter().map(|o| needed.iter().position(|n| *n == o.column).unwrap_or_default()).collect();
+    let top_k = q.offset.saturating_add(q.limit);
+    let mut heap: BinaryHeap<(Vec<u8>, String)> = BinaryHeap::new();
+    let mut matched = 0usize;
+
+    // Returns false once the page is full (unordered queries stop early).
+    let mut visit = |key: &str, bytes: &[u8], page: &mut PageBuilder| -> StoreResult<bool> {
+        let mut local: Vec<Option<Raw<'_>>> = vec![None; needed.len()];
+        extract(bytes, &needed, &mut local)?;
+        let lookup = |c: &str| needed.iter().position(|n| *n == c).and_then(|i| local[i]);
+        if !residual.iter().all(|e| eval(e, &lookup) == Some(true)) {
+            return Ok(true);
+        }
+        if q.order.is_empty() {
+            matched += 1;
+            if matched > q.offset {
+                page.push(bytes)?;
+            }
+            return Ok(page.len() < q.limit);
+        }
+        let mut sk = Vec::with_capacity(32);
+        for (o, &slot) in q.order.iter().zip(&order_slots) {
+            push_sort_part(&mut sk, o, local[slot]);
+        }
+        if heap.len() < top_k {
+            heap.push((sk, key.to_string()));
+        } else if heap.peek().is_some_and(|top| (&sk, key) < (&top.0, top.1.as_str())) {
+            heap.pop();
+            heap.push((sk, key.to_string()));
+        }
+        Ok(true)
+    };
+
+    match source {
+        Source::Keys(mut stream) => {
+            while let Some(k) = stream.next_key()? {
+                if let Some(g) = rows_t.get(k.as_str())?
+                    && !visit(&k, g.value(), &mut page)?
+                {
+                    break;
+                }
+            }
+        }
+        Source::Scan => {
+            for entry in rows_t.iter()? {
+                let (k, v) = entry?;
+                if !visit(k.value(), v.value(), &mut page)? {
+                    break;
+                }
+            }
+        }
+    }
+    if !q.order.is_empty() {
+        for (_, key) in heap.into_sorted_vec().into_iter().skip(q.offset) {
+            if let Some(g) = rows_t.get(key.as_str())? {
+                page.push(g.value())?;
+            }
+        }
+    }
+    Ok(page.finish())
+}

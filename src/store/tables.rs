@@ -1,0 +1,127 @@
+//! Every redb table of an organization file, declared once, and the table registry.
+
+use redb::TableDefinition;
+use std::collections::HashMap;
+
+/// Bump when the on-disk layout changes: a file of another version is rebuilt empty.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Generic key/value meta data (schema version, last sync, organization, preferences).
+pub(crate) const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
+/// Newest synced provider `Timestamp` per table.
+pub(crate) const SYNC_TIMESTAMPS: TableDefinition<&str, i64> = TableDefinition::new("sync_timestamps");
+/// Row count per table, kept in step with every write so reading it never scans.
+pub(crate) const ROW_COUNTS: TableDefinition<&str, u64> = TableDefinition::new("row_counts");
+
+/// The rows of one table: key → JSON object bytes (the provider row minus `__metadata`).
+pub(crate) fn rows_name(table: &str) -> String {
+    format!("rows/{table}")
+}
+
+/// A secondary index: (normalised value, row key) → ().
+pub(crate) fn index_name(table: &str, field: &str) -> String {
+    format!("idx/{table}/{field}")
+}
+
+pub(crate) type RowsDef<'a> = TableDefinition<'a, &'static str, &'static [u8]>;
+pub(crate) type IndexDef<'a> = TableDefinition<'a, (&'static [u8], &'static str), ()>;
+
+/// One local table: its name, key field, indexed fields and known columns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableSpec {
+    pub name: String,
+    /// The field rows are keyed by (usually `ID`).
+    pub key: String,
+    /// Fields with a secondary index (eq/in lookups and range scans).
+    pub indexed: Vec<String>,
+    /// Every column a query may name; empty means any column is accepted.
+    pub columns: Vec<String>,
+}
+
+impl TableSpec {
+    pub fn new(name: &str, key: &str, indexed: &[&str], columns: &[&str]) -> Self {
+        TableSpec {
+            name: name.to_string(),
+            key: key.to_string(),
+            indexed: indexed.iter().map(|s| s.to_string()).collect(),
+            columns: columns.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    /// Whether a query may name this column.
+    pub fn knows_column(&self, column: &str) -> bool {
+        self.columns.is_empty()
+            || column == self.key
+            || self.indexed.iter().any(|c| c == column)
+            || self.columns.iter().any(|c| c == column)
+    }
+
+    pub fn is_indexed(&self, column: &str) -> bool {
+        self.indexed.iter().any(|c| c == column)
+    }
+}
+
+/// The tables an organization file holds, by name.
+#[derive(Debug, Clone, Default)]
+pub struct Registry {
+    specs: Vec<TableSpec>,
+    by_name: HashMap<String, usize>,
+}
+
+impl Registry {
+    pub fn new(specs: Vec<TableSpec>) -> Self {
+        let by_name = specs.iter().enumerate().map(|(i, s)| (s.name.clone(), i)).collect();
+        Registry { specs, by_name }
+    }
+
+    pub fn get(&self, name: &str) -> Option<&TableSpec> {
+        self.by_name.get(name).map(|&i| &self.specs[i])
+    }
+
+    pub fn specs(&self) -> &[TableSpec] {
+        &self.specs
+    }
+
+    /// Describes the layout; a file written for another layout is rebuilt.
+    pub(crate) fn fingerprint(&self) -> String {
+        let mut parts: Vec<String> = self
+            .specs
+            .iter()
+            .map(|s| {
+                let mut idx = s.indexed.clone();
+                idx.sort();
+                format!("{}:{}:{}", s.name, s.key, idx.join(","))
+            })
+            .collect();
+        parts.sort();
+        format!("v{SCHEMA_VERSION};{}", parts.join("|"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fingerprint_changes_with_indexes_not_with_order() {
+        let a = Registry::new(vec![
+            TableSpec::new("items", "ID", &["Code", "ItemGroup"], &[]),
+            TableSpec::new("projects", "ID", &[], &[]),
+        ]);
+        let b = Registry::new(vec![
+            TableSpec::new("projects", "ID", &[], &[]),
+            TableSpec::new("items", "ID", &["ItemGroup", "Code"], &[]),
+        ]);
+        let c = Registry::new(vec![TableSpec::new("items", "ID", &["Code"], &[])]);
+        assert_eq!(a.fingerprint(), b.fingerprint());
+        assert_ne!(a.fingerprint(), c.fingerprint());
+    }
+
+    #[test]
+    fn columns_are_checked_only_when_listed() {
+        let s = TableSpec::new("items", "ID", &["ItemGroup"], &["Code"]);
+        assert!(s.knows_column("ID") && s.knows_column("ItemGroup") && s.knows_column("Code"));
+        assert!(!s.knows_column("Foo"));
+        assert!(TableSpec::new("x", "ID", &[], &[]).knows_column("Anything"));
+    }
+}

@@ -1,0 +1,560 @@
+//! Store behaviour end to end: writes, indexes, paging, joins, meta, rebuilds, isolation.
+
+use super::*;
+use proptest::prelude::*;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+
+fn specs() -> Vec<TableSpec> {
+    vec![
+        TableSpec::new(
+            "items",
+            "ID",
+            &["Code", "ItemGroup", "Warehouse"],
+            &[
+                "ID",
+                "Code",
+                "Description",
+                "ItemGroup",
+                "ItemGroupCode",
+                "Warehouse",
+                "Stock",
+                "IsSalesItem",
+                "Timestamp",
+            ],
+        ),
+        TableSpec::new(
+            "itemWarehouses",
+            "ID",
+            &["Item", "Warehouse"],
+            &["ID", "Item", "ItemCode", "Warehouse", "WarehouseCode", "DefaultStorageLocation", "Timestamp"],
+        ),
+        TableSpec::new(
+            "storageLocationStockPositions",
+            "ID",
+            &["Item", "Warehouse", "StorageLocation"],
+            &["ID", "Item", "Warehouse", "StorageLocation", "Stock", "Timestamp"],
+        ),
+        TableSpec::new(
+            "shopOrders",
+            "ID",
+            &["Item", "Status", "PlannedDate", "Project"],
+            &["ID", "ShopOrderNumber", "Item", "Status", "PlannedDate", "Project", "YourRef", "Timestamp"],
+        ),
+        TableSpec::new(DELETED_ENTRIES_TABLE, "ID", &["EntityType"], &[]),
+    ]
+}
+
+fn guid(n: u32) -> String {
+    format!("{n:08x}-0000-4000-8000-{n:012x}")
+}
+
+fn item(n: u32, group: u32, wh: u32) -> Value {
+    json!({
+        "__metadata": {"uri": format!("https://x/api/v1/1/logistics/Items(guid'{}')", guid(n)), "type": "Exact.Web.Api.Models.Item"},
+        "ID": guid(n), "Code": format!("IT{n:05}"), "Description": format!("Item number {n}"),
+        "ItemGroup": guid(1_000_000 + group), "Warehouse": guid(2_000_000 + wh), "Stock": n as f64 / 2.0,
+        "IsSalesItem": n.is_multiple_of(2), "Timestamp": format!("{}", 1000 + n)
+    })
+}
+
+fn open_temp() -> (tempfile::TempDir, Stores) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let stores = Stores::new(dir.path(), specs());
+    (dir, stores)
+}
+
+fn ids(page: &Page) -> Vec<String> {
+    page.to_values().expect("values").iter().map(|v| v["ID"].as_str().unwrap_or_default().to_string()).collect()
+}
+
+#[test]
+fn upsert_drops_metadata_and_counts_rows() {
+    let (_d, stores) = open_temp();
+    let s = stores.get(7).expect("store");
+    let out =
+        s.apply_batch("items", (0..10).map(|n| item(n, n % 3, 0)).collect(), Some(1009), Commit::Fast).expect("batch");
+    assert_eq!(out, UpsertOutcome { inserted: 10, updated: 0 });
+    let out = s.apply_batch("items", vec![item(3, 9, 1)], Some(5), Commit::Durable).expect("update");
+    assert_eq!(out, UpsertOutcome { inserted: 0, updated: 1 });
+    assert_eq!(s.row_count("items").expect("count"), 10);
+    assert_eq!(s.sync_timestamp("items").expect("ts"), Some(1009), "an older batch never lowers the timestamp");
+    let row: Value = serde_json::from_slice(&s.get_row("items", &guid(3)).expect("get").expect("row")).expect("json");
+    assert!(row.get("__metadata").is_none());
+    assert_eq!(row["ItemGroup"], guid(1_000_009));
+    assert_eq!(ids(&s.query_str("items", &format!("ItemGroup=eq.{}", guid(1_000_000))).expect("q")).len(), 3);
+    assert_eq!(ids(&s.query_str("items", &format!("ItemGroup=eq.{}", guid(1_000_009))).expect("q")), [guid(3)]);
+}
+
+#[test]
+fn a_failing_batch_commits_neither_rows_nor_timestamp() {
+    let (_d, stores) = open_temp();
+    let s = stores.get(1).expect("store");
+    s.apply_batch("items", vec![item(1, 0, 0)], Some(10), Commit::Durable).expect("first");
+    let bad = vec![item(2, 0, 0), json!({"Code": "no key"}), item(3, 0, 0)];
+    let err = s.apply_batch("items", bad, Some(99), Commit::Durable).expect_err("missing key");
+    assert!(matches!(err, StoreError::MissingKey { .. }), "{err}");
+    assert_eq!(s.sync_timestamp("items").expect("ts"), Some(10));
+    assert_eq!(s.row_count("items").expect("count"), 1);
+    assert!(s.get_row("items", &guid(2)).expect("get").is_none());
+    assert!(
+        matches!(s.apply_batch("nope", vec![], None, Commit::Fast), Err(StoreError::UnknownTable(t)) if t == "nope")
+    );
+}
+
+#[test]
+fn fast_commits_are_visible_and_survive_a_flush_and_reopen() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    {
+        let stores = Stores::new(dir.path(), specs());
+        let s = stores.get(3).expect("store");
+        for b in 0..5u32 {
+            let rows = (b * 100..b * 100 + 100).map(|n| item(n, 0, 0)).collect();
+            s.apply_batch("items", rows, Some(i64::from(b)), Commit::Fast).expect("batch");
+        }
+        assert_eq!(s.row_count("items").expect("count"), 500);
+        s.flush().expect("flush");
+    }
+    let stores = Stores::new(dir.path(), specs());
+    let s = stores.get(3).expect("reopen");
+    assert_eq!(s.row_count("items").expect("count"), 500);
+    assert_eq!(s.sync_timestamp("items").expect("ts"), Some(4));
+}
+
+#[test]
+fn another_schema_rebuilds_the_file_empty_and_the_same_keeps_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    {
+        let s = Stores::new(dir.path(), specs()).get(5).expect("store");
+        s.apply_batch("items", vec![item(1, 0, 0)], Some(3), Commit::Durable).expect("batch");
+    }
+    {
+        let s = Stores::new(dir.path(), specs()).get(5).expect("same schema");
+        assert_eq!(s.row_count("items").expect("count"), 1);
+    }
+    let mut changed = specs();
+    changed[0].indexed.push("Description".into());
+    let s = Stores::new(dir.path(), changed).get(5).expect("rebuilt");
+    assert_eq!(s.row_count("items").expect("count"), 0);
+    assert_eq!(s.sync_timestamp("items").expect("ts"), None);
+    assert_eq!(s.query_str("items", "Description=eq.Item number 1").expect("q").len(), 0);
+}
+
+#[test]
+fn a_foreign_file_is_rebuilt() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let stores = Stores::new(dir.path(), specs());
+    std::fs::write(stores.path_for(9), b"this is not a redb file at all, just bytes").expect("write");
+    match stores.get(9) {
+        Ok(s) => assert_eq!(s.row_count("items").expect("count"), 0),
+        Err(e) => panic!("a foreign file must be rebuilt, got {e}"),
+    }
+}
+
+#[test]
+fn clear_table_resets_rows_indexes_and_timestamp() {
+    let (_d, stores) = open_temp();
+    let s = stores.get(1).expect("store");
+    s.apply_batch("items", (0..20).map(|n| item(n, 0, 0)).collect(), Some(77), Commit::Durable).expect("batch");
+    s.apply_batch("shopOrders", vec![json!({"ID": guid(1), "Status": 10})], Some(5), Commit::Durable).expect("so");
+    s.clear_table("items").expect("clear");
+    assert_eq!(s.row_count("items").expect("count"), 0);
+    assert_eq!(s.sync_timestamp("items").expect("ts"), None);
+    assert_eq!(s.query_str("items", &format!("ItemGroup=eq.{}", guid(1_000_000))).expect("q").len(), 0);
+    assert_eq!(s.sync_timestamp("shopOrders").expect("ts"), Some(5), "other tables untouched");
+    s.apply_batch("items", vec![item(1, 0, 0)], Some(1), Commit::Durable).expect("refill");
+    assert_eq!(s.sync_timestamp("items").expect("ts"), Some(1));
+}
+
+#[test]
+fn organizations_are_isolated_files() {
+    let (_d, stores) = open_temp();
+    let a = stores.get(100).expect("a");
+    let b = stores.get(200).expect("b");
+    a.apply_batch("items", vec![item(1, 0, 0)], Some(1), Commit::Durable).expect("a batch");
+    assert_eq!(b.row_count("items").expect("count"), 0);
+    assert!(b.query_str("items", "").expect("q").is_empty());
+    assert!(Arc::ptr_eq(&a, &stores.get(100).expect("again")), "opened once and shared");
+    assert_ne!(stores.path_for(100), stores.path_for(200));
+    drop(a);
+    assert!(stores.delete(100).expect("delete"));
+    assert!(!stores.path_for(100).exists());
+    assert_eq!(stores.get(100).expect("fresh").row_count("items").expect("count"), 0);
+    assert_eq!(b.row_count("items").expect("count"), 0);
+}
+
+#[test]
+fn paging_by_offset_returns_every_row_exactly_once() {
+    let (_d, stores) = open_temp();
+    let s = stores.get(1).expect("store");
+    s.apply_batch("items", (0..2345).map(|n| item(n, n % 4, n % 3)).collect(), None, Commit::Fast).expect("batch");
+    let group = format!("ItemGroup=eq.{}&", guid(1_000_001));
+    let both = format!("ItemGroup=eq.{}&Warehouse=eq.{}&", guid(1_000_001), guid(2_000_002));
+    for filter in
+        ["", &group, &both, "Stock=gte.100&", "order=Stock.desc&", "or=(Stock.lt.10,Code.like.IT01*)&order=Code&"]
+    {
+        let mut seen = Vec::new();
+        let mut offset = 0;
+        loop {
+            let page = s.query_str("items", &format!("{filter}offset={offset}")).expect("page");
+            seen.extend(ids(&page));
+            offset += page.len();
+            if page.len() < 1000 {
+                break;
+            }
+        }
+        let all = s
+            .query("items", &Query { limit: usize::MAX, ..Query::parse(filter.trim_end_matches('&')).expect("parse") });
+        let expected = ids(&all.expect("all"));
+        let mut sorted = seen.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), seen.len(), "no duplicates for '{filter}'");
+        assert_eq!(seen, expected, "pages concatenate to the whole answer for '{filter}'");
+        assert!(!seen.is_empty(), "{filter}");
+    }
+}
+
+#[test]
+fn filters_select_order_and_errors() {
+    let (_d, stores) = open_temp();
+    let s = stores.get(1).expect("store");
+    s.apply_batch("items", (0..50).map(|n| item(n, n % 5, n % 2)).collect(), None, Commit::Fast).expect("batch");
+    let q = |qs: &str| s.query_str("items", qs);
+    assert_eq!(ids(&q("Code=eq.IT00007").expect("eq")), [guid(7)]);
+    assert_eq!(ids(&q(&format!("ID=eq.{}", guid(7).to_uppercase())).expect("key, any case")), [guid(7)]);
+    assert_eq!(ids(&q(&format!("ID=in.({},{})&Stock=gt.3", guid(2), guid(9))).expect("key in")), [guid(9)]);
+    assert!(q("ID=in.()").expect("empty in").is_empty());
+    assert!(q("Code=in.()&Stock=gt.0").expect("empty in").is_empty());
+    assert_eq!(q("Stock=gte.20&Stock=lt.21").expect("range").len(), 2);
+    assert_eq!(q("Timestamp=gt.1040").expect("int64 strings").len(), 9);
+    assert_eq!(q("IsSalesItem=is.true").expect("bool").len(), 25);
+    assert_eq!(q("Description=ilike.*NUMBER 4*").expect("ilike").len(), 11);
+    assert_eq!(ids(&q("order=Stock.desc&limit=2").expect("order")), [guid(49), guid(48)]);
+    assert_eq!(ids(&q("order=Stock.desc&limit=2&offset=1").expect("order offset")), [guid(48), guid(47)]);
+    let page = q("select=Code,Stock&Code=eq.IT00003").expect("select");
+    assert_eq!(page.to_values().expect("values"), [json!({"Code": "IT00003", "Stock": 1.5})]);
+    assert_eq!(String::from_utf8(page.into_json()).expect("utf8"), r#"[{"Code":"IT00003","Stock":1.5}]"#);
+    let err = q("Foo=eq.1&order=Bar").expect_err("unknown");
+    assert!(err.to_string().contains("'Foo'") && err.to_string().contains("'Bar'"), "{err}");
+    assert!(matches!(s.query_str("nope", ""), Err(StoreError::UnknownTable(_))));
+    assert!(matches!(q("Code=zz.1"), Err(StoreError::BadQuery(_))));
+}
+
+#[test]
+fn order_places_nulls_as_asked() {
+    let (_d, stores) = open_temp();
+    let s = stores.get(1).expect("store");
+    let rows = vec![
+        json!({"ID": "a", "Status": 20}),
+        json!({"ID": "b", "Status": null}),
+        json!({"ID": "c", "Status": 10}),
+        json!({"ID": "d"}),
+    ];
+    s.apply_batch("shopOrders", rows, None, Commit::Fast).expect("batch");
+    let order = |o: &str| ids(&s.query_str("shopOrders", &format!("order={o}")).expect("q"));
+    assert_eq!(order("Status"), ["c", "a", "b", "d"]);
+    assert_eq!(order("Status.desc"), ["b", "d", "a", "c"]);
+    assert_eq!(order("Status.asc.nullsfirst"), ["b", "d", "c", "a"]);
+    assert_eq!(order("Status.desc.nullslast"), ["a", "c", "b", "d"]);
+    assert_eq!(ids(&s.query_str("shopOrders", "Status=is.null").expect("q")), ["b", "d"]);
+    assert_eq!(ids(&s.query_str("shopOrders", "Status=neq.10").expect("q")), ["a"]);
+}
+
+#[test]
+fn dates_filter_through_the_index() {
+    let (_d, stores) = open_temp();
+    let s = stores.get(1).expect("store");
+    let day = 86_400_000i64;
+    let base = 1_793_491_200_000i64; // 2026-11-01
+    let rows = (0..40)
+        .map(|n: i64| json!({"ID": format!("so{n:02}"), "PlannedDate": format!("/Date({})/", base + (n - 20) * day), "Status": 10}))
+        .collect();
+    s.apply_batch("shopOrders", rows, None, Commit::Fast).expect("batch");
+    assert_eq!(s.query_str("shopOrders", "PlannedDate=gte.2026-11-01").expect("q").len(), 20);
+    assert_eq!(s.query_str("shopOrders", "PlannedDate=gt.2026-11-01").expect("q").len(), 19);
+    assert_eq!(s.query_str("shopOrders", "PlannedDate=lt.2026-11-01").expect("q").len(), 20);
+    assert_eq!(s.query_str("shopOrders", "PlannedDate=lte.2026-11-01T00:00:00").expect("q").len(), 21);
+    assert_eq!(ids(&s.query_str("shopOrders", "PlannedDate=eq.2026-11-03").expect("q")), ["so22"]);
+    assert_eq!(
+        s.query_str("shopOrders", "PlannedDate=gte.2026-11-01&PlannedDate=lt.2026-11-08&Status=eq.10")
+            .expect("q")
+            .len(),
+        7
+    );
+}
+
+#[test]
+fn deletes_by_key_and_by_entity_key() {
+    let (_d, stores) = open_temp();
+    let s = stores.get(1).expect("store");
+    s.apply_batch("items", (0..5).map(|n| item(n, 0, 0)).collect(), None, Commit::Fast).expect("batch");
+    assert_eq!(s.delete_keys("items", &[&guid(1), "missing"]).expect("delete"), 1);
+    let upper = guid(2).to_uppercase();
+    let n = s.write(Commit::Durable, |w| w.delete_by_entity_keys("items", &[&upper])).expect("entity delete");
+    assert_eq!(n, 1);
+    assert_eq!(s.row_count("items").expect("count"), 3);
+    assert_eq!(s.query_str("items", &format!("ItemGroup=eq.{}", guid(1_000_000))).expect("q").len(), 3);
+}
+
+#[test]
+fn joins_attach_or_flatten_matches() {
+    let (_d, stores) = open_temp();
+    let s = stores.get(1).expect("store");
+    s.apply_batch("items", (0..3).map(|n| item(n, 0, 0)).collect(), None, Commit::Fast).expect("items");
+    let iw = vec![
+        json!({"ID": "iw1", "Item": guid(0).to_uppercase(), "Warehouse": "w1", "WarehouseCode": "1"}),
+        json!({"ID": "iw2", "Item": guid(0), "Warehouse": "w2", "WarehouseCode": "2"}),
+        json!({"ID": "iw3", "Item": guid(1), "Warehouse": "w1", "WarehouseCode": "1"}),
+    ];
+    s.apply_batch("itemWarehouses", iw, None, Commit::Fast).expect("iw");
+    let joins =
+        JoinSpec::parse_list(r#"[{"source":"itemWarehouses","joinOn":["Item"],"joinOnSelf":["ID"]}]"#).expect("joins");
+    let q = Query::parse("order=Code&select=ID,Code").expect("q");
+    let out: Value = serde_json::from_slice(&s.query_joins("items", &q, &joins, false).expect("join")).expect("json");
+    assert_eq!(out[0]["itemWarehouses"].as_array().map(Vec::len), Some(2));
+    assert_eq!(out[1]["itemWarehouses"][0]["ID"], "iw3");
+    assert_eq!(out[2]["itemWarehouses"], json!([]));
+    assert!(out[0].get("Description").is_none(), "select applies to the base row");
+
+    // Joining by a non-indexed field, and back from itemWarehouses to items by key, flattened.
+    let back = vec![JoinSpec { source: "items".into(), join_on: vec!["ID".into()], join_on_self: vec!["Item".into()] }];
+    let (q, parsed, flatten) = joins::parse_joins_query(&format!(
+        "Warehouse=eq.w1&flatten=true&joins={}",
+        urlencoding::encode(&serde_json::to_string(&back).expect("ser"))
+    ))
+    .expect("parse joins query");
+    assert!(flatten);
+    let out: Value =
+        serde_json::from_slice(&s.query_joins("itemWarehouses", &q, &parsed, true).expect("join")).expect("json");
+    assert_eq!(out.as_array().map(Vec::len), Some(2));
+    assert_eq!(out[0]["items.Code"], "IT00000");
+    assert_eq!(out[1]["items.Code"], "IT00001");
+    let by_code = vec![JoinSpec {
+        source: "itemWarehouses".into(),
+        join_on: vec!["WarehouseCode".into()],
+        join_on_self: vec!["Code".into()],
+    }];
+    let out: Value =
+        serde_json::from_slice(&s.query_joins("items", &Query::default(), &by_code, false).expect("scan join"))
+            .expect("json");
+    assert_eq!(out[0]["itemWarehouses"], json!([]));
+
+    let bad = vec![JoinSpec {
+        source: "itemWarehouses".into(),
+        join_on: vec!["Item".into(), "Warehouse".into()],
+        join_on_self: vec!["ID".into()],
+    }];
+    let err = s.query_joins("items", &Query::default(), &bad, false).expect_err("mismatch");
+    assert!(matches!(err, StoreError::JoinLengthMismatch));
+    let app: crate::error::AppError = err.into();
+    assert_eq!(app.message(), "Join parameters lengths must match");
+    let unknown = vec![JoinSpec { source: "nope".into(), join_on: vec![], join_on_self: vec![] }];
+    assert!(matches!(s.query_joins("items", &Query::default(), &unknown, false), Err(StoreError::UnknownTable(_))));
+    let empty_ids = Query::parse("ID=in.()").expect("q");
+    assert_eq!(s.query_joins("items", &empty_ids, &joins, false).expect("empty"), b"[]");
+}
+
+#[test]
+fn meta_round_trips() {
+    let (_d, stores) = open_temp();
+    let s = stores.get(42).expect("store");
+    assert!(s.org_details().expect("org").is_none());
+    let org = OrgDetails {
+        uuid: "u-1".into(),
+        division: 42,
+        name: "Acme".into(),
+        preferences: json!({"weekends_disabled": true}),
+    };
+    s.set_org_details(&org).expect("set org");
+    assert_eq!(s.org_details().expect("org"), Some(org.clone()));
+    assert!(org.weekends_disabled());
+    s.set_user_preferences("anna", &json!({"sync_endpoints": ["items", "shopOrders"]})).expect("prefs");
+    assert_eq!(s.user_preferences("anna").expect("prefs"), Some(json!({"sync_endpoints": ["items", "shopOrders"]})));
+    assert_eq!(s.user_preferences("bob").expect("prefs"), None);
+    s.kv_put("outbox/seq", b"17").expect("kv");
+    assert_eq!(s.kv_get("outbox/seq").expect("kv"), Some(b"17".to_vec()));
+    assert!(s.kv_delete("outbox/seq").expect("kv del"));
+    assert_eq!(s.kv_get("outbox/seq").expect("kv"), None);
+    s.apply_batch(DELETED_ENTRIES_TABLE, vec![json!({"ID": "d1", "EntityType": 9})], Some(55), Commit::Fast)
+        .expect("del");
+    s.apply_batch("items", vec![item(1, 0, 0)], Some(12), Commit::Fast).expect("items");
+    s.set_last_sync("2026-11-21T19:00:00").expect("last sync");
+    let state = s.sync_state().expect("state");
+    assert_eq!(state.timestamps, BTreeMap::from([("items".to_string(), 12)]));
+    assert_eq!(state.deleted_entries_sync_timestamp, Some(55));
+    assert_eq!(state.last_sync.as_deref(), Some("2026-11-21T19:00:00"));
+    assert_eq!(s.row_counts().expect("counts").iter().find(|(t, _)| t == "items").map(|(_, n)| *n), Some(1));
+}
+
+/// One random write against the store and the model.
+#[derive(Debug, Clone)]
+enum Step {
+    Upsert(Vec<(u8, Option<u8>, u8)>),
+    Delete(Vec<u8>),
+    Clear,
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        6 => prop::collection::vec((0u8..24, prop::option::of(0u8..5), 0u8..4), 1..12).prop_map(Step::Upsert),
+        2 => prop::collection::vec(0u8..24, 1..6).prop_map(Step::Delete),
+        1 => Just(Step::Clear),
+    ]
+}
+
+/// Values of mixed kinds so that normalisation is exercised: guids in both cases, numbers,
+/// Int64-like strings, dates, plain strings and nulls.
+fn value_of(v: Option<u8>, kind: u8) -> Value {
+    match (v, kind) {
+        (None, _) => Value::Null,
+        (Some(v), 0) => json!(guid(u32::from(v))),
+        (Some(v), 1) => json!(guid(u32::from(v)).to_uppercase()),
+        (Some(v), 2) => json!(v),
+        (Some(v), _) => json!(format!("/Date({})/", i64::from(v) * 86_400_000)),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn index_lookups_always_equal_a_full_scan(steps in prop::collection::vec(step(), 1..14)) {
+        let (_d, stores) = open_temp();
+        let s = stores.get(1).expect("store");
+        let mut model: BTreeMap<String, Value> = BTreeMap::new();
+        for st in &steps {
+            match st {
+                Step::Upsert(rows) => {
+                    let rows: Vec<Value> = rows
+                        .iter()
+                        .map(|(k, v, kind)| {
+                            let mut row = json!({"ID": format!("k{k:02}"), "Item": value_of(*v, *kind), "Stock": v.map(|x| x % 3), "Warehouse": format!("w{}", (k + kind) % 3)});
+                            if v == &Some(4) {
+                                row.as_object_mut().expect("object").remove("Item");
+                            }
+                            row
+                        })
+                        .collect();
+                    for r in &rows {
+                        model.insert(r["ID"].as_str().unwrap_or_default().to_string(), r.clone());
+                    }
+                    s.apply_batch("storageLocationStockPositions", rows, None, Commit::Fast).expect("upsert");
+                }
+                Step::Delete(keys) => {
+                    let keys: Vec<String> = keys.iter().map(|k| format!("k{k:02}")).collect();
+                    let refs: Vec<&str> = keys.iter().map(String::as_str).collect();
+                    let expected = keys.iter().collect::<std::collections::BTreeSet<_>>().iter().filter(|k| model.contains_key(k.as_str())).count();
+                    prop_assert_eq!(s.delete_keys("storageLocationStockPositions", &refs).expect("delete"), expected);
+                    keys.iter().for_each(|k| { model.remove(k); });
+                }
+                Step::Clear => {
+                    s.clear_table("storageLocationStockPositions").expect("clear");
+                    model.clear();
+                }
+            }
+        }
+        prop_assert_eq!(s.row_count("storageLocationStockPositions").expect("count"), model.len() as u64);
+        // The index holds exactly one entry per row, with the row's current value.
+        let txn = s.db.begin_read().expect("read");
+        let mut entries = index::all_entries(&txn, "storageLocationStockPositions", "Item").expect("entries");
+        entries.sort_by(|a, b| a.1.cmp(&b.1));
+        let expected: Vec<(Vec<u8>, String)> = model
+            .iter()
+            .map(|(k, r)| (value::norm_value(r.get("Item").unwrap_or(&Value::Null)), k.clone()))
+            .collect();
+        prop_assert_eq!(entries, expected);
+        // Every indexed lookup (eq, in, ranges) answers what a scan of the rows answers.
+        let mut probes: Vec<String> = (0u8..5).flat_map(|v| (0u8..4).map(move |k| value_of(Some(v), k))).map(|v| match v {
+            Value::String(s) => s,
+            other => other.to_string(),
+        }).collect();
+        probes.push("1970-01-03".into());
+        for p in &probes {
+            for op in ["eq", "gt", "gte", "lt", "lte"] {
+                let indexed = ids(&s.query_str("storageLocationStockPositions", &format!("Item={op}.{}", urlencoding::encode(p))).expect("indexed"));
+                let scanned = ids(&s.query_str("storageLocationStockPositions", &format!("or=(Item.{op}.\"{p}\")")).expect("scan"));
+                prop_assert_eq!(&indexed, &scanned, "Item={}.{}", op, p);
+            }
+        }
+        for p in &probes {
+            for w in 0..3 {
+                let pair = format!("Item=eq.{}&Warehouse=eq.w{w}", urlencoding::encode(p));
+                let merged = ids(&s.query_str("storageLocationStockPositions", &pair).expect("merge"));
+                let scanned = ids(&s.query_str("storageLocationStockPositions", &format!("or=(Item.eq.\"{p}\")&or=(Warehouse.eq.w{w})")).expect("scan pair"));
+                prop_assert_eq!(&merged, &scanned, "{}", pair);
+                let paged = ids(&s.query_str("storageLocationStockPositions", &format!("{pair}&offset=1&limit=2")).expect("paged"));
+                prop_assert_eq!(paged.as_slice(), &scanned[scanned.len().min(1)..scanned.len().min(3)]);
+            }
+        }
+        let list = format!("Item=in.({},{})&Stock=eq.1", urlencoding::encode(&probes[0]), urlencoding::encode(&probes[9]));
+        let indexed = ids(&s.query_str("storageLocationStockPositions", &list).expect("in"));
+        let scanned = ids(&s.query_str("storageLocationStockPositions", &format!("or=(Item.in.(\"{}\",\"{}\"))&Stock=eq.1", probes[0], probes[9])).expect("scan in"));
+        prop_assert_eq!(indexed, scanned);
+    }
+}
+
+#[test]
+fn index_ordered_walk_equals_sorting() {
+    let (_d, stores) = open_temp();
+    let s = stores.get(1).expect("store");
+    // Status is indexed, YourRef holds the same values without an index.
+    let rows: Vec<Value> = (0..300u32)
+        .map(|n| {
+            let v = match n % 7 {
+                0 => Value::Null,
+                1 => json!(format!("/Date({})/", n % 5)),
+                2 => json!("x"),
+                k => json!(k * (n % 3)),
+            };
+            let mut r =
+                json!({"ID": format!("so{:03}", (n * 37) % 300), "Status": v.clone(), "YourRef": v, "Item": n % 4});
+            if n % 11 == 0 {
+                r.as_object_mut().expect("object").remove("Status");
+                r.as_object_mut().expect("object").remove("YourRef");
+            }
+            r
+        })
+        .collect();
+    s.apply_batch("shopOrders", rows, None, Commit::Fast).expect("batch");
+    for dir in ["asc", "desc", "asc.nullsfirst", "desc.nullslast"] {
+        for extra in ["", "&Item=neq.2", "&offset=45&limit=60", "&or=(Item.eq.1,Item.eq.3)&offset=10&limit=20"] {
+            let walked = ids(&s.query_str("shopOrders", &format!("order=Status.{dir}{extra}")).expect("walk"));
+            let sorted = ids(&s.query_str("shopOrders", &format!("order=YourRef.{dir}{extra}")).expect("sort"));
+            assert_eq!(walked, sorted, "order {dir}{extra}");
+            assert!(!walked.is_empty());
+        }
+    }
+}
+
+#[test]
+fn readers_run_while_a_writer_commits() {
+    let (_d, stores) = open_temp();
+    let stores = Arc::new(stores);
+    let s = stores.get(1).expect("store");
+    std::thread::scope(|scope| {
+        let writer = s.clone();
+        scope.spawn(move || {
+            for b in 0..20u32 {
+                let rows = (b * 50..b * 50 + 50).map(|n| item(n, b % 2, 0)).collect();
+                writer.apply_batch("items", rows, Some(i64::from(b)), Commit::Fast).expect("batch");
+            }
+            writer.flush().expect("flush");
+        });
+        for _ in 0..3 {
+            let stores = stores.clone();
+            scope.spawn(move || {
+                let reader = stores.get(1).expect("shared store");
+                let mut last = 0;
+                for _ in 0..30 {
+                    // Each page is one snapshot: batches appear whole, never half-written.
+                    let n = reader.query_str("items", "select=ID&limit=1000").expect("query").len();
+                    assert_eq!(n % 50, 0, "a batch is visible entirely or not at all");
+                    assert!(n >= last, "commits never go backwards");
+                    last = n;
+                }
+            });
+        }
+    });
+    assert_eq!(s.row_count("items").expect("count"), 1000);
+}

@@ -1,0 +1,184 @@
+//! Writes inside one redb transaction: upserts with index upkeep, deletes, clears, timestamps.
+
+use super::error::{StoreError, StoreResult};
+use super::fields::extract;
+use super::index::entry_key;
+use super::meta;
+use super::tables::{IndexDef, Registry, RowsDef, TableSpec, index_name, rows_name};
+use super::value::{NormKey, TAG_NULL, is_guid, norm_raw, norm_value};
+use redb::WriteTransaction;
+use serde_json::Value;
+
+/// A write transaction's view of the tables; everything done through one `Writer` commits
+/// or vanishes together.
+pub struct Writer<'t> {
+    pub(crate) txn: &'t WriteTransaction,
+    pub(crate) registry: &'t Registry,
+}
+
+/// What an upsert did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct UpsertOutcome {
+    pub inserted: usize,
+    pub updated: usize,
+}
+
+fn key_text(spec: &TableSpec, v: Option<&Value>) -> StoreResult<String> {
+    match v {
+        Some(Value::String(s)) if !s.is_empty() => Ok(s.clone()),
+        Some(Value::Number(n)) => Ok(n.to_string()),
+        _ => Err(StoreError::MissingKey { table: spec.name.clone(), key: spec.key.clone() }),
+    }
+}
+
+/// The index entries of a stored row's indexed fields.
+fn stored_entries(bytes: &[u8], fields: &[&str]) -> StoreResult<Vec<Option<NormKey>>> {
+    let mut raw = vec![None; fields.len()];
+    extract(bytes, fields, &mut raw)?;
+    Ok(raw.iter().map(|r| entry_key(r.map_or_else(|| vec![TAG_NULL], norm_raw))).collect())
+}
+
+/// The index entry of a field: missing fields index as null.
+fn field_entry(v: Option<&Value>) -> Option<NormKey> {
+    entry_key(v.map_or_else(|| vec![TAG_NULL], norm_value))
+}
+
+impl Writer<'_> {
+    fn spec(&self, table: &str) -> StoreResult<&TableSpec> {
+        self.registry.get(table).ok_or_else(|| StoreError::UnknownTable(table.to_string()))
+    }
+
+    /// Inserts or replaces rows by their key field (`__metadata` is dropped) and keeps the
+    /// table's indexes and row count right.
+    pub fn upsert(&mut self, table: &str, rows: Vec<Value>) -> StoreResult<UpsertOutcome> {
+        let spec = self.spec(table)?;
+        let rows_table_name = rows_name(table);
+        let mut rows_t = self.txn.open_table(RowsDef::new(&rows_table_name))?;
+        let idx_names: Vec<String> = spec.indexed.iter().map(|f| index_name(table, f)).collect();
+        let mut idx_t =
+            idx_names.iter().map(|n| self.txn.open_table(IndexDef::new(n))).collect::<Result<Vec<_>, _>>()?;
+        let fields: Vec<&str> = spec.indexed.iter().map(String::as_str).collect();
+        let mut outcome = UpsertOutcome::default();
+        let mut bytes = Vec::with_capacity(2048);
+        for mut row in rows {
+            let Some(obj) = row.as_object_mut() else {
+                return Err(StoreError::MissingKey { table: table.to_string(), key: spec.key.clone() });
+            };
+            obj.remove("__metadata");
+            let key = key_text(spec, obj.get(&spec.key))?;
+            let new_entries: Vec<Option<NormKey>> = fields.iter().map(|f| field_entry(obj.get(*f))).collect();
+            bytes.clear();
+            serde_json::to_writer(&mut bytes, &row).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+            let old_entries: Option<Vec<Option<NormKey>>> = match rows_t.insert(key.as_str(), bytes.as_slice())? {
+                None => None,
+                Some(old) if fields.is_empty() => {
+                    drop(old);
+                    Some(Vec::new())
+                }
+                Some(old) => Some(stored_entries(old.value(), &fields)?),
+            };
+            match &old_entries {
+                None => outcome.inserted += 1,
+                Some(_) => outcome.updated += 1,
+            }
+            for (i, new) in new_entries.iter().enumerate() {
+                let old = old_entries.as_ref().and_then(|o| o[i].as_ref());
+                if old == new.as_ref() && old_entries.is_some() {
+                    continue;
+                }
+                if let Some(o) = old {
+                    idx_t[i].remove((o.as_slice(), key.as_str()))?;
+                }
+                if let Some(n) = new {
+                    idx_t[i].insert((n.as_slice(), key.as_str()), ())?;
+                }
+            }
+        }
+        drop(rows_t);
+        drop(idx_t);
+        meta::add_row_count(self.txn, table, outcome.inserted as i64)?;
+        Ok(outcome)
+    }
+
+    /// Deletes rows by key (and their index entries); returns how many existed.
+    pub fn delete_keys(&mut self, table: &str, keys: &[&str]) -> StoreResult<usize> {
+        let spec = self.spec(table)?;
+        let rows_table_name = rows_name(table);
+        let mut rows_t = self.txn.open_table(RowsDef::new(&rows_table_name))?;
+        let idx_names: Vec<String> = spec.indexed.iter().map(|f| index_name(table, f)).collect();
+        let mut idx_t =
+            idx_names.iter().map(|n| self.txn.open_table(IndexDef::new(n))).collect::<Result<Vec<_>, _>>()?;
+        let fields: Vec<&str> = spec.indexed.iter().map(String::as_str).collect();
+        let mut deleted = 0usize;
+        for key in keys {
+            let Some(old) = rows_t.remove(*key)? else { continue };
+            deleted += 1;
+            if fields.is_empty() {
+                continue;
+            }
+            let entries = stored_entries(old.value(), &fields)?;
+            drop(old);
+            for (i, e) in entries.iter().enumerate() {
+                if let Some(e) = e {
+                    idx_t[i].remove((e.as_slice(), *key))?;
+                }
+            }
+        }
+        drop(rows_t);
+        drop(idx_t);
+        meta::add_row_count(self.txn, table, -(deleted as i64))?;
+        Ok(deleted)
+    }
+
+    /// Deletes rows named by the provider's deleted entries (`EntityKey`): guids match in any
+    /// case, since keys are stored as the provider wrote them (lower case).
+    pub fn delete_by_entity_keys(&mut self, table: &str, entity_keys: &[&str]) -> StoreResult<usize> {
+        let mut keys: Vec<String> = Vec::with_capacity(entity_keys.len() * 2);
+        for k in entity_keys {
+            keys.push(k.to_string());
+            if is_guid(k) {
+                let lower = k.to_ascii_lowercase();
+                if lower != *k {
+                    keys.push(lower);
+                }
+            }
+        }
+        let refs: Vec<&str> = keys.iter().map(String::as_str).collect();
+        self.delete_keys(table, &refs)
+    }
+
+    /// Empties a table, its indexes and its sync timestamp, so the next sync starts over.
+    pub fn clear_table(&mut self, table: &str) -> StoreResult<()> {
+        let spec = self.spec(table)?;
+        let name = rows_name(table);
+        self.txn.delete_table(RowsDef::new(&name))?;
+        self.txn.open_table(RowsDef::new(&name))?;
+        for f in &spec.indexed {
+            let n = index_name(table, f);
+            self.txn.delete_table(IndexDef::new(&n))?;
+            self.txn.open_table(IndexDef::new(&n))?;
+        }
+        meta::set_row_count(self.txn, table, 0)?;
+        meta::clear_timestamp(self.txn, table)
+    }
+
+    /// Raises the table's sync timestamp (never lowers it).
+    pub fn set_timestamp(&mut self, table: &str, timestamp: i64) -> StoreResult<()> {
+        self.spec(table)?;
+        meta::raise_timestamp(self.txn, table, timestamp)
+    }
+
+    /// Creates the tables of every spec so readers never meet a missing table.
+    pub(crate) fn create_all(&mut self) -> StoreResult<()> {
+        self.txn.open_table(super::tables::META)?;
+        self.txn.open_table(super::tables::SYNC_TIMESTAMPS)?;
+        self.txn.open_table(super::tables::ROW_COUNTS)?;
+        for spec in self.registry.specs() {
+            self.txn.open_table(RowsDef::new(&rows_name(&spec.name)))?;
+            for f in &spec.indexed {
+                self.txn.open_table(IndexDef::new(&index_name(&spec.name, f)))?;
+            }
+        }
+        Ok(())
+    }
+}
