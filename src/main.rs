@@ -23,6 +23,8 @@ enum Command {
     Serve(ServeArgs),
     /// Print the version.
     Version,
+    /// Sync organizations from Exact Online now, with a progress bar (for cron and first installs).
+    Sync(SyncArgs),
     /// Run the built-in Exact Online simulator alone and print its base URL.
     #[cfg(feature = "demo")]
     Sim(SimArgs),
@@ -61,6 +63,19 @@ struct DemoArgs {
     serve: ServeArgs,
 }
 
+#[derive(Args)]
+struct SyncArgs {
+    /// Only this organization (division number); default every organization that signed in.
+    #[arg(long, value_name = "DIV")]
+    org: Option<i64>,
+    /// Tables or endpoint names to sync; default every sync endpoint except deleted entries.
+    #[arg(long, value_name = "NAME", num_args = 1..)]
+    endpoints: Vec<String>,
+    /// Data directory (overrides `data_dir`).
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+}
+
 #[derive(Args, Default)]
 struct ServeArgs {
     /// Listen address, HOST:PORT (overrides `listen`).
@@ -94,6 +109,17 @@ fn main() -> ExitCode {
                 stock_manager::telemetry::init(&config);
                 stock_manager::tls::install_crypto_provider();
                 stock_manager::demo::run(config, opts).await
+            })
+        }
+        Command::Sync(args) => {
+            let serve = ServeArgs { listen: None, data_dir: args.data_dir.clone() };
+            let config = match load_config(cli.config.as_deref(), &serve) {
+                Ok(c) => c,
+                Err(code) => return code,
+            };
+            run_async(async move {
+                stock_manager::telemetry::init(&config);
+                stock_manager::sync::cli::run(&config, args.org, &args.endpoints).await
             })
         }
         Command::Serve(args) => {

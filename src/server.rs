@@ -4,10 +4,12 @@
 use crate::config::Config;
 use crate::discovery::Discovery;
 use crate::error::{self, AppError, Code};
+use crate::exact::catalogue;
 use crate::exact::oauth::OAuthClient;
 use crate::exact::tokens::TokenManager;
 use crate::exact::{ExactClient, Waits};
 use crate::serverdb::ServerDb;
+use crate::store::Stores;
 use crate::sync::SyncEngine;
 use crate::{api, telemetry, tls, ui_assets};
 use actix_web::body::{BoxBody, EitherBody};
@@ -34,6 +36,8 @@ pub struct AppState {
     pub exact: ExactClient,
     pub tokens: Arc<TokenManager>,
     pub sync: Arc<SyncEngine>,
+    /// One store per organization.
+    pub stores: Arc<Stores>,
 }
 
 impl AppState {
@@ -50,7 +54,8 @@ impl AppState {
         );
         let tokens = Arc::new(TokenManager::new(serverdb.clone(), oauth));
         let sync = Arc::new(SyncEngine::new(exact.clone()));
-        Ok(AppState { config, started: Instant::now(), serverdb, exact, tokens, sync })
+        let stores = Arc::new(Stores::new(&config.data_dir, catalogue::table_specs()));
+        Ok(AppState { config, started: Instant::now(), serverdb, exact, tokens, sync, stores })
     }
 
     /// Whether the data directory accepts writes (the store lives there).
@@ -73,6 +78,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                     .configure(api::health::configure)
                     // full access
                     .configure(api::events::configure)
+                    .configure(api::sync::configure)
+                    .configure(api::db::configure)
+                    .configure(api::live::configure)
                     .default_service(web::to(api::not_found)),
             )
             .default_service(web::to(api::not_found)),
@@ -113,6 +121,7 @@ fn json_error_body<B>(res: ServiceResponse<B>) -> actix_web::Result<ErrorHandler
 pub struct RunningServer {
     pub addr: SocketAddr,
     pub url: String,
+    state: web::Data<AppState>,
     handle: ServerHandle,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
     discovery: Option<Discovery>,
@@ -184,7 +193,7 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
     };
     let url = config.effective_public_url(bound);
     tracing::info!(%url, listen = %bound, tls = config.tls.enabled, "Stock Manager is serving");
-    Ok(RunningServer { addr: bound, url, handle, task, discovery })
+    Ok(RunningServer { addr: bound, url, state, handle, task, discovery })
 }
 
 fn prepare_data_dir(dir: &Path) -> Result<()> {
@@ -192,6 +201,11 @@ fn prepare_data_dir(dir: &Path) -> Result<()> {
 }
 
 impl RunningServer {
+    /// The server's shared state (for the CLI and in-process tests).
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
     /// Waits until the server ends (a signal when `handle_signals`), then withdraws mDNS.
     pub async fn wait(mut self) -> Result<()> {
         let result = (&mut self.task).await;

@@ -1,8 +1,11 @@
 //! HTTP handlers, one file per resource group. Handlers are thin: parse, call a service, map errors.
 
+pub mod db;
 pub mod events;
 pub mod health;
+pub mod live;
 pub mod scope;
+pub mod sync;
 
 use crate::error::{AppError, Code};
 use actix_web::HttpRequest;

@@ -269,6 +269,11 @@ pub fn columns(ep: &Endpoint) -> Vec<&'static str> {
     entity.map(|e| e.fields.iter().filter(|f| f.ty.is_scalar()).map(|f| f.name).collect()).unwrap_or_default()
 }
 
+/// The store's table layout, built from the catalogue and the provider schema.
+pub fn table_specs() -> Vec<crate::store::TableSpec> {
+    ENDPOINTS.iter().map(|ep| crate::store::TableSpec::new(ep.table, ep.key, ep.indexed, &columns(ep))).collect()
+}
+
 #[cfg(test)]
 mod schema_tests {
     use super::*;

@@ -1,10 +1,12 @@
 //! Provider → store: incremental sync per endpoint by `Timestamp gt n` (spec §4), deleted
 //! entries, progress events for the toasts, and the background schedule.
 
+pub mod cli;
 pub mod engine;
 pub mod progress;
 pub mod schedule;
 pub mod sink;
+mod store_sink;
 
 pub use engine::{SyncEngine, SyncReport, TableOutcome};
 pub use progress::SyncEvent;

@@ -1,6 +1,8 @@
 //! Integration tests: the real server (and later the simulator) on ephemeral loopback ports,
 //! talked to over real HTTP. One binary, so it links once.
 
+#[cfg(feature = "demo")]
+mod provider;
 mod support;
 
 mod cli;
@@ -8,3 +10,5 @@ mod discovery;
 mod server;
 #[cfg(feature = "demo")]
 mod sim;
+#[cfg(feature = "demo")]
+mod sync;

@@ -1,0 +1,83 @@
+//! The local copy (full access): `GET /api/v1/db/{table}` with PostgREST-style filters,
+//! `GET /api/v1/db/joins`, and `DELETE /api/v1/db/{table}` (clears a table and its timestamp).
+
+use super::scope::Org;
+use crate::error::{AppError, AppResult, Code};
+use crate::exact::catalogue::{self, Kind};
+use crate::server::AppState;
+use crate::store::Query;
+use crate::store::joins::parse_joins_query;
+use actix_web::{HttpRequest, HttpResponse, web};
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    // `joins` is registered first so it is never taken for a table name.
+    cfg.service(web::resource("/db/joins").get(joins)).service(web::resource("/db/{table}").get(read).delete(clear));
+}
+
+/// A table that exists and is read from the store (spec §5: non-sync endpoints are refused here).
+fn stored_table(table: &str) -> AppResult<&'static catalogue::Endpoint> {
+    match catalogue::by_table(table) {
+        Some(ep) if ep.kind == Kind::Live => Err(AppError::bad_request(format!(
+            "'{table}' is not a synced table: read it live through /api/v1/exact/live/{table}"
+        ))),
+        Some(ep) => Ok(ep),
+        None => Err(AppError::bad_request(format!("unknown table '{table}'"))),
+    }
+}
+
+fn json(bytes: Vec<u8>) -> HttpResponse {
+    HttpResponse::Ok().content_type("application/json").body(bytes)
+}
+
+async fn read(
+    state: web::Data<AppState>,
+    org: Org,
+    table: web::Path<String>,
+    req: HttpRequest,
+) -> AppResult<HttpResponse> {
+    let ep = stored_table(&table)?;
+    let query = Query::parse(req.query_string())?;
+    let store = state.stores.get(org.division)?;
+    let page = web::block(move || store.query(ep.table, &query))
+        .await
+        .map_err(|e| AppError::new(Code::TableInfo).caused_by(anyhow::anyhow!("{e}")))??;
+    Ok(json(page.into_json()))
+}
+
+async fn joins(state: web::Data<AppState>, org: Org, req: HttpRequest) -> AppResult<HttpResponse> {
+    let base = query_base(req.query_string())?;
+    // `table` names the base table; the rest is the query and the joins.
+    let rest: String = url::form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(url::form_urlencoded::parse(req.query_string().as_bytes()).filter(|(k, _)| k != "table"))
+        .finish();
+    let (query, specs, flatten) = parse_joins_query(&rest)?;
+    let ep = stored_table(&base)?;
+    for j in &specs {
+        stored_table(&j.source)?;
+    }
+    let store = state.stores.get(org.division)?;
+    let body = web::block(move || store.query_joins(ep.table, &query, &specs, flatten))
+        .await
+        .map_err(|e| AppError::new(Code::TableInfo).caused_by(anyhow::anyhow!("{e}")))??;
+    Ok(json(body))
+}
+
+/// The base table of a joins query: `table=…`.
+fn query_base(qs: &str) -> AppResult<String> {
+    url::form_urlencoded::parse(qs.as_bytes())
+        .find(|(k, _)| k == "table")
+        .map(|(_, v)| v.into_owned())
+        .ok_or_else(|| AppError::bad_request("a joins query needs table=…"))
+}
+
+async fn clear(state: web::Data<AppState>, org: Org, table: web::Path<String>) -> AppResult<HttpResponse> {
+    let ep = catalogue::by_table(&table).ok_or_else(|| AppError::bad_request(format!("unknown table '{table}'")))?;
+    if state.sync.is_running(org.division) {
+        return Err(AppError::new(Code::SyncRunning));
+    }
+    let store = state.stores.get(org.division)?;
+    web::block(move || store.clear_table(ep.table))
+        .await
+        .map_err(|e| AppError::new(Code::TableInfo).caused_by(anyhow::anyhow!("{e}")))??;
+    Ok(HttpResponse::NoContent().finish())
+}

@@ -1,0 +1,155 @@
+//! Sync against the simulator over real HTTP: completeness, increments, deletions, the one-sync
+//! rule, faults, and the data API on the synced copy.
+
+use crate::provider::World;
+use serde_json::Value;
+use std::collections::HashSet;
+use stock_manager::exact::catalogue;
+use stock_manager::sim::SimOptions;
+
+fn ids(rows: &[Value]) -> HashSet<String> {
+    rows.iter().filter_map(|r| r["ID"].as_str().map(str::to_lowercase)).collect()
+}
+
+async fn all_rows(w: &World, table: &str) -> Vec<Value> {
+    let mut out = Vec::new();
+    let mut offset = 0;
+    loop {
+        let res = w.get(&format!("/api/v1/db/{table}?offset={offset}&limit=1000")).await;
+        assert_eq!(res.status(), 200, "{table}");
+        let page: Vec<Value> = res.json().await.unwrap();
+        let n = page.len();
+        out.extend(page);
+        if n < 1000 {
+            return out;
+        }
+        offset += 1000;
+    }
+}
+
+#[actix_web::test]
+async fn full_sync_copies_every_row_of_every_table() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    let status = w.sync(None).await;
+    assert!(status["last_sync"].is_string(), "{status}");
+    for ep in catalogue::ENDPOINTS.iter().filter(|e| e.kind == catalogue::Kind::Sync) {
+        let t = &status["tables"][ep.table];
+        assert!(t["error"].is_null(), "{}: {}", ep.table, t["error"]);
+        let sim_rows = w.sim.handle().rows(w.division as i32, &format!("sync/{}", ep.sync_path.unwrap())).unwrap();
+        let local = all_rows(&w, ep.table).await;
+        assert_eq!(local.len(), sim_rows.len(), "{} row count", ep.table);
+        assert_eq!(ids(&local), ids(&sim_rows), "{} ids", ep.table);
+        assert_eq!(t["rows"].as_u64(), Some(sim_rows.len() as u64), "{}", ep.table);
+        if !sim_rows.is_empty() {
+            let newest = sim_rows.iter().filter_map(|r| stock_manager::exact::odata::as_i64(&r["Timestamp"])).max();
+            assert_eq!(t["timestamp"].as_i64(), newest, "{} timestamp", ep.table);
+        }
+    }
+    // A second run finds nothing new and changes nothing.
+    let again = w.sync(None).await;
+    assert_eq!(again["tables"]["items"]["rows"], status["tables"]["items"]["rows"]);
+    w.stop().await;
+}
+
+#[actix_web::test]
+async fn a_second_sync_request_is_refused_while_one_runs() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    w.sim.handle().set_faults(stock_manager::sim::Faults { latency_ms: 300, ..Default::default() });
+    let first = w.post_json("/api/v1/sync", serde_json::json!({})).await;
+    assert_eq!(first.status(), 202);
+    let second = w.post_json("/api/v1/sync", serde_json::json!({})).await;
+    assert_eq!(second.status(), 409);
+    let body: Value = second.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "sync_running");
+    w.sim.handle().set_faults(stock_manager::sim::Faults::default());
+    w.wait_for_sync().await;
+    w.stop().await;
+}
+
+#[actix_web::test]
+async fn unknown_endpoints_and_live_tables_are_refused() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    let res = w.post_json("/api/v1/sync", serde_json::json!({"endpoints": ["nope"]})).await;
+    assert_eq!(res.status(), 400);
+    let res = w.get("/api/v1/db/nope").await;
+    assert_eq!(res.status(), 400);
+    let body: Value = res.json().await.unwrap();
+    assert!(body["error"]["message"].as_str().unwrap().contains("nope"));
+    let res = w.get("/api/v1/db/warehouses").await;
+    assert_eq!(res.status(), 400, "a live endpoint is not read from the store");
+    let res = w.get("/api/v1/exact/live/items").await;
+    assert_eq!(res.status(), 400);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "sync_endpoint_live");
+    w.stop().await;
+}
+
+#[actix_web::test]
+async fn live_endpoints_are_fetched_and_cached() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    let res = w.get("/api/v1/exact/live/warehouses").await;
+    assert_eq!(res.status(), 200);
+    let rows: Vec<Value> = res.json().await.unwrap();
+    assert!(!rows.is_empty());
+    let codes: Vec<&str> = rows.iter().map(|r| r["Code"].as_str().unwrap()).collect();
+    let mut sorted = codes.clone();
+    // Numeric codes order as numbers ("2" before "13"), as users expect.
+    sorted.sort_by_key(|c| (c.parse::<i64>().unwrap_or(i64::MAX), c.to_string()));
+    assert_eq!(codes, sorted, "ordered by Code");
+    // Served from the cache while the provider is down.
+    w.sim.handle().set_serving(false);
+    let res = w.get("/api/v1/exact/live/warehouses").await;
+    assert_eq!(res.status(), 200);
+    w.sim.handle().set_serving(true);
+    w.stop().await;
+}
+
+#[actix_web::test]
+async fn data_api_filters_selects_and_rejects_unknown_columns() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    w.sync(Some(vec!["items", "itemWarehouses", "shopOrders"])).await;
+    let items = all_rows(&w, "items").await;
+    let code = items[0]["Code"].as_str().unwrap().to_string();
+    let res = w.get(&format!("/api/v1/db/items?Code=eq.{}&select=ID,Code", urlencoding::encode(&code))).await;
+    assert_eq!(res.status(), 200);
+    let rows: Vec<Value> = res.json().await.unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].as_object().unwrap().len(), 2, "only the selected columns");
+    let res = w.get("/api/v1/db/items?NoSuchColumn=eq.1").await;
+    assert_eq!(res.status(), 400);
+    let body: Value = res.json().await.unwrap();
+    assert!(body["error"]["message"].as_str().unwrap().contains("NoSuchColumn"), "{body}");
+    let res = w.get("/api/v1/db/items?ID=in.()").await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.json::<Vec<Value>>().await.unwrap().len(), 0, "an empty id list gives no rows");
+    let joins =
+        urlencoding::encode(r#"[{"source":"itemWarehouses","joinOn":["Item","Warehouse"],"joinOnSelf":["ID"]}]"#);
+    let res = w.get(&format!("/api/v1/db/joins?table=items&joins={joins}")).await;
+    assert_eq!(res.status(), 400);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["error"]["message"], "Join parameters lengths must match");
+    w.stop().await;
+}
+
+#[actix_web::test]
+async fn clearing_a_table_resets_its_timestamp_and_a_sync_refills_it() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    let before = w.sync(Some(vec!["projects"])).await;
+    let rows = before["tables"]["projects"]["rows"].as_u64().unwrap();
+    assert!(rows > 0);
+    let res = w
+        .server
+        .client
+        .delete(w.server.at("/api/v1/db/projects"))
+        .header("x-esm-division", w.division.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 204);
+    let cleared: Value = w.get("/api/v1/sync").await.json().await.unwrap();
+    assert_eq!(cleared["tables"]["projects"]["rows"], 0);
+    assert!(cleared["tables"]["projects"]["timestamp"].is_null());
+    let after = w.sync(Some(vec!["projects"])).await;
+    assert_eq!(after["tables"]["projects"]["rows"].as_u64(), Some(rows));
+    w.stop().await;
+}
