@@ -12,3 +12,5 @@ mod server;
 mod sim;
 #[cfg(feature = "demo")]
 mod sync;
+#[cfg(feature = "demo")]
+mod tokens;
