@@ -23,6 +23,8 @@ pub struct Waits {
     pub attempts: u32,
     /// Minimum time per page when the throttle flag is set: 1300 ms.
     pub throttle: Duration,
+    /// The longest wait for a rate-limit window to reset: until the next minute.
+    pub rate_limit_max: Duration,
 }
 
 impl Default for Waits {
@@ -32,6 +34,7 @@ impl Default for Waits {
             write_retry: Duration::from_secs(2),
             attempts: 6,
             throttle: Duration::from_millis(1300),
+            rate_limit_max: Duration::from_secs(60),
         }
     }
 }
@@ -56,7 +59,7 @@ impl ExactClient {
         ExactClient {
             http,
             base_url: base_url.trim_end_matches('/').to_string(),
-            limiters: Arc::new(RateLimiters::default()),
+            limiters: Arc::new(RateLimiters::new(waits.rate_limit_max)),
             waits,
         }
     }

@@ -34,15 +34,24 @@ struct Window {
 }
 
 /// The limiter of one division.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct RateLimiter {
     window: Mutex<Window>,
+    /// The longest a caller waits for a window reset (a minute; tests shorten it).
+    max_wait: Duration,
+}
+
+impl Default for RateLimiter {
+    fn default() -> Self {
+        RateLimiter::new(Duration::from_secs(60))
+    }
 }
 
 /// What a caller must do before calling.
 enum Decision {
     Go,
-    Wait(Duration),
+    /// Sleep; with `true`, the window counts as reset afterwards (the provider will say).
+    Wait(Duration, bool),
 }
 
 fn now_ms() -> i64 {
@@ -56,6 +65,10 @@ fn until_next_minute(now: i64) -> Duration {
 }
 
 impl RateLimiter {
+    pub fn new(max_wait: Duration) -> Self {
+        RateLimiter { window: Mutex::default(), max_wait }
+    }
+
     /// Waits until a call may go out and reserves it. Pair with [`RateLimiter::record`].
     pub async fn acquire(&self) {
         loop {
@@ -75,7 +88,7 @@ impl RateLimiter {
                             Some(reset) => Duration::from_millis((reset - now).clamp(0, 60_000) as u64),
                             None => until_next_minute(now),
                         };
-                        Decision::Wait(wait + Duration::from_millis(50))
+                        Decision::Wait(wait.min(self.max_wait) + Duration::from_millis(50), true)
                     }
                     Some(left) => {
                         w.minute_remaining = Some(left - 1);
@@ -89,12 +102,24 @@ impl RateLimiter {
                         w.made += 1;
                         Decision::Go
                     }
-                    None => Decision::Wait(Duration::from_millis(20)),
+                    None => Decision::Wait(Duration::from_millis(20), false),
                 }
             };
             match decision {
                 Decision::Go => return,
-                Decision::Wait(d) => tokio::time::sleep(d).await,
+                Decision::Wait(d, reset) => {
+                    tracing::debug!(wait_ms = d.as_millis() as u64, reset, "rate limiter wait");
+                    tokio::time::sleep(d).await;
+                    if reset {
+                        let mut w = self.window.lock();
+                        // The waited-for window is over: probe with one call; its headers
+                        // (or a 429) tell the real budget.
+                        if w.minute_remaining.is_some_and(|left| left <= SAFETY_MARGIN) {
+                            w.minute_remaining = None;
+                            w.minute_reset_ms = None;
+                        }
+                    }
+                }
             }
         }
     }
@@ -143,7 +168,7 @@ impl RateLimiter {
         let w = self.window.lock();
         match (w.minute_remaining, w.minute_reset_ms) {
             (Some(left), Some(reset)) if left <= SAFETY_MARGIN => {
-                Duration::from_millis((reset - now_ms()).clamp(0, 60_000) as u64)
+                Duration::from_millis((reset - now_ms()).clamp(0, 60_000) as u64).min(self.max_wait)
             }
             _ => Duration::ZERO,
         }
@@ -162,14 +187,19 @@ impl RateLimiter {
 }
 
 /// The limiters of all divisions.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct RateLimiters {
     by_division: Mutex<HashMap<i64, Arc<RateLimiter>>>,
+    max_wait: Duration,
 }
 
 impl RateLimiters {
+    pub fn new(max_wait: Duration) -> Self {
+        RateLimiters { by_division: Mutex::default(), max_wait }
+    }
+
     pub fn for_division(&self, division: i64) -> Arc<RateLimiter> {
-        self.by_division.lock().entry(division).or_default().clone()
+        self.by_division.lock().entry(division).or_insert_with(|| Arc::new(RateLimiter::new(self.max_wait))).clone()
     }
 }
 

@@ -7,6 +7,8 @@ mod support;
 
 mod cli;
 mod discovery;
+#[cfg(feature = "demo")]
+mod reliability;
 mod server;
 #[cfg(feature = "demo")]
 mod sim;

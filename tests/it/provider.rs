@@ -21,6 +21,7 @@ pub fn quick_waits() -> Waits {
         read_retry: Duration::from_millis(200),
         write_retry: Duration::from_millis(100),
         attempts: 6,
+        rate_limit_max: Duration::from_millis(500),
         ..Waits::default()
     }
 }
