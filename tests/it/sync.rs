@@ -153,3 +153,40 @@ async fn clearing_a_table_resets_its_timestamp_and_a_sync_refills_it() {
     assert_eq!(after["tables"]["projects"]["rows"].as_u64(), Some(rows));
     w.stop().await;
 }
+
+#[actix_web::test]
+async fn progress_toasts_stream_over_server_sent_events() {
+    use futures_util::StreamExt;
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    let res = w.get("/api/v1/events").await;
+    assert_eq!(res.status(), 200);
+    assert!(res.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
+    let mut stream = res.bytes_stream();
+    let started = w.post_json("/api/v1/sync", serde_json::json!({"endpoints": ["items", "projects"]})).await;
+    assert_eq!(started.status(), 202);
+    let mut buffer = String::new();
+    let mut done = std::collections::BTreeMap::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while done.len() < 2 {
+        assert!(std::time::Instant::now() < deadline, "toasts arrived in time: {buffer}");
+        let chunk = actix_web::rt::time::timeout(std::time::Duration::from_secs(30), stream.next()).await;
+        let Ok(Some(Ok(bytes))) = chunk else { panic!("the stream ended early") };
+        buffer.push_str(&String::from_utf8_lossy(&bytes));
+        while let Some(end) = buffer.find("\n\n") {
+            let frame: String = buffer.drain(..end + 2).collect();
+            let Some(data) = frame.lines().find_map(|l| l.strip_prefix("data: ")) else { continue };
+            let ev: Value = serde_json::from_str(data).unwrap();
+            assert_eq!(ev["division"].as_i64(), Some(w.division));
+            assert_eq!(ev["message"], format!("Refreshing {}", ev["name"].as_str().unwrap()));
+            assert!(ev["total"].as_u64().unwrap() >= ev["remaining"].as_u64().unwrap());
+            assert!(ev["seconds_remaining"].is_u64() && ev["paused"].is_boolean());
+            if ev["done"] == true {
+                done.insert(ev["table"].as_str().unwrap().to_string(), ev["total"].as_u64().unwrap());
+            }
+        }
+    }
+    assert!(done["items"] > 0, "{done:?}");
+    assert!(done.contains_key("projects"));
+    w.wait_for_sync().await;
+    w.stop().await;
+}
