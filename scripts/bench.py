@@ -84,6 +84,8 @@ def main():
         simulator_section()
     if "--no-store" not in sys.argv:
         store_figures()
+    if "--no-sync" not in sys.argv:
+        sync_figures()
 
 
 def peak_rss_mb(pid):
@@ -202,6 +204,34 @@ def store_figures():
     row("store pages/s, 32 threads", qps, "q/s", ">= 600 q/s", qps >= 600)
     row("store ordered page p50", num("ordered_page_p50_ms"), "ms", "(info)", True)
     row("store full-scan ilike page", num("scan_ilike_ms"), "ms", "(info)", True)
+
+
+def sync_figures():
+    """Runs benches/sync.rs: a full sync from a simulator process, then a rate-limited one."""
+    root = os.path.join(os.path.dirname(__file__), "..")
+    scale = "medium" if "--sync-medium" in sys.argv else "large"
+    out = subprocess.run(
+        ["cargo", "bench", "--locked", "--quiet", "--bench", "sync", "--", scale],
+        cwd=root, capture_output=True, text=True, check=True,
+    ).stdout
+    f = {}
+    for line in out.splitlines():
+        key, sep, value = line.partition(": ")
+        if sep:
+            f[key.strip()] = value.strip()
+    print()
+    print(f"sync: full sync of the 12 sync endpoints at scale {f['scale']}, rate limits off ({int(f['rows']):,} rows)")
+    rate = float(f["rows_per_s"])
+    row("sync rows/s", rate / 1000, "k/s", ">= 50 k/s", rate >= 50_000)
+    rss = float(f["peak_rss_mb"])
+    row("sync peak RSS", rss, "MB", "< 300 MB", rss < 300)
+    row("store size after sync", float(f["store_mb"]), "MB", "(info)", True)
+    if f.get("failed_tables"):
+        print(f"    failed tables: {f['failed_tables']}")
+    calls, floor, r429 = int(f["limited_calls"]), int(f["limited_floor"]), int(f["limited_429"])
+    print(f"sync with rate limits on, scale small ({int(f['limited_rows']):,} rows in {f['limited_seconds']} s)")
+    row("provider calls (floor %d)" % floor, calls, "calls", "= floor", calls == floor)
+    row("429 answers", r429, "", "0", r429 == 0)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,157 @@
+//! Sync benchmark (prints figures, asserts nothing): a full sync of every sync endpoint from a
+//! simulator process into a fresh store, with rate limits off; and a small sync with rate limits
+//! on, counting provider calls against the floor and 429s.
+//!
+//! `cargo bench --bench sync -- [small|medium|large]` (default large). Needs the release binary
+//! (`cargo build --release`) for the simulator process.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use stock_manager::exact::catalogue;
+use stock_manager::exact::oauth::OAuthClient;
+use stock_manager::exact::tokens::TokenManager;
+use stock_manager::exact::{ExactClient, Waits};
+use stock_manager::serverdb::ServerDb;
+use stock_manager::store::Stores;
+use stock_manager::sync::engine::OrgToken;
+use stock_manager::sync::{SyncEngine, SyncSink};
+
+fn start_sim(scale: &str, rate_limits: bool) -> (Child, String) {
+    let bin = concat!(env!("CARGO_MANIFEST_DIR"), "/target/release/stock-manager");
+    let mut args = vec!["sim", "--scale", scale, "--port", "0"];
+    if !rate_limits {
+        args.push("--no-rate-limits");
+    }
+    let mut child = Command::new(bin)
+        .args(&args)
+        .env("RUST_LOG", "error")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the release binary exists (cargo build --release)");
+    let stdout = child.stdout.take().expect("stdout");
+    let base = BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .find_map(|l| l.strip_prefix("Simulator: ").map(str::to_string))
+        .expect("simulator URL");
+    (child, base)
+}
+
+async fn sign_in(http: &reqwest::Client, base: &str, redirect: &str) -> String {
+    let url = format!(
+        "{base}/api/oauth2/auth?client_id=demo-client&redirect_uri={}&response_type=code&state=b",
+        urlencoding::encode(redirect)
+    );
+    let html = http.get(&url).send().await.expect("auth page").text().await.expect("html");
+    let mut form = Vec::new();
+    for part in html.split("<input").skip(1) {
+        let attr = |name: &str| {
+            let key = format!("{name}=\"");
+            part.find(&key).map(|i| part[i + key.len()..].split('"').next().unwrap_or("").to_string())
+        };
+        let ty = attr("type").unwrap_or_default();
+        if ty == "hidden" || (ty == "radio" && part.contains("checked")) {
+            form.push((attr("name").unwrap_or_default(), attr("value").unwrap_or_default()));
+        }
+    }
+    let res = http.post(format!("{base}/api/oauth2/auth")).form(&form).send().await.expect("approve");
+    let location = res.headers()["location"].to_str().expect("location").to_string();
+    url::Url::parse(&location)
+        .expect("redirect url")
+        .query_pairs()
+        .find(|(k, _)| k == "code")
+        .map(|(_, v)| v.into_owned())
+        .expect("code")
+}
+
+fn peak_rss_mb() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(|l| l.to_string()))
+        .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse::<f64>().ok()))
+        .map_or(f64::NAN, |kb| kb / 1024.0)
+}
+
+fn dir_size_mb(path: &std::path::Path) -> f64 {
+    std::fs::read_dir(path)
+        .map(|d| d.filter_map(|e| e.ok()).filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum::<u64>())
+        .unwrap_or(0) as f64
+        / 1024.0
+        / 1024.0
+}
+
+struct Run {
+    rows: u64,
+    seconds: f64,
+    calls: u64,
+    rejected: u64,
+    store_mb: f64,
+    failed: Vec<String>,
+    /// Fewest calls that can fetch these rows: one per page of 1000, at least one per table.
+    floor: u64,
+}
+
+async fn full_sync(base: &str) -> Run {
+    stock_manager::tls::install_crypto_provider();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let http = ExactClient::http_client(Duration::from_secs(120)).expect("http");
+    let redirect = "http://127.0.0.1:9/callback";
+    let code = sign_in(&http, base, redirect).await;
+    let oauth = OAuthClient::new(http.clone(), base, "demo-client", stock_manager::config::Secret::new("demo-secret"));
+    let set = oauth.exchange_code(&code, redirect).await.expect("token");
+    let client = ExactClient::new(http, base, Waits::default());
+    let me = client.me(&set.access_token).await.expect("me");
+    let user = me["UserID"].as_str().expect("user").to_string();
+    let division = me["CurrentDivision"].as_i64().expect("division");
+    let db = Arc::new(ServerDb::open(dir.path()).expect("server db"));
+    let tokens = Arc::new(TokenManager::new(db, oauth));
+    tokens.store(&user, &set).expect("store token");
+    let stores = Stores::new(dir.path(), catalogue::table_specs());
+    let store = stores.get(division).expect("store");
+    let engine = SyncEngine::new(client.clone());
+    let endpoints = SyncEngine::resolve(&[]).expect("endpoints");
+    let started = Instant::now();
+    let report = engine
+        .run(division, &OrgToken { tokens, user }, &endpoints, store.clone() as Arc<dyn SyncSink>)
+        .await
+        .expect("sync runs");
+    let seconds = started.elapsed().as_secs_f64();
+    let rows = report.tables.values().map(|t| t.rows).sum();
+    let (calls, rejected) = client.limiter(division).counters();
+    let failed = report.failed_tables().into_iter().map(str::to_string).collect();
+    let floor = report.tables.values().map(|t| t.rows.div_ceil(1000).max(1)).sum();
+    Run { rows, seconds, calls, rejected, store_mb: dir_size_mb(dir.path()), failed, floor }
+}
+
+fn main() {
+    let scale = std::env::args().skip(1).find(|a| ["small", "medium", "large"].contains(&a.as_str()));
+    let scale = scale.unwrap_or_else(|| "large".into());
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
+
+    let (mut sim, base) = start_sim(&scale, false);
+    let run = rt.block_on(full_sync(&base));
+    let _ = sim.kill();
+    let _ = sim.wait();
+    println!("scale: {scale}");
+    println!("rows: {}", run.rows);
+    println!("seconds: {:.2}", run.seconds);
+    println!("rows_per_s: {:.0}", run.rows as f64 / run.seconds);
+    println!("peak_rss_mb: {:.0}", peak_rss_mb());
+    println!("store_mb: {:.0}", run.store_mb);
+    println!("failed_tables: {}", run.failed.join(","));
+
+    let (mut sim, base) = start_sim("small", true);
+    let limited = rt.block_on(full_sync(&base));
+    let _ = sim.kill();
+    let _ = sim.wait();
+    // The floor: one call per page of 1000 rows per table, plus the empty last page of each.
+    println!("limited_rows: {}", limited.rows);
+    println!("limited_calls: {}", limited.calls);
+    println!("limited_floor: {}", limited.floor);
+    println!("limited_429: {}", limited.rejected);
+    println!("limited_seconds: {:.1}", limited.seconds);
+    println!("limited_failed_tables: {}", limited.failed.join(","));
+}
