@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 pub mod api;
+pub mod auth;
 pub mod config;
 #[cfg(feature = "demo")]
 pub mod demo;

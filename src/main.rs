@@ -25,6 +25,11 @@ enum Command {
     Version,
     /// Sync organizations from Exact Online now, with a progress bar (for cron and first installs).
     Sync(SyncArgs),
+    /// Licence codes, for the vendor: make a signing key, issue codes.
+    License {
+        #[command(subcommand)]
+        action: LicenseAction,
+    },
     /// Run the built-in Exact Online simulator alone and print its base URL.
     #[cfg(feature = "demo")]
     Sim(SimArgs),
@@ -61,6 +66,31 @@ struct DemoArgs {
     seed: u64,
     #[command(flatten)]
     serve: ServeArgs,
+}
+
+#[derive(Subcommand)]
+enum LicenseAction {
+    /// Create a new signing key: writes the private key file and prints the public key.
+    Keygen {
+        /// Where to write the private key (kept secret: it issues licences).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+    },
+    /// Issue a licence code for an organization.
+    Issue {
+        /// The private key file from `license keygen`.
+        #[arg(long, value_name = "FILE")]
+        key: PathBuf,
+        /// The organization's division number.
+        #[arg(long)]
+        division: i64,
+        /// The customer name exactly as Exact Online shows it.
+        #[arg(long)]
+        customer: String,
+        /// Last valid day, YYYY-MM-DD; default no expiry.
+        #[arg(long, value_name = "DATE")]
+        expires: Option<chrono::NaiveDate>,
+    },
 }
 
 #[derive(Args)]
@@ -111,6 +141,7 @@ fn main() -> ExitCode {
                 stock_manager::demo::run(config, opts).await
             })
         }
+        Command::License { action } => license(action),
         Command::Sync(args) => {
             let serve = ServeArgs { listen: None, data_dir: args.data_dir.clone() };
             let config = match load_config(cli.config.as_deref(), &serve) {
@@ -130,6 +161,58 @@ fn main() -> ExitCode {
             run_async(serve(config))
         }
     }
+}
+
+fn license(action: LicenseAction) -> ExitCode {
+    use stock_manager::auth::licence::Issuer;
+    match action {
+        LicenseAction::Keygen { out } => {
+            if out.exists() {
+                eprintln!("error: {} exists; refusing to overwrite a signing key", out.display());
+                return ExitCode::from(2);
+            }
+            let issuer = Issuer::generate();
+            if let Err(e) = write_private(&out, issuer.to_key_file().as_bytes()) {
+                eprintln!("error: cannot write {}: {e}", out.display());
+                return ExitCode::FAILURE;
+            }
+            println!("Private key: {}", out.display());
+            println!("Public key: {}", issuer.public_key());
+            ExitCode::SUCCESS
+        }
+        LicenseAction::Issue { key, division, customer, expires } => {
+            let text = match std::fs::read_to_string(&key) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("error: cannot read {}: {e}", key.display());
+                    return ExitCode::from(2);
+                }
+            };
+            match Issuer::from_key_file(&text) {
+                Ok(issuer) => {
+                    println!("{}", issuer.issue(division, &customer, expires));
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+    }
+}
+
+/// Writes a file readable by its owner only.
+fn write_private(path: &std::path::Path, data: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    options.open(path)?.write_all(data)
 }
 
 fn load_config(file: Option<&std::path::Path>, args: &ServeArgs) -> Result<Config, ExitCode> {

@@ -92,3 +92,26 @@ fn serves_and_stops_on_sigterm() {
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut log).unwrap();
     assert!(!log.contains("s3cr3t-value"), "secret leaked into the log");
 }
+
+#[test]
+fn license_keygen_and_issue_make_a_code_that_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("vendor.key");
+    let out = Command::new(binary()).args(["license", "keygen", "--out"]).arg(&key).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let public = stdout.lines().find_map(|l| l.strip_prefix("Public key: ")).expect("public key line").to_string();
+    let again = Command::new(binary()).args(["license", "keygen", "--out"]).arg(&key).output().unwrap();
+    assert_eq!(again.status.code(), Some(2), "never overwrites a key");
+    let out = Command::new(binary())
+        .args(["license", "issue", "--key"])
+        .arg(&key)
+        .args(["--division", "3154102", "--customer", "Van Dijk Machinebouw B.V.", "--expires", "2030-01-01"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let code = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let verifier = stock_manager::auth::licence::Verifier::new(Some(&public), false).unwrap();
+    let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 21).unwrap();
+    assert!(verifier.verify(&code, 3154102, "Van Dijk Machinebouw B.V.", today).is_ok());
+}
