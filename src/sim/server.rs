@@ -285,7 +285,12 @@ fn handle(req: &HttpRequest, body: &[u8], st: &SimState, t: &Target<'_>, user: u
         return control::me(st, user, wants_json(req));
     };
     let Some(di) = st.division_index(division) else {
-        return error(403, "You do not have access to this division.");
+        let mut r = error(403, "You do not have access to this division.");
+        r.headers_mut().insert(
+            actix_web::http::header::HeaderName::from_static("reason"),
+            actix_web::http::header::HeaderValue::from_static("NoDivisionAccess"),
+        );
+        return r;
     };
     if e.path == "system/Divisions" {
         return control::divisions(st, division, wants_json(req));

@@ -449,6 +449,9 @@ async fn methods_outside_the_reference_are_405() {
         assert_eq!(r.status(), 405, "{m} {path}");
     }
     assert_eq!(s.get("nope/Nothing").await.status(), 404);
+    let other = s.get_abs(&s.url("/api/v1/999/inventory/Warehouses")).await;
+    assert_eq!(other.status(), 403);
+    assert_eq!(other.headers()["reason"], "NoDivisionAccess");
     s.stop().await;
 }
 
