@@ -316,7 +316,7 @@ fn handle(req: &HttpRequest, body: &[u8], st: &SimState, t: &Target<'_>, user: u
                             let mut out = String::from("{\"d\":");
                             let all: Vec<usize> = (0..e.fields.len()).collect();
                             let u = UriBase { base_url: &st.base_url, division };
-                            odata::write_row(&mut out, &u, e, table, key, &all, &odata::type_name(e));
+                            odata::write_row(&mut out, &u, table, key, &odata::Projection::new(e, table, &all));
                             out.push('}');
                             HttpResponse::Created().content_type("application/json; charset=utf-8").body(out)
                         }
@@ -367,7 +367,7 @@ fn read(req: &HttpRequest, st: &SimState, di: usize, division: i32, t: &Target<'
             Err(err) => return error(err.status, &err.message),
         };
         let mut out = String::from("{\"d\":");
-        odata::write_row(&mut out, &u, e, table, k, &q.select, &odata::type_name(e));
+        odata::write_row(&mut out, &u, table, k, &odata::Projection::new(e, table, &q.select));
         out.push('}');
         return HttpResponse::Ok().content_type("application/json; charset=utf-8").body(out);
     }
