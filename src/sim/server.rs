@@ -12,6 +12,9 @@ use std::sync::atomic::Ordering;
 
 pub type St = web::Data<Arc<SimState>>;
 
+/// The provider's URL limit, counted after URL-encoding (path and query).
+pub const MAX_URL_LEN: usize = 6000;
+
 pub fn serve(
     state: Arc<SimState>,
     listener: std::net::TcpListener,
@@ -196,6 +199,9 @@ async fn api(req: HttpRequest, body: web::Bytes, st: St) -> HttpResponse {
         return dropped();
     }
     let Some(rest) = req.path().strip_prefix("/api/v1/") else { return HttpResponse::NotFound().body("Not found") };
+    if req.uri().to_string().len() > MAX_URL_LEN {
+        return error(400, "The request URL is too long (maximum 6000 characters after URL-encoding).");
+    }
     let target = match route(rest) {
         Ok(t) => t,
         Err(e) => return error(e.status, &e.message),
