@@ -144,12 +144,16 @@ def sync_pages(base, token, path, select, max_pages):
     url = f"{base}/api/v1/{division}/{path}?" + urllib.parse.urlencode({"$filter": "Timestamp gt 1L", "$select": select})
     pages = rows = 0
     t0 = time.perf_counter()
+    # The client only counts rows and finds __next (the envelope's last property), so the figure is
+    # the simulator's throughput, not Python's JSON parser's.
+    next_re = re.compile(rb',"__next":"([^"]+)"\}\}$')
     while url and pages < max_pages:
         req = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}", "Accept": "application/json"})
-        d = json.load(urllib.request.urlopen(req))["d"]
-        rows += len(d["results"])
+        body = urllib.request.urlopen(req).read()
+        rows += body.count(b'"__metadata"')
         pages += 1
-        url = d.get("__next")
+        m = next_re.search(body)
+        url = m.group(1).decode() if m else None
     return pages, rows, time.perf_counter() - t0
 
 

@@ -70,7 +70,7 @@ impl SimHandle {
         let t = d.table(table_of(e))?;
         let u = super::odata::UriBase { base_url: &self.0.base_url, division };
         let all: Vec<usize> = (0..e.fields.len()).collect();
-        let tname = super::odata::type_name(e);
+        let proj = super::odata::Projection::new(e, t, &all);
         let keys: Vec<u128> = if e.kind == schema::Kind::Sync {
             t.by_ts.values().copied().collect()
         } else {
@@ -80,7 +80,7 @@ impl SimHandle {
             keys.into_iter()
                 .filter_map(|k| {
                     let mut s = String::new();
-                    super::odata::write_row(&mut s, &u, e, t, k, &all, &tname);
+                    super::odata::write_row(&mut s, &u, t, k, &proj);
                     serde_json::from_str(&s).ok()
                 })
                 .collect(),

@@ -12,6 +12,9 @@ use std::sync::atomic::Ordering;
 
 pub type St = web::Data<Arc<SimState>>;
 
+/// The provider's URL limit, counted after URL-encoding (path and query).
+pub const MAX_URL_LEN: usize = 6000;
+
 pub fn serve(
     state: Arc<SimState>,
     listener: std::net::TcpListener,
@@ -196,6 +199,9 @@ async fn api(req: HttpRequest, body: web::Bytes, st: St) -> HttpResponse {
         return dropped();
     }
     let Some(rest) = req.path().strip_prefix("/api/v1/") else { return HttpResponse::NotFound().body("Not found") };
+    if req.uri().to_string().len() > MAX_URL_LEN {
+        return error(400, "The request URL is too long (maximum 6000 characters after URL-encoding).");
+    }
     let target = match route(rest) {
         Ok(t) => t,
         Err(e) => return error(e.status, &e.message),
@@ -285,7 +291,12 @@ fn handle(req: &HttpRequest, body: &[u8], st: &SimState, t: &Target<'_>, user: u
         return control::me(st, user, wants_json(req));
     };
     let Some(di) = st.division_index(division) else {
-        return error(403, "You do not have access to this division.");
+        let mut r = error(403, "You do not have access to this division.");
+        r.headers_mut().insert(
+            actix_web::http::header::HeaderName::from_static("reason"),
+            actix_web::http::header::HeaderValue::from_static("NoDivisionAccess"),
+        );
+        return r;
     };
     if e.path == "system/Divisions" {
         return control::divisions(st, division, wants_json(req));
@@ -311,7 +322,7 @@ fn handle(req: &HttpRequest, body: &[u8], st: &SimState, t: &Target<'_>, user: u
                             let mut out = String::from("{\"d\":");
                             let all: Vec<usize> = (0..e.fields.len()).collect();
                             let u = UriBase { base_url: &st.base_url, division };
-                            odata::write_row(&mut out, &u, e, table, key, &all, &odata::type_name(e));
+                            odata::write_row(&mut out, &u, table, key, &odata::Projection::new(e, table, &all));
                             out.push('}');
                             HttpResponse::Created().content_type("application/json; charset=utf-8").body(out)
                         }
@@ -362,7 +373,7 @@ fn read(req: &HttpRequest, st: &SimState, di: usize, division: i32, t: &Target<'
             Err(err) => return error(err.status, &err.message),
         };
         let mut out = String::from("{\"d\":");
-        odata::write_row(&mut out, &u, e, table, k, &q.select, &odata::type_name(e));
+        odata::write_row(&mut out, &u, table, k, &odata::Projection::new(e, table, &q.select));
         out.push('}');
         return HttpResponse::Ok().content_type("application/json; charset=utf-8").body(out);
     }

@@ -120,19 +120,25 @@ fn write_f64(out: &mut String, d: f64) {
 
 pub fn write_json_str(out: &mut String, s: &str) {
     out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
+    // Copy runs of plain characters in one go; only quotes, backslashes and controls need escapes.
+    let mut start = 0;
+    for (i, b) in s.bytes().enumerate() {
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            out.push_str(&s[start..i]);
+            match b {
+                b'"' => out.push_str("\\\""),
+                b'\\' => out.push_str("\\\\"),
+                b'\n' => out.push_str("\\n"),
+                b'\r' => out.push_str("\\r"),
+                b'\t' => out.push_str("\\t"),
+                _ => {
+                    let _ = write!(out, "\\u{:04x}", b);
+                }
             }
-            c => out.push(c),
+            start = i + 1;
         }
     }
+    out.push_str(&s[start..]);
     out.push('"');
 }
 
@@ -240,6 +246,7 @@ mod tests {
         assert_eq!(json(EdmType::DateTime, Val::Date(1390348800000)), "\"/Date(1390348800000)/\"");
         assert_eq!(json(EdmType::Guid, Val::guid(1)), "\"00000000-0000-0000-0000-000000000001\"");
         assert_eq!(json(EdmType::String, Val::str("a\"b")), "\"a\\\"b\"");
+        assert_eq!(json(EdmType::String, Val::str("é\\x\n\u{1}")), "\"é\\\\x\\n\\u0001\"");
         assert_eq!(json(EdmType::Double, Val::Dbl(2.5)), "2.5");
         assert_eq!(json(EdmType::String, Val::Null), "null");
     }

@@ -304,27 +304,38 @@ fn row_uri(out: &mut String, u: &UriBase<'_>, view: &Entity, table: &Table, key:
     }
 }
 
+/// Columns of the selected fields, resolved once per response rather than once per cell.
+pub struct Projection<'v> {
+    view: &'v Entity,
+    fields: Vec<(usize, Option<u16>)>,
+    needs_uri: bool,
+    tname: String,
+}
+
+impl<'v> Projection<'v> {
+    pub fn new(view: &'v Entity, table: &Table, select: &[usize]) -> Projection<'v> {
+        let fields: Vec<(usize, Option<u16>)> =
+            select.iter().map(|&i| (i, table.layout.col(view.fields[i].name))).collect();
+        let needs_uri = select.iter().any(|&i| view.fields[i].ty == EdmType::Collection);
+        Projection { view, fields, needs_uri, tname: type_name(view) }
+    }
+}
+
 /// Append one row as verbose JSON with `__metadata`.
-pub fn write_row(
-    out: &mut String,
-    u: &UriBase<'_>,
-    view: &Entity,
-    table: &Table,
-    key: u128,
-    select: &[usize],
-    tname: &str,
-) {
+pub fn write_row(out: &mut String, u: &UriBase<'_>, table: &Table, key: u128, p: &Projection<'_>) {
     let Some(row) = table.get(key) else {
         out.push_str("null");
         return;
     };
     out.push_str("{\"__metadata\":{\"uri\":\"");
     let uri_start = out.len();
-    row_uri(out, u, view, table, key);
-    let uri = out[uri_start..].to_string();
-    let _ = write!(out, "\",\"type\":\"{tname}\"}}");
-    for &i in select {
-        let f = &view.fields[i];
+    row_uri(out, u, p.view, table, key);
+    let uri = if p.needs_uri { out[uri_start..].to_string() } else { String::new() };
+    out.push_str("\",\"type\":\"");
+    out.push_str(&p.tname);
+    out.push_str("\"}");
+    for &(i, col) in &p.fields {
+        let f = &p.view.fields[i];
         out.push_str(",\"");
         out.push_str(f.name);
         out.push_str("\":");
@@ -333,7 +344,7 @@ pub fn write_row(
                 let _ = write!(out, "{{\"__deferred\":{{\"uri\":\"{uri}/{}\"}}}}", f.name);
             }
             EdmType::Complex | EdmType::Binary => out.push_str("null"),
-            ty => match table.layout.col(f.name) {
+            ty => match col {
                 Some(c) => value::write_json(out, ty, row.get(c)),
                 None => out.push_str("null"),
             },
@@ -344,14 +355,14 @@ pub fn write_row(
 
 /// The collection envelope `{"d":{"results":[…],"__count":…,"__next":…}}`.
 pub fn write_page(u: &UriBase<'_>, view: &Entity, table: &Table, q: &Query, page: &Page) -> String {
-    let tname = type_name(view);
-    let mut out = String::with_capacity(64 + page.keys.len() * (q.select.len() * 24 + 160));
+    let proj = Projection::new(view, table, &q.select);
+    let mut out = String::with_capacity(256 + page.keys.len() * (q.select.len() * 40 + 200));
     out.push_str("{\"d\":{\"results\":[");
     for (i, k) in page.keys.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        write_row(&mut out, u, view, table, *k, &q.select, &tname);
+        write_row(&mut out, u, table, *k, &proj);
     }
     out.push(']');
     if let Some(c) = page.count {

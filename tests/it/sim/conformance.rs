@@ -449,6 +449,9 @@ async fn methods_outside_the_reference_are_405() {
         assert_eq!(r.status(), 405, "{m} {path}");
     }
     assert_eq!(s.get("nope/Nothing").await.status(), 404);
+    let other = s.get_abs(&s.url("/api/v1/999/inventory/Warehouses")).await;
+    assert_eq!(other.status(), 403);
+    assert_eq!(other.headers()["reason"], "NoDivisionAccess");
     s.stop().await;
 }
 
@@ -616,5 +619,54 @@ async fn item_extra_fields_include_bewerkingen() {
     assert!(rows.len() >= 2);
     assert!(rows.iter().all(|r| r["ItemID"] == json!(item)));
     assert!(rows.iter().any(|r| r["Description"] == "Bewerkingen" && r["Number"].is_number()));
+    s.stop().await;
+}
+
+#[actix_web::test]
+async fn every_endpoint_the_product_syncs_serves_its_full_select_list() {
+    let s = Sim::start_with(stock_manager::sim::SimOptions { rate_limits: false, ..Default::default() }).await;
+    use stock_manager::exact::schema;
+    let sync = [
+        "CRM/Accounts",
+        "SalesOrder/SalesOrderHeaders",
+        "SalesOrder/SalesOrderLines",
+        "Inventory/StorageLocationStockPositions",
+        "Manufacturing/ShopOrders",
+        "Logistics/Items",
+        "Inventory/ItemWarehouses",
+        "Project/Projects",
+        "Manufacturing/ShopOrderMaterialPlans",
+        "Logistics/SupplierItem",
+        "Inventory/StockPositions",
+        "Manufacturing/ShopOrderRoutingStepPlans",
+        "Deleted",
+    ];
+    for path in sync {
+        let e = schema::sync_entity(path).unwrap_or_else(|| panic!("{path}"));
+        let v = s.json(&format!("{}?$filter=Timestamp gt 1L&$select={}", e.path, e.select_all())).await;
+        let rows = results(&v);
+        if path != "Deleted" {
+            assert!(!rows.is_empty(), "{path} has demo data");
+        }
+        for r in rows.iter().take(3) {
+            for f in e.fields.iter().filter(|f| f.ty.is_scalar()) {
+                assert!(r.get(f.name).is_some(), "{path}.{}", f.name);
+            }
+        }
+    }
+    for path in [
+        "inventory/StorageLocations",
+        "inventory/Warehouses",
+        "logistics/SelectionCodes",
+        "logistics/ItemGroups",
+        "manufacturing/Operations",
+        "payroll/Employees",
+    ] {
+        let e = schema::entity(path).unwrap();
+        let v = s.json(&format!("{path}?$select={}", e.select_all())).await;
+        assert!(!results(&v).is_empty(), "{path}");
+    }
+    let long = format!("inventory/Warehouses?$filter={}", vec!["Code eq '1'"; 600].join(" or "));
+    assert_eq!(s.get(&long).await.status(), 400, "URLs over 6000 characters are refused");
     s.stop().await;
 }
