@@ -27,10 +27,20 @@ pub async fn run(mut config: Config, opts: DemoOptions) -> anyhow::Result<()> {
         Some(dir)
     };
     let user = sim.handle().0.users.first().map(|u| u.user_name.clone()).unwrap_or_default();
+    // A code for the first division, signed with the demo key that only demo mode trusts.
+    let licence = sim
+        .handle()
+        .0
+        .divisions
+        .first()
+        .map(|d| crate::auth::licence::Issuer::demo().issue(i64::from(d.code), &d.description, None));
     let running = server::start(config, StartOptions { handle_signals: true, ..StartOptions::default() }).await?;
     println!("URL: {}", running.url);
     println!("Simulator: {}", sim.base_url());
     println!("Demo user: {user}");
+    if let Some(code) = licence {
+        println!("Licence code: {code}");
+    }
     let result = running.wait().await;
     sim.stop().await;
     if let Some(dir) = temp {

@@ -57,7 +57,7 @@ fn demo_prints_url_simulator_and_user_then_stops_on_sigterm() {
         .expect("spawn");
     let mut reader = BufReader::new(child.stdout.take().expect("stdout"));
     let mut lines = Vec::new();
-    for _ in 0..3 {
+    for _ in 0..4 {
         let mut l = String::new();
         reader.read_line(&mut l).expect("line");
         lines.push(l.trim().to_string());
@@ -65,6 +65,13 @@ fn demo_prints_url_simulator_and_user_then_stops_on_sigterm() {
     let url = lines[0].strip_prefix("URL: ").expect("URL line").to_string();
     let sim = lines[1].strip_prefix("Simulator: ").expect("Simulator line").to_string();
     assert!(lines[2].starts_with("Demo user: ") && lines[2].contains('@'), "{lines:?}");
+    let code = lines[3].strip_prefix("Licence code: ").expect("Licence code line");
+    let demo = stock_manager::auth::licence::Verifier::new(None, true).expect("demo verifier");
+    let today = chrono::Local::now().date_naive();
+    assert!(
+        demo.verify(code, 3154102, "Van Dijk Machinebouw B.V.", today).is_ok(),
+        "the demo code activates the first division"
+    );
     let (health, divisions) = block_on(async {
         let c = crate::support::client();
         let h = c.get(format!("{url}/api/v1/health")).send().await.map(|r| r.status());
