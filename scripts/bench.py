@@ -108,6 +108,8 @@ def store_figures():
     row("store pages/s, 32 threads", qps, "q/s", ">= 600 q/s", qps >= 600)
     row("store ordered page p50", num("ordered_page_p50_ms"), "ms", "(info)", True)
     row("store full-scan ilike page", num("scan_ilike_ms"), "ms", "(info)", True)
+    if "peak_rss_mb" in figures:
+        row("store bench peak RSS (rows in RAM)", num("peak_rss_mb"), "MB", "(info)", True)
 
 
 if __name__ == "__main__":

@@ -70,10 +70,11 @@ impl std::fmt::Debug for OrgStore {
 impl OrgStore {
     /// Opens (or creates) a store file; a file written for another schema version or table
     /// layout is rebuilt empty, because its contents are a copy a resync restores.
-    pub fn open(path: &Path, registry: Arc<Registry>) -> StoreResult<OrgStore> {
+    pub fn open(path: &Path, registry: Arc<Registry>, cache_bytes: usize) -> StoreResult<OrgStore> {
         let fingerprint = registry.fingerprint();
+        let create = || Database::builder().set_cache_size(cache_bytes).create(path);
         if path.exists() {
-            match Database::create(path) {
+            match create() {
                 Ok(db) => {
                     let found = {
                         let txn = db.begin_read()?;
@@ -284,16 +285,32 @@ impl OrgStore {
     }
 }
 
+/// redb's page cache per organization file: holds the hot indexes and recent pages while
+/// keeping the server's memory bounded (redb's own default is 1 GiB).
+pub const DEFAULT_CACHE_BYTES: usize = 256 * 1024 * 1024;
+
 /// Every organization's store under the data directory, opened once and shared.
 pub struct Stores {
     dir: PathBuf,
     registry: Arc<Registry>,
+    cache_bytes: usize,
     open: Mutex<HashMap<i64, Arc<OrgStore>>>,
 }
 
 impl Stores {
     pub fn new(data_dir: impl Into<PathBuf>, specs: Vec<TableSpec>) -> Stores {
-        Stores { dir: data_dir.into(), registry: Arc::new(Registry::new(specs)), open: Mutex::new(HashMap::new()) }
+        Stores {
+            dir: data_dir.into(),
+            registry: Arc::new(Registry::new(specs)),
+            cache_bytes: DEFAULT_CACHE_BYTES,
+            open: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Sets the page cache of each organization file opened from now on.
+    pub fn with_cache_bytes(mut self, bytes: usize) -> Stores {
+        self.cache_bytes = bytes;
+        self
     }
 
     /// `{data_dir}/org-{division}.redb`.
@@ -312,7 +329,7 @@ impl Stores {
         if let Some(s) = open.get(&division) {
             return Ok(s.clone());
         }
-        let store = Arc::new(OrgStore::open(&self.path_for(division), self.registry.clone())?);
+        let store = Arc::new(OrgStore::open(&self.path_for(division), self.registry.clone(), self.cache_bytes)?);
         open.insert(division, store.clone());
         Ok(store)
     }
