@@ -41,6 +41,12 @@ fn item(n: u32) -> Value {
     })
 }
 
+/// Rows generated up front (so generation is not timed), 500 to a batch, never cloned.
+fn make_batches(ns: std::ops::Range<u32>) -> Vec<Vec<Value>> {
+    let ns: Vec<u32> = ns.collect();
+    ns.chunks(BATCH).map(|c| c.iter().map(|&n| item(n)).collect()).collect()
+}
+
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
 }
@@ -56,8 +62,7 @@ fn main() {
     let store = stores.get(1).expect("open store");
 
     let sample = serde_json::to_vec(&item(1)).expect("json").len();
-    let batches: Vec<Vec<Value>> =
-        (0..rows).map(item).collect::<Vec<_>>().chunks(BATCH).map(<[Value]>::to_vec).collect();
+    let batches = make_batches(0..rows);
     let start = Instant::now();
     let mut load = store.bulk_load("items").expect("bulk load");
     for (i, batch) in batches.into_iter().enumerate() {
@@ -72,8 +77,7 @@ fn main() {
     println!("file_mb: {:.1}", size as f64 / 1_048_576.0);
 
     // For comparison: one transaction per 500-row batch (every 16th fsynced), 20k rows.
-    let small: Vec<Vec<Value>> =
-        (0..20_000).map(item).collect::<Vec<_>>().chunks(BATCH).map(<[Value]>::to_vec).collect();
+    let small = make_batches(0..20_000);
     let start = Instant::now();
     for (i, batch) in small.into_iter().enumerate() {
         store.apply_batch("itemsPerBatch", batch, Some(i as i64), Commit::Fast).expect("batch");
