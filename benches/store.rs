@@ -41,6 +41,12 @@ fn item(n: u32) -> Value {
     })
 }
 
+/// Rows generated up front (so generation is not timed), 500 to a batch, never cloned.
+fn make_batches(ns: std::ops::Range<u32>) -> Vec<Vec<Value>> {
+    let ns: Vec<u32> = ns.collect();
+    ns.chunks(BATCH).map(|c| c.iter().map(|&n| item(n)).collect()).collect()
+}
+
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
 }
@@ -48,24 +54,36 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 fn main() {
     let rows: u32 = std::env::var("ESM_BENCH_ROWS").ok().and_then(|v| v.parse().ok()).unwrap_or(200_000);
     let dir = tempfile::tempdir().expect("tempdir");
-    let specs = vec![TableSpec::new("items", "ID", &["Code", "ItemGroup", "Warehouse"], &[])];
+    let specs = vec![
+        TableSpec::new("items", "ID", &["Code", "ItemGroup", "Warehouse"], &[]),
+        TableSpec::new("itemsPerBatch", "ID", &["Code", "ItemGroup", "Warehouse"], &[]),
+    ];
     let stores = Stores::new(dir.path(), specs);
     let store = stores.get(1).expect("open store");
 
     let sample = serde_json::to_vec(&item(1)).expect("json").len();
-    let batches: Vec<Vec<Value>> =
-        (0..rows).map(item).collect::<Vec<_>>().chunks(BATCH).map(<[Value]>::to_vec).collect();
+    let batches = make_batches(0..rows);
     let start = Instant::now();
+    let mut load = store.bulk_load("items").expect("bulk load");
     for (i, batch) in batches.into_iter().enumerate() {
-        store.apply_batch("items", batch, Some(i as i64), Commit::Fast).expect("batch");
+        load.push(batch, Some(i as i64)).expect("batch");
     }
-    store.flush().expect("flush");
+    load.finish().expect("finish");
     let secs = start.elapsed().as_secs_f64();
     println!("rows: {rows}");
     println!("row_bytes: {sample}");
     println!("upsert_rows_per_s: {:.0}", f64::from(rows) / secs);
     let size = std::fs::metadata(stores.path_for(1)).expect("size").len();
     println!("file_mb: {:.1}", size as f64 / 1_048_576.0);
+
+    // For comparison: one transaction per 500-row batch (every 16th fsynced), 20k rows.
+    let small = make_batches(0..20_000);
+    let start = Instant::now();
+    for (i, batch) in small.into_iter().enumerate() {
+        store.apply_batch("itemsPerBatch", batch, Some(i as i64), Commit::Fast).expect("batch");
+    }
+    store.flush().expect("flush");
+    println!("per_batch_rows_per_s: {:.0}", 20_000.0 / start.elapsed().as_secs_f64());
 
     let query_for = |i: u32| {
         format!(
@@ -127,4 +145,10 @@ fn main() {
     let t = Instant::now();
     let found = run("Description=ilike.*m7 x 1*&limit=1000");
     println!("scan_ilike_ms: {:.1} ({found} rows)", t.elapsed().as_secs_f64() * 1000.0);
+    // Peak resident memory of the whole run (Linux), generated rows included.
+    if let Some(kb) = std::fs::read_to_string("/proc/self/status").ok().and_then(|s| {
+        s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
+    }) {
+        println!("peak_rss_mb: {:.0}", kb / 1024.0);
+    }
 }

@@ -207,6 +207,8 @@ impl Cursor {
 /// merge join of the index entries: no candidate lists are built, and a page stops early.
 pub(crate) struct MergeKeys {
     cursors: Vec<Cursor>,
+    /// Reused buffer for the key every cursor seeks to.
+    target: String,
     started: bool,
     done: bool,
 }
@@ -224,7 +226,7 @@ impl MergeKeys {
             let iter = idx.range::<(&[u8], &str)>((value.as_slice(), "")..)?;
             cursors.push(Cursor { value: value.clone(), iter, current: String::new() });
         }
-        Ok(Some(MergeKeys { cursors, started: false, done: pairs.is_empty() }))
+        Ok(Some(MergeKeys { cursors, target: String::new(), started: false, done: pairs.is_empty() }))
     }
 
     pub(crate) fn next_key(&mut self) -> StoreResult<Option<String>> {
@@ -246,17 +248,25 @@ impl MergeKeys {
             return Ok(None);
         }
         loop {
-            let target = self.cursors.iter().map(|c| c.current.as_str()).max().unwrap_or_default().to_string();
+            // The largest current key is the next possible match; every cursor seeks to it.
+            let mut lead = 0;
+            for (i, c) in self.cursors.iter().enumerate() {
+                if c.current > self.cursors[lead].current {
+                    lead = i;
+                }
+            }
+            self.target.clear();
+            self.target.push_str(&self.cursors[lead].current);
             let mut agreed = true;
             for c in &mut self.cursors {
-                if !c.seek(&target)? {
+                if !c.seek(&self.target)? {
                     self.done = true;
                     return Ok(None);
                 }
-                agreed &= c.current == target;
+                agreed &= c.current == self.target;
             }
             if agreed {
-                return Ok(Some(target));
+                return Ok(Some(self.target.clone()));
             }
         }
     }

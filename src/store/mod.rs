@@ -4,6 +4,7 @@
 //! `Stores` opens each organization's file once and shares it; `OrgStore` is safe for many
 //! concurrent readers and one writer at a time (redb serialises write transactions).
 
+mod bulk;
 pub mod error;
 pub(crate) mod fields;
 mod index;
@@ -17,6 +18,7 @@ mod write;
 #[cfg(test)]
 mod tests;
 
+pub use bulk::{BULK_ROWS, BulkLoad};
 pub use error::{StoreError, StoreResult};
 pub use joins::JoinSpec;
 pub use meta::{DELETED_ENTRIES_TABLE, OrgDetails, SyncState};
@@ -29,6 +31,7 @@ use redb::{Database, Durability, ReadableDatabase};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// How a write transaction reaches the disk.
 ///
@@ -39,17 +42,23 @@ use std::sync::Arc;
 /// value) fetches the lost rows again. Nothing is skipped and nothing is half-written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Commit {
-    /// Atomic and ordered, but not fsynced until the next durable commit.
+    /// Atomic and ordered, but not fsynced until the next durable commit (every 16th fast
+    /// commit is made durable anyway).
     Fast,
     /// Fsynced before `commit` returns (and persists every earlier fast commit).
     Durable,
 }
+
+/// Fast commits between two fsyncs: bounds both what a crash can lose and the file growth
+/// of non-durable commits (redb reuses their freed pages only after a durable commit).
+const FAST_COMMITS_PER_FSYNC: u32 = 16;
 
 /// One organization's store.
 pub struct OrgStore {
     db: Database,
     registry: Arc<Registry>,
     path: PathBuf,
+    fast_commits: AtomicU32,
 }
 
 impl std::fmt::Debug for OrgStore {
@@ -61,17 +70,23 @@ impl std::fmt::Debug for OrgStore {
 impl OrgStore {
     /// Opens (or creates) a store file; a file written for another schema version or table
     /// layout is rebuilt empty, because its contents are a copy a resync restores.
-    pub fn open(path: &Path, registry: Arc<Registry>) -> StoreResult<OrgStore> {
+    pub fn open(path: &Path, registry: Arc<Registry>, cache_bytes: usize) -> StoreResult<OrgStore> {
         let fingerprint = registry.fingerprint();
+        let create = || Database::builder().set_cache_size(cache_bytes).create(path);
         if path.exists() {
-            match Database::create(path) {
+            match create() {
                 Ok(db) => {
                     let found = {
                         let txn = db.begin_read()?;
                         meta::get_raw(&txn, meta::KEY_SCHEMA)?
                     };
                     if found.as_deref() == Some(fingerprint.as_bytes()) {
-                        return Ok(OrgStore { db, registry, path: path.to_path_buf() });
+                        return Ok(OrgStore {
+                            db,
+                            registry,
+                            path: path.to_path_buf(),
+                            fast_commits: AtomicU32::new(0),
+                        });
                     }
                     tracing::warn!(
                         path = %path.display(),
@@ -99,7 +114,12 @@ impl OrgStore {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        let store = OrgStore { db: Database::create(path)?, registry, path: path.to_path_buf() };
+        let store = OrgStore {
+            db: Database::create(path)?,
+            registry,
+            path: path.to_path_buf(),
+            fast_commits: AtomicU32::new(0),
+        };
         store.write(Commit::Durable, |w| {
             w.create_all()?;
             meta::put_raw(w.txn, meta::KEY_SCHEMA, fingerprint.as_bytes())
@@ -122,13 +142,15 @@ impl OrgStore {
     /// Runs `f` in one write transaction: all of it commits, or none of it.
     pub fn write<R>(&self, commit: Commit, f: impl FnOnce(&mut Writer<'_>) -> StoreResult<R>) -> StoreResult<R> {
         let mut txn = self.db.begin_write()?;
-        match commit {
-            Commit::Fast => txn.set_durability(Durability::None)?,
-            Commit::Durable => {
-                txn.set_durability(Durability::Immediate)?;
-                // Saves the allocator state so reopening after a crash needs no full repair.
-                txn.set_quick_repair(true);
-            }
+        let durable = commit == Commit::Durable
+            || self.fast_commits.fetch_add(1, Ordering::Relaxed) + 1 >= FAST_COMMITS_PER_FSYNC;
+        if durable {
+            self.fast_commits.store(0, Ordering::Relaxed);
+            txn.set_durability(Durability::Immediate)?;
+            // Saves the allocator state so reopening after a crash needs no full repair.
+            txn.set_quick_repair(true);
+        } else {
+            txn.set_durability(Durability::None)?;
         }
         let result = {
             let mut w = Writer { txn: &txn, registry: &self.registry };
@@ -153,6 +175,11 @@ impl OrgStore {
             }
             Ok(outcome)
         })
+    }
+
+    /// Starts a coalescing bulk load of one table (what a sync should use).
+    pub fn bulk_load(self: &Arc<Self>, table: &str) -> StoreResult<BulkLoad> {
+        BulkLoad::new(self.clone(), table)
     }
 
     /// Makes every earlier fast commit durable (call at the end of a table's sync).
@@ -258,16 +285,32 @@ impl OrgStore {
     }
 }
 
+/// redb's page cache per organization file: holds the hot indexes and recent pages while
+/// keeping the server's memory bounded (redb's own default is 1 GiB).
+pub const DEFAULT_CACHE_BYTES: usize = 256 * 1024 * 1024;
+
 /// Every organization's store under the data directory, opened once and shared.
 pub struct Stores {
     dir: PathBuf,
     registry: Arc<Registry>,
+    cache_bytes: usize,
     open: Mutex<HashMap<i64, Arc<OrgStore>>>,
 }
 
 impl Stores {
     pub fn new(data_dir: impl Into<PathBuf>, specs: Vec<TableSpec>) -> Stores {
-        Stores { dir: data_dir.into(), registry: Arc::new(Registry::new(specs)), open: Mutex::new(HashMap::new()) }
+        Stores {
+            dir: data_dir.into(),
+            registry: Arc::new(Registry::new(specs)),
+            cache_bytes: DEFAULT_CACHE_BYTES,
+            open: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Sets the page cache of each organization file opened from now on.
+    pub fn with_cache_bytes(mut self, bytes: usize) -> Stores {
+        self.cache_bytes = bytes;
+        self
     }
 
     /// `{data_dir}/org-{division}.redb`.
@@ -286,7 +329,7 @@ impl Stores {
         if let Some(s) = open.get(&division) {
             return Ok(s.clone());
         }
-        let store = Arc::new(OrgStore::open(&self.path_for(division), self.registry.clone())?);
+        let store = Arc::new(OrgStore::open(&self.path_for(division), self.registry.clone(), self.cache_bytes)?);
         open.insert(division, store.clone());
         Ok(store)
     }

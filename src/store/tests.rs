@@ -558,3 +558,23 @@ fn readers_run_while_a_writer_commits() {
     });
     assert_eq!(s.row_count("items").expect("count"), 1000);
 }
+
+#[test]
+fn bulk_loads_commit_rows_with_their_timestamp_and_drop_loses_both() {
+    let (_d, stores) = open_temp();
+    let s = stores.get(1).expect("store");
+    let mut load = s.bulk_load("items").expect("bulk");
+    for b in 0..(BULK_ROWS as u32 / 500 + 2) {
+        load.push((b * 500..b * 500 + 500).map(|n| item(n, 0, 0)).collect(), Some(i64::from(b))).expect("push");
+    }
+    assert_eq!(load.committed().inserted, BULK_ROWS, "a full buffer commits");
+    assert_eq!(s.sync_timestamp("items").expect("ts"), Some(BULK_ROWS as i64 / 500 - 1));
+    drop(load);
+    assert_eq!(s.row_count("items").expect("count"), BULK_ROWS as u64, "dropped rows never committed");
+    assert_eq!(s.sync_timestamp("items").expect("ts"), Some(BULK_ROWS as i64 / 500 - 1), "nor their timestamp");
+    let mut load = s.bulk_load("items").expect("bulk");
+    load.push(vec![item(999_999, 0, 0)], Some(9_999)).expect("push");
+    assert_eq!(load.finish().expect("finish").inserted, 1);
+    assert_eq!(s.sync_timestamp("items").expect("ts"), Some(9_999));
+    assert!(s.bulk_load("nope").is_err());
+}

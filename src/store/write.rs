@@ -58,17 +58,31 @@ impl Writer<'_> {
         let mut idx_t =
             idx_names.iter().map(|n| self.txn.open_table(IndexDef::new(n))).collect::<Result<Vec<_>, _>>()?;
         let fields: Vec<&str> = spec.indexed.iter().map(String::as_str).collect();
-        let mut outcome = UpsertOutcome::default();
-        let mut bytes = Vec::with_capacity(2048);
+        let mut prepared: Vec<(String, Vec<u8>, Vec<Option<NormKey>>)> = Vec::with_capacity(rows.len());
         for mut row in rows {
             let Some(obj) = row.as_object_mut() else {
                 return Err(StoreError::MissingKey { table: table.to_string(), key: spec.key.clone() });
             };
             obj.remove("__metadata");
             let key = key_text(spec, obj.get(&spec.key))?;
-            let new_entries: Vec<Option<NormKey>> = fields.iter().map(|f| field_entry(obj.get(*f))).collect();
-            bytes.clear();
-            serde_json::to_writer(&mut bytes, &row).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+            let entries: Vec<Option<NormKey>> = fields.iter().map(|f| field_entry(obj.get(*f))).collect();
+            let bytes = serde_json::to_vec(&row).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+            prepared.push((key, bytes, entries));
+        }
+        // Inserting in key order touches each B-tree page once instead of at random; the
+        // stable sort keeps a key's last version last, and only that one is written.
+        prepared.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut unique: Vec<(String, Vec<u8>, Vec<Option<NormKey>>)> = Vec::with_capacity(prepared.len());
+        for p in prepared {
+            match unique.last_mut() {
+                Some(last) if last.0 == p.0 => *last = p,
+                _ => unique.push(p),
+            }
+        }
+        let mut outcome = UpsertOutcome::default();
+        let mut removals: Vec<Vec<(NormKey, usize)>> = vec![Vec::new(); fields.len()];
+        let mut inserts: Vec<Vec<(NormKey, usize)>> = vec![Vec::new(); fields.len()];
+        for (n, (key, bytes, new_entries)) in unique.iter_mut().enumerate() {
             let old_entries: Option<Vec<Option<NormKey>>> = match rows_t.insert(key.as_str(), bytes.as_slice())? {
                 None => None,
                 Some(old) if fields.is_empty() => {
@@ -81,17 +95,29 @@ impl Writer<'_> {
                 None => outcome.inserted += 1,
                 Some(_) => outcome.updated += 1,
             }
-            for (i, new) in new_entries.iter().enumerate() {
-                let old = old_entries.as_ref().and_then(|o| o[i].as_ref());
-                if old == new.as_ref() && old_entries.is_some() {
+            for (i, new) in new_entries.iter_mut().enumerate() {
+                let old = old_entries.as_ref().and_then(|o| o[i].clone());
+                if old_entries.is_some() && old == *new {
                     continue;
                 }
                 if let Some(o) = old {
-                    idx_t[i].remove((o.as_slice(), key.as_str()))?;
+                    removals[i].push((o, n));
                 }
-                if let Some(n) = new {
-                    idx_t[i].insert((n.as_slice(), key.as_str()), ())?;
+                if let Some(v) = new.take() {
+                    inserts[i].push((v, n));
                 }
+            }
+        }
+        // Index entries too are applied in their own key order; a row's old and new entries
+        // differ, so removals and inserts never collide.
+        for (i, table) in idx_t.iter_mut().enumerate() {
+            removals[i].sort_unstable();
+            for (v, n) in &removals[i] {
+                table.remove((v.as_slice(), unique[*n].0.as_str()))?;
+            }
+            inserts[i].sort_unstable();
+            for (v, n) in &inserts[i] {
+                table.insert((v.as_slice(), unique[*n].0.as_str()), ())?;
             }
         }
         drop(rows_t);

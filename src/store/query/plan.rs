@@ -68,7 +68,7 @@ pub(crate) struct PageBuilder<'q> {
 
 impl<'q> PageBuilder<'q> {
     pub(crate) fn new(select: Option<&'q [String]>, capacity_rows: usize) -> Self {
-        let mut json = Vec::with_capacity(capacity_rows.min(1000) * 1100 + 2);
+        let mut json = Vec::with_capacity(capacity_rows.min(1000) * 1600 + 2);
         json.push(b'[');
         PageBuilder { json, spans: Vec::new(), select: select.map(|s| s.iter().map(String::as_str).collect()) }
     }
