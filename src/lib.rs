@@ -8,6 +8,7 @@ pub mod api;
 pub mod config;
 pub mod discovery;
 pub mod error;
+pub mod labels;
 pub mod server;
 pub mod telemetry;
 pub mod tls;
