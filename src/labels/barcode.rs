@@ -211,7 +211,16 @@ pub fn encode(symbology: Symbology, data: &str) -> Result<EncodedBarcode, Barcod
                 return Err(cannot(data, symbology, format!("character '{c}' is not in Codabar")));
             }
             let upper = data.to_ascii_uppercase();
-            let code = Codabar::new(&upper).map_err(|e| cannot(data, symbology, e.to_string()))?;
+            // barcoders 2.0 has the B and C guard patterns swapped (zbar reads its B as C).
+            let swapped: String = upper
+                .chars()
+                .map(|c| match c {
+                    'B' => 'C',
+                    'C' => 'B',
+                    other => other,
+                })
+                .collect();
+            let code = Codabar::new(&swapped).map_err(|e| cannot(data, symbology, e.to_string()))?;
             (upper, code.encode())
         }
     };

@@ -5,4 +5,5 @@ mod support;
 
 mod cli;
 mod discovery;
+mod labels;
 mod server;
