@@ -9,6 +9,7 @@ pub mod config;
 pub mod discovery;
 pub mod error;
 pub mod labels;
+pub mod printing;
 pub mod server;
 pub mod telemetry;
 pub mod tls;
