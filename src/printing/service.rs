@@ -71,14 +71,15 @@ struct Inner {
     options: PrintOptions,
     strict: IppClient,
     insecure: IppClient,
-    wake: Notify,
 }
 
 /// Cheap to clone; the worker stops when the last clone is dropped or on [`PrintService::shutdown`].
 #[derive(Clone)]
 pub struct PrintService {
     inner: Arc<Inner>,
+    wake: Arc<Notify>,
     stop: Arc<Notify>,
+    worker: Arc<parking_lot::Mutex<Option<tokio::task::JoinHandle<()>>>>,
 }
 
 impl PrintService {
@@ -108,11 +109,10 @@ impl PrintService {
             registry,
             templates,
             options,
-            wake: Notify::new(),
         });
-        let stop = Arc::new(Notify::new());
-        tokio::spawn(worker(Arc::downgrade(&inner), stop.clone()));
-        Ok(PrintService { inner, stop })
+        let (wake, stop) = (Arc::new(Notify::new()), Arc::new(Notify::new()));
+        let handle = tokio::spawn(worker(Arc::downgrade(&inner), wake.clone(), stop.clone()));
+        Ok(PrintService { inner, wake, stop, worker: Arc::new(parking_lot::Mutex::new(Some(handle))) })
     }
 
     /// Queues a batch for a printer; the label layout is checked now so bad barcodes fail here.
@@ -142,7 +142,7 @@ impl PrintService {
             next_attempt: now,
         })?;
         tracing::info!(job = job.id, printer, "print job queued");
-        self.inner.wake.notify_one();
+        self.wake.notify_one();
         Ok(job.id)
     }
 
@@ -165,9 +165,15 @@ impl PrintService {
         Ok(self.inner.client(&p).capabilities(&p.uri).await?)
     }
 
-    /// Stops the worker; queued jobs stay in the file for the next start.
-    pub fn shutdown(&self) {
+    /// Stops the worker and waits for it; queued jobs stay in the file for the next start.
+    pub async fn shutdown(&self) {
         self.stop.notify_one();
+        let handle = self.worker.lock().take();
+        if let Some(handle) = handle
+            && let Err(e) = handle.await
+        {
+            tracing::warn!(error = %e, "print worker ended badly");
+        }
     }
 }
 
@@ -279,7 +285,7 @@ impl Inner {
     }
 }
 
-async fn worker(inner: std::sync::Weak<Inner>, stop: Arc<Notify>) {
+async fn worker(inner: std::sync::Weak<Inner>, wake: Arc<Notify>, stop: Arc<Notify>) {
     loop {
         let Some(strong) = inner.upgrade() else { return };
         let now = Utc::now();
@@ -301,9 +307,10 @@ async fn worker(inner: std::sync::Weak<Inner>, stop: Arc<Notify>) {
             .map(|t| (t - Utc::now()).to_std().unwrap_or(Duration::ZERO))
             .unwrap_or(Duration::from_secs(3600))
             .max(Duration::from_millis(50));
-        let wake = async { strong.wake.notified().await };
+        // Not holding the service while asleep, so dropping it closes the queue file.
+        drop(strong);
         tokio::select! {
-            _ = wake => {}
+            _ = wake.notified() => {}
             _ = tokio::time::sleep(next) => {}
             _ = stop.notified() => return,
         }

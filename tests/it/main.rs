@@ -6,4 +6,5 @@ mod support;
 mod cli;
 mod discovery;
 mod labels;
+mod printing;
 mod server;
