@@ -58,10 +58,6 @@ fn main() -> anyhow::Result<()> {
     if let Some(out) = arg("--out") {
         std::fs::write(out, &pdf)?;
     }
-    println!(
-        "labels_pdf count={count} seconds={median:.4} bytes={} peak_rss_mb={:.1}",
-        pdf.len(),
-        peak_rss_mb()
-    );
+    println!("labels_pdf count={count} seconds={median:.4} bytes={} peak_rss_mb={:.1}", pdf.len(), peak_rss_mb());
     Ok(())
 }
