@@ -72,9 +72,14 @@ pub fn layout_batch(templates: &Templates, batch: &LabelBatch, dpi: f32) -> Resu
     Ok(template.layout(&batch.expanded(), dpi)?)
 }
 
-/// The multi-page PDF of a batch, opening the print dialog when opened.
+/// The multi-page PDF of a batch for a browser tab, opening the print dialog when opened.
 pub fn render_pdf(templates: &Templates, batch: &LabelBatch) -> Result<Vec<u8>, LabelError> {
-    let pages = layout_batch(templates, batch, PDF_GRID_DPI)?;
+    render_pdf_at(templates, batch, PDF_GRID_DPI)
+}
+
+/// The PDF with its bars on whole dots of a printer of `dpi` (when the printer is known).
+pub fn render_pdf_at(templates: &Templates, batch: &LabelBatch, dpi: f32) -> Result<Vec<u8>, LabelError> {
+    let pages = layout_batch(templates, batch, dpi)?;
     Ok(pdf::render(&pages, &format!("Labels {}", batch.label_type))?)
 }
 

@@ -9,7 +9,7 @@ use super::ipp_client::{IppClient, IppError, IppJobState, PrinterCapabilities};
 use super::raster_doc;
 use super::registry::{Printer, PrinterRegistry};
 use super::store::{JobId, JobState, JobStore, PrintJob, StoreError};
-use crate::labels::{LabelBatch, LabelError, LabelStatus, Templates, render_pdf};
+use crate::labels::{LabelBatch, LabelError, LabelStatus, Templates, render_pdf_at};
 use chrono::Utc;
 use std::path::Path;
 use std::sync::Arc;
@@ -233,7 +233,8 @@ impl Inner {
             records: job.records.clone(),
         };
         let document = if caps.accepts_pdf() {
-            render_pdf(&self.templates, &batch).map(|d| (d, "application/pdf"))
+            // Bars on the printer's own dot grid: a 300 dpi grid resampled to 203 dpi does not scan.
+            render_pdf_at(&self.templates, &batch, caps.raster_dpi() as f32).map(|d| (d, "application/pdf"))
         } else if caps.accepts_pwg_raster() {
             raster_doc::render_pwg(&self.templates, &batch, &caps).map(|d| (d, "image/pwg-raster"))
         } else {
