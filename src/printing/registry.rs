@@ -34,8 +34,13 @@ pub struct Printer {
 impl Printer {
     /// Whether the printer is meant for `label_type` (by name or number).
     pub fn supports(&self, label_type: LabelType) -> bool {
+        // Exact names or numbers only: an unknown name must not fall back to type 1 here.
         self.label_types.is_empty()
-            || self.label_types.iter().any(|t| LabelType::parse(t).is_ok_and(|p| p == label_type) && !t.is_empty())
+            || self
+                .label_types
+                .iter()
+                .map(|t| t.trim())
+                .any(|t| t.eq_ignore_ascii_case(label_type.name()) || t == label_type.number().to_string())
     }
 }
 
@@ -164,7 +169,7 @@ mod tests {
         let registry = PrinterRegistry::from_config(&[PrinterConfig {
             name: "Hall".into(),
             uri: "ipp://10.0.0.9/ipp/print".into(),
-            label_types: vec!["receipts".into(), "6".into()],
+            label_types: vec!["receipts".into(), "6".into(), "typo".into()],
             insecure_tls: false,
         }]);
         let found =
@@ -176,6 +181,7 @@ mod tests {
         assert!(hall.supports(LabelType::parse("receipts").unwrap()));
         assert!(hall.supports(LabelType::parse("cnc-new").unwrap()));
         assert!(!hall.supports(LabelType::parse("electrical-x4").unwrap()));
+        assert!(!hall.supports(LabelType::DEFAULT), "an unknown name is not type 1");
     }
 
     #[test]
