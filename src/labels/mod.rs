@@ -26,6 +26,18 @@ use crate::error::{AppError, Code};
 /// at 600 dpi and match `pdftoppm -r 300`.
 pub const PDF_GRID_DPI: f32 = 300.0;
 
+/// The body of `POST /api/v1/labels` (DESIGN.md): `{source, ids, type}`; `printer` for printing.
+#[derive(Debug, Clone, PartialEq, serde::Deserialize, serde::Serialize)]
+pub struct LabelRequest {
+    pub source: LabelSource,
+    pub ids: Vec<Selection>,
+    /// A type name or number; missing means type 1 (spec §9).
+    #[serde(rename = "type", default)]
+    pub label_type: LabelType,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub printer: Option<String>,
+}
+
 /// Anything that stops labels from being produced.
 #[derive(Debug, thiserror::Error)]
 pub enum LabelError {
@@ -95,4 +107,38 @@ pub fn render_raster_pages(
         out.push(raster::render(page, dpi)?);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_body_follows_the_contract() {
+        let r: LabelRequest = serde_json::from_str(
+            r#"{"source": "goods_receipt", "ids": ["a", {"id": "b", "print_count": 2}], "type": "receipts"}"#,
+        )
+        .unwrap();
+        assert_eq!(r.source, LabelSource::GoodsReceipt);
+        assert_eq!(r.ids.len(), 2);
+        assert_eq!(r.label_type.number(), 7);
+        let r: LabelRequest = serde_json::from_str(r#"{"source": "shop_order", "ids": ["x"]}"#).unwrap();
+        assert_eq!(r.label_type, LabelType::DEFAULT);
+        let r: LabelRequest = serde_json::from_str(r#"{"source": "item_direct", "ids": [], "type": 6}"#).unwrap();
+        assert_eq!(r.label_type.name(), "cnc-new");
+        assert!(serde_json::from_str::<LabelRequest>(r#"{"source": "nope", "ids": []}"#).is_err());
+    }
+
+    #[test]
+    fn errors_map_to_the_catalogue() {
+        let no_labels: AppError = LabelError::Records(RecordError::NoLabels { messages: vec![] }).into();
+        assert_eq!(no_labels.code(), Code::NoLabels);
+        assert_eq!(no_labels.message(), NO_LABELS_MESSAGE);
+        let empty: AppError = LabelError::Records(RecordError::EmptyPayload).into();
+        assert_eq!(empty.code(), Code::EmptyPayload);
+        let bad = barcode::encode(Symbology::Ean, "123").unwrap_err();
+        let bad: AppError = LabelError::Layout(LayoutError::Barcode(bad)).into();
+        assert_eq!(bad.code(), Code::BadRequest);
+        assert_eq!(bad.message(), "EAN must be of length 8, 12 or 13");
+    }
 }
