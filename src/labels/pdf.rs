@@ -1,20 +1,28 @@
 //! PDF renderer: one landscape page per sheet, in points, Courier-Bold, with an OpenAction
 //! that opens the print dialog when the PDF is opened in a browser tab (spec §9 "auto-print").
+//!
+//! printpdf builds the document (pages, media boxes, the Courier-Bold resource, metadata); the
+//! page content streams are written here directly with the same operators printpdf emits
+//! (`re`/`f`, `BT Tf Td Tj ET`), because converting tens of thousands of bar rectangles through
+//! its operation list cost more than everything else together (the 10x-over-reportlab target).
 
 use super::layout::{Mark, Page};
-use printpdf::{
-    BuiltinFont, Mm, Op, PaintMode, PdfDocument, PdfFontHandle, PdfPage, PdfSaveOptions, Point, Pt, Rect, TextItem,
-};
+use flate2::{Compression, write::ZlibEncoder};
+use printpdf::{BuiltinFont, Mm, Op, PdfDocument, PdfFontHandle, PdfPage, PdfSaveOptions, Pt};
+use std::io::Write;
 
 /// The JavaScript the OpenAction runs: the viewer's print dialog, never a silent print.
 pub const PRINT_SCRIPT: &str = "this.print({bUI: true, bSilent: false, bShrinkToFit: false});";
 
 const PT_PER_MM: f32 = 72.0 / 25.4;
+const FONT: BuiltinFont = BuiltinFont::CourierBold;
 
 #[derive(Debug, thiserror::Error)]
 pub enum PdfError {
     #[error("the PDF has no catalog to attach the print action to")]
     NoCatalog,
+    #[error("the PDF has {found} pages where {expected} were laid out")]
+    PageCount { expected: usize, found: usize },
     #[error("writing the PDF failed: {0}")]
     Write(#[from] std::io::Error),
 }
@@ -28,50 +36,122 @@ pub fn render(pages: &[Page], title: &str) -> Result<Vec<u8>, PdfError> {
     doc.metadata.info.metadata_date = now;
     doc.metadata.info.producer = format!("{} {}", crate::PRODUCT_NAME, crate::VERSION);
     doc.metadata.info.creator = crate::PRODUCT_NAME.to_string();
-    let pdf_pages: Vec<PdfPage> = pages.iter().map(page_ops).collect();
-    doc.with_pages(pdf_pages);
+    // The font is selected on every page so printpdf puts Courier-Bold in the page resources.
+    let skeleton: Vec<PdfPage> = pages
+        .iter()
+        .map(|p| {
+            let ops = vec![
+                Op::StartTextSection,
+                Op::SetFont { font: PdfFontHandle::Builtin(FONT), size: Pt(10.0) },
+                Op::EndTextSection,
+            ];
+            PdfPage::new(Mm(p.width_mm), Mm(p.height_mm), ops)
+        })
+        .collect();
+    doc.with_pages(skeleton);
     let options = PdfSaveOptions { subset_fonts: false, ..PdfSaveOptions::default() };
     let mut warnings = Vec::new();
     let mut lo = doc.to_lopdf_document(&options, &mut warnings);
     add_print_open_action(&mut lo)?;
     lo.compress();
-    let mut out = Vec::with_capacity(4096 + pages.len() * 2048);
+    let page_ids: Vec<lopdf::ObjectId> = lo.get_pages().into_values().collect();
+    if page_ids.len() != pages.len() {
+        return Err(PdfError::PageCount { expected: pages.len(), found: page_ids.len() });
+    }
+    let font = PdfFontHandle::Builtin(FONT).get_resource_name();
+    for (page, id) in pages.iter().zip(page_ids) {
+        let stream = lopdf::Stream::new(
+            lopdf::Dictionary::from_iter(vec![("Filter", lopdf::Object::Name(b"FlateDecode".to_vec()))]),
+            deflate(&content(page, &font))?,
+        )
+        .with_compression(false);
+        let stream_id = lo.add_object(stream);
+        let replaced = match lo.get_object_mut(id).and_then(lopdf::Object::as_dict_mut) {
+            Ok(dict) => {
+                let old = dict.get(b"Contents").and_then(lopdf::Object::as_reference).ok();
+                dict.set("Contents", lopdf::Object::Reference(stream_id));
+                old
+            }
+            Err(_) => None,
+        };
+        // The skeleton's own (font-selecting) stream is no longer referenced.
+        if let Some(old) = replaced {
+            lo.objects.remove(&old);
+        }
+    }
+    let mut out = Vec::with_capacity(4096 + pages.len() * 1024);
     lo.save_to(&mut out)?;
     Ok(out)
 }
 
-fn page_ops(page: &Page) -> PdfPage {
+fn deflate(raw: &[u8]) -> Result<Vec<u8>, std::io::Error> {
+    // Fast compression: content streams of bars and short strings shrink well at level 1.
+    let mut encoder = ZlibEncoder::new(Vec::with_capacity(raw.len() / 3), Compression::fast());
+    encoder.write_all(raw)?;
+    encoder.finish()
+}
+
+/// A page's content stream: all bars as one filled path, then each text line.
+fn content(page: &Page, font: &str) -> Vec<u8> {
     let h = page.height_mm;
-    let mut ops = Vec::with_capacity(page.marks.len() * 2 + 4);
-    ops.push(Op::SetFillColor {
-        col: printpdf::Color::Greyscale(printpdf::Greyscale { percent: 0.0, icc_profile: None }),
-    });
+    let mut out = Vec::with_capacity(16 + page.marks.len() * 40);
+    out.extend_from_slice(b"0 g\n");
+    let mut rects = 0;
     for mark in &page.marks {
-        match mark {
-            Mark::Rect { x, y, w, h: rh } => ops.push(Op::DrawRectangle {
-                rectangle: Rect {
-                    x: Pt(x * PT_PER_MM),
-                    y: Pt((h - y - rh) * PT_PER_MM),
-                    width: Pt(w * PT_PER_MM),
-                    height: Pt(rh * PT_PER_MM),
-                    mode: Some(PaintMode::Fill),
-                    winding_order: None,
-                },
-            }),
-            Mark::Text { x, baseline, em, text } => {
-                ops.push(Op::StartTextSection);
-                ops.push(Op::SetFont {
-                    font: PdfFontHandle::Builtin(BuiltinFont::CourierBold),
-                    size: Pt(em * PT_PER_MM),
-                });
-                ops.push(Op::SetTextCursor { pos: Point { x: Pt(x * PT_PER_MM), y: Pt((h - baseline) * PT_PER_MM) } });
-                ops.push(Op::ShowText { items: vec![TextItem::Text(text.clone())] });
-                ops.push(Op::EndTextSection);
+        if let Mark::Rect { x, y, w, h: rh } = mark {
+            for v in [x * PT_PER_MM, (h - y - rh) * PT_PER_MM, w * PT_PER_MM, rh * PT_PER_MM] {
+                number(&mut out, v);
+                out.push(b' ');
             }
-            Mark::BarcodeInfo { .. } => {}
+            out.extend_from_slice(b"re\n");
+            rects += 1;
         }
     }
-    PdfPage::new(Mm(page.width_mm), Mm(page.height_mm), ops)
+    if rects > 0 {
+        out.extend_from_slice(b"f\n");
+    }
+    for mark in &page.marks {
+        if let Mark::Text { x, baseline, em, text } = mark {
+            out.extend_from_slice(b"BT /");
+            out.extend_from_slice(font.as_bytes());
+            out.push(b' ');
+            number(&mut out, em * PT_PER_MM);
+            out.extend_from_slice(b" Tf ");
+            number(&mut out, x * PT_PER_MM);
+            out.push(b' ');
+            number(&mut out, (h - baseline) * PT_PER_MM);
+            out.extend_from_slice(b" Td (");
+            string(&mut out, text);
+            out.extend_from_slice(b") Tj ET\n");
+        }
+    }
+    out
+}
+
+/// A PDF number with three decimals (a thousandth of a point is far below a printer dot).
+fn number(out: &mut Vec<u8>, v: f32) {
+    let milli = (v as f64 * 1000.0).round() as i64;
+    if milli < 0 {
+        out.push(b'-');
+    }
+    let milli = milli.unsigned_abs();
+    out.extend_from_slice((milli / 1000).to_string().as_bytes());
+    let frac = milli % 1000;
+    if frac != 0 {
+        let digits = format!(".{frac:03}");
+        out.extend_from_slice(digits.trim_end_matches('0').as_bytes());
+    }
+}
+
+/// A literal string in WinAnsi (the layout keeps text to Latin-1, where the two agree).
+fn string(out: &mut Vec<u8>, text: &str) {
+    for c in text.chars() {
+        let b = u32::from(c).min(0xff) as u8;
+        if matches!(b, b'(' | b')' | b'\\') {
+            out.push(b'\\');
+        }
+        out.push(b);
+    }
 }
 
 /// printpdf 0.12 has no document-action hook, so the action goes into the catalog of the
@@ -107,6 +187,22 @@ mod tests {
             };
             2
         ]
+    }
+
+    #[test]
+    fn content_numbers_and_strings() {
+        let mut out = Vec::new();
+        number(&mut out, 12.5);
+        out.push(b' ');
+        number(&mut out, -0.0004);
+        out.push(b' ');
+        number(&mut out, 3.0);
+        out.push(b' ');
+        number(&mut out, -1.25);
+        assert_eq!(String::from_utf8(out).unwrap(), "12.5 0 3 -1.25");
+        let mut out = Vec::new();
+        string(&mut out, "a(b)\\é");
+        assert_eq!(out, b"a\\(b\\)\\\\\xe9");
     }
 
     #[test]
