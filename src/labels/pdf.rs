@@ -36,49 +36,64 @@ pub fn render(pages: &[Page], title: &str) -> Result<Vec<u8>, PdfError> {
     doc.metadata.info.metadata_date = now;
     doc.metadata.info.producer = format!("{} {}", crate::PRODUCT_NAME, crate::VERSION);
     doc.metadata.info.creator = crate::PRODUCT_NAME.to_string();
-    // The font is selected on every page so printpdf puts Courier-Bold in the page resources.
-    let skeleton: Vec<PdfPage> = pages
-        .iter()
-        .map(|p| {
-            let ops = vec![
-                Op::StartTextSection,
-                Op::SetFont { font: PdfFontHandle::Builtin(FONT), size: Pt(10.0) },
-                Op::EndTextSection,
-            ];
-            PdfPage::new(Mm(p.width_mm), Mm(p.height_mm), ops)
-        })
-        .collect();
-    doc.with_pages(skeleton);
+    // printpdf lays down the document with its first page (Courier-Bold in the resources); the
+    // other pages share those resources and are cloned from it, which costs a dictionary each.
+    let Some(first) = pages.first() else {
+        return Err(PdfError::PageCount { expected: 1, found: 0 });
+    };
+    let ops = vec![
+        Op::StartTextSection,
+        Op::SetFont { font: PdfFontHandle::Builtin(FONT), size: Pt(10.0) },
+        Op::EndTextSection,
+    ];
+    doc.with_pages(vec![PdfPage::new(Mm(first.width_mm), Mm(first.height_mm), ops)]);
     let options = PdfSaveOptions { subset_fonts: false, ..PdfSaveOptions::default() };
     let mut warnings = Vec::new();
     let mut lo = doc.to_lopdf_document(&options, &mut warnings);
     add_print_open_action(&mut lo)?;
     lo.compress();
     let page_ids: Vec<lopdf::ObjectId> = lo.get_pages().into_values().collect();
-    if page_ids.len() != pages.len() {
-        return Err(PdfError::PageCount { expected: pages.len(), found: page_ids.len() });
+    let [first_id] = page_ids[..] else {
+        return Err(PdfError::PageCount { expected: 1, found: page_ids.len() });
+    };
+    let template = lo.get_object(first_id).and_then(lopdf::Object::as_dict).map_err(|_| PdfError::NoCatalog)?.clone();
+    let parent = template.get(b"Parent").and_then(lopdf::Object::as_reference).map_err(|_| PdfError::NoCatalog)?;
+    if let Ok(old) = template.get(b"Contents").and_then(lopdf::Object::as_reference) {
+        // The skeleton's font-selecting stream is replaced by the real content below.
+        lo.objects.remove(&old);
     }
     let font = PdfFontHandle::Builtin(FONT).get_resource_name();
-    for (page, id) in pages.iter().zip(page_ids) {
+    let mut kids = Vec::with_capacity(pages.len());
+    for (i, page) in pages.iter().enumerate() {
         let stream = lopdf::Stream::new(
             lopdf::Dictionary::from_iter(vec![("Filter", lopdf::Object::Name(b"FlateDecode".to_vec()))]),
             deflate(&content(page, &font))?,
         )
         .with_compression(false);
         let stream_id = lo.add_object(stream);
-        let replaced = match lo.get_object_mut(id).and_then(lopdf::Object::as_dict_mut) {
-            Ok(dict) => {
-                let old = dict.get(b"Contents").and_then(lopdf::Object::as_reference).ok();
-                dict.set("Contents", lopdf::Object::Reference(stream_id));
-                old
-            }
-            Err(_) => None,
-        };
-        // The skeleton's own (font-selecting) stream is no longer referenced.
-        if let Some(old) = replaced {
-            lo.objects.remove(&old);
+        let mut dict = template.clone();
+        let bx = lopdf::Object::Array(vec![
+            0.into(),
+            0.into(),
+            lopdf::Object::Real(page.width_mm * PT_PER_MM),
+            lopdf::Object::Real(page.height_mm * PT_PER_MM),
+        ]);
+        for key in ["MediaBox", "TrimBox", "CropBox"] {
+            dict.set(key, bx.clone());
         }
+        dict.set("Contents", lopdf::Object::Reference(stream_id));
+        let id = if i == 0 {
+            lo.objects.insert(first_id, lopdf::Object::Dictionary(dict));
+            first_id
+        } else {
+            lo.add_object(dict)
+        };
+        kids.push(lopdf::Object::Reference(id));
     }
+    let count = kids.len() as i64;
+    let tree = lo.get_object_mut(parent).and_then(lopdf::Object::as_dict_mut).map_err(|_| PdfError::NoCatalog)?;
+    tree.set("Kids", lopdf::Object::Array(kids));
+    tree.set("Count", count);
     let mut out = Vec::with_capacity(4096 + pages.len() * 1024);
     lo.save_to(&mut out)?;
     Ok(out)
@@ -135,11 +150,32 @@ fn number(out: &mut Vec<u8>, v: f32) {
         out.push(b'-');
     }
     let milli = milli.unsigned_abs();
-    out.extend_from_slice((milli / 1000).to_string().as_bytes());
-    let frac = milli % 1000;
+    let (mut whole, mut frac) = (milli / 1000, milli % 1000);
+    // Digits by hand: this runs four times per bar, and formatting allocations showed in the bench.
+    let mut digits = [0u8; 20];
+    let mut n = 0;
+    loop {
+        digits[n] = b'0' + (whole % 10) as u8;
+        n += 1;
+        whole /= 10;
+        if whole == 0 {
+            break;
+        }
+    }
+    out.extend(digits[..n].iter().rev());
     if frac != 0 {
-        let digits = format!(".{frac:03}");
-        out.extend_from_slice(digits.trim_end_matches('0').as_bytes());
+        out.push(b'.');
+        let mut places = 3;
+        while frac % 10 == 0 {
+            frac /= 10;
+            places -= 1;
+        }
+        let div = [1, 10, 100, 1000][places - 1];
+        let mut scale = div;
+        while scale > 0 {
+            out.push(b'0' + (frac / scale % 10) as u8);
+            scale /= 10;
+        }
     }
 }
 
@@ -199,7 +235,11 @@ mod tests {
         number(&mut out, 3.0);
         out.push(b' ');
         number(&mut out, -1.25);
-        assert_eq!(String::from_utf8(out).unwrap(), "12.5 0 3 -1.25");
+        out.push(b' ');
+        number(&mut out, 100.075);
+        out.push(b' ');
+        number(&mut out, 0.5);
+        assert_eq!(String::from_utf8(out).unwrap(), "12.5 0 3 -1.25 100.075 0.5");
         let mut out = Vec::new();
         string(&mut out, "a(b)\\é");
         assert_eq!(out, b"a\\(b\\)\\\\\xe9");
