@@ -12,6 +12,8 @@ pub mod demo;
 pub mod discovery;
 pub mod error;
 pub mod exact;
+pub mod labels;
+pub mod printing;
 pub mod server;
 pub mod serverdb;
 #[cfg(feature = "demo")]

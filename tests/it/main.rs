@@ -9,6 +9,8 @@ mod cli;
 mod discovery;
 #[cfg(feature = "demo")]
 mod reliability;
+mod labels;
+mod printing;
 mod server;
 #[cfg(feature = "demo")]
 mod sim;

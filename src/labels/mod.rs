@@ -1,0 +1,144 @@
+//! Labels: records from the three sources → one layout per label type → PDF or raster.
+//!
+//! The HTTP handler and the CLI call [`build_records`] with a [`LabelLookups`] over the provider,
+//! then [`render_pdf`] (new browser tab) or [`render_raster_pages`] (PWG raster for IPP).
+
+pub mod barcode;
+pub mod layout;
+pub mod pdf;
+pub mod raster;
+pub mod records;
+pub mod templates;
+pub mod types;
+
+pub use barcode::{BarcodeError, Symbology};
+pub use layout::{LayoutError, Page, Template};
+pub use records::{
+    LabelBatch, LabelInfoRows, LabelLookups, LabelRecord, LabelSource, LabelStatus, NO_LABELS_MESSAGE, RecordError,
+    Selection, build_records,
+};
+pub use templates::Templates;
+pub use types::LabelType;
+
+use crate::error::{AppError, Code};
+
+/// The resolution the PDF's bars are snapped to: whole dots at 300 dpi also land on whole dots
+/// at 600 dpi and match `pdftoppm -r 300`.
+pub const PDF_GRID_DPI: f32 = 300.0;
+
+/// The body of `POST /api/v1/labels` (DESIGN.md): `{source, ids, type}`; `printer` for printing.
+#[derive(Debug, Clone, PartialEq, serde::Deserialize, serde::Serialize)]
+pub struct LabelRequest {
+    pub source: LabelSource,
+    pub ids: Vec<Selection>,
+    /// A type name or number; missing means type 1 (spec §9).
+    #[serde(rename = "type", default)]
+    pub label_type: LabelType,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub printer: Option<String>,
+}
+
+/// Anything that stops labels from being produced.
+#[derive(Debug, thiserror::Error)]
+pub enum LabelError {
+    #[error(transparent)]
+    Records(#[from] RecordError),
+    #[error(transparent)]
+    Layout(#[from] LayoutError),
+    #[error("no template for label type {0}")]
+    NoTemplate(LabelType),
+    #[error(transparent)]
+    Pdf(#[from] pdf::PdfError),
+    #[error(transparent)]
+    Raster(#[from] raster::RasterError),
+}
+
+impl LabelError {
+    /// The spec §4 result kind this error is reported as.
+    pub fn status(&self) -> LabelStatus {
+        match self {
+            LabelError::Records(e) => e.status(),
+            _ => LabelStatus::Error,
+        }
+    }
+}
+
+impl From<LabelError> for AppError {
+    fn from(err: LabelError) -> Self {
+        match err {
+            LabelError::Records(RecordError::NoLabels { .. }) => AppError::new(Code::NoLabels),
+            LabelError::Records(RecordError::EmptyPayload) => AppError::new(Code::EmptyPayload),
+            LabelError::Records(RecordError::Lookup(cause)) => AppError::new(Code::Provider).caused_by(cause),
+            // Barcode and fit problems name the bad value: the user can fix the item code.
+            LabelError::Layout(e @ (LayoutError::Barcode(_) | LayoutError::BarcodeTooWide { .. })) => {
+                AppError::bad_request(e.to_string())
+            }
+            other => AppError::internal(other),
+        }
+    }
+}
+
+/// Lays out every copy of every record of `batch` with its type's template.
+pub fn layout_batch(templates: &Templates, batch: &LabelBatch, dpi: f32) -> Result<Vec<Page>, LabelError> {
+    let template = templates.get(batch.label_type).ok_or(LabelError::NoTemplate(batch.label_type))?;
+    Ok(template.layout(&batch.expanded(), dpi)?)
+}
+
+/// The multi-page PDF of a batch for a browser tab, opening the print dialog when opened.
+pub fn render_pdf(templates: &Templates, batch: &LabelBatch) -> Result<Vec<u8>, LabelError> {
+    render_pdf_at(templates, batch, PDF_GRID_DPI)
+}
+
+/// The PDF with its bars on whole dots of a printer of `dpi` (when the printer is known).
+pub fn render_pdf_at(templates: &Templates, batch: &LabelBatch, dpi: f32) -> Result<Vec<u8>, LabelError> {
+    let pages = layout_batch(templates, batch, dpi)?;
+    Ok(pdf::render(&pages, &format!("Labels {}", batch.label_type))?)
+}
+
+/// The batch as bitmaps at the printer's resolution, turned for rotated media.
+pub fn render_raster_pages(
+    templates: &Templates,
+    batch: &LabelBatch,
+    dpi: u32,
+) -> Result<Vec<raster::Bitmap>, LabelError> {
+    let pages = layout_batch(templates, batch, dpi as f32)?;
+    let mut out = Vec::with_capacity(pages.len());
+    for page in &pages {
+        out.push(raster::render(page, dpi)?);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_body_follows_the_contract() {
+        let r: LabelRequest = serde_json::from_str(
+            r#"{"source": "goods_receipt", "ids": ["a", {"id": "b", "print_count": 2}], "type": "receipts"}"#,
+        )
+        .unwrap();
+        assert_eq!(r.source, LabelSource::GoodsReceipt);
+        assert_eq!(r.ids.len(), 2);
+        assert_eq!(r.label_type.number(), 7);
+        let r: LabelRequest = serde_json::from_str(r#"{"source": "shop_order", "ids": ["x"]}"#).unwrap();
+        assert_eq!(r.label_type, LabelType::DEFAULT);
+        let r: LabelRequest = serde_json::from_str(r#"{"source": "item_direct", "ids": [], "type": 6}"#).unwrap();
+        assert_eq!(r.label_type.name(), "cnc-new");
+        assert!(serde_json::from_str::<LabelRequest>(r#"{"source": "nope", "ids": []}"#).is_err());
+    }
+
+    #[test]
+    fn errors_map_to_the_catalogue() {
+        let no_labels: AppError = LabelError::Records(RecordError::NoLabels { messages: vec![] }).into();
+        assert_eq!(no_labels.code(), Code::NoLabels);
+        assert_eq!(no_labels.message(), NO_LABELS_MESSAGE);
+        let empty: AppError = LabelError::Records(RecordError::EmptyPayload).into();
+        assert_eq!(empty.code(), Code::EmptyPayload);
+        let bad = barcode::encode(Symbology::Ean, "123").unwrap_err();
+        let bad: AppError = LabelError::Layout(LayoutError::Barcode(bad)).into();
+        assert_eq!(bad.code(), Code::BadRequest);
+        assert_eq!(bad.message(), "EAN must be of length 8, 12 or 13");
+    }
+}

@@ -1,0 +1,199 @@
+//! The spec §5/§9 label rules against an in-memory provider.
+
+use super::*;
+use serde_json::json;
+
+/// Provider rows held in memory, in the provider's field names.
+#[derive(Default)]
+struct Memory {
+    shop_orders: Vec<Value>,
+    plans: Vec<Value>,
+    by_products: Vec<Value>,
+    items: Vec<Value>,
+    receipt_lines: Vec<Value>,
+    free_text: Vec<Value>,
+    info: LabelInfoRows,
+    fail: bool,
+}
+
+fn by_ids(rows: &[Value], key: &str, ids: &[String]) -> Vec<Value> {
+    rows.iter().filter(|r| text(r, key).is_some_and(|v| ids.contains(&v))).cloned().collect()
+}
+
+impl LabelLookups for Memory {
+    async fn shop_orders(&self, ids: &[String]) -> anyhow::Result<Vec<Value>> {
+        if self.fail {
+            anyhow::bail!("provider is down");
+        }
+        Ok(by_ids(&self.shop_orders, "ID", ids))
+    }
+    async fn material_plans(&self, shop_order_id: &str) -> anyhow::Result<Vec<Value>> {
+        Ok(by_ids(&self.plans, "ShopOrder", &[shop_order_id.to_string()]))
+    }
+    async fn by_products(&self, shop_order_id: &str) -> anyhow::Result<Vec<Value>> {
+        Ok(by_ids(&self.by_products, "ShopOrder", &[shop_order_id.to_string()]))
+    }
+    async fn items(&self, ids: &[String]) -> anyhow::Result<Vec<Value>> {
+        Ok(by_ids(&self.items, "ID", ids))
+    }
+    async fn goods_receipt_lines(&self, ids: &[String]) -> anyhow::Result<Vec<Value>> {
+        Ok(by_ids(&self.receipt_lines, "ID", ids))
+    }
+    async fn free_text_values(&self, item_ids: &[String]) -> anyhow::Result<Vec<Value>> {
+        Ok(by_ids(&self.free_text, "ItemID", item_ids))
+    }
+    async fn label_info(&self, item_ids: &[String]) -> anyhow::Result<LabelInfoRows> {
+        Ok(LabelInfoRows {
+            item_warehouses: by_ids(&self.info.item_warehouses, "Item", item_ids),
+            supplier_items: by_ids(&self.info.supplier_items, "Item", item_ids),
+            item_extra_fields: by_ids(&self.info.item_extra_fields, "ItemID", item_ids),
+        })
+    }
+}
+
+fn ids(v: &[&str]) -> Vec<Selection> {
+    v.iter().map(|s| Selection::Id(s.to_string())).collect()
+}
+
+fn t(n: u8) -> LabelType {
+    LabelType::from_number(n).unwrap()
+}
+
+fn shop() -> Memory {
+    Memory {
+        shop_orders: vec![json!({
+            "ID": "so-1", "Item": "it-main", "ItemCode": "EL-100", "ItemDescription": "Control cabinet",
+            "PlannedQuantity": 3.0, "ShopOrderNumber": 4711, "ProjectDescription": "Alpha hall extension"
+        })],
+        plans: vec![
+            json!({"ShopOrder": "so-1", "Type": 1, "Item": "it-mat", "ItemCode": "MAT-1", "ItemDescription": "Material", "PlannedQuantity": 5}),
+            json!({"ShopOrder": "so-1", "Type": 2, "Item": "it-bp", "ItemCode": "BP-1", "ItemDescription": "By-product", "PlannedQuantity": 2.5}),
+            json!({"ShopOrder": "so-1", "Type": "2", "Item": "it-zv", "ItemCode": "XZV-9", "ItemDescription": "Excluded", "PlannedQuantity": 1}),
+            json!({"ShopOrder": "so-1", "Type": 2, "ItemCode": "NOID-1", "PlannedQuantity": 1}),
+        ],
+        by_products: vec![
+            json!({"ShopOrder": "so-1", "Item": "it-bp", "ItemCode": "BP-1", "ItemDescription": "By-product"}),
+            json!({"ShopOrder": "so-1", "Item": "it-bp2", "ItemCode": "BP-2", "ItemDescription": "Second by-product", "Quantity": 1}),
+        ],
+        free_text: vec![
+            json!({"ItemID": "it-main", "Number": 6, "Value": "400V"}),
+            json!({"ItemID": "it-main", "Number": "8", "Value": "IP65"}),
+            json!({"ItemID": "it-main", "Number": 3, "Value": "ignored"}),
+        ],
+        ..Memory::default()
+    }
+}
+
+#[tokio::test]
+async fn shop_orders_use_type_2_plans_by_products_and_planned_quantity() {
+    let batch = build_records(&shop(), LabelSource::ShopOrder, &ids(&["so-1"]), t(1)).await.unwrap();
+    let codes: Vec<_> = batch.records.iter().map(|r| (r.item_code.as_str(), r.print_count)).collect();
+    assert_eq!(codes, vec![("EL-100", 3), ("BP-1", 3), ("BP-2", 1)]);
+    assert_eq!(batch.status, LabelStatus::Warning, "skipped lines are reported");
+    assert!(batch.messages.iter().any(|m| m.contains("XZV-9")));
+    assert!(batch.messages.iter().any(|m| m.contains("NOID-1") && m.contains("no item ID")));
+    assert_eq!(batch.label_count(), 7);
+    assert_eq!(batch.expanded().len(), 7);
+    let main = &batch.records[0];
+    assert_eq!(main.shop_order_number.as_deref(), Some("4711"));
+    assert_eq!(main.field("Project"), "Pr: Alpha");
+    assert_eq!(main.field("FreeTextField_06"), "400V");
+    assert_eq!(main.field("FreeTextField_07"), "-");
+    assert_eq!(main.field("FreeTextField_08"), "IP65");
+    assert_eq!(main.field("FreeTextField_09"), "-");
+    assert_eq!(main.field("WarehouseAndLocationForLabel"), "W-L: -");
+}
+
+#[tokio::test]
+async fn print_count_from_the_request_wins() {
+    let sel = vec![Selection::WithCount { id: "so-1".into(), print_count: Some(1) }];
+    let batch = build_records(&shop(), LabelSource::ShopOrder, &sel, t(1)).await.unwrap();
+    assert_eq!(batch.records[0].print_count, 1);
+    let parsed: Vec<Selection> = serde_json::from_str(r#"["a", {"id": "b", "print_count": 4}]"#).unwrap();
+    assert_eq!(parsed[0].id(), "a");
+    assert_eq!(parsed[1].print_count(), Some(4));
+}
+
+#[tokio::test]
+async fn zv_items_excluded_and_nothing_left_gives_the_message() {
+    let memory = Memory {
+        receipt_lines: vec![
+            json!({"ID": "gr-1", "Item": "it-1", "ItemCode": "ZV-1"}),
+            json!({"ID": "gr-2", "ItemCode": "A-2"}),
+        ],
+        ..Memory::default()
+    };
+    let err = build_records(&memory, LabelSource::GoodsReceipt, &ids(&["gr-1", "gr-2"]), t(7)).await.unwrap_err();
+    assert_eq!(err.to_string(), NO_LABELS_MESSAGE);
+    assert_eq!(err.status(), LabelStatus::Info);
+    let err = build_records(&memory, LabelSource::GoodsReceipt, &[], t(7)).await.unwrap_err();
+    assert_eq!(err.to_string(), "The payload is empty");
+}
+
+#[tokio::test]
+async fn lookup_failure_is_an_error_result() {
+    let memory = Memory { fail: true, ..shop() };
+    let err = build_records(&memory, LabelSource::ShopOrder, &ids(&["so-1"]), t(1)).await.unwrap_err();
+    assert_eq!(err.status(), LabelStatus::Error);
+}
+
+fn receipt_memory() -> Memory {
+    Memory {
+        receipt_lines: vec![
+            json!({"ID": "gr-1", "Item": "it-1", "ItemCode": "RC-1", "ItemDescription": "Bolt M8",
+                   "PurchaseOrderNumber": 20001, "ReceiptNumber": 55, "ProjectDescription": "Beta"}),
+            json!({"ID": "gr-2", "Item": "it-2", "ItemCode": "RC-2", "ItemDescription": "Nut"}),
+        ],
+        info: LabelInfoRows {
+            item_warehouses: vec![
+                json!({"Item": "it-1", "WarehouseCode": "WH3", "DefaultStorageLocationCode": "A-01"}),
+                json!({"Item": "it-1", "WarehouseCode": "WH1", "DefaultStorageLocationCode": ""}),
+                json!({"Item": "it-1", "WarehouseCode": "WH2", "DefaultStorageLocationCode": "B-07"}),
+                json!({"Item": "it-2", "WarehouseCode": "113", "DefaultStorageLocationCode": "C-1"}),
+            ],
+            supplier_items: vec![json!({"Item": "it-1", "SupplierCode": "S100", "SupplierDescription": "Bolts Inc"})],
+            item_extra_fields: vec![
+                json!({"ItemID": "it-1", "Description": "Bewerkingen", "Value": "Zinc plated"}),
+                json!({"ItemID": "it-1", "Description": "Other", "Value": "x"}),
+            ],
+        },
+        ..Memory::default()
+    }
+}
+
+#[tokio::test]
+async fn receipts_get_warehouse_supplier_and_post_processing() {
+    let sel = vec![Selection::Id("gr-1".into()), Selection::WithCount { id: "gr-2".into(), print_count: Some(2) }];
+    let batch = build_records(&receipt_memory(), LabelSource::GoodsReceipt, &sel, t(7)).await.unwrap();
+    assert_eq!(batch.status, LabelStatus::Success);
+    let [a, b] = &batch.records[..] else { panic!("two records") };
+    assert_eq!(
+        a.warehouses_and_locations,
+        vec![WarehouseLocation { warehouse: "WH2".into(), location: "B-07".into() }]
+    );
+    assert_eq!(a.field("WarehouseAndLocationForLabel"), "W-L: WH2-B-07");
+    assert_eq!(a.field("Supplier"), "S100 Bolts Inc");
+    assert_eq!(a.post_processing_description.as_deref(), Some("Zinc plated"));
+    assert_eq!(a.field("PurchaseOrderNumber"), "20001");
+    assert_eq!(a.field("ReceiptNumber"), "55");
+    assert_eq!(a.field("Project"), "Pr: Beta");
+    assert_eq!(b.field("WarehouseAndLocationForLabel"), "W-L: -", "xxx3 warehouses are skipped");
+    assert_eq!(b.field("SupplierDescription"), SUPPLIER_DEFAULT);
+    assert_eq!(b.field("Project"), "Pr: N/A");
+    assert_eq!(b.print_count, 2);
+    let json = serde_json::to_value(a).unwrap();
+    assert!(json.get("FreeTextField_06").is_some() && json.get("WarehouseAndLocationForLabel").is_some());
+}
+
+#[tokio::test]
+async fn item_direct_keeps_zv_items_and_defaults_to_one_copy() {
+    let memory = Memory {
+        items: vec![json!({"ID": "it-9", "Code": "ZV-CODE", "Description": "Direct item"})],
+        ..Memory::default()
+    };
+    let batch = build_records(&memory, LabelSource::ItemDirect, &ids(&["it-9", "missing"]), t(6)).await.unwrap();
+    assert_eq!(batch.records.len(), 1);
+    assert_eq!(batch.records[0].print_count, 1);
+    assert_eq!(batch.status, LabelStatus::Warning);
+    assert_eq!(batch.records[0].field("WarehouseAndLocationForLabel"), "W-L: -");
+}

@@ -1,0 +1,138 @@
+//! Built-in label templates, each overridable by a file in the data directory (Gitea-style):
+//! `{data_dir}/labels/templates/{type name}.json` replaces the built-in one without a rebuild.
+
+use super::layout::{LayoutError, Template};
+use super::types::LabelType;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The built-in templates, by type name; the JSON is the documentation of the format.
+const BUILTIN: [(&str, &str); 6] = [
+    ("electrical-72001926", include_str!("templates/electrical-72001926.json")),
+    ("electrical-72001925", include_str!("templates/electrical-72001925.json")),
+    ("electrical-x4", include_str!("templates/electrical-x4.json")),
+    ("electrical-NEW", include_str!("templates/electrical-NEW.json")),
+    ("cnc-new", include_str!("templates/cnc-new.json")),
+    ("receipts", include_str!("templates/receipts.json")),
+];
+
+/// The folder under the data directory that holds template overrides.
+pub fn override_dir(data_dir: &Path) -> PathBuf {
+    data_dir.join("labels").join("templates")
+}
+
+/// One template per label type, with where each came from.
+#[derive(Debug, Clone)]
+pub struct Templates {
+    by_type: BTreeMap<u8, (Template, TemplateOrigin)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TemplateOrigin {
+    Builtin,
+    Override(PathBuf),
+}
+
+fn parse(name: &str, json: &str, expected: LabelType) -> Result<Template, LayoutError> {
+    let bad = |problem: String| LayoutError::Template { label_type: expected.number(), problem };
+    let template: Template = serde_json::from_str(json).map_err(|e| bad(format!("{name}: {e}")))?;
+    if template.label_type != expected.number() {
+        return Err(bad(format!("{name} says label_type {}", template.label_type)));
+    }
+    template.validate()?;
+    Ok(template)
+}
+
+impl Templates {
+    /// The templates compiled into the binary.
+    pub fn builtin() -> Result<Templates, LayoutError> {
+        let mut by_type = BTreeMap::new();
+        for (name, json) in BUILTIN {
+            let t =
+                LabelType::parse(name).map_err(|e| LayoutError::Template { label_type: 0, problem: e.to_string() })?;
+            by_type.insert(t.number(), (parse(name, json, t)?, TemplateOrigin::Builtin));
+        }
+        Ok(Templates { by_type })
+    }
+
+    /// Built-in templates with the data directory's overrides applied; a bad override is an error
+    /// (a silently ignored file would print the wrong label).
+    pub fn load(data_dir: &Path) -> Result<Templates, LayoutError> {
+        let mut templates = Self::builtin()?;
+        let dir = override_dir(data_dir);
+        for (name, _) in BUILTIN {
+            let path = dir.join(format!("{name}.json"));
+            let Ok(json) = std::fs::read_to_string(&path) else { continue };
+            let t =
+                LabelType::parse(name).map_err(|e| LayoutError::Template { label_type: 0, problem: e.to_string() })?;
+            let template = parse(&path.display().to_string(), &json, t)?;
+            tracing::info!(path = %path.display(), "label template overridden");
+            templates.by_type.insert(t.number(), (template, TemplateOrigin::Override(path)));
+        }
+        Ok(templates)
+    }
+
+    pub fn get(&self, label_type: LabelType) -> Option<&Template> {
+        self.by_type.get(&label_type.number()).map(|(t, _)| t)
+    }
+
+    pub fn origin(&self, label_type: LabelType) -> Option<&TemplateOrigin> {
+        self.by_type.get(&label_type.number()).map(|(_, o)| o)
+    }
+
+    /// The built-in JSON of a type, as a starting point for an override.
+    pub fn builtin_json(label_type: LabelType) -> Option<&'static str> {
+        BUILTIN.iter().find(|(name, _)| *name == label_type.name()).map(|(_, json)| *json)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_type_has_a_valid_builtin_template() {
+        let templates = Templates::builtin().expect("built-in templates are valid");
+        for t in LabelType::all() {
+            let template = templates.get(t).expect("template");
+            assert_eq!(template.label_type, t.number());
+            assert_eq!(templates.origin(t), Some(&TemplateOrigin::Builtin));
+        }
+    }
+
+    #[test]
+    fn spec_geometry() {
+        let templates = Templates::builtin().unwrap();
+        let get = |n| templates.get(LabelType::from_number(n).unwrap()).unwrap().clone();
+        assert_eq!(get(1).slots.len(), 2);
+        assert_eq!((get(1).sheet_width_mm, get(1).sheet_height_mm), (90.0, 30.0));
+        assert_eq!(get(2).slots.len(), 4);
+        assert_eq!((get(2).sheet_width_mm, get(2).sheet_height_mm), (90.0, 40.0));
+        assert_eq!(get(3).slots.len(), 4);
+        assert!(get(4).rotate_for_media);
+        assert!((get(4).label_width_mm / get(4).label_height_mm - 70.0 / 50.0).abs() < 1e-6);
+        assert_eq!((get(6).label_width_mm, get(6).label_height_mm), (100.0, 23.0));
+        assert_eq!((get(7).label_width_mm, get(7).label_height_mm), (76.2, 44.45));
+    }
+
+    #[test]
+    fn overrides_replace_builtins_and_bad_ones_fail() {
+        let dir = tempfile::tempdir().unwrap();
+        let over = override_dir(dir.path());
+        std::fs::create_dir_all(&over).unwrap();
+        let json = Templates::builtin_json(LabelType::from_number(7).unwrap()).unwrap().replace("\"PO ", "\"Order ");
+        std::fs::write(over.join("receipts.json"), json).unwrap();
+        let templates = Templates::load(dir.path()).unwrap();
+        let t7 = LabelType::from_number(7).unwrap();
+        assert!(matches!(templates.origin(t7), Some(TemplateOrigin::Override(_))));
+        assert!(format!("{:?}", templates.get(t7).unwrap()).contains("Order {PurchaseOrderNumber}"));
+
+        std::fs::write(over.join("cnc-new.json"), "{\"label_type\": 6}").unwrap();
+        assert!(Templates::load(dir.path()).is_err());
+        let bad_field =
+            Templates::builtin_json(LabelType::from_number(6).unwrap()).unwrap().replace("{Project}", "{Nope}");
+        std::fs::write(over.join("cnc-new.json"), bad_field).unwrap();
+        let err = Templates::load(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("unknown field {Nope}"), "{err}");
+    }
+}

@@ -1,0 +1,203 @@
+//! The printers users can pick: the configured ones plus IPP printers announced over mDNS
+//! (`_ipp._tcp`, `_ipps._tcp`). A configured printer always wins over a discovered namesake.
+
+use crate::config::PrinterConfig;
+use crate::labels::LabelType;
+use mdns_sd::{ServiceDaemon, ServiceEvent};
+use parking_lot::RwLock;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// The DNS-SD service types of IPP printers.
+pub const IPP_SERVICE_TYPES: [&str; 2] = ["_ipp._tcp.local.", "_ipps._tcp.local."];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PrinterSource {
+    Configured,
+    Discovered,
+}
+
+/// A printer by name, with where to reach it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Printer {
+    pub name: String,
+    pub uri: String,
+    /// Label type names this printer holds media for; empty = any.
+    pub label_types: Vec<String>,
+    #[serde(skip)]
+    pub insecure_tls: bool,
+    pub source: PrinterSource,
+}
+
+impl Printer {
+    /// Whether the printer is meant for `label_type` (by name or number).
+    pub fn supports(&self, label_type: LabelType) -> bool {
+        // Exact names or numbers only: an unknown name must not fall back to type 1 here.
+        self.label_types.is_empty()
+            || self
+                .label_types
+                .iter()
+                .map(|t| t.trim())
+                .any(|t| t.eq_ignore_ascii_case(label_type.name()) || t == label_type.number().to_string())
+    }
+}
+
+impl From<&PrinterConfig> for Printer {
+    fn from(c: &PrinterConfig) -> Self {
+        Printer {
+            name: c.name.clone(),
+            uri: c.uri.clone(),
+            label_types: c.label_types.clone(),
+            insecure_tls: c.insecure_tls,
+            source: PrinterSource::Configured,
+        }
+    }
+}
+
+/// Shared, cheap to clone; discovery updates it in the background.
+#[derive(Clone, Default)]
+pub struct PrinterRegistry {
+    printers: Arc<RwLock<BTreeMap<String, Printer>>>,
+}
+
+impl PrinterRegistry {
+    pub fn from_config(printers: &[PrinterConfig]) -> PrinterRegistry {
+        let map = printers.iter().map(|p| (p.name.clone(), Printer::from(p))).collect();
+        PrinterRegistry { printers: Arc::new(RwLock::new(map)) }
+    }
+
+    pub fn list(&self) -> Vec<Printer> {
+        self.printers.read().values().cloned().collect()
+    }
+
+    pub fn get(&self, name: &str) -> Option<Printer> {
+        self.printers.read().get(name).cloned()
+    }
+
+    /// Adds or refreshes a discovered printer unless a configured one has the name.
+    pub fn add_discovered(&self, printer: Printer) {
+        let mut map = self.printers.write();
+        match map.get(&printer.name) {
+            Some(existing) if existing.source == PrinterSource::Configured => {}
+            _ => {
+                tracing::info!(name = %printer.name, uri = %printer.uri, "printer discovered");
+                map.insert(printer.name.clone(), printer);
+            }
+        }
+    }
+
+    /// Forgets a discovered printer that said goodbye; configured ones stay.
+    pub fn remove_discovered(&self, name: &str) {
+        let mut map = self.printers.write();
+        if map.get(name).is_some_and(|p| p.source == PrinterSource::Discovered) {
+            map.remove(name);
+        }
+    }
+
+    /// Browses for IPP printers on `daemon` until the daemon stops; runs on the tokio runtime.
+    pub fn browse(&self, daemon: &ServiceDaemon) -> anyhow::Result<()> {
+        for ty in IPP_SERVICE_TYPES {
+            let receiver = daemon.browse(ty)?;
+            let registry = self.clone();
+            tokio::spawn(async move {
+                while let Ok(event) = receiver.recv_async().await {
+                    match event {
+                        ServiceEvent::ServiceResolved(service) => {
+                            if let Some(printer) = discovered_printer(
+                                &service.fullname,
+                                &service.ty_domain,
+                                service.addresses.iter().map(|a| a.to_ip_addr()).collect(),
+                                &service.host,
+                                service.port,
+                                service.get_property_val_str("rp"),
+                            ) {
+                                registry.add_discovered(printer);
+                            }
+                        }
+                        ServiceEvent::ServiceRemoved(ty_domain, fullname) => {
+                            registry.remove_discovered(&instance_name(&fullname, &ty_domain));
+                        }
+                        ServiceEvent::SearchStopped(_) => break,
+                        _ => {}
+                    }
+                }
+            });
+        }
+        Ok(())
+    }
+}
+
+fn instance_name(fullname: &str, ty_domain: &str) -> String {
+    fullname.strip_suffix(ty_domain).unwrap_or(fullname).trim_end_matches('.').to_string()
+}
+
+/// A printer from a resolved DNS-SD service; `rp` is the TXT resource path (default `ipp/print`).
+pub fn discovered_printer(
+    fullname: &str,
+    ty_domain: &str,
+    addresses: Vec<std::net::IpAddr>,
+    host: &str,
+    port: u16,
+    rp: Option<&str>,
+) -> Option<Printer> {
+    let secure = ty_domain.starts_with("_ipps.");
+    let host = match addresses.iter().find(|a| a.is_ipv4()).or_else(|| addresses.first()) {
+        Some(std::net::IpAddr::V6(v6)) => format!("[{v6}]"),
+        Some(ip) => ip.to_string(),
+        None if !host.is_empty() => host.trim_end_matches('.').to_string(),
+        None => return None,
+    };
+    let path = rp.unwrap_or("ipp/print").trim_start_matches('/');
+    Some(Printer {
+        name: instance_name(fullname, ty_domain),
+        uri: format!("{}://{host}:{port}/{path}", if secure { "ipps" } else { "ipp" }),
+        label_types: Vec::new(),
+        // LAN printers announce self-signed certificates; no one could configure trust for them.
+        insecure_tls: secure,
+        source: PrinterSource::Discovered,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn configured_printers_win_and_label_types_filter() {
+        let registry = PrinterRegistry::from_config(&[PrinterConfig {
+            name: "Hall".into(),
+            uri: "ipp://10.0.0.9/ipp/print".into(),
+            label_types: vec!["receipts".into(), "6".into(), "typo".into()],
+            insecure_tls: false,
+        }]);
+        let found =
+            discovered_printer("Hall._ipp._tcp.local.", "_ipp._tcp.local.", vec![], "h.local.", 631, None).unwrap();
+        registry.add_discovered(found);
+        assert_eq!(registry.get("Hall").unwrap().source, PrinterSource::Configured);
+        registry.remove_discovered("Hall");
+        let hall = registry.get("Hall").unwrap();
+        assert!(hall.supports(LabelType::parse("receipts").unwrap()));
+        assert!(hall.supports(LabelType::parse("cnc-new").unwrap()));
+        assert!(!hall.supports(LabelType::parse("electrical-x4").unwrap()));
+        assert!(!hall.supports(LabelType::DEFAULT), "an unknown name is not type 1");
+    }
+
+    #[test]
+    fn discovered_uri_from_service() {
+        let p = discovered_printer(
+            "Zebra ZD421._ipps._tcp.local.",
+            "_ipps._tcp.local.",
+            vec!["192.168.1.20".parse().unwrap()],
+            "zebra.local.",
+            8631,
+            Some("ipp/print"),
+        )
+        .unwrap();
+        assert_eq!(p.name, "Zebra ZD421");
+        assert_eq!(p.uri, "ipps://192.168.1.20:8631/ipp/print");
+        assert!(p.insecure_tls);
+        assert!(p.supports(LabelType::DEFAULT));
+    }
+}

@@ -1,0 +1,319 @@
+//! The print service: accepts jobs into the durable queue and a tokio worker sends them, with
+//! backoff while a printer is away, then follows each job with Get-Job-Attributes.
+//!
+//! Exactly once: a job is only resent when the printer could not be reached at all (nothing was
+//! sent). A job interrupted mid-send (crash, or a printer that vanished after taking the body)
+//! is marked failed rather than risking a second print.
+
+use super::ipp_client::{IppClient, IppError, IppJobState, PrinterCapabilities};
+use super::raster_doc;
+use super::registry::{Printer, PrinterRegistry};
+use super::store::{JobId, JobState, JobStore, PrintJob, StoreError};
+use crate::labels::{LabelBatch, LabelError, LabelStatus, Templates, render_pdf_at};
+use chrono::Utc;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Notify;
+
+/// Timings of the worker; tests shorten them.
+#[derive(Debug, Clone)]
+pub struct PrintOptions {
+    pub initial_backoff: Duration,
+    pub max_backoff: Duration,
+    /// How often a printing job's state is asked for.
+    pub poll_interval: Duration,
+    pub request_timeout: Duration,
+}
+
+impl Default for PrintOptions {
+    fn default() -> Self {
+        PrintOptions {
+            initial_backoff: Duration::from_secs(2),
+            max_backoff: Duration::from_secs(60),
+            poll_interval: Duration::from_secs(2),
+            request_timeout: Duration::from_secs(60),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum PrintError {
+    #[error("Unknown printer '{0}'")]
+    UnknownPrinter(String),
+    #[error("Printer '{printer}' is not set up for {label_type} labels")]
+    WrongLabelType { printer: String, label_type: String },
+    #[error(transparent)]
+    Labels(#[from] LabelError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Ipp(#[from] IppError),
+}
+
+impl From<PrintError> for crate::error::AppError {
+    fn from(err: PrintError) -> Self {
+        use crate::error::{AppError, Code};
+        match err {
+            PrintError::UnknownPrinter(_) => AppError::with_message(Code::NotFound, err.to_string()),
+            PrintError::WrongLabelType { .. } => AppError::bad_request(err.to_string()),
+            PrintError::Labels(e) => e.into(),
+            PrintError::Ipp(IppError::Unreachable(_)) => AppError::new(Code::Timeout).caused_by(err),
+            other => AppError::internal(other),
+        }
+    }
+}
+
+struct Inner {
+    store: JobStore,
+    registry: PrinterRegistry,
+    templates: Arc<Templates>,
+    options: PrintOptions,
+    strict: IppClient,
+    insecure: IppClient,
+}
+
+/// Cheap to clone; the worker stops when the last clone is dropped or on [`PrintService::shutdown`].
+#[derive(Clone)]
+pub struct PrintService {
+    inner: Arc<Inner>,
+    wake: Arc<Notify>,
+    stop: Arc<Notify>,
+    worker: Arc<parking_lot::Mutex<Option<tokio::task::JoinHandle<()>>>>,
+}
+
+impl PrintService {
+    /// Opens `{data_dir}/printing.redb`, recovers interrupted jobs and starts the worker.
+    /// Must be called inside a tokio runtime.
+    pub fn start(
+        data_dir: &Path,
+        registry: PrinterRegistry,
+        templates: Arc<Templates>,
+        options: PrintOptions,
+    ) -> Result<PrintService, PrintError> {
+        let store = JobStore::open(data_dir)?;
+        for mut job in store.open_jobs()? {
+            if job.state == JobState::Sending {
+                job.state = JobState::Failed;
+                job.message = Some(
+                    "Interrupted while sending to the printer; check whether it printed before printing again".into(),
+                );
+                job.updated = Utc::now();
+                store.update(&job)?;
+            }
+        }
+        let inner = Arc::new(Inner {
+            strict: IppClient::new(false, options.request_timeout)?,
+            insecure: IppClient::new(true, options.request_timeout)?,
+            store,
+            registry,
+            templates,
+            options,
+        });
+        let (wake, stop) = (Arc::new(Notify::new()), Arc::new(Notify::new()));
+        let handle = tokio::spawn(worker(Arc::downgrade(&inner), wake.clone(), stop.clone()));
+        Ok(PrintService { inner, wake, stop, worker: Arc::new(parking_lot::Mutex::new(Some(handle))) })
+    }
+
+    /// Queues a batch for a printer; the label layout is checked now so bad barcodes fail here.
+    pub fn submit(&self, printer: &str, batch: &LabelBatch) -> Result<JobId, PrintError> {
+        let found = self.inner.registry.get(printer).ok_or_else(|| PrintError::UnknownPrinter(printer.to_string()))?;
+        if !found.supports(batch.label_type) {
+            return Err(PrintError::WrongLabelType {
+                printer: printer.into(),
+                label_type: batch.label_type.to_string(),
+            });
+        }
+        crate::labels::layout_batch(&self.inner.templates, batch, crate::labels::PDF_GRID_DPI)?;
+        let now = Utc::now();
+        let job = self.inner.store.insert(PrintJob {
+            id: 0,
+            printer: printer.to_string(),
+            label_type: batch.label_type,
+            title: format!("{} labels ({})", batch.label_count(), batch.label_type),
+            records: batch.records.clone(),
+            state: JobState::Queued,
+            message: None,
+            attempts: 0,
+            format: None,
+            ipp_job_id: None,
+            created: now,
+            updated: now,
+            next_attempt: now,
+        })?;
+        tracing::info!(job = job.id, printer, "print job queued");
+        self.wake.notify_one();
+        Ok(job.id)
+    }
+
+    pub fn status(&self, id: JobId) -> Result<Option<PrintJob>, PrintError> {
+        Ok(self.inner.store.get(id)?)
+    }
+
+    /// Every job, newest first.
+    pub fn list(&self) -> Result<Vec<PrintJob>, PrintError> {
+        Ok(self.inner.store.list()?)
+    }
+
+    pub fn printers(&self) -> Vec<Printer> {
+        self.inner.registry.list()
+    }
+
+    /// Asks a printer what it can do (for the printers page).
+    pub async fn capabilities(&self, printer: &str) -> Result<PrinterCapabilities, PrintError> {
+        let p = self.inner.registry.get(printer).ok_or_else(|| PrintError::UnknownPrinter(printer.to_string()))?;
+        Ok(self.inner.client(&p).capabilities(&p.uri).await?)
+    }
+
+    /// Stops the worker and waits for it; queued jobs stay in the file for the next start.
+    pub async fn shutdown(&self) {
+        self.stop.notify_one();
+        let handle = self.worker.lock().take();
+        if let Some(handle) = handle
+            && let Err(e) = handle.await
+        {
+            tracing::warn!(error = %e, "print worker ended badly");
+        }
+    }
+}
+
+impl Inner {
+    fn client(&self, printer: &Printer) -> &IppClient {
+        if printer.insecure_tls { &self.insecure } else { &self.strict }
+    }
+
+    fn backoff(&self, attempts: u32) -> Duration {
+        let factor = 2u32.saturating_pow(attempts.saturating_sub(1).min(16));
+        self.options.initial_backoff.saturating_mul(factor).min(self.options.max_backoff)
+    }
+
+    fn save(&self, job: &mut PrintJob, state: JobState, message: Option<String>, after: Duration) {
+        job.state = state;
+        job.message = message;
+        job.updated = Utc::now();
+        job.next_attempt =
+            job.updated + chrono::Duration::from_std(after).unwrap_or_else(|_| chrono::Duration::seconds(60));
+        if let Err(e) = self.store.update(job) {
+            tracing::error!(job = job.id, error = %e, "could not save the print job state");
+        }
+    }
+
+    fn wait(&self, job: &mut PrintJob, why: String) {
+        job.attempts += 1;
+        let after = self.backoff(job.attempts);
+        tracing::info!(job = job.id, printer = %job.printer, attempts = job.attempts, "waiting for printer: {why}");
+        self.save(job, JobState::WaitingForPrinter, Some(format!("Waiting for printer: {why}")), after);
+    }
+
+    /// One step of a job: send it, or ask how it is doing.
+    async fn step(&self, job: &mut PrintJob) {
+        match job.state {
+            JobState::Queued | JobState::WaitingForPrinter => self.send(job).await,
+            JobState::Printing => self.follow(job).await,
+            JobState::Sending | JobState::Completed | JobState::Failed => {}
+        }
+    }
+
+    async fn send(&self, job: &mut PrintJob) {
+        let Some(printer) = self.registry.get(&job.printer) else {
+            return self.wait(job, "the printer is not known (yet)".into());
+        };
+        let client = self.client(&printer);
+        let caps = match client.capabilities(&printer.uri).await {
+            Ok(caps) => caps,
+            Err(e) => return self.wait(job, e.to_string()),
+        };
+        if !caps.accepting_jobs || caps.state == "stopped" {
+            return self.wait(job, format!("the printer is {} and not accepting jobs", caps.state));
+        }
+        let batch = LabelBatch {
+            status: LabelStatus::Success,
+            messages: vec![],
+            label_type: job.label_type,
+            records: job.records.clone(),
+        };
+        let document = if caps.accepts_pdf() {
+            // Bars on the printer's own dot grid: a 300 dpi grid resampled to 203 dpi does not scan.
+            render_pdf_at(&self.templates, &batch, caps.raster_dpi() as f32).map(|d| (d, "application/pdf"))
+        } else if caps.accepts_pwg_raster() {
+            raster_doc::render_pwg(&self.templates, &batch, &caps).map(|d| (d, "image/pwg-raster"))
+        } else {
+            let formats = caps.document_formats.join(", ");
+            return self.save(
+                job,
+                JobState::Failed,
+                Some(format!("The printer takes neither PDF nor PWG raster ({formats})")),
+                Duration::ZERO,
+            );
+        };
+        let (bytes, format) = match document {
+            Ok(d) => d,
+            Err(e) => return self.save(job, JobState::Failed, Some(e.to_string()), Duration::ZERO),
+        };
+        job.format = Some(format.to_string());
+        job.attempts += 1;
+        // Durable before the body leaves: a crash from here on is never resent.
+        self.save(job, JobState::Sending, None, Duration::ZERO);
+        match client.print_job(&printer.uri, &bytes, format, &job.title).await {
+            Ok(id) => {
+                job.ipp_job_id = Some(id);
+                tracing::info!(job = job.id, ipp_job = id, format, "print job accepted by the printer");
+                self.save(job, JobState::Printing, None, self.options.poll_interval);
+            }
+            Err(IppError::Unreachable(why)) => self.wait(job, why),
+            Err(e) => self.save(job, JobState::Failed, Some(e.to_string()), Duration::ZERO),
+        }
+    }
+
+    async fn follow(&self, job: &mut PrintJob) {
+        let (Some(printer), Some(ipp_id)) = (self.registry.get(&job.printer), job.ipp_job_id) else {
+            return self.save(job, JobState::Failed, Some("The printer or its job id is gone".into()), Duration::ZERO);
+        };
+        match self.client(&printer).job_state(&printer.uri, ipp_id).await {
+            Ok(IppJobState::Completed) => self.save(job, JobState::Completed, None, Duration::ZERO),
+            Ok(state @ (IppJobState::Canceled | IppJobState::Aborted)) => {
+                self.save(job, JobState::Failed, Some(format!("The printer reports the job {state:?}")), Duration::ZERO)
+            }
+            Ok(state) => {
+                let message = Some(format!("Printer job {ipp_id}: {state:?}"));
+                self.save(job, JobState::Printing, message, self.options.poll_interval)
+            }
+            // The job is on the printer already: keep asking, never resend.
+            Err(e) => {
+                self.save(job, JobState::Printing, Some(e.to_string()), self.options.poll_interval.max(self.backoff(2)))
+            }
+        }
+    }
+}
+
+async fn worker(inner: std::sync::Weak<Inner>, wake: Arc<Notify>, stop: Arc<Notify>) {
+    loop {
+        let Some(strong) = inner.upgrade() else { return };
+        let now = Utc::now();
+        let jobs = match strong.store.open_jobs() {
+            Ok(jobs) => jobs,
+            Err(e) => {
+                tracing::error!(error = %e, "print queue unreadable");
+                Vec::new()
+            }
+        };
+        for mut job in jobs.into_iter().filter(|j| j.next_attempt <= now) {
+            strong.step(&mut job).await;
+        }
+        let next = strong
+            .store
+            .open_jobs()
+            .ok()
+            .and_then(|jobs| jobs.iter().map(|j| j.next_attempt).min())
+            .map(|t| (t - Utc::now()).to_std().unwrap_or(Duration::ZERO))
+            .unwrap_or(Duration::from_secs(3600))
+            .max(Duration::from_millis(50));
+        // Not holding the service while asleep, so dropping it closes the queue file.
+        drop(strong);
+        tokio::select! {
+            _ = wake.notified() => {}
+            _ = tokio::time::sleep(next) => {}
+            _ = stop.notified() => return,
+        }
+    }
+}

@@ -1,0 +1,285 @@
+//! Printing against a real IPP printer: CUPS' `ippeveprinter` on loopback, once taking PDF and
+//! once PWG raster only, keeping every document (`-k`) so the test can read back what arrived.
+
+use crate::labels::{tool, zbar_decode};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use stock_manager::config::PrinterConfig;
+use stock_manager::labels::raster::pwg;
+use stock_manager::labels::{LabelBatch, LabelRecord, LabelStatus, LabelType, Templates};
+use stock_manager::printing::{JobState, PrintJob, PrintOptions, PrintService, PrinterRegistry};
+
+/// ippeveprinter refuses to start without a system D-Bus and avahi; start them when missing.
+fn ensure_mdns_daemons() -> bool {
+    let (Some(dbus), Some(avahi)) = (tool("dbus-daemon"), tool("avahi-daemon")) else { return false };
+    if !Path::new("/run/dbus/system_bus_socket").exists() {
+        let _ = std::fs::create_dir_all("/run/dbus");
+        let status = Command::new(&dbus).args(["--system", "--fork"]).status();
+        assert!(status.is_ok_and(|s| s.success()), "dbus-daemon --system did not start");
+    }
+    let running = Command::new(&avahi).arg("--check").status().is_ok_and(|s| s.success());
+    if !running {
+        let status = Command::new(&avahi).args(["--no-chroot", "--no-drop-root", "--no-rlimits", "-D"]).status();
+        assert!(status.is_ok_and(|s| s.success()), "avahi-daemon did not start");
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    true
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("free port")
+}
+
+/// A running ippeveprinter, killed on drop.
+struct IppEve {
+    child: Child,
+    spool: PathBuf,
+}
+
+impl IppEve {
+    fn start(port: u16, name: &str, formats: &str, spool: &Path) -> IppEve {
+        let bin = tool("ippeveprinter").expect("checked by the caller");
+        std::fs::create_dir_all(spool).expect("spool dir");
+        let mut command = Command::new(bin);
+        command.args(["-p", &port.to_string(), "-n", "localhost", "-k", "-f", formats, "-m", "ESM Test Label", "-d"]);
+        command.arg(spool);
+        // CUPS' own PWG raster reader turns what arrives into PCL: an independent check of our encoder.
+        if !formats.contains("application/pdf") {
+            command.arg("-c").arg(tool("ippevepcl").expect("ippevepcl ships with ippeveprinter"));
+        }
+        let child =
+            command.arg(name).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("ippeveprinter starts");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "ippeveprinter did not listen on {port}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        IppEve { child, spool: spool.to_path_buf() }
+    }
+
+    /// Documents kept in the spool folder.
+    fn documents(&self) -> Vec<PathBuf> {
+        fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+            for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else if path.extension().is_some_and(|e| e == "pdf" || e == "pwg") {
+                    out.push(path);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.spool, &mut out);
+        out
+    }
+}
+
+impl Drop for IppEve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn tools_present() -> bool {
+    [tool("ippeveprinter"), tool("zbarimg"), tool("pdftoppm")].iter().all(Option::is_some) && ensure_mdns_daemons()
+}
+
+fn registry(name: &str, port: u16) -> PrinterRegistry {
+    PrinterRegistry::from_config(&[PrinterConfig {
+        name: name.into(),
+        uri: format!("ipp://localhost:{port}/ipp/print"),
+        label_types: vec!["receipts".into()],
+        insecure_tls: false,
+    }])
+}
+
+fn fast() -> PrintOptions {
+    PrintOptions {
+        initial_backoff: Duration::from_millis(300),
+        max_backoff: Duration::from_secs(1),
+        poll_interval: Duration::from_millis(500),
+        request_timeout: Duration::from_secs(30),
+    }
+}
+
+fn batch() -> LabelBatch {
+    let record = |code: &str| LabelRecord {
+        item_id: format!("id-{code}"),
+        item_code: code.into(),
+        description: "Hex bolt M8x40 zinc".into(),
+        print_count: 1,
+        ..LabelRecord::default()
+    };
+    LabelBatch {
+        status: LabelStatus::Success,
+        messages: vec![],
+        label_type: LabelType::parse("receipts").expect("type"),
+        records: vec![record("RC-1001"), record("RC-1002")],
+    }
+}
+
+async fn wait_for(service: &PrintService, id: u64, until: impl Fn(&PrintJob) -> bool, secs: u64) -> PrintJob {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        let job = service.status(id).expect("status").expect("job exists");
+        if until(&job) {
+            return job;
+        }
+        assert!(Instant::now() < deadline, "job stuck: {job:?}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Waits until the printer has written `count` documents and they stay that many.
+async fn kept_documents(printer: &IppEve, count: usize) -> Vec<PathBuf> {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while printer.documents().len() < count {
+        assert!(Instant::now() < deadline, "the printer kept no document");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    printer.documents()
+}
+
+fn decode_kept(path: &Path, dir: &Path) -> Vec<String> {
+    let zbarimg = tool("zbarimg").expect("checked");
+    let mut codes = Vec::new();
+    if path.extension().is_some_and(|e| e == "pwg") {
+        let data = std::fs::read(path).expect("kept raster");
+        let pages = pwg::decode(&data).expect("the kept file is PWG raster");
+        for (i, page) in pages.iter().enumerate() {
+            let png = dir.join(format!("kept-{i}.png"));
+            std::fs::write(&png, page.to_png().expect("png")).expect("write");
+            codes.extend(zbar_decode(&zbarimg, &png));
+        }
+    } else {
+        let pdftoppm = tool("pdftoppm").expect("checked");
+        let status = Command::new(pdftoppm).args(["-r", "300", "-png"]).arg(path).arg(dir.join("kept")).status();
+        assert!(status.is_ok_and(|s| s.success()));
+        for entry in std::fs::read_dir(dir).expect("dir").flatten() {
+            if entry.path().extension().is_some_and(|e| e == "png") {
+                codes.extend(zbar_decode(&zbarimg, &entry.path()));
+            }
+        }
+    }
+    codes.sort();
+    codes
+}
+
+async fn print_once_and_read_back(formats: &str, expected_format: &str) {
+    if !tools_present() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let port = free_port();
+    let printer = IppEve::start(port, "esm-test", formats, &dir.path().join("spool"));
+    let templates = Arc::new(Templates::builtin().expect("templates"));
+    let service =
+        PrintService::start(&dir.path().join("data"), registry("labels", port), templates, fast()).expect("service");
+    let id = service.submit("labels", &batch()).expect("submitted");
+    let job = wait_for(&service, id, |j| j.state.is_final(), 90).await;
+    assert_eq!(job.state, JobState::Completed, "{job:?}");
+    assert_eq!(job.format.as_deref(), Some(expected_format));
+    let kept = kept_documents(&printer, 1).await;
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert_eq!(decode_kept(&kept[0], dir.path()), vec!["RC-1001", "RC-1002"]);
+    if expected_format == "image/pwg-raster" {
+        // ippevepcl (libcups' raster reader) started one PCL raster graphic per page it could read.
+        let pcl = std::fs::read(kept[0].with_extension("prn")).expect("ippevepcl output");
+        let pages = pcl.windows(5).filter(|w| *w == b"\x1b*r1A").count();
+        assert_eq!(pages, 2, "CUPS read {pages} raster pages");
+    }
+    service.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pdf_printer_gets_the_pdf() {
+    print_once_and_read_back("application/pdf,image/pwg-raster", "application/pdf").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn raster_only_printer_gets_pwg_raster_that_decodes() {
+    print_once_and_read_back("image/pwg-raster", "image/pwg-raster").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn printer_off_then_on_prints_exactly_once_even_across_a_restart() {
+    if !tools_present() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().join("data");
+    let port = free_port();
+    let templates = Arc::new(Templates::builtin().expect("templates"));
+    let first = PrintService::start(&data, registry("labels", port), templates.clone(), fast()).expect("service");
+    let id = first.submit("labels", &batch()).expect("submitted");
+    let waiting = wait_for(&first, id, |j| j.state == JobState::WaitingForPrinter && j.attempts >= 2, 30).await;
+    assert!(waiting.message.as_deref().is_some_and(|m| m.starts_with("Waiting for printer")), "{waiting:?}");
+    first.shutdown().await;
+    drop(first);
+
+    // A new process (same data directory) finds the job and prints it once the printer is back.
+    let second = PrintService::start(&data, registry("labels", port), templates, fast()).expect("service");
+    assert_eq!(second.list().expect("list").len(), 1);
+    let printer = IppEve::start(port, "esm-test", "image/pwg-raster", &dir.path().join("spool"));
+    let job = wait_for(&second, id, |j| j.state.is_final(), 90).await;
+    assert_eq!(job.state, JobState::Completed, "{job:?}");
+    assert_eq!(job.ipp_job_id, Some(1), "the printer saw exactly one job");
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(kept_documents(&printer, 1).await.len(), 1, "printed exactly once");
+    second.shutdown().await;
+}
+
+#[tokio::test]
+async fn unknown_printer_and_wrong_label_type_are_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let templates = Arc::new(Templates::builtin().expect("templates"));
+    let service = PrintService::start(dir.path(), registry("labels", 9), templates, fast()).expect("service");
+    assert!(service.submit("nope", &batch()).expect_err("unknown").to_string().contains("Unknown printer"));
+    let mut cnc = batch();
+    cnc.label_type = LabelType::parse("cnc-new").expect("type");
+    assert!(service.submit("labels", &cnc).expect_err("wrong type").to_string().contains("not set up for"));
+    assert_eq!(service.printers().len(), 1);
+    service.shutdown().await;
+}
+
+/// A printer announced over mDNS on loopback shows up in the registry with its URI.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discovered_printers_join_the_registry() {
+    use mdns_sd::{IfKind, ServiceDaemon, ServiceInfo};
+    let loopback = || {
+        let d = ServiceDaemon::new().expect("mdns daemon");
+        d.disable_interface(IfKind::All).expect("restrict");
+        d.enable_interface(IfKind::LoopbackV4).expect("loopback");
+        d
+    };
+    let announcer = loopback();
+    let info = ServiceInfo::new(
+        "_ipp._tcp.local.",
+        "ESM Test Printer",
+        "esm-test-printer.local.",
+        "127.0.0.1",
+        16631,
+        &[("rp", "ipp/print"), ("pdl", "image/pwg-raster")][..],
+    )
+    .expect("service info");
+    announcer.register(info).expect("register");
+    let browser = loopback();
+    let registry = PrinterRegistry::default();
+    registry.browse(&browser).expect("browse");
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let printer = loop {
+        if let Some(p) = registry.get("ESM Test Printer") {
+            break p;
+        }
+        assert!(Instant::now() < deadline, "the printer was not discovered");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(printer.uri, "ipp://127.0.0.1:16631/ipp/print");
+    let _ = browser.shutdown();
+    let _ = announcer.shutdown();
+}
