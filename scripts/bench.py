@@ -80,7 +80,15 @@ def main():
         row("idle RSS", rss, "MB", "< 40 MB", rss < 40)
         proc.terminate()
         proc.wait()
-    labels()
+    if "--no-labels" not in sys.argv:
+        labels()
+    if "--no-sim" not in sys.argv:
+        print()
+        simulator_section()
+    if "--no-store" not in sys.argv:
+        store_figures()
+    if "--no-sync" not in sys.argv:
+        sync_figures()
 
 
 # --- labels: 1000 receipt labels with Code 128 to one PDF, beside reportlab + python-barcode ---
@@ -194,13 +202,6 @@ def labels(count=1000):
         ok = codes == expected
         row(f"{tag} barcodes decoding (zbarimg)", len(codes), "codes", f"= {count}", ok)
 
-    if "--no-sim" not in sys.argv:
-        print()
-        simulator_section()
-    if "--no-store" not in sys.argv:
-        store_figures()
-    if "--no-sync" not in sys.argv:
-        sync_figures()
 
 
 def peak_rss_mb(pid):

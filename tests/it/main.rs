@@ -7,10 +7,10 @@ mod support;
 
 mod cli;
 mod discovery;
-#[cfg(feature = "demo")]
-mod reliability;
 mod labels;
 mod printing;
+#[cfg(feature = "demo")]
+mod reliability;
 mod server;
 #[cfg(feature = "demo")]
 mod sim;
