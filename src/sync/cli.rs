@@ -4,31 +4,18 @@
 use super::engine::{OrgToken, SyncEngine};
 use super::sink::SyncSink;
 use crate::config::Config;
-use crate::exact::oauth::OAuthClient;
-use crate::exact::tokens::TokenManager;
-use crate::exact::{ExactClient, Waits};
-use crate::serverdb::ServerDb;
-use crate::store::Stores;
+use crate::exact::Waits;
+use crate::server::AppState;
 use anyhow::{Context, Result, bail};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// Runs the sync and prints a summary; fails when any table failed.
 pub async fn run(config: &Config, org: Option<i64>, endpoints: &[String]) -> Result<()> {
-    let serverdb = Arc::new(ServerDb::open(&config.data_dir)?);
-    let http = ExactClient::http_client(Duration::from_secs(config.provider.timeout_seconds))?;
-    let client = ExactClient::new(http.clone(), &config.provider.base_url, Waits::default());
-    let oauth = OAuthClient::new(
-        http,
-        &config.provider.base_url,
-        &config.provider.client_id,
-        config.provider.client_secret.clone(),
-    );
-    let tokens = Arc::new(TokenManager::new(serverdb.clone(), oauth));
-    let stores = Stores::new(&config.data_dir, crate::exact::catalogue::table_specs());
-    let engine = Arc::new(SyncEngine::new(client));
+    // The same parts the server is built from, without serving.
+    let state = AppState::open(Arc::new(config.clone()), Waits::default())?;
+    let (serverdb, tokens, stores, engine) = (state.serverdb, state.tokens, state.stores, state.sync);
     let selected = SyncEngine::resolve(endpoints)?;
     let divisions = match org {
         Some(d) => vec![d],
