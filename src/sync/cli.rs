@@ -14,7 +14,10 @@ use std::sync::Arc;
 /// Runs the sync and prints a summary; fails when any table failed.
 pub async fn run(config: &Config, org: Option<i64>, endpoints: &[String]) -> Result<()> {
     // The same parts the server is built from, without serving.
-    let state = AppState::open(Arc::new(config.clone()), Waits::default())?;
+    let state = AppState::open(Arc::new(config.clone()), Waits::default()).context(
+        "cannot open the data directory; if the server is running on it, sync from the server instead \
+         (Sync Data in the UI, or POST /api/v1/sync)",
+    )?;
     let (serverdb, tokens, stores, engine) = (state.serverdb, state.tokens, state.stores, state.sync);
     let selected = SyncEngine::resolve(endpoints)?;
     let divisions = match org {
