@@ -10,7 +10,9 @@ use crate::exact::tokens::TokenManager;
 use crate::exact::{ExactClient, Waits};
 use crate::serverdb::ServerDb;
 use crate::store::Stores;
-use crate::sync::SyncEngine;
+use crate::sync::engine::OrgToken;
+use crate::sync::schedule::OrgResolver;
+use crate::sync::{self, SyncEngine, SyncSink};
 use crate::{api, telemetry, tls, ui_assets};
 use actix_web::body::{BoxBody, EitherBody};
 use actix_web::dev::{ServerHandle, ServiceResponse};
@@ -125,6 +127,31 @@ pub struct RunningServer {
     handle: ServerHandle,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
     discovery: Option<Discovery>,
+    schedule: Option<tokio::task::JoinHandle<()>>,
+}
+
+/// The background schedule's view of the server: every organization with a token owner.
+struct ScheduledOrgs(web::Data<AppState>);
+
+impl OrgResolver for ScheduledOrgs {
+    fn divisions(&self) -> Vec<i64> {
+        self.0.serverdb.org_divisions().unwrap_or_else(|e| {
+            tracing::error!(error = %format!("{e:#}"), "scheduled sync: cannot list organizations");
+            Vec::new()
+        })
+    }
+
+    fn resolve(&self, division: i64) -> Option<(OrgToken, Arc<dyn SyncSink>)> {
+        let user = self.0.serverdb.org_token_user(division).ok().flatten()?;
+        let store = match self.0.stores.get(division) {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::error!(division, error = %e, "scheduled sync: cannot open the store");
+                return None;
+            }
+        };
+        Some((OrgToken { tokens: self.0.tokens.clone(), user }, store as Arc<dyn SyncSink>))
+    }
 }
 
 /// Options that tests and the `demo` command change; `serve` uses the defaults.
@@ -191,9 +218,15 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
     } else {
         None
     };
+    let schedule = sync::schedule::spawn(
+        state.sync.clone(),
+        Arc::new(ScheduledOrgs(state.clone())),
+        Duration::from_secs(config.sync.interval_minutes * 60),
+        config.sync.on_startup,
+    );
     let url = config.effective_public_url(bound);
     tracing::info!(%url, listen = %bound, tls = config.tls.enabled, "Stock Manager is serving");
-    Ok(RunningServer { addr: bound, url, state, handle, task, discovery })
+    Ok(RunningServer { addr: bound, url, state, handle, task, discovery, schedule })
 }
 
 fn prepare_data_dir(dir: &Path) -> Result<()> {
@@ -222,8 +255,16 @@ impl RunningServer {
     }
 
     fn withdraw(&mut self) {
+        if let Some(s) = self.schedule.take() {
+            s.abort();
+        }
         if let Some(d) = self.discovery.take() {
             d.withdraw();
         }
+    }
+
+    /// Runs one pass of the background schedule now (what the timer does every interval).
+    pub async fn run_scheduled_sync(&self) {
+        sync::schedule::run_once(&self.state.sync, &ScheduledOrgs(self.state.clone())).await;
     }
 }

@@ -190,3 +190,19 @@ async fn progress_toasts_stream_over_server_sent_events() {
     w.wait_for_sync().await;
     w.stop().await;
 }
+
+#[actix_web::test]
+async fn the_background_schedule_syncs_every_signed_in_organization() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    let before: Value = w.get("/api/v1/sync").await.json().await.unwrap();
+    assert!(before["last_sync"].is_null());
+    w.server.running.as_ref().unwrap().run_scheduled_sync().await;
+    let after: Value = w.get("/api/v1/sync").await.json().await.unwrap();
+    assert!(after["last_sync"].is_string(), "{after}");
+    assert!(after["tables"]["items"]["rows"].as_u64().unwrap() > 0);
+    assert!(
+        after["tables"]["deletedEntries"]["timestamp"].is_null(),
+        "deleted entries are not in the default selection"
+    );
+    w.stop().await;
+}
