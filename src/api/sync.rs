@@ -13,7 +13,34 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(web::resource("/sync").get(status).post(start));
+    cfg.service(web::resource("/sync").get(status).post(start))
+        .service(web::resource("/sync/endpoints").get(endpoints));
+}
+
+#[derive(Serialize)]
+struct EndpointInfo {
+    table: &'static str,
+    name: &'static str,
+    /// Read incrementally into the store (else fetched live and cached).
+    sync: bool,
+    /// In the default selection of the Sync Data menu.
+    default_selected: bool,
+}
+
+/// The Sync Data menu's choices: sync endpoints first (deleted entries last of them), then the
+/// live ones; the default selection is every sync endpoint except deleted entries.
+async fn endpoints(_org: Org) -> HttpResponse {
+    let default = catalogue::default_selection();
+    let list: Vec<EndpointInfo> = catalogue::ENDPOINTS
+        .iter()
+        .map(|e| EndpointInfo {
+            table: e.table,
+            name: e.name,
+            sync: e.is_sync(),
+            default_selected: default.contains(&e.table),
+        })
+        .collect();
+    HttpResponse::Ok().json(list)
 }
 
 #[derive(Deserialize, Default)]

@@ -206,3 +206,16 @@ async fn the_background_schedule_syncs_every_signed_in_organization() {
     );
     w.stop().await;
 }
+
+#[actix_web::test]
+async fn the_sync_menu_lists_sync_endpoints_first_with_the_default_selection() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    let list: Vec<Value> = w.get("/api/v1/sync/endpoints").await.json().await.unwrap();
+    assert_eq!(list.len(), 19);
+    let first_live = list.iter().position(|e| e["sync"] == false).unwrap();
+    assert!(list[first_live..].iter().all(|e| e["sync"] == false), "sync endpoints come first");
+    assert_eq!(list.iter().filter(|e| e["default_selected"] == true).count(), 12);
+    let deleted = list.iter().find(|e| e["table"] == "deletedEntries").unwrap();
+    assert_eq!(deleted["default_selected"], false);
+    w.stop().await;
+}
