@@ -99,7 +99,9 @@ async fn full_sync(base: &str) -> Run {
     let dir = tempfile::tempdir().expect("temp dir");
     let http = ExactClient::http_client(Duration::from_secs(120)).expect("http");
     let redirect = "http://127.0.0.1:9/callback";
-    let code = sign_in(&http, base, redirect).await;
+    // The sign-in answers with a redirect to the app, which must not be followed.
+    let browser = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
+    let code = sign_in(&browser, base, redirect).await;
     let oauth = OAuthClient::new(http.clone(), base, "demo-client", stock_manager::config::Secret::new("demo-secret"));
     let set = oauth.exchange_code(&code, redirect).await.expect("token");
     let client = ExactClient::new(http, base, Waits::default());
