@@ -47,7 +47,7 @@ async fn revoked_tokens_report_not_authorized_and_break_nothing() {
     }
     let second = w.sync(Some(vec!["items"])).await;
     let err = second["tables"]["items"]["error"].as_str().unwrap_or_default().to_lowercase();
-    assert!(err.contains("refused the token"), "{second}");
+    assert!(err.contains("refused the token") || err.contains("authorized"), "not authorized is reported: {second}");
     assert_eq!(second["tables"]["items"]["rows"].as_u64(), Some(rows), "the local copy is intact");
     w.stop().await;
 }
