@@ -5,28 +5,70 @@ use crate::labels::{tool, zbar_decode};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 use stock_manager::config::PrinterConfig;
 use stock_manager::labels::raster::pwg;
 use stock_manager::labels::{LabelBatch, LabelRecord, LabelStatus, LabelType, Templates};
 use stock_manager::printing::{JobState, PrintJob, PrintOptions, PrintService, PrinterRegistry};
 
-/// ippeveprinter refuses to start without a system D-Bus and avahi; start them when missing.
+/// ippeveprinter refuses to start without a system D-Bus and avahi (even with `-r off`); start them
+/// once per test process. Tests run in parallel, so a second start would race the first and fail.
 fn ensure_mdns_daemons() -> bool {
-    let (Some(dbus), Some(avahi)) = (tool("dbus-daemon"), tool("avahi-daemon")) else { return false };
-    if !Path::new("/run/dbus/system_bus_socket").exists() {
+    static STARTED: OnceLock<bool> = OnceLock::new();
+    *STARTED.get_or_init(start_mdns_daemons)
+}
+
+fn start_mdns_daemons() -> bool {
+    let (Some(dbus), Some(avahi), Some(dbus_send)) = (tool("dbus-daemon"), tool("avahi-daemon"), tool("dbus-send"))
+    else {
+        return false;
+    };
+    let socket = "/run/dbus/system_bus_socket";
+    // The socket file can outlive its daemon (a machine restored from a snapshot): connect to tell.
+    if std::os::unix::net::UnixStream::connect(socket).is_err() {
+        let _ = std::fs::remove_file(socket);
+        let _ = std::fs::remove_file("/run/dbus/pid");
         let _ = std::fs::create_dir_all("/run/dbus");
         let status = Command::new(&dbus).args(["--system", "--fork"]).status();
         assert!(status.is_ok_and(|s| s.success()), "dbus-daemon --system did not start");
     }
-    let running = Command::new(&avahi).arg("--check").status().is_ok_and(|s| s.success());
-    if !running {
-        let status = Command::new(&avahi).args(["--no-chroot", "--no-drop-root", "--no-rlimits", "-D"]).status();
-        assert!(status.is_ok_and(|s| s.success()), "avahi-daemon did not start");
-        std::thread::sleep(Duration::from_millis(500));
+    // Ask avahi itself over D-Bus: `avahi-daemon --check` trusts the pid file, which names a
+    // zombie after a kill. ippeveprinter also aborts while avahi is still registering its host
+    // name (server state 1), so "up" means state 2, running.
+    let up_within = |secs: u64| {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        loop {
+            match avahi_server_state(&dbus_send) {
+                Ok(()) => return Ok(()),
+                Err(state) if Instant::now() > deadline => return Err(state),
+                Err(_) => std::thread::sleep(Duration::from_millis(200)),
+            }
+        }
+    };
+    if up_within(2).is_err() {
+        let _ = std::fs::remove_file("/run/avahi-daemon/pid");
+        let started = Command::new(&avahi).args(["--no-chroot", "--no-drop-root", "--no-rlimits", "-D"]).status();
+        if let Err(state) = up_within(20) {
+            panic!("avahi-daemon did not start ({started:?}): {state}");
+        }
     }
     true
+}
+
+fn avahi_server_state(dbus_send: &Path) -> Result<(), String> {
+    let out = Command::new(dbus_send)
+        .args([
+            "--system",
+            "--print-reply",
+            "--dest=org.freedesktop.Avahi",
+            "/",
+            "org.freedesktop.Avahi.Server.GetState",
+        ])
+        .output()
+        .map_err(|e| e.to_string())?;
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    if text.contains("int32 2") { Ok(()) } else { Err(text) }
 }
 
 fn free_port() -> u16 {
@@ -50,11 +92,16 @@ impl IppEve {
         if !formats.contains("application/pdf") {
             command.arg("-c").arg(tool("ippevepcl").expect("ippevepcl ships with ippeveprinter"));
         }
-        let child =
-            command.arg(name).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("ippeveprinter starts");
+        let log_path = spool.with_extension("log");
+        let log = std::fs::File::create(&log_path).expect("printer log");
+        let mut child = command.arg(name).stdout(Stdio::null()).stderr(log).spawn().expect("ippeveprinter starts");
         let deadline = Instant::now() + Duration::from_secs(20);
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "ippeveprinter did not listen on {port}");
+            let exited = child.try_wait().ok().flatten();
+            if exited.is_some() || Instant::now() > deadline {
+                let log = std::fs::read_to_string(&log_path).unwrap_or_default();
+                panic!("ippeveprinter did not listen on {port} (exit {exited:?}): {log}");
+            }
             std::thread::sleep(Duration::from_millis(100));
         }
         IppEve { child, spool: spool.to_path_buf() }
