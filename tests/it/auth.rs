@@ -405,3 +405,81 @@ async fn import_data_needs_a_fresh_re_authentication() {
     server.stop().await;
     sim.stop().await;
 }
+
+/// The whole sign-in, activation, a sync and logout in a real `demo` process logging at debug
+/// level: nothing secret reaches its log.
+#[test]
+fn logs_carry_no_token_code_cookie_or_secret() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(crate::support::binary())
+        .env("ESM_MDNS__ENABLED", "false")
+        .env("ESM_LOG_LEVEL", "debug")
+        .args(["demo", "--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut printed = std::collections::HashMap::new();
+    while printed.len() < 4 {
+        let mut line = String::new();
+        assert!(stdout.read_line(&mut line).unwrap() > 0, "demo printed its lines");
+        if let Some((k, v)) = line.trim().split_once(": ") {
+            printed.insert(k.to_string(), v.to_string());
+        }
+    }
+    let stderr = child.stderr.take().unwrap();
+    let log = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = BufReader::new(stderr).read_to_string(&mut s);
+        s
+    });
+    let url = printed["URL"].clone();
+    let licence = printed["Licence code"].clone();
+    let signed_in = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+        let s = browser_sign_in(&url).await;
+        let http = client();
+        let body = json!({"division": s.session["division"], "code": licence});
+        let res = http
+            .post(format!("{url}/api/v1/license/activate"))
+            .header("cookie", &s.cookie)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 200);
+        let res = http
+            .post(format!("{url}/api/v1/sync"))
+            .header("cookie", &s.cookie)
+            .json(&json!({"endpoints": ["projects"]}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 202);
+        actix_web::rt::time::sleep(std::time::Duration::from_secs(2)).await;
+        http.post(format!("{url}/api/v1/auth/logout")).header("cookie", &s.cookie).send().await.unwrap();
+        s
+    });
+    let pid = child.id().to_string();
+    Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+    let _ = child.wait();
+    let log = log.join().unwrap();
+    assert!(log.contains("signed in"), "the log was captured at debug level: {log}");
+    let cookie_value = signed_in.cookie.trim_start_matches("esm_session=");
+    for (what, secret) in [
+        ("session cookie", cookie_value),
+        ("authorization code", signed_in.code.as_str()),
+        ("sign-in state", signed_in.state.as_str()),
+        ("licence code", licence.as_str()),
+        ("client secret", "demo-secret"),
+        // The simulator's access and refresh tokens start with these.
+        ("access token", "AAEAA"),
+        ("refresh token", "Gcp7!"),
+        ("bearer header", "Bearer "),
+    ] {
+        assert!(!log.contains(secret), "the log contains the {what}");
+    }
+}

@@ -85,6 +85,9 @@ pub fn set_cookie(res: &reqwest::Response, name: &str) -> Option<String> {
 pub struct SignedIn {
     pub cookie: String,
     pub session: serde_json::Value,
+    /// The provider's authorization code and the sign-in's state (for tests that look for leaks).
+    pub code: String,
+    pub state: String,
 }
 
 /// Signs in the way a browser does: our login route (state cookie), the provider's form, then
@@ -96,7 +99,9 @@ pub async fn browser_sign_in(server_url: &str) -> SignedIn {
     let nonce = set_cookie(&res, "esm_login").expect("login cookie");
     let back = approve(res.headers()["location"].to_str().unwrap()).await;
     assert_eq!(back.path(), "/callback");
-    let body = serde_json::json!({"code": query(&back, "code"), "state": query(&back, "state")});
+    let code = query(&back, "code").expect("code");
+    let state = query(&back, "state").expect("state");
+    let body = serde_json::json!({"code": code, "state": state});
     let res = http
         .post(format!("{server_url}/api/v1/auth/authorize"))
         .header("cookie", format!("esm_login={nonce}"))
@@ -106,7 +111,7 @@ pub async fn browser_sign_in(server_url: &str) -> SignedIn {
         .unwrap();
     assert_eq!(res.status(), 200, "authorize");
     let cookie = format!("esm_session={}", set_cookie(&res, "esm_session").expect("session cookie"));
-    SignedIn { cookie, session: res.json().await.unwrap() }
+    SignedIn { cookie, session: res.json().await.unwrap(), code, state }
 }
 
 impl World {
