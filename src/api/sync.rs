@@ -3,6 +3,7 @@
 
 use super::router::Router;
 use super::scope::Org;
+use crate::auth::tier::Session;
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::catalogue;
 use crate::server::AppState;
@@ -26,12 +27,34 @@ struct EndpointInfo {
     sync: bool,
     /// In the default selection of the Sync Data menu.
     default_selected: bool,
+    /// In the caller's saved selection (the default until they chose).
+    selected: bool,
+}
+
+/// Where a user's endpoint choice is kept in their preferences.
+const SELECTION_KEY: &str = "selected_endpoints";
+
+/// The user's saved endpoint selection in this organization, if they made one.
+fn saved_selection(state: &AppState, session: &Session) -> Option<Vec<String>> {
+    let prefs = state.stores.get(session.record.division).ok()?.user_preferences(&session.record.user).ok()??;
+    serde_json::from_value(prefs.get(SELECTION_KEY)?.clone()).ok()
+}
+
+fn save_selection(state: &AppState, session: &Session, tables: &[&str]) -> AppResult<()> {
+    let store = state.stores.get(session.record.division)?;
+    let mut prefs = store.user_preferences(&session.record.user)?.unwrap_or_else(|| serde_json::json!({}));
+    if let Some(map) = prefs.as_object_mut() {
+        map.insert(SELECTION_KEY.into(), serde_json::json!(tables));
+    }
+    store.set_user_preferences(&session.record.user, &prefs)?;
+    Ok(())
 }
 
 /// The Sync Data menu's choices: sync endpoints first (deleted entries last of them), then the
 /// live ones; the default selection is every sync endpoint except deleted entries.
-async fn endpoints(_org: Org) -> HttpResponse {
+async fn endpoints(state: web::Data<AppState>, session: Session) -> HttpResponse {
     let default = catalogue::default_selection();
+    let saved = saved_selection(&state, &session);
     let list: Vec<EndpointInfo> = catalogue::ENDPOINTS
         .iter()
         .map(|e| EndpointInfo {
@@ -39,6 +62,10 @@ async fn endpoints(_org: Org) -> HttpResponse {
             name: e.name,
             sync: e.is_sync(),
             default_selected: default.contains(&e.table),
+            selected: match &saved {
+                Some(list) => list.iter().any(|t| t == e.table),
+                None => default.contains(&e.table),
+            },
         })
         .collect();
     HttpResponse::Ok().json(list)
@@ -47,7 +74,8 @@ async fn endpoints(_org: Org) -> HttpResponse {
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct StartBody {
-    /// Tables or display names; absent = the caller's saved selection, else the default.
+    /// Tables or display names; absent = the caller's saved selection, else the default. A
+    /// given list becomes the caller's saved selection.
     endpoints: Option<Vec<String>>,
 }
 
@@ -61,9 +89,19 @@ pub fn org_token(state: &AppState, division: i64) -> AppResult<OrgToken> {
     Ok(OrgToken { tokens: state.tokens.clone(), user })
 }
 
-async fn start(state: web::Data<AppState>, org: Org, body: Option<web::Json<StartBody>>) -> AppResult<HttpResponse> {
-    let names = body.and_then(|b| b.into_inner().endpoints).unwrap_or_default();
+async fn start(
+    state: web::Data<AppState>,
+    session: Session,
+    body: Option<web::Json<StartBody>>,
+) -> AppResult<HttpResponse> {
+    let org = Org { division: session.record.division };
+    let chosen = body.and_then(|b| b.into_inner().endpoints);
+    let names = chosen.clone().or_else(|| saved_selection(&state, &session)).unwrap_or_default();
     let endpoints = SyncEngine::resolve(&names).map_err(|e| AppError::bad_request(e.to_string()))?;
+    if chosen.is_some() {
+        let tables: Vec<&str> = endpoints.iter().map(|e| e.table).collect();
+        save_selection(&state, &session, &tables)?;
+    }
     let token = org_token(&state, org.division)?;
     let store = state.stores.get(org.division)?;
     let tables: Vec<&str> = endpoints.iter().map(|e| e.table).collect();

@@ -210,5 +210,18 @@ async fn the_sync_menu_lists_sync_endpoints_first_with_the_default_selection() {
     assert_eq!(list.iter().filter(|e| e["default_selected"] == true).count(), 12);
     let deleted = list.iter().find(|e| e["table"] == "deletedEntries").unwrap();
     assert_eq!(deleted["default_selected"], false);
+    assert_eq!(list.iter().filter(|e| e["selected"] == true).count(), 12, "the default until the user chooses");
+
+    // A chosen selection is saved for this user and used when a sync names none.
+    w.sync(Some(vec!["Projects", "items"])).await;
+    let list: Vec<Value> = w.get("/api/v1/sync/endpoints").await.json().await.unwrap();
+    let selected: Vec<&str> =
+        list.iter().filter(|e| e["selected"] == true).filter_map(|e| e["table"].as_str()).collect();
+    assert_eq!(selected, vec!["items", "projects"]);
+    let res = w.post_json("/api/v1/sync", serde_json::json!({})).await;
+    assert_eq!(res.status(), 202);
+    let started: Value = res.json().await.unwrap();
+    assert_eq!(started["endpoints"], serde_json::json!(["projects", "items"]));
+    w.wait_for_sync().await;
     w.stop().await;
 }
