@@ -3,7 +3,9 @@
 pub mod db;
 pub mod events;
 pub mod health;
+pub mod labels;
 pub mod live;
+pub mod printers;
 pub mod scope;
 pub mod sync;
 
