@@ -4,7 +4,7 @@
 //! then [`render_pdf`] (new browser tab) or [`render_raster_pages`] (PWG raster for IPP).
 
 pub mod barcode;
-
+pub mod cli;
 pub mod layout;
 pub mod pdf;
 pub mod provider_lookups;
