@@ -8,6 +8,8 @@ mod support;
 mod cli;
 mod discovery;
 mod labels;
+#[cfg(feature = "demo")]
+mod labels_api;
 mod printing;
 #[cfg(feature = "demo")]
 mod reliability;
