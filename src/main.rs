@@ -1,7 +1,7 @@
 //! Command line: parsing and dispatch only.
 #![forbid(unsafe_code)]
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use stock_manager::config::Config;
@@ -25,6 +25,8 @@ enum Command {
     Version,
     /// Sync organizations from Exact Online now, with a progress bar (for cron and first installs).
     Sync(SyncArgs),
+    /// Make labels from Exact Online data: a PDF file, or straight to a printer.
+    Labels(LabelsArgs),
     /// Licence codes, for the vendor: make a signing key, issue codes.
     License {
         #[command(subcommand)]
@@ -106,6 +108,43 @@ struct SyncArgs {
     data_dir: Option<PathBuf>,
 }
 
+#[derive(Args)]
+struct LabelsArgs {
+    /// Where the ids come from.
+    #[arg(long, value_enum)]
+    source: LabelSourceArg,
+    /// A shop order, item or goods receipt line ID (GUID); repeat for more.
+    #[arg(long = "id", value_name = "ID", required = true)]
+    ids: Vec<String>,
+    /// Label type by name (electrical-72001926, electrical-72001925, electrical-x4, electrical-NEW,
+    /// cnc-new, receipts) or number.
+    #[arg(long = "type", value_name = "NAME", default_value = "electrical-72001926", value_parser = parse_label_type)]
+    label_type: stock_manager::labels::LabelType,
+    /// Write the PDF here.
+    #[arg(long, value_name = "FILE", required_unless_present = "printer", conflicts_with = "printer")]
+    out: Option<PathBuf>,
+    /// Print on this printer (configured or announced on the LAN).
+    #[arg(long, value_name = "NAME")]
+    printer: Option<String>,
+    /// The organization (division number); default the only one that signed in.
+    #[arg(long, value_name = "DIV")]
+    org: Option<i64>,
+    /// Data directory (overrides `data_dir`).
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum LabelSourceArg {
+    ShopOrder,
+    Item,
+    Receipt,
+}
+
+fn parse_label_type(s: &str) -> Result<stock_manager::labels::LabelType, String> {
+    stock_manager::labels::LabelType::parse(s).map_err(|e| e.to_string())
+}
+
 #[derive(Args, Default)]
 struct ServeArgs {
     /// Listen address, HOST:PORT (overrides `listen`).
@@ -151,6 +190,35 @@ fn main() -> ExitCode {
             run_async(async move {
                 stock_manager::telemetry::init(&config);
                 stock_manager::sync::cli::run(&config, args.org, &args.endpoints).await
+            })
+        }
+        Command::Labels(args) => {
+            use stock_manager::labels::{LabelSource, cli as labels_cli};
+            let serve = ServeArgs { listen: None, data_dir: args.data_dir.clone() };
+            let config = match load_config(cli.config.as_deref(), &serve) {
+                Ok(c) => c,
+                Err(code) => return code,
+            };
+            let command = labels_cli::LabelsCommand {
+                source: match args.source {
+                    LabelSourceArg::ShopOrder => LabelSource::ShopOrder,
+                    LabelSourceArg::Item => LabelSource::ItemDirect,
+                    LabelSourceArg::Receipt => LabelSource::GoodsReceipt,
+                },
+                ids: args.ids,
+                label_type: args.label_type,
+                output: match (args.out, args.printer) {
+                    (Some(file), _) => labels_cli::Output::File(file),
+                    (None, Some(name)) => labels_cli::Output::Printer(name),
+                    // clap requires one of them.
+                    (None, None) => return ExitCode::from(2),
+                },
+                org: args.org,
+            };
+            run_async(async move {
+                stock_manager::telemetry::init(&config);
+                stock_manager::tls::install_crypto_provider();
+                labels_cli::run(&config, command).await
             })
         }
         Command::Serve(args) => {

@@ -11,6 +11,8 @@ use crate::exact::catalogue;
 use crate::exact::oauth::OAuthClient;
 use crate::exact::tokens::TokenManager;
 use crate::exact::{ExactClient, Waits};
+use crate::labels::Templates;
+use crate::printing::{PrintOptions, PrintService, PrinterRegistry};
 use crate::serverdb::ServerDb;
 use crate::store::Stores;
 use crate::sync::engine::OrgToken;
@@ -45,6 +47,10 @@ pub struct AppState {
     pub stores: Arc<Stores>,
     /// Sessions, licence checking and attempt throttling.
     pub auth: Arc<Auth>,
+    /// Label templates: built-in, with the data directory's overrides.
+    pub templates: Arc<Templates>,
+    /// The print queue and its worker; started by [`start`] (commands that only read leave it off).
+    pub printing: Option<PrintService>,
 }
 
 impl AppState {
@@ -68,7 +74,28 @@ impl AppState {
         }
         let secure = config.tls.enabled || config.public_url.as_deref().is_some_and(|u| u.starts_with("https://"));
         let auth = Arc::new(Auth::new(Sessions::new(serverdb.clone()), verifier, secure));
-        Ok(AppState { config, started: Instant::now(), serverdb, exact, tokens, sync, stores, auth })
+        let templates = Arc::new(Templates::load(&config.data_dir).context("label templates")?);
+        Ok(AppState {
+            config,
+            started: Instant::now(),
+            serverdb,
+            exact,
+            tokens,
+            sync,
+            stores,
+            auth,
+            templates,
+            printing: None,
+        })
+    }
+
+    /// Starts the print queue's worker over the configured printers (needs a tokio runtime).
+    pub fn start_printing(&mut self) -> Result<&PrintService> {
+        let registry = PrinterRegistry::from_config(&self.config.printers);
+        let service =
+            PrintService::start(&self.config.data_dir, registry, self.templates.clone(), PrintOptions::default())
+                .context("cannot open the print queue")?;
+        Ok(self.printing.insert(service))
     }
 
     /// Whether the data directory accepts writes (the store lives there).
@@ -181,7 +208,9 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
     let addr = config.listen_addr()?;
     let listener = TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
     let bound = listener.local_addr()?;
-    let state = web::Data::new(AppState::open(config.clone(), options.waits.clone(), options.demo)?);
+    let mut state = AppState::open(config.clone(), options.waits.clone(), options.demo)?;
+    let printing = state.start_printing()?.clone();
+    let state = web::Data::new(state);
 
     let extra = options.extra_routes;
     let factory = {
@@ -227,6 +256,11 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
     } else {
         None
     };
+    if let Some(d) = &discovery
+        && let Err(e) = printing.registry().browse(d.daemon())
+    {
+        tracing::warn!(error = %format!("{e:#}"), "browsing for IPP printers failed; configured printers still work");
+    }
     let schedule = sync::schedule::spawn(
         state.sync.clone(),
         Arc::new(ScheduledOrgs(state.clone())),
@@ -252,14 +286,21 @@ impl RunningServer {
     pub async fn wait(mut self) -> Result<()> {
         let result = (&mut self.task).await;
         self.withdraw();
+        if let Some(p) = &self.state.printing {
+            p.shutdown().await;
+        }
         result.context("server task panicked")?.context("server failed")
     }
 
-    /// Stops accepting, lets in-flight requests finish (bounded by [`SHUTDOWN_GRACE`]), withdraws mDNS.
+    /// Stops accepting, lets in-flight requests finish (bounded by [`SHUTDOWN_GRACE`]), withdraws
+    /// mDNS and stops the print worker (queued jobs stay for the next start).
     pub async fn stop(mut self, graceful: bool) -> Result<()> {
         self.handle.stop(graceful).await;
         let result = (&mut self.task).await;
         self.withdraw();
+        if let Some(p) = &self.state.printing {
+            p.shutdown().await;
+        }
         result.context("server task panicked")?.context("server failed")
     }
 

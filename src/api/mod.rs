@@ -4,9 +4,11 @@ pub mod auth;
 pub mod db;
 pub mod events;
 pub mod health;
+pub mod labels;
 pub mod licence;
 pub mod live;
 pub mod org;
+pub mod printers;
 pub mod router;
 pub mod scope;
 pub mod sync;
@@ -25,6 +27,8 @@ pub fn register(r: &mut Router) {
     events::routes(r);
     db::routes(r);
     live::routes(r);
+    labels::routes(r);
+    printers::routes(r);
 }
 
 /// The route table with tiers, as mounted (the tier test walks it).

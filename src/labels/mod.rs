@@ -4,8 +4,10 @@
 //! then [`render_pdf`] (new browser tab) or [`render_raster_pages`] (PWG raster for IPP).
 
 pub mod barcode;
+pub mod cli;
 pub mod layout;
 pub mod pdf;
+pub mod provider_lookups;
 pub mod raster;
 pub mod records;
 pub mod templates;
@@ -13,6 +15,7 @@ pub mod types;
 
 pub use barcode::{BarcodeError, Symbology};
 pub use layout::{LayoutError, Page, Template};
+pub use provider_lookups::ProviderLookups;
 pub use records::{
     LabelBatch, LabelInfoRows, LabelLookups, LabelRecord, LabelSource, LabelStatus, NO_LABELS_MESSAGE, RecordError,
     Selection, build_records,
@@ -36,6 +39,27 @@ pub struct LabelRequest {
     pub label_type: LabelType,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub printer: Option<String>,
+}
+
+impl LabelRequest {
+    /// The ids as the provider writes them (lower-case GUIDs); anything else is refused before a
+    /// call is made, with the offending value named.
+    pub fn normalized_ids(&self) -> Result<Vec<Selection>, String> {
+        self.ids
+            .iter()
+            .map(|s| {
+                let id = s.id().trim();
+                if !crate::exact::odata::is_guid(id) {
+                    return Err(format!("'{id}' is not an ID: ids are Exact Online GUIDs"));
+                }
+                let id = id.to_ascii_lowercase();
+                Ok(match s.print_count() {
+                    None => Selection::Id(id),
+                    Some(n) => Selection::WithCount { id, print_count: Some(n) },
+                })
+            })
+            .collect()
+    }
 }
 
 /// Anything that stops labels from being produced.
@@ -68,7 +92,11 @@ impl From<LabelError> for AppError {
         match err {
             LabelError::Records(RecordError::NoLabels { .. }) => AppError::new(Code::NoLabels),
             LabelError::Records(RecordError::EmptyPayload) => AppError::new(Code::EmptyPayload),
-            LabelError::Records(RecordError::Lookup(cause)) => AppError::new(Code::Provider).caused_by(cause),
+            // Provider failures keep their own mapping (expired token, timeout, rate limit).
+            LabelError::Records(RecordError::Lookup(cause)) => match cause.downcast::<crate::exact::ExactError>() {
+                Ok(exact) => exact.into(),
+                Err(cause) => AppError::new(Code::Provider).caused_by(cause),
+            },
             // Barcode and fit problems name the bad value: the user can fix the item code.
             LabelError::Layout(e @ (LayoutError::Barcode(_) | LayoutError::BarcodeTooWide { .. })) => {
                 AppError::bad_request(e.to_string())

@@ -117,6 +117,11 @@ impl PrintService {
 
     /// Queues a batch for a printer; the label layout is checked now so bad barcodes fail here.
     pub fn submit(&self, printer: &str, batch: &LabelBatch) -> Result<JobId, PrintError> {
+        self.submit_for(None, printer, batch)
+    }
+
+    /// [`PrintService::submit`] on behalf of an organization, whose job list then shows it.
+    pub fn submit_for(&self, division: Option<i64>, printer: &str, batch: &LabelBatch) -> Result<JobId, PrintError> {
         let found = self.inner.registry.get(printer).ok_or_else(|| PrintError::UnknownPrinter(printer.to_string()))?;
         if !found.supports(batch.label_type) {
             return Err(PrintError::WrongLabelType {
@@ -128,6 +133,7 @@ impl PrintService {
         let now = Utc::now();
         let job = self.inner.store.insert(PrintJob {
             id: 0,
+            division,
             printer: printer.to_string(),
             label_type: batch.label_type,
             title: format!("{} labels ({})", batch.label_count(), batch.label_type),
@@ -157,6 +163,11 @@ impl PrintService {
 
     pub fn printers(&self) -> Vec<Printer> {
         self.inner.registry.list()
+    }
+
+    /// The registry the worker sends to (shared: discovery and callers see the same printers).
+    pub fn registry(&self) -> &PrinterRegistry {
+        &self.inner.registry
     }
 
     /// Asks a printer what it can do (for the printers page).

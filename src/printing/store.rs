@@ -41,6 +41,9 @@ impl JobState {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PrintJob {
     pub id: JobId,
+    /// The organization that printed it; job lists are shown per organization.
+    #[serde(default)]
+    pub division: Option<i64>,
     pub printer: String,
     pub label_type: LabelType,
     pub title: String,

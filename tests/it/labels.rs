@@ -69,7 +69,7 @@ pub fn zbar_decode(zbarimg: &Path, image: &Path) -> Vec<String> {
 }
 
 /// Rasterises a PDF with pdftoppm at 300 dpi; returns one PNG per page.
-fn pdf_to_pngs(pdftoppm: &Path, pdf: &[u8], dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn pdf_to_pngs(pdftoppm: &Path, pdf: &[u8], dir: &Path) -> Vec<PathBuf> {
     let input = dir.join("labels.pdf");
     std::fs::write(&input, pdf).expect("write pdf");
     let status = Command::new(pdftoppm)

@@ -10,6 +10,8 @@ mod auth;
 mod cli;
 mod discovery;
 mod labels;
+#[cfg(feature = "demo")]
+mod labels_api;
 mod printing;
 #[cfg(feature = "demo")]
 mod reliability;

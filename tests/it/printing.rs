@@ -14,7 +14,7 @@ use stock_manager::printing::{JobState, PrintJob, PrintOptions, PrintService, Pr
 
 /// ippeveprinter refuses to start without a system D-Bus and avahi (even with `-r off`); start them
 /// once per test process. Tests run in parallel, so a second start would race the first and fail.
-fn ensure_mdns_daemons() -> bool {
+pub(crate) fn ensure_mdns_daemons() -> bool {
     static STARTED: OnceLock<bool> = OnceLock::new();
     *STARTED.get_or_init(start_mdns_daemons)
 }
@@ -71,18 +71,18 @@ fn avahi_server_state(dbus_send: &Path) -> Result<(), String> {
     if text.contains("int32 2") { Ok(()) } else { Err(text) }
 }
 
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("free port")
 }
 
 /// A running ippeveprinter, killed on drop.
-struct IppEve {
+pub(crate) struct IppEve {
     child: Child,
     spool: PathBuf,
 }
 
 impl IppEve {
-    fn start(port: u16, name: &str, formats: &str, spool: &Path) -> IppEve {
+    pub(crate) fn start(port: u16, name: &str, formats: &str, spool: &Path) -> IppEve {
         let bin = tool("ippeveprinter").expect("checked by the caller");
         std::fs::create_dir_all(spool).expect("spool dir");
         let mut command = Command::new(bin);
@@ -108,7 +108,7 @@ impl IppEve {
     }
 
     /// Documents kept in the spool folder.
-    fn documents(&self) -> Vec<PathBuf> {
+    pub(crate) fn documents(&self) -> Vec<PathBuf> {
         fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
             for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
                 let path = entry.path();
@@ -132,7 +132,7 @@ impl Drop for IppEve {
     }
 }
 
-fn tools_present() -> bool {
+pub(crate) fn tools_present() -> bool {
     [tool("ippeveprinter"), tool("zbarimg"), tool("pdftoppm")].iter().all(Option::is_some) && ensure_mdns_daemons()
 }
 
@@ -183,7 +183,7 @@ async fn wait_for(service: &PrintService, id: u64, until: impl Fn(&PrintJob) -> 
 }
 
 /// Waits until the printer has written `count` documents and they stay that many.
-async fn kept_documents(printer: &IppEve, count: usize) -> Vec<PathBuf> {
+pub(crate) async fn kept_documents(printer: &IppEve, count: usize) -> Vec<PathBuf> {
     let deadline = Instant::now() + Duration::from_secs(30);
     while printer.documents().len() < count {
         assert!(Instant::now() < deadline, "the printer kept no document");
@@ -192,7 +192,7 @@ async fn kept_documents(printer: &IppEve, count: usize) -> Vec<PathBuf> {
     printer.documents()
 }
 
-fn decode_kept(path: &Path, dir: &Path) -> Vec<String> {
+pub(crate) fn decode_kept(path: &Path, dir: &Path) -> Vec<String> {
     let zbarimg = tool("zbarimg").expect("checked");
     let mut codes = Vec::new();
     if path.extension().is_some_and(|e| e == "pwg") {

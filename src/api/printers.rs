@@ -1,0 +1,130 @@
+//! `GET /api/v1/printers`: the configured and discovered printers with what each says it can do;
+//! `GET /api/v1/printers/jobs` and `GET /api/v1/printers/jobs/{id}`: the organization's print jobs
+//! as the print service follows them (queued, waiting for printer, sending, printing, completed,
+//! failed) with the printer's message.
+
+use super::router::Router;
+use super::scope::Org;
+use crate::error::{AppError, AppResult, Code};
+use crate::printing::{JobState, PrintJob, PrintService, Printer, PrinterCapabilities};
+use crate::server::AppState;
+use actix_web::{HttpResponse, web};
+use serde::Serialize;
+use std::time::Duration;
+
+/// How long the list waits for one printer's answer: an unplugged printer must not stall the page.
+const CAPABILITIES_TIMEOUT: Duration = Duration::from_secs(4);
+/// The newest jobs a list shows.
+const JOB_LIST_LIMIT: usize = 200;
+
+pub fn routes(r: &mut Router) {
+    r.full("/printers", |res| res.get(list));
+    r.full("/printers/jobs", |res| res.get(jobs));
+    r.full("/printers/jobs/{id}", |res| res.get(job));
+}
+
+/// The print service, which the server always starts.
+pub(crate) fn service(state: &AppState) -> AppResult<&PrintService> {
+    state.printing.as_ref().ok_or_else(|| AppError::new(Code::Unavailable))
+}
+
+#[derive(Serialize)]
+struct PrinterView {
+    #[serde(flatten)]
+    printer: Printer,
+    /// `idle`, `processing` or `stopped` as the printer says; `unreachable` when it did not answer.
+    state: String,
+    accepting_jobs: bool,
+    message: Option<String>,
+    capabilities: Option<PrinterCapabilities>,
+}
+
+async fn describe(service: &PrintService, printer: Printer) -> PrinterView {
+    let answer = tokio::time::timeout(CAPABILITIES_TIMEOUT, service.capabilities(&printer.name)).await;
+    match answer {
+        Ok(Ok(caps)) => PrinterView {
+            state: caps.state.clone(),
+            accepting_jobs: caps.accepting_jobs,
+            message: None,
+            capabilities: Some(caps),
+            printer,
+        },
+        Ok(Err(e)) => unreachable_view(printer, e.to_string()),
+        Err(_) => unreachable_view(printer, format!("no answer within {} s", CAPABILITIES_TIMEOUT.as_secs())),
+    }
+}
+
+fn unreachable_view(printer: Printer, message: String) -> PrinterView {
+    PrinterView {
+        printer,
+        state: "unreachable".into(),
+        accepting_jobs: false,
+        message: Some(message),
+        capabilities: None,
+    }
+}
+
+async fn list(state: web::Data<AppState>, _org: Org) -> AppResult<HttpResponse> {
+    let service = service(&state)?;
+    let views = futures_util::future::join_all(service.printers().into_iter().map(|p| describe(service, p))).await;
+    Ok(HttpResponse::Ok().json(views))
+}
+
+/// A job as the user sees it: no label data, the state in words.
+#[derive(Serialize)]
+pub(crate) struct JobView<'a> {
+    id: u64,
+    printer: &'a str,
+    label_type: &'static str,
+    title: &'a str,
+    labels: usize,
+    state: JobState,
+    state_text: &'static str,
+    message: Option<&'a str>,
+    attempts: u32,
+    format: Option<&'a str>,
+    printer_job_id: Option<i32>,
+    created: chrono::DateTime<chrono::Utc>,
+    updated: chrono::DateTime<chrono::Utc>,
+}
+
+pub(crate) fn job_view(job: &PrintJob) -> JobView<'_> {
+    JobView {
+        id: job.id,
+        printer: &job.printer,
+        label_type: job.label_type.name(),
+        title: &job.title,
+        labels: job.records.iter().map(|r| r.print_count as usize).sum(),
+        state: job.state,
+        state_text: match job.state {
+            JobState::Queued => "Queued",
+            JobState::WaitingForPrinter => "Waiting for printer",
+            JobState::Sending => "Sending",
+            JobState::Printing => "Printing",
+            JobState::Completed => "Completed",
+            JobState::Failed => "Failed",
+        },
+        message: job.message.as_deref(),
+        attempts: job.attempts,
+        format: job.format.as_deref(),
+        printer_job_id: job.ipp_job_id,
+        created: job.created,
+        updated: job.updated,
+    }
+}
+
+async fn jobs(state: web::Data<AppState>, org: Org) -> AppResult<HttpResponse> {
+    let all = service(&state)?.list()?;
+    let mine: Vec<JobView> =
+        all.iter().filter(|j| j.division == Some(org.division)).take(JOB_LIST_LIMIT).map(job_view).collect();
+    Ok(HttpResponse::Ok().json(mine))
+}
+
+async fn job(state: web::Data<AppState>, org: Org, id: web::Path<u64>) -> AppResult<HttpResponse> {
+    let id = id.into_inner();
+    // Another organization's job is answered like a missing one.
+    match service(&state)?.status(id)? {
+        Some(job) if job.division == Some(org.division) => Ok(HttpResponse::Ok().json(job_view(&job))),
+        _ => Err(AppError::with_message(Code::NotFound, format!("No print job {id}"))),
+    }
+}

@@ -1,0 +1,206 @@
+//! [`LabelLookups`] over the provider: the label generation reads of spec §7, live from Exact
+//! Online for one division with the organization's token. Lists of ids are sent as
+//! `Field eq guid'…' or …` filters, chunked so each URL stays within the spec's 5400 characters.
+
+use super::records::{LabelInfoRows, LabelLookups, POST_PROCESSING_FIELD};
+use crate::exact::odata::{self, URL_BUDGET};
+use crate::exact::{ExactClient, ExactError};
+use crate::sync::engine::OrgToken;
+use serde_json::{Map, Value};
+use std::collections::{BTreeSet, HashMap};
+
+const SHOP_ORDERS: &str = "manufacturing/ShopOrders";
+const SHOP_ORDER_SELECT: &str = "ID,Item,ItemCode,ItemDescription,PlannedQuantity,ProducedQuantity,PlannedDate,\
+PlannedStartDate,IsInPlanning,ShopOrderNumber,Status,Warehouse,ProjectDescription";
+const MATERIAL_PLANS: &str = "manufacturing/ShopOrderMaterialPlans";
+const MATERIAL_PLAN_SELECT: &str = "ID,Backflush,Description,Item,ItemCode,ItemDescription,LineNumber,\
+PlannedDate,PlannedQuantity,ShopOrder,Status,Type,Unit";
+/// The by-products lookup (spec §3 "By-product receipts: Item, ItemCode, ItemDescription").
+const BY_PRODUCTS: &str = "manufacturing/ByProductReceipts";
+const BY_PRODUCT_SELECT: &str = "Item,ItemCode,ItemDescription,Quantity,ShopOrder";
+const ITEMS: &str = "logistics/Items";
+const GOODS_RECEIPT_LINES: &str = "purchaseorder/GoodsReceiptLines";
+const GOODS_RECEIPT_LINE_SELECT: &str =
+    "ID,GoodsReceiptID,Item,ItemCode,ItemDescription,Description,ProjectDescription,PurchaseOrderNumber";
+const GOODS_RECEIPTS: &str = "purchaseorder/GoodsReceipts";
+const ITEM_WAREHOUSES: &str = "inventory/ItemWarehouses";
+const SUPPLIER_ITEMS: &str = "logistics/SupplierItem";
+const ITEM_EXTRA_FIELDS: &str = "read/logistics/ItemExtraField";
+/// The item free-text fields types 1–4 print, by their number.
+const FREE_TEXT_NUMBERS: [u8; 4] = [6, 7, 8, 9];
+
+/// Label reads for one division, each with a fresh (refreshed when due) access token.
+pub struct ProviderLookups {
+    client: ExactClient,
+    division: i64,
+    token: OrgToken,
+}
+
+impl ProviderLookups {
+    pub fn new(client: ExactClient, division: i64, token: OrgToken) -> Self {
+        ProviderLookups { client, division, token }
+    }
+
+    async fn access(&self) -> Result<String, ExactError> {
+        self.token.tokens.access_token(&self.token.user).await
+    }
+
+    /// Every row of `path` whose `field` is one of `ids` (GUIDs; anything else is never sent).
+    async fn rows_by_ids(
+        &self,
+        path: &str,
+        select: Option<&str>,
+        field: &str,
+        ids: &[String],
+    ) -> Result<Vec<Value>, ExactError> {
+        let ids: Vec<String> =
+            ids.iter().filter(|id| odata::is_guid(id)).cloned().collect::<BTreeSet<_>>().into_iter().collect();
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let query = match select {
+            Some(s) => format!("{path}?$select={}&$filter=", urlencoding::encode(s)),
+            None => format!("{path}?$filter="),
+        };
+        let base = self.client.api_url(self.division, &query);
+        let access = self.access().await?;
+        let mut rows = Vec::new();
+        for chunk in odata::guid_filter_chunks(field, &ids, base.len(), URL_BUDGET) {
+            let url = format!("{base}{}", urlencoding::encode(&chunk));
+            rows.extend(self.client.get_all(self.division, &access, &url).await?.into_iter().map(Value::Object));
+        }
+        Ok(rows)
+    }
+
+    async fn rows_of_one(&self, path: &str, select: &str, field: &str, id: &str) -> Result<Vec<Value>, ExactError> {
+        self.rows_by_ids(path, Some(select), field, &[id.to_string()]).await
+    }
+}
+
+/// Items' FreeTextField_06..09 as the `ItemID, Number, Value` rows the records expect.
+fn free_text_rows(items: &[Value]) -> Vec<Value> {
+    let mut out = Vec::new();
+    for item in items {
+        let Some(id) = item.get("ID").and_then(Value::as_str) else { continue };
+        for n in FREE_TEXT_NUMBERS {
+            if let Some(value) = item.get(format!("FreeTextField_{n:02}")).filter(|v| !v.is_null()) {
+                let mut row = Map::new();
+                row.insert("ItemID".into(), Value::String(id.to_string()));
+                row.insert("Number".into(), Value::from(n));
+                row.insert("Value".into(), value.clone());
+                out.push(Value::Object(row));
+            }
+        }
+    }
+    out
+}
+
+/// Puts each line's receipt number (from its GoodsReceipts header) on the line.
+fn with_receipt_numbers(mut lines: Vec<Value>, headers: &[Value]) -> Vec<Value> {
+    let numbers: HashMap<String, Value> = headers
+        .iter()
+        .filter_map(|h| Some((h.get("ID")?.as_str()?.to_ascii_lowercase(), h.get("ReceiptNumber")?.clone())))
+        .collect();
+    for line in &mut lines {
+        let header = line.get("GoodsReceiptID").and_then(Value::as_str).map(str::to_ascii_lowercase);
+        if let (Some(number), Some(obj)) = (header.and_then(|h| numbers.get(&h)), line.as_object_mut()) {
+            obj.insert("ReceiptNumber".into(), number.clone());
+        }
+    }
+    lines
+}
+
+/// The main supplier first, so the records' "first supplier row" is the main one.
+fn main_supplier_first(mut rows: Vec<Value>) -> Vec<Value> {
+    rows.sort_by_key(|r| !r.get("MainSupplier").and_then(Value::as_bool).unwrap_or(false));
+    rows
+}
+
+impl LabelLookups for ProviderLookups {
+    async fn shop_orders(&self, ids: &[String]) -> anyhow::Result<Vec<Value>> {
+        Ok(self.rows_by_ids(SHOP_ORDERS, Some(SHOP_ORDER_SELECT), "ID", ids).await?)
+    }
+
+    async fn material_plans(&self, shop_order_id: &str) -> anyhow::Result<Vec<Value>> {
+        Ok(self.rows_of_one(MATERIAL_PLANS, MATERIAL_PLAN_SELECT, "ShopOrder", shop_order_id).await?)
+    }
+
+    async fn by_products(&self, shop_order_id: &str) -> anyhow::Result<Vec<Value>> {
+        Ok(self.rows_of_one(BY_PRODUCTS, BY_PRODUCT_SELECT, "ShopOrder", shop_order_id).await?)
+    }
+
+    async fn items(&self, ids: &[String]) -> anyhow::Result<Vec<Value>> {
+        Ok(self.rows_by_ids(ITEMS, Some("ID,Code,Description"), "ID", ids).await?)
+    }
+
+    async fn goods_receipt_lines(&self, ids: &[String]) -> anyhow::Result<Vec<Value>> {
+        let lines = self.rows_by_ids(GOODS_RECEIPT_LINES, Some(GOODS_RECEIPT_LINE_SELECT), "ID", ids).await?;
+        let receipt_ids: Vec<String> =
+            lines.iter().filter_map(|l| l.get("GoodsReceiptID")?.as_str().map(str::to_string)).collect();
+        let headers = self.rows_by_ids(GOODS_RECEIPTS, Some("ID,ReceiptNumber"), "ID", &receipt_ids).await?;
+        Ok(with_receipt_numbers(lines, &headers))
+    }
+
+    async fn free_text_values(&self, item_ids: &[String]) -> anyhow::Result<Vec<Value>> {
+        let select = "ID,FreeTextField_06,FreeTextField_07,FreeTextField_08,FreeTextField_09";
+        let items = self.rows_by_ids(ITEMS, Some(select), "ID", item_ids).await?;
+        Ok(free_text_rows(&items))
+    }
+
+    async fn label_info(&self, item_ids: &[String]) -> anyhow::Result<LabelInfoRows> {
+        let (item_warehouses, supplier_items, extra) = tokio::try_join!(
+            self.rows_by_ids(ITEM_WAREHOUSES, Some("Item,WarehouseCode,DefaultStorageLocationCode"), "Item", item_ids),
+            self.rows_by_ids(
+                SUPPLIER_ITEMS,
+                Some("Item,SupplierCode,SupplierDescription,MainSupplier"),
+                "Item",
+                item_ids
+            ),
+            // A function endpoint: it takes no $select.
+            self.rows_by_ids(ITEM_EXTRA_FIELDS, None, "ItemID", item_ids),
+        )?;
+        let item_extra_fields = extra
+            .into_iter()
+            .filter(|f| f.get("Description").and_then(Value::as_str) == Some(POST_PROCESSING_FIELD))
+            .collect();
+        Ok(LabelInfoRows { item_warehouses, supplier_items: main_supplier_first(supplier_items), item_extra_fields })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn free_text_fields_become_numbered_rows() {
+        let rows = free_text_rows(&[
+            json!({"ID": "a", "FreeTextField_06": "400V", "FreeTextField_07": null, "FreeTextField_09": "IP65"}),
+            json!({"Code": "no id"}),
+        ]);
+        assert_eq!(
+            rows,
+            vec![
+                json!({"ItemID": "a", "Number": 6, "Value": "400V"}),
+                json!({"ItemID": "a", "Number": 9, "Value": "IP65"})
+            ]
+        );
+    }
+
+    #[test]
+    fn receipt_numbers_join_by_header_id_in_any_case() {
+        let lines = vec![json!({"ID": "l1", "GoodsReceiptID": "ABC"}), json!({"ID": "l2"})];
+        let joined = with_receipt_numbers(lines, &[json!({"ID": "abc", "ReceiptNumber": 55})]);
+        assert_eq!(joined[0]["ReceiptNumber"], 55);
+        assert!(joined[1].get("ReceiptNumber").is_none());
+    }
+
+    #[test]
+    fn main_supplier_comes_first() {
+        let rows = main_supplier_first(vec![
+            json!({"SupplierCode": "B", "MainSupplier": false}),
+            json!({"SupplierCode": "A", "MainSupplier": true}),
+        ]);
+        assert_eq!(rows[0]["SupplierCode"], "A");
+    }
+}

@@ -1,0 +1,392 @@
+//! Labels over HTTP and the `labels` command, reading from the simulator: every barcode of the
+//! PDF the server answers is decoded with `zbarimg` after `pdftoppm -r 300`, and a print request
+//! goes to a real `ippeveprinter` and is followed to completed.
+
+use crate::labels::{pdf_to_pngs, tool, zbar_decode};
+use crate::printing::{IppEve, decode_kept, free_port, kept_documents, tools_present};
+use crate::provider::World;
+use crate::support::{TestServer, binary};
+use serde_json::{Value, json};
+use std::path::Path;
+use std::time::{Duration, Instant};
+use stock_manager::config::PrinterConfig;
+use stock_manager::labels::NO_LABELS_MESSAGE;
+use stock_manager::printing::{Printer, PrinterSource};
+use stock_manager::server::StartOptions;
+use stock_manager::sim::SimOptions;
+
+fn sim_options() -> SimOptions {
+    SimOptions { rate_limits: false, ..Default::default() }
+}
+
+fn rows(w: &World, path: &str) -> Vec<Value> {
+    w.sim.handle().rows(w.division as i32, path).unwrap_or_else(|| panic!("the simulator serves {path}"))
+}
+
+fn text(v: &Value, key: &str) -> String {
+    match &v[key] {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+/// Labels a quantity asks for: whole labels, part units rounded up.
+fn copies(v: &Value, key: &str) -> usize {
+    v[key].as_f64().map_or(0, |q| q.ceil() as usize)
+}
+
+/// Every barcode of a PDF, sorted; `None` when the real readers are not installed.
+fn decode_pdf(pdf: &[u8]) -> Option<Vec<String>> {
+    let (Some(pdftoppm), Some(zbarimg)) = (tool("pdftoppm"), tool("zbarimg")) else { return None };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut codes: Vec<String> =
+        pdf_to_pngs(&pdftoppm, pdf, dir.path()).iter().flat_map(|png| zbar_decode(&zbarimg, png)).collect();
+    codes.sort();
+    Some(codes)
+}
+
+/// The PDF's text with runs of whitespace as one space; `None` without pdftotext.
+fn pdf_text(pdf: &[u8]) -> Option<String> {
+    let pdftotext = tool("pdftotext")?;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("labels.pdf");
+    std::fs::write(&file, pdf).expect("write pdf");
+    let out = std::process::Command::new(pdftotext).arg(&file).arg("-").output().expect("pdftotext runs");
+    Some(String::from_utf8_lossy(&out.stdout).split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+fn summary(res: &reqwest::Response) -> Value {
+    let header = res.headers().get("x-label-result").expect("X-Label-Result header");
+    serde_json::from_str(header.to_str().expect("ASCII")).expect("JSON summary")
+}
+
+fn items_without_zv(w: &World) -> Vec<Value> {
+    rows(w, "logistics/Items").into_iter().filter(|i| !text(i, "Code").contains("ZV")).collect()
+}
+
+#[actix_web::test]
+async fn shop_order_pdf_has_its_item_and_by_products_but_no_zv_or_material_lines() {
+    let w = World::start(sim_options()).await;
+    let plans = rows(&w, "manufacturing/ShopOrderMaterialPlans");
+    // The order with a by-product line (Type 2) and the fewest planned pieces: a short PDF.
+    let order = rows(&w, "manufacturing/ShopOrders")
+        .into_iter()
+        .filter(|o| plans.iter().any(|p| p["ShopOrder"] == o["ID"] && p["Type"] == 2))
+        .min_by_key(|o| copies(o, "PlannedQuantity"))
+        .expect("a shop order with a by-product line");
+    let so = text(&order, "ID");
+    // A ZV item as a second by-product: it must be left out, with a reason.
+    let zv = rows(&w, "logistics/Items").into_iter().find(|i| text(i, "Code").starts_with("ZV")).expect("a ZV item");
+    let state = w.server.running.as_ref().expect("running").state();
+    let access = state.tokens.access_token(&w.user).await.expect("token");
+    let plan = json!({"ShopOrder": so, "Item": zv["ID"], "Type": 2, "PlannedQuantity": 1.0, "Description": "Rest"});
+    state.exact.post(w.division, &access, "manufacturing/ShopOrderMaterialPlans", &plan).await.expect("plan added");
+
+    let mine: Vec<Value> =
+        rows(&w, "manufacturing/ShopOrderMaterialPlans").into_iter().filter(|p| text(p, "ShopOrder") == so).collect();
+    let mut expected = vec![text(&order, "ItemCode"); copies(&order, "PlannedQuantity")];
+    for p in mine.iter().filter(|p| p["Type"] == 2 && !text(p, "ItemCode").contains("ZV")) {
+        expected.extend(vec![text(p, "ItemCode"); copies(p, "PlannedQuantity")]);
+    }
+    expected.sort();
+    let materials: Vec<String> =
+        mine.iter().filter(|p| p["Type"] == 1).map(|p| text(p, "ItemCode")).filter(|c| !expected.contains(c)).collect();
+    assert!(!materials.is_empty(), "the order has material lines to leave out");
+
+    let res = w
+        .post_json("/api/v1/labels", json!({"source": "shop_order", "ids": [so], "type": "electrical-72001926"}))
+        .await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers()["content-type"], "application/pdf");
+    assert!(res.headers()["content-disposition"].to_str().unwrap().starts_with("inline"));
+    let result = summary(&res);
+    assert_eq!(result["status"], "WARNING", "{result}");
+    assert_eq!(result["labels"], expected.len());
+    let zv_code = text(&zv, "Code");
+    assert!(result["messages"].as_array().unwrap().iter().any(|m| m.as_str().unwrap().contains(&zv_code)), "{result}");
+    let pdf = res.bytes().await.unwrap();
+    assert!(pdf.starts_with(b"%PDF"));
+    if let Some(codes) = decode_pdf(&pdf) {
+        assert_eq!(codes, expected, "every label's barcode decodes to its item code");
+        assert!(!codes.contains(&zv_code));
+        assert!(materials.iter().all(|m| !codes.contains(m)), "material lines are not labelled");
+    }
+    w.stop().await;
+}
+
+#[actix_web::test]
+async fn receipt_and_cnc_labels_carry_the_looked_up_fields() {
+    let w = World::start(sim_options()).await;
+    // Goods receipt lines: PO and receipt number (joined from the receipt header), ZV left out.
+    let lines = rows(&w, "purchaseorder/GoodsReceiptLines");
+    let receipts = rows(&w, "purchaseorder/GoodsReceipts");
+    let wanted: Vec<&Value> = lines.iter().filter(|l| !text(l, "ItemCode").contains("ZV")).take(2).collect();
+    let zv_line = lines.iter().find(|l| text(l, "ItemCode").contains("ZV"));
+    let mut ids: Vec<String> = wanted.iter().map(|l| text(l, "ID")).collect();
+    ids.extend(zv_line.map(|l| text(l, "ID")));
+    let res = w.post_json("/api/v1/labels", json!({"source": "goods_receipt", "ids": ids, "type": "receipts"})).await;
+    assert_eq!(res.status(), 200);
+    let result = summary(&res);
+    assert_eq!(result["status"], if zv_line.is_some() { "WARNING" } else { "SUCCESS" }, "{result}");
+    let pdf = res.bytes().await.unwrap();
+    let mut expected: Vec<String> = wanted.iter().map(|l| text(l, "ItemCode")).collect();
+    expected.sort();
+    if let Some(codes) = decode_pdf(&pdf) {
+        assert_eq!(codes, expected);
+    }
+    if let Some(all_text) = pdf_text(&pdf) {
+        let line = wanted[0];
+        let header = receipts.iter().find(|r| r["ID"] == line["GoodsReceiptID"]).expect("the line's receipt");
+        let po_line = format!("PO {} {}", text(line, "PurchaseOrderNumber"), text(header, "ReceiptNumber"));
+        assert!(all_text.contains(&po_line), "{po_line} in {all_text}");
+    }
+
+    // Item direct, CNC label: the 'Bewerkingen' extra field and the warehouse location.
+    let extra = rows(&w, "read/logistics/ItemExtraField");
+    let with_extra = items_without_zv(&w)
+        .into_iter()
+        .find_map(|i| {
+            let field = extra.iter().find(|f| f["ItemID"] == i["ID"] && f["Description"] == "Bewerkingen")?;
+            Some((i, text(field, "Value")))
+        })
+        .expect("an item with post-processing");
+    let (item, post_processing) = with_extra;
+    let res = w.post_json("/api/v1/labels", json!({"source": "item_direct", "ids": [item["ID"]], "type": 6})).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(summary(&res)["status"], "SUCCESS");
+    let pdf = res.bytes().await.unwrap();
+    if let Some(codes) = decode_pdf(&pdf) {
+        assert_eq!(codes, vec![text(&item, "Code")]);
+    }
+    if let Some(all_text) = pdf_text(&pdf) {
+        assert!(all_text.contains(&post_processing), "{post_processing} in {all_text}");
+        assert!(all_text.contains("W-L:"), "{all_text}");
+    }
+    w.stop().await;
+}
+
+#[actix_web::test]
+async fn requests_without_labels_answer_the_spec_message() {
+    let w = World::start(sim_options()).await;
+    let unknown = "00000000-0000-4000-8000-00000000abcd";
+    let res = w.post_json("/api/v1/labels", json!({"source": "item_direct", "ids": [unknown], "type": 1})).await;
+    assert_eq!(res.status(), 422);
+    let result = summary(&res);
+    assert_eq!(result["status"], "INFO");
+    assert!(result["messages"][0].as_str().unwrap().contains(unknown), "{result}");
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "no_labels");
+    assert_eq!(body["error"]["message"], NO_LABELS_MESSAGE);
+
+    // A receipt of nothing but ZV items has nothing to print either.
+    if let Some(zv_line) =
+        rows(&w, "purchaseorder/GoodsReceiptLines").iter().find(|l| text(l, "ItemCode").contains("ZV"))
+    {
+        let body = json!({"source": "goods_receipt", "ids": [zv_line["ID"]], "type": "receipts"});
+        let res = w.post_json("/api/v1/labels", body).await;
+        assert_eq!(res.status(), 422);
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["error"]["message"], NO_LABELS_MESSAGE);
+    }
+
+    let res = w.post_json("/api/v1/labels", json!({"source": "shop_order", "ids": []})).await;
+    assert_eq!(res.status(), 400);
+    assert_eq!(summary(&res)["status"], "WARNING");
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["error"]["message"], "The payload is empty");
+    w.stop().await;
+}
+
+#[actix_web::test]
+async fn bad_bodies_answer_400_json() {
+    let w = World::start(sim_options()).await;
+    let id = "00000000-0000-4000-8000-000000000001";
+    let cases = [
+        (json!({"ids": [id]}), "missing source"),
+        (json!({"source": "sales_order", "ids": [id]}), "unknown source"),
+        (json!({"source": "shop_order", "ids": "abc"}), "ids not a list"),
+        (json!({"source": "shop_order", "ids": [id], "type": 9}), "unknown type number"),
+        (json!({"source": "shop_order", "ids": ["1 or 1 eq 1"]}), "an id that is no GUID"),
+        (json!([1, 2]), "not an object"),
+    ];
+    for (body, why) in cases {
+        for path in ["/api/v1/labels", "/api/v1/labels/print"] {
+            let res = w.post_json(path, body.clone()).await;
+            assert_eq!(res.status(), 400, "{why} on {path}");
+            let answer: Value = res.json().await.unwrap();
+            assert_eq!(answer["error"]["code"], "bad_request", "{why}: {answer}");
+        }
+    }
+    let res = w.post_json("/api/v1/labels", json!({"source": "shop_order", "ids": ["nope"]})).await;
+    let answer: Value = res.json().await.unwrap();
+    assert!(answer["error"]["message"].as_str().unwrap().contains("'nope'"), "names the bad id: {answer}");
+
+    let print = |extra: Value| {
+        let mut body = json!({"source": "item_direct", "ids": [id], "type": "receipts"});
+        body.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        body
+    };
+    let res = w.post_json("/api/v1/labels/print", print(json!({}))).await;
+    assert_eq!(res.status(), 400, "no printer named");
+    let res = w.post_json("/api/v1/labels/print", print(json!({"printer": "nowhere"}))).await;
+    assert_eq!(res.status(), 404);
+    let answer: Value = res.json().await.unwrap();
+    assert_eq!(answer["error"]["message"], "Unknown printer 'nowhere'");
+    let res = w.post_json("/api/v1/labels/print", print(json!({"printer": "nowhere", "copies": 0}))).await;
+    assert_eq!(res.status(), 400, "zero copies");
+
+    let res = w
+        .request(reqwest::Method::POST, "/api/v1/labels")
+        .header("content-type", "application/json")
+        .body("{not json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 400);
+    assert_eq!(res.json::<Value>().await.unwrap()["error"]["code"], "bad_request");
+    let res = w.get("/api/v1/labels").await;
+    assert_eq!(res.status(), 405);
+    assert_eq!(res.json::<Value>().await.unwrap()["error"]["code"], "method_not_allowed");
+    let res = w.get("/api/v1/printers/jobs/not-a-number").await;
+    assert_eq!(res.status(), 400);
+    let res = w.get("/api/v1/printers/jobs/999999").await;
+    assert_eq!(res.status(), 404);
+    w.stop().await;
+}
+
+async fn job_until_final(w: &World, id: u64) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(90);
+    loop {
+        let res = w.get(&format!("/api/v1/printers/jobs/{id}")).await;
+        assert_eq!(res.status(), 200);
+        let job: Value = res.json().await.unwrap();
+        if job["state"] == "completed" || job["state"] == "failed" {
+            return job;
+        }
+        assert!(Instant::now() < deadline, "job stuck: {job}");
+        actix_web::rt::time::sleep(Duration::from_millis(300)).await;
+    }
+}
+
+#[actix_web::test]
+async fn print_request_prints_once_and_its_job_reaches_completed() {
+    let w = World::start(sim_options()).await;
+    if !tools_present() {
+        return w.stop().await;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let port = free_port();
+    let device = IppEve::start(port, "esm-api-test", "application/pdf,image/pwg-raster", &dir.path().join("spool"));
+    // The World's config is fixed, so the printers join the registry the way LAN discovery adds them;
+    // `configured_printers_reach_the_print_service` covers the config path.
+    let registry = w.server.running.as_ref().unwrap().state().printing.as_ref().expect("print service").registry();
+    let printer = |name: &str, port: u16| Printer {
+        name: name.into(),
+        uri: format!("ipp://localhost:{port}/ipp/print"),
+        label_types: vec![],
+        insecure_tls: false,
+        source: PrinterSource::Discovered,
+    };
+    registry.add_discovered(printer("labels", port));
+    registry.add_discovered(printer("switched off", free_port()));
+
+    let printers: Vec<Value> = w.get("/api/v1/printers").await.json().await.unwrap();
+    let labels = printers.iter().find(|p| p["name"] == "labels").expect("listed");
+    assert_eq!(labels["state"], "idle", "{labels}");
+    assert_eq!(labels["accepting_jobs"], true);
+    let formats = labels["capabilities"]["document_formats"].as_array().unwrap();
+    assert!(formats.iter().any(|f| f == "application/pdf"), "{labels}");
+    let off = printers.iter().find(|p| p["name"] == "switched off").expect("listed");
+    assert_eq!(off["state"], "unreachable", "{off}");
+
+    let item = items_without_zv(&w).into_iter().next().expect("an item");
+    let body = json!({"source": "item_direct", "ids": [item["ID"]], "type": "receipts", "printer": "labels"});
+    let res = w.post_json("/api/v1/labels/print", body).await;
+    assert_eq!(res.status(), 202);
+    let answer: Value = res.json().await.unwrap();
+    assert_eq!(answer["result"]["status"], "SUCCESS");
+    assert_eq!(answer["job"]["labels"], 1);
+    let id = answer["job"]["id"].as_u64().expect("job id");
+
+    let job = job_until_final(&w, id).await;
+    assert_eq!(job["state"], "completed", "{job}");
+    assert_eq!(job["state_text"], "Completed");
+    assert_eq!(job["format"], "application/pdf");
+    let jobs: Vec<Value> = w.get("/api/v1/printers/jobs").await.json().await.unwrap();
+    assert_eq!(jobs.iter().filter(|j| j["id"] == id).count(), 1);
+
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let kept = kept_documents(&device, 1).await;
+    assert_eq!(kept.len(), 1, "printed exactly once: {kept:?}");
+    assert_eq!(decode_kept(&kept[0], dir.path()), vec![text(&item, "Code")]);
+    w.stop().await;
+}
+
+#[actix_web::test]
+async fn configured_printers_reach_the_print_service() {
+    let server = TestServer::start_with(
+        |c| {
+            c.printers = vec![PrinterConfig {
+                name: "Hall 2".into(),
+                uri: "ipp://127.0.0.1:9/ipp/print".into(),
+                label_types: vec!["receipts".into()],
+                insecure_tls: false,
+            }]
+        },
+        StartOptions::default(),
+    )
+    .await;
+    let service = server.running.as_ref().unwrap().state().printing.as_ref().expect("print service started");
+    let printers = service.printers();
+    assert_eq!(printers.len(), 1);
+    assert_eq!(printers[0].name, "Hall 2");
+    assert_eq!(printers[0].source, PrinterSource::Configured);
+    server.stop().await;
+}
+
+async fn labels_command(w: &World, data_dir: &Path, args: &[&str]) -> std::process::Output {
+    tokio::process::Command::new(binary())
+        .arg("labels")
+        .args(args)
+        .args(["--org", &w.division.to_string(), "--data-dir"])
+        .arg(data_dir)
+        .env("ESM_PROVIDER__BASE_URL", w.sim.base_url())
+        .env("ESM_PROVIDER__CLIENT_ID", "demo-client")
+        .env("ESM_PROVIDER__CLIENT_SECRET", "demo-secret")
+        .env("ESM_MDNS__ENABLED", "false")
+        .env("RUST_LOG", "error")
+        .output()
+        .await
+        .expect("the command runs")
+}
+
+#[actix_web::test]
+async fn labels_command_writes_the_pdf_with_the_stored_token() {
+    let mut w = World::start(sim_options()).await;
+    let data_dir = w.server.running.as_ref().unwrap().state().config.data_dir.clone();
+    // The command opens the data directory itself, as it does while the server is stopped.
+    if let Some(running) = w.server.running.take() {
+        running.stop(true).await.expect("server stops");
+    }
+    let item = items_without_zv(&w).into_iter().nth(3).expect("an item");
+    let out_dir = tempfile::tempdir().expect("temp dir");
+    let out = out_dir.path().join("labels.pdf");
+    let out_arg = out.to_str().expect("UTF-8 path");
+    let id = text(&item, "ID");
+    let output =
+        labels_command(&w, &data_dir, &["--source", "item", "--id", &id, "--type", "cnc-new", "--out", out_arg]).await;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("1 labels (cnc-new) written to"), "{stdout}");
+    let pdf = std::fs::read(&out).expect("the PDF was written");
+    if let Some(codes) = decode_pdf(&pdf) {
+        assert_eq!(codes, vec![text(&item, "Code")]);
+    }
+
+    let unknown = "00000000-0000-4000-8000-00000000abcd";
+    let output = labels_command(&w, &data_dir, &["--source", "item", "--id", unknown, "--out", out_arg]).await;
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains(NO_LABELS_MESSAGE));
+    w.stop().await;
+}
