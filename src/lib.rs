@@ -13,6 +13,7 @@ pub mod discovery;
 pub mod error;
 pub mod exact;
 pub mod labels;
+pub mod outbox;
 pub mod printing;
 pub mod server;
 pub mod serverdb;

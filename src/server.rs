@@ -12,6 +12,7 @@ use crate::exact::oauth::OAuthClient;
 use crate::exact::tokens::TokenManager;
 use crate::exact::{ExactClient, Waits};
 use crate::labels::Templates;
+use crate::outbox::OutboxService;
 use crate::printing::{PrintOptions, PrintService, PrinterRegistry};
 use crate::serverdb::ServerDb;
 use crate::store::Stores;
@@ -51,6 +52,8 @@ pub struct AppState {
     pub templates: Arc<Templates>,
     /// The print queue and its worker; started by [`start`] (commands that only read leave it off).
     pub printing: Option<PrintService>,
+    /// Write-back to the provider, one durable outbox per organization.
+    pub outbox: Arc<OutboxService>,
 }
 
 impl AppState {
@@ -75,6 +78,14 @@ impl AppState {
         let secure = config.tls.enabled || config.public_url.as_deref().is_some_and(|u| u.starts_with("https://"));
         let auth = Arc::new(Auth::new(Sessions::new(serverdb.clone()), verifier, secure));
         let templates = Arc::new(Templates::load(&config.data_dir).context("label templates")?);
+        let outbox = OutboxService::new(
+            config.data_dir.clone(),
+            exact.clone(),
+            tokens.clone(),
+            serverdb.clone(),
+            sync.clone(),
+            stores.clone(),
+        );
         Ok(AppState {
             config,
             started: Instant::now(),
@@ -86,6 +97,7 @@ impl AppState {
             auth,
             templates,
             printing: None,
+            outbox,
         })
     }
 
@@ -261,6 +273,8 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
     {
         tracing::warn!(error = %format!("{e:#}"), "browsing for IPP printers failed; configured printers still work");
     }
+    // Writes left from before a stop or a crash go on now.
+    state.outbox.resume();
     let schedule = sync::schedule::spawn(
         state.sync.clone(),
         Arc::new(ScheduledOrgs(state.clone())),
@@ -308,6 +322,7 @@ impl RunningServer {
         if let Some(s) = self.schedule.take() {
             s.abort();
         }
+        self.state.outbox.stop();
         if let Some(d) = self.discovery.take() {
             d.withdraw();
         }

@@ -277,6 +277,28 @@ impl ExactClient {
         self.call(Some(division), token, Method::DELETE, &url, None, self.waits.write_retry).await.map(|_| ())
     }
 
+    /// One write, sent once: no retry of any kind, since only the outbox can tell whether a
+    /// lost answer means the provider has it. Answers the created entity for a POST.
+    pub async fn write_once(
+        &self,
+        division: i64,
+        token: &str,
+        method: Method,
+        path: &str,
+        body: Option<&Value>,
+    ) -> Result<Map<String, Value>, ExactError> {
+        let url = self.api_url(division, path);
+        let answer = self.call_once(Some(division), token, method, &url, body).await?;
+        if !answer.status.is_success() {
+            return Err(Self::error_of(&answer));
+        }
+        if answer.body.is_empty() {
+            return Ok(Map::new());
+        }
+        // Accepted is accepted: an odd body does not make the write fail.
+        Ok(envelope::parse_single(&answer.body).unwrap_or_default())
+    }
+
     /// Raw bytes of a provider file URL (item pictures), with its content type.
     pub async fn get_bytes(&self, division: i64, token: &str, url: &str) -> Result<(String, Bytes), ExactError> {
         let answer = self.call(Some(division), token, Method::GET, url, None, self.waits.read_retry).await?;

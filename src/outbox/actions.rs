@@ -1,0 +1,538 @@
+//! The write API's actions (spec §7) turned into outbox entries. Bodies are checked here, before
+//! anything is queued, so a bad request is a clear 400 and never a failed entry later.
+//!
+//! Every create is made recognisable at the provider so that a send whose answer was lost can be
+//! checked instead of repeated: a key we choose where the provider accepts one (transfers, counts,
+//! receipt lines, hours), else our marker in a text field (material issues' Note).
+
+use super::entry::{Entry, Method, Reconcile, State};
+use crate::exact::oauth::now_ms;
+use serde_json::{Map, Value, json};
+
+/// Who makes the write: their token sends it, so the provider records them.
+#[derive(Debug, Clone)]
+pub struct Actor {
+    pub user: String,
+    pub user_name: String,
+}
+
+/// A refused body: the message names the field and the problem.
+#[derive(Debug, thiserror::Error, PartialEq)]
+#[error("{0}")]
+pub struct Invalid(pub String);
+
+fn invalid(msg: impl Into<String>) -> Invalid {
+    Invalid(msg.into())
+}
+
+const STOCK: &[&str] = &["stockPositions", "storageLocationStockPositions"];
+
+/// Shop order fields the product writes back (spec §3).
+pub const SHOP_ORDER_FIELDS: &[&str] = &[
+    "AccessCode",
+    "ProductionLeadDays",
+    "PlannedStartDate",
+    "PlannedDate",
+    "EntryDate",
+    "SelectionCode",
+    "Notes",
+    "IsInPlanning",
+    "IsOnHold",
+    "IsReleased",
+    "Status",
+    "ShiftingFullProject",
+    "YourRef",
+];
+
+/// Generic writes (`/exact/{kind}`): the provider paths they may reach and with which methods.
+pub const GENERIC: &[(&str, &str, &[Method], &[&str])] = &[
+    ("timeTransactions", "manufacturing/TimeTransactions", &[Method::Post, Method::Put], &[]),
+    ("shopOrderMaterialPlans", "manufacturing/ShopOrderMaterialPlans", &[Method::Put], &["shopOrderMaterialPlans"]),
+    (
+        "shopOrderRoutingStepPlans",
+        "manufacturing/ShopOrderRoutingStepPlans",
+        &[Method::Put],
+        &["shopOrderRoutingStepPlans"],
+    ),
+    ("itemWarehouses", "inventory/ItemWarehouses", &[Method::Put], &["itemWarehouses"]),
+    ("items", "logistics/Items", &[Method::Put], &["items"]),
+    ("salesOrderLines", "salesorder/SalesOrderLines", &[Method::Put], &["salesOrderLines"]),
+];
+
+/// Entities `deleteDataFromExact` may delete (drafts the product itself creates).
+pub const DELETABLE: &[(&str, &str, &[&str])] = &[
+    ("warehouseTransfers", "inventory/WarehouseTransfers", STOCK),
+    ("stockCounts", "inventory/StockCounts", STOCK),
+    ("timeTransactions", "manufacturing/TimeTransactions", &[]),
+];
+
+fn new_uid() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
+
+fn entry(actor: &Actor, action: &str, method: Method, path: String, body: Option<Value>) -> Entry {
+    Entry {
+        id: 0,
+        uid: new_uid(),
+        action: action.to_string(),
+        method,
+        path,
+        body,
+        reconcile: Reconcile::Idempotent,
+        tables: Vec::new(),
+        user: actor.user.clone(),
+        user_name: actor.user_name.clone(),
+        state: State::Pending,
+        attempts: 0,
+        error: None,
+        created_ms: now_ms(),
+        sent_ms: None,
+        done_ms: None,
+        result_key: None,
+    }
+}
+
+fn object<'a>(v: &'a Value, what: &str) -> Result<&'a Map<String, Value>, Invalid> {
+    v.as_object().ok_or_else(|| invalid(format!("{what} must be a JSON object")))
+}
+
+/// A GUID field, lower-cased as the provider writes them.
+pub fn guid(obj: &Map<String, Value>, field: &str) -> Result<String, Invalid> {
+    let text = obj.get(field).and_then(Value::as_str).ok_or_else(|| invalid(format!("{field} is required")))?;
+    uuid::Uuid::parse_str(text.trim())
+        .map(|u| u.to_string())
+        .map_err(|_| invalid(format!("{field} must be a GUID, not '{text}'")))
+}
+
+fn optional_guid(obj: &Map<String, Value>, field: &str) -> Result<(), Invalid> {
+    match obj.get(field) {
+        None | Some(Value::Null) => Ok(()),
+        Some(_) => guid(obj, field).map(|_| ()),
+    }
+}
+
+fn number(obj: &Map<String, Value>, field: &str) -> Result<f64, Invalid> {
+    let v = obj.get(field).ok_or_else(|| invalid(format!("{field} is required")))?;
+    let n = match v {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    };
+    n.filter(|n| n.is_finite()).ok_or_else(|| invalid(format!("{field} must be a number")))
+}
+
+/// A date as the provider accepts it: ISO (`2026-11-21` or with a time) or `/Date(ms)/`.
+fn date(obj: &Map<String, Value>, field: &str) -> Result<(), Invalid> {
+    let text = obj.get(field).and_then(Value::as_str).ok_or_else(|| invalid(format!("{field} is required")))?;
+    let t = text.trim();
+    let ok = chrono::NaiveDate::parse_from_str(t, "%Y-%m-%d").is_ok()
+        || chrono::NaiveDateTime::parse_from_str(t, "%Y-%m-%dT%H:%M:%S").is_ok()
+        || chrono::NaiveDateTime::parse_from_str(t, "%Y-%m-%dT%H:%M:%S%.f").is_ok()
+        || crate::exact::odata::parse_date_ms(t).is_some();
+    if ok { Ok(()) } else { Err(invalid(format!("{field} must be a date such as 2026-11-21, not '{text}'"))) }
+}
+
+fn optional_date(obj: &Map<String, Value>, field: &str) -> Result<(), Invalid> {
+    match obj.get(field) {
+        None | Some(Value::Null) => Ok(()),
+        Some(_) => date(obj, field),
+    }
+}
+
+fn lines<'a>(obj: &'a Map<String, Value>, field: &str) -> Result<&'a Vec<Value>, Invalid> {
+    match obj.get(field) {
+        Some(Value::Array(a)) if !a.is_empty() => Ok(a),
+        Some(Value::Array(_)) => Err(invalid(format!("{field} needs at least one line"))),
+        _ => Err(invalid(format!("{field} is required (a list of lines)"))),
+    }
+}
+
+fn only_known(obj: &Map<String, Value>, known: &[&str], what: &str) -> Result<(), Invalid> {
+    match obj.keys().find(|k| !known.contains(&k.as_str())) {
+        Some(k) => Err(invalid(format!("{what} has no field '{k}'"))),
+        None => Ok(()),
+    }
+}
+
+fn today() -> String {
+    chrono::Local::now().format("%Y-%m-%dT00:00:00").to_string()
+}
+
+/// `PUT updateShopOrder`: `{ID, …write-back fields}`.
+pub fn update_shop_order(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Invalid> {
+    let obj = object(body, "the shop order")?;
+    let id = guid(obj, "ID")?;
+    let mut known = SHOP_ORDER_FIELDS.to_vec();
+    known.extend(["ID", "Division"]);
+    only_known(obj, &known, "a shop order update")?;
+    let fields: Map<String, Value> = obj
+        .iter()
+        .filter(|(k, _)| SHOP_ORDER_FIELDS.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    if fields.is_empty() {
+        return Err(invalid("a shop order update needs at least one field to change"));
+    }
+    for f in ["PlannedStartDate", "PlannedDate", "EntryDate"] {
+        optional_date(&fields, f)?;
+    }
+    let mut e = entry(
+        actor,
+        "updateShopOrder",
+        Method::Put,
+        format!("manufacturing/ShopOrders(guid'{id}')"),
+        Some(Value::Object(fields)),
+    );
+    e.tables = vec!["shopOrders".into()];
+    Ok(vec![e])
+}
+
+/// `PUT updateSalesOrderLine`: `{ID, DeliveryDate}`.
+pub fn update_sales_order_line(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Invalid> {
+    let obj = object(body, "the sales order line")?;
+    only_known(obj, &["ID", "DeliveryDate"], "a sales order line update")?;
+    let id = guid(obj, "ID")?;
+    date(obj, "DeliveryDate")?;
+    let body = json!({"DeliveryDate": obj["DeliveryDate"]});
+    let mut e = entry(
+        actor,
+        "updateSalesOrderLine",
+        Method::Put,
+        format!("salesorder/SalesOrderLines(guid'{id}')"),
+        Some(body),
+    );
+    e.tables = vec!["salesOrderLines".into()];
+    Ok(vec![e])
+}
+
+/// `POST updateMaterialsIssues`: one material issue or a list; each is its own entry.
+pub fn material_issues(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Invalid> {
+    let list: Vec<&Value> = match body {
+        Value::Array(a) if a.is_empty() => return Err(invalid("The payload is empty")),
+        Value::Array(a) => a.iter().collect(),
+        other => vec![other],
+    };
+    let known =
+        ["Quantity", "ShopOrderMaterialPlan", "TransactionDate", "StorageLocation", "DraftStockTransactionID", "Note"];
+    let mut out = Vec::new();
+    for (i, v) in list.into_iter().enumerate() {
+        let obj = object(v, "a material issue")?;
+        let at = |e: Invalid| invalid(format!("material issue {}: {}", i + 1, e.0));
+        only_known(obj, &known, "a material issue").map_err(at)?;
+        guid(obj, "ShopOrderMaterialPlan").map_err(at)?;
+        if number(obj, "Quantity").map_err(at)? == 0.0 {
+            return Err(at(invalid("Quantity must not be 0")));
+        }
+        date(obj, "TransactionDate").map_err(at)?;
+        optional_guid(obj, "StorageLocation").map_err(at)?;
+        optional_guid(obj, "DraftStockTransactionID").map_err(at)?;
+        let mut e = entry(actor, "updateMaterialsIssues", Method::Post, "manufacturing/MaterialIssues".into(), None);
+        let marker = format!("[ESM {}]", e.uid);
+        let note = match obj.get("Note").and_then(Value::as_str).map(str::trim) {
+            Some(n) if !n.is_empty() => format!("{n} {marker}"),
+            _ => marker.clone(),
+        };
+        let mut body = obj.clone();
+        body.insert("Note".into(), Value::String(note));
+        e.body = Some(Value::Object(body));
+        e.reconcile = Reconcile::Marker { path: "manufacturing/MaterialIssues".into(), field: "Note".into(), marker };
+        e.tables =
+            ["shopOrderMaterialPlans", "stockPositions", "storageLocationStockPositions"].map(String::from).to_vec();
+        out.push(e);
+    }
+    Ok(out)
+}
+
+/// `POST createStockCount`: a count with its lines; `process: true` also processes it.
+pub fn stock_count(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Invalid> {
+    let obj = object(body, "the stock count")?;
+    guid(obj, "Warehouse")?;
+    optional_date(obj, "StockCountDate")?;
+    for (i, line) in lines(obj, "StockCountLines")?.iter().enumerate() {
+        let l = object(line, "a stock count line")?;
+        let at = |e: Invalid| invalid(format!("stock count line {}: {}", i + 1, e.0));
+        guid(l, "Item").map_err(at)?;
+        optional_guid(l, "StorageLocation").map_err(at)?;
+        if !l.contains_key("QuantityNew") && !l.contains_key("QuantityDifference") {
+            return Err(at(invalid("QuantityNew or QuantityDifference is required")));
+        }
+        for f in ["QuantityNew", "QuantityDifference"] {
+            if l.contains_key(f) {
+                number(l, f).map_err(at)?;
+            }
+        }
+    }
+    let process = obj.get("process").and_then(Value::as_bool).unwrap_or(false);
+    let mut body = obj.clone();
+    body.remove("process");
+    body.entry("StockCountDate").or_insert_with(|| Value::String(today()));
+    let mut count = entry(actor, "createStockCount", Method::Post, "inventory/StockCounts".into(), None);
+    body.insert("StockCountID".into(), Value::String(count.uid.clone()));
+    count.body = Some(Value::Object(body));
+    count.reconcile =
+        Reconcile::Key { path: "inventory/StockCounts".into(), field: "StockCountID".into(), value: count.uid.clone() };
+    count.tables = STOCK.iter().map(|s| s.to_string()).collect();
+    let mut out = vec![count.clone()];
+    if process {
+        let mut p = entry(actor, "processStockCount", Method::Post, "inventory/ProcessStockCount".into(), None);
+        p.body = Some(json!({"StockCountID": count.uid}));
+        p.reconcile = Reconcile::Status {
+            path: "inventory/StockCounts".into(),
+            field: "StockCountID".into(),
+            value: count.uid.clone(),
+            status: 21,
+        };
+        p.tables = count.tables.clone();
+        out.push(p);
+    }
+    Ok(out)
+}
+
+/// `POST createGoodsReceipt`: a receipt with its lines (each names its purchase order line).
+pub fn goods_receipt(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Invalid> {
+    let obj = object(body, "the goods receipt")?;
+    optional_date(obj, "ReceiptDate")?;
+    let mut new_lines = Vec::new();
+    for (i, line) in lines(obj, "GoodsReceiptLines")?.iter().enumerate() {
+        let l = object(line, "a goods receipt line")?;
+        let at = |e: Invalid| invalid(format!("goods receipt line {}: {}", i + 1, e.0));
+        guid(l, "PurchaseOrderLineID").map_err(at)?;
+        if number(l, "QuantityReceived").map_err(at)? <= 0.0 {
+            return Err(at(invalid("QuantityReceived must be more than 0")));
+        }
+        optional_guid(l, "Location").map_err(at)?;
+        let mut l = l.clone();
+        // Line keys are ours: the first one tells later whether the receipt arrived.
+        l.insert("ID".into(), Value::String(new_uid()));
+        new_lines.push(Value::Object(l));
+    }
+    let first_line = new_lines[0]["ID"].as_str().unwrap_or_default().to_string();
+    let mut body = obj.clone();
+    body.entry("ReceiptDate").or_insert_with(|| Value::String(today()));
+    body.insert("GoodsReceiptLines".into(), Value::Array(new_lines));
+    let mut e = entry(
+        actor,
+        "createGoodsReceipt",
+        Method::Post,
+        "purchaseorder/GoodsReceipts".into(),
+        Some(Value::Object(body)),
+    );
+    e.reconcile =
+        Reconcile::Key { path: "purchaseorder/GoodsReceiptLines".into(), field: "ID".into(), value: first_line };
+    e.tables = STOCK.iter().map(|s| s.to_string()).collect();
+    Ok(vec![e])
+}
+
+/// `POST createShopOrderReceipt`: finished products of a shop order into stock.
+pub fn shop_order_receipt(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Invalid> {
+    let obj = object(body, "the shop order receipt")?;
+    only_known(
+        obj,
+        &["ShopOrder", "Quantity", "TransactionDate", "StorageLocation", "DraftStockTransactionID"],
+        "a shop order receipt",
+    )?;
+    guid(obj, "ShopOrder")?;
+    if number(obj, "Quantity")? <= 0.0 {
+        return Err(invalid("Quantity must be more than 0"));
+    }
+    date(obj, "TransactionDate")?;
+    optional_guid(obj, "StorageLocation")?;
+    optional_guid(obj, "DraftStockTransactionID")?;
+    let mut e = entry(
+        actor,
+        "createShopOrderReceipt",
+        Method::Post,
+        "manufacturing/ShopOrderReceipts".into(),
+        Some(body.clone()),
+    );
+    // The provider takes no key and no free text here: a lost answer is for the user to check.
+    e.reconcile = Reconcile::Unknown;
+    e.tables = ["shopOrders", "stockPositions", "storageLocationStockPositions"].map(String::from).to_vec();
+    Ok(vec![e])
+}
+
+/// `POST createWarehouseTransfer`: a transfer with its lines; `process: true` also processes it
+/// (the spec's process-transfer call).
+pub fn warehouse_transfer(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Invalid> {
+    let obj = object(body, "the warehouse transfer")?;
+    guid(obj, "WarehouseFrom")?;
+    guid(obj, "WarehouseTo")?;
+    optional_date(obj, "EntryDate")?;
+    let mut new_lines = Vec::new();
+    for (i, line) in lines(obj, "WarehouseTransferLines")?.iter().enumerate() {
+        let l = object(line, "a transfer line")?;
+        let at = |e: Invalid| invalid(format!("transfer line {}: {}", i + 1, e.0));
+        guid(l, "Item").map_err(at)?;
+        if number(l, "Quantity").map_err(at)? <= 0.0 {
+            return Err(at(invalid("Quantity must be more than 0")));
+        }
+        optional_guid(l, "StorageLocationFrom").map_err(at)?;
+        optional_guid(l, "StorageLocationTo").map_err(at)?;
+        new_lines.push(line.clone());
+    }
+    let process = obj.get("process").and_then(Value::as_bool).unwrap_or(false);
+    let mut transfer =
+        entry(actor, "createWarehouseTransfer", Method::Post, "inventory/WarehouseTransfers".into(), None);
+    let mut body = obj.clone();
+    body.remove("process");
+    body.entry("EntryDate").or_insert_with(|| Value::String(today()));
+    body.insert("TransferID".into(), Value::String(transfer.uid.clone()));
+    for l in &mut new_lines {
+        if let Some(l) = l.as_object_mut() {
+            l.insert("TransferID".into(), Value::String(transfer.uid.clone()));
+        }
+    }
+    body.insert("WarehouseTransferLines".into(), Value::Array(new_lines));
+    transfer.body = Some(Value::Object(body));
+    transfer.reconcile = Reconcile::Key {
+        path: "inventory/WarehouseTransfers".into(),
+        field: "TransferID".into(),
+        value: transfer.uid.clone(),
+    };
+    transfer.tables = STOCK.iter().map(|s| s.to_string()).collect();
+    let mut out = vec![transfer.clone()];
+    if process {
+        let mut p =
+            entry(actor, "processWarehouseTransfer", Method::Post, "inventory/ProcessWarehouseTransfer".into(), None);
+        p.body = Some(json!({"TransferID": transfer.uid}));
+        p.reconcile = Reconcile::Status {
+            path: "inventory/WarehouseTransfers".into(),
+            field: "TransferID".into(),
+            value: transfer.uid.clone(),
+            status: 50,
+        };
+        p.tables = transfer.tables.clone();
+        out.push(p);
+    }
+    Ok(out)
+}
+
+/// `POST|PUT /exact/{kind}`: `{"data": {…}}`, plus `"id"` for PUT; only allow-listed kinds.
+pub fn generic(actor: &Actor, kind: &str, method: Method, body: &Value) -> Result<Vec<Entry>, Invalid> {
+    let (_, path, methods, tables) = GENERIC
+        .iter()
+        .find(|(k, ..)| *k == kind)
+        .ok_or_else(|| invalid(format!("'{kind}' cannot be written through this API")))?;
+    if !methods.contains(&method) {
+        return Err(invalid(format!("'{kind}' cannot be written with {method:?}")));
+    }
+    let obj = object(body, "the request")?;
+    let data = object(obj.get("data").unwrap_or(&Value::Null), "data")?;
+    if data.is_empty() {
+        return Err(invalid("The payload is empty"));
+    }
+    let mut e = match method {
+        Method::Put => {
+            let id = guid(obj, "id")?;
+            entry(actor, kind, method, format!("{path}(guid'{id}')"), Some(Value::Object(data.clone())))
+        }
+        _ => {
+            let mut e = entry(actor, kind, method, path.to_string(), None);
+            let mut data = data.clone();
+            // TimeTransactions take our key, so a lost answer can be checked.
+            data.insert("ID".into(), Value::String(e.uid.clone()));
+            e.body = Some(Value::Object(data));
+            e.reconcile = Reconcile::Key { path: path.to_string(), field: "ID".into(), value: e.uid.clone() };
+            e
+        }
+    };
+    e.tables = tables.iter().map(|s| s.to_string()).collect();
+    Ok(vec![e])
+}
+
+/// `DELETE deleteDataFromExact?endpoint=…&id=…`.
+pub fn delete(actor: &Actor, endpoint: &str, id: &str) -> Result<Vec<Entry>, Invalid> {
+    let (_, path, tables) = DELETABLE
+        .iter()
+        .find(|(k, ..)| *k == endpoint)
+        .ok_or_else(|| invalid(format!("'{endpoint}' cannot be deleted through this API")))?;
+    let id = uuid::Uuid::parse_str(id.trim()).map_err(|_| invalid(format!("id must be a GUID, not '{id}'")))?;
+    let mut e = entry(actor, "deleteDataFromExact", Method::Delete, format!("{path}(guid'{id}')"), None);
+    e.tables = tables.iter().map(|s| s.to_string()).collect();
+    Ok(vec![e])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn actor() -> Actor {
+        Actor { user: "u".into(), user_name: "n".into() }
+    }
+
+    const G: &str = "4792a639-3840-4d8a-b086-017acd738a52";
+
+    #[test]
+    fn shop_order_updates_carry_only_write_back_fields() {
+        let e = update_shop_order(
+            &actor(),
+            &json!({"ID": G.to_uppercase(), "IsOnHold": true, "PlannedDate": "2026-12-01"}),
+        )
+        .unwrap();
+        assert_eq!(e[0].path, format!("manufacturing/ShopOrders(guid'{G}')"));
+        assert_eq!(e[0].body, Some(json!({"IsOnHold": true, "PlannedDate": "2026-12-01"})));
+        assert_eq!(e[0].reconcile, Reconcile::Idempotent);
+        let err = update_shop_order(&actor(), &json!({"ID": G, "Item": G})).unwrap_err();
+        assert_eq!(err.0, "a shop order update has no field 'Item'");
+        assert!(update_shop_order(&actor(), &json!({"ID": G})).is_err());
+        assert!(update_shop_order(&actor(), &json!({"ID": "nope", "Notes": "x"})).unwrap_err().0.contains("GUID"));
+        assert!(
+            update_shop_order(&actor(), &json!({"ID": G, "PlannedDate": "tomorrow"})).unwrap_err().0.contains("date")
+        );
+    }
+
+    #[test]
+    fn material_issues_carry_a_marker_and_name_the_bad_line() {
+        let ok = json!({"ShopOrderMaterialPlan": G, "Quantity": 2, "TransactionDate": "2026-11-21", "Note": "urgent"});
+        let e = material_issues(&actor(), &json!([ok.clone(), ok])).unwrap();
+        assert_eq!(e.len(), 2);
+        let note = e[0].body.as_ref().unwrap()["Note"].as_str().unwrap().to_string();
+        assert!(note.starts_with("urgent [ESM ") && note.contains(&e[0].uid));
+        assert!(matches!(&e[0].reconcile, Reconcile::Marker { marker, .. } if note.ends_with(marker.as_str())));
+        assert_ne!(e[0].uid, e[1].uid);
+        let bad =
+            json!([{"ShopOrderMaterialPlan": G, "Quantity": 1, "TransactionDate": "2026-11-21"}, {"Quantity": 1}]);
+        assert_eq!(
+            material_issues(&actor(), &bad).unwrap_err().0,
+            "material issue 2: ShopOrderMaterialPlan is required"
+        );
+        assert_eq!(material_issues(&actor(), &json!([])).unwrap_err().0, "The payload is empty");
+    }
+
+    #[test]
+    fn creates_choose_their_keys_and_processing_follows() {
+        let t = json!({"WarehouseFrom": G, "WarehouseTo": G, "process": true,
+            "WarehouseTransferLines": [{"Item": G, "Quantity": 3}]});
+        let e = warehouse_transfer(&actor(), &t).unwrap();
+        assert_eq!(e.len(), 2);
+        let body = e[0].body.as_ref().unwrap();
+        assert_eq!(body["TransferID"], e[0].uid.as_str());
+        assert_eq!(body["WarehouseTransferLines"][0]["TransferID"], e[0].uid.as_str());
+        assert!(body.get("process").is_none());
+        assert_eq!(e[1].path, "inventory/ProcessWarehouseTransfer");
+        let r =
+            goods_receipt(&actor(), &json!({"GoodsReceiptLines": [{"PurchaseOrderLineID": G, "QuantityReceived": 1}]}))
+                .unwrap();
+        let line_id = r[0].body.as_ref().unwrap()["GoodsReceiptLines"][0]["ID"].as_str().unwrap().to_string();
+        assert!(matches!(&r[0].reconcile, Reconcile::Key { value, .. } if *value == line_id));
+        assert!(goods_receipt(&actor(), &json!({"GoodsReceiptLines": []})).unwrap_err().0.contains("at least one"));
+        assert_eq!(
+            shop_order_receipt(&actor(), &json!({"ShopOrder": G, "Quantity": 1, "TransactionDate": "2026-11-21"}))
+                .unwrap()[0]
+                .reconcile,
+            Reconcile::Unknown
+        );
+    }
+
+    #[test]
+    fn generic_writes_and_deletes_keep_to_their_lists() {
+        let e = generic(&actor(), "timeTransactions", Method::Post, &json!({"data": {"Hours": 2}})).unwrap();
+        assert_eq!(e[0].body.as_ref().unwrap()["ID"], e[0].uid.as_str());
+        assert!(generic(&actor(), "accounts", Method::Post, &json!({"data": {"Name": "x"}})).is_err());
+        assert!(generic(&actor(), "items", Method::Post, &json!({"data": {"Code": "x"}})).is_err());
+        let put = generic(&actor(), "items", Method::Put, &json!({"id": G, "data": {"Notes": "x"}})).unwrap();
+        assert_eq!(put[0].path, format!("logistics/Items(guid'{G}')"));
+        assert!(delete(&actor(), "items", G).is_err());
+        assert_eq!(delete(&actor(), "warehouseTransfers", G).unwrap()[0].method, Method::Delete);
+    }
+}
