@@ -3,6 +3,14 @@ import { api } from './client.ts'
 
 export type Tier = 'public' | 'signedIn' | 'full'
 
+/** A point in time as the server sends it: epoch milliseconds, or an ISO text. */
+export type Instant = number | string
+
+export function instantMs(v: Instant | null | undefined): number {
+  if (typeof v === 'number') return v
+  return v ? Date.parse(v) : NaN
+}
+
 export interface OrganizationDetails {
   uuid: string
   division: number
@@ -24,9 +32,11 @@ export interface Session {
   division: number
   divisions: Division[]
   registered: boolean
-  tokenExpiresAt: string | null
+  /** Epoch milliseconds (an ISO text is accepted too). */
+  tokenExpiresAt: Instant | null
   refreshingAuthorization: boolean
-  importDataUntil: string | null
+  /** Until when ImportData's second sign-in is valid. */
+  importDataUntil: Instant | null
   organizationDetails: OrganizationDetails
 }
 

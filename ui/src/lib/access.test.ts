@@ -32,6 +32,9 @@ describe('mayEnter', () => {
     expect(mayEnter('importData', session({ importDataUntil: '2026-11-20T10:05:00Z' }), NOW)).toBe(true)
     expect(mayEnter('importData', session({ importDataUntil: '2026-11-20T09:59:59Z' }), NOW)).toBe(false)
     expect(mayEnter('importData', session({ importDataUntil: 'garbage' }), NOW)).toBe(false)
+    // the server sends epoch milliseconds
+    expect(mayEnter('importData', session({ importDataUntil: NOW + 60_000 }), NOW)).toBe(true)
+    expect(mayEnter('importData', session({ importDataUntil: NOW - 1 }), NOW)).toBe(false)
     expect(
       mayEnter('importData', session({ tier: 'signedIn', importDataUntil: '2026-11-20T10:05:00Z' }), NOW),
     ).toBe(false)

@@ -1,6 +1,6 @@
 // Who may enter which route, and where a user goes when a path is unknown or a page breaks
 // (spec §2). Pure functions, so the decisions are tested without a browser.
-import type { Session } from '../api/auth.ts'
+import { instantMs, type Session } from '../api/auth.ts'
 
 /** Access of a route: the spec's three tiers, plus ImportData's recent second sign-in. */
 export type Access = 'public' | 'signedIn' | 'full' | 'importData'
@@ -25,10 +25,8 @@ export function mayEnter(access: Access, s: Session | undefined, nowMs: number):
       return isSignedIn(s)
     case 'full':
       return s?.tier === 'full'
-    case 'importData': {
-      const until = s?.importDataUntil ? Date.parse(s.importDataUntil) : NaN
-      return s?.tier === 'full' && until > nowMs
-    }
+    case 'importData':
+      return s?.tier === 'full' && instantMs(s.importDataUntil) > nowMs
   }
 }
 

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, Navigate, useSearchParams } from 'react-router'
-import { authorize, checkUser } from '../api/auth.ts'
+import { authorize, checkUser, getSession } from '../api/auth.ts'
 import { queryKeys } from '../api/queries.ts'
 import { t } from '../i18n/index.ts'
 import { HOME, landingAfterSignIn } from '../lib/access.ts'
@@ -18,9 +18,12 @@ export default function Callback() {
   const signIn = useQuery({
     queryKey: ['signIn', code, state],
     queryFn: async () => {
-      const session = await authorize(code ?? '', state)
-      queryClient.setQueryData(queryKeys.session, session)
-      return landingAfterSignIn(await checkUser())
+      queryClient.setQueryData(queryKeys.session, await authorize(code ?? '', state))
+      const user = await checkUser()
+      // checkUser completes the login process of an activated organization: read the session
+      // again so the Dashboard opens with full access
+      await queryClient.fetchQuery({ queryKey: queryKeys.session, queryFn: getSession, staleTime: 0 })
+      return landingAfterSignIn(user)
     },
     enabled: !!code,
     retry: false,
