@@ -56,3 +56,8 @@ export async function api<T>(path: string, { method = 'GET', body, fetchImpl = f
 export function isApiError(e: unknown, status?: number): e is ApiError {
   return e instanceof ApiError && (status === undefined || e.status === status)
 }
+
+/** The spec's critical error (§8): the user is logged out and returned to the login screen. */
+export function isCriticalError(e: unknown): boolean {
+  return isApiError(e) && e.code === 'critical'
+}

@@ -1,6 +1,6 @@
 import { Component, useEffect, type ErrorInfo, type ReactNode } from 'react'
 import { useNavigate } from 'react-router'
-import { isApiError } from '../api/client.ts'
+import { isApiError, isCriticalError } from '../api/client.ts'
 import { useSession } from '../api/queries.ts'
 import { t } from '../i18n/index.ts'
 import { fallbackPath } from '../lib/access.ts'
@@ -35,16 +35,13 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
   }
 }
 
-/** A critical error (or a lost session) ends the session; others redirect per spec §2. */
-export function isCritical(error: unknown): boolean {
-  return isApiError(error) && (error.code === 'critical' || error.status === 401)
-}
 
 function ErrorScreen({ error, onDone }: { error: unknown; onDone: () => void }) {
   const navigate = useNavigate()
   const endSession = useEndSession()
   const { data: session } = useSession()
-  const critical = isCritical(error)
+  // a critical error, or a lost session, ends the session; others redirect per spec §2
+  const critical = isCriticalError(error) || isApiError(error, 401)
 
   useEffect(() => {
     const go = () => {

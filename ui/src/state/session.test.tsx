@@ -1,12 +1,13 @@
 import { QueryClientProvider } from '@tanstack/react-query'
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { MemoryRouter, Route, Routes } from 'react-router'
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router'
 import { PUBLIC_SESSION, type Session } from '../api/auth.ts'
 import { queryKeys } from '../api/queries.ts'
 import { createQueryClient } from '../api/queryClient.ts'
 import { json, session } from '../test/fixtures.ts'
-import { SessionProvider } from './session.tsx'
+import { api } from '../api/client.ts'
+import { SessionProvider, type HomeNotice } from './session.tsx'
 
 afterEach(() => {
   cleanup()
@@ -22,6 +23,9 @@ function fakeServer(first: Session) {
     vi.fn(async (url: string, init?: RequestInit) => {
       state.calls.push(`${init?.method ?? 'GET'} ${url}`)
       if (url === '/api/v1/auth/logout') return json(null, 204)
+      if (url === '/api/v1/boom') {
+        return json({ error: { code: 'critical', message: 'A CRITICAL error occurred' } }, 401)
+      }
       if (url === '/api/v1/auth/session') {
         return state.session === 'unauthorized'
           ? json({ error: { code: 'not_authorized', message: 'not authorized' } }, 401)
@@ -33,6 +37,11 @@ function fakeServer(first: Session) {
   return state
 }
 
+function Home() {
+  const notice = (useLocation().state as HomeNotice | null)?.notice
+  return <p>home page {notice}</p>
+}
+
 function renderAt(path: string) {
   const queryClient = createQueryClient()
   render(
@@ -40,7 +49,7 @@ function renderAt(path: string) {
       <MemoryRouter initialEntries={[path]}>
         <SessionProvider>
           <Routes>
-            <Route path="/" element={<p>home page</p>} />
+            <Route path="/" element={<Home />} />
             <Route path="/dashboard" element={<p>dashboard page</p>} />
           </Routes>
         </SessionProvider>
@@ -61,7 +70,7 @@ describe('SessionProvider', () => {
     server.session = PUBLIC_SESSION
     await act(() => queryClient.refetchQueries({ queryKey: queryKeys.session }))
 
-    await screen.findByText('home page')
+    await screen.findByText(/^home page/)
     expect(server.calls).toContain('POST /api/v1/auth/logout')
     expect(localStorage.getItem('selectedEndpoints')).toBeNull()
     expect(queryClient.getQueryData(queryKeys.session)).toMatchObject({ tier: 'public' })
@@ -76,7 +85,18 @@ describe('SessionProvider', () => {
     await waitFor(() => expect(queryClient.getQueryData(queryKeys.session)).toMatchObject({ tier: 'signedIn' }))
     server.session = 'unauthorized'
     await act(() => queryClient.refetchQueries({ queryKey: queryKeys.session }))
-    await screen.findByText('home page')
+    await screen.findByText(/^home page/)
+    expect(server.calls).toContain('POST /api/v1/auth/logout')
+  })
+
+  it('logs out with the critical message when any call fails critically', async () => {
+    const server = fakeServer(session())
+    const queryClient = renderAt('/dashboard')
+    await waitFor(() => expect(queryClient.getQueryData(queryKeys.session)).toMatchObject({ tier: 'full' }))
+    await act(async () => {
+      await queryClient.fetchQuery({ queryKey: ['boom'], queryFn: () => api('/boom') }).catch(() => undefined)
+    })
+    await screen.findByText('home page A CRITICAL error occurred, you will be returned to the login screen')
     expect(server.calls).toContain('POST /api/v1/auth/logout')
   })
 

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { createContext, useCallback, useContext, useEffect, useRef, type ReactNode } from 'react'
 import { useNavigate } from 'react-router'
 import { logout as postLogout } from '../api/auth.ts'
+import { isCriticalError } from '../api/client.ts'
 import { useSession } from '../api/queries.ts'
 import { t } from '../i18n/index.ts'
 import { HOME, isSignedIn } from '../lib/access.ts'
@@ -38,6 +39,23 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     },
     [queryClient, navigate],
   )
+
+  // A critical error from any call ends the session (spec §8).
+  useEffect(() => {
+    const onCritical = (error: unknown) => {
+      if (isCriticalError(error)) void end('critical')
+    }
+    const unsubscribeQueries = queryClient.getQueryCache().subscribe((e) => {
+      if (e.type === 'updated' && e.action.type === 'error') onCritical(e.action.error)
+    })
+    const unsubscribeMutations = queryClient.getMutationCache().subscribe((e) => {
+      if (e.type === 'updated' && e.action.type === 'error') onCritical(e.action.error)
+    })
+    return () => {
+      unsubscribeQueries()
+      unsubscribeMutations()
+    }
+  }, [queryClient, end])
 
   useEffect(() => {
     if (sessionEnded(wasSignedIn.current, data, error)) {
