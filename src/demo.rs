@@ -34,7 +34,8 @@ pub async fn run(mut config: Config, opts: DemoOptions) -> anyhow::Result<()> {
         .divisions
         .first()
         .map(|d| crate::auth::licence::Issuer::demo().issue(i64::from(d.code), &d.description, None));
-    let running = server::start(config, StartOptions { handle_signals: true, ..StartOptions::default() }).await?;
+    let running =
+        server::start(config, StartOptions { handle_signals: true, demo: true, ..StartOptions::default() }).await?;
     println!("URL: {}", running.url);
     println!("Simulator: {}", sim.base_url());
     println!("Demo user: {user}");

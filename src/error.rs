@@ -43,6 +43,10 @@ pub enum Code {
     SyncEndpointLive,
     /// No provider token is stored for the session.
     NoToken,
+    /// The sign-in's `state` did not match the browser that started it (login CSRF).
+    LoginState,
+    /// A licence code that does not activate this organization; the message says why.
+    LicenceInvalid,
     /// A sync for this organization is already running.
     SyncRunning,
     /// Label generation left no labels.
@@ -79,6 +83,8 @@ impl Code {
             Code::DivisionInfo => "division_info",
             Code::SyncEndpointLive => "sync_endpoint_live",
             Code::NoToken => "no_token",
+            Code::LoginState => "login_state",
+            Code::LicenceInvalid => "licence_invalid",
             Code::SyncRunning => "sync_running",
             Code::NoLabels => "no_labels",
             Code::EmptyPayload => "empty_payload",
@@ -114,6 +120,8 @@ impl Code {
                 "ESM - 'getEndpointDataExact' cannot be called on a sync endpoint, use the database instead"
             }
             Code::NoToken => "no token, was not able to get division and name from exact",
+            Code::LoginState => "The sign-in could not be verified; please sign in again",
+            Code::LicenceInvalid => "This licence code is not valid for this organization",
             Code::SyncRunning => "A sync is already running for this organization",
             Code::NoLabels => "There are no labels to print that fit the desired criteria",
             Code::EmptyPayload => "The payload is empty",
@@ -131,7 +139,9 @@ impl Code {
             | Code::BadOption
             | Code::JoinLengthMismatch
             | Code::SyncEndpointLive
-            | Code::EmptyPayload => StatusCode::BAD_REQUEST,
+            | Code::EmptyPayload
+            | Code::LoginState
+            | Code::LicenceInvalid => StatusCode::BAD_REQUEST,
             Code::NotAuthorized | Code::NoToken | Code::Critical => StatusCode::UNAUTHORIZED,
             Code::Forbidden => StatusCode::FORBIDDEN,
             Code::NotFound => StatusCode::NOT_FOUND,

@@ -1,6 +1,9 @@
 //! Builds the actix application: middleware, the route table (which is also the security table),
 //! TLS, mDNS and graceful shutdown.
 
+use crate::auth::licence::Verifier;
+use crate::auth::session::Sessions;
+use crate::auth::tier::Auth;
 use crate::config::Config;
 use crate::discovery::Discovery;
 use crate::error::{self, AppError, Code};
@@ -40,11 +43,13 @@ pub struct AppState {
     pub sync: Arc<SyncEngine>,
     /// One store per organization.
     pub stores: Arc<Stores>,
+    /// Sessions, licence checking and attempt throttling.
+    pub auth: Arc<Auth>,
 }
 
 impl AppState {
     /// Opens the server database and builds the provider client from the configuration.
-    pub fn open(config: Arc<Config>, waits: Waits) -> Result<Self> {
+    pub fn open(config: Arc<Config>, waits: Waits, demo: bool) -> Result<Self> {
         let serverdb = Arc::new(ServerDb::open(&config.data_dir)?);
         let http = ExactClient::http_client(Duration::from_secs(config.provider.timeout_seconds))?;
         let exact = ExactClient::new(http.clone(), &config.provider.base_url, waits);
@@ -57,7 +62,13 @@ impl AppState {
         let tokens = Arc::new(TokenManager::new(serverdb.clone(), oauth));
         let sync = Arc::new(SyncEngine::new(exact.clone()));
         let stores = Arc::new(Stores::new(&config.data_dir, catalogue::table_specs()));
-        Ok(AppState { config, started: Instant::now(), serverdb, exact, tokens, sync, stores })
+        let verifier = Verifier::new(config.licence.public_key.as_deref(), demo);
+        if let Err(e) = &verifier {
+            tracing::warn!("licence codes cannot be checked: {e}");
+        }
+        let secure = config.tls.enabled || config.public_url.as_deref().is_some_and(|u| u.starts_with("https://"));
+        let auth = Arc::new(Auth::new(Sessions::new(serverdb.clone()), verifier, secure));
+        Ok(AppState { config, started: Instant::now(), serverdb, exact, tokens, sync, stores, auth })
     }
 
     /// Whether the data directory accepts writes (the store lives there).
@@ -69,20 +80,16 @@ impl AppState {
     }
 }
 
-/// The whole route table. Tiers: public, signed in, full access (spec §2); each scope says its tier.
+/// The whole route table. Tiers: public, signed in, full access (spec §2); every API resource
+/// states its tier where it is added (see `api::router`).
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(
         web::scope("/api")
             .wrap(ErrorHandlers::new().default_handler(json_error_body))
             .service(
                 web::scope("/v1")
-                    // public
-                    .configure(api::health::configure)
-                    // full access
-                    .configure(api::events::configure)
-                    .configure(api::sync::configure)
-                    .configure(api::db::configure)
-                    .configure(api::live::configure)
+                    // Each resource is added with its tier in its module (`api::register`).
+                    .configure(|cfg| api::register(&mut api::router::Router::mounting(cfg)))
                     .default_service(web::to(api::not_found)),
             )
             .default_service(web::to(api::not_found)),
@@ -163,6 +170,8 @@ pub struct StartOptions {
     pub extra_routes: Option<fn(&mut web::ServiceConfig)>,
     /// The spec's waits; tests shorten them.
     pub waits: Waits,
+    /// `stock-manager demo`: licence codes signed with the demo key are accepted.
+    pub demo: bool,
 }
 
 /// Binds, prepares the data directory, starts serving and announces the server.
@@ -172,7 +181,7 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
     let addr = config.listen_addr()?;
     let listener = TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
     let bound = listener.local_addr()?;
-    let state = web::Data::new(AppState::open(config.clone(), options.waits.clone())?);
+    let state = web::Data::new(AppState::open(config.clone(), options.waits.clone(), options.demo)?);
 
     let extra = options.extra_routes;
     let factory = {

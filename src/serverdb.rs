@@ -1,6 +1,6 @@
 //! `server.redb`: what belongs to the installation rather than to one organization — provider
-//! tokens, which user's token syncs which organization, and (with sign-in) sessions, the
-//! organization registry and licences. Opened once per process and shared.
+//! tokens, which user's token syncs which organization, sessions, and the organization registry
+//! with its licences. Opened once per process and shared.
 
 use anyhow::{Context, Result};
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
@@ -12,6 +12,10 @@ use std::path::Path;
 pub const TOKENS: TableDefinition<&str, &[u8]> = TableDefinition::new("provider_tokens");
 /// The user whose token syncs an organization, by division.
 pub const ORG_TOKEN_USER: TableDefinition<i64, &str> = TableDefinition::new("org_token_user");
+/// Sign-in sessions by the SHA-256 of their cookie value (JSON records).
+pub const SESSIONS: TableDefinition<&str, &[u8]> = TableDefinition::new("sessions");
+/// Organizations known to this installation (licence, activation), by division as text.
+pub const ORGS: TableDefinition<&str, &[u8]> = TableDefinition::new("organizations");
 
 pub struct ServerDb {
     db: Database,
@@ -26,6 +30,8 @@ impl ServerDb {
         let tx = db.begin_write()?;
         tx.open_table(TOKENS)?;
         tx.open_table(ORG_TOKEN_USER)?;
+        tx.open_table(SESSIONS)?;
+        tx.open_table(ORGS)?;
         tx.commit()?;
         Ok(ServerDb { db })
     }
@@ -58,6 +64,20 @@ impl ServerDb {
         tx.open_table(table)?.remove(key)?;
         tx.commit()?;
         Ok(())
+    }
+
+    /// Every JSON record of a string-keyed table (small tables only: sessions, organizations).
+    pub fn all_json<T: DeserializeOwned>(&self, table: TableDefinition<&str, &[u8]>) -> Result<Vec<(String, T)>> {
+        let tx = self.db.begin_read()?;
+        let t = tx.open_table(table)?;
+        let mut out = Vec::new();
+        for entry in t.iter()? {
+            let (k, v) = entry?;
+            if let Ok(value) = serde_json::from_slice(v.value()) {
+                out.push((k.value().to_string(), value));
+            }
+        }
+        Ok(out)
     }
 
     /// Remembers which user's token syncs `division`.

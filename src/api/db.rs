@@ -1,6 +1,7 @@
 //! The local copy (full access): `GET /api/v1/db/{table}` with PostgREST-style filters,
 //! `GET /api/v1/db/joins`, and `DELETE /api/v1/db/{table}` (clears a table and its timestamp).
 
+use super::router::Router;
 use super::scope::Org;
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::catalogue::{self, Kind};
@@ -9,9 +10,10 @@ use crate::store::Query;
 use crate::store::joins::parse_joins_query;
 use actix_web::{HttpRequest, HttpResponse, web};
 
-pub fn configure(cfg: &mut web::ServiceConfig) {
+pub fn routes(r: &mut Router) {
     // `joins` is registered first so it is never taken for a table name.
-    cfg.service(web::resource("/db/joins").get(joins)).service(web::resource("/db/{table}").get(read).delete(clear));
+    r.full("/db/joins", |res| res.get(joins));
+    r.full("/db/{table}", |res| res.get(read).delete(clear));
 }
 
 /// A table that exists and is read from the store (spec §5: non-sync endpoints are refused here).

@@ -1,5 +1,6 @@
 //! `GET /api/v1/events`: Server-Sent Events with the sync toasts of the caller's organization.
 
+use super::router::Router;
 use super::scope::Org;
 use crate::server::AppState;
 use crate::sync::SyncEvent;
@@ -8,8 +9,8 @@ use bytes::Bytes;
 use std::time::Duration;
 use tokio::sync::broadcast::error::RecvError;
 
-pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(web::resource("/events").get(events));
+pub fn routes(r: &mut Router) {
+    r.full("/events", |res| res.get(events));
 }
 
 /// A comment line every 15 s keeps proxies from closing an idle stream.

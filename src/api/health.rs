@@ -1,12 +1,13 @@
 //! Liveness and version (public tier).
 
+use super::router::Router;
 use crate::server::AppState;
 use actix_web::{HttpResponse, web};
 use serde::Serialize;
 
-pub fn configure(cfg: &mut web::ServiceConfig) {
-    // Resources (not bare routes) so that a wrong method answers 405 rather than 404.
-    cfg.service(web::resource("/health").get(health)).service(web::resource("/version").get(version));
+pub fn routes(r: &mut Router) {
+    r.public("/health", |res| res.get(health));
+    r.public("/version", |res| res.get(version));
 }
 
 #[derive(Serialize)]

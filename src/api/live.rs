@@ -2,6 +2,7 @@
 //! `GET /api/v1/exact/live/{table}` answers from the cache while it is fresh, else fetches;
 //! when the provider fails, a stale cache is served rather than nothing.
 
+use super::router::Router;
 use super::scope::Org;
 use super::sync::org_token;
 use crate::error::{AppError, AppResult, Code};
@@ -16,8 +17,8 @@ use serde_json::Value;
 /// How long a live table's cache is served without asking the provider again.
 pub const CACHE_TTL_MS: i64 = 10 * 60 * 1000;
 
-pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(web::resource("/exact/live/{table}").get(read));
+pub fn routes(r: &mut Router) {
+    r.full("/exact/live/{table}", |res| res.get(read));
 }
 
 #[derive(Deserialize, Default)]

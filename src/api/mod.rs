@@ -1,14 +1,38 @@
 //! HTTP handlers, one file per resource group. Handlers are thin: parse, call a service, map errors.
 
+pub mod auth;
 pub mod db;
 pub mod events;
 pub mod health;
+pub mod licence;
 pub mod live;
+pub mod org;
+pub mod router;
 pub mod scope;
 pub mod sync;
 
 use crate::error::{AppError, Code};
 use actix_web::HttpRequest;
+use router::{RouteInfo, Router};
+
+/// Every API resource under `/api/v1`, in mounting order (specific paths before `{table}` ones).
+pub fn register(r: &mut Router) {
+    health::routes(r);
+    auth::routes(r);
+    licence::routes(r);
+    org::routes(r);
+    sync::routes(r);
+    events::routes(r);
+    db::routes(r);
+    live::routes(r);
+}
+
+/// The route table with tiers, as mounted (the tier test walks it).
+pub fn route_table() -> Vec<RouteInfo> {
+    let mut r = Router::recording();
+    register(&mut r);
+    r.table().to_vec()
+}
 
 /// Unknown paths under `/api` answer JSON, never the SPA's index.html.
 pub async fn not_found(req: HttpRequest) -> Result<actix_web::HttpResponse, AppError> {

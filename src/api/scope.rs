@@ -1,12 +1,10 @@
-//! The organization a request works in. Until sign-in lands, the organization is named by the
-//! `x-esm-division` header; sign-in replaces this extractor's source with the session.
+//! The organization a request works in: the one of the caller's session (set by the tier guard).
 
+use crate::auth::tier::Session;
 use crate::error::{AppError, Code};
 use actix_web::dev::Payload;
-use actix_web::{FromRequest, HttpRequest};
+use actix_web::{FromRequest, HttpMessage, HttpRequest};
 use std::future::{Ready, ready};
-
-pub const DIVISION_HEADER: &str = "x-esm-division";
 
 /// The caller's organization (division number).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,15 +17,7 @@ impl FromRequest for Org {
     type Future = Ready<Result<Org, AppError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let division = req
-            .headers()
-            .get(DIVISION_HEADER)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse::<i64>().ok())
-            .filter(|d| *d > 0);
-        ready(match division {
-            Some(division) => Ok(Org { division }),
-            None => Err(AppError::new(Code::NotAuthorized)),
-        })
+        let division = req.extensions().get::<Session>().map(|s| s.record.division);
+        ready(division.map(|division| Org { division }).ok_or_else(|| AppError::new(Code::NotAuthorized)))
     }
 }

@@ -1,6 +1,7 @@
 //! `POST /api/v1/sync` starts a sync (202, or 409 while one runs); `GET /api/v1/sync` tells its
 //! state: `{running, last_sync, tables: {name: {rows, timestamp, error}}}`.
 
+use super::router::Router;
 use super::scope::Org;
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::catalogue;
@@ -12,9 +13,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(web::resource("/sync").get(status).post(start))
-        .service(web::resource("/sync/endpoints").get(endpoints));
+pub fn routes(r: &mut Router) {
+    r.full("/sync", |res| res.get(status).post(start));
+    r.full("/sync/endpoints", |res| res.get(endpoints));
 }
 
 #[derive(Serialize)]

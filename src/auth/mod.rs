@@ -1,3 +1,7 @@
-//! Access: licence codes (sessions and access tiers join them with sign-in).
+//! Access: sessions, access tiers, the organization registry and licence codes.
 
 pub mod licence;
+pub mod orgs;
+pub mod session;
+pub mod throttle;
+pub mod tier;

@@ -41,6 +41,11 @@ impl SimHandle {
         self.0.rate_limits_on.store(on, Ordering::SeqCst);
     }
 
+    /// Lifetime of access tokens issued from now on (the provider's is 600 s).
+    pub fn set_token_lifetime(&self, seconds: i64) {
+        self.0.oauth.lock().set_access_ttl_ms(seconds.saturating_mul(1000));
+    }
+
     /// Invalidate every access and refresh token (the user revoked the app).
     pub fn revoke_tokens(&self) {
         self.0.oauth.lock().revoke_all();
@@ -125,6 +130,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/serving", web::post().to(serving))
             .route("/rate-limits", web::post().to(rate_limits))
             .route("/revoke-tokens", web::post().to(revoke))
+            .route("/token-lifetime", web::post().to(token_lifetime))
             .route("/counters", web::get().to(counters))
             .route("/stats", web::get().to(stats))
             .route("/rows/{division}/{path:.*}", web::get().to(rows)),
@@ -170,6 +176,16 @@ async fn rate_limits(st: St, body: web::Json<Switch>) -> HttpResponse {
 
 async fn revoke(st: St) -> HttpResponse {
     handle(&st).revoke_tokens();
+    HttpResponse::NoContent().finish()
+}
+
+#[derive(Deserialize)]
+struct Lifetime {
+    seconds: i64,
+}
+
+async fn token_lifetime(st: St, body: web::Json<Lifetime>) -> HttpResponse {
+    handle(&st).set_token_lifetime(body.seconds);
     HttpResponse::NoContent().finish()
 }
 

@@ -77,6 +77,8 @@ pub struct OAuth {
     access: HashMap<String, (usize, i64)>,
     chains: HashMap<usize, Chain>,
     old_refresh: HashSet<String>,
+    /// Access token lifetime; the provider's is 600 s. Tests shorten it to see expiry quickly.
+    access_ttl_ms: i64,
 }
 
 fn random_token(prefix: &str) -> String {
@@ -95,7 +97,17 @@ impl OAuth {
             access: HashMap::new(),
             chains: HashMap::new(),
             old_refresh: HashSet::new(),
+            access_ttl_ms: ACCESS_TTL_MS,
         }
+    }
+
+    /// Sets the lifetime of tokens issued from now on (at least 31 s: renewal opens 30 s before expiry).
+    pub fn set_access_ttl_ms(&mut self, ms: i64) {
+        self.access_ttl_ms = ms.max(31_000);
+    }
+
+    pub fn access_ttl_ms(&self) -> i64 {
+        self.access_ttl_ms
     }
 
     /// A fresh authorization code for `user`, bound to `redirect_uri`.
@@ -165,7 +177,8 @@ impl OAuth {
                     );
                     return Err(TokenError::new(400, "invalid_request", Some(&msg)));
                 }
-                if now_ms - last_access < TOO_EARLY_MS {
+                // Renewal opens in the token's last 30 s (570 s into the provider's 600 s).
+                if now_ms - last_access < self.access_ttl_ms - (ACCESS_TTL_MS - TOO_EARLY_MS) {
                     let mut e =
                         TokenError::new(400, "access_denied", Some("Rate limit exceeded: access_token not expired"));
                     e.reason = Some("TooEarlyToRefreshTokens: Rate limit exceeded: access_token not expired".into());
@@ -180,12 +193,17 @@ impl OAuth {
     }
 
     fn issue(&mut self, user: usize, now_ms: i64) -> TokenResponse {
-        self.access.retain(|_, (_, exp)| *exp > now_ms - ACCESS_TTL_MS);
+        self.access.retain(|_, (_, exp)| *exp > now_ms - self.access_ttl_ms);
         let access_token = format!("AAEAA{:032x}{:032x}", rand::random::<u128>(), rand::random::<u128>());
         let refresh_token = random_token("Gcp7");
-        self.access.insert(access_token.clone(), (user, now_ms + ACCESS_TTL_MS));
+        self.access.insert(access_token.clone(), (user, now_ms + self.access_ttl_ms));
         self.chains.insert(user, Chain { current: refresh_token.clone(), issued_ms: now_ms, last_access_ms: now_ms });
-        TokenResponse { access_token, token_type: "bearer".into(), expires_in: "600".into(), refresh_token }
+        TokenResponse {
+            access_token,
+            token_type: "bearer".into(),
+            expires_in: (self.access_ttl_ms / 1000).to_string(),
+            refresh_token,
+        }
     }
 
     /// The user behind a bearer token, if it is known and not expired.

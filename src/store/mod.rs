@@ -254,6 +254,23 @@ impl OrgStore {
         self.write(Commit::Durable, |w| meta::put_raw(w.txn, meta::last_sync_key(), iso_time.as_bytes()))
     }
 
+    /// Sets tables' sync timestamps as given: a lower value re-reads from there, 1 or less from
+    /// the start (rows are upserted, so a re-read never duplicates).
+    pub fn set_sync_timestamps(&self, values: &std::collections::BTreeMap<String, i64>) -> StoreResult<()> {
+        for table in values.keys() {
+            self.spec(table)?;
+        }
+        self.write(Commit::Durable, |w| {
+            for (table, ts) in values {
+                meta::clear_timestamp(w.txn, table)?;
+                if *ts > 1 {
+                    meta::raise_timestamp(w.txn, table, *ts)?;
+                }
+            }
+            Ok(())
+        })
+    }
+
     pub fn org_details(&self) -> StoreResult<Option<OrgDetails>> {
         meta::get_json(&self.db.begin_read()?, meta::org_key())
     }

@@ -14,7 +14,7 @@ use std::sync::Arc;
 /// Runs the sync and prints a summary; fails when any table failed.
 pub async fn run(config: &Config, org: Option<i64>, endpoints: &[String]) -> Result<()> {
     // The same parts the server is built from, without serving.
-    let state = AppState::open(Arc::new(config.clone()), Waits::default()).context(
+    let state = AppState::open(Arc::new(config.clone()), Waits::default(), false).context(
         "cannot open the data directory; if the server is running on it, sync from the server instead \
          (Sync Data in the UI, or POST /api/v1/sync)",
     )?;

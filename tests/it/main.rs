@@ -5,6 +5,8 @@
 mod provider;
 mod support;
 
+#[cfg(feature = "demo")]
+mod auth;
 mod cli;
 mod discovery;
 mod labels;

@@ -1,9 +1,10 @@
 //! Harness for tests that need the provider: the simulator plus a server pointed at it, signed in
-//! the way a browser would (the sign-in form's default choice), with the token stored for the
-//! organization.
+//! the way a browser would (our login route, the provider's form with its default choice, our
+//! authorize route) and the organization activated with a licence code.
 
 use crate::support::{TestServer, client};
 use std::time::Duration;
+use stock_manager::auth::licence::Issuer;
 use stock_manager::exact::Waits;
 use stock_manager::server::StartOptions;
 use stock_manager::sim::{SimOptions, Simulator};
@@ -13,6 +14,10 @@ pub struct World {
     pub server: TestServer,
     pub division: i64,
     pub user: String,
+    /// `Cookie` header of the signed-in, activated session.
+    pub cookie: String,
+    /// Signs licence codes the server trusts.
+    pub issuer: Issuer,
 }
 
 /// Short waits so retry paths run in seconds, not the spec's 20 s.
@@ -26,14 +31,11 @@ pub fn quick_waits() -> Waits {
     }
 }
 
-/// Submits the simulator's sign-in form with its default choice; returns the authorization code.
-pub async fn sign_in_code(sim_base: &str, redirect_uri: &str) -> String {
+/// Submits the simulator's sign-in form (reached at `authorize_url`) with its default choice;
+/// answers where the provider sends the browser back (the callback URL with code and state).
+pub async fn approve(authorize_url: &str) -> url::Url {
     let http = client();
-    let url = format!(
-        "{sim_base}/api/oauth2/auth?client_id=demo-client&redirect_uri={}&response_type=code&state=s1",
-        urlencoding::encode(redirect_uri)
-    );
-    let html = http.get(&url).send().await.unwrap().text().await.unwrap();
+    let html = http.get(authorize_url).send().await.unwrap().text().await.unwrap();
     let mut form: Vec<(String, String)> = Vec::new();
     for part in html.split("<input").skip(1) {
         let attr = |name: &str| {
@@ -48,19 +50,76 @@ pub async fn sign_in_code(sim_base: &str, redirect_uri: &str) -> String {
             form.push((attr("name").unwrap(), attr("value").unwrap_or_default()));
         }
     }
-    let res = http.post(format!("{sim_base}/api/oauth2/auth")).form(&form).send().await.unwrap();
+    let parsed = url::Url::parse(authorize_url).unwrap();
+    let action = format!("{}{}", &parsed[..url::Position::BeforePath], parsed.path());
+    let res = http.post(action).form(&form).send().await.unwrap();
     assert_eq!(res.status(), 302, "sign-in redirects back");
-    let location = res.headers()["location"].to_str().unwrap().to_string();
-    let parsed = url::Url::parse(&location).unwrap();
-    let code = parsed.query_pairs().find(|(k, _)| k == "code").map(|(_, v)| v.into_owned()).expect("code");
-    assert_eq!(parsed.query_pairs().find(|(k, _)| k == "state").map(|(_, v)| v.into_owned()).as_deref(), Some("s1"));
-    code
+    url::Url::parse(res.headers()["location"].to_str().unwrap()).unwrap()
+}
+
+fn query(url: &url::Url, key: &str) -> Option<String> {
+    url.query_pairs().find(|(k, _)| k == key).map(|(_, v)| v.into_owned())
+}
+
+/// Signs in at the simulator for `redirect_uri` outside the product's login route; returns the code.
+pub async fn sign_in_code(sim_base: &str, redirect_uri: &str) -> String {
+    let url = format!(
+        "{sim_base}/api/oauth2/auth?client_id=demo-client&redirect_uri={}&response_type=code&state=s1",
+        urlencoding::encode(redirect_uri)
+    );
+    let back = approve(&url).await;
+    assert_eq!(query(&back, "state").as_deref(), Some("s1"));
+    query(&back, "code").expect("code")
+}
+
+/// The value of a `Set-Cookie` the response carries.
+pub fn set_cookie(res: &reqwest::Response, name: &str) -> Option<String> {
+    res.headers().get_all("set-cookie").iter().filter_map(|v| v.to_str().ok()).find_map(|v| {
+        let (pair, _) = v.split_once(';').unwrap_or((v, ""));
+        let (k, val) = pair.split_once('=')?;
+        (k.trim() == name).then(|| val.trim().to_string())
+    })
+}
+
+/// What a browser's sign-in leaves: the session cookie (as a `Cookie` header) and the session.
+pub struct SignedIn {
+    pub cookie: String,
+    pub session: serde_json::Value,
+    /// The provider's authorization code and the sign-in's state (for tests that look for leaks).
+    pub code: String,
+    pub state: String,
+}
+
+/// Signs in the way a browser does: our login route (state cookie), the provider's form, then
+/// our authorize route with the code and state.
+pub async fn browser_sign_in(server_url: &str) -> SignedIn {
+    let http = client();
+    let res = http.get(format!("{server_url}/api/v1/auth/login")).send().await.unwrap();
+    assert_eq!(res.status(), 302, "login sends the browser to the provider");
+    let nonce = set_cookie(&res, "esm_login").expect("login cookie");
+    let back = approve(res.headers()["location"].to_str().unwrap()).await;
+    assert_eq!(back.path(), "/callback");
+    let code = query(&back, "code").expect("code");
+    let state = query(&back, "state").expect("state");
+    let body = serde_json::json!({"code": code, "state": state});
+    let res = http
+        .post(format!("{server_url}/api/v1/auth/authorize"))
+        .header("cookie", format!("esm_login={nonce}"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200, "authorize");
+    let cookie = format!("esm_session={}", set_cookie(&res, "esm_session").expect("session cookie"));
+    SignedIn { cookie, session: res.json().await.unwrap(), code, state }
 }
 
 impl World {
     pub async fn start(sim: SimOptions) -> World {
         let sim = Simulator::start(sim).await.expect("simulator starts");
         let base = sim.base_url().to_string();
+        let issuer = Issuer::generate();
+        let public_key = issuer.public_key();
         let server = TestServer::start_with(
             move |c| {
                 c.provider.base_url = base;
@@ -68,41 +127,40 @@ impl World {
                 c.provider.client_secret = stock_manager::config::Secret::new("demo-secret");
                 c.sync.interval_minutes = 0;
                 c.sync.on_startup = false;
+                c.licence.public_key = Some(public_key);
             },
             StartOptions { waits: quick_waits(), ..StartOptions::default() },
         )
         .await;
-        let redirect = format!("{}/callback", server.url);
-        let code = sign_in_code(sim.base_url(), &redirect).await;
+        let signed_in = browser_sign_in(&server.url).await;
+        let division = signed_in.session["division"].as_i64().expect("division");
+        let customer = signed_in.session["customer_name"].as_str().expect("customer").to_string();
         let state = server.running.as_ref().unwrap().state();
-        let tokens = state.tokens.oauth().exchange_code(&code, &redirect).await.expect("code exchange");
-        let me = state.exact.me(&tokens.access_token).await.expect("current/Me");
-        let user = me["UserID"].as_str().expect("UserID").to_string();
-        let division = me["CurrentDivision"].as_i64().expect("CurrentDivision");
-        state.tokens.store(&user, &tokens).unwrap();
-        state.serverdb.set_org_token_user(division, &user).unwrap();
-        World { sim, server, division, user }
+        let user = state.serverdb.org_token_user(division).unwrap().expect("token owner");
+        let code = issuer.issue(division, &customer, None);
+        let res = server
+            .client
+            .post(server.at("/api/v1/license/activate"))
+            .header("cookie", &signed_in.cookie)
+            .json(&serde_json::json!({"division": division, "customer": customer, "code": code}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 200, "licence activation");
+        World { sim, server, division, user, cookie: signed_in.cookie, issuer }
+    }
+
+    /// A request with the session cookie.
+    pub fn request(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
+        self.server.client.request(method, self.server.at(path)).header("cookie", &self.cookie)
     }
 
     pub async fn get(&self, path: &str) -> reqwest::Response {
-        self.server
-            .client
-            .get(self.server.at(path))
-            .header("x-esm-division", self.division.to_string())
-            .send()
-            .await
-            .unwrap()
+        self.request(reqwest::Method::GET, path).send().await.unwrap()
     }
 
     pub async fn post_json(&self, path: &str, body: serde_json::Value) -> reqwest::Response {
-        self.server
-            .client
-            .post(self.server.at(path))
-            .header("x-esm-division", self.division.to_string())
-            .json(&body)
-            .send()
-            .await
-            .unwrap()
+        self.request(reqwest::Method::POST, path).json(&body).send().await.unwrap()
     }
 
     /// Starts a sync over HTTP and waits until it finished; returns the final status.

@@ -137,14 +137,7 @@ async fn clearing_a_table_resets_its_timestamp_and_a_sync_refills_it() {
     let before = w.sync(Some(vec!["projects"])).await;
     let rows = before["tables"]["projects"]["rows"].as_u64().unwrap();
     assert!(rows > 0);
-    let res = w
-        .server
-        .client
-        .delete(w.server.at("/api/v1/db/projects"))
-        .header("x-esm-division", w.division.to_string())
-        .send()
-        .await
-        .unwrap();
+    let res = w.request(reqwest::Method::DELETE, "/api/v1/db/projects").send().await.unwrap();
     assert_eq!(res.status(), 204);
     let cleared: Value = w.get("/api/v1/sync").await.json().await.unwrap();
     assert_eq!(cleared["tables"]["projects"]["rows"], 0);

@@ -1,0 +1,343 @@
+//! Sign-in (spec §4): `GET /auth/login` sends the browser to the provider with a `state` bound to
+//! it by a cookie; `POST /auth/authorize` exchanges the code and opens a server-side session;
+//! `GET /auth/session` tells the tier; `POST /auth/logout`, `/auth/refresh`, `/auth/division`
+//! (switch organization) and `/auth/reauth` (ImportData's fresh re-authentication).
+
+use super::org::{self, organization_details};
+use super::router::Router;
+use crate::auth::orgs;
+use crate::auth::session::{
+    self, DivisionChoice, LOGIN_COOKIE, LOGIN_TTL_MS, LoginPurpose, PendingLogin, REAUTH_TTL_MS, SESSION_COOKIE,
+    SESSION_IDLE_MS, SessionRecord,
+};
+use crate::auth::tier::{Session, Tier, end_session, resolve, today};
+use crate::error::{AppError, AppResult, Code};
+use crate::exact::oauth::now_ms;
+use crate::server::AppState;
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::time::Instant;
+
+pub fn routes(r: &mut Router) {
+    r.public("/auth/login", |res| res.get(login));
+    r.public("/auth/authorize", |res| res.post(authorize));
+    r.public("/auth/session", |res| res.get(session_state));
+    r.public("/auth/logout", |res| res.post(logout));
+    r.public("/auth/refresh", |res| res.post(refresh));
+    r.signed_in("/auth/division", |res| res.post(switch_division));
+    r.signed_in("/auth/reauth", |res| res.post(reauth));
+}
+
+/// Where the provider sends the browser back: `{public_url}/callback`, else this server as the
+/// browser reached it.
+fn callback_url(state: &AppState, req: &HttpRequest) -> String {
+    let base = match &state.config.public_url {
+        Some(url) => url.trim_end_matches('/').to_string(),
+        None => {
+            let info = req.connection_info();
+            format!("{}://{}", info.scheme(), info.host())
+        }
+    };
+    format!("{base}/callback")
+}
+
+/// Only local paths may be returned to after sign-in (no open redirect).
+fn local_path(path: Option<String>) -> Option<String> {
+    path.filter(|p| p.starts_with('/') && !p.starts_with("//") && !p.contains('\\'))
+}
+
+#[derive(Deserialize)]
+struct LoginQuery {
+    #[serde(rename = "returnTo")]
+    return_to: Option<String>,
+    #[serde(default)]
+    purpose: LoginPurpose,
+}
+
+async fn login(state: web::Data<AppState>, req: HttpRequest, q: web::Query<LoginQuery>) -> HttpResponse {
+    let q = q.into_inner();
+    let redirect_uri = callback_url(&state, &req);
+    let nonce = session::random_id();
+    let login_state = state.auth.sessions.start_login(PendingLogin {
+        nonce: nonce.clone(),
+        redirect_uri: redirect_uri.clone(),
+        purpose: q.purpose,
+        return_to: local_path(q.return_to),
+        created_ms: now_ms(),
+    });
+    let url = state.tokens.oauth().authorize_url(&redirect_uri, &login_state);
+    HttpResponse::Found()
+        .insert_header((header::LOCATION, url))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .cookie(session::cookie(LOGIN_COOKIE, nonce, state.auth.secure_cookies, LOGIN_TTL_MS))
+        .finish()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AuthorizeBody {
+    code: String,
+    state: String,
+}
+
+/// The signed-in user's view of the session (`GET /auth/session`; also the answer of sign-in,
+/// refresh and switching).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionView {
+    tier: Tier,
+    user_name: Option<String>,
+    full_name: Option<String>,
+    #[serde(rename = "customer_name")]
+    customer_name: Option<String>,
+    division: i64,
+    divisions: Vec<DivisionChoice>,
+    registered: bool,
+    activated: bool,
+    token_expires_at: Option<i64>,
+    refreshing_authorization: bool,
+    import_data_until: Option<i64>,
+    organization_details: Value,
+    user_preferences: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    return_to: Option<String>,
+}
+
+fn view(state: &AppState, session: Option<&Session>) -> SessionView {
+    let Some(s) = session else {
+        return SessionView {
+            tier: Tier::Public,
+            user_name: None,
+            full_name: None,
+            customer_name: None,
+            division: -1,
+            divisions: Vec::new(),
+            registered: false,
+            activated: false,
+            token_expires_at: None,
+            refreshing_authorization: false,
+            import_data_until: None,
+            organization_details: org::placeholder("notInitialized", -1),
+            user_preferences: Value::Object(Map::new()),
+            return_to: None,
+        };
+    };
+    let r = &s.record;
+    let activated = orgs::is_active(&state.serverdb, r.division, today()).unwrap_or(false);
+    SessionView {
+        tier: s.tier,
+        user_name: Some(r.user_name.clone()),
+        full_name: Some(r.full_name.clone()),
+        customer_name: Some(r.customer_name.clone()),
+        division: r.division,
+        divisions: r.divisions.clone(),
+        registered: r.registered,
+        activated,
+        token_expires_at: state.tokens.expiry_ms(&r.user),
+        refreshing_authorization: state.tokens.is_refreshing(&r.user),
+        import_data_until: r.reauth_until_ms.filter(|t| *t > now_ms()),
+        organization_details: organization_details(state, r.division),
+        user_preferences: org::user_preferences(state, r.division, &r.user),
+        return_to: None,
+    }
+}
+
+fn text(row: &Map<String, Value>, key: &str) -> String {
+    row.get(key).and_then(Value::as_str).unwrap_or_default().trim().to_string()
+}
+
+async fn authorize(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    body: web::Json<AuthorizeBody>,
+) -> AppResult<HttpResponse> {
+    let body = body.into_inner();
+    let nonce = req.cookie(LOGIN_COOKIE).map(|c| c.value().to_string());
+    let login = state.auth.sessions.finish_login(&body.state, nonce.as_deref(), now_ms()).ok_or_else(|| {
+        tracing::warn!("sign-in refused: its state does not belong to this browser or has expired");
+        AppError::new(Code::LoginState)
+    })?;
+    let tokens = state.tokens.oauth().exchange_code(&body.code, &login.redirect_uri).await?;
+    let me = state.exact.me(&tokens.access_token).await?;
+    let user = text(&me, "UserID");
+    let division = me.get("CurrentDivision").and_then(Value::as_i64).unwrap_or(0);
+    if user.is_empty() || division <= 0 {
+        return Err(AppError::new(Code::DivisionInfo));
+    }
+    // Each sign-in starts a new refresh chain at the provider and ends the old one: keep the new.
+    state.tokens.store(&user, &tokens)?;
+    let secure = state.auth.secure_cookies;
+    let existing = resolve(&state, &req).await.ok().flatten();
+
+    if login.purpose == LoginPurpose::Reauth {
+        let mut s = existing.ok_or_else(|| AppError::new(Code::NotAuthorized))?;
+        if s.record.user != user {
+            return Err(AppError::with_message(Code::Forbidden, "Sign in again as the same user"));
+        }
+        s.record.reauth_until_ms = Some(now_ms() + REAUTH_TTL_MS);
+        state.auth.sessions.save(&s.id, &s.record).map_err(AppError::internal)?;
+        let mut v = view(&state, Some(&s));
+        v.return_to = login.return_to;
+        return Ok(HttpResponse::Ok().cookie(session::removal(LOGIN_COOKIE, secure)).json(v));
+    }
+
+    let divisions = org::list_divisions(&state, division, &tokens.access_token).await;
+    let customer = Some(text(&me, "DivisionCustomerName"))
+        .filter(|c| !c.is_empty())
+        .or_else(|| divisions.iter().find(|d| d.division == division).map(|d| d.customer.clone()))
+        .unwrap_or_default();
+    org::prepare_organization(&state, division, &customer, &user)?;
+    let now = now_ms();
+    let record = SessionRecord {
+        user: user.clone(),
+        user_name: text(&me, "UserName"),
+        full_name: text(&me, "FullName"),
+        division,
+        customer_name: customer,
+        divisions,
+        registered: false,
+        reauth_until_ms: None,
+        created_ms: now,
+        last_seen_ms: now,
+    };
+    // A new id on every sign-in (no session fixation); the browser's old session ends.
+    if let Some(old) = existing {
+        let _ = state.auth.sessions.delete(&old.id);
+    }
+    let id = state.auth.sessions.create(&record).map_err(AppError::internal)?;
+    tracing::info!(division, "signed in");
+    let session = Session { id: id.clone(), record, tier: Tier::SignedIn };
+    let mut v = view(&state, Some(&session));
+    v.return_to = login.return_to;
+    Ok(HttpResponse::Ok()
+        .cookie(session::cookie(SESSION_COOKIE, id, secure, SESSION_IDLE_MS))
+        .cookie(session::removal(LOGIN_COOKIE, secure))
+        .json(v))
+}
+
+/// Always 200: the placeholder organization when there is no good session.
+async fn session_state(state: web::Data<AppState>, req: HttpRequest) -> AppResult<HttpResponse> {
+    let had_cookie = req.cookie(SESSION_COOKIE).is_some();
+    let session = resolve(&state, &req).await?;
+    let mut res = HttpResponse::Ok();
+    res.insert_header((header::CACHE_CONTROL, "no-store"));
+    if had_cookie && session.is_none() {
+        res.cookie(session::removal(SESSION_COOKIE, state.auth.secure_cookies));
+    }
+    Ok(res.json(view(&state, session.as_ref())))
+}
+
+/// Ends the session and, when it was the user's last, drops their provider tokens (spec §4).
+async fn logout(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
+    if let Some(cookie) = req.cookie(SESSION_COOKIE)
+        && let Ok(Some(record)) = state.auth.sessions.get(cookie.value(), now_ms())
+    {
+        end_session(&state, cookie.value(), &record.user);
+        tracing::info!(division = record.division, "signed out");
+    }
+    HttpResponse::NoContent().cookie(session::removal(SESSION_COOKIE, state.auth.secure_cookies)).finish()
+}
+
+/// Renews the provider token now if it is in its last 30 s (single flight, spec §4); answers the
+/// session. A token that can no longer be renewed ends the session: 401.
+async fn refresh(state: web::Data<AppState>, req: HttpRequest) -> AppResult<HttpResponse> {
+    let session = resolve(&state, &req).await?.ok_or_else(|| AppError::new(Code::NotAuthorized))?;
+    Ok(HttpResponse::Ok().json(view(&state, Some(&session))))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DivisionBody {
+    division: i64,
+}
+
+/// Switches the session to another of the user's divisions; the login process restarts there
+/// (registered again once that organization is activated).
+async fn switch_division(
+    state: web::Data<AppState>,
+    session: Session,
+    body: web::Json<DivisionBody>,
+) -> AppResult<HttpResponse> {
+    let mut s = session;
+    let choice = s
+        .record
+        .divisions
+        .iter()
+        .find(|d| d.division == body.division)
+        .cloned()
+        .ok_or_else(|| AppError::with_message(Code::Forbidden, "You have no access to that division"))?;
+    org::prepare_organization(&state, choice.division, &choice.customer, &s.record.user)?;
+    s.record.division = choice.division;
+    s.record.customer_name = choice.customer.clone();
+    s.record.registered = orgs::is_active(&state.serverdb, choice.division, today()).map_err(AppError::internal)?;
+    s.record.reauth_until_ms = None;
+    state.auth.sessions.save(&s.id, &s.record).map_err(AppError::internal)?;
+    s.tier = if s.record.registered { Tier::Full } else { Tier::SignedIn };
+    tracing::info!(division = choice.division, "switched organization");
+    Ok(HttpResponse::Ok().json(view(&state, Some(&s))))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReauthBody {
+    password: String,
+}
+
+/// ImportData's fresh re-authentication with the admin password. Without a configured password
+/// the second provider sign-in (`/auth/login?purpose=reauth`) is the way.
+async fn reauth(state: web::Data<AppState>, session: Session, body: web::Json<ReauthBody>) -> AppResult<HttpResponse> {
+    let expected = state.config.admin.password.expose();
+    if expected.is_empty() {
+        return Err(AppError::with_message(
+            Code::BadRequest,
+            "No admin password is configured: sign in with Exact Online again instead",
+        ));
+    }
+    let key = format!("reauth:{}", session.record.user);
+    if let Err(wait) = state.auth.reauth_attempts.check(&key, Instant::now()) {
+        return Err(too_many(wait));
+    }
+    if !constant_time_eq(body.password.as_bytes(), expected.as_bytes()) {
+        state.auth.reauth_attempts.fail(&key, Instant::now());
+        return Err(AppError::with_message(Code::NotAuthorized, "The password is not correct"));
+    }
+    state.auth.reauth_attempts.succeed(&key);
+    let mut s = session;
+    s.record.reauth_until_ms = Some(now_ms() + REAUTH_TTL_MS);
+    state.auth.sessions.save(&s.id, &s.record).map_err(AppError::internal)?;
+    Ok(HttpResponse::Ok().json(view(&state, Some(&s))))
+}
+
+pub fn too_many(wait: std::time::Duration) -> AppError {
+    AppError::with_message(
+        Code::TooManyRequests,
+        format!("Too many attempts, please wait {} seconds and try again", wait.as_secs().max(1)),
+    )
+}
+
+/// Compares secrets without leaking where they differ through timing.
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_local_paths_are_returned_to() {
+        assert_eq!(local_path(Some("/dashboard?division=1".into())).as_deref(), Some("/dashboard?division=1"));
+        assert_eq!(local_path(Some("//evil.example/x".into())), None);
+        assert_eq!(local_path(Some("https://evil.example".into())), None);
+        assert_eq!(local_path(Some("/\\evil".into())), None);
+    }
+
+    #[test]
+    fn secrets_compare_whole() {
+        assert!(constant_time_eq(b"abc", b"abc"));
+        assert!(!constant_time_eq(b"abc", b"abd"));
+        assert!(!constant_time_eq(b"abc", b"abcd"));
+    }
+}

@@ -1,0 +1,312 @@
+//! The organization of the session (spec §3, §7): provider facts (`/exact/current`,
+//! `/exact/divisionDetails`, `/exact/divisions`), `/organizationDetails`, `/checkUser`, and the
+//! preference and permission writes.
+
+use super::router::Router;
+use crate::auth::orgs;
+use crate::auth::session::DivisionChoice;
+use crate::auth::tier::{Session, today};
+use crate::error::{AppError, AppResult, Code};
+use crate::server::AppState;
+use crate::store::{DELETED_ENTRIES_TABLE, OrgDetails};
+use actix_web::{HttpResponse, web};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
+
+pub fn routes(r: &mut Router) {
+    r.signed_in("/exact/current", |res| res.get(current));
+    r.signed_in("/exact/divisionDetails", |res| res.get(division_details));
+    r.signed_in("/exact/divisions", |res| res.get(divisions));
+    r.signed_in("/organizationDetails", |res| res.get(details));
+    r.signed_in("/checkUser", |res| res.get(check_user));
+    r.signed_in("/updatePreferences", |res| res.put(update_preferences));
+    r.signed_in("/updateOrganizationPreferences", |res| res.put(update_org_preferences));
+    r.full("/updateOrganizationSyncTimestamps", |res| res.put(update_sync_timestamps));
+    // Before `/db/{table}`, so it is never taken for a table name.
+    r.full("/db/userPermissions", |res| res.get(permissions).put(update_permissions));
+}
+
+/// Spec §3's placeholder: `notInitialized`/-1 without a session, `error`/0 when the lookup fails.
+pub fn placeholder(uuid: &str, division: i64) -> Value {
+    json!({"uuid": uuid, "division": division, "name": "", "sync_timestamps": {}, "preferences": default_preferences()})
+}
+
+fn default_preferences() -> Value {
+    json!({"weekends_disabled": false})
+}
+
+/// Stored preferences over the defaults.
+fn with_defaults(stored: &Value) -> Value {
+    let mut out = default_preferences();
+    if let (Some(o), Some(s)) = (out.as_object_mut(), stored.as_object()) {
+        for (k, v) in s {
+            o.insert(k.clone(), v.clone());
+        }
+    }
+    out
+}
+
+/// `{uuid, division, name, sync_timestamps, preferences}`; sync_timestamps has one entry per
+/// synced table plus `last_sync` and `deleted_entries_sync_timestamp` (1 before the first sync).
+pub fn organization_details(state: &AppState, division: i64) -> Value {
+    let read = || -> anyhow::Result<Option<Value>> {
+        let store = state.stores.get(division)?;
+        let Some(d) = store.org_details()? else { return Ok(None) };
+        let sync = store.sync_state()?;
+        let mut ts = Map::new();
+        for ep in crate::exact::catalogue::sync_endpoints().filter(|e| e.table != DELETED_ENTRIES_TABLE) {
+            ts.insert(ep.table.to_string(), json!(sync.timestamps.get(ep.table).copied().unwrap_or(1)));
+        }
+        ts.insert("last_sync".into(), json!(sync.last_sync));
+        ts.insert("deleted_entries_sync_timestamp".into(), json!(sync.deleted_entries_sync_timestamp.unwrap_or(1)));
+        Ok(Some(json!({
+            "uuid": d.uuid, "division": d.division, "name": d.name,
+            "sync_timestamps": ts, "preferences": with_defaults(&d.preferences),
+        })))
+    };
+    match read() {
+        Ok(Some(v)) => v,
+        Ok(None) => placeholder("notInitialized", -1),
+        Err(e) => {
+            tracing::error!(division, error = %format!("{e:#}"), "organization lookup failed");
+            placeholder("error", 0)
+        }
+    }
+}
+
+/// The user's own preferences in the organization.
+pub fn user_preferences(state: &AppState, division: i64, user: &str) -> Value {
+    state
+        .stores
+        .get(division)
+        .ok()
+        .and_then(|s| s.user_preferences(user).ok().flatten())
+        .unwrap_or_else(|| Value::Object(Map::new()))
+}
+
+/// First sign-in of an organization: its store gets details (a uuid, the name) and the registry
+/// an entry; the signing-in user's token becomes the one its scheduled sync uses.
+pub fn prepare_organization(state: &AppState, division: i64, customer: &str, user: &str) -> AppResult<()> {
+    let store = state.stores.get(division)?;
+    match store.org_details()? {
+        Some(d) if d.name == customer || customer.is_empty() => {}
+        Some(mut d) => {
+            d.name = customer.to_string();
+            store.set_org_details(&d)?;
+        }
+        None => store.set_org_details(&OrgDetails {
+            uuid: uuid::Uuid::new_v4().to_string(),
+            division,
+            name: customer.to_string(),
+            preferences: default_preferences(),
+        })?,
+    }
+    orgs::register(&state.serverdb, division, customer).map_err(AppError::internal)?;
+    state.serverdb.set_org_token_user(division, user).map_err(AppError::internal)?;
+    Ok(())
+}
+
+/// The user's divisions from the provider; on failure just the current one, so sign-in still works.
+pub async fn list_divisions(state: &AppState, current: i64, token: &str) -> Vec<DivisionChoice> {
+    let url = state.exact.api_url(current, "system/Divisions?$select=Code,Description,CustomerName");
+    match state.exact.get_all(current, token, &url).await {
+        Ok(rows) => rows
+            .iter()
+            .filter_map(|r| {
+                let division = r.get("Code").and_then(Value::as_i64)?;
+                let text = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or_default().trim().to_string();
+                Some(DivisionChoice { division, name: text("Description"), customer: text("CustomerName") })
+            })
+            .collect(),
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot list the user's divisions");
+            Vec::new()
+        }
+    }
+}
+
+async fn access_token(state: &AppState, session: &Session) -> AppResult<String> {
+    Ok(state.tokens.access_token(&session.record.user).await?)
+}
+
+/// `GET /exact/current`: the provider's current division and customer name for this user.
+async fn current(state: web::Data<AppState>, session: Session) -> AppResult<HttpResponse> {
+    let token = access_token(&state, &session).await.map_err(|_| AppError::new(Code::NoToken))?;
+    let me = state.exact.me(&token).await?;
+    let division = me.get("CurrentDivision").and_then(Value::as_i64);
+    let customer = me.get("DivisionCustomerName").and_then(Value::as_str).map(str::trim);
+    Ok(HttpResponse::Ok().json(json!({
+        "division": division, "customer_name": customer, "userName": me.get("UserName"),
+    })))
+}
+
+/// `GET /exact/divisionDetails`: the session's division as the provider describes it.
+async fn division_details(state: web::Data<AppState>, session: Session) -> AppResult<HttpResponse> {
+    let division = session.record.division;
+    let token = access_token(&state, &session).await?;
+    let url = state.exact.api_url(
+        division,
+        &format!("system/Divisions?$filter=Code eq {division}&$select=Code,Description,CustomerName"),
+    );
+    let rows = state
+        .exact
+        .get_all(division, &token, &url)
+        .await
+        .map_err(|e| AppError::from(e).caused_by(anyhow::anyhow!("divisionDetails")))?;
+    let row = rows.first().ok_or_else(|| AppError::new(Code::DivisionInfo))?;
+    let text = |k: &str| row.get(k).and_then(Value::as_str).unwrap_or_default().trim().to_string();
+    Ok(HttpResponse::Ok().json(json!({
+        "division": division, "division_description": text("Description"), "customer": text("CustomerName"),
+    })))
+}
+
+/// The divisions the session may switch to (as listed at sign-in).
+async fn divisions(session: Session) -> HttpResponse {
+    let current = session.record.division;
+    let list: Vec<Value> = session
+        .record
+        .divisions
+        .iter()
+        .map(|d| json!({"division": d.division, "name": d.name, "customer": d.customer, "current": d.division == current}))
+        .collect();
+    HttpResponse::Ok().json(list)
+}
+
+async fn details(state: web::Data<AppState>, session: Session) -> HttpResponse {
+    HttpResponse::Ok().json(organization_details(&state, session.record.division))
+}
+
+/// `{activated, division, customer, licence, token}`. An activated organization completes the
+/// login process (registered). `token` tells the provider token's expiry; the token itself never
+/// leaves the server.
+async fn check_user(state: web::Data<AppState>, session: Session) -> AppResult<HttpResponse> {
+    let r = &session.record;
+    let record = orgs::get(&state.serverdb, r.division).map_err(AppError::internal)?;
+    let activated = record.as_ref().is_some_and(|o| o.is_active(today()));
+    if activated && !r.registered {
+        let mut updated = r.clone();
+        updated.registered = true;
+        state.auth.sessions.save(&session.id, &updated).map_err(AppError::internal)?;
+    }
+    let licence = record.and_then(|o| o.licence).map(|l| json!({"expires": l.expires}));
+    Ok(HttpResponse::Ok().json(json!({
+        "activated": activated, "division": r.division, "customer": r.customer_name, "licence": licence,
+        "token": {"expires_at": state.tokens.expiry_ms(&r.user)},
+    })))
+}
+
+/// Refuses a body that names another organization than the session's.
+fn same_org(state: &AppState, session: &Session, uuid: &str) -> AppResult<OrgDetails> {
+    let store = state.stores.get(session.record.division)?;
+    let details = store.org_details()?.ok_or_else(|| AppError::new(Code::NotFound))?;
+    if details.uuid != uuid && details.division.to_string() != uuid {
+        return Err(AppError::with_message(Code::Forbidden, "That organization is not the one you are signed in to"));
+    }
+    Ok(details)
+}
+
+#[derive(Deserialize)]
+struct PreferencesBody {
+    uuid: String,
+    preferences: Value,
+}
+
+/// The user's own preferences in this organization.
+async fn update_preferences(
+    state: web::Data<AppState>,
+    session: Session,
+    body: web::Json<PreferencesBody>,
+) -> AppResult<HttpResponse> {
+    let body = body.into_inner();
+    if !body.preferences.is_object() {
+        return Err(AppError::bad_request("preferences must be an object"));
+    }
+    same_org(&state, &session, &body.uuid)?;
+    let store = state.stores.get(session.record.division)?;
+    store.set_user_preferences(&session.record.user, &body.preferences)?;
+    Ok(HttpResponse::Ok().json(json!({"uuid": body.uuid, "preferences": body.preferences})))
+}
+
+#[derive(Deserialize)]
+struct DetailsBody {
+    uuid: String,
+    #[serde(default)]
+    preferences: Option<Value>,
+    #[serde(default)]
+    sync_timestamps: Option<Map<String, Value>>,
+}
+
+/// The organization's shared preferences (e.g. weekends_disabled); answers the details.
+async fn update_org_preferences(
+    state: web::Data<AppState>,
+    session: Session,
+    body: web::Json<DetailsBody>,
+) -> AppResult<HttpResponse> {
+    let body = body.into_inner();
+    let Some(prefs) = body.preferences.filter(Value::is_object) else {
+        return Err(AppError::bad_request("preferences must be an object"));
+    };
+    let mut details = same_org(&state, &session, &body.uuid)?;
+    details.preferences = prefs;
+    state.stores.get(session.record.division)?.set_org_details(&details)?;
+    Ok(HttpResponse::Ok().json(organization_details(&state, session.record.division)))
+}
+
+/// Sets sync timestamps (lower = re-read from there); refused while a sync runs.
+async fn update_sync_timestamps(
+    state: web::Data<AppState>,
+    session: Session,
+    body: web::Json<DetailsBody>,
+) -> AppResult<HttpResponse> {
+    let body = body.into_inner();
+    same_org(&state, &session, &body.uuid)?;
+    let division = session.record.division;
+    if state.sync.is_running(division) {
+        return Err(AppError::new(Code::SyncRunning));
+    }
+    let mut values = BTreeMap::new();
+    for (key, value) in body.sync_timestamps.unwrap_or_default() {
+        if key == "last_sync" {
+            continue;
+        }
+        let table = if key == "deleted_entries_sync_timestamp" { DELETED_ENTRIES_TABLE.to_string() } else { key };
+        let ts = value
+            .as_i64()
+            .or_else(|| value.as_str().and_then(|s| s.trim_end_matches('L').parse().ok()))
+            .ok_or_else(|| AppError::bad_request(format!("the timestamp of '{table}' is not a number")))?;
+        values.insert(table, ts);
+    }
+    state.stores.get(division)?.set_sync_timestamps(&values)?;
+    Ok(HttpResponse::Ok().json(organization_details(&state, division)))
+}
+
+const PERMISSIONS_KEY: &str = "user_permissions";
+
+#[derive(Deserialize)]
+struct PermissionsBody {
+    organization_id: Value,
+    data: Vec<Value>,
+}
+
+async fn update_permissions(
+    state: web::Data<AppState>,
+    session: Session,
+    body: web::Json<PermissionsBody>,
+) -> AppResult<HttpResponse> {
+    let body = body.into_inner();
+    let org_id = match &body.organization_id {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    same_org(&state, &session, &org_id)?;
+    let bytes = serde_json::to_vec(&body.data).map_err(AppError::internal)?;
+    state.stores.get(session.record.division)?.kv_put(PERMISSIONS_KEY, &bytes)?;
+    Ok(HttpResponse::Ok().json(json!({"status": "success", "data": body.data})))
+}
+
+async fn permissions(state: web::Data<AppState>, session: Session) -> AppResult<HttpResponse> {
+    let stored = state.stores.get(session.record.division)?.kv_get(PERMISSIONS_KEY)?;
+    let data: Value = stored.and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_else(|| json!([]));
+    Ok(HttpResponse::Ok().json(json!({"data": data})))
+}

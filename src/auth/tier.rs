@@ -1,0 +1,145 @@
+//! Access tiers (spec §2): public; signed in (a session whose provider token is still valid or
+//! can be renewed); full access (signed in, the organization activated and the login process
+//! complete). Every non-public route is wrapped in [`guard`], which resolves the session once
+//! and leaves it in the request for the handler's extractors.
+
+use super::licence::{LicenceError, Verifier};
+use super::orgs;
+use super::session::{SESSION_COOKIE, SessionRecord, Sessions};
+use super::throttle::Throttle;
+use crate::error::{AppError, Code};
+use crate::exact::ExactError;
+use crate::exact::oauth::now_ms;
+use crate::server::AppState;
+use actix_web::body::MessageBody;
+use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
+use actix_web::middleware::Next;
+use actix_web::{FromRequest, HttpMessage, HttpRequest, web};
+use serde::Serialize;
+use std::future::{Ready, ready};
+use std::time::Duration;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Tier {
+    Public,
+    SignedIn,
+    Full,
+}
+
+/// Sign-in state shared by the handlers.
+pub struct Auth {
+    pub sessions: Sessions,
+    /// `Err` when no licence key is configured or built in: activation then says so.
+    pub verifier: Result<Verifier, LicenceError>,
+    /// Failed licence activations per client address and per session.
+    pub licence_attempts: Throttle,
+    /// Failed re-authentication passwords per session.
+    pub reauth_attempts: Throttle,
+    /// Cookies carry `Secure` (served over TLS or behind an https public URL).
+    pub secure_cookies: bool,
+}
+
+impl Auth {
+    pub fn new(sessions: Sessions, verifier: Result<Verifier, LicenceError>, secure_cookies: bool) -> Self {
+        Auth {
+            sessions,
+            verifier,
+            licence_attempts: Throttle::new(5, Duration::from_secs(600)),
+            reauth_attempts: Throttle::new(5, Duration::from_secs(600)),
+            secure_cookies,
+        }
+    }
+}
+
+/// The caller's session, resolved for this request.
+#[derive(Debug, Clone)]
+pub struct Session {
+    /// The cookie value (never logged, never sent back but as the cookie).
+    pub id: String,
+    pub record: SessionRecord,
+    pub tier: Tier,
+}
+
+impl Session {
+    /// Whether a fresh re-authentication opened ImportData.
+    pub fn reauthenticated(&self, now_ms: i64) -> bool {
+        self.record.reauth_until_ms.is_some_and(|t| t > now_ms)
+    }
+}
+
+pub fn today() -> chrono::NaiveDate {
+    chrono::Local::now().date_naive()
+}
+
+/// The session behind the request's cookie, if it is still good. A session whose provider
+/// token was refused (revoked, refresh chain broken) is ended here.
+pub async fn resolve(state: &AppState, req: &HttpRequest) -> Result<Option<Session>, AppError> {
+    let Some(cookie) = req.cookie(SESSION_COOKIE) else { return Ok(None) };
+    let id = cookie.value().to_string();
+    let now = now_ms();
+    let Some(record) = state.auth.sessions.get(&id, now).map_err(AppError::internal)? else { return Ok(None) };
+    match state.tokens.access_token(&record.user).await {
+        Ok(_) => {}
+        Err(ExactError::Unauthorized(_) | ExactError::NoToken) => {
+            tracing::info!(division = record.division, "session ended: the provider no longer accepts its token");
+            end_session(state, &id, &record.user);
+            return Ok(None);
+        }
+        // The provider is unreachable for a renewal: the session holds while its token does.
+        Err(e) if state.tokens.expiry_ms(&record.user).is_some_and(|t| t > now) => {
+            tracing::warn!(error = %e, "token renewal failed; the current token is still valid");
+        }
+        Err(e) => return Err(e.into()),
+    }
+    let active = orgs::is_active(&state.serverdb, record.division, today()).map_err(AppError::internal)?;
+    let tier = if record.registered && active { Tier::Full } else { Tier::SignedIn };
+    Ok(Some(Session { id, record, tier }))
+}
+
+/// Drops the session, and the user's provider tokens once no other session of theirs remains.
+pub fn end_session(state: &AppState, id: &str, user: &str) {
+    if let Err(e) = state.auth.sessions.delete(id) {
+        tracing::error!(error = %format!("{e:#}"), "cannot remove a session");
+    }
+    match state.auth.sessions.user_has_sessions(user) {
+        Ok(false) => {
+            if let Err(e) = state.tokens.forget(user) {
+                tracing::error!(error = %e, "cannot drop provider tokens");
+            }
+        }
+        Ok(true) => {}
+        Err(e) => tracing::error!(error = %format!("{e:#}"), "cannot list sessions"),
+    }
+}
+
+/// Middleware of every non-public route: 401 without a good session, 403 below `required`.
+pub async fn guard(
+    required: Tier,
+    req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let state = req
+        .app_data::<web::Data<AppState>>()
+        .cloned()
+        .ok_or_else(|| AppError::internal(anyhow::anyhow!("application state missing")))?;
+    let session = resolve(&state, req.request()).await?.ok_or_else(|| AppError::new(Code::NotAuthorized))?;
+    if session.tier < required {
+        return Err(AppError::with_message(
+            Code::Forbidden,
+            "This organization is not activated yet: enter its licence code first",
+        )
+        .into());
+    }
+    req.extensions_mut().insert(session);
+    next.call(req).await
+}
+
+impl FromRequest for Session {
+    type Error = AppError;
+    type Future = Ready<Result<Session, AppError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(req.extensions().get::<Session>().cloned().ok_or_else(|| AppError::new(Code::NotAuthorized)))
+    }
+}
