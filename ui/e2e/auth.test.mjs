@@ -119,7 +119,7 @@ test('an activated organization signs in straight to the Dashboard; a handheld g
   await context.close()
 })
 
-test('a session whose provider tokens are revoked is logged out within the check interval', async () => {
+test('a session whose provider tokens are revoked is logged out within the check interval', async (t) => {
   // its own server: revoking tokens is simulator-wide
   const own = await startServer('demo')
   const context = await browser.newContext()
@@ -141,9 +141,10 @@ test('a session whose provider tokens are revoked is logged out within the check
     const revoked = await fetch(sim + '/_sim/revoke-tokens', { method: 'POST' })
     assert.ok(revoked.ok)
     const start = Date.now()
-    await page.waitForURL(own.url + '/', { timeout: 30_000 })
-    const seconds = (Date.now() - start) / 1000
-    assert.ok(seconds < 30, `logged out after ${seconds} s`)
+    // 40-second tokens are renewed with 30 s left, the session is checked every 10 s
+    await page.waitForURL(own.url + '/', { timeout: 25_000 })
+    t.diagnostic(`back on Home ${((Date.now() - start) / 1000).toFixed(1)} s after the revoke`)
+    await page.getByText('Your session has ended. Please sign in again.').waitFor()
     await page.getByRole('button', { name: 'Sign in with Exact Online' }).waitFor()
     assert.equal(await sessionTier(page), 'public')
   } finally {
