@@ -1,0 +1,91 @@
+// Sign-in, session, organization and licence calls.
+import { api } from './client.ts'
+
+export type Tier = 'public' | 'signedIn' | 'full'
+
+/** A point in time as the server sends it: epoch milliseconds, or an ISO text. */
+export type Instant = number | string
+
+export function instantMs(v: Instant | null | undefined): number {
+  if (typeof v === 'number') return v
+  return v ? Date.parse(v) : NaN
+}
+
+export interface OrganizationDetails {
+  uuid: string
+  division: number
+  name: string
+  sync_timestamps: Record<string, unknown>
+  preferences: Record<string, unknown>
+}
+
+export interface Division {
+  division: number
+  name: string
+}
+
+export interface Session {
+  tier: Tier
+  userName: string | null
+  fullName: string | null
+  customer_name: string | null
+  division: number
+  divisions: Division[]
+  registered: boolean
+  /** Epoch milliseconds (an ISO text is accepted too). */
+  tokenExpiresAt: Instant | null
+  refreshingAuthorization: boolean
+  /** Until when ImportData's second sign-in is valid. */
+  importDataUntil: Instant | null
+  organizationDetails: OrganizationDetails
+}
+
+export const NOT_INITIALIZED = 'notInitialized'
+
+/** What the server answers without a session; also the state right after logout. */
+export const PUBLIC_SESSION: Session = {
+  tier: 'public',
+  userName: null,
+  fullName: null,
+  customer_name: null,
+  division: -1,
+  divisions: [],
+  registered: false,
+  tokenExpiresAt: null,
+  refreshingAuthorization: false,
+  importDataUntil: null,
+  organizationDetails: { uuid: NOT_INITIALIZED, division: -1, name: '', sync_timestamps: {}, preferences: {} },
+}
+
+export interface CheckUser {
+  activated: boolean
+  division: number
+  customer: string
+  licence: { expires: string | null } | null
+  token: { expires_at: string }
+}
+
+export interface Activation {
+  activated: boolean
+  organizationDetails: OrganizationDetails
+}
+
+export const getSession = () => api<Session>('/auth/session')
+export const authorize = (code: string, state: string) =>
+  api<Session>('/auth/authorize', { method: 'POST', body: { code, state } })
+export const logout = () => api<void>('/auth/logout', { method: 'POST' })
+export const switchDivision = (division: number) =>
+  api<Session>('/auth/division', { method: 'POST', body: { division } })
+export const checkUser = () => api<CheckUser>('/checkUser')
+export const activateLicence = (division: number, customer: string, code: string) =>
+  api<Activation>('/license/activate', { method: 'POST', body: { division, customer, code } })
+
+/** The browser navigation that starts the provider's sign-in (a 302 chain, not a fetch). */
+export function loginUrl(returnTo?: string): string {
+  return '/api/v1/auth/login' + (returnTo ? '?returnTo=' + encodeURIComponent(returnTo) : '')
+}
+
+/** Whether the organization is set up and activated, which the navigation bar waits for. */
+export function isRegistered(s: Session): boolean {
+  return s.tier !== 'public' && s.registered && s.organizationDetails.uuid !== NOT_INITIALIZED
+}

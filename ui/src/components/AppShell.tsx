@@ -1,0 +1,56 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { useCallback, type ReactNode } from 'react'
+import { Link } from 'react-router'
+import { isRegistered, type Session } from '../api/auth.ts'
+import { queryKeys, useSession } from '../api/queries.ts'
+import { DASHBOARD, isSignedIn, withDivision } from '../lib/access.ts'
+import { isMobileUserAgent, useIsWide } from '../lib/media.ts'
+import { useSyncToasts } from '../state/toasts.ts'
+import { BrandName } from './BrandName.tsx'
+import { MobileLogout } from './MobileLogout.tsx'
+import { NavBar } from './NavBar.tsx'
+import { SettingsMenu } from './SettingsMenu.tsx'
+import { ToastList } from './ToastList.tsx'
+
+/** The header of a signed-in user, the page, and the sync toasts (spec §2). */
+export function AppShell({ children }: { children: ReactNode }) {
+  const { data: session } = useSession()
+  const full = session?.tier === 'full'
+  return (
+    <div className="flex min-h-screen flex-col">
+      {isSignedIn(session) && <Header session={session} />}
+      <main className="flex flex-1 flex-col">{children}</main>
+      {full && <SyncToasts />}
+    </div>
+  )
+}
+
+function Header({ session }: { session: Session }) {
+  const wide = useIsWide()
+  const registered = isRegistered(session)
+  const brand = 'text-lg font-bold tracking-tight text-white'
+  return (
+    <header className="flex flex-wrap items-center gap-x-4 gap-y-2 bg-sky-900 px-4 py-2 text-white shadow">
+      {wide && registered ? (
+        <Link to={withDivision(DASHBOARD, session)} className={brand}>
+          <BrandName />
+        </Link>
+      ) : (
+        <span className={brand}>
+          <BrandName />
+        </span>
+      )}
+      {registered && <NavBar session={session} />}
+      <div className="ml-auto">{isMobileUserAgent() ? <MobileLogout /> : <SettingsMenu session={session} />}</div>
+    </header>
+  )
+}
+
+function SyncToasts() {
+  const queryClient = useQueryClient()
+  const refresh = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: queryKeys.syncStatus })
+  }, [queryClient])
+  const { toasts, toggle } = useSyncToasts(true, refresh)
+  return <ToastList toasts={toasts} onToggle={toggle} />
+}

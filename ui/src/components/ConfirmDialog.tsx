@@ -1,0 +1,53 @@
+import { useEffect, useId, useRef } from 'react'
+
+interface Props {
+  message: string
+  noLabel: string
+  yesLabel: string
+  onNo: () => void
+  onYes: () => void
+}
+
+/** A modal yes/no question; No has the focus and Escape answers No. */
+export function ConfirmDialog({ message, noLabel, yesLabel, onNo, onYes }: Props) {
+  const ref = useRef<HTMLDialogElement>(null)
+  const id = useId()
+
+  useEffect(() => {
+    const dialog = ref.current
+    if (dialog && !dialog.open) {
+      if (typeof dialog.showModal === 'function') dialog.showModal()
+      else dialog.setAttribute('open', '')
+    }
+    return () => dialog?.close?.()
+  }, [])
+
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby={id}
+      onCancel={(e) => {
+        e.preventDefault()
+        onNo()
+      }}
+      className="m-auto rounded-lg p-6 shadow-xl backdrop:bg-black/40"
+    >
+      <p id={id} className="mb-6 text-lg text-slate-900">
+        {message}
+      </p>
+      <div className="flex justify-end gap-3">
+        <button
+          type="button"
+          autoFocus
+          onClick={onNo}
+          className="rounded border border-slate-300 px-4 py-2 hover:bg-slate-100"
+        >
+          {noLabel}
+        </button>
+        <button type="button" onClick={onYes} className="rounded bg-red-700 px-4 py-2 text-white hover:bg-red-800">
+          {yesLabel}
+        </button>
+      </div>
+    </dialog>
+  )
+}

@@ -1,0 +1,20 @@
+import { t } from '../i18n/index.ts'
+import { useEndSession } from '../state/session.tsx'
+import { ConfirmDialog } from './ConfirmDialog.tsx'
+
+/** "Are you sure you want to logout?" — Yes ends the session, No closes. */
+export function LogoutDialog({ onClose }: { onClose: () => void }) {
+  const endSession = useEndSession()
+  return (
+    <ConfirmDialog
+      message={t('logout.confirm')}
+      noLabel={t('logout.no')}
+      yesLabel={t('logout.yes')}
+      onNo={onClose}
+      onYes={() => {
+        onClose()
+        void endSession('user')
+      }}
+    />
+  )
+}

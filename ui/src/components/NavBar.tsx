@@ -1,0 +1,44 @@
+import { NavLink } from 'react-router'
+import type { Session } from '../api/auth.ts'
+import { t } from '../i18n/index.ts'
+import { withDivision } from '../lib/access.ts'
+import { navRoutes } from '../routes/table.ts'
+import { OrgSwitcher } from './OrgSwitcher.tsx'
+
+export function portalUrl(division: number): string {
+  return `https://start.exactonline.nl/docs/MenuPortal.aspx?_Division_=${division}`
+}
+
+/** The screens' links (each with ?division=) and "for {customer}" to the provider's portal. */
+export function NavBar({ session }: { session: Session }) {
+  return (
+    <>
+      <span className="text-sm text-sky-100">
+        {t('nav.for')}{' '}
+        <a
+          href={portalUrl(session.division)}
+          target="_blank"
+          rel="noopener noreferrer"
+          title={t('nav.portalTitle')}
+          className="font-medium text-white underline-offset-2 hover:underline"
+        >
+          {session.customer_name}
+        </a>
+      </span>
+      <nav aria-label={t('nav.label')} className="flex flex-wrap gap-1">
+        {navRoutes().map((r) => (
+          <NavLink
+            key={r.path}
+            to={withDivision(r.path, session)}
+            className={({ isActive }) =>
+              `rounded px-3 py-1 text-sm ${isActive ? 'bg-white/20 text-white' : 'text-sky-100 hover:bg-white/10'}`
+            }
+          >
+            {t(r.nav)}
+          </NavLink>
+        ))}
+      </nav>
+      <OrgSwitcher session={session} />
+    </>
+  )
+}

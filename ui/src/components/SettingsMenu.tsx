@@ -1,0 +1,69 @@
+import { useEffect, useRef, useState } from 'react'
+import { Link } from 'react-router'
+import type { Session } from '../api/auth.ts'
+import { t } from '../i18n/index.ts'
+import { withDivision } from '../lib/access.ts'
+import { menuRoutes } from '../routes/table.ts'
+import { CogIcon } from './icons.tsx'
+import { LogoutDialog } from './LogoutDialog.tsx'
+
+/** The settings cog: Preferences heading, the settings screens that exist, and Logout. */
+export function SettingsMenu({ session }: { session: Session }) {
+  const [open, setOpen] = useState(false)
+  const [confirming, setConfirming] = useState(false)
+  const ref = useRef<HTMLDivElement>(null)
+
+  useEffect(() => {
+    if (!open) return
+    const close = (e: Event) => {
+      if (e instanceof KeyboardEvent ? e.key === 'Escape' : !ref.current?.contains(e.target as Node)) setOpen(false)
+    }
+    document.addEventListener('mousedown', close)
+    document.addEventListener('keydown', close)
+    return () => {
+      document.removeEventListener('mousedown', close)
+      document.removeEventListener('keydown', close)
+    }
+  }, [open])
+
+  const item = 'block w-full px-4 py-2 text-left hover:bg-slate-100 focus:bg-slate-100 focus:outline-none'
+  return (
+    <div ref={ref} className="relative">
+      <button
+        type="button"
+        aria-label={t('nav.settings')}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+        className="rounded p-2 hover:bg-white/10"
+      >
+        <CogIcon />
+      </button>
+      {open && (
+        <div role="menu" className="absolute right-0 z-40 mt-2 w-56 rounded-md bg-white py-1 text-slate-900 shadow-lg">
+          <p role="presentation" className="px-4 py-2 text-xs font-semibold uppercase tracking-wide text-slate-500">
+            {t('nav.preferences')}
+          </p>
+          {menuRoutes().map((r) => (
+            <Link key={r.path} role="menuitem" to={withDivision(r.path, session)} className={item} onClick={() => setOpen(false)}>
+              {t(r.menu)}
+            </Link>
+          ))}
+          <hr className="my-1 border-slate-200" />
+          <button
+            type="button"
+            role="menuitem"
+            className={item}
+            onClick={() => {
+              setOpen(false)
+              setConfirming(true)
+            }}
+          >
+            {t('nav.logout')}
+          </button>
+        </div>
+      )}
+      {confirming && <LogoutDialog onClose={() => setConfirming(false)} />}
+    </div>
+  )
+}

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest'
+import { PUBLIC_SESSION } from '../api/auth.ts'
+import { hasRoute, menuRoutes, navRoutes, routes } from '../routes/table.ts'
+import { session } from '../test/fixtures.ts'
+import { fallbackPath, landingAfterSignIn, mayEnter, signedInLanding, withDivision } from './access.ts'
+
+const NOW = Date.parse('2026-11-20T10:00:00Z')
+const signedIn = session({ tier: 'signedIn', registered: false })
+const full = session()
+
+describe('mayEnter', () => {
+  it('lets anyone into public routes', () => {
+    expect(mayEnter('public', undefined, NOW)).toBe(true)
+    expect(mayEnter('public', PUBLIC_SESSION, NOW)).toBe(true)
+  })
+
+  it('needs a session for signed-in routes', () => {
+    expect(mayEnter('signedIn', undefined, NOW)).toBe(false)
+    expect(mayEnter('signedIn', PUBLIC_SESSION, NOW)).toBe(false)
+    expect(mayEnter('signedIn', signedIn, NOW)).toBe(true)
+    expect(mayEnter('signedIn', full, NOW)).toBe(true)
+  })
+
+  it('needs full access for full routes', () => {
+    expect(mayEnter('full', PUBLIC_SESSION, NOW)).toBe(false)
+    expect(mayEnter('full', signedIn, NOW)).toBe(false)
+    expect(mayEnter('full', full, NOW)).toBe(true)
+  })
+
+  it('needs full access and a second sign-in still valid for ImportData', () => {
+    expect(mayEnter('importData', full, NOW)).toBe(false)
+    expect(mayEnter('importData', session({ importDataUntil: '2026-11-20T10:05:00Z' }), NOW)).toBe(true)
+    expect(mayEnter('importData', session({ importDataUntil: '2026-11-20T09:59:59Z' }), NOW)).toBe(false)
+    expect(mayEnter('importData', session({ importDataUntil: 'garbage' }), NOW)).toBe(false)
+    // the server sends epoch milliseconds
+    expect(mayEnter('importData', session({ importDataUntil: NOW + 60_000 }), NOW)).toBe(true)
+    expect(mayEnter('importData', session({ importDataUntil: NOW - 1 }), NOW)).toBe(false)
+    expect(
+      mayEnter('importData', session({ tier: 'signedIn', importDataUntil: '2026-11-20T10:05:00Z' }), NOW),
+    ).toBe(false)
+  })
+})
+
+describe('fallbackPath (unknown paths and uncaught errors)', () => {
+  const withScanning = (p: string) => p === '/scanning' || hasRoute(p)
+
+  it('sends a signed-out user Home', () => {
+    expect(fallbackPath(undefined, false, hasRoute)).toBe('/')
+    expect(fallbackPath(PUBLIC_SESSION, true, withScanning)).toBe('/')
+  })
+
+  it('sends a signed-in user to the Dashboard with the division', () => {
+    expect(fallbackPath(full, false, withScanning)).toBe('/dashboard?division=3154102')
+    expect(fallbackPath(signedIn, false, hasRoute)).toBe('/dashboard?division=3154102')
+  })
+
+  it('sends a signed-in handheld to Scanning only when that screen exists', () => {
+    expect(fallbackPath(full, true, withScanning)).toBe('/scanning?division=3154102')
+    expect(fallbackPath(full, true, () => false)).toBe('/dashboard?division=3154102')
+    expect(fallbackPath(full, true, hasRoute)).toBe(hasRoute('/scanning') ? '/scanning?division=3154102' : '/dashboard?division=3154102')
+  })
+})
+
+describe('landings', () => {
+  it('Home sends a registered user to the Dashboard, others to the licence page', () => {
+    expect(signedInLanding(PUBLIC_SESSION)).toBeNull()
+    expect(signedInLanding(full)).toBe('/dashboard?division=3154102')
+    expect(signedInLanding(signedIn)).toBe('/license-code?division=3154102&customer=Van+Dijk+Machinebouw+B.V.')
+  })
+
+  it('after sign-in an activated organization goes to the Dashboard', () => {
+    expect(landingAfterSignIn({ activated: true, division: 7, customer: 'A&B' })).toBe('/dashboard?division=7')
+    expect(landingAfterSignIn({ activated: false, division: 7, customer: 'A&B' })).toBe(
+      '/license-code?division=7&customer=A%26B',
+    )
+  })
+
+  it('adds the division only for a signed-in user', () => {
+    expect(withDivision('/planning', full)).toBe('/planning?division=3154102')
+    expect(withDivision('/planning', PUBLIC_SESSION)).toBe('/planning')
+  })
+})
+
+describe('route table', () => {
+  it('holds the screens that exist, with the spec access', () => {
+    expect(routes.map((r) => [r.path, r.access])).toEqual([
+      ['/', 'public'],
+      ['/callback', 'public'],
+      ['/dashboard', 'signedIn'],
+      ['/license-code', 'signedIn'],
+    ])
+  })
+
+  it('has unique paths, and a screen for each', () => {
+    expect(new Set(routes.map((r) => r.path)).size).toBe(routes.length)
+    for (const r of routes) expect(r.screen).toBeTruthy()
+  })
+
+  it('builds the navigation and the cog menu from the table', () => {
+    const table = [
+      ...routes,
+      { path: '/planning', access: 'full' as const, screen: routes[0].screen, nav: 'nav.label' as const },
+      { path: '/globalSettings', access: 'signedIn' as const, screen: routes[0].screen, menu: 'nav.settings' as const },
+    ]
+    expect(navRoutes(table).map((r) => r.path)).toEqual(['/planning'])
+    expect(menuRoutes(table).map((r) => r.path)).toEqual(['/globalSettings'])
+    expect(navRoutes()).toEqual([])
+    expect(hasRoute('/scanning')).toBe(false)
+  })
+})

@@ -1,0 +1,14 @@
+export function formatUptime(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds))
+  const h = Math.floor(s / 3600)
+  const m = Math.floor((s % 3600) / 60)
+  if (h > 0) return `${h} h ${m} min`
+  if (m > 0) return `${m} min ${s % 60} s`
+  return `${s} s`
+}
+
+/** A server date-time (ISO) in the user's locale; the raw text when it does not parse. */
+export function formatDateTime(iso: string): string {
+  const ms = Date.parse(iso)
+  return Number.isNaN(ms) ? iso : new Date(ms).toLocaleString()
+}

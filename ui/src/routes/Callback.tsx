@@ -1,0 +1,55 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { Link, Navigate, useSearchParams } from 'react-router'
+import { authorize, checkUser, getSession } from '../api/auth.ts'
+import { queryKeys } from '../api/queries.ts'
+import { t } from '../i18n/index.ts'
+import { HOME, landingAfterSignIn } from '../lib/access.ts'
+
+/** The provider's return: exchange the code (once), then find where the user belongs. */
+export default function Callback() {
+  const [params] = useSearchParams()
+  const code = params.get('code')
+  const state = params.get('state') ?? ''
+  const providerError = params.get('error_description') ?? params.get('error')
+  const queryClient = useQueryClient()
+
+  // A code is single-use. As a query keyed by the code the exchange runs once, however often
+  // the component mounts (StrictMode mounts twice), and is never retried or refetched.
+  const signIn = useQuery({
+    queryKey: ['signIn', code, state],
+    queryFn: async () => {
+      queryClient.setQueryData(queryKeys.session, await authorize(code ?? '', state))
+      const user = await checkUser()
+      // checkUser completes the login process of an activated organization: read the session
+      // again so the Dashboard opens with full access
+      await queryClient.fetchQuery({ queryKey: queryKeys.session, queryFn: getSession, staleTime: 0 })
+      return landingAfterSignIn(user)
+    },
+    enabled: !!code,
+    retry: false,
+    staleTime: Infinity,
+    gcTime: Infinity,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+    refetchOnMount: false,
+  })
+
+  const failure = !code ? (providerError ?? t('callback.missingCode')) : signIn.error?.message
+  if (failure) {
+    return (
+      <div role="alert" className="m-auto max-w-md rounded-lg bg-white p-6 text-center shadow">
+        <h1 className="mb-2 text-lg font-semibold text-red-800">{t('callback.failed')}</h1>
+        <p className="mb-4 text-slate-700">{failure}</p>
+        <Link to={HOME} replace className="text-sky-800 underline">
+          {t('callback.backHome')}
+        </Link>
+      </div>
+    )
+  }
+  if (signIn.data) return <Navigate to={signIn.data} replace />
+  return (
+    <p role="status" className="m-auto text-slate-600">
+      {t('callback.working')}
+    </p>
+  )
+}

@@ -1,0 +1,48 @@
+import { Link } from 'react-router'
+import { useSession, useSyncEndpoints, useSyncStatus } from '../api/queries.ts'
+import { Loading } from '../components/Loading.tsx'
+import { SyncButton } from '../components/SyncButton.tsx'
+import { SyncTables } from '../components/SyncTables.tsx'
+import { t } from '../i18n/index.ts'
+import { landingAfterSignIn } from '../lib/access.ts'
+
+/** The organization, Sync Data, and the state of the local copy. */
+export default function Dashboard() {
+  const { data: session } = useSession()
+  const full = session?.tier === 'full'
+  const endpoints = useSyncEndpoints(full)
+  const status = useSyncStatus(full)
+
+  if (!session) return <Loading />
+  const org = session.organizationDetails
+  return (
+    <div className="mx-auto flex w-full max-w-5xl flex-col gap-6 p-4 md:p-6">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold text-sky-900">{org.name || session.customer_name}</h1>
+          <p className="text-sm text-slate-600" data-testid="dashboard-division">
+            {t('dashboard.division', { division: session.division })}
+          </p>
+        </div>
+        {full && endpoints.data && <SyncButton endpoints={endpoints.data} running={!!status.data?.running} />}
+      </div>
+      {!full && (
+        <p role="status" className="rounded bg-amber-50 p-4 text-amber-900">
+          {t('dashboard.notActivated')}{' '}
+          <Link
+            to={landingAfterSignIn({ activated: false, division: session.division, customer: session.customer_name ?? '' })}
+            className="font-medium underline">
+            {t('dashboard.activateLink')}
+          </Link>
+        </p>
+      )}
+      {(endpoints.error ?? status.error) && (
+        <p role="alert" className="text-red-700">
+          {(endpoints.error ?? status.error)?.message}
+        </p>
+      )}
+      {full && status.data && endpoints.data && <SyncTables status={status.data} endpoints={endpoints.data} />}
+      {full && (status.isPending || endpoints.isPending) && <Loading />}
+    </div>
+  )
+}

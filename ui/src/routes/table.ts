@@ -1,0 +1,42 @@
+// The one route table (spec §2): each route's path, screen and access; `nav` puts it in the
+// navigation bar, `menu` under the settings cog. The bar and the menu are built from here, so
+// a screen appears in them the day it is added. Still to come, in the spec's order:
+//   /planning (full, nav 'Planning'), /purchaseOverview (full, nav 'Purchases'),
+//   /materials (full, nav 'Materials'), /scanning (full, nav 'Warehouse'),
+//   /transfers (signedIn, nav 'Transfers'), /hours (full, nav 'Hours'),
+//   /receipts (full, nav 'Receipts'), /globalSettings (signedIn, menu 'Global Settings'),
+//   /importItems (signedIn, menu 'Import Items'), /accountSettings (signedIn),
+//   /mng (full), /importData (importData).
+import type { ComponentType, LazyExoticComponent } from 'react'
+import type { MessageKey } from '../i18n/index.ts'
+import type { Access } from '../lib/access.ts'
+import { lazyScreen } from '../lib/lazyScreen.ts'
+
+export interface RouteDef {
+  path: string
+  access: Access
+  screen: LazyExoticComponent<ComponentType>
+  /** Label of its link in the navigation bar. */
+  nav?: MessageKey
+  /** Label of its entry under the settings cog. */
+  menu?: MessageKey
+}
+
+export const routes: readonly RouteDef[] = [
+  { path: '/', access: 'public', screen: lazyScreen(() => import('./Home.tsx')) },
+  { path: '/callback', access: 'public', screen: lazyScreen(() => import('./Callback.tsx')) },
+  { path: '/dashboard', access: 'signedIn', screen: lazyScreen(() => import('./Dashboard.tsx')) },
+  { path: '/license-code', access: 'signedIn', screen: lazyScreen(() => import('./LicenseCode.tsx')) },
+]
+
+export function hasRoute(path: string, table: readonly RouteDef[] = routes): boolean {
+  return table.some((r) => r.path === path)
+}
+
+export function navRoutes(table: readonly RouteDef[] = routes): (RouteDef & { nav: MessageKey })[] {
+  return table.filter((r): r is RouteDef & { nav: MessageKey } => r.nav !== undefined)
+}
+
+export function menuRoutes(table: readonly RouteDef[] = routes): (RouteDef & { menu: MessageKey })[] {
+  return table.filter((r): r is RouteDef & { menu: MessageKey } => r.menu !== undefined)
+}

@@ -1,0 +1,69 @@
+// Keeps watch over the session and is the one place that ends it.
+import { useQueryClient } from '@tanstack/react-query'
+import { createContext, useCallback, useContext, useEffect, useRef, type ReactNode } from 'react'
+import { useNavigate } from 'react-router'
+import { logout as postLogout } from '../api/auth.ts'
+import { isCriticalError } from '../api/client.ts'
+import { useSession } from '../api/queries.ts'
+import { t } from '../i18n/index.ts'
+import { HOME, isSignedIn } from '../lib/access.ts'
+import { endSession, sessionEnded } from './sessionEnd.ts'
+
+/** Why the session ends; anything but the user's own choice is told on Home. */
+export type EndReason = 'user' | 'expired' | 'critical'
+
+/** Navigation state Home reads to show why the user is back. */
+export interface HomeNotice {
+  notice?: string
+}
+
+const EndSessionContext = createContext<(reason: EndReason) => Promise<void>>(async () => {})
+
+export function useEndSession() {
+  return useContext(EndSessionContext)
+}
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  const { data, error } = useSession()
+  const wasSignedIn = useRef(false)
+
+  const end = useCallback(
+    async (reason: EndReason) => {
+      wasSignedIn.current = false
+      await endSession({ postLogout, queryClient, local: window.localStorage, session: window.sessionStorage })
+      const notice =
+        reason === 'critical' ? t('error.critical') : reason === 'expired' ? t('session.expired') : undefined
+      navigate(HOME, { replace: true, state: notice ? ({ notice } satisfies HomeNotice) : null })
+    },
+    [queryClient, navigate],
+  )
+
+  // A critical error from any call ends the session (spec §8).
+  useEffect(() => {
+    const onCritical = (error: unknown) => {
+      if (isCriticalError(error)) void end('critical')
+    }
+    const unsubscribeQueries = queryClient.getQueryCache().subscribe((e) => {
+      if (e.type === 'updated' && e.action.type === 'error') onCritical(e.action.error)
+    })
+    const unsubscribeMutations = queryClient.getMutationCache().subscribe((e) => {
+      if (e.type === 'updated' && e.action.type === 'error') onCritical(e.action.error)
+    })
+    return () => {
+      unsubscribeQueries()
+      unsubscribeMutations()
+    }
+  }, [queryClient, end])
+
+  useEffect(() => {
+    if (sessionEnded(wasSignedIn.current, data, error)) {
+      void end('expired')
+    } else if (!error) {
+      wasSignedIn.current = isSignedIn(data)
+    }
+  }, [data, error, end])
+
+  return <EndSessionContext.Provider value={end}>{children}</EndSessionContext.Provider>
+}

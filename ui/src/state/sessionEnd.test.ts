@@ -1,0 +1,75 @@
+import { QueryClient } from '@tanstack/react-query'
+import { describe, expect, it, vi } from 'vitest'
+import { PUBLIC_SESSION } from '../api/auth.ts'
+import { ApiError } from '../api/client.ts'
+import { queryKeys, sessionRefetchInterval } from '../api/queries.ts'
+import { memoryStorage, session } from '../test/fixtures.ts'
+import { endSession, sessionEnded } from './sessionEnd.ts'
+
+describe('sessionEnded', () => {
+  it('ends a signed-in session that comes back public', () => {
+    expect(sessionEnded(true, PUBLIC_SESSION, null)).toBe(true)
+  })
+
+  it('ends a signed-in session whose check is refused with 401', () => {
+    expect(sessionEnded(true, session(), new ApiError(401, 'not_authorized', 'not authorized'))).toBe(true)
+  })
+
+  it('does not end on a network failure or another error', () => {
+    expect(sessionEnded(true, session(), new ApiError(0, 'network', 'Failed to fetch'))).toBe(false)
+    expect(sessionEnded(true, session(), new ApiError(500, '-', 'boom'))).toBe(false)
+  })
+
+  it('does nothing for someone who was never signed in', () => {
+    expect(sessionEnded(false, PUBLIC_SESSION, null)).toBe(false)
+    expect(sessionEnded(false, undefined, new ApiError(401, 'not_authorized', ''))).toBe(false)
+  })
+
+  it('keeps a session that is still signed in', () => {
+    expect(sessionEnded(true, session({ tier: 'signedIn' }), null)).toBe(false)
+  })
+})
+
+describe('the 10-second check', () => {
+  it('runs while signed in and stops when public', () => {
+    expect(sessionRefetchInterval(session())).toBe(10_000)
+    expect(sessionRefetchInterval(session({ tier: 'signedIn' }))).toBe(10_000)
+    expect(sessionRefetchInterval(PUBLIC_SESSION)).toBe(false)
+    expect(sessionRefetchInterval(undefined)).toBe(false)
+  })
+})
+
+describe('endSession', () => {
+  it('logs out on the server, clears the caches and the app storage, leaves the session public', async () => {
+    const queryClient = new QueryClient()
+    queryClient.setQueryData(queryKeys.session, session())
+    queryClient.setQueryData(queryKeys.syncStatus, { running: false })
+    const local = memoryStorage({ selectedEndpoints: '["items"]', 'other-app': 'keep' })
+    const sess = memoryStorage({ anything: '1' })
+    const postLogout = vi.fn(async () => undefined)
+
+    await endSession({ postLogout, queryClient, local, session: sess })
+
+    expect(postLogout).toHaveBeenCalledOnce()
+    expect(queryClient.getQueryData(queryKeys.syncStatus)).toBeUndefined()
+    expect(queryClient.getQueryData(queryKeys.session)).toEqual(PUBLIC_SESSION)
+    expect(sessionRefetchInterval(queryClient.getQueryData(queryKeys.session))).toBe(false)
+    expect(local.getItem('selectedEndpoints')).toBeNull()
+    expect(local.getItem('other-app')).toBe('keep')
+    expect(sess.length).toBe(0)
+  })
+
+  it('clears everything even when the server logout fails', async () => {
+    const queryClient = new QueryClient()
+    queryClient.setQueryData(queryKeys.syncStatus, { running: true })
+    const local = memoryStorage({ selectedEndpoints: '[]' })
+    await endSession({
+      postLogout: async () => Promise.reject(new ApiError(0, 'network', 'down')),
+      queryClient,
+      local,
+      session: memoryStorage(),
+    })
+    expect(queryClient.getQueryData(queryKeys.syncStatus)).toBeUndefined()
+    expect(local.getItem('selectedEndpoints')).toBeNull()
+  })
+})
