@@ -12,6 +12,7 @@ pub mod printers;
 pub mod router;
 pub mod scope;
 pub mod sync;
+pub mod write;
 
 use crate::error::{AppError, Code};
 use actix_web::HttpRequest;
@@ -27,6 +28,7 @@ pub fn register(r: &mut Router) {
     events::routes(r);
     db::routes(r);
     live::routes(r);
+    write::routes(r);
     labels::routes(r);
     printers::routes(r);
 }

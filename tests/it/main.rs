@@ -12,6 +12,8 @@ mod discovery;
 mod labels;
 #[cfg(feature = "demo")]
 mod labels_api;
+#[cfg(feature = "demo")]
+mod outbox;
 mod printing;
 #[cfg(feature = "demo")]
 mod reliability;

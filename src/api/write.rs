@@ -1,0 +1,275 @@
+//! Write-back (full access, spec §7): the named write calls and the generic allow-listed ones
+//! queue entries in the organization's outbox (`crate::outbox`) and answer with them; `?wait=N`
+//! waits up to N seconds (max 30) for the provider's answer. `GET /outbox` lists entries; a failed
+//! one can be retried or discarded. `GET /exact/urlDirect` reads any provider path of the
+//! session's division, following `__next`.
+
+use super::router::Router;
+use crate::auth::tier::Session;
+use crate::error::{AppError, AppResult, Code};
+use crate::outbox::actions::{self, Actor, Invalid};
+use crate::outbox::{Entry, Method, State};
+use crate::server::AppState;
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, web};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use std::time::Duration;
+
+pub fn routes(r: &mut Router) {
+    r.full("/exact/updateShopOrder", |res| res.put(update_shop_order));
+    r.full("/exact/updateSalesOrderLine", |res| res.put(update_sales_order_line));
+    r.full("/exact/updateMaterialsIssues", |res| res.post(material_issues));
+    r.full("/exact/createStockCount", |res| res.post(stock_count));
+    r.full("/exact/createGoodsReceipt", |res| res.post(goods_receipt));
+    r.full("/exact/createShopOrderReceipt", |res| res.post(shop_order_receipt));
+    r.full("/exact/createWarehouseTransfer", |res| res.post(warehouse_transfer));
+    r.full("/exact/deleteDataFromExact", |res| res.delete(delete));
+    r.full("/exact/urlDirect", |res| res.get(url_direct));
+    r.full("/exact/{kind}", |res| res.post(generic_post).put(generic_put));
+    r.full("/outbox", |res| res.get(list));
+    r.full("/outbox/{id}", |res| res.get(one).delete(discard));
+    r.full("/outbox/{id}/retry", |res| res.post(retry));
+}
+
+/// The longest a caller may wait for the provider's answer.
+const MAX_WAIT_SECS: u64 = 30;
+
+#[derive(Deserialize, Default)]
+struct WaitQuery {
+    #[serde(default)]
+    wait: u64,
+}
+
+impl From<Invalid> for AppError {
+    fn from(e: Invalid) -> Self {
+        if e.0 == Code::EmptyPayload.message() { AppError::new(Code::EmptyPayload) } else { AppError::bad_request(e.0) }
+    }
+}
+
+fn actor(session: &Session) -> Actor {
+    Actor { user: session.record.user.clone(), user_name: session.record.user_name.clone() }
+}
+
+/// What a write answers: the overall state and its entries (200 delivered, 202 on its way,
+/// 422 refused with the provider's message).
+#[derive(Serialize)]
+struct WriteView {
+    state: State,
+    error: Option<String>,
+    entries: Vec<Entry>,
+}
+
+async fn queue(state: &AppState, session: &Session, entries: Vec<Entry>, wait: u64) -> AppResult<HttpResponse> {
+    let division = session.record.division;
+    let mut stored = state.outbox.enqueue(division, entries).map_err(AppError::internal)?;
+    tracing::info!(division, count = stored.len(), action = %stored[0].action, "write queued");
+    let wait = Duration::from_secs(wait.min(MAX_WAIT_SECS));
+    if !wait.is_zero() {
+        for e in &mut stored {
+            // Entries go in order: waiting for each in turn bounds the whole wait.
+            if let Some(done) = state.outbox.wait_done(division, e.id, wait).await.map_err(AppError::internal)? {
+                *e = done;
+            }
+        }
+    }
+    let failed = stored.iter().find(|e| e.state == State::Failed);
+    let (status, overall) = if let Some(f) = failed {
+        (StatusCode::UNPROCESSABLE_ENTITY, f.state)
+    } else if stored.iter().all(|e| e.state == State::Delivered) {
+        (StatusCode::OK, State::Delivered)
+    } else {
+        (StatusCode::ACCEPTED, State::Pending)
+    };
+    let error = failed.and_then(|f| f.error.clone());
+    Ok(HttpResponse::build(status).json(WriteView { state: overall, error, entries: stored }))
+}
+
+async fn update_shop_order(
+    state: web::Data<AppState>,
+    session: Session,
+    q: web::Query<WaitQuery>,
+    body: web::Json<Value>,
+) -> AppResult<HttpResponse> {
+    let entries = actions::update_shop_order(&actor(&session), &body)?;
+    queue(&state, &session, entries, q.wait).await
+}
+
+async fn update_sales_order_line(
+    state: web::Data<AppState>,
+    session: Session,
+    q: web::Query<WaitQuery>,
+    body: web::Json<Value>,
+) -> AppResult<HttpResponse> {
+    let entries = actions::update_sales_order_line(&actor(&session), &body)?;
+    queue(&state, &session, entries, q.wait).await
+}
+
+async fn material_issues(
+    state: web::Data<AppState>,
+    session: Session,
+    q: web::Query<WaitQuery>,
+    body: web::Json<Value>,
+) -> AppResult<HttpResponse> {
+    let entries = actions::material_issues(&actor(&session), &body)?;
+    queue(&state, &session, entries, q.wait).await
+}
+
+async fn stock_count(
+    state: web::Data<AppState>,
+    session: Session,
+    q: web::Query<WaitQuery>,
+    body: web::Json<Value>,
+) -> AppResult<HttpResponse> {
+    let entries = actions::stock_count(&actor(&session), &body)?;
+    queue(&state, &session, entries, q.wait).await
+}
+
+async fn goods_receipt(
+    state: web::Data<AppState>,
+    session: Session,
+    q: web::Query<WaitQuery>,
+    body: web::Json<Value>,
+) -> AppResult<HttpResponse> {
+    let entries = actions::goods_receipt(&actor(&session), &body)?;
+    queue(&state, &session, entries, q.wait).await
+}
+
+async fn shop_order_receipt(
+    state: web::Data<AppState>,
+    session: Session,
+    q: web::Query<WaitQuery>,
+    body: web::Json<Value>,
+) -> AppResult<HttpResponse> {
+    let entries = actions::shop_order_receipt(&actor(&session), &body)?;
+    queue(&state, &session, entries, q.wait).await
+}
+
+async fn warehouse_transfer(
+    state: web::Data<AppState>,
+    session: Session,
+    q: web::Query<WaitQuery>,
+    body: web::Json<Value>,
+) -> AppResult<HttpResponse> {
+    let entries = actions::warehouse_transfer(&actor(&session), &body)?;
+    queue(&state, &session, entries, q.wait).await
+}
+
+async fn generic_post(
+    state: web::Data<AppState>,
+    session: Session,
+    kind: web::Path<String>,
+    q: web::Query<WaitQuery>,
+    body: web::Json<Value>,
+) -> AppResult<HttpResponse> {
+    let entries = actions::generic(&actor(&session), &kind, Method::Post, &body)?;
+    queue(&state, &session, entries, q.wait).await
+}
+
+async fn generic_put(
+    state: web::Data<AppState>,
+    session: Session,
+    kind: web::Path<String>,
+    q: web::Query<WaitQuery>,
+    body: web::Json<Value>,
+) -> AppResult<HttpResponse> {
+    let entries = actions::generic(&actor(&session), &kind, Method::Put, &body)?;
+    queue(&state, &session, entries, q.wait).await
+}
+
+#[derive(Deserialize)]
+struct DeleteQuery {
+    endpoint: String,
+    id: String,
+    #[serde(default)]
+    wait: u64,
+}
+
+async fn delete(state: web::Data<AppState>, session: Session, q: web::Query<DeleteQuery>) -> AppResult<HttpResponse> {
+    let entries = actions::delete(&actor(&session), &q.endpoint, &q.id)?;
+    queue(&state, &session, entries, q.wait).await
+}
+
+async fn list(state: web::Data<AppState>, session: Session) -> AppResult<HttpResponse> {
+    let mut entries = state.outbox.list(session.record.division).map_err(AppError::internal)?;
+    entries.reverse();
+    let open = entries.iter().filter(|e| matches!(e.state, State::Pending | State::Sending)).count();
+    let failed = entries.iter().filter(|e| e.state == State::Failed).count();
+    Ok(HttpResponse::Ok().json(json!({"pending": open, "failed": failed, "entries": entries})))
+}
+
+fn entry_id(raw: &str) -> AppResult<u64> {
+    raw.parse().map_err(|_| AppError::bad_request(format!("'{raw}' is not an outbox entry number")))
+}
+
+async fn one(state: web::Data<AppState>, session: Session, id: web::Path<String>) -> AppResult<HttpResponse> {
+    let id = entry_id(&id)?;
+    let e = state.outbox.get(session.record.division, id).map_err(AppError::internal)?;
+    e.map(|e| HttpResponse::Ok().json(e)).ok_or_else(|| AppError::new(Code::NotFound))
+}
+
+async fn retry(state: web::Data<AppState>, session: Session, id: web::Path<String>) -> AppResult<HttpResponse> {
+    let id = entry_id(&id)?;
+    match state.outbox.retry(session.record.division, id).map_err(AppError::internal)? {
+        Some(e) => Ok(HttpResponse::Accepted().json(e)),
+        None => Err(AppError::with_message(Code::NotFound, "No failed entry with that number")),
+    }
+}
+
+async fn discard(state: web::Data<AppState>, session: Session, id: web::Path<String>) -> AppResult<HttpResponse> {
+    let id = entry_id(&id)?;
+    if state.outbox.discard(session.record.division, id).map_err(AppError::internal)? {
+        Ok(HttpResponse::NoContent().finish())
+    } else {
+        Err(AppError::with_message(Code::NotFound, "No failed or waiting entry with that number"))
+    }
+}
+
+#[derive(Deserialize)]
+struct DirectQuery {
+    url: String,
+}
+
+/// Rows a direct read may gather before it is cut off (a read, not an export).
+const DIRECT_MAX_ROWS: usize = 50_000;
+
+/// `GET /exact/urlDirect?url=…`: a provider path of the session's division (relative, or absolute on
+/// the configured host), every page followed. Answers `{responseDirect: {results: [...]}}`.
+async fn url_direct(
+    state: web::Data<AppState>,
+    session: Session,
+    q: web::Query<DirectQuery>,
+) -> AppResult<HttpResponse> {
+    let division = session.record.division;
+    let own = format!("{}/api/v1/{division}/", state.exact.base_url());
+    let url = if q.url.starts_with("http://") || q.url.starts_with("https://") {
+        q.url.clone()
+    } else {
+        format!("{own}{}", q.url.trim_start_matches('/'))
+    };
+    // Only this division on the configured host: no reads of other organizations, no token elsewhere.
+    if !url.starts_with(&own) || url.contains("..") {
+        return Err(AppError::with_message(
+            Code::Forbidden,
+            "Only paths of your own division on Exact Online can be read",
+        ));
+    }
+    let token = state.tokens.access_token(&session.record.user).await?;
+    let mut rows = Vec::new();
+    let mut truncated = false;
+    state
+        .exact
+        .for_each_page(division, &token, &url, false, |page| {
+            for row in page.rows {
+                if rows.len() >= DIRECT_MAX_ROWS {
+                    truncated = true;
+                    break;
+                }
+                rows.push(Value::Object(row));
+            }
+            let more = !truncated;
+            async move { Ok(more) }
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(json!({"responseDirect": {"results": rows, "truncated": truncated}})))
+}
