@@ -291,7 +291,10 @@ fn serve(sim: &Simulator, dir: &std::path::Path, public_key: &str) -> (std::proc
     let mut line = String::new();
     loop {
         line.clear();
-        assert!(out.read_line(&mut line).unwrap() > 0, "the server printed its URL");
+        if out.read_line(&mut line).unwrap_or(0) == 0 {
+            let status = child.wait();
+            panic!("the server ended before printing its URL: {status:?}");
+        }
         if let Some(url) = line.trim().strip_prefix("URL: ") {
             return (child, url.to_string());
         }
