@@ -287,7 +287,12 @@ fn serve(sim: &Simulator, dir: &std::path::Path, public_key: &str) -> (std::proc
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let Some(stdout) = child.stdout.take() else {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("no stdout");
+    };
+    let mut out = BufReader::new(stdout);
     let mut line = String::new();
     loop {
         line.clear();
