@@ -55,7 +55,8 @@ pub const GENERIC: &[(&str, &str, &[Method], &[&str])] = &[
         &["shopOrderRoutingStepPlans"],
     ),
     ("itemWarehouses", "inventory/ItemWarehouses", &[Method::Put], &["itemWarehouses"]),
-    ("items", "logistics/Items", &[Method::Put], &["items"]),
+    // ImportItems creates and updates items.
+    ("items", "logistics/Items", &[Method::Post, Method::Put], &["items"]),
     ("salesOrderLines", "salesorder/SalesOrderLines", &[Method::Put], &["salesOrderLines"]),
 ];
 
@@ -429,7 +430,7 @@ pub fn generic(actor: &Actor, kind: &str, method: Method, body: &Value) -> Resul
         _ => {
             let mut e = entry(actor, kind, method, path.to_string(), None);
             let mut data = data.clone();
-            // TimeTransactions take our key, so a lost answer can be checked.
+            // Items and TimeTransactions take our key, so a lost answer can be checked.
             data.insert("ID".into(), Value::String(e.uid.clone()));
             e.body = Some(Value::Object(data));
             e.reconcile = Reconcile::Key { path: path.to_string(), field: "ID".into(), value: e.uid.clone() };
@@ -529,7 +530,7 @@ mod tests {
         let e = generic(&actor(), "timeTransactions", Method::Post, &json!({"data": {"Hours": 2}})).unwrap();
         assert_eq!(e[0].body.as_ref().unwrap()["ID"], e[0].uid.as_str());
         assert!(generic(&actor(), "accounts", Method::Post, &json!({"data": {"Name": "x"}})).is_err());
-        assert!(generic(&actor(), "items", Method::Post, &json!({"data": {"Code": "x"}})).is_err());
+        assert!(generic(&actor(), "salesOrderLines", Method::Post, &json!({"data": {"Item": "x"}})).is_err());
         let put = generic(&actor(), "items", Method::Put, &json!({"id": G, "data": {"Notes": "x"}})).unwrap();
         assert_eq!(put[0].path, format!("logistics/Items(guid'{G}')"));
         assert!(delete(&actor(), "items", G).is_err());
