@@ -4,6 +4,7 @@ pub mod auth;
 pub mod db;
 pub mod events;
 pub mod health;
+pub mod import_data;
 pub mod labels;
 pub mod licence;
 pub mod live;
@@ -29,6 +30,7 @@ pub fn register(r: &mut Router) {
     db::routes(r);
     live::routes(r);
     write::routes(r);
+    import_data::routes(r);
     labels::routes(r);
     printers::routes(r);
 }

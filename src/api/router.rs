@@ -49,6 +49,11 @@ impl<'a> Router<'a> {
         self.add(Tier::Full, path, build);
     }
 
+    /// Needs full access and a fresh re-authentication.
+    pub fn import_data(&mut self, path: &'static str, build: impl FnOnce(Resource) -> Resource) {
+        self.add(Tier::ImportData, path, build);
+    }
+
     fn add(&mut self, tier: Tier, path: &'static str, build: impl FnOnce(Resource) -> Resource) {
         self.table.push(RouteInfo { tier, path });
         let Some(cfg) = self.cfg.as_deref_mut() else { return };

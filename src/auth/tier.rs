@@ -25,6 +25,8 @@ pub enum Tier {
     Public,
     SignedIn,
     Full,
+    /// Full access plus a fresh re-authentication (spec §2's second-database sign-in).
+    ImportData,
 }
 
 /// Sign-in state shared by the handlers.
@@ -124,10 +126,17 @@ pub async fn guard(
         .cloned()
         .ok_or_else(|| AppError::internal(anyhow::anyhow!("application state missing")))?;
     let session = resolve(&state, req.request()).await?.ok_or_else(|| AppError::new(Code::NotAuthorized))?;
-    if session.tier < required {
+    if session.tier < required.min(Tier::Full) {
         return Err(AppError::with_message(
             Code::Forbidden,
             "This organization is not activated yet: enter its licence code first",
+        )
+        .into());
+    }
+    if required == Tier::ImportData && !session.reauthenticated(now_ms()) {
+        return Err(AppError::with_message(
+            Code::Forbidden,
+            "ImportData needs a fresh sign-in: confirm with the admin password or sign in with Exact Online again",
         )
         .into());
     }

@@ -205,6 +205,29 @@ impl OrgStore {
         Ok(t.get(key)?.map(|g| g.value().to_vec()))
     }
 
+    /// Up to `limit` rows after `after` in key order, as stored (`(key, JSON bytes)`): a cheap
+    /// cursor for exports that must walk a whole table.
+    pub fn rows_after(&self, table: &str, after: Option<&str>, limit: usize) -> StoreResult<Vec<(String, Vec<u8>)>> {
+        self.spec(table)?;
+        let txn = self.db.begin_read()?;
+        let name = tables::rows_name(table);
+        let t = match txn.open_table(tables::RowsDef::new(&name)) {
+            Ok(t) => t,
+            Err(redb::TableError::TableDoesNotExist(_)) => return Ok(Vec::new()),
+            Err(e) => return Err(e.into()),
+        };
+        let mut out = Vec::new();
+        let range = match after {
+            Some(a) => t.range::<&str>((std::ops::Bound::Excluded(a), std::ops::Bound::Unbounded))?,
+            None => t.range::<&str>(..)?,
+        };
+        for entry in range.take(limit) {
+            let (k, v) = entry?;
+            out.push((k.value().to_string(), v.value().to_vec()));
+        }
+        Ok(out)
+    }
+
     /// Answers a parsed query on one table.
     pub fn query(&self, table: &str, q: &Query) -> StoreResult<Page> {
         let spec = self.spec(table)?;

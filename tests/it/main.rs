@@ -9,6 +9,8 @@ mod support;
 mod auth;
 mod cli;
 mod discovery;
+#[cfg(feature = "demo")]
+mod import_data;
 mod labels;
 #[cfg(feature = "demo")]
 mod labels_api;
