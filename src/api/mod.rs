@@ -8,6 +8,7 @@ pub mod labels;
 pub mod licence;
 pub mod live;
 pub mod org;
+pub mod pictures;
 pub mod printers;
 pub mod router;
 pub mod scope;
@@ -29,6 +30,7 @@ pub fn register(r: &mut Router) {
     db::routes(r);
     live::routes(r);
     write::routes(r);
+    pictures::routes(r);
     labels::routes(r);
     printers::routes(r);
 }
