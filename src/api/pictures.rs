@@ -258,7 +258,7 @@ struct RemoveBody {
 
 async fn remove_one(state: web::Data<AppState>, org: Org, body: web::Json<RemoveBody>) -> AppResult<HttpResponse> {
     let id = item_id(&body.id, "ID")?;
-    let removed = state.pictures.remove(org.division, &[id.clone()]).map_err(AppError::internal)?;
+    let removed = state.pictures.remove(org.division, std::slice::from_ref(&id)).map_err(AppError::internal)?;
     Ok(HttpResponse::Ok().json(json!({"ID": id, "removed": removed > 0})))
 }
 
@@ -308,7 +308,7 @@ mod tests {
     fn item_ids_are_guids_in_the_providers_spelling() {
         let id = item_id(" {0F4C1E7A-0000-4000-8000-00000000002A} ", "ID").expect("braced, upper case");
         assert_eq!(id, "0f4c1e7a-0000-4000-8000-00000000002a");
-        let err = item_id("../etc/passwd", "ID").err().expect("refused");
+        let err = item_id("../etc/passwd", "ID").expect_err("refused");
         assert_eq!(err.code(), Code::BadRequest);
         assert!(err.message().contains("ID must be an item GUID"), "{}", err.message());
     }

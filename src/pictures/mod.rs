@@ -94,7 +94,7 @@ impl From<FetchError> for crate::error::AppError {
 /// What setting one picture did.
 #[derive(Debug, Clone)]
 pub enum SetOutcome {
-    Stored(Record),
+    Stored(Box<Record>),
     /// The URL was the placeholder (or empty): the stored picture, if any, is removed.
     Removed(bool),
 }
@@ -447,7 +447,7 @@ impl PictureService {
         let db = self.db(division).map_err(internal)?;
         db.put_many(std::slice::from_ref(&picture)).map_err(internal)?;
         let record = db.record(&key).map_err(internal)?.ok_or_else(|| internal(anyhow!("stored picture vanished")))?;
-        Ok(SetOutcome::Stored(record))
+        Ok(SetOutcome::Stored(Box::new(record)))
     }
 
     /// Sets several pictures in the spec's batches, with its pauses; one outcome per item.
