@@ -14,6 +14,7 @@ pub mod error;
 pub mod exact;
 pub mod labels;
 pub mod outbox;
+pub mod pictures;
 pub mod printing;
 pub mod server;
 pub mod serverdb;

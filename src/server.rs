@@ -13,6 +13,7 @@ use crate::exact::tokens::TokenManager;
 use crate::exact::{ExactClient, Waits};
 use crate::labels::Templates;
 use crate::outbox::OutboxService;
+use crate::pictures::{PictureService, PictureWaits};
 use crate::printing::{PrintOptions, PrintService, PrinterRegistry};
 use crate::serverdb::ServerDb;
 use crate::store::Stores;
@@ -54,6 +55,8 @@ pub struct AppState {
     pub printing: Option<PrintService>,
     /// Write-back to the provider, one durable outbox per organization.
     pub outbox: Arc<OutboxService>,
+    /// Item pictures, one file per organization, fetched after items syncs.
+    pub pictures: Arc<PictureService>,
 }
 
 impl AppState {
@@ -61,7 +64,7 @@ impl AppState {
     pub fn open(config: Arc<Config>, waits: Waits, demo: bool) -> Result<Self> {
         let serverdb = Arc::new(ServerDb::open(&config.data_dir)?);
         let http = ExactClient::http_client(Duration::from_secs(config.provider.timeout_seconds))?;
-        let exact = ExactClient::new(http.clone(), &config.provider.base_url, waits);
+        let exact = ExactClient::new(http.clone(), &config.provider.base_url, waits.clone());
         let oauth = OAuthClient::new(
             http,
             &config.provider.base_url,
@@ -86,6 +89,14 @@ impl AppState {
             sync.clone(),
             stores.clone(),
         );
+        let pictures = PictureService::new(
+            config.data_dir.clone(),
+            exact.clone(),
+            tokens.clone(),
+            serverdb.clone(),
+            stores.clone(),
+            PictureWaits::from_exact(&waits),
+        );
         Ok(AppState {
             config,
             started: Instant::now(),
@@ -98,6 +109,7 @@ impl AppState {
             templates,
             printing: None,
             outbox,
+            pictures,
         })
     }
 
@@ -275,6 +287,7 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
     }
     // Writes left from before a stop or a crash go on now.
     state.outbox.resume();
+    state.pictures.follow(state.sync.subscribe());
     let schedule = sync::schedule::spawn(
         state.sync.clone(),
         Arc::new(ScheduledOrgs(state.clone())),
@@ -323,6 +336,7 @@ impl RunningServer {
             s.abort();
         }
         self.state.outbox.stop();
+        self.state.pictures.stop();
         if let Some(d) = self.discovery.take() {
             d.withdraw();
         }

@@ -9,6 +9,7 @@ pub mod labels;
 pub mod licence;
 pub mod live;
 pub mod org;
+pub mod pictures;
 pub mod printers;
 pub mod router;
 pub mod scope;
@@ -31,6 +32,7 @@ pub fn register(r: &mut Router) {
     live::routes(r);
     write::routes(r);
     import_data::routes(r);
+    pictures::routes(r);
     labels::routes(r);
     printers::routes(r);
 }

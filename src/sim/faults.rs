@@ -16,6 +16,19 @@ pub struct Faults {
     pub malformed_json_share: f64,
     /// Share of calls whose connection is dropped without a complete response.
     pub drop_share: f64,
+    /// While > 0, picture downloads (`/docs/SysImage.aspx`) are answered 500 and this counts down.
+    pub picture_error_calls: u32,
+}
+
+impl Faults {
+    /// Whether the next picture download fails (and counts it).
+    pub fn draw_picture_error(&mut self) -> bool {
+        if self.picture_error_calls > 0 {
+            self.picture_error_calls -= 1;
+            return true;
+        }
+        false
+    }
 }
 
 /// What to do with one call.

@@ -84,6 +84,8 @@ pub struct Counters {
     pub sent_500: u64,
     pub dropped: u64,
     pub token_calls: u64,
+    /// Pictures served at `/docs/SysImage.aspx`.
+    pub pictures: u64,
 }
 
 /// State shared by the HTTP workers and the control handle.

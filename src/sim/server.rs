@@ -159,6 +159,11 @@ async fn picture(req: HttpRequest, st: St) -> HttpResponse {
     if !has {
         return error(404, "Not found");
     }
+    if st.faults.lock().draw_picture_error() {
+        st.counters.lock().sent_500 += 1;
+        return error(500, "An error occurred while processing the image.");
+    }
+    st.counters.lock().pictures += 1;
     let (bytes, mime) = pictures::render(id, thumb);
     HttpResponse::Ok().content_type(mime).body(bytes)
 }

@@ -16,6 +16,8 @@ mod labels;
 mod labels_api;
 #[cfg(feature = "demo")]
 mod outbox;
+#[cfg(feature = "demo")]
+mod pictures;
 mod printing;
 #[cfg(feature = "demo")]
 mod reliability;
