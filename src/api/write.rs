@@ -14,19 +14,21 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use std::future::Future;
+use std::pin::Pin;
 use std::time::Duration;
 
 pub fn routes(r: &mut Router) {
-    r.full("/exact/updateShopOrder", |res| res.put(update_shop_order));
-    r.full("/exact/updateSalesOrderLine", |res| res.put(update_sales_order_line));
-    r.full("/exact/updateMaterialsIssues", |res| res.post(material_issues));
-    r.full("/exact/createStockCount", |res| res.post(stock_count));
-    r.full("/exact/createGoodsReceipt", |res| res.post(goods_receipt));
-    r.full("/exact/createShopOrderReceipt", |res| res.post(shop_order_receipt));
-    r.full("/exact/createWarehouseTransfer", |res| res.post(warehouse_transfer));
+    r.full("/exact/updateShopOrder", |res| res.put(named(actions::update_shop_order)));
+    r.full("/exact/updateSalesOrderLine", |res| res.put(named(actions::update_sales_order_line)));
+    r.full("/exact/updateMaterialsIssues", |res| res.post(named(actions::material_issues)));
+    r.full("/exact/createStockCount", |res| res.post(named(actions::stock_count)));
+    r.full("/exact/createGoodsReceipt", |res| res.post(named(actions::goods_receipt)));
+    r.full("/exact/createShopOrderReceipt", |res| res.post(named(actions::shop_order_receipt)));
+    r.full("/exact/createWarehouseTransfer", |res| res.post(named(actions::warehouse_transfer)));
     r.full("/exact/deleteDataFromExact", |res| res.delete(delete));
     r.full("/exact/urlDirect", |res| res.get(url_direct));
-    r.full("/exact/{kind}", |res| res.post(generic_post).put(generic_put));
+    r.full("/exact/{kind}", |res| res.post(generic(Method::Post)).put(generic(Method::Put)));
     r.full("/outbox", |res| res.get(list));
     r.full("/outbox/{id}", |res| res.get(one).delete(discard));
     r.full("/outbox/{id}/retry", |res| res.post(retry));
@@ -85,96 +87,35 @@ async fn queue(state: &AppState, session: &Session, entries: Vec<Entry>, wait: u
     Ok(HttpResponse::build(status).json(WriteView { state: overall, error, entries: stored }))
 }
 
-async fn update_shop_order(
-    state: web::Data<AppState>,
-    session: Session,
-    q: web::Query<WaitQuery>,
-    body: web::Json<Value>,
-) -> AppResult<HttpResponse> {
-    let entries = actions::update_shop_order(&actor(&session), &body)?;
-    queue(&state, &session, entries, q.wait).await
+/// Builds entries from a request body (one of `outbox::actions`).
+type Build = fn(&Actor, &Value) -> Result<Vec<Entry>, Invalid>;
+
+type Answer = Pin<Box<dyn Future<Output = AppResult<HttpResponse>>>>;
+
+/// The handler of a named write call: check the body, queue, answer.
+fn named(
+    build: Build,
+) -> impl Fn(web::Data<AppState>, Session, web::Query<WaitQuery>, web::Json<Value>) -> Answer + Clone + 'static {
+    move |state, session, q, body| {
+        Box::pin(async move {
+            let entries = build(&actor(&session), &body)?;
+            queue(&state, &session, entries, q.wait).await
+        })
+    }
 }
 
-async fn update_sales_order_line(
-    state: web::Data<AppState>,
-    session: Session,
-    q: web::Query<WaitQuery>,
-    body: web::Json<Value>,
-) -> AppResult<HttpResponse> {
-    let entries = actions::update_sales_order_line(&actor(&session), &body)?;
-    queue(&state, &session, entries, q.wait).await
-}
-
-async fn material_issues(
-    state: web::Data<AppState>,
-    session: Session,
-    q: web::Query<WaitQuery>,
-    body: web::Json<Value>,
-) -> AppResult<HttpResponse> {
-    let entries = actions::material_issues(&actor(&session), &body)?;
-    queue(&state, &session, entries, q.wait).await
-}
-
-async fn stock_count(
-    state: web::Data<AppState>,
-    session: Session,
-    q: web::Query<WaitQuery>,
-    body: web::Json<Value>,
-) -> AppResult<HttpResponse> {
-    let entries = actions::stock_count(&actor(&session), &body)?;
-    queue(&state, &session, entries, q.wait).await
-}
-
-async fn goods_receipt(
-    state: web::Data<AppState>,
-    session: Session,
-    q: web::Query<WaitQuery>,
-    body: web::Json<Value>,
-) -> AppResult<HttpResponse> {
-    let entries = actions::goods_receipt(&actor(&session), &body)?;
-    queue(&state, &session, entries, q.wait).await
-}
-
-async fn shop_order_receipt(
-    state: web::Data<AppState>,
-    session: Session,
-    q: web::Query<WaitQuery>,
-    body: web::Json<Value>,
-) -> AppResult<HttpResponse> {
-    let entries = actions::shop_order_receipt(&actor(&session), &body)?;
-    queue(&state, &session, entries, q.wait).await
-}
-
-async fn warehouse_transfer(
-    state: web::Data<AppState>,
-    session: Session,
-    q: web::Query<WaitQuery>,
-    body: web::Json<Value>,
-) -> AppResult<HttpResponse> {
-    let entries = actions::warehouse_transfer(&actor(&session), &body)?;
-    queue(&state, &session, entries, q.wait).await
-}
-
-async fn generic_post(
-    state: web::Data<AppState>,
-    session: Session,
-    kind: web::Path<String>,
-    q: web::Query<WaitQuery>,
-    body: web::Json<Value>,
-) -> AppResult<HttpResponse> {
-    let entries = actions::generic(&actor(&session), &kind, Method::Post, &body)?;
-    queue(&state, &session, entries, q.wait).await
-}
-
-async fn generic_put(
-    state: web::Data<AppState>,
-    session: Session,
-    kind: web::Path<String>,
-    q: web::Query<WaitQuery>,
-    body: web::Json<Value>,
-) -> AppResult<HttpResponse> {
-    let entries = actions::generic(&actor(&session), &kind, Method::Put, &body)?;
-    queue(&state, &session, entries, q.wait).await
+/// The handler of the generic write with `method`.
+fn generic(
+    method: Method,
+) -> impl Fn(web::Data<AppState>, Session, web::Path<String>, web::Query<WaitQuery>, web::Json<Value>) -> Answer
++ Clone
++ 'static {
+    move |state, session, kind, q, body| {
+        Box::pin(async move {
+            let entries = actions::generic(&actor(&session), &kind, method, &body)?;
+            queue(&state, &session, entries, q.wait).await
+        })
+    }
 }
 
 #[derive(Deserialize)]
