@@ -1,6 +1,6 @@
 //! Sign-in, sessions, tiers and licences against the simulator, through HTTP as a browser would.
 
-use crate::provider::{World, approve, browser_sign_in, quick_waits, set_cookie};
+use crate::provider::{World, approve, browser_sign_in, server_for, set_cookie};
 use crate::support::{TestServer, client, test_config};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -10,29 +10,6 @@ use stock_manager::sim::{SimOptions, Simulator};
 
 fn sim_options() -> SimOptions {
     SimOptions { rate_limits: false, ..Default::default() }
-}
-
-/// A server pointed at `sim` that trusts `issuer`'s licence codes.
-async fn server_for(
-    sim: &Simulator,
-    issuer: &Issuer,
-    edit: impl FnOnce(&mut stock_manager::config::Config),
-) -> TestServer {
-    let base = sim.base_url().to_string();
-    let key = issuer.public_key();
-    TestServer::start_with(
-        move |c| {
-            c.provider.base_url = base;
-            c.provider.client_id = "demo-client".into();
-            c.provider.client_secret = stock_manager::config::Secret::new("demo-secret");
-            c.sync.interval_minutes = 0;
-            c.sync.on_startup = false;
-            c.licence.public_key = Some(key);
-            edit(c);
-        },
-        StartOptions { waits: quick_waits(), ..StartOptions::default() },
-    )
-    .await
 }
 
 async fn call(

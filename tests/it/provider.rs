@@ -5,6 +5,7 @@
 use crate::support::{TestServer, client};
 use std::time::Duration;
 use stock_manager::auth::licence::Issuer;
+use stock_manager::config::Config;
 use stock_manager::exact::Waits;
 use stock_manager::server::StartOptions;
 use stock_manager::sim::{SimOptions, Simulator};
@@ -114,24 +115,31 @@ pub async fn browser_sign_in(server_url: &str) -> SignedIn {
     SignedIn { cookie, session: res.json().await.unwrap(), code, state }
 }
 
+/// A server pointed at `sim` (no schedule) that trusts `issuer`'s licence codes; `edit` adds to
+/// its config.
+pub async fn server_for(sim: &Simulator, issuer: &Issuer, edit: impl FnOnce(&mut Config)) -> TestServer {
+    let base = sim.base_url().to_string();
+    let key = issuer.public_key();
+    TestServer::start_with(
+        move |c| {
+            c.provider.base_url = base;
+            c.provider.client_id = "demo-client".into();
+            c.provider.client_secret = stock_manager::config::Secret::new("demo-secret");
+            c.sync.interval_minutes = 0;
+            c.sync.on_startup = false;
+            c.licence.public_key = Some(key);
+            edit(c);
+        },
+        StartOptions { waits: quick_waits(), ..StartOptions::default() },
+    )
+    .await
+}
+
 impl World {
     pub async fn start(sim: SimOptions) -> World {
         let sim = Simulator::start(sim).await.expect("simulator starts");
-        let base = sim.base_url().to_string();
         let issuer = Issuer::generate();
-        let public_key = issuer.public_key();
-        let server = TestServer::start_with(
-            move |c| {
-                c.provider.base_url = base;
-                c.provider.client_id = "demo-client".into();
-                c.provider.client_secret = stock_manager::config::Secret::new("demo-secret");
-                c.sync.interval_minutes = 0;
-                c.sync.on_startup = false;
-                c.licence.public_key = Some(public_key);
-            },
-            StartOptions { waits: quick_waits(), ..StartOptions::default() },
-        )
-        .await;
+        let server = server_for(&sim, &issuer, |_| {}).await;
         let signed_in = browser_sign_in(&server.url).await;
         let division = signed_in.session["division"].as_i64().expect("division");
         let customer = signed_in.session["customer_name"].as_str().expect("customer").to_string();
