@@ -8,6 +8,7 @@ pub mod import_data;
 pub mod labels;
 pub mod licence;
 pub mod live;
+pub mod openapi;
 pub mod org;
 pub mod pictures;
 pub mod printers;
@@ -23,6 +24,7 @@ use router::{RouteInfo, Router};
 /// Every API resource under `/api/v1`, in mounting order (specific paths before `{table}` ones).
 pub fn register(r: &mut Router) {
     health::routes(r);
+    openapi::routes(r);
     auth::routes(r);
     licence::routes(r);
     org::routes(r);

@@ -1,17 +1,47 @@
 //! The route table is the security table: every API resource is added with its access tier, and
 //! the tier's guard is wrapped around it right here, so a route cannot be added unprotected by
 //! forgetting a check in its handler. The same table, recorded without mounting, drives the
-//! exhaustive tier test.
+//! exhaustive tier test and the OpenAPI document.
 
 use crate::auth::tier::{Tier, guard};
-use actix_web::{Resource, middleware::from_fn, web};
+use actix_web::dev::Handler;
+use actix_web::{FromRequest, Resource, Responder, middleware::from_fn, web};
 use serde::Serialize;
 
-/// One API resource: its path under `/api/v1` and its tier.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// One API resource: its path under `/api/v1`, its tier and its methods.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RouteInfo {
     pub tier: Tier,
     pub path: &'static str,
+    pub methods: Vec<&'static str>,
+}
+
+/// A resource being declared: actix's resource (when mounting) and the methods it answers.
+pub struct Res {
+    inner: Option<Resource>,
+    methods: Vec<&'static str>,
+}
+
+macro_rules! method {
+    ($name:ident, $verb:literal) => {
+        pub fn $name<F, Args>(mut self, handler: F) -> Self
+        where
+            F: Handler<Args>,
+            Args: FromRequest + 'static,
+            F::Output: Responder + 'static,
+        {
+            self.methods.push($verb);
+            self.inner = self.inner.map(|r| r.$name(handler));
+            self
+        }
+    };
+}
+
+impl Res {
+    method!(get, "GET");
+    method!(post, "POST");
+    method!(put, "PUT");
+    method!(delete, "DELETE");
 }
 
 pub struct Router<'a> {
@@ -35,30 +65,31 @@ impl<'a> Router<'a> {
     }
 
     /// Open to everyone.
-    pub fn public(&mut self, path: &'static str, build: impl FnOnce(Resource) -> Resource) {
+    pub fn public(&mut self, path: &'static str, build: impl FnOnce(Res) -> Res) {
         self.add(Tier::Public, path, build);
     }
 
     /// Needs a session.
-    pub fn signed_in(&mut self, path: &'static str, build: impl FnOnce(Resource) -> Resource) {
+    pub fn signed_in(&mut self, path: &'static str, build: impl FnOnce(Res) -> Res) {
         self.add(Tier::SignedIn, path, build);
     }
 
     /// Needs a session of an activated organization whose login process is complete.
-    pub fn full(&mut self, path: &'static str, build: impl FnOnce(Resource) -> Resource) {
+    pub fn full(&mut self, path: &'static str, build: impl FnOnce(Res) -> Res) {
         self.add(Tier::Full, path, build);
     }
 
     /// Needs full access and a fresh re-authentication.
-    pub fn import_data(&mut self, path: &'static str, build: impl FnOnce(Resource) -> Resource) {
+    pub fn import_data(&mut self, path: &'static str, build: impl FnOnce(Res) -> Res) {
         self.add(Tier::ImportData, path, build);
     }
 
-    fn add(&mut self, tier: Tier, path: &'static str, build: impl FnOnce(Resource) -> Resource) {
-        self.table.push(RouteInfo { tier, path });
-        let Some(cfg) = self.cfg.as_deref_mut() else { return };
+    fn add(&mut self, tier: Tier, path: &'static str, build: impl FnOnce(Res) -> Res) {
         // Resources (not bare routes) so that a wrong method answers 405 rather than 404.
-        let resource = build(web::resource(path));
+        let inner = self.cfg.is_some().then(|| web::resource(path));
+        let res = build(Res { inner, methods: Vec::new() });
+        self.table.push(RouteInfo { tier, path, methods: res.methods });
+        let (Some(cfg), Some(resource)) = (self.cfg.as_deref_mut(), res.inner) else { return };
         match tier {
             Tier::Public => {
                 cfg.service(resource);
