@@ -37,11 +37,10 @@ pub fn build(table: &[RouteInfo]) -> Value {
                     "name": p, "in": "path", "required": true, "schema": {"type": "string"}
                 })).collect::<Vec<_>>(),
                 "responses": {
-                    "200": {"description": "Success"},
-                    "default": {
-                        "description": "An error of the catalogue (spec §8)",
-                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
-                    }
+                    "2XX": {"description": "Success"},
+                    "3XX": {"description": "Redirect (sign-in)"},
+                    "4XX": {"$ref": "#/components/responses/Error"},
+                    "5XX": {"$ref": "#/components/responses/Error"}
                 }
             });
             if route.tier != crate::auth::tier::Tier::Public {
@@ -63,6 +62,10 @@ pub fn build(table: &[RouteInfo]) -> Value {
         },
         "paths": paths,
         "components": {
+            "responses": {"Error": {
+                "description": "An error of the catalogue (spec §8)",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+            }},
             "securitySchemes": {"session": {"type": "apiKey", "in": "cookie", "name": crate::auth::session::SESSION_COOKIE}},
             "schemas": {
                 "Error": {
