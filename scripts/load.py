@@ -1,0 +1,243 @@
+"""Load and faults: many handhelds against one server while a sync runs.
+
+Starts the simulator (`stock-manager sim`, rate limits on) and `stock-manager serve` against it
+as separate processes, signs in one session per handheld, then each handheld scans items (a code
+lookup), opens item cards (stock per location and the thumbnail) and books material issues,
+for a bounded time, while a full sync runs. Optional faults: the provider drops off for a while
+(`--outage S`) and the server is killed with SIGKILL and restarted (`--kill`). At the end every
+booked material issue must be at the simulator exactly once, the provider must never have seen
+more than 60 calls in a minute nor answered 429, and no request may have failed.
+"""
+import argparse
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+
+from esmlib import request, sign_in
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+BIN = os.environ.get("ESM_BIN", os.path.join(ROOT, "target", "release", "stock-manager"))
+
+
+def start_sim(scale):
+    proc = subprocess.Popen([BIN, "sim", "--port", "0", "--scale", scale], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    line = proc.stdout.readline()
+    return proc, line.strip().split(": ", 1)[1]
+
+
+def start_server(data_dir, sim_url, public_key):
+    env = dict(os.environ, ESM_PROVIDER__BASE_URL=sim_url, ESM_PROVIDER__CLIENT_ID="demo-client",
+               ESM_PROVIDER__CLIENT_SECRET="demo-secret", ESM_LICENCE__PUBLIC_KEY=public_key,
+               ESM_MDNS__ENABLED="false", ESM_SYNC__ON_STARTUP="false", ESM_SYNC__INTERVAL_MINUTES="0",
+               RUST_LOG="error")
+    proc = subprocess.Popen([BIN, "serve", "--listen", "127.0.0.1:0", "--data-dir", data_dir],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+    for line in proc.stdout:
+        if line.startswith("URL: "):
+            return proc, line.strip()[5:]
+    raise SystemExit("the server did not start")
+
+
+def call(base, method, path, session, body=None):
+    headers = {"Cookie": f"esm_session={session}"}
+    if body is not None:
+        headers["Content-Type"] = "application/json"
+        body = json.dumps(body)
+    res, data = request(method, base["url"] + path, body, headers)
+    return res.status, data
+
+
+def wait_sync(base, session, timeout=900):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        status, data = call(base, "GET", "/api/v1/sync", session)
+        if status == 200 and not json.loads(data)["running"]:
+            return json.loads(data)
+        time.sleep(0.5)
+    raise SystemExit("the sync did not finish")
+
+
+class Stats:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.latency = {}
+        self.errors = []
+        self.issued = []
+
+    def record(self, action, ms, ok, detail=""):
+        with self.lock:
+            self.latency.setdefault(action, []).append(ms)
+            if not ok:
+                self.errors.append(f"{action}: {detail}")
+
+
+def percentile(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * p))] if values else float("nan")
+
+
+def handheld(base, session, items, plans, stats, stop, issue_every):
+    rnd = random.Random(session)
+    # Spread the handhelds' bookings over the interval.
+    next_issue = time.time() + rnd.uniform(0, issue_every)
+    while not stop.is_set():
+        item = rnd.choice(items)
+        try:
+            t = time.perf_counter()
+            q = urllib.parse.quote(item["Code"])
+            status, data = call(base, "GET", f"/api/v1/db/items?Code=eq.{q}&select=ID,Code,Description", session)
+            stats.record("scan lookup", (time.perf_counter() - t) * 1000, status == 200, status)
+            t = time.perf_counter()
+            status, _ = call(base, "GET", f"/api/v1/db/storageLocationStockPositions?Item=eq.{item['ID']}", session)
+            ok = status == 200
+            pic, _ = call(base, "GET", f"/api/v1/pictures/{item['ID']}?thumbnail=true", session)
+            stats.record("item card", (time.perf_counter() - t) * 1000, ok and pic in (200, 404), f"{status}/{pic}")
+            if time.time() >= next_issue:
+                next_issue += issue_every
+                plan = rnd.choice(plans)
+                body = {"ShopOrderMaterialPlan": plan, "Quantity": 1, "TransactionDate": time.strftime("%Y-%m-%d")}
+                t = time.perf_counter()
+                status, data = call(base, "POST", "/api/v1/exact/updateMaterialsIssues", session, body)
+                ok = status == 202
+                stats.record("material issue (queued)", (time.perf_counter() - t) * 1000, ok, status)
+                if ok:
+                    with stats.lock:
+                        stats.issued.append(json.loads(data)["entries"][0]["uid"])
+        except (OSError, ValueError) as e:
+            # A connection refused while the server restarts after --kill is expected; say so.
+            stats.record("connection", 0, base.get("restarting", False), repr(e))
+            time.sleep(0.2)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--handhelds", type=int, default=50)
+    ap.add_argument("--seconds", type=int, default=60)
+    ap.add_argument("--scale", default="medium")
+    ap.add_argument("--outage", type=int, default=0, help="seconds the provider is away mid-run")
+    ap.add_argument("--kill", action="store_true", help="SIGKILL and restart the server mid-run")
+    # Every booking is a provider call and Exact allows 60 a minute per division, shared with the
+    # sync: a handheld books one material issue a minute, as a busy operator might.
+    ap.add_argument("--issue-every", type=float, default=60.0, help="seconds between one handheld's bookings")
+    args = ap.parse_args()
+
+    work = tempfile.mkdtemp(prefix="esm-load-")
+    key = os.path.join(work, "vendor.key")
+    out = subprocess.run([BIN, "license", "keygen", "--out", key], capture_output=True, text=True, check=True).stdout
+    public_key = [l.split(": ", 1)[1] for l in out.splitlines() if l.startswith("Public key: ")][0]
+    sim, sim_url = start_sim(args.scale)
+    data_dir = os.path.join(work, "data")
+    server, url = start_server(data_dir, sim_url, public_key)
+    base = {"url": url}
+    try:
+        first, division = sign_in(url)
+        _, data = request("GET", url + "/api/v1/auth/session", headers={"Cookie": f"esm_session={first}"})
+        customer = json.loads(data)["customer_name"]
+        code = subprocess.run([BIN, "license", "issue", "--key", key, "--division", str(division), "--customer",
+                               customer], capture_output=True, text=True, check=True).stdout.strip()
+        status, data = call(base, "POST", "/api/v1/license/activate", first, {"division": division, "code": code})
+        assert status == 200, data
+        sessions = [first] + [sign_in(url)[0] for _ in range(args.handhelds - 1)]
+        for s in sessions[1:]:
+            call(base, "GET", "/api/v1/checkUser", s)  # completes each session's login process
+        # What the handhelds scan: items and material plans, synced first.
+        call(base, "POST", "/api/v1/sync", first, {"endpoints": ["items", "shopOrderMaterialPlans"]})
+        wait_sync(base, first)
+        _, data = call(base, "GET", "/api/v1/db/items?select=ID,Code&limit=1000", first)
+        items = json.loads(data)
+        _, data = call(base, "GET", "/api/v1/db/shopOrderMaterialPlans?select=ID&limit=1000", first)
+        plans = [p["ID"] for p in json.loads(data)]
+        print(f"{len(sessions)} handhelds signed in; {len(items)} items and {len(plans)} plans to scan", flush=True)
+
+        # The load, with a full sync running beside it.
+        status, _ = call(base, "POST", "/api/v1/sync", first, {"endpoints": []})
+        stats, stop = Stats(), threading.Event()
+        threads = [threading.Thread(target=handheld, args=(base, s, items, plans, stats, stop, args.issue_every))
+                   for s in sessions]
+        started = time.time()
+        for t in threads:
+            t.start()
+        if args.outage:
+            time.sleep(args.seconds / 3)
+            print(f"provider away for {args.outage} s", flush=True)
+            request("POST", sim_url + "/_sim/serving", json.dumps({"on": False}), {"Content-Type": "application/json"})
+            time.sleep(args.outage)
+            request("POST", sim_url + "/_sim/serving", json.dumps({"on": True}), {"Content-Type": "application/json"})
+            print("provider back", flush=True)
+        if args.kill:
+            time.sleep(max(0, started + args.seconds * 2 / 3 - time.time()))
+            base["restarting"] = True
+            server.send_signal(signal.SIGKILL)
+            server.wait()
+            server, base["url"] = start_server(data_dir, sim_url, public_key)
+            print("server killed with SIGKILL and restarted", flush=True)
+            time.sleep(1)
+            base["restarting"] = False
+        time.sleep(max(0, started + args.seconds - time.time()))
+        stop.set()
+        for t in threads:
+            t.join()
+        elapsed = time.time() - started
+
+        # Every booked issue reaches the provider exactly once; at most 60 calls a minute go out.
+        drain_started = time.time()
+        deadline = drain_started + 120 + len(stats.issued) * 1.5
+        while True:
+            _, data = call(base, "GET", "/api/v1/outbox", first)
+            outbox = json.loads(data)
+            if outbox["pending"] == 0 or time.time() > deadline:
+                break
+            time.sleep(1)
+        _, rows = request("GET", f"{sim_url}/_sim/rows/{division}/manufacturing/MaterialIssues")
+        notes = [r.get("Note") or "" for r in json.loads(rows)]
+        counts = {uid: sum(1 for n in notes if uid in n) for uid in stats.issued}
+        _, counters = request("GET", sim_url + "/_sim/counters")
+        counters = json.loads(counters)
+        per_minute = max(counters["calls_per_minute"].values(), default=0)
+
+        total = sum(len(v) for v in stats.latency.values())
+        print(f"\n{len(sessions)} handhelds for {elapsed:.0f} s, a full sync running beside them")
+        print(f"{'requests':<28} {total:>8}   {total / elapsed:8.1f} /s")
+        for action, values in sorted(stats.latency.items()):
+            if action == "connection":
+                continue
+            print(f"{action:<28} {len(values):>8}   p50 {percentile(values, 0.5):7.1f} ms   p99 {percentile(values, 0.99):7.1f} ms")
+        unexpected = [e for e in stats.errors if not e.startswith("connection")]
+        print(f"{'errors':<28} {len(unexpected):>8}   (target 0)")
+        for e in unexpected[:10]:
+            print("   ", e)
+        print(f"{'provider calls, busiest min':<28} {per_minute:>8}   (target <= 60)")
+        print(f"{'provider 429 answers':<28} {counters['sent_429']:>8}   (target 0)")
+        queued = outbox["pending"]
+        done = [e for e in outbox["entries"] if e.get("done_ms") and e.get("created_ms")]
+        if done:
+            waits = [(e["done_ms"] - e["created_ms"]) / 1000 for e in done]
+            attempts = sum(e.get("attempts", 0) for e in done)
+            print(f"outbox: {len(done)} delivered, booking to delivery p50 {percentile(waits, 0.5):.1f} s, "
+                  f"max {max(waits):.1f} s, {attempts} sends", flush=True)
+        lost = sum(1 for n in counts.values() if n == 0) - queued
+        doubled = sum(1 for n in counts.values() if n > 1)
+        print(f"{'material issues booked':<28} {len(counts):>8}   delivered in {time.time() - drain_started:.0f} s after the load;"
+              f" lost {lost}, doubled {doubled}, failed {outbox['failed']}, still queued {queued}")
+        ok = (not unexpected and per_minute <= 60 and counters["sent_429"] == 0 and lost == 0 and doubled == 0
+              and queued == 0 and outbox["failed"] == 0)
+        print("\nresult:", "ok" if ok else "MISSED")
+        return 0 if ok else 1
+    finally:
+        server.terminate()
+        server.wait()
+        sim.send_signal(signal.SIGINT)
+        sim.wait()
+        subprocess.call(["rm", "-rf", work])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
