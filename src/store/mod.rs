@@ -43,7 +43,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 /// value) fetches the lost rows again. Nothing is skipped and nothing is half-written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Commit {
-    /// Atomic and ordered, but not fsynced until the next durable commit (every 16th fast
+    /// Atomic and ordered, but not fsynced until the next durable commit (every 4th fast
     /// commit is made durable anyway).
     Fast,
     /// Fsynced before `commit` returns (and persists every earlier fast commit).
@@ -52,7 +52,7 @@ pub enum Commit {
 
 /// Fast commits between two fsyncs: bounds both what a crash can lose and the file growth
 /// of non-durable commits (redb reuses their freed pages only after a durable commit).
-const FAST_COMMITS_PER_FSYNC: u32 = 16;
+const FAST_COMMITS_PER_FSYNC: u32 = 4;
 
 /// One organization's store.
 pub struct OrgStore {

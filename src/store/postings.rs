@@ -155,12 +155,16 @@ fn load(txn: &ReadTransaction, table: &str, field: &str, value: &NormKey) -> Sto
     Ok(Arc::new(p))
 }
 
-/// Row keys present in every list, ascending: the shortest list drives, the others gallop.
-pub(crate) fn intersect(lists: &[Arc<Postings>]) -> Vec<String> {
+/// Row keys present in every list, ascending, the first `max` of them: the shortest list
+/// drives, the others gallop.
+pub(crate) fn intersect(lists: &[Arc<Postings>], max: usize) -> Vec<String> {
     let Some(driver) = lists.iter().min_by_key(|l| l.len()) else { return Vec::new() };
     let mut pos = vec![0usize; lists.len()];
     let mut out = Vec::new();
     'keys: for i in 0..driver.len() {
+        if out.len() >= max {
+            break;
+        }
         let k = driver.get(i);
         for (l, p) in lists.iter().zip(pos.iter_mut()) {
             if Arc::ptr_eq(l, driver) {
@@ -197,10 +201,11 @@ mod tests {
         let a = list(&["a", "c", "e", "g", "i", "k", "m"]);
         let b = list(&["b", "c", "d", "e", "f", "k", "z"]);
         let c = list(&["c", "k", "m"]);
-        assert_eq!(intersect(&[a.clone(), b.clone()]), ["c", "e", "k"]);
-        assert_eq!(intersect(&[a.clone(), b.clone(), c]), ["c", "k"]);
-        assert_eq!(intersect(&[a.clone(), list(&[])]), Vec::<String>::new());
-        assert_eq!(intersect(&[a.clone(), a.clone()]).len(), 7);
+        assert_eq!(intersect(&[a.clone(), b.clone()], usize::MAX), ["c", "e", "k"]);
+        assert_eq!(intersect(&[a.clone(), b.clone(), c.clone()], usize::MAX), ["c", "k"]);
+        assert_eq!(intersect(&[a.clone(), list(&[])], usize::MAX), Vec::<String>::new());
+        assert_eq!(intersect(&[a.clone(), a.clone()], usize::MAX).len(), 7);
+        assert_eq!(intersect(&[a.clone(), b, c], 1), ["c"]);
         for t in ["", "a", "b", "h", "m", "n"] {
             let at = a.seek(0, t);
             assert!((0..at).all(|i| a.get(i) < t) && (at..a.len()).all(|i| a.get(i) >= t), "{t}");

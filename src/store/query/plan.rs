@@ -268,7 +268,10 @@ fn plan<'q>(
                 .iter()
                 .map(|(field, value)| snap.postings(&spec.name, field, value))
                 .collect::<StoreResult<Vec<_>>>()?;
-            let found = postings::intersect(&lists);
+            // With nothing left to check or sort, the page needs only its first keys.
+            let unordered = residual.is_empty() && q.order.is_empty() && also.is_none();
+            let max = if unordered { q.offset.saturating_add(q.limit) } else { usize::MAX };
+            let found = postings::intersect(&lists, max);
             keys(match also {
                 Some(a) => intersect_sorted(found, &a),
                 None => found,
