@@ -9,7 +9,7 @@
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Instant;
-use stock_manager::store::{Commit, Query, Stores, TableSpec};
+use stock_manager::store::{BULK_ROWS, Commit, OrgStore, Query, Stores, TableSpec};
 
 const WAREHOUSES: u32 = 10;
 const GROUPS: u32 = 10;
@@ -41,10 +41,56 @@ fn item(n: u32) -> Value {
     })
 }
 
-/// Rows generated up front (so generation is not timed), 500 to a batch, never cloned.
-fn make_batches(ns: std::ops::Range<u32>) -> Vec<Vec<Value>> {
+/// Rows generated up front (so generation is not timed) as the JSON text a sync page yields
+/// (the provider's row without `__metadata`), 500 to a batch.
+fn make_batches(ns: std::ops::Range<u32>) -> Vec<Vec<Vec<u8>>> {
     let ns: Vec<u32> = ns.collect();
-    ns.chunks(BATCH).map(|c| c.iter().map(|&n| item(n)).collect()).collect()
+    ns.chunks(BATCH)
+        .map(|c| {
+            c.iter()
+                .map(|&n| {
+                    let mut row = item(n);
+                    row.as_object_mut().expect("object").remove("__metadata");
+                    serde_json::to_vec(&row).expect("json")
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Stores batches as the sync engine does: consecutive batches coalesced into transactions
+/// of `BULK_ROWS` rows with the newest timestamp among them, the last one durable.
+fn load(store: &OrgStore, table: &str, batches: Vec<Vec<Vec<u8>>>, coalesce: usize) {
+    let mut pending: Vec<Vec<u8>> = Vec::new();
+    let last = batches.len().saturating_sub(1);
+    for (i, batch) in batches.into_iter().enumerate() {
+        pending.extend(batch);
+        let newest = Some(i as i64);
+        if pending.len() >= coalesce || i == last {
+            let rows: Vec<&[u8]> = pending.iter().map(Vec::as_slice).collect();
+            let commit = if i == last { Commit::Durable } else { Commit::Fast };
+            store.apply_raw_batch(table, &rows, newest, commit).expect("batch");
+            pending.clear();
+        }
+    }
+}
+
+/// Writes the stored items as PostgreSQL COPY text (ID, Code, ItemGroup, Warehouse, row JSON),
+/// so a peer database loads exactly these rows.
+fn export_items(store: &OrgStore, path: &str) {
+    use std::io::Write;
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).expect("export file"));
+    store
+        .for_each_row("items", |key, bytes| {
+            let v: Value = serde_json::from_slice(bytes).expect("stored row");
+            let text = |f: &str| v[f].as_str().unwrap_or_default().to_string();
+            let doc = std::str::from_utf8(bytes).expect("utf-8").replace('\\', "\\\\");
+            writeln!(out, "{key}\t{}\t{}\t{}\t{doc}", text("Code"), text("ItemGroup"), text("Warehouse"))
+                .expect("write");
+            true
+        })
+        .expect("export");
+    out.flush().expect("flush");
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -64,11 +110,7 @@ fn main() {
     let sample = serde_json::to_vec(&item(1)).expect("json").len();
     let batches = make_batches(0..rows);
     let start = Instant::now();
-    let mut load = store.bulk_load("items").expect("bulk load");
-    for (i, batch) in batches.into_iter().enumerate() {
-        load.push(batch, Some(i as i64)).expect("batch");
-    }
-    load.finish().expect("finish");
+    load(&store, "items", batches, BULK_ROWS);
     let secs = start.elapsed().as_secs_f64();
     println!("rows: {rows}");
     println!("row_bytes: {sample}");
@@ -76,13 +118,14 @@ fn main() {
     let size = std::fs::metadata(stores.path_for(1)).expect("size").len();
     println!("file_mb: {:.1}", size as f64 / 1_048_576.0);
 
-    // For comparison: one transaction per 500-row batch (every 16th fsynced), 20k rows.
+    if let Ok(path) = std::env::var("ESM_BENCH_EXPORT") {
+        export_items(&store, &path);
+    }
+
+    // For comparison: one transaction per 500-row batch (every 4th fsynced), 20k rows.
     let small = make_batches(0..20_000);
     let start = Instant::now();
-    for (i, batch) in small.into_iter().enumerate() {
-        store.apply_batch("itemsPerBatch", batch, Some(i as i64), Commit::Fast).expect("batch");
-    }
-    store.flush().expect("flush");
+    load(&store, "itemsPerBatch", small, BATCH);
     println!("per_batch_rows_per_s: {:.0}", 20_000.0 / start.elapsed().as_secs_f64());
 
     let query_for = |i: u32| {

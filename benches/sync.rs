@@ -92,11 +92,50 @@ struct Run {
     failed: Vec<String>,
     /// Fewest calls that can fetch these rows: one per page of 1000, at least one per table.
     floor: u64,
+    peak_rss: f64,
 }
 
-async fn full_sync(base: &str) -> Run {
+/// Writes every synced table as PostgreSQL COPY text (key, indexed fields, row JSON) plus a
+/// `tables.json` naming each file's columns, so a peer database loads exactly these rows.
+fn export(store: &stock_manager::store::OrgStore, dir: &std::path::Path) {
+    use std::io::Write;
+    std::fs::create_dir_all(dir).expect("export dir");
+    let mut manifest = serde_json::Map::new();
+    for spec in store.registry().specs() {
+        let ep = catalogue::by_table(&spec.name).expect("catalogued");
+        if ep.kind != catalogue::Kind::Sync {
+            continue;
+        }
+        let mut cols = vec![spec.key.clone()];
+        cols.extend(spec.indexed.iter().filter(|c| **c != spec.key).cloned());
+        let mut out = std::io::BufWriter::new(std::fs::File::create(dir.join(format!("{}.tsv", spec.name))).expect("file"));
+        let escape = |s: &str| s.replace('\\', "\\\\").replace('\t', "\\t").replace('\n', "\\n");
+        store
+            .for_each_row(&spec.name, |_, bytes| {
+                let v: serde_json::Value = serde_json::from_slice(bytes).expect("stored row");
+                for c in &cols {
+                    let field = match &v[c] {
+                        serde_json::Value::Null => "\\N".to_string(),
+                        serde_json::Value::String(s) => escape(s),
+                        other => other.to_string(),
+                    };
+                    write!(out, "{field}\t").expect("write");
+                }
+                writeln!(out, "{}", escape(std::str::from_utf8(bytes).expect("utf-8"))).expect("write");
+                true
+            })
+            .expect("export");
+        out.flush().expect("flush");
+        manifest.insert(spec.name.clone(), serde_json::json!(cols));
+    }
+    std::fs::write(dir.join("tables.json"), serde_json::to_vec(&manifest).expect("json")).expect("manifest");
+}
+
+async fn full_sync(base: &str, data_dir: Option<&std::path::Path>, export_to: Option<&std::path::Path>) -> Run {
     stock_manager::tls::install_crypto_provider();
-    let dir = tempfile::tempdir().expect("temp dir");
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = data_dir.unwrap_or(tmp.path());
+    std::fs::create_dir_all(dir).expect("data dir");
     let http = ExactClient::http_client(Duration::from_secs(120)).expect("http");
     let redirect = "http://127.0.0.1:9/callback";
     // The sign-in answers with a redirect to the app, which must not be followed.
@@ -108,10 +147,10 @@ async fn full_sync(base: &str) -> Run {
     let me = client.me(&set.access_token).await.expect("me");
     let user = me["UserID"].as_str().expect("user").to_string();
     let division = me["CurrentDivision"].as_i64().expect("division");
-    let db = Arc::new(ServerDb::open(dir.path()).expect("server db"));
+    let db = Arc::new(ServerDb::open(dir).expect("server db"));
     let tokens = Arc::new(TokenManager::new(db, oauth));
     tokens.store(&user, &set).expect("store token");
-    let stores = Stores::new(dir.path(), catalogue::table_specs());
+    let stores = Stores::new(dir, catalogue::table_specs());
     let store = stores.get(division).expect("store");
     let engine = SyncEngine::new(client.clone());
     let endpoints = SyncEngine::resolve(&[]).expect("endpoints");
@@ -125,7 +164,13 @@ async fn full_sync(base: &str) -> Run {
     let (calls, rejected) = client.limiter(division).counters();
     let failed = report.failed_tables().into_iter().map(str::to_string).collect();
     let floor = report.tables.values().map(|t| t.rows.div_ceil(1000).max(1)).sum();
-    Run { rows, seconds, calls, rejected, store_mb: dir_size_mb(dir.path()), failed, floor }
+    let store_mb = dir_size_mb(dir);
+    // Peak memory of the sync itself, before an export reads the tables again.
+    let peak_rss = peak_rss_mb();
+    if let Some(to) = export_to {
+        export(&store, to);
+    }
+    Run { rows, seconds, calls, rejected, store_mb, failed, floor, peak_rss }
 }
 
 fn main() {
@@ -134,19 +179,22 @@ fn main() {
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
 
     let (mut sim, base) = start_sim(&scale, false);
-    let run = rt.block_on(full_sync(&base));
+    let export_to = std::env::var_os("ESM_BENCH_EXPORT").map(std::path::PathBuf::from);
+    // ESM_BENCH_DATA_DIR keeps the synced data directory (for a server start on it).
+    let data_dir = std::env::var_os("ESM_BENCH_DATA_DIR").map(std::path::PathBuf::from);
+    let run = rt.block_on(full_sync(&base, data_dir.as_deref(), export_to.as_deref()));
     let _ = sim.kill();
     let _ = sim.wait();
     println!("scale: {scale}");
     println!("rows: {}", run.rows);
     println!("seconds: {:.2}", run.seconds);
     println!("rows_per_s: {:.0}", run.rows as f64 / run.seconds);
-    println!("peak_rss_mb: {:.0}", peak_rss_mb());
+    println!("peak_rss_mb: {:.0}", run.peak_rss);
     println!("store_mb: {:.0}", run.store_mb);
     println!("failed_tables: {}", run.failed.join(","));
 
     let (mut sim, base) = start_sim("small", true);
-    let limited = rt.block_on(full_sync(&base));
+    let limited = rt.block_on(full_sync(&base, None, None));
     let _ = sim.kill();
     let _ = sim.wait();
     // The floor: one call per page of 1000 rows per table, plus the empty last page of each.

@@ -204,6 +204,174 @@ def labels(count=1000):
 
 
 
+# --- PostgreSQL, the peer of the store and the sync: a throwaway cluster in a temp dir ---
+
+class Postgres:
+    """A throwaway PostgreSQL cluster on a unix socket in a temp dir, run as a non-root user
+    when started by root. None when no server binaries can be found or installed."""
+
+    def __init__(self, bindir, user, cache_mb):
+        self.bindir, self.user = bindir, user
+        self.dir = tempfile.mkdtemp(prefix="esm-pg-")
+        os.chmod(self.dir, 0o777)
+        self.data = os.path.join(self.dir, "data")
+        self.sock = self.dir
+        self.port = "5439"
+        self.run_as([self.bin("initdb"), "-D", self.data, "-U", "bench", "--auth=trust", "-E", "UTF8", "--locale=C"])
+        opts = f"-k {self.sock} -c listen_addresses='' -p {self.port} -c shared_buffers={cache_mb}MB -c max_connections=64"
+        self.run_as([self.bin("pg_ctl"), "-D", self.data, "-o", opts, "-l", os.path.join(self.dir, "log"), "-w", "start"])
+
+    def bin(self, name):
+        return os.path.join(self.bindir, name)
+
+    def run_as(self, args, **kw):
+        if self.user:
+            args = ["runuser", "-u", self.user, "--"] + args
+        return subprocess.run(args, check=True, capture_output=True, text=True, cwd=self.dir, **kw)
+
+    def psql(self, sql):
+        return self.run_as([self.bin("psql"), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", self.sock,
+                            "-p", self.port, "-U", "bench", "-d", "postgres", "-c", sql]).stdout
+
+    def readable(self, path):
+        """A copy of `path` the server's user can read."""
+        dest = os.path.join(self.dir, os.path.basename(path))
+        if os.path.abspath(path) != dest:
+            subprocess.run(["cp", path, dest], check=True)
+        os.chmod(dest, 0o644)
+        return dest
+
+    def pgbench(self, script, clients, seconds, log=False):
+        path = os.path.join(self.dir, "query.sql")
+        with open(path, "w") as f:
+            f.write(script)
+        os.chmod(path, 0o644)
+        args = [self.bin("pgbench"), "-n", "-h", self.sock, "-p", self.port, "-U", "bench", "-f", path,
+                "-c", str(clients), "-j", str(min(clients, os.cpu_count() or 1)), "-T", str(seconds), "postgres"]
+        if log:
+            args += ["-l", "--log-prefix", os.path.join(self.dir, "lat")]
+        out = self.run_as(args).stdout
+        tps = float(re.search(r"tps = ([0-9.]+)", out).group(1))
+        lat = []
+        if log:
+            for name in os.listdir(self.dir):
+                if name.startswith("lat"):
+                    with open(os.path.join(self.dir, name)) as f:
+                        lat += [int(line.split()[2]) / 1000 for line in f if line.strip()]
+                    os.remove(os.path.join(self.dir, name))
+            lat.sort()
+        return tps, lat
+
+    def stop(self):
+        try:
+            self.run_as([self.bin("pg_ctl"), "-D", self.data, "-m", "immediate", "stop"])
+        finally:
+            subprocess.run(["rm", "-rf", self.dir])
+
+
+def find_pg_bindir():
+    import glob
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/postgres"))
+    if not found and os.geteuid() == 0:
+        subprocess.run(["apt-get", "install", "-y", "-q", "postgresql"], capture_output=True)
+        found = sorted(glob.glob("/usr/lib/postgresql/*/bin/postgres"))
+    return os.path.dirname(found[-1]) if found else None
+
+
+def start_postgres():
+    bindir = find_pg_bindir()
+    if bindir is None:
+        print("    (PostgreSQL not found: no peer figures)")
+        return None
+    user = None
+    if os.geteuid() == 0:
+        import pwd
+        for name in ("postgres", "nobody"):
+            try:
+                pwd.getpwnam(name)
+                user = name
+                break
+            except KeyError:
+                pass
+    try:
+        return Postgres(bindir, user, 256)
+    except subprocess.CalledProcessError as e:
+        print(f"    (PostgreSQL did not start: {e.stderr.strip()[:200]})")
+        return None
+
+
+def percentile(sorted_values, p):
+    return sorted_values[round((len(sorted_values) - 1) * p)]
+
+
+PG_ITEMS = """
+CREATE TABLE items (id text PRIMARY KEY, code text, item_group text, warehouse text, doc jsonb NOT NULL);
+CREATE INDEX ON items (code);
+CREATE INDEX ON items (item_group);
+CREATE INDEX ON items (warehouse);
+"""
+
+# The store bench's page: 1000 full item rows of one warehouse and item group, in key order,
+# answered as one JSON array (the guids are the bench's guid_of(n)).
+PG_PAGE = r"""\set w random(0, 9)
+\set g random(0, 9)
+SELECT coalesce(json_agg(doc ORDER BY id), '[]') FROM (
+  SELECT id, doc FROM items
+  WHERE warehouse = lpad(to_hex(2000 + :w), 8, '0') || '-1111-4222-8333-' || lpad(to_hex(2000 + :w), 12, '0')
+    AND item_group = lpad(to_hex(1000 + :g), 8, '0') || '-1111-4222-8333-' || lpad(to_hex(1000 + :g), 12, '0')
+  ORDER BY id LIMIT 1000) page;
+"""
+
+
+def pg_store_peer(export):
+    """Loads the store bench's rows into PostgreSQL and answers the same page query."""
+    pg = start_postgres()
+    if pg is None:
+        return None
+    try:
+        pg.psql(PG_ITEMS)
+        src = pg.readable(export)
+        t0 = time.perf_counter()
+        pg.psql(f"COPY items FROM '{src}'")
+        copy_s = time.perf_counter() - t0
+        rows = int(pg.psql("SELECT count(*) FROM items").strip())
+        pg.psql("VACUUM ANALYZE items")
+        pg.pgbench(PG_PAGE, 1, 2)  # warm-up
+        _, lat = pg.pgbench(PG_PAGE, 1, 8, log=True)
+        qps, _ = pg.pgbench(PG_PAGE, 32, 10)
+        return {"rows": rows, "copy_rows_per_s": rows / copy_s, "p50": percentile(lat, 0.5),
+                "p99": percentile(lat, 0.99), "qps": qps}
+    finally:
+        pg.stop()
+
+
+def pg_sync_peer(export_dir):
+    """COPY of the rows a sync stored (key and indexed fields as columns with the same indexes,
+    the row as jsonb) into a fresh PostgreSQL database, in one transaction per table."""
+    pg = start_postgres()
+    if pg is None:
+        return None
+    try:
+        with open(os.path.join(export_dir, "tables.json")) as f:
+            tables = json.load(f)
+        ddl = []
+        for table, cols in tables.items():
+            columns = ", ".join(f'"{c}" text' for c in cols)
+            ddl.append(f'CREATE TABLE "{table}" ({columns}, doc jsonb NOT NULL, PRIMARY KEY ("{cols[0]}"));')
+            ddl += [f'CREATE INDEX ON "{table}" ("{c}");' for c in cols[1:]]
+        pg.psql("\n".join(ddl))
+        files = {t: pg.readable(os.path.join(export_dir, f"{t}.tsv")) for t in tables}
+        t0 = time.perf_counter()
+        for table, path in files.items():
+            pg.psql(f"COPY \"{table}\" FROM '{path}'")
+        secs = time.perf_counter() - t0
+        rows = sum(int(pg.psql(f'SELECT count(*) FROM "{t}"').strip()) for t in tables)
+        size = int(pg.psql("SELECT pg_database_size('postgres')").strip()) / 1024 / 1024
+        return {"rows": rows, "seconds": secs, "rows_per_s": rows / secs, "db_mb": size}
+    finally:
+        pg.stop()
+
+
 def peak_rss_mb(pid):
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -297,11 +465,13 @@ def simulator_section():
 
 
 def store_figures():
-    """Runs benches/store.rs (release) and prints its figures beside the store's targets."""
+    """Runs benches/store.rs (release) and prints its figures beside the store's targets and
+    PostgreSQL answering the same page query on the same rows."""
     root = os.path.join(os.path.dirname(__file__), "..")
+    export = os.path.join(tempfile.mkdtemp(prefix="esm-store-"), "items.tsv")
     out = subprocess.run(
         ["cargo", "bench", "--locked", "--quiet", "--bench", "store"],
-        cwd=root, capture_output=True, text=True, check=True,
+        cwd=root, capture_output=True, text=True, check=True, env=dict(os.environ, ESM_BENCH_EXPORT=export),
     ).stdout
     figures = {}
     for line in out.splitlines():
@@ -312,17 +482,30 @@ def store_figures():
     def num(key):
         return float(figures[key].split()[0])
 
+    pg = None if "--no-pg" in sys.argv else pg_store_peer(export)
+    subprocess.run(["rm", "-rf", os.path.dirname(export)])
     print()
     print(f"store: {int(num('rows'))} item rows of ~{int(num('row_bytes'))} bytes, indexes on Code, ItemGroup, Warehouse")
     rate = num("upsert_rows_per_s")
     row("store bulk upsert (sync bulk load)", rate / 1000, "k/s", ">= 50 k/s", rate >= 50_000)
+    if pg:
+        row("  PostgreSQL COPY of the same rows", pg["copy_rows_per_s"] / 1000, "k/s", "(peer)", True)
     row("store upsert, 1 txn per 500 rows", num("per_batch_rows_per_s") / 1000, "k/s", "(info)", True)
     row("store file size", num("file_mb"), "MB", "(info)", True)
     p50, p99 = num("page_p50_ms"), num("page_p99_ms")
-    row("store 1000-row page p50", p50, "ms", "(info)", True)
-    row("store 1000-row page p99", p99, "ms", "< 3 ms", p99 < 3)
     qps = num("page_qps_32_threads")
-    row("store pages/s, 32 threads", qps, "q/s", ">= 600 q/s", qps >= 600)
+    if pg:
+        print(f"    page: 1000 full item rows of one warehouse and item group, as one JSON array")
+        row("store 1000-row page p50", p50, "ms", "(info)", True)
+        row("  PostgreSQL p50 (pgbench, 1 client)", pg["p50"], "ms", "(peer)", True)
+        row("store 1000-row page p99", p99, "ms", "< %.1f ms" % pg["p99"], p99 < pg["p99"])
+        row("  PostgreSQL p99", pg["p99"], "ms", "(peer)", True)
+        row("store pages/s, 32 threads", qps, "q/s", ">= %.0f q/s" % (3 * pg["qps"]), qps >= 3 * pg["qps"])
+        row("  PostgreSQL pages/s, 32 clients", pg["qps"], "q/s", "(peer)", True)
+    else:
+        row("store 1000-row page p50", p50, "ms", "(info)", True)
+        row("store 1000-row page p99", p99, "ms", "< 3 ms", p99 < 3)
+        row("store pages/s, 32 threads", qps, "q/s", ">= 600 q/s", qps >= 600)
     row("store ordered page p50", num("ordered_page_p50_ms"), "ms", "(info)", True)
     row("store full-scan ilike page", num("scan_ilike_ms"), "ms", "(info)", True)
     if "peak_rss_mb" in figures:
@@ -330,31 +513,56 @@ def store_figures():
 
 
 def sync_figures():
-    """Runs benches/sync.rs: a full sync from a simulator process, then a rate-limited one."""
+    """Runs benches/sync.rs: a full sync from a simulator process, then a rate-limited one;
+    PostgreSQL's COPY of the same rows; the server's start with the synced store."""
     root = os.path.join(os.path.dirname(__file__), "..")
-    scale = "medium" if "--sync-medium" in sys.argv else "large"
-    out = subprocess.run(
-        ["cargo", "bench", "--locked", "--quiet", "--bench", "sync", "--", scale],
-        cwd=root, capture_output=True, text=True, check=True,
-    ).stdout
-    f = {}
-    for line in out.splitlines():
-        key, sep, value = line.partition(": ")
-        if sep:
-            f[key.strip()] = value.strip()
-    print()
-    print(f"sync: full sync of the 12 sync endpoints at scale {f['scale']}, rate limits off ({int(f['rows']):,} rows)")
-    rate = float(f["rows_per_s"])
-    row("sync rows/s", rate / 1000, "k/s", ">= 50 k/s", rate >= 50_000)
-    rss = float(f["peak_rss_mb"])
-    row("sync peak RSS", rss, "MB", "< 300 MB", rss < 300)
-    row("store size after sync", float(f["store_mb"]), "MB", "(info)", True)
-    if f.get("failed_tables"):
-        print(f"    failed tables: {f['failed_tables']}")
-    calls, floor, r429 = int(f["limited_calls"]), int(f["limited_floor"]), int(f["limited_429"])
-    print(f"sync with rate limits on, scale small ({int(f['limited_rows']):,} rows in {f['limited_seconds']} s)")
-    row("provider calls (floor %d)" % floor, calls, "calls", "= floor", calls == floor)
-    row("429 answers", r429, "", "0", r429 == 0)
+    scale = "medium" if ("--sync-medium" in sys.argv or "--skip-large" in sys.argv) else "large"
+    work = tempfile.mkdtemp(prefix="esm-sync-")
+    export, data = os.path.join(work, "export"), os.path.join(work, "data")
+    env = dict(os.environ, ESM_BENCH_DATA_DIR=data)
+    if "--no-pg" not in sys.argv:
+        env["ESM_BENCH_EXPORT"] = export
+    try:
+        out = subprocess.run(
+            ["cargo", "bench", "--locked", "--quiet", "--bench", "sync", "--", scale],
+            cwd=root, capture_output=True, text=True, check=True, env=env,
+        ).stdout
+        f = {}
+        for line in out.splitlines():
+            key, sep, value = line.partition(": ")
+            if sep:
+                f[key.strip()] = value.strip()
+        pg = pg_sync_peer(export) if os.path.isdir(export) else None
+        print()
+        print(f"sync: full sync of the 12 sync endpoints at scale {f['scale']}, rate limits off ({int(f['rows']):,} rows)")
+        rate = float(f["rows_per_s"])
+        if pg:
+            row("sync rows/s", rate / 1000, "k/s", ">= 50 k/s, > peer", rate >= 50_000 and rate > pg["rows_per_s"])
+            row("  PostgreSQL COPY of the same rows", pg["rows_per_s"] / 1000, "k/s", "(peer)", True)
+        else:
+            row("sync rows/s", rate / 1000, "k/s", ">= 50 k/s", rate >= 50_000)
+        rss = float(f["peak_rss_mb"])
+        row("sync peak RSS", rss, "MB", "< 300 MB", rss < 300)
+        row("store size after sync", float(f["store_mb"]), "MB", "(info)", True)
+        if pg:
+            row("  PostgreSQL database size", pg["db_mb"], "MB", "(peer)", True)
+        if f.get("failed_tables"):
+            print(f"    failed tables: {f['failed_tables']}")
+        startups = []
+        for _ in range(5):
+            proc, _, ms = start_server(data)
+            startups.append(ms)
+            proc.terminate()
+            proc.wait()
+        startups.sort()
+        median = startups[len(startups) // 2]
+        row(f"startup to healthy, {scale} store", median, "ms", "< 500 ms", median < 500)
+        calls, floor, r429 = int(f["limited_calls"]), int(f["limited_floor"]), int(f["limited_429"])
+        print(f"sync with rate limits on, scale small ({int(f['limited_rows']):,} rows in {f['limited_seconds']} s)")
+        row("provider calls (floor %d)" % floor, calls, "calls", "= floor", calls == floor)
+        row("429 answers", r429, "", "0", r429 == 0)
+    finally:
+        subprocess.run(["rm", "-rf", work])
 
 
 if __name__ == "__main__":

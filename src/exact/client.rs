@@ -230,6 +230,12 @@ impl ExactClient {
         }
     }
 
+    /// One page of a collection with its rows kept as the provider's JSON text (for syncs).
+    pub async fn get_page_raw(&self, division: i64, token: &str, url: &str) -> Result<envelope::RawPage, ExactError> {
+        let answer = self.call(Some(division), token, Method::GET, url, None, self.waits.read_retry).await?;
+        envelope::parse_collection_raw(&answer.body).map_err(|e| ExactError::Malformed(e.to_string()))
+    }
+
     /// Every row of a collection, following `__next`.
     pub async fn get_all(&self, division: i64, token: &str, url: &str) -> Result<Vec<Map<String, Value>>, ExactError> {
         let mut rows = Vec::new();

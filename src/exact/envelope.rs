@@ -52,6 +52,162 @@ pub fn parse_collection(body: &[u8]) -> Result<Page, Malformed> {
     Ok(Page { rows, next, count })
 }
 
+/// Rows as the provider wrote them, each without `__metadata`, end to end in one buffer: a
+/// sync page becomes stored rows with no per-row allocation and no re-encoding.
+#[derive(Debug, Default, Clone)]
+pub struct RawRows {
+    bytes: Vec<u8>,
+    spans: Vec<std::ops::Range<usize>>,
+}
+
+impl RawRows {
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// The JSON object text of row `i`.
+    pub fn get(&self, i: usize) -> &[u8] {
+        &self.bytes[self.spans[i].clone()]
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &[u8]> {
+        self.spans.iter().map(|r| &self.bytes[r.clone()])
+    }
+
+    /// Appends one row given as JSON object text.
+    pub fn push(&mut self, row: &[u8]) {
+        let start = self.bytes.len();
+        self.bytes.extend_from_slice(row);
+        self.spans.push(start..self.bytes.len());
+    }
+
+    /// Appends the rows of `other`, in their order.
+    pub fn append(&mut self, other: &RawRows) {
+        let base = self.bytes.len();
+        self.bytes.extend_from_slice(&other.bytes);
+        self.spans.extend(other.spans.iter().map(|r| r.start + base..r.end + base));
+    }
+
+    /// Reorders the rows by a key computed from each row's text (stable).
+    pub fn sort_by_cached_key<K: Ord>(&mut self, mut key: impl FnMut(&[u8]) -> K) {
+        let bytes = &self.bytes;
+        self.spans.sort_by_cached_key(|r| key(&bytes[r.clone()]));
+    }
+
+    /// Rows `range` as a new buffer.
+    pub fn slice(&self, range: std::ops::Range<usize>) -> RawRows {
+        let mut out = RawRows::default();
+        for i in range {
+            out.push(self.get(i));
+        }
+        out
+    }
+
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+        self.spans.clear();
+    }
+}
+
+/// One page of a collection as raw rows (what a sync stores).
+#[derive(Debug, Default)]
+pub struct RawPage {
+    pub rows: RawRows,
+    pub next: Option<String>,
+    pub count: Option<u64>,
+}
+
+/// Unescaped text of a quoted JSON key.
+fn key_text(quoted: &str) -> std::borrow::Cow<'_, str> {
+    crate::store::fields::raw_str(crate::store::fields::Raw::new(quoted)).unwrap_or_default()
+}
+
+/// `parse_collection`, keeping each row's JSON text instead of building values. The body is
+/// validated as JSON first, so a malformed page is refused exactly as `parse_collection` does.
+pub fn parse_collection_raw(body: &[u8]) -> Result<RawPage, Malformed> {
+    use crate::store::fields::{array_elements, for_each_member, raw_str};
+    serde_json::from_slice::<serde::de::IgnoredAny>(body).map_err(|e| Malformed(format!("not JSON: {e}")))?;
+    let structure = |e: crate::store::StoreError| Malformed(e.to_string());
+    let start = body.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(0);
+    if body.get(start) != Some(&b'{') {
+        return Err(Malformed("top level is not an object".into()));
+    }
+    let mut d = None;
+    for_each_member(&body[start..], |k, v| {
+        if key_text(k) == "d" {
+            d = Some(v);
+        }
+        Ok(true)
+    })
+    .map_err(structure)?;
+    let d = d.ok_or_else(|| Malformed("no \"d\" member".into()))?.get().as_bytes();
+    let mut page = RawPage::default();
+    let results = match d.first() {
+        Some(b'[') => d,
+        Some(b'{') => {
+            let mut results = None;
+            let mut next_bad = false;
+            for_each_member(d, |k, v| {
+                match key_text(k).as_ref() {
+                    "results" => results = Some(v),
+                    "__next" => match v.get().as_bytes().first() {
+                        Some(b'"') => page.next = raw_str(v).map(|s| s.into_owned()).filter(|s| !s.is_empty()),
+                        Some(b'n') => {}
+                        _ => next_bad = true,
+                    },
+                    "__count" => {
+                        page.count = crate::store::fields::raw_i64(v).map(|n| n.max(0) as u64);
+                    }
+                    _ => {}
+                }
+                Ok(true)
+            })
+            .map_err(structure)?;
+            if next_bad {
+                return Err(Malformed("\"__next\" is not a string".into()));
+            }
+            let results = results.ok_or_else(|| Malformed("no \"results\" member".into()))?.get().as_bytes();
+            if results.first() != Some(&b'[') {
+                return Err(Malformed("\"results\" is not an array".into()));
+            }
+            results
+        }
+        _ => return Err(Malformed("\"d\" is neither an object nor an array".into())),
+    };
+    let elements = array_elements(results).map_err(structure)?;
+    page.rows.bytes.reserve(results.len());
+    for el in elements {
+        let text = el.get().as_bytes();
+        if text.first() != Some(&b'{') {
+            return Err(Malformed("a row is not an object".into()));
+        }
+        let rows = &mut page.rows;
+        let begin = rows.bytes.len();
+        rows.bytes.push(b'{');
+        let mut first = true;
+        for_each_member(text, |k, v| {
+            if key_text(k) != "__metadata" {
+                if !first {
+                    rows.bytes.push(b',');
+                }
+                first = false;
+                rows.bytes.extend_from_slice(k.as_bytes());
+                rows.bytes.push(b':');
+                rows.bytes.extend_from_slice(v.get().as_bytes());
+            }
+            Ok(true)
+        })
+        .map_err(structure)?;
+        rows.bytes.push(b'}');
+        rows.spans.push(begin..rows.bytes.len());
+    }
+    Ok(page)
+}
+
 /// `{"d":{…}}` of a single entity (key lookup, POST answer), without `__metadata`.
 pub fn parse_single(body: &[u8]) -> Result<Map<String, Value>, Malformed> {
     let value: Value = serde_json::from_slice(body).map_err(|e| Malformed(format!("not JSON: {e}")))?;
@@ -103,6 +259,27 @@ mod tests {
         assert_eq!(page.rows.len(), 1);
         assert!(!page.rows[0].contains_key("__metadata"));
         assert_eq!(page.next.as_deref(), Some("https://x/next"));
+    }
+
+    #[test]
+    fn raw_pages_keep_each_row_as_written_without_metadata() {
+        let body = br#" {"d":{"__count":"3","results":[{"__metadata":{"uri":"u","type":"t"},"ID":"a","N":{"x":[1,"]"]}},
+            {"ID":"b\"q","__metadata":{}}, {}],"__next":"https:\/\/x\/next"}}"#;
+        let page = parse_collection_raw(body).unwrap();
+        let rows: Vec<&[u8]> = page.rows.iter().collect();
+        assert_eq!(rows, [&br#"{"ID":"a","N":{"x":[1,"]"]}}"#[..], br#"{"ID":"b\"q"}"#, b"{}"]);
+        assert_eq!(page.next.as_deref(), Some("https://x/next"));
+        assert_eq!(page.count, Some(3));
+        let values = parse_collection(body).unwrap();
+        for (raw, value) in page.rows.iter().zip(&values.rows) {
+            assert_eq!(&serde_json::from_slice::<Map<String, Value>>(raw).unwrap(), value);
+        }
+        let plain = parse_collection_raw(br#"{"d":[{"InStock":3}]}"#).unwrap();
+        assert_eq!(plain.rows.len(), 1);
+        assert!(plain.next.is_none());
+        for body in [&b"<html>"[..], b"{}", b"{\"d\":{}}", b"{\"d\":{\"results\":{}}}", b"{\"d\":[1]}", b"{\"d\":[{\"a\":1}"] {
+            assert!(parse_collection_raw(body).is_err(), "{}", String::from_utf8_lossy(body));
+        }
     }
 
     #[test]

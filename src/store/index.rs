@@ -55,6 +55,26 @@ pub(crate) fn lookup_norm(
     Ok(out)
 }
 
+/// Visits the row keys under one value of an index, ascending.
+pub(crate) fn visit_value(
+    txn: &ReadTransaction,
+    table: &str,
+    field: &str,
+    value: &[u8],
+    visit: &mut dyn FnMut(&str),
+) -> StoreResult<()> {
+    let Some(idx) = open(txn, table, field)? else { return Ok(()) };
+    for entry in idx.range::<(&[u8], &str)>((value, "")..)? {
+        let (ek, _) = entry?;
+        let (v, key) = ek.value();
+        if v != value {
+            break;
+        }
+        visit(key);
+    }
+    Ok(())
+}
+
 /// Row keys whose `field` satisfies a range operator, sorted; `None` once more than `cap`
 /// match, so that an unselective range falls back to filtering rows instead.
 pub(crate) fn lookup_range(
@@ -172,8 +192,12 @@ pub(crate) fn walk_ordered(
 
 type IndexRange = redb::Range<'static, (&'static [u8], &'static str), ()>;
 
+/// Linear steps a cursor takes towards a key before it jumps there with a fresh range.
+const SEEK_STEPS: usize = 4;
+
 /// The entries of one index value, read in row-key order.
 struct Cursor {
+    idx: IndexTable,
     value: NormKey,
     iter: IndexRange,
     current: String,
@@ -194,12 +218,20 @@ impl Cursor {
     }
 
     fn seek(&mut self, target: &str) -> StoreResult<bool> {
-        while self.current.as_str() < target {
+        // Near keys are a few steps away; far ones are one B-tree descent away.
+        for _ in 0..SEEK_STEPS {
+            if self.current.as_str() >= target {
+                return Ok(true);
+            }
             if !self.advance()? {
                 return Ok(false);
             }
         }
-        Ok(true)
+        if self.current.as_str() >= target {
+            return Ok(true);
+        }
+        self.iter = self.idx.range::<(&[u8], &str)>((self.value.as_slice(), target)..)?;
+        self.advance()
     }
 }
 
@@ -224,7 +256,7 @@ impl MergeKeys {
         for (field, value) in pairs {
             let Some(idx) = open(txn, table, field)? else { return Ok(None) };
             let iter = idx.range::<(&[u8], &str)>((value.as_slice(), "")..)?;
-            cursors.push(Cursor { value: value.clone(), iter, current: String::new() });
+            cursors.push(Cursor { idx, value: value.clone(), iter, current: String::new() });
         }
         Ok(Some(MergeKeys { cursors, target: String::new(), started: false, done: pairs.is_empty() }))
     }

@@ -9,6 +9,7 @@ pub mod error;
 pub(crate) mod fields;
 mod index;
 pub mod joins;
+mod postings;
 pub mod meta;
 pub mod query;
 pub mod tables;
@@ -27,7 +28,7 @@ pub use tables::{Registry, SCHEMA_VERSION, TableSpec};
 pub use write::{UpsertOutcome, Writer};
 
 use parking_lot::Mutex;
-use redb::{Database, Durability, ReadableDatabase};
+use redb::{Database, Durability, ReadableDatabase, ReadableTable};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -42,7 +43,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 /// value) fetches the lost rows again. Nothing is skipped and nothing is half-written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Commit {
-    /// Atomic and ordered, but not fsynced until the next durable commit (every 16th fast
+    /// Atomic and ordered, but not fsynced until the next durable commit (every 4th fast
     /// commit is made durable anyway).
     Fast,
     /// Fsynced before `commit` returns (and persists every earlier fast commit).
@@ -51,7 +52,7 @@ pub enum Commit {
 
 /// Fast commits between two fsyncs: bounds both what a crash can lose and the file growth
 /// of non-durable commits (redb reuses their freed pages only after a durable commit).
-const FAST_COMMITS_PER_FSYNC: u32 = 16;
+const FAST_COMMITS_PER_FSYNC: u32 = 4;
 
 /// One organization's store.
 pub struct OrgStore {
@@ -59,6 +60,7 @@ pub struct OrgStore {
     registry: Arc<Registry>,
     path: PathBuf,
     fast_commits: AtomicU32,
+    postings: postings::PostingCache,
 }
 
 impl std::fmt::Debug for OrgStore {
@@ -86,6 +88,7 @@ impl OrgStore {
                             registry,
                             path: path.to_path_buf(),
                             fast_commits: AtomicU32::new(0),
+                            postings: Default::default(),
                         });
                     }
                     tracing::warn!(
@@ -115,10 +118,11 @@ impl OrgStore {
             std::fs::create_dir_all(dir)?;
         }
         let store = OrgStore {
-            db: Database::create(path)?,
+            db: create()?,
             registry,
             path: path.to_path_buf(),
             fast_commits: AtomicU32::new(0),
+            postings: Default::default(),
         };
         store.write(Commit::Durable, |w| {
             w.create_all()?;
@@ -156,7 +160,7 @@ impl OrgStore {
             let mut w = Writer { txn: &txn, registry: &self.registry };
             f(&mut w)?
         };
-        txn.commit()?;
+        self.postings.fence(|| txn.commit())?;
         Ok(result)
     }
 
@@ -170,6 +174,23 @@ impl OrgStore {
     ) -> StoreResult<UpsertOutcome> {
         self.write(commit, |w| {
             let outcome = w.upsert(table, rows)?;
+            if let Some(ts) = newest_timestamp {
+                w.set_timestamp(table, ts)?;
+            }
+            Ok(outcome)
+        })
+    }
+
+    /// `apply_batch` for rows given as JSON object text (see `Writer::upsert_raw`).
+    pub fn apply_raw_batch(
+        &self,
+        table: &str,
+        rows: &[&[u8]],
+        newest_timestamp: Option<i64>,
+        commit: Commit,
+    ) -> StoreResult<UpsertOutcome> {
+        self.write(commit, |w| {
+            let outcome = w.upsert_raw(table, rows)?;
             if let Some(ts) = newest_timestamp {
                 w.set_timestamp(table, ts)?;
             }
@@ -228,11 +249,27 @@ impl OrgStore {
         Ok(out)
     }
 
+    /// Visits every stored row of a table in key order as (key, JSON bytes), in one read
+    /// transaction (exports, checks), until `visit` returns false.
+    pub fn for_each_row(&self, table: &str, mut visit: impl FnMut(&str, &[u8]) -> bool) -> StoreResult<()> {
+        self.spec(table)?;
+        let txn = self.db.begin_read()?;
+        let name = tables::rows_name(table);
+        let t = txn.open_table(tables::RowsDef::new(&name))?;
+        for entry in t.iter()? {
+            let (k, v) = entry?;
+            if !visit(k.value(), v.value()) {
+                break;
+            }
+        }
+        Ok(())
+    }
+
     /// Answers a parsed query on one table.
     pub fn query(&self, table: &str, q: &Query) -> StoreResult<Page> {
         let spec = self.spec(table)?;
-        let txn = self.db.begin_read()?;
-        query::plan::run(&txn, spec, q)
+        let snap = self.postings.begin_read(&self.db)?;
+        query::plan::run_snapshot(&snap, spec, q)
     }
 
     /// Parses a raw query string (`Warehouse=eq.…&order=Code&offset=1000`) and answers it.

@@ -578,3 +578,47 @@ fn bulk_loads_commit_rows_with_their_timestamp_and_drop_loses_both() {
     assert_eq!(s.sync_timestamp("items").expect("ts"), Some(9_999));
     assert!(s.bulk_load("nope").is_err());
 }
+
+#[test]
+fn cached_posting_lists_follow_every_write() {
+    let (_d, stores) = open_temp();
+    let s = stores.get(1).expect("store");
+    s.apply_batch("items", (0..40).map(|n| item(n, n % 2, n % 4)).collect(), None, Commit::Fast).expect("rows");
+    let pair = format!("ItemGroup=eq.{}&Warehouse=eq.{}", guid(1_000_000), guid(2_000_002));
+    let expect = |want: Vec<u32>| want.into_iter().map(guid).collect::<Vec<_>>();
+    // Twice: the second answer comes from the cached lists.
+    for _ in 0..2 {
+        assert_eq!(ids(&s.query_str("items", &pair).expect("q")), expect((0..40).filter(|n| n % 4 == 2).collect()));
+    }
+    s.apply_batch("items", vec![item(2, 1, 2), item(41, 0, 2)], None, Commit::Fast).expect("move");
+    let mut want: Vec<u32> = (0..40).filter(|n| n % 4 == 2 && *n != 2).collect();
+    want.push(41);
+    assert_eq!(ids(&s.query_str("items", &pair).expect("q")), expect(want.clone()));
+    s.delete_keys("items", &[guid(6).as_str()]).expect("delete");
+    want.retain(|n| *n != 6);
+    assert_eq!(ids(&s.query_str("items", &pair).expect("q")), expect(want));
+    assert_eq!(ids(&s.query_str("items", &format!("{pair}&offset=2&limit=3")).expect("q")).len(), 3);
+    s.clear_table("items").expect("clear");
+    assert!(ids(&s.query_str("items", &pair).expect("q")).is_empty());
+}
+
+#[test]
+fn raw_rows_are_stored_as_given_and_indexed_like_values() {
+    let (_d, stores) = open_temp();
+    let s = stores.get(1).expect("store");
+    let text = r#"{"ID":"4792a639-3840-4d8a-b086-017acd738a52","Code":"A\"1","ItemGroup":"g1","Warehouse":null,"Stock":2}"#;
+    let numeric = r#"{"ID":17,"Code":"B","ItemGroup":"g1"}"#;
+    let out = s.apply_raw_batch("items", &[text.as_bytes(), numeric.as_bytes()], Some(5), Commit::Durable).expect("raw");
+    assert_eq!(out, UpsertOutcome { inserted: 2, updated: 0 });
+    assert_eq!(s.get_row("items", "4792a639-3840-4d8a-b086-017acd738a52").expect("get").as_deref(), Some(text.as_bytes()));
+    assert!(s.get_row("items", "17").expect("get").is_some());
+    assert_eq!(ids(&s.query_str("items", "Code=eq.A\"1").expect("q")), ["4792a639-3840-4d8a-b086-017acd738a52"]);
+    assert_eq!(s.query_str("items", "ItemGroup=eq.g1").expect("q").len(), 2);
+    assert_eq!(s.query_str("items", "Warehouse=is.null").expect("q").len(), 2);
+    assert_eq!(s.sync_timestamp("items").expect("ts"), Some(5));
+    let no_key = br#"{"Code":"C"}"#;
+    assert!(matches!(
+        s.apply_raw_batch("items", &[no_key.as_slice()], None, Commit::Fast),
+        Err(StoreError::MissingKey { .. })
+    ));
+}

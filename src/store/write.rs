@@ -1,11 +1,12 @@
 //! Writes inside one redb transaction: upserts with index upkeep, deletes, clears, timestamps.
 
 use super::error::{StoreError, StoreResult};
-use super::fields::extract;
+use super::fields::{Raw, extract, raw_str};
+use std::borrow::Cow;
 use super::index::entry_key;
 use super::meta;
 use super::tables::{IndexDef, Registry, RowsDef, TableSpec, index_name, rows_name};
-use super::value::{NormKey, TAG_NULL, is_guid, norm_raw, norm_value};
+use super::value::{NormKey, TAG_NULL, is_guid, norm_raw};
 use redb::WriteTransaction;
 use serde_json::Value;
 
@@ -23,11 +24,17 @@ pub struct UpsertOutcome {
     pub updated: usize,
 }
 
-fn key_text(spec: &TableSpec, v: Option<&Value>) -> StoreResult<String> {
-    match v {
-        Some(Value::String(s)) if !s.is_empty() => Ok(s.clone()),
-        Some(Value::Number(n)) => Ok(n.to_string()),
-        _ => Err(StoreError::MissingKey { table: spec.name.clone(), key: spec.key.clone() }),
+/// A row ready to write: its key, its bytes and its index entries (one per indexed field).
+type Prepared<'a> = (Cow<'a, str>, &'a [u8], Vec<Option<NormKey>>);
+
+/// The row key from the key field's raw text: a non-empty string (unescaped) or a number.
+fn raw_key<'a>(spec: &TableSpec, raw: Option<Raw<'a>>) -> StoreResult<Cow<'a, str>> {
+    let missing = || StoreError::MissingKey { table: spec.name.clone(), key: spec.key.clone() };
+    let raw = raw.ok_or_else(missing)?;
+    match raw.get().as_bytes().first() {
+        Some(b'"') => raw_str(raw).filter(|s| !s.is_empty()).ok_or_else(missing),
+        Some(b'-' | b'0'..=b'9') => Ok(Cow::Borrowed(raw.get())),
+        _ => Err(missing()),
     }
 }
 
@@ -36,11 +43,6 @@ fn stored_entries(bytes: &[u8], fields: &[&str]) -> StoreResult<Vec<Option<NormK
     let mut raw = vec![None; fields.len()];
     extract(bytes, fields, &mut raw)?;
     Ok(raw.iter().map(|r| entry_key(r.map_or_else(|| vec![TAG_NULL], norm_raw))).collect())
-}
-
-/// The index entry of a field: missing fields index as null.
-fn field_entry(v: Option<&Value>) -> Option<NormKey> {
-    entry_key(v.map_or_else(|| vec![TAG_NULL], norm_value))
 }
 
 impl Writer<'_> {
@@ -52,27 +54,52 @@ impl Writer<'_> {
     /// table's indexes and row count right.
     pub fn upsert(&mut self, table: &str, rows: Vec<Value>) -> StoreResult<UpsertOutcome> {
         let spec = self.spec(table)?;
+        let mut encoded: Vec<Vec<u8>> = Vec::with_capacity(rows.len());
+        for mut row in rows {
+            let Some(obj) = row.as_object_mut() else {
+                return Err(StoreError::MissingKey { table: table.to_string(), key: spec.key.clone() });
+            };
+            obj.remove("__metadata");
+            encoded.push(serde_json::to_vec(&row).map_err(|e| StoreError::Corrupt(e.to_string()))?);
+        }
+        let refs: Vec<&[u8]> = encoded.iter().map(Vec::as_slice).collect();
+        self.upsert_raw(table, &refs)
+    }
+
+    /// `upsert` of rows given as JSON object text (without `__metadata`), stored as given: the
+    /// key and indexed fields are read from the text, nothing is parsed into values.
+    pub fn upsert_raw(&mut self, table: &str, rows: &[&[u8]]) -> StoreResult<UpsertOutcome> {
+        let spec = self.spec(table)?;
         let rows_table_name = rows_name(table);
         let mut rows_t = self.txn.open_table(RowsDef::new(&rows_table_name))?;
         let idx_names: Vec<String> = spec.indexed.iter().map(|f| index_name(table, f)).collect();
         let mut idx_t =
             idx_names.iter().map(|n| self.txn.open_table(IndexDef::new(n))).collect::<Result<Vec<_>, _>>()?;
         let fields: Vec<&str> = spec.indexed.iter().map(String::as_str).collect();
-        let mut prepared: Vec<(String, Vec<u8>, Vec<Option<NormKey>>)> = Vec::with_capacity(rows.len());
-        for mut row in rows {
-            let Some(obj) = row.as_object_mut() else {
-                return Err(StoreError::MissingKey { table: table.to_string(), key: spec.key.clone() });
-            };
-            obj.remove("__metadata");
-            let key = key_text(spec, obj.get(&spec.key))?;
-            let entries: Vec<Option<NormKey>> = fields.iter().map(|f| field_entry(obj.get(*f))).collect();
-            let bytes = serde_json::to_vec(&row).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        // The key first, then the indexed fields: one scan of each row finds them all.
+        let mut wanted: Vec<&str> = vec![spec.key.as_str()];
+        let slots: Vec<usize> = fields
+            .iter()
+            .map(|f| {
+                wanted.iter().position(|w| w == f).unwrap_or_else(|| {
+                    wanted.push(f);
+                    wanted.len() - 1
+                })
+            })
+            .collect();
+        let mut raw = vec![None; wanted.len()];
+        let mut prepared: Vec<Prepared<'_>> = Vec::with_capacity(rows.len());
+        for &bytes in rows {
+            extract(bytes, &wanted, &mut raw)?;
+            let key = raw_key(spec, raw[0])?;
+            let entries: Vec<Option<NormKey>> =
+                slots.iter().map(|&i| entry_key(raw[i].map_or_else(|| vec![TAG_NULL], norm_raw))).collect();
             prepared.push((key, bytes, entries));
         }
         // Inserting in key order touches each B-tree page once instead of at random; the
         // stable sort keeps a key's last version last, and only that one is written.
         prepared.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut unique: Vec<(String, Vec<u8>, Vec<Option<NormKey>>)> = Vec::with_capacity(prepared.len());
+        let mut unique: Vec<Prepared<'_>> = Vec::with_capacity(prepared.len());
         for p in prepared {
             match unique.last_mut() {
                 Some(last) if last.0 == p.0 => *last = p,
@@ -83,7 +110,7 @@ impl Writer<'_> {
         let mut removals: Vec<Vec<(NormKey, usize)>> = vec![Vec::new(); fields.len()];
         let mut inserts: Vec<Vec<(NormKey, usize)>> = vec![Vec::new(); fields.len()];
         for (n, (key, bytes, new_entries)) in unique.iter_mut().enumerate() {
-            let old_entries: Option<Vec<Option<NormKey>>> = match rows_t.insert(key.as_str(), bytes.as_slice())? {
+            let old_entries: Option<Vec<Option<NormKey>>> = match rows_t.insert(key.as_ref(), *bytes)? {
                 None => None,
                 Some(old) if fields.is_empty() => {
                     drop(old);
@@ -113,11 +140,11 @@ impl Writer<'_> {
         for (i, table) in idx_t.iter_mut().enumerate() {
             removals[i].sort_unstable();
             for (v, n) in &removals[i] {
-                table.remove((v.as_slice(), unique[*n].0.as_str()))?;
+                table.remove((v.as_slice(), unique[*n].0.as_ref()))?;
             }
             inserts[i].sort_unstable();
             for (v, n) in &inserts[i] {
-                table.insert((v.as_slice(), unique[*n].0.as_str()), ())?;
+                table.insert((v.as_slice(), unique[*n].0.as_ref()), ())?;
             }
         }
         drop(rows_t);

@@ -4,7 +4,9 @@
 //! `last_sync`; then deleted entries. One sync per organization at a time.
 
 use super::progress::{Progress, SyncEvent};
-use super::sink::{Row, SyncSink};
+use super::sink::{RawRows, SyncSink};
+use crate::store::BULK_ROWS;
+use crate::store::fields::{extract, raw_i64, raw_str};
 use crate::exact::catalogue::{self, Endpoint, Kind};
 use crate::exact::odata;
 use crate::exact::tokens::TokenManager;
@@ -172,7 +174,7 @@ impl SyncEngine {
         let (deleted, tables): (Vec<&&Endpoint>, Vec<&&Endpoint>) =
             endpoints.iter().partition(|e| e.kind == Kind::Deleted);
         for ep in tables.into_iter().filter(|e| e.kind == Kind::Sync) {
-            let outcome = self.run_table(division, token, ep, sink.as_ref()).await;
+            let outcome = self.run_table(division, token, ep, &sink).await;
             report.tables.insert(ep.table.to_string(), outcome);
         }
         let now = chrono::Local::now().format("%Y-%m-%dT%H:%M:%S%.3f%:z").to_string();
@@ -181,7 +183,7 @@ impl SyncEngine {
             Err(e) => tracing::error!(division, error = %format!("{e:#}"), "could not record last_sync"),
         }
         for ep in deleted {
-            let outcome = self.run_table(division, token, ep, sink.as_ref()).await;
+            let outcome = self.run_table(division, token, ep, &sink).await;
             report.tables.insert(ep.table.to_string(), outcome);
         }
         self.last.lock().insert(division, report.clone());
@@ -199,7 +201,7 @@ impl SyncEngine {
         division: i64,
         token: &OrgToken,
         ep: &'static Endpoint,
-        sink: &dyn SyncSink,
+        sink: &Arc<dyn SyncSink>,
     ) -> TableOutcome {
         let mut progress = Progress::new();
         let result = self.fetch_table(division, token, ep, sink, &mut progress).await;
@@ -229,7 +231,7 @@ impl SyncEngine {
         division: i64,
         token: &OrgToken,
         ep: &'static Endpoint,
-        sink: &dyn SyncSink,
+        sink: &Arc<dyn SyncSink>,
         progress: &mut Progress,
     ) -> anyhow::Result<()> {
         let sync_path = ep.sync_path.ok_or_else(|| anyhow::anyhow!("{} has no sync path", ep.name))?;
@@ -243,6 +245,32 @@ impl SyncEngine {
                 urlencoding::encode(&format!("Timestamp gt {}", odata::int64_literal(since)))
             ),
         );
+        let mut writer = Writer::new(sink.clone(), ep);
+        let fetched = self.fetch_pages(division, token, ep, first, since, &mut writer, progress).await;
+        // Rows already fetched are good whatever happened next: store them (durably) before
+        // reporting, so a failing table keeps every batch it received.
+        let committed = match &fetched {
+            Ok(c) => Some(*c).filter(|c| *c > since),
+            Err(_) => None,
+        };
+        let stored = writer.finish(committed).await;
+        fetched?;
+        stored
+    }
+
+    /// Fetches the pages after `since`, handing 500-row batches to `writer`; returns the newest
+    /// Timestamp fetched. The next page is fetched while the previous rows are being stored.
+    #[allow(clippy::too_many_arguments)]
+    async fn fetch_pages(
+        &self,
+        division: i64,
+        token: &OrgToken,
+        ep: &'static Endpoint,
+        first: String,
+        since: i64,
+        writer: &mut Writer,
+        progress: &mut Progress,
+    ) -> anyhow::Result<i64> {
         let limiter = self.client.limiter(division);
         let mut url = first;
         let mut committed = since;
@@ -254,14 +282,14 @@ impl SyncEngine {
                 progress.waited(pending);
             }
             let access = token.get().await?;
-            let mut page = self.client.get_page(division, &access, &url).await?;
+            let mut page = self.client.get_page_raw(division, &access, &url).await?;
             progress.set_total(page.count);
             let next = page.next.take();
             let mut rows = page.rows;
             // Rows arrive in Timestamp order on Exact; sort anyway so each batch's newest value
             // is safe to commit.
-            rows.sort_by_key(|r| r.get("Timestamp").and_then(odata::as_i64).unwrap_or(i64::MIN));
-            if let Some(min) = rows.first().and_then(|r| r.get("Timestamp")).and_then(odata::as_i64)
+            rows.sort_by_cached_key(|r| row_timestamp(r).unwrap_or(i64::MIN));
+            if let Some(min) = (!rows.is_empty()).then(|| row_timestamp(rows.get(0))).flatten()
                 && min <= committed
                 && committed > since
             {
@@ -269,34 +297,23 @@ impl SyncEngine {
                 held_back = true;
             }
             progress.add(rows.len() as u64);
-            while !rows.is_empty() {
-                let rest = rows.split_off(rows.len().min(BATCH_SIZE));
-                let batch = std::mem::replace(&mut rows, rest);
-                let newest = batch.iter().filter_map(|r| r.get("Timestamp").and_then(odata::as_i64)).max();
+            let mut start = 0;
+            while start < rows.len() {
+                let end = rows.len().min(start + BATCH_SIZE);
+                let newest = (start..end).filter_map(|i| row_timestamp(rows.get(i))).max();
                 let stamp = if held_back { None } else { newest };
-                if ep.kind == Kind::Deleted {
-                    let deletes = deletions_of(&batch);
-                    sink.apply_deletions(batch, deletes, stamp, false)?;
-                } else {
-                    sink.apply_batch(ep.table, batch, stamp, false)?;
-                }
+                writer.add(&rows, start..end, stamp).await?;
                 if let Some(n) = newest {
                     committed = committed.max(n);
                 }
+                start = end;
             }
             self.emit(self.event(division, ep, progress, next.is_some(), false, limiter.pending_wait()));
             match next {
                 Some(n) => url = n,
-                None => break,
+                None => return Ok(committed),
             }
         }
-        // The last commit is durable: everything before it becomes durable with it.
-        if ep.kind == Kind::Deleted {
-            sink.apply_deletions(Vec::new(), Vec::new(), Some(committed).filter(|c| *c > since), true)?;
-        } else {
-            sink.apply_batch(ep.table, Vec::new(), Some(committed).filter(|c| *c > since), true)?;
-        }
-        Ok(())
     }
 
     fn event(
@@ -325,15 +342,103 @@ impl SyncEngine {
     }
 }
 
-/// The (table, key) pairs a page of `sync/Deleted` removes; unknown entity types are ignored.
-pub fn deletions_of(rows: &[Row]) -> Vec<(&'static str, String)> {
-    rows.iter()
-        .filter_map(|r| {
-            let ty = r.get("EntityType").and_then(odata::as_i64)?;
-            let key = r.get("EntityKey").and_then(|v| v.as_str())?;
-            catalogue::by_entity_type(ty).map(|ep| (ep.table, key.to_string()))
-        })
-        .collect()
+/// The Timestamp of a raw row.
+fn row_timestamp(row: &[u8]) -> Option<i64> {
+    let mut out = [None];
+    extract(row, &["Timestamp"], &mut out).ok()?;
+    out[0].and_then(raw_i64)
+}
+
+/// The (table, key) pairs some `sync/Deleted` rows remove; unknown entity types are ignored.
+pub fn deletions_of<'a>(rows: impl IntoIterator<Item = &'a [u8]>) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    let mut raw = [None, None];
+    for r in rows {
+        if extract(r, &["EntityType", "EntityKey"], &mut raw).is_err() {
+            continue;
+        }
+        let (Some(ty), Some(key)) = (raw[0].and_then(raw_i64), raw[1]) else { continue };
+        if key.get().starts_with('"')
+            && let (Some(ep), Some(key)) = (catalogue::by_entity_type(ty), raw_str(key))
+        {
+            out.push((ep.table, key.into_owned()));
+        }
+    }
+    out
+}
+
+/// Rows waiting for their store transaction, with what that transaction must also record.
+#[derive(Default)]
+struct Pending {
+    rows: RawRows,
+    deletes: Vec<(&'static str, String)>,
+    newest: Option<i64>,
+}
+
+/// Stores a table's batches in order on a blocking thread, while the engine fetches the next
+/// page. Consecutive 500-row batches are coalesced into one transaction of up to `BULK_ROWS`
+/// rows that records the newest of their timestamps: each batch still commits together with
+/// a timestamp that covers it and no row it lacks, so a crash loses rows only together with
+/// their timestamp, and the next sync fetches them again.
+struct Writer {
+    sink: Arc<dyn SyncSink>,
+    ep: &'static Endpoint,
+    pending: Pending,
+    in_flight: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
+    failed: bool,
+}
+
+impl Writer {
+    fn new(sink: Arc<dyn SyncSink>, ep: &'static Endpoint) -> Self {
+        Writer { sink, ep, pending: Pending::default(), in_flight: None, failed: false }
+    }
+
+    async fn add(&mut self, rows: &RawRows, range: std::ops::Range<usize>, stamp: Option<i64>) -> anyhow::Result<()> {
+        if self.ep.kind == Kind::Deleted {
+            self.pending.deletes.extend(deletions_of(range.clone().map(|i| rows.get(i))));
+        }
+        for i in range {
+            self.pending.rows.push(rows.get(i));
+        }
+        self.pending.newest = self.pending.newest.max(stamp);
+        if self.pending.rows.len() >= BULK_ROWS {
+            self.wait().await?;
+            let batch = std::mem::take(&mut self.pending);
+            let (sink, ep) = (self.sink.clone(), self.ep);
+            self.in_flight = Some(tokio::task::spawn_blocking(move || store(sink.as_ref(), ep, &batch, false)));
+        }
+        Ok(())
+    }
+
+    /// Waits for the transaction in flight.
+    async fn wait(&mut self) -> anyhow::Result<()> {
+        let Some(h) = self.in_flight.take() else { return Ok(()) };
+        let done = h.await.map_err(anyhow::Error::from).and_then(|r| r);
+        self.failed |= done.is_err();
+        done
+    }
+
+    /// Stores what is left durably (every earlier commit becomes durable with it), raising the
+    /// table's timestamp to `newest` when the whole table was fetched.
+    async fn finish(mut self, newest: Option<i64>) -> anyhow::Result<()> {
+        self.wait().await?;
+        if self.failed {
+            // A lost transaction is a gap: later rows must not raise the timestamp past it.
+            anyhow::bail!("a batch of {} could not be stored", self.ep.table);
+        }
+        let mut batch = std::mem::take(&mut self.pending);
+        batch.newest = batch.newest.max(newest);
+        let (sink, ep) = (self.sink.clone(), self.ep);
+        tokio::task::spawn_blocking(move || store(sink.as_ref(), ep, &batch, true)).await?
+    }
+}
+
+fn store(sink: &dyn SyncSink, ep: &'static Endpoint, batch: &Pending, durable: bool) -> anyhow::Result<()> {
+    if ep.kind == Kind::Deleted {
+        sink.apply_deletions(&batch.rows, &batch.deletes, batch.newest, durable)
+    } else {
+        sink.apply_batch(ep.table, &batch.rows, batch.newest, durable)
+    }
 }
 
 #[cfg(test)]
@@ -343,16 +448,16 @@ mod tests {
 
     #[test]
     fn deletions_apply_only_to_known_entity_types() {
-        let rows: Vec<Row> = [
+        let mut rows = RawRows::default();
+        for r in [
             json!({"EntityType": 9, "EntityKey": "a"}),
             json!({"EntityType": "36", "EntityKey": "b"}),
             json!({"EntityType": 1, "EntityKey": "c"}),
             json!({"EntityType": 9}),
-        ]
-        .into_iter()
-        .filter_map(|v| v.as_object().cloned())
-        .collect();
-        assert_eq!(deletions_of(&rows), vec![("items", "a".to_string()), ("shopOrders", "b".to_string())]);
+        ] {
+            rows.push(r.to_string().as_bytes());
+        }
+        assert_eq!(deletions_of(rows.iter()), vec![("items", "a".to_string()), ("shopOrders", "b".to_string())]);
     }
 
     #[test]

@@ -6,6 +6,9 @@ use serde_json::{Map, Value};
 /// A provider row without `__metadata`.
 pub type Row = Map<String, Value>;
 
+/// Rows as the provider's JSON text, without `__metadata` (what a sync stores, unparsed).
+pub use crate::exact::envelope::RawRows;
+
 pub trait SyncSink: Send + Sync {
     /// The newest Timestamp stored for `table`, if it was ever synced.
     fn timestamp(&self, table: &str) -> anyhow::Result<Option<i64>>;
@@ -13,14 +16,14 @@ pub trait SyncSink: Send + Sync {
     /// Upserts `rows` and records `newest` as the table's timestamp in ONE transaction, so a crash
     /// never keeps a timestamp without its rows. `durable = false` may skip the fsync: a lost
     /// batch loses its timestamp with it and is fetched again.
-    fn apply_batch(&self, table: &str, rows: Vec<Row>, newest: Option<i64>, durable: bool) -> anyhow::Result<()>;
+    fn apply_batch(&self, table: &str, rows: &RawRows, newest: Option<i64>, durable: bool) -> anyhow::Result<()>;
 
     /// Stores deletion-log rows, removes the deleted keys from their tables, and records `newest`
     /// as the deleted-entries timestamp, in one transaction.
     fn apply_deletions(
         &self,
-        log_rows: Vec<Row>,
-        deletes: Vec<(&'static str, String)>,
+        log_rows: &RawRows,
+        deletes: &[(&'static str, String)],
         newest: Option<i64>,
         durable: bool,
     ) -> anyhow::Result<()>;

@@ -1,9 +1,8 @@
 //! The sync engine's sink over an organization's store: every batch and its timestamp in one
 //! store transaction.
 
-use super::sink::{Row, SyncSink};
+use super::sink::{RawRows, SyncSink};
 use crate::store::{Commit, DELETED_ENTRIES_TABLE, OrgStore};
-use serde_json::Value;
 
 fn commit(durable: bool) -> Commit {
     if durable { Commit::Durable } else { Commit::Fast }
@@ -14,24 +13,25 @@ impl SyncSink for OrgStore {
         Ok(self.sync_timestamp(table)?)
     }
 
-    fn apply_batch(&self, table: &str, rows: Vec<Row>, newest: Option<i64>, durable: bool) -> anyhow::Result<()> {
-        let rows = rows.into_iter().map(Value::Object).collect();
-        OrgStore::apply_batch(self, table, rows, newest, commit(durable))?;
+    fn apply_batch(&self, table: &str, rows: &RawRows, newest: Option<i64>, durable: bool) -> anyhow::Result<()> {
+        let rows: Vec<&[u8]> = rows.iter().collect();
+        OrgStore::apply_raw_batch(self, table, &rows, newest, commit(durable))?;
         Ok(())
     }
 
     fn apply_deletions(
         &self,
-        log_rows: Vec<Row>,
-        deletes: Vec<(&'static str, String)>,
+        log_rows: &RawRows,
+        deletes: &[(&'static str, String)],
         newest: Option<i64>,
         durable: bool,
     ) -> anyhow::Result<()> {
         self.write(commit(durable), |w| {
-            for (table, key) in &deletes {
+            for (table, key) in deletes {
                 w.delete_keys(table, &[key.as_str()])?;
             }
-            w.upsert(DELETED_ENTRIES_TABLE, log_rows.into_iter().map(Value::Object).collect())?;
+            let rows: Vec<&[u8]> = log_rows.iter().collect();
+            w.upsert_raw(DELETED_ENTRIES_TABLE, &rows)?;
             if let Some(ts) = newest {
                 w.set_timestamp(DELETED_ENTRIES_TABLE, ts)?;
             }

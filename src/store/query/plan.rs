@@ -13,6 +13,7 @@ use crate::store::error::{StoreError, StoreResult};
 use crate::store::fields::Raw;
 use crate::store::fields::{extract, project};
 use crate::store::index::{self, MergeKeys};
+use crate::store::postings::{self, Snapshot};
 use crate::store::tables::{RowsDef, TableSpec, rows_name};
 use crate::store::value::{NormKey, TAG_NULL, is_guid, norm_raw};
 use redb::{ReadTransaction, ReadableTable, TableError};
@@ -171,7 +172,12 @@ fn intersect_sorted(a: Vec<String>, b: &[String]) -> Vec<String> {
     out
 }
 
-fn plan<'q>(txn: &ReadTransaction, spec: &TableSpec, q: &'q Query) -> StoreResult<(Source, Vec<&'q Expr>)> {
+fn plan<'q>(
+    txn: &ReadTransaction,
+    snap: Option<&Snapshot<'_>>,
+    spec: &TableSpec,
+    q: &'q Query,
+) -> StoreResult<(Source, Vec<&'q Expr>)> {
     let plain = |e: &'q Expr| match e {
         Expr::Cond(c) if !c.negated => Some(c),
         _ => None,
@@ -255,6 +261,22 @@ fn plan<'q>(txn: &ReadTransaction, spec: &TableSpec, q: &'q Query) -> StoreResul
         (_, Some(list)) if list.is_empty() => keys(list),
         (true, None) => Source::Scan,
         (true, Some(list)) => keys(list),
+        // Cached posting lists: intersect them in memory instead of walking the indexes.
+        (false, also) if snap.is_some_and(Snapshot::cached) => {
+            let snap = snap.expect("checked");
+            let lists = pairs
+                .iter()
+                .map(|(field, value)| snap.postings(&spec.name, field, value))
+                .collect::<StoreResult<Vec<_>>>()?;
+            // With nothing left to check or sort, the page needs only its first keys.
+            let unordered = residual.is_empty() && q.order.is_empty() && also.is_none();
+            let max = if unordered { q.offset.saturating_add(q.limit) } else { usize::MAX };
+            let found = postings::intersect(&lists, max);
+            keys(match also {
+                Some(a) => intersect_sorted(found, &a),
+                None => found,
+            })
+        }
         (false, also) => match MergeKeys::open(txn, &spec.name, &pairs)? {
             Some(m) => Source::Keys(KeyStream::Merge(m, also)),
             None => keys(Vec::new()),
@@ -290,6 +312,15 @@ fn push_sort_part(out: &mut Vec<u8>, order: &OrderBy, raw: Option<Raw<'_>>) {
 
 /// Runs a query against one table in a read transaction.
 pub(crate) fn run(txn: &ReadTransaction, spec: &TableSpec, q: &Query) -> StoreResult<Page> {
+    run_in(txn, None, spec, q)
+}
+
+/// `run`, using the snapshot's cached posting lists when it has them.
+pub(crate) fn run_snapshot(snap: &Snapshot<'_>, spec: &TableSpec, q: &Query) -> StoreResult<Page> {
+    run_in(&snap.txn, Some(snap), spec, q)
+}
+
+fn run_in(txn: &ReadTransaction, snap: Option<&Snapshot<'_>>, spec: &TableSpec, q: &Query) -> StoreResult<Page> {
     validate(spec, q)?;
     let mut page = PageBuilder::new(q.select.as_deref(), q.limit);
     let empty_in = q
@@ -305,7 +336,7 @@ pub(crate) fn run(txn: &ReadTransaction, spec: &TableSpec, q: &Query) -> StoreRe
         Err(TableError::TableDoesNotExist(_)) => return Ok(page.finish()),
         Err(e) => return Err(e.into()),
     };
-    let (source, residual) = plan(txn, spec, q)?;
+    let (source, residual) = plan(txn, snap, spec, q)?;
 
     // Fast path: the indexes answered everything; copy the page's rows as stored.
     if residual.is_empty() && q.order.is_empty() {
