@@ -52,7 +52,7 @@ export function ExternalLink({
         target="_blank"
         rel="noopener noreferrer"
         title={t('link.opensNewTab', { label })}
-        className="inline-flex items-center gap-1 text-sky-800 underline-offset-2 hover:underline focus:ring-2 focus:ring-sky-600 focus:outline-none"
+        className="inline-flex items-center gap-1 whitespace-nowrap text-sky-800 underline-offset-2 hover:underline focus:ring-2 focus:ring-sky-600 focus:outline-none"
       >
         {children ?? label}
         <ExternalIcon />

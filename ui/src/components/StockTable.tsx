@@ -11,9 +11,9 @@ import { LoadingScreen } from './LoadingScreen.tsx'
 import { InfoTip } from './Tooltip.tsx'
 
 const ROW_WIDE = 64
-const ROW_NARROW = 112
+const ROW_NARROW = 100
 /** Columns of the wide layout: picture, code, description, group, stock, locations, links. */
-const GRID = 'grid-cols-[56px_minmax(8rem,1fr)_minmax(12rem,2fr)_minmax(8rem,1fr)_6rem_minmax(12rem,2fr)_7rem]'
+const GRID = 'grid-cols-[56px_minmax(8rem,1fr)_minmax(12rem,2fr)_minmax(8rem,1fr)_6rem_minmax(12rem,2fr)_11rem]'
 
 function fmt(n: number): string {
   return n.toLocaleString(locale(), { maximumFractionDigits: 3 })
