@@ -76,6 +76,29 @@ test('sign in, activate, sync with toasts that finish, and the Table view fills'
   assert.ok(await page.getByRole('button', { name: 'Load more' }).isVisible())
 })
 
+test('the server answers the shapes the UI reads (src/api/*.ts)', async () => {
+  const has = (obj, keys, what) => {
+    for (const k of keys) assert.ok(obj && k in obj, `${what} lacks ${k}: ${JSON.stringify(obj).slice(0, 200)}`)
+  }
+  const session = await api(page, '/auth/session')
+  has(session, ['tier', 'userName', 'fullName', 'customer_name', 'division', 'divisions', 'registered', 'tokenExpiresAt',
+    'refreshingAuthorization', 'importDataUntil', 'organizationDetails', 'userPreferences'], 'session')
+  has(session.organizationDetails, ['uuid', 'division', 'name', 'sync_timestamps', 'preferences'], 'organizationDetails')
+  const sync = await api(page, '/sync')
+  has(sync, ['running', 'last_sync', 'tables'], 'sync')
+  has(sync.tables.items, ['rows', 'timestamp', 'error'], 'sync table')
+  has((await api(page, '/sync/endpoints'))[0], ['table', 'name', 'sync', 'default_selected'], 'sync endpoint')
+  has(await api(page, '/outbox'), ['pending', 'failed', 'entries'], 'outbox')
+  const fields = (s) => s.split(',')
+  const item = (await api(page, '/db/items?limit=1'))[0]
+  has(item, fields('ID,Code,Description,ItemGroup,ItemGroupCode,ItemGroupDescription,Unit,UnitDescription,EndDate,PictureThumbnailUrl'), 'item')
+  has((await api(page, '/db/storageLocationStockPositions?limit=1'))[0], fields('Item,Stock,WarehouseCode,WarehouseDescription,StorageLocationCode'), 'storage location stock position')
+  has((await api(page, '/db/stockPositions?limit=1'))[0], fields('ItemId,CurrentStock,WarehouseCode,WarehouseDescription,Warehouse,ItemCode,ItemDescription'), 'stock position')
+  has((await api(page, '/db/shopOrders?limit=1'))[0], fields('ShopOrderNumber,Item'), 'shop order')
+  has((await api(page, '/exact/live/warehouses'))[0], fields('ID,Code,Description'), 'warehouse')
+  has((await api(page, '/exact/live/itemGroups'))[0], fields('ID,Code,Description'), 'item group')
+})
+
 test('more items load on demand, and only the rows in view are in the page', async () => {
   const rows = page.getByTestId('stock-rows')
   assert.ok((await rows.locator('[role=row]').count()) < 80)
