@@ -1,6 +1,6 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useDeferredValue, useEffect, useRef, useState } from 'react'
+import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react'
 import { liveGet } from '../api/db.ts'
 import { fetchStockPage, NO_FILTERS, type Activity, type StockFilters, type StockItem } from '../api/stock.ts'
 import { locale, t, tCount } from '../i18n/index.ts'
@@ -79,7 +79,7 @@ function CodeCell({ item, division }: { item: StockItem; division: number }) {
   )
 }
 
-function WideRow({ item, division }: { item: StockItem; division: number }) {
+const WideRow = memo(function WideRow({ item, division }: { item: StockItem; division: number }) {
   return (
     <div role="row" className={`grid ${GRID} h-full items-center gap-3 border-b border-slate-100 px-3 text-sm`}>
       <span role="cell">
@@ -105,9 +105,9 @@ function WideRow({ item, division }: { item: StockItem; division: number }) {
       </span>
     </div>
   )
-}
+})
 
-function NarrowRow({ item, division }: { item: StockItem; division: number }) {
+const NarrowRow = memo(function NarrowRow({ item, division }: { item: StockItem; division: number }) {
   return (
     <div role="row" className="flex h-full gap-3 border-b border-slate-100 px-3 py-2 text-sm">
       <span role="cell">
@@ -127,7 +127,7 @@ function NarrowRow({ item, division }: { item: StockItem; division: number }) {
       </span>
     </div>
   )
-}
+})
 
 function Filters({ filters, onChange }: { filters: StockFilters; onChange: (f: StockFilters) => void }) {
   const warehouses = useQuery({ queryKey: ['live', 'warehouses'], queryFn: () => liveGet('warehouses'), staleTime: 10 * 60_000 })
@@ -203,7 +203,7 @@ export function StockTable({ division }: { division: number }) {
     placeholderData: keepPreviousData,
     staleTime: 30_000,
   })
-  const items = query.data?.pages.flatMap((p) => p.items) ?? []
+  const items = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data])
   const scrollRef = useRef<HTMLDivElement>(null)
   const rowHeight = wide ? ROW_WIDE : ROW_NARROW
   const virtualizer = useVirtualizer({
