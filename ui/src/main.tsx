@@ -5,8 +5,16 @@ import { BrowserRouter } from 'react-router'
 import './index.css'
 import App from './App.tsx'
 import { createQueryClient } from './api/queryClient.ts'
+import { getLanguage, useLanguage } from './i18n/index.ts'
 
 const queryClient = createQueryClient()
+document.documentElement.lang = getLanguage()
+
+/** Renders the app anew when the language changes, so every text is read again. */
+function LanguageRoot() {
+  const language = useLanguage()
+  return <App key={language} />
+}
 
 const root = document.getElementById('root')
 if (root) {
@@ -14,7 +22,7 @@ if (root) {
     <StrictMode>
       <QueryClientProvider client={queryClient}>
         <BrowserRouter>
-          <App />
+          <LanguageRoot />
         </BrowserRouter>
       </QueryClientProvider>
     </StrictMode>,

@@ -38,6 +38,8 @@ export interface Session {
   /** Until when ImportData's second sign-in is valid. */
   importDataUntil: Instant | null
   organizationDetails: OrganizationDetails
+  /** The user's own preferences in this organization (language, sync selection, …). */
+  userPreferences?: Record<string, unknown>
 }
 
 export const NOT_INITIALIZED = 'notInitialized'
@@ -55,6 +57,7 @@ export const PUBLIC_SESSION: Session = {
   refreshingAuthorization: false,
   importDataUntil: null,
   organizationDetails: { uuid: NOT_INITIALIZED, division: -1, name: '', sync_timestamps: {}, preferences: {} },
+  userPreferences: {},
 }
 
 export interface CheckUser {

@@ -25,6 +25,15 @@ describe('api', () => {
     expect(e).toMatchObject({ status: 400, code: 'licence_invalid', message: 'This licence code is not valid' })
   })
 
+  it('reads the provider message of a refused write', async () => {
+    const fake = (async () => json({ state: 'failed', error: 'Code already exists', entries: [] }, 422)) as typeof fetch
+    await expect(api('/exact/items', { method: 'POST', body: {}, fetchImpl: fake })).rejects.toMatchObject({
+      status: 422,
+      code: 'refused',
+      message: 'Code already exists',
+    })
+  })
+
   it('handles 204, non-JSON errors and network failures', async () => {
     await expect(api('/x', { fetchImpl: (async () => new Response(null, { status: 204 })) as typeof fetch })).resolves.toBeUndefined()
     await expect(

@@ -40,9 +40,15 @@ export async function api<T>(path: string, { method = 'GET', body, fetchImpl = f
     let code = '-'
     let message = `HTTP ${res.status}`
     try {
-      const parsed = (await res.json()) as { error?: { code?: string; message?: string } }
-      if (parsed.error?.code) code = parsed.error.code
-      if (parsed.error?.message) message = parsed.error.message
+      const parsed = (await res.json()) as { error?: { code?: string; message?: string } | string | null }
+      if (typeof parsed.error === 'string') {
+        // a write refused by Exact Online: `{state: "failed", error: "<Exact's message>", entries}`
+        code = 'refused'
+        message = parsed.error
+      } else {
+        if (parsed.error?.code) code = parsed.error.code
+        if (parsed.error?.message) message = parsed.error.message
+      }
     } catch {
       // not JSON: keep the status
     }

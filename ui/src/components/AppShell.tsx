@@ -50,6 +50,7 @@ function SyncToasts() {
   const queryClient = useQueryClient()
   const refresh = useCallback(() => {
     void queryClient.invalidateQueries({ queryKey: queryKeys.syncStatus })
+    void queryClient.invalidateQueries({ queryKey: ['stockTable'] })
   }, [queryClient])
   const { toasts, toggle } = useSyncToasts(true, refresh)
   return <ToastList toasts={toasts} onToggle={toggle} />

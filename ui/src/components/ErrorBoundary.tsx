@@ -4,6 +4,7 @@ import { isApiError, isCriticalError } from '../api/client.ts'
 import { useSession } from '../api/queries.ts'
 import { t } from '../i18n/index.ts'
 import { fallbackPath } from '../lib/access.ts'
+import { errorOutcome, isCustomError } from '../lib/errors.ts'
 import { isNarrowNow } from '../lib/media.ts'
 import { hasRoute } from '../routes/table.ts'
 import { useEndSession } from '../state/session.tsx'
@@ -40,25 +41,31 @@ function ErrorScreen({ error, onDone }: { error: unknown; onDone: () => void }) 
   const navigate = useNavigate()
   const endSession = useEndSession()
   const { data: session } = useSession()
-  // a critical error, or a lost session, ends the session; others redirect per spec §2
+  // a critical error, or a lost session, ends the session; a custom error runs its own
+  // handler and goes to its redirect; others say "An error has occurred" and redirect (spec §2)
   const critical = isCriticalError(error) || isApiError(error, 401)
+  const outcome = errorOutcome(error, fallbackPath(session, isNarrowNow(), hasRoute))
+
+  useEffect(() => {
+    if (isCustomError(error)) error.handle?.()
+  }, [error])
 
   useEffect(() => {
     const go = () => {
       if (critical) void endSession('critical').then(onDone)
       else {
-        navigate(fallbackPath(session, isNarrowNow(), hasRoute), { replace: true })
+        navigate(outcome.redirect, { replace: true })
         onDone()
       }
     }
     const timer = setTimeout(go, critical ? 0 : REDIRECT_AFTER_MS)
     return () => clearTimeout(timer)
-  }, [critical, endSession, navigate, onDone, session])
+  }, [critical, endSession, navigate, onDone, outcome.redirect])
 
   return (
     <div role="alert" className="m-auto max-w-md rounded-lg bg-white p-6 text-center shadow">
       <p className="mb-2 text-lg font-semibold text-red-800">{t(critical ? 'error.critical' : 'error.generic')}</p>
-      {error instanceof Error && <p className="text-sm text-slate-600">{error.message}</p>}
+      {outcome.detail && <p className="text-sm text-slate-600">{outcome.detail}</p>}
     </div>
   )
 }

@@ -4,6 +4,7 @@ import { useSession } from '../api/queries.ts'
 import { HOME, mayEnter } from '../lib/access.ts'
 import type { RouteDef } from '../routes/table.ts'
 import { Loading } from './Loading.tsx'
+import { LoadingScreen } from './LoadingScreen.tsx'
 
 /** Shows the route's screen when the session passes its access, else sends the user Home. */
 export function RouteGuard({ route }: { route: RouteDef }) {
@@ -14,7 +15,7 @@ export function RouteGuard({ route }: { route: RouteDef }) {
   }
   const Screen = route.screen
   return (
-    <Suspense fallback={<Loading />}>
+    <Suspense fallback={<LoadingScreen />}>
       <Screen />
     </Suspense>
   )

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import { Link } from 'react-router'
 import type { Session } from '../api/auth.ts'
 import { t } from '../i18n/index.ts'
-import { withDivision } from '../lib/access.ts'
+import { mayEnter, withDivision } from '../lib/access.ts'
 import { menuRoutes } from '../routes/table.ts'
 import { CogIcon } from './icons.tsx'
 import { LogoutDialog } from './LogoutDialog.tsx'
@@ -44,7 +44,9 @@ export function SettingsMenu({ session }: { session: Session }) {
           <p role="presentation" className="px-4 py-2 text-xs font-semibold uppercase tracking-wide text-slate-500">
             {t('nav.preferences')}
           </p>
-          {menuRoutes().map((r) => (
+          {menuRoutes()
+            .filter((r) => mayEnter(r.access, session, Date.now()))
+            .map((r) => (
             <Link key={r.path} role="menuitem" to={withDivision(r.path, session)} className={item} onClick={() => setOpen(false)}>
               {t(r.menu)}
             </Link>

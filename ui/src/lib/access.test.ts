@@ -88,6 +88,10 @@ describe('route table', () => {
       ['/callback', 'public'],
       ['/dashboard', 'signedIn'],
       ['/license-code', 'signedIn'],
+      ['/globalSettings', 'signedIn'],
+      ['/importItems', 'signedIn'],
+      ['/accountSettings', 'signedIn'],
+      ['/mng', 'full'],
     ])
   })
 
@@ -98,13 +102,15 @@ describe('route table', () => {
 
   it('builds the navigation and the cog menu from the table', () => {
     const table = [
-      ...routes,
+      ...routes.filter((r) => !r.menu),
       { path: '/planning', access: 'full' as const, screen: routes[0].screen, nav: 'nav.label' as const },
       { path: '/globalSettings', access: 'signedIn' as const, screen: routes[0].screen, menu: 'nav.settings' as const },
     ]
     expect(navRoutes(table).map((r) => r.path)).toEqual(['/planning'])
     expect(menuRoutes(table).map((r) => r.path)).toEqual(['/globalSettings'])
     expect(navRoutes()).toEqual([])
+    // the cog menu in the spec's order, then the user's own settings and the database page
+    expect(menuRoutes().map((r) => r.path)).toEqual(['/globalSettings', '/importItems', '/accountSettings', '/mng'])
     expect(hasRoute('/scanning')).toBe(false)
   })
 })

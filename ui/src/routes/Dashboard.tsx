@@ -2,11 +2,11 @@ import { Link } from 'react-router'
 import { useSession, useSyncEndpoints, useSyncStatus } from '../api/queries.ts'
 import { Loading } from '../components/Loading.tsx'
 import { SyncButton } from '../components/SyncButton.tsx'
-import { SyncTables } from '../components/SyncTables.tsx'
+import { StockTable } from '../components/StockTable.tsx'
 import { t } from '../i18n/index.ts'
 import { landingAfterSignIn } from '../lib/access.ts'
 
-/** The organization, Sync Data, and the state of the local copy. */
+/** The organization, Sync Data, and the Table view of stock in all locations. */
 export default function Dashboard() {
   const { data: session } = useSession()
   const full = session?.tier === 'full'
@@ -16,7 +16,7 @@ export default function Dashboard() {
   if (!session) return <Loading />
   const org = session.organizationDetails
   return (
-    <div className="mx-auto flex w-full max-w-5xl flex-col gap-6 p-4 md:p-6">
+    <div className="mx-auto flex w-full max-w-[1600px] flex-1 flex-col gap-4 p-4 md:p-6">
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <h1 className="text-2xl font-bold text-sky-900">{org.name || session.customer_name}</h1>
@@ -41,8 +41,7 @@ export default function Dashboard() {
           {(endpoints.error ?? status.error)?.message}
         </p>
       )}
-      {full && status.data && endpoints.data && <SyncTables status={status.data} endpoints={endpoints.data} />}
-      {full && (status.isPending || endpoints.isPending) && <Loading />}
+      {full && <StockTable division={session.division} />}
     </div>
   )
 }

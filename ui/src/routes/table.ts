@@ -4,9 +4,7 @@
 //   /planning (full, nav 'Planning'), /purchaseOverview (full, nav 'Purchases'),
 //   /materials (full, nav 'Materials'), /scanning (full, nav 'Warehouse'),
 //   /transfers (signedIn, nav 'Transfers'), /hours (full, nav 'Hours'),
-//   /receipts (full, nav 'Receipts'), /globalSettings (signedIn, menu 'Global Settings'),
-//   /importItems (signedIn, menu 'Import Items'), /accountSettings (signedIn),
-//   /mng (full), /importData (importData).
+//   /receipts (full, nav 'Receipts'), /importData (importData).
 import type { ComponentType, LazyExoticComponent } from 'react'
 import type { MessageKey } from '../i18n/index.ts'
 import type { Access } from '../lib/access.ts'
@@ -27,6 +25,25 @@ export const routes: readonly RouteDef[] = [
   { path: '/callback', access: 'public', screen: lazyScreen(() => import('./Callback.tsx')) },
   { path: '/dashboard', access: 'signedIn', screen: lazyScreen(() => import('./Dashboard.tsx')) },
   { path: '/license-code', access: 'signedIn', screen: lazyScreen(() => import('./LicenseCode.tsx')) },
+  {
+    path: '/globalSettings',
+    access: 'signedIn',
+    screen: lazyScreen(() => import('./GlobalSettings.tsx')),
+    menu: 'menu.globalSettings',
+  },
+  {
+    path: '/importItems',
+    access: 'signedIn',
+    screen: lazyScreen(() => import('./ImportItems.tsx')),
+    menu: 'menu.importItems',
+  },
+  {
+    path: '/accountSettings',
+    access: 'signedIn',
+    screen: lazyScreen(() => import('./AccountSettings.tsx')),
+    menu: 'menu.accountSettings',
+  },
+  { path: '/mng', access: 'full', screen: lazyScreen(() => import('./Management.tsx')), menu: 'menu.management' },
 ]
 
 export function hasRoute(path: string, table: readonly RouteDef[] = routes): boolean {

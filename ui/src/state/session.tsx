@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router'
 import { logout as postLogout } from '../api/auth.ts'
 import { isCriticalError } from '../api/client.ts'
 import { useSession } from '../api/queries.ts'
-import { t } from '../i18n/index.ts'
+import { isLanguage, setLanguage, t } from '../i18n/index.ts'
 import { HOME, isSignedIn } from '../lib/access.ts'
 import { endSession, sessionEnded } from './sessionEnd.ts'
 
@@ -56,6 +56,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       unsubscribeMutations()
     }
   }, [queryClient, end])
+
+  // the user's own language choice, kept in their preferences, wins over the browser's
+  const language = data?.userPreferences?.language
+  useEffect(() => {
+    if (isLanguage(language)) setLanguage(language)
+  }, [language])
 
   useEffect(() => {
     if (sessionEnded(wasSignedIn.current, data, error)) {

@@ -1,0 +1,70 @@
+// The local copy (`/api/v1/db/…`, PostgREST conventions) and the live provider lists.
+import { api } from './client.ts'
+
+/** Query pairs; a key may repeat (two `or` groups are both applied). */
+export type Params = [string, string][]
+
+/** The server's largest page. */
+export const MAX_LIMIT = 1000
+
+export type Row = Record<string, unknown>
+
+function qs(params: Params): string {
+  const q = new URLSearchParams()
+  for (const [k, v] of params) q.append(k, v)
+  const s = q.toString()
+  return s ? `?${s}` : ''
+}
+
+export const dbGet = <T = Row>(table: string, params: Params = []) => api<T[]>(`/db/${table}${qs(params)}`)
+
+export interface Join {
+  source: string
+  joinOn: string[]
+  joinOnSelf: string[]
+}
+
+/** Base rows of `table` with the first match of each join merged in as `{source}.{field}`. */
+export const dbJoins = <T = Row>(table: string, joins: Join[], params: Params = []) =>
+  api<T[]>(`/db/joins${qs([['table', table], ['joins', JSON.stringify(joins)], ['flatten', 'true'], ...params])}`)
+
+export const dbClear = (table: string) => api<void>(`/db/${table}`, { method: 'DELETE' })
+
+/** Every row matching `params`, page by page (for id lists, not for whole tables). */
+export async function dbGetAll<T = Row>(table: string, params: Params, maxPages = 50): Promise<T[]> {
+  const out: T[] = []
+  for (let page = 0; page < maxPages; page++) {
+    const rows = await dbGet<T>(table, [...params, ['limit', String(MAX_LIMIT)], ['offset', String(page * MAX_LIMIT)]])
+    out.push(...rows)
+    if (rows.length < MAX_LIMIT) break
+  }
+  return out
+}
+
+/** Values for a PostgREST `in.(…)` list; GUIDs need no quoting. */
+export function inList(values: readonly string[]): string {
+  return `in.(${values.map((v) => (/^[\w-]+$/.test(v) ? v : `"${v.replace(/"/g, '\\"')}"`)).join(',')})`
+}
+
+/** `list` in chunks of `size`, so a URL stays short. */
+export function chunks<T>(list: readonly T[], size: number): T[][] {
+  const out: T[][] = []
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size))
+  return out
+}
+
+/** A value for an `ilike` pattern: the user's text, with the pattern characters taken literally where possible. */
+export function likeValue(text: string): string {
+  // `*` and `%` are wildcards and `,()` end a value inside `or=(…)`; drop them from the search
+  return `*${text.replace(/[*%,()"\\]/g, ' ').trim()}*`
+}
+
+export interface LiveRow {
+  ID: string
+  Code: string
+  Description: string
+}
+
+export type LiveTable = 'warehouses' | 'storageLocations' | 'selectionCodes' | 'itemGroups' | 'operations' | 'employees'
+
+export const liveGet = <T = LiveRow>(table: LiveTable) => api<T[]>(`/exact/live/${table}`)

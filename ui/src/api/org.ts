@@ -1,0 +1,23 @@
+// Preferences of the user and of the organization.
+import { api } from './client.ts'
+import type { OrganizationDetails } from './auth.ts'
+
+export type Preferences = Record<string, unknown>
+
+/** Replaces the user's own preferences (send the whole object). */
+export const updateUserPreferences = (uuid: string, preferences: Preferences) =>
+  api<{ uuid: string; preferences: Preferences }>('/updatePreferences', { method: 'PUT', body: { uuid, preferences } })
+
+/** Replaces the organization's preferences; answers the organization details. */
+export const updateOrganizationPreferences = (uuid: string, preferences: Preferences) =>
+  api<OrganizationDetails>('/updateOrganizationPreferences', { method: 'PUT', body: { uuid, preferences } })
+
+export interface Printer {
+  name: string
+  state?: string
+  uri?: string
+  source?: string
+  [key: string]: unknown
+}
+
+export const getPrinters = () => api<Printer[]>('/printers')

@@ -1,0 +1,247 @@
+// The Dashboard's Table view: items with their stock in every warehouse and storage location,
+// read from the local copy page by page.
+import { chunks, dbGet, dbGetAll, dbJoins, inList, likeValue, MAX_LIMIT, type Params, type Row } from './db.ts'
+
+/** The Table view first shows about this many items (spec §9); more load on demand. */
+export const PAGE_SIZE = 500
+/** Item ids per stock lookup, so the URL stays short (36 characters per GUID). */
+const IDS_PER_CALL = 100
+
+export type Activity = 'all' | 'active' | 'inactive'
+
+export interface StockFilters {
+  search: string
+  warehouse: string
+  itemGroup: string
+  activity: Activity
+}
+
+export const NO_FILTERS: StockFilters = { search: '', warehouse: '', itemGroup: '', activity: 'active' }
+
+export interface StockLocation {
+  warehouse: string
+  location: string | null
+  stock: number
+}
+
+export interface StockItem {
+  id: string
+  code: string
+  description: string
+  itemGroup: string
+  unit: string
+  endDate: string | null
+  hasPicture: boolean
+  total: number
+  locations: StockLocation[]
+  /** The shop order number the search matched through, if any. */
+  shopOrder: number | null
+}
+
+export interface StockPage {
+  items: StockItem[]
+  /** Offset of the next page in the base table, or null at the end. */
+  next: number | null
+}
+
+const ITEM_FIELDS = 'ID,Code,Description,ItemGroup,ItemGroupCode,ItemGroupDescription,Unit,UnitDescription,EndDate,PictureThumbnailUrl'
+
+/** Today as an ISO date, for EndDate comparisons. */
+function today(now: Date): string {
+  return now.toISOString().slice(0, 10)
+}
+
+/** Exact's "no picture" image means there is nothing to ask the server for. */
+export function hasRealPicture(url: unknown): boolean {
+  return typeof url === 'string' && url.length > 0 && !/placeholder/i.test(url)
+}
+
+export function isActive(endDate: unknown, now: Date = new Date()): boolean {
+  const ms = parseExactDate(endDate)
+  return ms === null || ms > now.getTime()
+}
+
+/** `/Date(ms)/` or an ISO text as epoch ms; null when absent. */
+export function parseExactDate(v: unknown): number | null {
+  if (typeof v !== 'string' || !v) return null
+  const m = /^\/Date\((-?\d+)\)\/$/.exec(v)
+  if (m) return Number(m[1])
+  const ms = Date.parse(v)
+  return Number.isNaN(ms) ? null : ms
+}
+
+/** A search of only digits may be a shop order number. */
+export function shopOrderNumberOf(search: string): number | null {
+  const s = search.trim()
+  return /^\d{1,10}$/.test(s) ? Number(s) : null
+}
+
+/**
+ * The filters for the items table: text over code and description (or the items of a
+ * matching shop order), item group, active or not.
+ */
+export function itemParams(f: StockFilters, shopOrderItems: readonly string[], now: Date = new Date(), prefix = ''): Params {
+  const p: Params = []
+  const col = (c: string) => prefix + c
+  const text = f.search.trim()
+  if (text) {
+    const like = likeValue(text)
+    const terms = [`${col('Code')}.ilike.${like}`, `${col('Description')}.ilike.${like}`]
+    if (shopOrderItems.length) terms.push(`${col('ID')}.${inList(shopOrderItems)}`)
+    p.push(['or', `(${terms.join(',')})`])
+  }
+  if (f.itemGroup) p.push([col('ItemGroup'), `eq.${f.itemGroup}`])
+  if (f.activity === 'active') p.push(['or', `(${col('EndDate')}.is.null,${col('EndDate')}.gt.${today(now)})`])
+  if (f.activity === 'inactive') p.push([col('EndDate'), `lte.${today(now)}`])
+  return p
+}
+
+function text(v: unknown): string {
+  return typeof v === 'string' ? v.trim() : v === null || v === undefined ? '' : String(v)
+}
+
+function num(v: unknown): number {
+  const n = typeof v === 'number' ? v : Number(v)
+  return Number.isFinite(n) ? n : 0
+}
+
+/** Stock per item from storage-location positions and warehouse positions. */
+export function combineStock(slsp: readonly Row[], sp: readonly Row[]): Map<string, { total: number; locations: StockLocation[] }> {
+  const out = new Map<string, { total: number; locations: StockLocation[]; warehouses: Set<string>; spTotal: number | null }>()
+  const get = (id: string) => {
+    const key = id.toLowerCase()
+    let e = out.get(key)
+    if (!e) {
+      e = { total: 0, locations: [], warehouses: new Set(), spTotal: null }
+      out.set(key, e)
+    }
+    return e
+  }
+  for (const r of slsp) {
+    const stock = num(r.Stock)
+    if (stock === 0) continue
+    const e = get(text(r.Item))
+    const warehouse = text(r.WarehouseCode) || text(r.WarehouseDescription)
+    e.locations.push({ warehouse, location: text(r.StorageLocationCode) || null, stock })
+    e.warehouses.add(warehouse)
+    e.total += stock
+  }
+  for (const r of sp) {
+    const stock = num(r.CurrentStock)
+    const e = get(text(r.ItemId))
+    e.spTotal = (e.spTotal ?? 0) + stock
+    const warehouse = text(r.WarehouseCode) || text(r.WarehouseDescription)
+    // a warehouse without storage locations shows its own figure
+    if (stock !== 0 && !e.warehouses.has(warehouse)) e.locations.push({ warehouse, location: null, stock })
+  }
+  const result = new Map<string, { total: number; locations: StockLocation[] }>()
+  for (const [id, e] of out) {
+    e.locations.sort((a, b) => a.warehouse.localeCompare(b.warehouse, undefined, { numeric: true }) || (a.location ?? '').localeCompare(b.location ?? ''))
+    result.set(id, { total: e.spTotal ?? e.total, locations: e.locations })
+  }
+  return result
+}
+
+async function stockFor(ids: readonly string[]): Promise<Map<string, { total: number; locations: StockLocation[] }>> {
+  const parts = chunks(ids, IDS_PER_CALL)
+  const [slsp, sp] = await Promise.all([
+    Promise.all(
+      parts.map((p) =>
+        dbGetAll('storageLocationStockPositions', [
+          ['Item', inList(p)],
+          ['select', 'Item,Stock,WarehouseCode,WarehouseDescription,StorageLocationCode'],
+        ]),
+      ),
+    ),
+    Promise.all(
+      parts.map((p) =>
+        dbGetAll('stockPositions', [
+          ['ItemId', inList(p)],
+          ['select', 'ItemId,CurrentStock,WarehouseCode,WarehouseDescription'],
+        ]),
+      ),
+    ),
+  ])
+  return combineStock(slsp.flat(), sp.flat())
+}
+
+/** Items of the shop orders with this number (the search may be one). */
+async function shopOrderItems(search: string): Promise<{ number: number | null; items: string[] }> {
+  const number = shopOrderNumberOf(search)
+  if (number === null) return { number: null, items: [] }
+  const rows = await dbGet('shopOrders', [
+    ['ShopOrderNumber', `eq.${number}`],
+    ['select', 'Item'],
+    ['limit', '50'],
+  ])
+  return { number, items: rows.map((r) => text(r.Item)).filter(Boolean) }
+}
+
+function toItem(r: Row, stock: Map<string, { total: number; locations: StockLocation[] }>, so: { number: number | null; items: string[] }, prefix = ''): StockItem {
+  const id = text(r[prefix + 'ID'])
+  const s = stock.get(id.toLowerCase())
+  const group = text(r[prefix + 'ItemGroupCode'])
+  const groupDesc = text(r[prefix + 'ItemGroupDescription'])
+  return {
+    id,
+    code: text(r[prefix + 'Code']),
+    description: text(r[prefix + 'Description']),
+    itemGroup: group && groupDesc ? `${group} ${groupDesc}` : group || groupDesc,
+    unit: text(r[prefix + 'UnitDescription']) || text(r[prefix + 'Unit']),
+    endDate: text(r[prefix + 'EndDate']) || null,
+    hasPicture: hasRealPicture(r[prefix + 'PictureThumbnailUrl']),
+    total: s?.total ?? 0,
+    locations: s?.locations ?? [],
+    shopOrder: so.items.some((x) => x.toLowerCase() === id.toLowerCase()) ? so.number : null,
+  }
+}
+
+/**
+ * One page of the Table view from `offset`. Without a warehouse the base is the items table;
+ * with one it is that warehouse's stock positions joined to their items, where item group and
+ * status are applied to the joined rows (the server filters base rows only).
+ */
+export async function fetchStockPage(f: StockFilters, offset: number, now: Date = new Date()): Promise<StockPage> {
+  const so = await shopOrderItems(f.search)
+  if (!f.warehouse) {
+    const rows = await dbGet('items', [
+      ...itemParams(f, so.items, now),
+      ['select', ITEM_FIELDS],
+      ['order', 'Code.asc'],
+      ['limit', String(PAGE_SIZE)],
+      ['offset', String(offset)],
+    ])
+    const stock = await stockFor(rows.map((r) => text(r.ID)))
+    return { items: rows.map((r) => toItem(r, stock, so)), next: rows.length < PAGE_SIZE ? null : offset + PAGE_SIZE }
+  }
+
+  const base: Params = [['Warehouse', `eq.${f.warehouse}`]]
+  const textSearch = f.search.trim()
+  if (textSearch) {
+    const like = likeValue(textSearch)
+    const terms = [`ItemCode.ilike.${like}`, `ItemDescription.ilike.${like}`]
+    if (so.items.length) terms.push(`ItemId.${inList(so.items)}`)
+    base.push(['or', `(${terms.join(',')})`])
+  }
+  const joins = [{ source: 'items', joinOn: ['ID'], joinOnSelf: ['ItemId'] }]
+  const wanted: Row[] = []
+  let next: number | null = offset
+  // read on until a page's worth matched, or 10 reads, or the end
+  for (let reads = 0; next !== null && wanted.length < PAGE_SIZE && reads < 10; reads++) {
+    const rows: Row[] = await dbJoins('stockPositions', joins, [
+      ...base,
+      ['order', 'ItemCode.asc'],
+      ['limit', String(MAX_LIMIT)],
+      ['offset', String(next)],
+    ])
+    for (const r of rows) {
+      if (!r['items.ID']) continue
+      if (f.itemGroup && text(r['items.ItemGroup']).toLowerCase() !== f.itemGroup.toLowerCase()) continue
+      if (f.activity !== 'all' && isActive(r['items.EndDate'], now) !== (f.activity === 'active')) continue
+      wanted.push(r)
+    }
+    next = rows.length < MAX_LIMIT ? null : next + MAX_LIMIT
+  }
+  const stock = await stockFor(wanted.map((r) => text(r['items.ID'])))
+  return { items: wanted.map((r) => toItem(r, stock, so, 'items.')), next }
+}

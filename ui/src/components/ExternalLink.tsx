@@ -1,0 +1,81 @@
+import { useEffect, useState, type ReactNode } from 'react'
+import { t } from '../i18n/index.ts'
+import { exactPageLabel, exactUrl, type ExactPage } from '../lib/exactLinks.ts'
+import { CopyIcon, ExternalIcon } from './icons.tsx'
+
+async function copyText(text: string): Promise<void> {
+  if (navigator.clipboard?.writeText) return navigator.clipboard.writeText(text)
+  // older browsers and plain-http LAN installs have no async clipboard
+  const area = document.createElement('textarea')
+  area.value = text
+  area.setAttribute('readonly', '')
+  area.style.position = 'fixed'
+  area.style.opacity = '0'
+  document.body.appendChild(area)
+  area.select()
+  const ok = document.execCommand('copy')
+  area.remove()
+  if (!ok) throw new Error('copy refused')
+}
+
+/**
+ * A page of Exact Online (by division and record id) opened in a new tab, with a button that
+ * copies its address.
+ */
+export function ExternalLink({
+  page,
+  division,
+  id,
+  children,
+  className = '',
+}: {
+  page: ExactPage
+  division: number
+  id?: string
+  children?: ReactNode
+  className?: string
+}) {
+  const url = exactUrl(page, division, id)
+  const label = t(exactPageLabel(page))
+  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null)
+
+  useEffect(() => {
+    if (!copied) return
+    const timer = setTimeout(() => setCopied(null), 1_500)
+    return () => clearTimeout(timer)
+  }, [copied])
+
+  return (
+    <span className={`inline-flex items-center gap-1 ${className}`}>
+      <a
+        href={url}
+        target="_blank"
+        rel="noopener noreferrer"
+        title={t('link.opensNewTab', { label })}
+        className="inline-flex items-center gap-1 whitespace-nowrap text-sky-800 underline-offset-2 hover:underline focus:ring-2 focus:ring-sky-600 focus:outline-none"
+      >
+        {children ?? label}
+        <ExternalIcon />
+      </a>
+      <button
+        type="button"
+        aria-label={`${t('link.copy')}: ${label}`}
+        title={copied === 'yes' ? t('link.copied') : copied === 'failed' ? t('link.copyFailed') : t('link.copy')}
+        onClick={() => {
+          copyText(url).then(
+            () => setCopied('yes'),
+            () => setCopied('failed'),
+          )
+        }}
+        className="rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800 focus:ring-2 focus:ring-sky-600 focus:outline-none"
+      >
+        <CopyIcon />
+      </button>
+      {copied && (
+        <span role="status" className={`text-xs ${copied === 'yes' ? 'text-emerald-700' : 'text-red-700'}`}>
+          {copied === 'yes' ? t('link.copied') : t('link.copyFailed')}
+        </span>
+      )}
+    </span>
+  )
+}

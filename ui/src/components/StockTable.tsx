@@ -1,0 +1,305 @@
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react'
+import { liveGet } from '../api/db.ts'
+import { fetchStockPage, NO_FILTERS, type Activity, type StockFilters, type StockItem } from '../api/stock.ts'
+import { locale, t, tCount } from '../i18n/index.ts'
+import { useIsWide } from '../lib/media.ts'
+import { ExternalLink } from './ExternalLink.tsx'
+import { PictureIcon } from './icons.tsx'
+import { LoadingScreen } from './LoadingScreen.tsx'
+import { InfoTip } from './Tooltip.tsx'
+
+const ROW_WIDE = 64
+const ROW_NARROW = 100
+/** Columns of the wide layout: picture, code, description, group, stock, locations, links. */
+const GRID = 'grid-cols-[56px_minmax(8rem,1fr)_minmax(12rem,2fr)_minmax(8rem,1fr)_6rem_minmax(12rem,2fr)_11rem]'
+
+function fmt(n: number): string {
+  return n.toLocaleString(locale(), { maximumFractionDigits: 3 })
+}
+
+/** The item's thumbnail, or a neutral placeholder when it has none or it cannot be loaded. */
+function Thumbnail({ item }: { item: StockItem }) {
+  const [failed, setFailed] = useState(false)
+  if (!item.hasPicture || failed) {
+    return (
+      <span
+        role="img"
+        aria-label={t('stock.noPicture')}
+        className="flex h-11 w-11 items-center justify-center rounded bg-slate-100 text-slate-400"
+      >
+        <PictureIcon />
+      </span>
+    )
+  }
+  return (
+    <img
+      src={`/api/v1/pictures/${encodeURIComponent(item.id)}?thumbnail=true`}
+      alt=""
+      loading="lazy"
+      width={44}
+      height={44}
+      onError={() => setFailed(true)}
+      className="h-11 w-11 rounded bg-slate-100 object-cover"
+    />
+  )
+}
+
+function Locations({ item }: { item: StockItem }) {
+  if (item.locations.length === 0) return <span className="text-slate-400">{t('stock.noLocations')}</span>
+  return (
+    <span className="flex flex-wrap gap-1">
+      {item.locations.map((l) => (
+        <span
+          key={`${l.warehouse}/${l.location ?? ''}`}
+          className="rounded bg-slate-100 px-1.5 py-0.5 text-xs whitespace-nowrap text-slate-700 tabular-nums"
+        >
+          {l.warehouse}
+          {l.location ? ` · ${l.location}` : ''}: <strong>{fmt(l.stock)}</strong>
+        </span>
+      ))}
+    </span>
+  )
+}
+
+function CodeCell({ item, division }: { item: StockItem; division: number }) {
+  return (
+    <span className="flex min-w-0 flex-col">
+      <ExternalLink page="itemCard" division={division} id={item.id} className="font-mono text-sm">
+        {item.code}
+      </ExternalLink>
+      {item.shopOrder !== null && (
+        <span className="text-xs text-amber-800">{t('stock.shopOrderMatch', { number: item.shopOrder })}</span>
+      )}
+      {item.endDate && (
+        <span className="w-fit rounded bg-slate-200 px-1 text-xs text-slate-600">{t('stock.inactiveBadge')}</span>
+      )}
+    </span>
+  )
+}
+
+const WideRow = memo(function WideRow({ item, division }: { item: StockItem; division: number }) {
+  return (
+    <div role="row" className={`grid ${GRID} h-full items-center gap-3 border-b border-slate-100 px-3 text-sm`}>
+      <span role="cell">
+        <Thumbnail item={item} />
+      </span>
+      <span role="cell" className="min-w-0">
+        <CodeCell item={item} division={division} />
+      </span>
+      <span role="cell" className="truncate" title={item.description}>
+        {item.description}
+      </span>
+      <span role="cell" className="truncate text-slate-600" title={item.itemGroup}>
+        {item.itemGroup}
+      </span>
+      <span role="cell" className="text-right font-semibold tabular-nums">
+        {fmt(item.total)} <span className="text-xs font-normal text-slate-500">{item.unit}</span>
+      </span>
+      <span role="cell" className="max-h-14 overflow-hidden">
+        <Locations item={item} />
+      </span>
+      <span role="cell">
+        <ExternalLink page="inventoryTransactions" division={division} id={item.id} className="text-xs" />
+      </span>
+    </div>
+  )
+})
+
+const NarrowRow = memo(function NarrowRow({ item, division }: { item: StockItem; division: number }) {
+  return (
+    <div role="row" className="flex h-full gap-3 border-b border-slate-100 px-3 py-2 text-sm">
+      <span role="cell">
+        <Thumbnail item={item} />
+      </span>
+      <span role="cell" className="flex min-w-0 flex-1 flex-col gap-1">
+        <span className="flex items-start justify-between gap-2">
+          <CodeCell item={item} division={division} />
+          <strong className="tabular-nums">
+            {fmt(item.total)} <span className="text-xs font-normal text-slate-500">{item.unit}</span>
+          </strong>
+        </span>
+        <span className="truncate">{item.description}</span>
+        <span className="max-h-10 overflow-hidden">
+          <Locations item={item} />
+        </span>
+      </span>
+    </div>
+  )
+})
+
+function Filters({ filters, onChange }: { filters: StockFilters; onChange: (f: StockFilters) => void }) {
+  const warehouses = useQuery({ queryKey: ['live', 'warehouses'], queryFn: () => liveGet('warehouses'), staleTime: 10 * 60_000 })
+  const groups = useQuery({ queryKey: ['live', 'itemGroups'], queryFn: () => liveGet('itemGroups'), staleTime: 10 * 60_000 })
+  const select = 'rounded border border-slate-300 bg-white px-2 py-2 text-sm focus:border-sky-700 focus:ring-2 focus:ring-sky-600 focus:outline-none'
+  return (
+    <div className="flex flex-wrap items-end gap-3">
+      <label className="flex min-w-64 flex-[2] flex-col gap-1 text-sm font-medium">
+        {t('stock.search')}
+        <input
+          type="search"
+          value={filters.search}
+          placeholder={t('stock.searchPlaceholder')}
+          onChange={(e) => onChange({ ...filters, search: e.target.value })}
+          className="rounded border border-slate-300 px-3 py-2 font-normal focus:border-sky-700 focus:ring-2 focus:ring-sky-600 focus:outline-none"
+        />
+      </label>
+      <label className="flex min-w-40 flex-1 flex-col gap-1 text-sm font-medium">
+        {t('stock.warehouse')}
+        <select value={filters.warehouse} onChange={(e) => onChange({ ...filters, warehouse: e.target.value })} className={select}>
+          <option value="">{t('stock.allWarehouses')}</option>
+          {warehouses.data?.map((w) => (
+            <option key={w.ID} value={w.ID}>
+              {w.Code} {w.Description}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="flex min-w-40 flex-1 flex-col gap-1 text-sm font-medium">
+        {t('stock.itemGroup')}
+        <select value={filters.itemGroup} onChange={(e) => onChange({ ...filters, itemGroup: e.target.value })} className={select}>
+          <option value="">{t('stock.allItemGroups')}</option>
+          {groups.data?.map((g) => (
+            <option key={g.ID} value={g.ID}>
+              {g.Code} {g.Description}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="flex min-w-32 flex-col gap-1 text-sm font-medium">
+        {t('stock.activity')}
+        <select
+          value={filters.activity}
+          onChange={(e) => onChange({ ...filters, activity: e.target.value as Activity })}
+          className={select}
+        >
+          <option value="active">{t('stock.active')}</option>
+          <option value="inactive">{t('stock.inactive')}</option>
+          <option value="all">{t('stock.all')}</option>
+        </select>
+      </label>
+      <span className="pb-2">
+        <InfoTip label={t('stock.filters')} text={t('tooltip.filters')} />
+      </span>
+    </div>
+  )
+}
+
+/**
+ * The Table view: every item with its stock in all locations. About 500 items load first,
+ * more as the list scrolls near its end; only the rows in view are in the page.
+ */
+export function StockTable({ division }: { division: number }) {
+  const [filters, setFilters] = useState<StockFilters>(NO_FILTERS)
+  // typing stays quick; the query follows the settled text
+  const deferred = useDeferredValue(filters)
+  const wide = useIsWide()
+  const query = useInfiniteQuery({
+    queryKey: ['stockTable', division, deferred],
+    queryFn: ({ pageParam }) => fetchStockPage(deferred, pageParam),
+    initialPageParam: 0,
+    getNextPageParam: (last) => last.next ?? undefined,
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  })
+  const items = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data])
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const rowHeight = wide ? ROW_WIDE : ROW_NARROW
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => rowHeight,
+    overscan: 10,
+  })
+  useEffect(() => virtualizer.measure(), [rowHeight, virtualizer])
+
+  const virtualRows = virtualizer.getVirtualItems()
+  const lastIndex = virtualRows.length ? virtualRows[virtualRows.length - 1].index : -1
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage && lastIndex >= items.length - 30) void fetchNextPage()
+  }, [lastIndex, items.length, hasNextPage, isFetchingNextPage, fetchNextPage])
+
+  return (
+    <section aria-labelledby="stock-title" className="flex min-h-0 flex-1 flex-col gap-3">
+      <h2 id="stock-title" className="sr-only">
+        {t('stock.title')}
+      </h2>
+      <Filters filters={filters} onChange={setFilters} />
+      <div className="flex items-center justify-between text-sm text-slate-600">
+        <p role="status" data-testid="stock-count">
+          {tCount('stock.shown', items.length)}
+          {query.isFetching && !query.isFetchingNextPage ? ' …' : ''}
+        </p>
+        {query.error && (
+          <p role="alert" className="text-red-700">
+            {query.error.message}
+          </p>
+        )}
+      </div>
+      {query.isPending ? (
+        <LoadingScreen />
+      ) : (
+        <div role="table" aria-label={t('stock.title')} aria-rowcount={items.length} className="flex min-h-0 flex-1 flex-col rounded-lg bg-white shadow">
+          {wide && (
+            <div role="rowgroup">
+              <div role="row" className={`grid ${GRID} gap-3 border-b border-slate-200 bg-slate-50 px-3 py-2 text-left text-xs font-medium text-slate-500 uppercase`}>
+                <span role="columnheader">{t('stock.picture')}</span>
+                <span role="columnheader">{t('stock.code')}</span>
+                <span role="columnheader">{t('stock.description')}</span>
+                <span role="columnheader">{t('stock.group')}</span>
+                <span role="columnheader" className="text-right">
+                  {t('stock.total')}
+                </span>
+                <span role="columnheader">{t('stock.locations')}</span>
+                <span role="columnheader">{t('stock.links')}</span>
+              </div>
+            </div>
+          )}
+          <div
+            ref={scrollRef}
+            role="rowgroup"
+            tabIndex={0}
+            data-testid="stock-rows"
+            className="h-[60vh] min-h-64 overflow-auto focus:ring-2 focus:ring-sky-600 focus:outline-none md:h-[calc(100vh-20rem)]"
+          >
+            {items.length === 0 ? (
+              <p className="p-6 text-center text-slate-500">{t('stock.empty')}</p>
+            ) : (
+              <div className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+                {virtualRows.map((v) => {
+                  const item = items[v.index]
+                  return (
+                    <div
+                      key={item.id + v.index}
+                      aria-rowindex={v.index + 1}
+                      className="absolute top-0 left-0 w-full"
+                      style={{ height: v.size, transform: `translateY(${v.start}px)` }}
+                    >
+                      {wide ? <WideRow item={item} division={division} /> : <NarrowRow item={item} division={division} />}
+                    </div>
+                  )
+                })}
+              </div>
+            )}
+          </div>
+          <div className="flex items-center justify-center border-t border-slate-100 p-2 text-sm">
+            {hasNextPage ? (
+              <button
+                type="button"
+                disabled={isFetchingNextPage}
+                onClick={() => void fetchNextPage()}
+                className="rounded border border-slate-300 px-3 py-1 hover:bg-slate-100 disabled:opacity-60"
+              >
+                {isFetchingNextPage ? t('stock.loadingMore') : t('stock.more')}
+              </button>
+            ) : (
+              items.length > 0 && <span className="text-slate-500">{t('stock.allLoaded')}</span>
+            )}
+          </div>
+        </div>
+      )}
+    </section>
+  )
+}

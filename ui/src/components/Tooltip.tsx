@@ -1,0 +1,49 @@
+import { useId, useState, type ReactNode } from 'react'
+
+/**
+ * A short explanation shown while the pointer is over, or the keyboard focus is on, the
+ * trigger; it fades in over 250 ms (spec §9). Escape hides it.
+ */
+export function Tooltip({ text, children, side = 'bottom' }: { text: string; children: ReactNode; side?: 'top' | 'bottom' }) {
+  const id = useId()
+  const [open, setOpen] = useState(false)
+  return (
+    <span
+      className="relative inline-flex"
+      onMouseEnter={() => setOpen(true)}
+      onMouseLeave={() => setOpen(false)}
+      onFocus={() => setOpen(true)}
+      onBlur={() => setOpen(false)}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') setOpen(false)
+      }}
+      aria-describedby={id}
+    >
+      {children}
+      <span
+        id={id}
+        role="tooltip"
+        className={`pointer-events-none absolute left-1/2 z-50 w-max max-w-72 -translate-x-1/2 rounded bg-slate-900 px-3 py-2 text-xs font-normal leading-snug text-white shadow-lg transition-opacity duration-250 ${
+          side === 'top' ? 'bottom-full mb-2' : 'top-full mt-2'
+        } ${open ? 'visible opacity-100' : 'invisible opacity-0'}`}
+      >
+        {text}
+      </span>
+    </span>
+  )
+}
+
+/** A round "i" button that only carries a tooltip. */
+export function InfoTip({ label, text }: { label: string; text: string }) {
+  return (
+    <Tooltip text={text}>
+      <button
+        type="button"
+        aria-label={label}
+        className="inline-flex h-6 w-6 items-center justify-center rounded-full border border-slate-300 text-xs font-semibold text-slate-600 hover:bg-slate-100 focus:ring-2 focus:ring-sky-600 focus:outline-none"
+      >
+        i
+      </button>
+    </Tooltip>
+  )
+}

@@ -1,0 +1,189 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState, type FormEvent } from 'react'
+import type { Session } from '../api/auth.ts'
+import { getPrinters, updateOrganizationPreferences, type Preferences } from '../api/org.ts'
+import { queryKeys, useSession } from '../api/queries.ts'
+import { LoadingScreen } from '../components/LoadingScreen.tsx'
+import { t } from '../i18n/index.ts'
+
+/** Label types by name (spec §9); the server takes the name or the number. */
+export const LABEL_TYPES = ['electrical-72001926', 'electrical-72001925', 'electrical-x4', 'electrical-NEW', 'cnc-new', 'receipts'] as const
+
+/** The organization preferences this screen edits, with their defaults. */
+export interface OrgSettings {
+  weekends_disabled: boolean
+  sync_interval_minutes: number
+  default_printer: string
+  label_type_shop_order: string
+  label_type_item: string
+  label_type_receipt: string
+  label_copies: number
+}
+
+export function readSettings(p: Preferences): OrgSettings {
+  const str = (k: string, d: string) => (typeof p[k] === 'string' ? (p[k] as string) : d)
+  const num = (k: string, d: number) => (typeof p[k] === 'number' ? (p[k] as number) : d)
+  return {
+    weekends_disabled: p.weekends_disabled === true,
+    sync_interval_minutes: num('sync_interval_minutes', 15),
+    default_printer: str('default_printer', ''),
+    label_type_shop_order: str('label_type_shop_order', 'electrical-72001926'),
+    label_type_item: str('label_type_item', 'electrical-72001926'),
+    label_type_receipt: str('label_type_receipt', 'receipts'),
+    label_copies: num('label_copies', 1),
+  }
+}
+
+function Form({ session }: { session: Session }) {
+  const queryClient = useQueryClient()
+  const prefs = session.organizationDetails.preferences
+  const [form, setForm] = useState<OrgSettings>(() => readSettings(prefs))
+  const printers = useQuery({ queryKey: ['printers'], queryFn: getPrinters, enabled: session.tier === 'full', retry: false })
+  const save = useMutation({
+    // unknown keys other screens keep in the preferences are carried over
+    mutationFn: () => updateOrganizationPreferences(session.organizationDetails.uuid, { ...prefs, ...form }),
+    onSuccess: (details) => {
+      queryClient.setQueryData<Session>(queryKeys.session, (s) => (s ? { ...s, organizationDetails: details } : s))
+    },
+  })
+  const intervalOk = Number.isInteger(form.sync_interval_minutes) && form.sync_interval_minutes >= 0 && form.sync_interval_minutes <= 1440
+  const copiesOk = Number.isInteger(form.label_copies) && form.label_copies >= 1 && form.label_copies <= 100
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    if (intervalOk && copiesOk) save.mutate()
+  }
+  const field = 'flex flex-col gap-1 text-sm font-medium'
+  const input = 'rounded border border-slate-300 px-2 py-2 font-normal focus:border-sky-700 focus:ring-2 focus:ring-sky-600 focus:outline-none'
+  const section = 'flex flex-col gap-3 rounded-lg bg-white p-4 shadow'
+  const labelSelect = (key: 'label_type_shop_order' | 'label_type_item' | 'label_type_receipt', label: string) => (
+    <label className={field}>
+      {label}
+      <select value={form[key]} onChange={(e) => setForm({ ...form, [key]: e.target.value })} className={input}>
+        {LABEL_TYPES.map((lt) => (
+          <option key={lt} value={lt}>
+            {lt}
+          </option>
+        ))}
+      </select>
+    </label>
+  )
+
+  return (
+    <form onSubmit={submit} onChange={() => save.reset()} className="flex flex-col gap-4">
+      <section className={section} aria-labelledby="gs-planning">
+        <h2 id="gs-planning" className="font-semibold">
+          {t('global.planning')}
+        </h2>
+        <label className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            checked={form.weekends_disabled}
+            onChange={(e) => setForm({ ...form, weekends_disabled: e.target.checked })}
+          />
+          {t('global.weekendsDisabled')}
+        </label>
+      </section>
+      <section className={section} aria-labelledby="gs-sync">
+        <h2 id="gs-sync" className="font-semibold">
+          {t('global.sync')}
+        </h2>
+        <label className={field}>
+          {t('global.syncInterval')}
+          <input
+            type="number"
+            min={0}
+            max={1440}
+            step={1}
+            value={Number.isNaN(form.sync_interval_minutes) ? '' : form.sync_interval_minutes}
+            onChange={(e) => setForm({ ...form, sync_interval_minutes: e.target.valueAsNumber })}
+            aria-invalid={!intervalOk}
+            className={`${input} w-32`}
+          />
+        </label>
+        {!intervalOk && (
+          <p role="alert" className="text-sm text-red-700">
+            {t('global.invalidInterval')}
+          </p>
+        )}
+      </section>
+      <section className={section} aria-labelledby="gs-labels">
+        <h2 id="gs-labels" className="font-semibold">
+          {t('global.labels')}
+        </h2>
+        <label className={field}>
+          {t('global.defaultPrinter')}
+          <select value={form.default_printer} onChange={(e) => setForm({ ...form, default_printer: e.target.value })} className={input}>
+            <option value="">{t('global.noPrinter')}</option>
+            {printers.data?.map((p) => (
+              <option key={p.name} value={p.name}>
+                {p.state ? t('global.printerState', { name: p.name, state: p.state }) : p.name}
+              </option>
+            ))}
+            {form.default_printer && !printers.data?.some((p) => p.name === form.default_printer) && (
+              <option value={form.default_printer}>{form.default_printer}</option>
+            )}
+          </select>
+        </label>
+        {printers.data?.length === 0 && <p className="text-sm text-slate-500">{t('global.noPrinters')}</p>}
+        <div className="grid gap-3 md:grid-cols-3">
+          {labelSelect('label_type_shop_order', t('global.labelShopOrder'))}
+          {labelSelect('label_type_item', t('global.labelItem'))}
+          {labelSelect('label_type_receipt', t('global.labelReceipt'))}
+        </div>
+        <label className={field}>
+          {t('global.copies')}
+          <input
+            type="number"
+            min={1}
+            max={100}
+            step={1}
+            value={Number.isNaN(form.label_copies) ? '' : form.label_copies}
+            onChange={(e) => setForm({ ...form, label_copies: e.target.valueAsNumber })}
+            aria-invalid={!copiesOk}
+            className={`${input} w-32`}
+          />
+        </label>
+        {!copiesOk && (
+          <p role="alert" className="text-sm text-red-700">
+            {t('global.invalidCopies')}
+          </p>
+        )}
+      </section>
+      <div className="flex items-center gap-3">
+        <button
+          type="submit"
+          disabled={save.isPending || !intervalOk || !copiesOk}
+          className="rounded-md bg-sky-800 px-4 py-2 font-medium text-white hover:bg-sky-900 disabled:opacity-60"
+        >
+          {save.isPending ? t('settings.saving') : t('settings.save')}
+        </button>
+        {save.isSuccess && (
+          <p role="status" className="text-sm text-emerald-700">
+            {t('settings.saved')}
+          </p>
+        )}
+        {save.isError && (
+          <p role="alert" className="text-sm text-red-700">
+            {save.error.message}
+          </p>
+        )}
+      </div>
+    </form>
+  )
+}
+
+/** The organization's shared preferences: planning weekends, sync schedule, printers and labels. */
+export default function GlobalSettings() {
+  const { data: session } = useSession()
+  if (!session) return <LoadingScreen />
+  return (
+    <div className="mx-auto flex w-full max-w-3xl flex-col gap-4 p-4 md:p-6">
+      <div>
+        <h1 className="text-2xl font-bold text-sky-900">{t('global.title')}</h1>
+        <p className="text-slate-600">{t('global.intro', { organization: session.organizationDetails.name || session.customer_name || '' })}</p>
+      </div>
+      <Form session={session} />
+    </div>
+  )
+}
