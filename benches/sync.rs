@@ -108,7 +108,8 @@ fn export(store: &stock_manager::store::OrgStore, dir: &std::path::Path) {
         }
         let mut cols = vec![spec.key.clone()];
         cols.extend(spec.indexed.iter().filter(|c| **c != spec.key).cloned());
-        let mut out = std::io::BufWriter::new(std::fs::File::create(dir.join(format!("{}.tsv", spec.name))).expect("file"));
+        let mut out =
+            std::io::BufWriter::new(std::fs::File::create(dir.join(format!("{}.tsv", spec.name))).expect("file"));
         let escape = |s: &str| s.replace('\\', "\\\\").replace('\t', "\\t").replace('\n', "\\n");
         store
             .for_each_row(&spec.name, |_, bytes| {

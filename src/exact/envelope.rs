@@ -263,7 +263,8 @@ mod tests {
 
     #[test]
     fn raw_pages_keep_each_row_as_written_without_metadata() {
-        let body = br#" {"d":{"__count":"3","results":[{"__metadata":{"uri":"u","type":"t"},"ID":"a","N":{"x":[1,"]"]}},
+        let body =
+            br#" {"d":{"__count":"3","results":[{"__metadata":{"uri":"u","type":"t"},"ID":"a","N":{"x":[1,"]"]}},
             {"ID":"b\"q","__metadata":{}}, {}],"__next":"https:\/\/x\/next"}}"#;
         let page = parse_collection_raw(body).unwrap();
         let rows: Vec<&[u8]> = page.rows.iter().collect();
@@ -277,7 +278,9 @@ mod tests {
         let plain = parse_collection_raw(br#"{"d":[{"InStock":3}]}"#).unwrap();
         assert_eq!(plain.rows.len(), 1);
         assert!(plain.next.is_none());
-        for body in [&b"<html>"[..], b"{}", b"{\"d\":{}}", b"{\"d\":{\"results\":{}}}", b"{\"d\":[1]}", b"{\"d\":[{\"a\":1}"] {
+        for body in
+            [&b"<html>"[..], b"{}", b"{\"d\":{}}", b"{\"d\":{\"results\":{}}}", b"{\"d\":[1]}", b"{\"d\":[{\"a\":1}"]
+        {
             assert!(parse_collection_raw(body).is_err(), "{}", String::from_utf8_lossy(body));
         }
     }

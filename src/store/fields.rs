@@ -220,7 +220,11 @@ pub(crate) fn array_elements(arr: &[u8]) -> StoreResult<Vec<Raw<'_>>> {
 pub(crate) fn raw_str(raw: Raw<'_>) -> Option<std::borrow::Cow<'_, str>> {
     let t = raw.get();
     let inner = t.strip_prefix('"')?.strip_suffix('"')?;
-    if inner.contains('\\') { serde_json::from_str::<String>(t).ok().map(std::borrow::Cow::Owned) } else { Some(inner.into()) }
+    if inner.contains('\\') {
+        serde_json::from_str::<String>(t).ok().map(std::borrow::Cow::Owned)
+    } else {
+        Some(inner.into())
+    }
 }
 
 /// An integer written as a number or, as the provider writes Int64, a string (the same

@@ -606,11 +606,16 @@ fn cached_posting_lists_follow_every_write() {
 fn raw_rows_are_stored_as_given_and_indexed_like_values() {
     let (_d, stores) = open_temp();
     let s = stores.get(1).expect("store");
-    let text = r#"{"ID":"4792a639-3840-4d8a-b086-017acd738a52","Code":"A\"1","ItemGroup":"g1","Warehouse":null,"Stock":2}"#;
+    let text =
+        r#"{"ID":"4792a639-3840-4d8a-b086-017acd738a52","Code":"A\"1","ItemGroup":"g1","Warehouse":null,"Stock":2}"#;
     let numeric = r#"{"ID":17,"Code":"B","ItemGroup":"g1"}"#;
-    let out = s.apply_raw_batch("items", &[text.as_bytes(), numeric.as_bytes()], Some(5), Commit::Durable).expect("raw");
+    let out =
+        s.apply_raw_batch("items", &[text.as_bytes(), numeric.as_bytes()], Some(5), Commit::Durable).expect("raw");
     assert_eq!(out, UpsertOutcome { inserted: 2, updated: 0 });
-    assert_eq!(s.get_row("items", "4792a639-3840-4d8a-b086-017acd738a52").expect("get").as_deref(), Some(text.as_bytes()));
+    assert_eq!(
+        s.get_row("items", "4792a639-3840-4d8a-b086-017acd738a52").expect("get").as_deref(),
+        Some(text.as_bytes())
+    );
     assert!(s.get_row("items", "17").expect("get").is_some());
     assert_eq!(ids(&s.query_str("items", "Code=eq.A\"1").expect("q")), ["4792a639-3840-4d8a-b086-017acd738a52"]);
     assert_eq!(s.query_str("items", "ItemGroup=eq.g1").expect("q").len(), 2);

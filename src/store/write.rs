@@ -2,13 +2,13 @@
 
 use super::error::{StoreError, StoreResult};
 use super::fields::{Raw, extract, raw_str};
-use std::borrow::Cow;
 use super::index::entry_key;
 use super::meta;
 use super::tables::{IndexDef, Registry, RowsDef, TableSpec, index_name, rows_name};
 use super::value::{NormKey, TAG_NULL, is_guid, norm_raw};
 use redb::WriteTransaction;
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// A write transaction's view of the tables; everything done through one `Writer` commits
 /// or vanishes together.

@@ -5,12 +5,12 @@
 
 use super::progress::{Progress, SyncEvent};
 use super::sink::{RawRows, SyncSink};
-use crate::store::BULK_ROWS;
-use crate::store::fields::{extract, raw_i64, raw_str};
 use crate::exact::catalogue::{self, Endpoint, Kind};
 use crate::exact::odata;
 use crate::exact::tokens::TokenManager;
 use crate::exact::{ExactClient, ExactError};
+use crate::store::BULK_ROWS;
+use crate::store::fields::{extract, raw_i64, raw_str};
 use parking_lot::Mutex;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
