@@ -107,10 +107,20 @@ pub fn prepare_organization(state: &AppState, division: i64, customer: &str, use
     Ok(())
 }
 
+/// How long sign-in waits for the list of the user's divisions.
+const DIVISIONS_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The user's divisions from the provider; on failure just the current one, so sign-in still works.
 pub async fn list_divisions(state: &AppState, current: i64, token: &str) -> Vec<DivisionChoice> {
     let url = state.exact.api_url(current, "system/Divisions?$select=Code,Description,CustomerName");
-    match state.exact.get_all(current, token, &url).await {
+    // A spent minute budget would hold the sign-in for up to a minute: sign in with the current
+    // division only rather than keep the user waiting.
+    let listed = tokio::time::timeout(DIVISIONS_WAIT, state.exact.get_all(current, token, &url)).await;
+    let Ok(listed) = listed else {
+        tracing::warn!("listing the user's divisions took too long; signing in with the current one");
+        return Vec::new();
+    };
+    match listed {
         Ok(rows) => rows
             .iter()
             .filter_map(|r| {

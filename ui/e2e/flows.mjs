@@ -19,7 +19,8 @@ export async function signIn(page, base, { button = 'Sign in with Exact Online' 
   await page.goto(base + '/')
   await page.getByRole('button', { name: button }).click()
   await page.getByRole('button', { name: 'Approve' }).click()
-  await page.waitForURL(/\/(license-code|dashboard)\?division=\d+/)
+  // Sign-in may wait a few seconds for the provider's minute budget after busy specs.
+  await page.waitForURL(/\/(license-code|dashboard)\?division=\d+/, { timeout: 60_000 })
 }
 
 /** Activates the organization on the licence page, when it asks. */
