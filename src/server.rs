@@ -34,6 +34,8 @@ use std::time::{Duration, Instant};
 
 /// How long in-flight requests may take to finish after a shutdown signal.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+/// How long a stop waits for aborted background tasks to drop their database handles.
+const RELEASE_WAIT: Duration = Duration::from_secs(5);
 
 /// Shared state of every handler.
 pub struct AppState {
@@ -312,10 +314,7 @@ impl RunningServer {
     /// Waits until the server ends (a signal when `handle_signals`), then withdraws mDNS.
     pub async fn wait(mut self) -> Result<()> {
         let result = (&mut self.task).await;
-        self.withdraw();
-        if let Some(p) = &self.state.printing {
-            p.shutdown().await;
-        }
+        self.release().await;
         result.context("server task panicked")?.context("server failed")
     }
 
@@ -324,11 +323,28 @@ impl RunningServer {
     pub async fn stop(mut self, graceful: bool) -> Result<()> {
         self.handle.stop(graceful).await;
         let result = (&mut self.task).await;
+        self.release().await;
+        result.context("server task panicked")?.context("server failed")
+    }
+
+    /// Withdraws mDNS, stops the workers and waits (bounded) until the aborted tasks have let go
+    /// of the databases, so the same data directory can be opened again right after a stop.
+    async fn release(mut self) {
         self.withdraw();
         if let Some(p) = &self.state.printing {
             p.shutdown().await;
         }
-        result.context("server task panicked")?.context("server failed")
+        let serverdb = Arc::downgrade(&self.state.serverdb);
+        let stores = Arc::downgrade(&self.state.stores);
+        drop(self);
+        let deadline = Instant::now() + RELEASE_WAIT;
+        while serverdb.strong_count() + stores.strong_count() > 0 {
+            if Instant::now() >= deadline {
+                tracing::warn!("background tasks still hold the databases after the stop");
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
     }
 
     fn withdraw(&mut self) {

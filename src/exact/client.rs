@@ -19,8 +19,12 @@ pub struct Waits {
     pub read_retry: Duration,
     /// After a network error or 429 on a write or a provider delete: 2 s.
     pub write_retry: Duration,
-    /// How many times a call is tried before its error is returned.
+    /// How many times a call is tried before its error is returned (429s aside).
     pub attempts: u32,
+    /// How many 429 answers one call waits out before giving up. They have a budget of their own:
+    /// a 429 says the provider is up and will answer later, so a burst of them must not use up
+    /// the attempts meant for real failures.
+    pub rate_limited_attempts: u32,
     /// Minimum time per page when the throttle flag is set: 1300 ms.
     pub throttle: Duration,
     /// The longest wait for a rate-limit window to reset: until the next minute.
@@ -33,6 +37,7 @@ impl Default for Waits {
             read_retry: Duration::from_secs(20),
             write_retry: Duration::from_secs(2),
             attempts: 6,
+            rate_limited_attempts: 30,
             throttle: Duration::from_millis(1300),
             rate_limit_max: Duration::from_secs(60),
         }
@@ -170,20 +175,28 @@ impl ExactClient {
         body: Option<&Value>,
         wait: Duration,
     ) -> Result<Answer, ExactError> {
-        let mut attempt = 0;
+        let (mut attempt, mut rate_limited) = (0, 0);
         loop {
-            attempt += 1;
             let result = self.call_once(division, token, method.clone(), url, body).await;
             let err = match result {
                 Ok(a) if a.status.is_success() => return Ok(a),
                 Ok(a) => Self::error_of(&a),
                 Err(e) => e,
             };
+            let is_429 = matches!(err, ExactError::RateLimited);
+            if is_429 {
+                rate_limited += 1;
+            } else {
+                attempt += 1;
+            }
             // A write that may have reached the provider is not repeated here: the outbox decides.
-            let retry = err.is_transient() && (method == Method::GET || matches!(err, ExactError::RateLimited));
-            if !retry || attempt >= self.waits.attempts {
+            let retry = err.is_transient() && (method == Method::GET || is_429);
+            let spent =
+                if is_429 { rate_limited >= self.waits.rate_limited_attempts } else { attempt >= self.waits.attempts };
+            if !retry || spent {
                 return Err(err);
             }
+            let attempt = attempt + rate_limited;
             tracing::warn!(error = %err, attempt, wait_ms = wait.as_millis() as u64, "Exact call failed; waiting to retry");
             tokio::time::sleep(wait).await;
         }

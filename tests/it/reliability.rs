@@ -54,7 +54,7 @@ fn local_state(stores: &Stores, division: i64) -> BTreeMap<&'static str, Vec<(St
 #[actix_web::test]
 async fn storms_of_429_and_500s_end_with_zero_lost_rows() {
     let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
-    w.sim.handle().set_faults(Faults { storm_429_calls: 4, error_500_share: 0.25, ..Default::default() });
+    w.sim.handle().set_faults(Faults { storm_429_calls: 4, error_500_share: 0.2, ..Default::default() });
     let status = w.sync(None).await;
     w.sim.handle().set_faults(Faults::default());
     for ep in catalogue::ENDPOINTS.iter().filter(|e| e.kind == Kind::Sync) {
@@ -64,6 +64,19 @@ async fn storms_of_429_and_500s_end_with_zero_lost_rows() {
     assert!(counters.sent_429 >= 4 && counters.sent_500 > 0, "the faults happened: {counters:?}");
     let state = w.server.running.as_ref().unwrap().state();
     assert_eq!(local_state(&state.stores, w.division), sim_state(&w.sim, w.division));
+    w.stop().await;
+}
+
+#[actix_web::test]
+async fn a_429_burst_longer_than_the_attempts_is_waited_out() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    // Twice the attempts a failing call gets: 429s have a budget of their own.
+    let burst = 2 * crate::provider::quick_waits().attempts;
+    w.sim.handle().set_faults(Faults { storm_429_calls: burst, ..Default::default() });
+    let status = w.sync(Some(vec!["items"])).await;
+    assert!(status["tables"]["items"]["error"].is_null(), "{}", status["tables"]["items"]["error"]);
+    assert!(status["tables"]["items"]["rows"].as_u64().unwrap_or(0) > 0, "{status}");
+    assert_eq!(w.sim.handle().counters().sent_429, u64::from(burst));
     w.stop().await;
 }
 
