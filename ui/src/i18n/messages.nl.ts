@@ -1,5 +1,13 @@
 // The Dutch message catalogue: the same keys as the English one, checked by the type.
 import type { Catalogue } from './messages.ts'
+import * as planning from './screens/planning.ts'
+import * as materials from './screens/materials.ts'
+import * as purchases from './screens/purchases.ts'
+import * as receipts from './screens/receipts.ts'
+import * as transfers from './screens/transfers.ts'
+import * as hours from './screens/hours.ts'
+import * as scanning from './screens/scanning.ts'
+import * as importData from './screens/importData.ts'
 
 export const nl: Catalogue = {
   'app.name': 'Stock Manager',
@@ -274,4 +282,13 @@ export const nl: Catalogue = {
   'mng.state.sending': 'Bezig',
   'mng.state.delivered': 'Afgeleverd',
   'mng.state.failed': 'Geweigerd',
+
+  ...planning.nl,
+  ...materials.nl,
+  ...purchases.nl,
+  ...receipts.nl,
+  ...transfers.nl,
+  ...hours.nl,
+  ...scanning.nl,
+  ...importData.nl,
 }

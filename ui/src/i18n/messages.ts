@@ -1,6 +1,15 @@
 // The English message catalogue. Every string the UI shows comes from here; the Dutch one
 // (messages.nl.ts) has the same type, so a missing translation is a compile error.
 
+import * as planning from './screens/planning.ts'
+import * as materials from './screens/materials.ts'
+import * as purchases from './screens/purchases.ts'
+import * as receipts from './screens/receipts.ts'
+import * as transfers from './screens/transfers.ts'
+import * as hours from './screens/hours.ts'
+import * as scanning from './screens/scanning.ts'
+import * as importData from './screens/importData.ts'
+
 export const en = {
   'app.name': 'Stock Manager',
   'app.shortName': 'ESM',
@@ -273,6 +282,16 @@ export const en = {
   'mng.state.sending': 'Sending',
   'mng.state.delivered': 'Delivered',
   'mng.state.failed': 'Refused',
+
+  // Screens with many messages keep them in a file of their own (screens/).
+  ...planning.en,
+  ...materials.en,
+  ...purchases.en,
+  ...receipts.en,
+  ...transfers.en,
+  ...hours.en,
+  ...scanning.en,
+  ...importData.en,
 } as const
 
 export type MessageKey = keyof typeof en

@@ -1,0 +1,4 @@
+// Messages of the importData screen, English and Dutch (spread into the catalogues in ../messages*.ts).
+export const en = {} as const
+
+export const nl: Record<keyof typeof en, string> = {}
