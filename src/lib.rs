@@ -12,6 +12,7 @@ pub mod demo;
 pub mod discovery;
 pub mod error;
 pub mod exact;
+pub mod fuzzing;
 pub mod labels;
 pub mod outbox;
 pub mod pictures;

@@ -14,6 +14,7 @@ pub mod pictures;
 pub mod printers;
 pub mod router;
 pub mod scope;
+pub mod status;
 pub mod sync;
 pub mod write;
 
@@ -24,6 +25,7 @@ use router::{RouteInfo, Router};
 /// Every API resource under `/api/v1`, in mounting order (specific paths before `{table}` ones).
 pub fn register(r: &mut Router) {
     health::routes(r);
+    status::routes(r);
     openapi::routes(r);
     auth::routes(r);
     licence::routes(r);

@@ -8,7 +8,7 @@ use super::router::Router;
 use crate::auth::tier::Session;
 use crate::error::{AppError, AppResult, Code};
 use crate::outbox::actions::{self, Actor, Invalid};
-use crate::outbox::{Entry, Method, State};
+use crate::outbox::{Entry, Method, QueueCounts, State};
 use crate::server::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
@@ -134,9 +134,8 @@ async fn delete(state: web::Data<AppState>, session: Session, q: web::Query<Dele
 async fn list(state: web::Data<AppState>, session: Session) -> AppResult<HttpResponse> {
     let mut entries = state.outbox.list(session.record.division).map_err(AppError::internal)?;
     entries.reverse();
-    let open = entries.iter().filter(|e| matches!(e.state, State::Pending | State::Sending)).count();
-    let failed = entries.iter().filter(|e| e.state == State::Failed).count();
-    Ok(HttpResponse::Ok().json(json!({"pending": open, "failed": failed, "entries": entries})))
+    let counts = QueueCounts::of(&entries);
+    Ok(HttpResponse::Ok().json(json!({"pending": counts.pending, "failed": counts.failed, "entries": entries})))
 }
 
 fn entry_id(raw: &str) -> AppResult<u64> {

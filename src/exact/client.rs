@@ -3,8 +3,9 @@
 
 use super::envelope::{self, Page};
 use super::error::ExactError;
-use super::oauth::without_url;
+use super::oauth::{now_ms, without_url};
 use super::rate_limit::{RateLimiter, RateLimiters};
+use super::reachability::{ProviderStatus, Reachability};
 use bytes::Bytes;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap};
 use reqwest::{Method, StatusCode};
@@ -57,6 +58,7 @@ pub struct ExactClient {
     base_url: String,
     limiters: Arc<RateLimiters>,
     waits: Waits,
+    reachability: Arc<Reachability>,
 }
 
 impl ExactClient {
@@ -66,6 +68,7 @@ impl ExactClient {
             base_url: base_url.trim_end_matches('/').to_string(),
             limiters: Arc::new(RateLimiters::new(waits.rate_limit_max)),
             waits,
+            reachability: Arc::new(Reachability::default()),
         }
     }
 
@@ -91,6 +94,11 @@ impl ExactClient {
 
     pub fn waits(&self) -> &Waits {
         &self.waits
+    }
+
+    /// Whether the provider answered the last calls (for the UI's outage banner).
+    pub fn provider_status(&self) -> ProviderStatus {
+        self.reachability.status()
     }
 
     /// The limiter shared by every user and job of `division`.
@@ -136,7 +144,9 @@ impl ExactClient {
                 if let Some(l) = &limiter {
                     l.abandon();
                 }
-                return Err(ExactError::Network(without_url(e)));
+                let err = ExactError::Network(without_url(e));
+                self.reachability.failed(now_ms(), &err.to_string());
+                return Err(err);
             }
         };
         let status = resp.status();
@@ -144,7 +154,19 @@ impl ExactClient {
         if let Some(l) = &limiter {
             l.record(Some(&headers), status.as_u16());
         }
-        let body = resp.bytes().await.map_err(|e| ExactError::Network(without_url(e)))?;
+        let body = match resp.bytes().await {
+            Ok(b) => b,
+            Err(e) => {
+                let err = ExactError::Network(without_url(e));
+                self.reachability.failed(now_ms(), &err.to_string());
+                return Err(err);
+            }
+        };
+        if status.is_server_error() {
+            self.reachability.failed(now_ms(), &format!("Exact Online answered {status}"));
+        } else {
+            self.reachability.answered(now_ms());
+        }
         Ok(Answer { status, headers, body })
     }
 

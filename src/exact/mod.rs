@@ -7,6 +7,7 @@ pub mod error;
 pub mod oauth;
 pub mod odata;
 pub mod rate_limit;
+pub mod reachability;
 pub mod schema;
 pub mod tokens;
 

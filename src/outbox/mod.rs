@@ -63,6 +63,22 @@ enum Found {
     CannotTell,
 }
 
+/// The queue's open and refused writes, as the UI shows them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct QueueCounts {
+    pub pending: usize,
+    pub failed: usize,
+}
+
+impl QueueCounts {
+    pub fn of(entries: &[Entry]) -> QueueCounts {
+        QueueCounts {
+            pending: entries.iter().filter(|e| matches!(e.state, State::Pending | State::Sending)).count(),
+            failed: entries.iter().filter(|e| e.state == State::Failed).count(),
+        }
+    }
+}
+
 impl OutboxService {
     pub fn new(
         data_dir: PathBuf,
@@ -130,6 +146,11 @@ impl OutboxService {
 
     pub fn list(self: &Arc<Self>, division: i64) -> Result<Vec<Entry>> {
         self.org(division)?.db.all()
+    }
+
+    /// How many writes are still to go (pending or sending) and how many the provider refused.
+    pub fn counts(self: &Arc<Self>, division: i64) -> Result<QueueCounts> {
+        Ok(QueueCounts::of(&self.list(division)?))
     }
 
     pub fn get(self: &Arc<Self>, division: i64, id: u64) -> Result<Option<Entry>> {

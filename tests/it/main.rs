@@ -9,6 +9,7 @@ mod support;
 mod auth;
 mod cli;
 mod discovery;
+mod fuzz_regressions;
 #[cfg(feature = "demo")]
 mod import_data;
 mod labels;

@@ -255,12 +255,21 @@ async fn writes_made_while_the_provider_is_down_are_delivered_once_when_it_retur
     let outbox: Value = w.get("/api/v1/outbox").await.json().await.unwrap();
     assert_eq!(outbox["pending"], 5, "{outbox}");
     assert_eq!(writes(&w.sim, "POST manufacturing/MaterialIssues"), 0);
+    // What the screens show: the outage, since when, and the queue.
+    let status: Value = w.get("/api/v1/status").await.json().await.unwrap();
+    assert_eq!(status["provider"]["reachable"], false, "{status}");
+    assert!(status["provider"]["since_ms"].as_i64().is_some(), "{status}");
+    assert!(status["provider"]["last_error"].as_str().is_some_and(|e| e.contains("network")), "{status}");
+    assert_eq!(status["outbox"], json!({"pending": 5, "failed": 0}));
     w.sim.handle().set_serving(true);
     eventually("the queue drains", async || {
         let outbox: Value = w.get("/api/v1/outbox").await.json().await.unwrap();
         outbox["pending"] == 0
     })
     .await;
+    let status: Value = w.get("/api/v1/status").await.json().await.unwrap();
+    assert_eq!(status["provider"]["reachable"], true, "{status}");
+    assert_eq!(status["outbox"], json!({"pending": 0, "failed": 0}));
     assert_eq!(writes(&w.sim, "POST manufacturing/MaterialIssues"), 5);
     let issues = rows(&w.sim, w.division, "manufacturing/MaterialIssues");
     for uid in &uids {

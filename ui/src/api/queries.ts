@@ -9,6 +9,7 @@ export const queryKeys = {
   health: ['health'] as const,
   syncStatus: ['sync', 'status'] as const,
   syncEndpoints: ['sync', 'endpoints'] as const,
+  status: ['status'] as const,
 }
 
 /** The session check runs every 10 s while signed in (spec §4) and stops when public. */

@@ -9,6 +9,7 @@ import { useSyncToasts } from '../state/toasts.ts'
 import { BrandName } from './BrandName.tsx'
 import { MobileLogout } from './MobileLogout.tsx'
 import { NavBar } from './NavBar.tsx'
+import { OutageBanner } from './OutageBanner.tsx'
 import { SettingsMenu } from './SettingsMenu.tsx'
 import { ToastList } from './ToastList.tsx'
 
@@ -19,6 +20,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   return (
     <div className="flex min-h-screen flex-col">
       {isSignedIn(session) && <Header session={session} />}
+      {isSignedIn(session) && <OutageBanner session={session} />}
       <main className="flex flex-1 flex-col">{children}</main>
       {full && <SyncToasts />}
     </div>

@@ -283,6 +283,17 @@ export const nl: Catalogue = {
   'mng.state.delivered': 'Afgeleverd',
   'mng.state.failed': 'Geweigerd',
 
+  'outage.label': 'Verbinding met Exact Online',
+  'outage.down': 'Exact Online is niet bereikbaar sinds {time}. U werkt met de lokale kopie.',
+  'outage.downNoTime': 'Exact Online is niet bereikbaar. U werkt met de lokale kopie.',
+  'outage.waiting.one': '{count} wijziging wacht en wordt verzonden zodra Exact Online terug is.',
+  'outage.waiting.other': '{count} wijzigingen wachten en worden verzonden zodra Exact Online terug is.',
+  'outage.sending.one': '{count} wijziging wordt naar Exact Online verzonden.',
+  'outage.sending.other': '{count} wijzigingen worden naar Exact Online verzonden.',
+  'outage.refused.one': 'Exact Online heeft {count} wijziging geweigerd.',
+  'outage.refused.other': 'Exact Online heeft {count} wijzigingen geweigerd.',
+  'outage.details': 'Wachtrij bekijken',
+
   ...planning.nl,
   ...materials.nl,
   ...purchases.nl,

@@ -283,6 +283,17 @@ export const en = {
   'mng.state.delivered': 'Delivered',
   'mng.state.failed': 'Refused',
 
+  'outage.label': 'Connection to Exact Online',
+  'outage.down': 'Exact Online cannot be reached since {time}. You are working from the local copy.',
+  'outage.downNoTime': 'Exact Online cannot be reached. You are working from the local copy.',
+  'outage.waiting.one': '{count} change waits and is sent when Exact Online is back.',
+  'outage.waiting.other': '{count} changes wait and are sent when Exact Online is back.',
+  'outage.sending.one': '{count} change is being sent to Exact Online.',
+  'outage.sending.other': '{count} changes are being sent to Exact Online.',
+  'outage.refused.one': 'Exact Online refused {count} change.',
+  'outage.refused.other': 'Exact Online refused {count} changes.',
+  'outage.details': 'Show the queue',
+
   // Screens with many messages keep them in a file of their own (screens/).
   ...planning.en,
   ...materials.en,

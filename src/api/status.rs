@@ -1,0 +1,20 @@
+//! What a signed-in screen needs to warn about: whether Exact Online answers, and how many of
+//! the organization's writes wait in the outbox or were refused (signed-in tier).
+
+use super::router::Router;
+use crate::auth::tier::Session;
+use crate::error::{AppError, AppResult};
+use crate::server::AppState;
+use actix_web::{HttpResponse, web};
+use serde_json::json;
+
+pub fn routes(r: &mut Router) {
+    r.signed_in("/status", |res| res.get(status));
+}
+
+async fn status(state: web::Data<AppState>, session: Session) -> AppResult<HttpResponse> {
+    let outbox = state.outbox.counts(session.record.division).map_err(AppError::internal)?;
+    Ok(HttpResponse::Ok()
+        .insert_header(("Cache-Control", "no-store"))
+        .json(json!({"provider": state.exact.provider_status(), "outbox": outbox})))
+}

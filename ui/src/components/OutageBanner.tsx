@@ -1,0 +1,51 @@
+import { useQuery } from '@tanstack/react-query'
+import { Link } from 'react-router'
+import type { Session } from '../api/auth.ts'
+import { queryKeys } from '../api/queries.ts'
+import { getStatus } from '../api/status.ts'
+import { locale, t, tCount } from '../i18n/index.ts'
+import { withDivision } from '../lib/access.ts'
+import { noticeFor } from '../lib/outage.ts'
+
+/** How often a signed-in screen asks whether Exact Online answers and how the queue stands. */
+export const STATUS_CHECK_MS = 5_000
+
+/**
+ * A line under the header while Exact Online is away (reads come from the local copy, writes
+ * wait in the outbox), while writes are on their way, or when some were refused.
+ */
+export function OutageBanner({ session }: { session: Session }) {
+  const { data } = useQuery({
+    queryKey: queryKeys.status,
+    queryFn: getStatus,
+    refetchInterval: STATUS_CHECK_MS,
+    refetchIntervalInBackground: true,
+    retry: false,
+  })
+  const notice = noticeFor(data)
+  if (!notice) return null
+  const queue =
+    session.tier === 'full' ? (
+      <Link to={`${withDivision('/mng', session)}#mng-outbox`} className="ml-2 underline">
+        {t('outage.details')}
+      </Link>
+    ) : null
+  if (notice.kind === 'outage') {
+    const time = notice.since?.toLocaleTimeString(locale(), { hour: '2-digit', minute: '2-digit' })
+    return (
+      <div role="alert" aria-label={t('outage.label')} data-testid="outage" className="bg-amber-100 px-4 py-2 text-sm text-amber-950">
+        {time ? t('outage.down', { time }) : t('outage.downNoTime')}{' '}
+        {notice.pending > 0 && tCount('outage.waiting', notice.pending)}
+        {notice.pending > 0 && queue}
+      </div>
+    )
+  }
+  const text = notice.kind === 'sending' ? tCount('outage.sending', notice.pending) : tCount('outage.refused', notice.failed)
+  const tone = notice.kind === 'sending' ? 'bg-sky-50 text-sky-900' : 'bg-red-50 text-red-900'
+  return (
+    <div role="status" aria-label={t('outage.label')} data-testid="queue-notice" className={`px-4 py-1 text-sm ${tone}`}>
+      {text}
+      {queue}
+    </div>
+  )
+}
