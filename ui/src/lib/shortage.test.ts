@@ -11,6 +11,7 @@ import {
   stockLines,
   type FlowLine,
 } from './shortage.ts'
+import type { PurchaseLine } from './purchases.ts'
 
 const line = (kind: FlowLine['kind'], day: string | null, quantity: number, more: Partial<FlowLine> = {}): FlowLine => ({
   kind,
@@ -153,9 +154,14 @@ describe('rows into lines', () => {
   })
 
   it('PO and FI', () => {
+    const po1: PurchaseLine = {
+      id: 'l1', orderId: 'po', orderNumber: '40001', lineNumber: 1, orderDay: null, item: 'part', itemCode: 'P',
+      itemDescription: '', supplierId: 's', supplierCode: 'S', supplierName: 'Sup', warehouse: 'w', warehouseCode: '1',
+      project: '', projectCode: '', day: '2026-03-03', quantity: 10, received: 0, unit: 'pc',
+    }
     const po = purchaseFlow([
-      { id: 'l1', orderId: 'po', orderNumber: '40001', item: 'part', itemCode: 'P', itemDescription: '', supplierId: 's', supplierCode: 'S', supplierName: 'Sup', warehouse: 'w', project: '', day: '2026-03-03', quantity: 10, received: 4, unit: 'pc' },
-      { id: 'l2', orderId: 'po', orderNumber: '40001', item: 'part', itemCode: 'P', itemDescription: '', supplierId: 's', supplierCode: 'S', supplierName: 'Sup', warehouse: 'w', project: '', day: '2026-03-03', quantity: 10, received: 10, unit: 'pc' },
+      { ...po1, received: 4 },
+      { ...po1, id: 'l2', received: 10 },
     ])
     expect(po.map((l) => [l.kind, l.quantity])).toEqual([['PO', 6]])
     const fi = stockLines([

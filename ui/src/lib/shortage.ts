@@ -8,6 +8,7 @@
 //   MA  shop order still to be made (planned minus produced)   supply on its planned date
 //   MS  shop order material still to be issued                 demand on its planned date
 //   SO  sales order line still to be delivered                 demand on its delivery date
+import type { PurchaseLine } from './purchases.ts'
 
 export type LineKind = 'FI' | 'PO' | 'MA' | 'MS' | 'SO'
 
@@ -260,25 +261,6 @@ export function salesLines(lines: readonly Row[], headerWarehouse: ReadonlyMap<s
     })
   }
   return out
-}
-
-/** An open purchase order line (see src/api/purchases.ts). */
-export interface PurchaseLine {
-  id: string
-  orderId: string
-  orderNumber: string
-  item: string
-  itemCode: string
-  itemDescription: string
-  supplierId: string
-  supplierCode: string
-  supplierName: string
-  warehouse: string
-  project: string
-  day: string | null
-  quantity: number
-  received: number
-  unit: string
 }
 
 /** PO lines: what open purchase order lines still bring in. */
