@@ -14,6 +14,7 @@ import {
   stockLines,
   str,
   type FlowLine,
+  type ShopOrderInfo,
 } from '../lib/shortage.ts'
 import { chunks, dbGetAll, inList, type Row } from './db.ts'
 import { readDirect } from './purchases.ts'
@@ -37,11 +38,14 @@ export interface MaterialItem {
 }
 
 export interface MaterialData {
-  /** FI, MS, MA and SO lines (PO lines come from the live purchase read). */
+  /** FI, MA and SO lines (MS lines need the issued quantities, PO lines the live purchase read). */
   lines: FlowLine[]
+  /** Open material plans and their shop orders, made into MS lines once issued quantities are known. */
+  plans: Row[]
+  shopOrders: Map<string, ShopOrderInfo>
+  /** Some plans are partly issued: what was issued is read live. */
+  hasPartial: boolean
   items: Map<string, MaterialItem>
-  /** False when the issued quantities of partly issued plans could not be read: their full quantity counts. */
-  issuedKnown: boolean
 }
 
 /** `work` over `list` with at most `n` running at once, results in order. */
@@ -65,14 +69,10 @@ async function byIds(table: string, column: string, ids: readonly string[], sele
   return parts.flat()
 }
 
-/** Issued quantity by plan id of the partly issued plans; null when Exact Online cannot be read. */
-async function issuedQuantities(): Promise<Map<string, number> | null> {
-  try {
-    const rows = await readDirect(`manufacturing/ShopOrderMaterialPlanDetails?$filter=Status eq ${PARTIAL_PLAN}&$select=ID,IssuedQuantity`)
-    return new Map(rows.map((r) => [str(r.ID).toLowerCase(), num(r.IssuedQuantity)]))
-  } catch {
-    return null
-  }
+/** Issued quantity by plan id of the partly issued plans (live: the local copy has no issued quantities). */
+export async function fetchIssuedQuantities(): Promise<Map<string, number>> {
+  const rows = await readDirect(`manufacturing/ShopOrderMaterialPlanDetails?$filter=Status eq ${PARTIAL_PLAN}&$select=ID,IssuedQuantity`)
+  return new Map(rows.map((r) => [str(r.ID).toLowerCase(), num(r.IssuedQuantity)]))
 }
 
 export async function fetchMaterialData(): Promise<MaterialData> {
@@ -102,14 +102,15 @@ export async function fetchMaterialData(): Promise<MaterialData> {
       MAX_PAGES,
     ),
   ])
-  const partial = plans.some((p) => num(p.Status) === PARTIAL_PLAN)
-  const issued = partial ? await issuedQuantities() : new Map<string, number>()
+  const index = shopOrderIndex(shopOrders)
 
   const orderIds = [...new Set(sales.map((r) => str(r.OrderID)).filter(Boolean))]
   const headers = await byIds('salesOrderHeaders', 'OrderID', orderIds, 'OrderID,WarehouseID')
   const headerWarehouse = new Map(headers.map((h) => [str(h.OrderID).toLowerCase(), str(h.WarehouseID).toLowerCase()]))
 
-  const demand = [...materialLines(plans, shopOrderIndex(shopOrders), issued ?? new Map()), ...salesLines(sales, headerWarehouse)]
+  // nothing issued yet counted: every material that may still be needed
+  const so = salesLines(sales, headerWarehouse)
+  const demand = [...materialLines(plans, index, new Map()), ...so]
   const itemIds = [...new Set(demand.map((l) => l.item))]
   const [items, positions] = await Promise.all([
     byIds('items', 'ID', itemIds, 'ID,Code,Description,ItemGroup,Unit,UnitDescription'),
@@ -126,9 +127,19 @@ export async function fetchMaterialData(): Promise<MaterialData> {
       unit: str(r.UnitDescription) || str(r.Unit),
     })
   }
-  return { lines: [...demand, ...madeLines(shopOrders), ...stockLines(positions)], items: itemMap, issuedKnown: issued !== null }
+  return {
+    lines: [...so, ...madeLines(shopOrders), ...stockLines(positions)],
+    plans,
+    shopOrders: index,
+    hasPartial: plans.some((p) => num(p.Status) === PARTIAL_PLAN),
+    items: itemMap,
+  }
 }
 
 export function useMaterialData() {
   return useQuery({ queryKey: ['materials', 'local'], queryFn: fetchMaterialData, staleTime: 60_000 })
+}
+
+export function useIssuedQuantities(enabled: boolean) {
+  return useQuery({ queryKey: ['exact', 'issuedQuantities'], queryFn: fetchIssuedQuantities, enabled, staleTime: 5 * 60_000 })
 }

@@ -25,7 +25,8 @@ export const en = {
   'materials.empty': 'No materials match. Change the filters, or sync the data first.',
   'materials.loadFailed': 'The materials could not be read: {message}',
   'materials.poFailed': 'Open purchase orders could not be read from Exact Online ({message}); expected receipts are left out.',
-  'materials.poLoading': 'Reading open purchase orders from Exact Online…',
+  'materials.poLoading':
+    'Reading open purchase orders and issued quantities from Exact Online… Until they arrive, expected receipts are left out and partly issued materials count in full.',
   'materials.issuedUnknown':
     'The issued quantities of partly issued materials could not be read from Exact Online; their full planned quantity is counted.',
   'materials.code': 'Item',
@@ -88,7 +89,8 @@ export const nl: Record<keyof typeof en, string> = {
   'materials.empty': 'Geen materialen gevonden. Pas de filters aan, of synchroniseer eerst de gegevens.',
   'materials.loadFailed': 'De materialen konden niet worden gelezen: {message}',
   'materials.poFailed': 'Open inkooporders konden niet uit Exact Online worden gelezen ({message}); verwachte ontvangsten ontbreken.',
-  'materials.poLoading': 'Open inkooporders worden uit Exact Online gelezen…',
+  'materials.poLoading':
+    'Open inkooporders en uitgegeven aantallen worden uit Exact Online gelezen… Tot die er zijn, ontbreken verwachte ontvangsten en tellen deels uitgegeven materialen volledig.',
   'materials.issuedUnknown':
     'De uitgegeven aantallen van deels uitgegeven materialen konden niet uit Exact Online worden gelezen; de volledige geplande hoeveelheid telt.',
   'materials.code': 'Artikel',

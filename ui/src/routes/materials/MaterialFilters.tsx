@@ -35,6 +35,7 @@ export function MaterialFilters({ value, onChange }: { value: MaterialFilterStat
         {t('materials.search')}
         <input
           type="search"
+          aria-label={t('materials.search')}
           value={value.search}
           placeholder={t('materials.searchPlaceholder')}
           onChange={(e) => set({ search: e.target.value })}
@@ -43,7 +44,7 @@ export function MaterialFilters({ value, onChange }: { value: MaterialFilterStat
       </label>
       <label className={FIELD}>
         {t('materials.warehouse')}
-        <select value={value.warehouse} onChange={(e) => set({ warehouse: e.target.value })} className={CONTROL}>
+        <select aria-label={t('materials.warehouse')} value={value.warehouse} onChange={(e) => set({ warehouse: e.target.value })} className={CONTROL}>
           <option value="">{t('materials.allWarehouses')}</option>
           {warehouses.data?.map((w) => (
             <option key={w.ID} value={w.ID.toLowerCase()}>
@@ -54,7 +55,7 @@ export function MaterialFilters({ value, onChange }: { value: MaterialFilterStat
       </label>
       <label className={FIELD}>
         {t('materials.itemGroup')}
-        <select value={value.itemGroup} onChange={(e) => set({ itemGroup: e.target.value })} className={CONTROL}>
+        <select aria-label={t('materials.itemGroup')} value={value.itemGroup} onChange={(e) => set({ itemGroup: e.target.value })} className={CONTROL}>
           <option value="">{t('materials.allItemGroups')}</option>
           {groups.data?.map((g) => (
             <option key={g.ID} value={g.ID.toLowerCase()}>
@@ -65,7 +66,7 @@ export function MaterialFilters({ value, onChange }: { value: MaterialFilterStat
       </label>
       <label className={FIELD}>
         {t('materials.project')}
-        <select value={value.project} onChange={(e) => set({ project: e.target.value })} className={CONTROL}>
+        <select aria-label={t('materials.project')} value={value.project} onChange={(e) => set({ project: e.target.value })} className={CONTROL}>
           <option value="">{t('materials.allProjects')}</option>
           {projects.data?.map((p) => (
             <option key={str(p.ID)} value={str(p.ID).toLowerCase()}>
@@ -76,7 +77,7 @@ export function MaterialFilters({ value, onChange }: { value: MaterialFilterStat
       </label>
       <label className={FIELD}>
         {t('materials.show')}
-        <select value={value.show} onChange={(e) => set({ show: e.target.value as Show })} className={CONTROL}>
+        <select aria-label={t('materials.show')} value={value.show} onChange={(e) => set({ show: e.target.value as Show })} className={CONTROL}>
           <option value="short">{t('materials.show.short')}</option>
           <option value="attention">{t('materials.show.attention')}</option>
           <option value="all">{t('materials.show.all')}</option>

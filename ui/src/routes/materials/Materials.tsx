@@ -1,12 +1,12 @@
 import { useDeferredValue, useMemo, useState } from 'react'
-import { useMaterialData } from '../../api/materials.ts'
+import { useIssuedQuantities, useMaterialData } from '../../api/materials.ts'
 import { useOpenPurchaseLines } from '../../api/purchases.ts'
 import { useSession } from '../../api/queries.ts'
 import { Loading } from '../../components/Loading.tsx'
 import { InfoTip } from '../../components/Tooltip.tsx'
 import { t } from '../../i18n/index.ts'
 import { todayDay } from '../../lib/purchases.ts'
-import { projectAll, purchaseFlow, type ItemProjection } from '../../lib/shortage.ts'
+import { materialLines, projectAll, purchaseFlow, type ItemProjection } from '../../lib/shortage.ts'
 import { MaterialFilters, NO_MATERIAL_FILTERS, type MaterialFilterState } from './MaterialFilters.tsx'
 import { MaterialRow } from './MaterialRow.tsx'
 
@@ -18,6 +18,7 @@ export default function Materials() {
   const { data: session } = useSession()
   const local = useMaterialData()
   const purchases = useOpenPurchaseLines()
+  const issued = useIssuedQuantities(!!local.data?.hasPartial)
   const [filters, setFilters] = useState<MaterialFilterState>(NO_MATERIAL_FILTERS)
   const f = useDeferredValue(filters)
   const [limit, setLimit] = useState(PAGE)
@@ -27,9 +28,12 @@ export default function Materials() {
     if (!local.data) return []
     const data = local.data
     const items = f.itemGroup ? new Set([...data.items.values()].filter((i) => i.itemGroup === f.itemGroup).map((i) => i.id)) : null
-    const lines = purchases.data ? [...data.lines, ...purchaseFlow(purchases.data)] : data.lines
+    // until Exact Online answers (or when it cannot), partly issued plans count in full
+    const lines = [...data.lines, ...materialLines(data.plans, data.shopOrders, issued.data ?? new Map())]
+    if (purchases.data) lines.push(...purchaseFlow(purchases.data))
     return projectAll(lines, { warehouse: f.warehouse, project: f.project, items })
-  }, [local.data, purchases.data, f.itemGroup, f.warehouse, f.project])
+  }, [local.data, purchases.data, issued.data, f.itemGroup, f.warehouse, f.project])
+  const liveReading = purchases.isPending || (!!local.data?.hasPartial && issued.isPending)
 
   const shown = useMemo(() => {
     const q = f.search.trim().toLowerCase()
@@ -63,8 +67,8 @@ export default function Materials() {
           setLimit(PAGE)
         }}
       />
-      {purchases.isPending && (
-        <p role="status" className="text-sm text-slate-600">
+      {liveReading && (
+        <p role="status" data-testid="materials-live-reading" className="text-sm text-slate-600">
           {t('materials.poLoading')}
         </p>
       )}
@@ -73,7 +77,7 @@ export default function Materials() {
           {t('materials.poFailed', { message: purchases.error.message })}
         </p>
       )}
-      {local.data && !local.data.issuedKnown && (
+      {issued.error && (
         <p role="status" className="rounded bg-amber-50 p-3 text-sm text-amber-900">
           {t('materials.issuedUnknown')}
         </p>

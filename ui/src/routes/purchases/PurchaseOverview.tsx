@@ -51,6 +51,7 @@ export default function PurchaseOverview() {
           {t('purchases.search')}
           <input
             type="search"
+            aria-label={t('purchases.search')}
             value={filters.search}
             placeholder={t('purchases.searchPlaceholder')}
             onChange={(e) => set({ search: e.target.value })}
@@ -59,7 +60,7 @@ export default function PurchaseOverview() {
         </label>
         <label className={FIELD}>
           {t('purchases.supplier')}
-          <select value={filters.supplier} onChange={(e) => set({ supplier: e.target.value })} className={CONTROL}>
+          <select aria-label={t('purchases.supplier')} value={filters.supplier} onChange={(e) => set({ supplier: e.target.value })} className={CONTROL}>
             <option value="">{t('purchases.allSuppliers')}</option>
             {suppliers.map((s) => (
               <option key={s.id} value={s.id}>
@@ -70,7 +71,7 @@ export default function PurchaseOverview() {
         </label>
         <label className={FIELD}>
           {t('purchases.groupBy')}
-          <select value={groupBy} onChange={(e) => setGroupBy(e.target.value as GroupBy)} className={CONTROL}>
+          <select aria-label={t('purchases.groupBy')} value={groupBy} onChange={(e) => setGroupBy(e.target.value as GroupBy)} className={CONTROL}>
             <option value="supplier">{t('purchases.group.supplier')}</option>
             <option value="item">{t('purchases.group.item')}</option>
             <option value="date">{t('purchases.group.date')}</option>
