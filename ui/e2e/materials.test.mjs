@@ -88,7 +88,8 @@ test('Materials: a material without stock or supply is short from its first requ
   // ... and the materials with no free stock anywhere and nothing on its way
   const stock = new Map()
   for (const s of await simRows('sync/Inventory/StockPositions')) stock.set(id(s.ItemId), (stock.get(id(s.ItemId)) ?? 0) + num(s.FreeStock))
-  const incoming = new Set((await simOpenPurchaseLines()).map((l) => id(l.Item)))
+  const openPo = await simOpenPurchaseLines()
+  const incoming = new Set(openPo.map((l) => id(l.Item)))
   for (const s of openSo.values()) if (num(s.PlannedQuantity) > num(s.ProducedQuantity)) incoming.add(id(s.Item))
   const items = new Map((await simRows('logistics/Items')).map((i) => [id(i.ID), i]))
   const candidates = [...demand.keys()].filter((i) => !(stock.get(i) > 0) && !incoming.has(i) && items.has(i))
@@ -103,7 +104,7 @@ test('Materials: a material without stock or supply is short from its first requ
   await page.getByRole('heading', { name: 'Material shortages' }).waitFor()
   // the live reads (open purchase orders, issued quantities) may wait for Exact's minute budget after the sync
   await page.getByTestId('materials-live-reading').waitFor({ state: 'detached', timeout: 120_000 })
-  await page.getByLabel('Search').fill(code)
+  await page.getByLabel('Search', { exact: true }).fill(code)
   const row = page.locator(`[data-testid=material-row][data-item="${code}"]`)
   await row.waitFor()
   assert.equal(await row.getAttribute('data-availability'), 'short')
@@ -123,6 +124,20 @@ test('Materials: a material without stock or supply is short from its first requ
   // the abbreviation's tooltip
   await table.locator('tbody [data-kind]').first().locator('span[tabindex]').focus()
   await page.getByRole('tooltip', { name: /material a shop order still needs|sales order line still to be delivered/ }).waitFor()
+
+  // a material in demand with purchase orders on their way: each open line is in its drill-down
+  const withPo = [...demand.keys()].filter((i) => items.has(i) && openPo.some((l) => id(l.Item) === i)).sort()[0]
+  assert.ok(withPo, 'the demo has a material in demand with an open purchase order')
+  const poCode = items.get(withPo).Code.trim()
+  await page.getByLabel('Show', { exact: true }).selectOption('all')
+  await page.getByLabel('Search', { exact: true }).fill(poCode)
+  const poRow = page.locator(`[data-testid=material-row][data-item="${poCode}"]`)
+  await poRow.getByRole('button', { name: `Show lines of ${poCode}` }).click()
+  const poLines = await poRow.locator('tbody tr[data-kind=PO]').evaluateAll((trs) => trs.map((tr) => `${tr.dataset.ref} ${tr.dataset.day}`))
+  const expected = openPo
+    .filter((l) => id(l.Item) === withPo)
+    .map((l) => `${l.header.OrderNumber} ${day(l.ReceiptDate) ?? day(l.header.ReceiptDate)}`)
+  assert.deepEqual(poLines.sort(), expected.sort())
 })
 
 test('Purchases: a supplier\'s open lines and late ones match the simulator', async () => {
@@ -162,6 +177,9 @@ test('on a handheld the Materials list keeps big touch targets', async () => {
   const box = await button.boundingBox()
   assert.ok(box.height >= 44, `Lines button is ${box.height} px high`)
   assert.ok(box.x + box.width <= 390, 'it fits the screen')
+  await button.click()
+  await p.getByTestId('material-lines').first().waitFor()
+  assert.ok(await p.evaluate(() => document.documentElement.scrollWidth <= 390), 'the drill-down does not widen the page')
   await small.close()
   assert.deepEqual(narrowErrors, [])
 })

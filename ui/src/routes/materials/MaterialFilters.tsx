@@ -31,6 +31,10 @@ export function MaterialFilters({ value, onChange }: { value: MaterialFilterStat
   const set = (patch: Partial<MaterialFilterState>) => onChange({ ...value, ...patch })
   return (
     <div className="flex flex-wrap items-end gap-3">
+      {/* first, so its tooltip opens rightwards on any screen */}
+      <span className="pb-2">
+        <InfoTip label={t('materials.about')} text={t('materials.filtersHelp')} align="start" />
+      </span>
       <label className={`${FIELD} min-w-56 flex-[2]`}>
         {t('materials.search')}
         <input
@@ -83,9 +87,6 @@ export function MaterialFilters({ value, onChange }: { value: MaterialFilterStat
           <option value="all">{t('materials.show.all')}</option>
         </select>
       </label>
-      <span className="pb-2">
-        <InfoTip label={t('materials.about')} text={t('materials.filtersHelp')} />
-      </span>
     </div>
   )
 }

@@ -57,7 +57,10 @@ export default function Materials() {
     <div className="mx-auto flex w-full max-w-[1600px] flex-1 flex-col gap-4 p-4 md:p-6">
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="text-2xl font-bold text-sky-900">{t('materials.title')}</h1>
-        <InfoTip label={t('materials.abbreviations')} text={t('materials.abbreviationsText')} />
+        {/* on handhelds the drill-down explains the abbreviations; here the tooltip would leave the screen */}
+        <span className="hidden md:inline-flex">
+          <InfoTip label={t('materials.abbreviations')} text={t('materials.abbreviationsText')} />
+        </span>
       </div>
       <p className="max-w-3xl text-sm text-slate-600">{t('materials.intro')}</p>
       <MaterialFilters
