@@ -163,6 +163,12 @@ test('Purchases: a supplier\'s open lines and late ones match the simulator', as
   const orderLinks = await page.getByTestId('purchase-line').getByRole('link', { name: /^\d+/ }).first().getAttribute('href')
   assert.match(orderLinks, /PurPurchaseOrder\.aspx\?ID=%7B[0-9a-f-]+%7D&_Division_=\d+/)
 
+  // grouped by item: one group per item of the supplier's open lines, every line still shown
+  await page.getByLabel('Group by', { exact: true }).selectOption('item')
+  const itemsOfSupplier = new Set(lines.map((l) => id(l.Item))).size
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=purchase-group]').length === n, itemsOfSupplier)
+  assert.equal(await page.getByTestId('purchase-line').count(), lines.length)
+
   await page.getByLabel('Only late lines').check()
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid=purchase-line]').length === n, late)
 })
