@@ -4,7 +4,18 @@ import { useId, useState, type ReactNode } from 'react'
  * A short explanation shown while the pointer is over, or the keyboard focus is on, the
  * trigger; it fades in over 250 ms (spec §9). Escape hides it.
  */
-export function Tooltip({ text, children, side = 'bottom' }: { text: string; children: ReactNode; side?: 'top' | 'bottom' }) {
+export function Tooltip({
+  text,
+  children,
+  side = 'bottom',
+  align = 'center',
+}: {
+  text: string
+  children: ReactNode
+  side?: 'top' | 'bottom'
+  /** `start` for triggers near the left edge, so the text does not run off the screen. */
+  align?: 'center' | 'start'
+}) {
   const id = useId()
   const [open, setOpen] = useState(false)
   return (
@@ -23,7 +34,7 @@ export function Tooltip({ text, children, side = 'bottom' }: { text: string; chi
       <span
         id={id}
         role="tooltip"
-        className={`pointer-events-none absolute left-1/2 z-50 w-max max-w-72 -translate-x-1/2 rounded bg-slate-900 px-3 py-2 text-xs font-normal leading-snug text-white shadow-lg transition-opacity duration-250 ${
+        className={`pointer-events-none absolute z-50 w-max max-w-72 rounded ${align === 'start' ? 'left-0' : 'left-1/2 -translate-x-1/2'} bg-slate-900 px-3 py-2 text-xs font-normal leading-snug text-white shadow-lg transition-opacity duration-250 ${
           side === 'top' ? 'bottom-full mb-2' : 'top-full mt-2'
         } ${open ? 'visible opacity-100' : 'invisible opacity-0'}`}
       >
@@ -34,9 +45,9 @@ export function Tooltip({ text, children, side = 'bottom' }: { text: string; chi
 }
 
 /** A round "i" button that only carries a tooltip. */
-export function InfoTip({ label, text }: { label: string; text: string }) {
+export function InfoTip({ label, text, align }: { label: string; text: string; align?: 'center' | 'start' }) {
   return (
-    <Tooltip text={text}>
+    <Tooltip text={text} align={align}>
       <button
         type="button"
         aria-label={label}

@@ -1,8 +1,7 @@
 // The one route table (spec §2): each route's path, screen and access; `nav` puts it in the
 // navigation bar, `menu` under the settings cog. The bar and the menu are built from here, so
 // a screen appears in them the day it is added. Still to come, in the spec's order:
-//   /planning (full, nav 'Planning'), /purchaseOverview (full, nav 'Purchases'),
-//   /materials (full, nav 'Materials'), /scanning (full, nav 'Warehouse'),
+//   /planning (full, nav 'Planning'), /scanning (full, nav 'Warehouse'),
 //   /transfers (signedIn, nav 'Transfers'), /hours (full, nav 'Hours'),
 //   /receipts (full, nav 'Receipts'), /importData (importData).
 import type { ComponentType, LazyExoticComponent } from 'react'
@@ -44,6 +43,13 @@ export const routes: readonly RouteDef[] = [
     menu: 'menu.accountSettings',
   },
   { path: '/mng', access: 'full', screen: lazyScreen(() => import('./Management.tsx')), menu: 'menu.management' },
+  {
+    path: '/purchaseOverview',
+    access: 'full',
+    screen: lazyScreen(() => import('./purchases/PurchaseOverview.tsx')),
+    nav: 'purchases.nav',
+  },
+  { path: '/materials', access: 'full', screen: lazyScreen(() => import('./materials/Materials.tsx')), nav: 'materials.nav' },
 ]
 
 export function hasRoute(path: string, table: readonly RouteDef[] = routes): boolean {

@@ -1,0 +1,161 @@
+// Open purchase order lines: joined to their order's supplier and warehouse, grouped, sorted and
+// marked late. Pure: the rows come from src/api/purchases.ts.
+import { dayOf, num, str } from './shortage.ts'
+
+type Row = Record<string, unknown>
+
+export interface PurchaseLine {
+  id: string
+  orderId: string
+  orderNumber: string
+  lineNumber: number
+  orderDay: string | null
+  item: string
+  itemCode: string
+  itemDescription: string
+  supplierId: string
+  supplierCode: string
+  supplierName: string
+  /** Warehouse id (lower case) and code. */
+  warehouse: string
+  warehouseCode: string
+  /** Project id (lower case) and code. */
+  project: string
+  projectCode: string
+  /** Expected receipt day `YYYY-MM-DD`. */
+  day: string | null
+  quantity: number
+  received: number
+  unit: string
+}
+
+/** Purchase order receipt statuses still expecting goods: 10 Open, 20 Partial (30 Complete, 40 Canceled). */
+export const OPEN_RECEIPT_STATUS = [10, 20]
+
+const id = (v: unknown) => str(v).toLowerCase()
+
+export function isOpenOrder(header: Row): boolean {
+  return OPEN_RECEIPT_STATUS.includes(num(header.ReceiptStatus))
+}
+
+/** Lines of open orders that still expect goods, with their order's supplier and warehouse. */
+export function toPurchaseLines(headers: readonly Row[], lines: readonly Row[]): PurchaseLine[] {
+  const byId = new Map<string, Row>()
+  for (const h of headers) if (isOpenOrder(h)) byId.set(id(h.PurchaseOrderID), h)
+  const out: PurchaseLine[] = []
+  for (const l of lines) {
+    const h = byId.get(id(l.PurchaseOrderID))
+    if (!h) continue
+    // stock units, as ReceivedQuantity and the stock positions count
+    const quantity = num(l.Quantity)
+    const received = num(l.ReceivedQuantity)
+    if (quantity - received <= 0) continue
+    out.push({
+      id: id(l.ID),
+      orderId: id(h.PurchaseOrderID),
+      orderNumber: str(h.OrderNumber),
+      lineNumber: num(l.LineNumber),
+      orderDay: dayOf(h.OrderDate),
+      item: id(l.Item),
+      itemCode: str(l.ItemCode),
+      itemDescription: str(l.ItemDescription) || str(l.Description),
+      supplierId: id(h.Supplier),
+      supplierCode: str(h.SupplierCode),
+      supplierName: str(h.SupplierName),
+      warehouse: id(h.Warehouse),
+      warehouseCode: str(h.WarehouseCode),
+      project: id(l.Project),
+      projectCode: str(l.ProjectCode),
+      // a line's own receipt date wins over the order's
+      day: dayOf(l.ReceiptDate) ?? dayOf(h.ReceiptDate),
+      quantity,
+      received,
+      unit: str(l.UnitDescription) || str(l.Unit),
+    })
+  }
+  return out
+}
+
+/** Today in the browser's calendar as `YYYY-MM-DD`. */
+export function todayDay(now: Date = new Date()): string {
+  const p = (n: number) => String(n).padStart(2, '0')
+  return `${now.getFullYear()}-${p(now.getMonth() + 1)}-${p(now.getDate())}`
+}
+
+/** Late: expected before today and still not (fully) received. */
+export function isLate(line: PurchaseLine, today: string): boolean {
+  return line.day !== null && line.day < today && line.received < line.quantity
+}
+
+export function daysLate(line: PurchaseLine, today: string): number {
+  if (!isLate(line, today) || !line.day) return 0
+  return Math.round((Date.parse(today + 'T00:00:00Z') - Date.parse(line.day + 'T00:00:00Z')) / 86_400_000)
+}
+
+export type GroupBy = 'supplier' | 'item' | 'date'
+
+export interface PurchaseGroup {
+  key: string
+  /** Code and name of the supplier or item, or the day. */
+  code: string
+  name: string
+  lines: PurchaseLine[]
+  late: number
+}
+
+export interface PurchaseFilters {
+  /** Supplier id ('' = all). */
+  supplier: string
+  /** Matches item code or description, supplier code or name, or the order number. */
+  search: string
+  lateOnly: boolean
+}
+
+export function filterLines(lines: readonly PurchaseLine[], f: PurchaseFilters, today: string): PurchaseLine[] {
+  const q = f.search.trim().toLowerCase()
+  return lines.filter(
+    (l) =>
+      (!f.supplier || l.supplierId === f.supplier.toLowerCase()) &&
+      (!f.lateOnly || isLate(l, today)) &&
+      (!q ||
+        [l.itemCode, l.itemDescription, l.supplierCode, l.supplierName, l.orderNumber].some((v) => v.toLowerCase().includes(q))),
+  )
+}
+
+function byDay(a: PurchaseLine, b: PurchaseLine): number {
+  return (
+    (a.day ?? '9999').localeCompare(b.day ?? '9999') ||
+    a.orderNumber.localeCompare(b.orderNumber, undefined, { numeric: true }) ||
+    a.lineNumber - b.lineNumber
+  )
+}
+
+/** Groups by supplier, item or expected day; within a group the earliest expected first. */
+export function groupLines(lines: readonly PurchaseLine[], by: GroupBy, today: string): PurchaseGroup[] {
+  const groups = new Map<string, PurchaseGroup>()
+  for (const l of lines) {
+    const [key, code, name] =
+      by === 'supplier'
+        ? [l.supplierId, l.supplierCode, l.supplierName]
+        : by === 'item'
+          ? [l.item, l.itemCode, l.itemDescription]
+          : [l.day ?? '', l.day ?? '', '']
+    let g = groups.get(key)
+    if (!g) groups.set(key, (g = { key, code, name, lines: [], late: 0 }))
+    g.lines.push(l)
+    if (isLate(l, today)) g.late++
+  }
+  const out = [...groups.values()]
+  for (const g of out) g.lines.sort(byDay)
+  if (by === 'date') return out.sort((a, b) => (a.key || '9999').localeCompare(b.key || '9999'))
+  return out.sort(
+    (a, b) => (a.name || a.code).localeCompare(b.name || b.code, undefined, { numeric: true }) || a.code.localeCompare(b.code),
+  )
+}
+
+/** Suppliers of the lines, by name, for the filter. */
+export function suppliersOf(lines: readonly PurchaseLine[]): { id: string; code: string; name: string }[] {
+  const map = new Map<string, { id: string; code: string; name: string }>()
+  for (const l of lines) if (!map.has(l.supplierId)) map.set(l.supplierId, { id: l.supplierId, code: l.supplierCode, name: l.supplierName })
+  return [...map.values()].sort((a, b) => a.name.localeCompare(b.name) || a.code.localeCompare(b.code))
+}

@@ -1,0 +1,134 @@
+import { useDeferredValue, useMemo, useState } from 'react'
+import { useOpenPurchaseLines } from '../../api/purchases.ts'
+import { useSession } from '../../api/queries.ts'
+import { ExternalLink } from '../../components/ExternalLink.tsx'
+import { Loading } from '../../components/Loading.tsx'
+import { t } from '../../i18n/index.ts'
+import { filterLines, groupLines, isLate, suppliersOf, todayDay, type GroupBy, type PurchaseFilters } from '../../lib/purchases.ts'
+import { formatDay } from '../../lib/dayFormat.ts'
+import { PurchaseLineRow } from './PurchaseLineRow.tsx'
+
+const FIELD = 'flex min-w-40 flex-1 flex-col gap-1 text-sm font-medium'
+const CONTROL =
+  'min-h-11 rounded border border-slate-300 bg-white px-2 py-2 font-normal focus:border-sky-700 focus:ring-2 focus:ring-sky-600 focus:outline-none'
+const BUTTON =
+  'min-h-11 rounded border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-slate-50 focus:ring-2 focus:ring-sky-600 focus:outline-none'
+
+/** Open purchase order lines by supplier, item or expected date, late ones marked. */
+export default function PurchaseOverview() {
+  const { data: session } = useSession()
+  const query = useOpenPurchaseLines()
+  const [filters, setFilters] = useState<PurchaseFilters>({ supplier: '', search: '', lateOnly: false })
+  const [groupBy, setGroupBy] = useState<GroupBy>('supplier')
+  const f = useDeferredValue(filters)
+  const today = todayDay()
+
+  const lines = useMemo(() => filterLines(query.data ?? [], f, today), [query.data, f, today])
+  const groups = useMemo(() => groupLines(lines, groupBy, today), [lines, groupBy, today])
+  const suppliers = useMemo(() => suppliersOf(query.data ?? []), [query.data])
+  const summary = useMemo(
+    () => ({
+      lines: lines.length,
+      orders: new Set(lines.map((l) => l.orderId)).size,
+      late: lines.filter((l) => isLate(l, today)).length,
+    }),
+    [lines, today],
+  )
+
+  if (!session) return <Loading />
+  const set = (patch: Partial<PurchaseFilters>) => setFilters({ ...filters, ...patch })
+  return (
+    <div className="mx-auto flex w-full max-w-[1600px] flex-1 flex-col gap-4 p-4 md:p-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold text-sky-900">{t('purchases.title')}</h1>
+        <button type="button" className={BUTTON} disabled={query.isFetching} onClick={() => void query.refetch()}>
+          {t('purchases.refresh')}
+        </button>
+      </div>
+      <p className="max-w-3xl text-sm text-slate-600">{t('purchases.intro')}</p>
+      <div className="flex flex-wrap items-end gap-3">
+        <label className={`${FIELD} min-w-56 flex-[2]`}>
+          {t('purchases.search')}
+          <input
+            type="search"
+            aria-label={t('purchases.search')}
+            value={filters.search}
+            placeholder={t('purchases.searchPlaceholder')}
+            onChange={(e) => set({ search: e.target.value })}
+            className={CONTROL}
+          />
+        </label>
+        <label className={FIELD}>
+          {t('purchases.supplier')}
+          <select aria-label={t('purchases.supplier')} value={filters.supplier} onChange={(e) => set({ supplier: e.target.value })} className={CONTROL}>
+            <option value="">{t('purchases.allSuppliers')}</option>
+            {suppliers.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.code} {s.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className={FIELD}>
+          {t('purchases.groupBy')}
+          <select aria-label={t('purchases.groupBy')} value={groupBy} onChange={(e) => setGroupBy(e.target.value as GroupBy)} className={CONTROL}>
+            <option value="supplier">{t('purchases.group.supplier')}</option>
+            <option value="item">{t('purchases.group.item')}</option>
+            <option value="date">{t('purchases.group.date')}</option>
+          </select>
+        </label>
+        <label className="flex min-h-11 items-center gap-2 text-sm font-medium">
+          <input
+            type="checkbox"
+            checked={filters.lateOnly}
+            onChange={(e) => set({ lateOnly: e.target.checked })}
+            className="h-5 w-5 accent-sky-700"
+          />
+          {t('purchases.lateOnly')}
+        </label>
+      </div>
+      {query.isPending && <p role="status">{t('purchases.loading')}</p>}
+      {query.error && (
+        <p role="alert" className="rounded bg-red-50 p-3 text-red-800">
+          {t('purchases.loadFailed', { message: query.error.message })}{' '}
+          <button type="button" className="underline" onClick={() => void query.refetch()}>
+            {t('purchases.retry')}
+          </button>
+        </p>
+      )}
+      {query.data && (
+        <>
+          <p className="text-sm font-medium text-slate-700" data-testid="purchases-summary">
+            {t('purchases.summary', summary)}
+          </p>
+          {groups.length === 0 && <p className="rounded bg-slate-50 p-6 text-center text-slate-600">{t('purchases.empty')}</p>}
+          {groups.map((g) => (
+            <section key={g.key} data-testid="purchase-group" className="rounded border border-slate-200 bg-white">
+              <h2 className="flex flex-wrap items-center gap-2 border-b border-slate-200 bg-slate-50 px-3 py-2 text-sm font-semibold">
+                {groupBy === 'date' ? (
+                  <span>{g.key ? formatDay(g.key) : t('purchases.noDate')}</span>
+                ) : groupBy === 'item' ? (
+                  <ExternalLink page="itemCard" division={session.division} id={g.key} className="font-mono">
+                    {g.code}
+                  </ExternalLink>
+                ) : (
+                  <span className="font-mono">{g.code}</span>
+                )}
+                <span>{g.name}</span>
+                <span className="font-normal text-slate-500">({g.lines.length})</span>
+                {g.late > 0 && (
+                  <span className="rounded bg-red-100 px-1.5 text-xs text-red-800">{t('purchases.groupLate', { count: g.late })}</span>
+                )}
+              </h2>
+              <ul>
+                {g.lines.map((l) => (
+                  <PurchaseLineRow key={l.id} line={l} division={session.division} today={today} groupBy={groupBy} />
+                ))}
+              </ul>
+            </section>
+          ))}
+        </>
+      )}
+    </div>
+  )
+}
