@@ -108,8 +108,6 @@ export const nl: Catalogue = {
   'tooltip.filters':
     'Zoeken vindt een productieordernummer, een artikelcode of een omschrijving. Filters beperken de lijst op magazijn, artikelgroep en of een artikel actief is.',
   'tooltip.shopOrderModal': 'Wijzig de planning van deze productieorder. Opgeslagen wijzigingen gaan naar Exact Online.',
-  'tooltip.materialAbbreviations':
-    'SO: productieorder · PO: inkooporder · MS: materiaaltekort · MA: materiaalbehoefte van een andere productieorder · FI: vrije voorraad',
   'tooltip.receive': 'Ontvang de aangekomen hoeveelheid; de goederenontvangst gaat naar Exact Online.',
   'tooltip.transferStockAdjusted': 'De voorraad is na deze overboeking aangepast, dus de aantallen kunnen afwijken van Exact Online.',
 

@@ -109,8 +109,6 @@ export const en = {
   'tooltip.filters':
     'Search matches a shop order number, an item code or a description. Filters narrow the list by warehouse, item group and whether an item is active.',
   'tooltip.shopOrderModal': 'Change the planning of this shop order. Saved changes are sent to Exact Online.',
-  'tooltip.materialAbbreviations':
-    'SO: shop order · PO: purchase order · MS: material shortage · MA: material need of another shop order · FI: free inventory',
   'tooltip.receive': 'Receive the quantity that arrived; the goods receipt is sent to Exact Online.',
   'tooltip.transferStockAdjusted': 'Stock was adjusted after this transfer, so the figures may differ from Exact Online.',
 
