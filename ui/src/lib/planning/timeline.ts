@@ -133,11 +133,21 @@ export interface HeaderCell {
   width: number
 }
 
-export function headerCells(axis: Axis, unit: View): HeaderCell[] {
+export type HeaderUnit = 'days' | 'weeks' | 'months' | 'years'
+
+/** The two header rows of each view: the coarse one above, the column one below. */
+export const HEADER_UNITS: Record<View, [HeaderUnit, HeaderUnit]> = {
+  days: ['weeks', 'days'],
+  weeks: ['months', 'weeks'],
+  months: ['years', 'months'],
+}
+
+export function headerCells(axis: Axis, unit: HeaderUnit): HeaderCell[] {
   const days = axisDays(axis)
   const out: HeaderCell[] = []
   for (const d of days) {
-    const key = unit === 'days' ? String(d) : unit === 'weeks' ? weekKey(d) : dayIso(d).slice(0, 7)
+    const iso = dayIso(d)
+    const key = unit === 'days' ? iso : unit === 'weeks' ? weekKey(d) : unit === 'months' ? iso.slice(0, 7) : iso.slice(0, 4)
     const last = out[out.length - 1]
     if (last && last.key === key) last.width += axis.pxPerDay
     else out.push({ key, day: d, left: xOf(axis, d), width: axis.pxPerDay })
