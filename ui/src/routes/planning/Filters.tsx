@@ -1,3 +1,4 @@
+import { useId } from 'react'
 import { t, type MessageKey } from '../../i18n/index.ts'
 import type { PlanningFilters } from '../../lib/planning/filters.ts'
 import { VIEWS, type View } from '../../lib/planning/timeline.ts'
@@ -63,22 +64,24 @@ export function Filters({
   view: View
   onView: (v: View) => void
 }) {
+  const searchId = useId()
   const set = (k: keyof PlanningFilters) => (v: string) => onFilters({ ...filters, [k]: v })
   return (
     <div className="grid grid-cols-2 items-end gap-2 md:flex md:flex-wrap">
-      <label className={`${field} col-span-2 md:w-56`}>
+      <div className={`${field} col-span-2 md:w-56`}>
         <span className="flex items-center gap-2">
-          {t('planning.search')}
+          <label htmlFor={searchId}>{t('planning.search')}</label>
           <InfoTip label={t('planning.filtersHelpLabel')} text={t('planning.filtersHelp')} />
         </span>
         <input
+          id={searchId}
           type="search"
           value={filters.search}
           onChange={(e) => set('search')(e.target.value)}
           placeholder={t('planning.searchPlaceholder')}
           className={control}
         />
-      </label>
+      </div>
       <Select label="planning.filter.warehouse" value={filters.warehouse} options={lists.warehouses} onChange={set('warehouse')} error={lists.failed.has('warehouses')} />
       <Select label="planning.filter.selectionCode" value={filters.selectionCode} options={lists.selectionCodes} onChange={set('selectionCode')} error={lists.failed.has('selectionCodes')} />
       <Select label="planning.filter.project" value={filters.project} options={lists.projects} onChange={set('project')} error={lists.failed.has('projects')} />

@@ -42,7 +42,7 @@ function Screen({ session }: { session: Session }) {
   const queryClient = useQueryClient()
   const division = session.division
   const prefs = session.organizationDetails.preferences
-  const weekendsHidden = prefs.weekends_disabled === true
+  const savedWeekendsHidden = prefs.weekends_disabled === true
   const [display, setDisplay] = useState(readDisplay)
   const [filters, setFilters] = useState<PlanningFilters>(NO_FILTERS)
   const deferred = useDeferredValue(filters)
@@ -69,6 +69,8 @@ function Screen({ session }: { session: Session }) {
     onSuccess: (details) => queryClient.setQueryData<Session>(queryKeys.session, (s) => (s ? { ...s, organizationDetails: details } : s)),
   })
 
+  // while the choice is being saved it already applies
+  const weekendsHidden = weekends.isPending ? weekends.variables : savedWeekendsHidden
   const merged = useMemo(
     () => (orders.data ?? []).map((o) => (overrides[o.ID] ? { ...o, ...overrides[o.ID] } : o)) as ShopOrder[],
     [orders.data, overrides],

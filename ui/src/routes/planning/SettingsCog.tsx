@@ -57,12 +57,15 @@ export function SettingsCog({
               type="checkbox"
               className="h-5 w-5"
               checked={!weekendsHidden}
-              disabled={savingWeekends}
               onChange={(e) => onWeekends(!e.target.checked)}
             />
             {t('planning.showWeekends')}
           </label>
-          {savingWeekends && <p className="text-xs text-slate-500">{t('planning.saving')}</p>}
+          {savingWeekends && (
+            <p role="status" className="text-xs text-slate-500">
+              {t('planning.saving')}
+            </p>
+          )}
           {weekendsError && (
             <p role="alert" className="text-xs text-red-700">
               {weekendsError}

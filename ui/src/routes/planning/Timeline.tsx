@@ -17,7 +17,7 @@ import {
 } from '../../lib/planning/timeline.ts'
 import { Bar, type BarOrder } from './Bar.tsx'
 
-const ROW_PX = 44
+const ROW_PX = 48
 const DAY_MS = 86_400_000
 
 function cellLabel(unit: HeaderUnit, cell: HeaderCell): string {
@@ -92,8 +92,9 @@ export function Timeline({
     <div
       ref={scroller}
       data-testid="planning-timeline"
-      className="relative min-h-72 flex-1 overflow-auto rounded-lg border border-slate-200 bg-white"
-      style={{ height: 'calc(100vh - 17rem)' }}
+      className="relative min-h-80 overflow-auto rounded-lg border border-slate-200 bg-white"
+      // a fixed height (not flex growth) keeps the rows virtual: the list scrolls inside it
+      style={{ height: 'calc(100dvh - 16rem)' }}
     >
       <div style={{ width: labelPx + width, height: rows.getTotalSize() + 48 }} className="relative">
         <div className="sticky top-0 z-30 flex bg-white" style={{ width: labelPx + width }}>
