@@ -165,7 +165,7 @@ test('dragging a bar moves the shop order in Exact Online', async () => {
 })
 
 test('the shop order window puts an order on hold in Exact Online', async () => {
-  const [target] = (await openOrders()).filter((o) => !o.IsOnHold)
+  const target = (await openOrders()).filter((o) => !o.IsOnHold)[2]
   await search(String(target.ShopOrderNumber))
   await page.getByTestId(`bar-${target.ShopOrderNumber}`).click()
   const modal = page.getByTestId('shop-order-modal')
@@ -173,7 +173,7 @@ test('the shop order window puts an order on hold in Exact Online', async () => 
   await modal.getByTestId('modal-plans').waitFor()
   assert.ok(await modal.getByRole('link', { name: /Shop order/ }).first().getAttribute('href'))
   await modal.getByLabel('On hold').check()
-  await modal.getByText('Saved in Exact Online').waitFor({ timeout: 90_000 })
+  await modal.locator('li', { hasText: 'On hold: yes' }).getByText('Saved in Exact Online').waitFor({ timeout: 90_000 })
   await waitFor(
     async () => (await simRows('manufacturing/ShopOrders')).find((x) => x.ID === target.ID).IsOnHold === 1,
     'IsOnHold at the simulator',
