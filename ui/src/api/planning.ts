@@ -48,6 +48,7 @@ export interface MaterialPlan {
   PlannedQuantity: number
   Type: number
   Status: number
+  StatusDescription?: string | null
   Unit: string | null
   LineNumber: number
 }

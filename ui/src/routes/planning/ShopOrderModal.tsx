@@ -199,7 +199,7 @@ export function ShopOrderModal({
                     <span className="tabular-nums">
                       {num(p.PlannedQuantity)} {p.Unit ?? ''}
                     </span>
-                    <span className="text-slate-600">{Number(p.Type) === 2 ? t('planning.modal.byProduct') : materialPlanStatusName(p.Status)}</span>
+                    <span className="text-slate-600">{Number(p.Type) === 2 ? t('planning.modal.byProduct') : p.StatusDescription || materialPlanStatusName(p.Status)}</span>
                     {a && (
                       <span className="inline-flex items-center gap-1 text-xs">
                         <span aria-hidden="true" className={`h-2 w-2 rounded-full ${AVAILABILITY_DOT[a]}`} />

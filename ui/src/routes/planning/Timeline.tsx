@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useMemo, useRef } from 'react'
+import { useLayoutEffect, useMemo, useRef } from 'react'
 import { locale, t } from '../../i18n/index.ts'
 import { useIsWide } from '../../lib/media.ts'
 import {
@@ -81,10 +81,22 @@ export function Timeline({
     [axis, view],
   )
 
-  // open on today (a few days before it), and again when the scale changes
-  useEffect(() => {
+  // Opens where the work is: the earliest order's start, at most two weeks before today. A new
+  // scale or view opens there again; otherwise the same days stay in view when the axis grows.
+  const firstStart = useRef<number | undefined>(undefined)
+  firstStart.current = orders[0]?.startDay
+  const shown = useRef<{ start: number; px: number; skip: boolean; view: View } | null>(null)
+  useLayoutEffect(() => {
     const el = scroller.current
-    if (el) el.scrollLeft = Math.max(0, xOf(axis, today) - 3 * axis.pxPerDay * (view === 'days' ? 1 : 7))
+    if (!el) return
+    const before = shown.current
+    if (before && before.px === axis.pxPerDay && before.skip === axis.skipWeekends && before.view === view) {
+      if (before.start !== axis.start) el.scrollLeft += xOf(axis, before.start)
+    } else {
+      const anchor = Math.max(firstStart.current ?? today, today - 14)
+      el.scrollLeft = Math.max(0, xOf(axis, anchor) - axis.pxPerDay * (view === 'days' ? 1 : 7))
+    }
+    shown.current = { start: axis.start, px: axis.pxPerDay, skip: axis.skipWeekends, view }
   }, [axis, today, view])
 
   const todayX = today >= axis.start && today < axis.end ? labelPx + xOf(axis, today) : null
