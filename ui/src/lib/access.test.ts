@@ -91,6 +91,7 @@ describe('route table', () => {
       ['/globalSettings', 'signedIn'],
       ['/importItems', 'signedIn'],
       ['/accountSettings', 'signedIn'],
+      ['/planning', 'full'],
       ['/mng', 'full'],
     ])
   })
@@ -102,7 +103,7 @@ describe('route table', () => {
 
   it('builds the navigation and the cog menu from the table', () => {
     const table = [
-      ...routes.filter((r) => !r.menu),
+      ...routes.filter((r) => !r.menu && !r.nav),
       { path: '/planning', access: 'full' as const, screen: routes[0].screen, nav: 'nav.label' as const },
       { path: '/globalSettings', access: 'signedIn' as const, screen: routes[0].screen, menu: 'nav.settings' as const },
     ]
