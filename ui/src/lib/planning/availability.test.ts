@@ -46,3 +46,16 @@ describe('availability', () => {
     expect(needsMaterial({ Type: 1, Status: 21, PlannedQuantity: 3 })).toBe(false)
   })
 })
+
+describe('availability at scale', () => {
+  it('handles ten thousand orders with five lines each in well under a second', () => {
+    const orders = Array.from({ length: 10_000 }, (_, i) => ({ ID: `o${i}`, startDay: i % 300 }))
+    const plans = orders.flatMap((o, i) => Array.from({ length: 5 }, (_, l) => plan(o.ID, `I${(i * 5 + l) % 2000}`, 2)))
+    const stock = Array.from({ length: 2000 }, (_, i) => ({ Item: `I${i}`, FreeStock: 20, PlanningIn: 10 }))
+    const t0 = performance.now()
+    const r = availability(orders, plans, stock)
+    expect(performance.now() - t0).toBeLessThan(1000)
+    expect(r.orders.size).toBe(10_000)
+    expect(new Set(r.orders.values())).toEqual(new Set(['inStock', 'expected', 'notAvailable']))
+  })
+})

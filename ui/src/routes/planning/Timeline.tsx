@@ -111,10 +111,20 @@ export function Timeline({
       <div style={{ width: labelPx + width, height: rows.getTotalSize() + 48 }} className="relative">
         <div className="sticky top-0 z-30 flex bg-white" style={{ width: labelPx + width }}>
           <div
-            className="sticky left-0 z-10 flex h-12 shrink-0 items-end border-r border-b border-slate-200 bg-white px-2 pb-1 text-xs font-semibold text-slate-700"
+            className="sticky left-0 z-10 flex h-12 shrink-0 items-end gap-1 border-r border-b border-slate-200 bg-white px-2 pb-1 text-xs font-semibold text-slate-700"
             style={{ width: labelPx }}
           >
-            {t('planning.column.order')}
+            <span className="flex-1">{t('planning.column.order')}</span>
+            <button
+              type="button"
+              onClick={() => {
+                const el = scroller.current
+                if (el) el.scrollLeft = Math.max(0, xOf(axis, today) - axis.pxPerDay * (view === 'days' ? 1 : 7))
+              }}
+              className="min-h-8 rounded border border-slate-300 px-2 font-normal hover:bg-slate-100 focus:ring-2 focus:ring-sky-600 focus:outline-none"
+            >
+              {t('planning.today')}
+            </button>
           </div>
           <div className="relative shrink-0" style={{ width }}>
             <HeaderRow axis={axis} unit={upper} offset={0} />
