@@ -53,9 +53,13 @@ export interface MaterialPlan {
   LineNumber: number
 }
 
-/** Material lines (type 1) of every shop order, for availability. */
+/** Material lines (type 1) still to be issued, for availability: not complete, finished or cancelled. */
 export const fetchMaterialLines = () =>
-  dbGetAll<MaterialPlan>('shopOrderMaterialPlans', [['Type', 'eq.1'], ['select', 'ID,ShopOrder,Item,PlannedQuantity,Type,Status']], MAX_PAGES)
+  dbGetAll<MaterialPlan>(
+    'shopOrderMaterialPlans',
+    [['Type', 'eq.1'], ['Status', 'not.in.(21,30,45)'], ['select', 'ID,ShopOrder,Item,PlannedQuantity,Type,Status']],
+    MAX_PAGES,
+  )
 
 export interface StockPosition {
   ItemId: string

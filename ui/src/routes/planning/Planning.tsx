@@ -14,7 +14,7 @@ import {
 } from '../../api/planning.ts'
 import { queryKeys, useSession } from '../../api/queries.ts'
 import { LoadingScreen } from '../../components/LoadingScreen.tsx'
-import { t, tCount } from '../../i18n/index.ts'
+import { locale, t, tCount } from '../../i18n/index.ts'
 import { readJson, writeJson } from '../../lib/storage.ts'
 import { availability } from '../../lib/planning/availability.ts'
 import { activeFilterCount, filterOrders, NO_FILTERS, type PlanningFilters } from '../../lib/planning/filters.ts'
@@ -173,7 +173,7 @@ function Screen({ session }: { session: Session }) {
           <h1 className="text-2xl font-bold text-sky-900">{t('planning.title')}</h1>
           <p className="text-sm text-slate-600" data-testid="planning-count">
             {tCount('planning.count', shown.length)}
-            {activeFilterCount(filters) > 0 && ` ${t('planning.ofTotal', { total: dated.length })}`}
+            {activeFilterCount(filters) > 0 && ` ${t('planning.ofTotal', { total: dated.length.toLocaleString(locale()) })}`}
             {undated > 0 && ` · ${tCount('planning.undated', undated)}`}
           </p>
         </div>
