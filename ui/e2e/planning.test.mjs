@@ -1,4 +1,4 @@
-// The Planning screen against the demo: filters and search, dragging a bar (the simulator's shop
+// The Planning screen against the demo: search and the four filters, dragging a bar (the simulator's shop
 // order gets the new dates), "on hold" from the shop order window, the weekends toggle kept in
 // the organization's preferences, and the narrow layout.
 import { after, before, test } from 'node:test'
@@ -45,6 +45,11 @@ async function waitFor(check, what, timeoutMs = 90_000) {
     await new Promise((r) => setTimeout(r, 300))
   }
   throw new Error(`timed out waiting for ${what}`)
+}
+
+/** Waits until the planning says it shows exactly `n` shop orders. */
+async function countIs(n) {
+  await page.getByTestId('planning-count').getByText(new RegExp(`^${n.toLocaleString('en-GB')} shop orders?( of|$)`)).waitFor()
 }
 
 async function search(text) {
@@ -97,14 +102,14 @@ test('sign in, sync, and Planning shows the open shop orders', async () => {
   // the tables the planning reads (the whole sync is the Dashboard's spec)
   await api(page, '/sync', {
     method: 'POST',
-    body: { endpoints: ['shopOrders', 'shopOrderMaterialPlans', 'shopOrderRoutingStepPlans', 'stockPositions', 'projects'] },
+    body: { endpoints: ['shopOrders', 'shopOrderMaterialPlans', 'shopOrderRoutingStepPlans', 'stockPositions', 'projects', 'items'] },
   })
   await syncSettled(page, 300_000)
 
   await page.getByRole('link', { name: 'Planning' }).click()
   await page.waitForURL(/\/planning\?division=/)
   const open = await openOrders()
-  await page.getByTestId('planning-count').getByText(`${open.length} shop orders`).waitFor()
+  await countIs(open.length)
   // only the rows in view are in the page
   const inPage = await page.locator('[data-testid=planning-rows] [role=row]').count()
   assert.ok(inPage > 0 && inPage < Math.min(open.length, 60), `rows in the page: ${inPage}`)
@@ -115,7 +120,7 @@ test('search by number and Your Ref, and filter by project', async () => {
   const target = open.find((o) => o.Project) ?? open[0]
   await search(String(target.ShopOrderNumber))
   await page.getByTestId(`bar-${target.ShopOrderNumber}`).waitFor()
-  await page.getByTestId('planning-count').getByText('1 shop order', { exact: false }).waitFor()
+  await countIs(1)
   await search(target.YourRef)
   await page.getByTestId(`bar-${target.ShopOrderNumber}`).waitFor()
   await search('no such order zz')
@@ -124,11 +129,27 @@ test('search by number and Your Ref, and filter by project', async () => {
 
   const withProject = open.filter((o) => o.Project === target.Project)
   await page.getByLabel('Project').selectOption(target.Project)
-  await page.getByTestId('planning-count').getByText(`${withProject.length} shop order`, { exact: false }).waitFor()
+  await countIs(withProject.length)
   const shown = await page.locator('[data-testid^=bar-]').evaluateAll((els) => els.map((e) => Number(e.dataset.testid.slice(4))))
   assert.ok(shown.length > 0)
   for (const n of shown) assert.ok(withProject.some((o) => o.ShopOrderNumber === n), `${n} is not of the project`)
   await page.getByLabel('Project').selectOption('')
+
+  // the selection code, and the item group of the item made
+  const coded = open.find((o) => o.SelectionCode)
+  const sameCode = open.filter((o) => o.SelectionCode === coded.SelectionCode)
+  await page.getByLabel('Selection code').selectOption(coded.SelectionCode)
+  await countIs(sameCode.length)
+  await page.getByLabel('Selection code').selectOption('')
+
+  const items = await simRows('logistics/Items')
+  const groupOf = new Map(items.map((i) => [i.ID, i.ItemGroup]))
+  const group = groupOf.get(target.Item)
+  const inGroup = open.filter((o) => groupOf.get(o.Item) === group)
+  await page.getByLabel('Item group').selectOption(group)
+  await countIs(inGroup.length)
+  await page.getByLabel('Item group').selectOption('')
+  await countIs(open.length)
 })
 
 test('dragging a bar moves the shop order in Exact Online', async () => {
