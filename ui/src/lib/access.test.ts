@@ -91,6 +91,7 @@ describe('route table', () => {
       ['/globalSettings', 'signedIn'],
       ['/importItems', 'signedIn'],
       ['/accountSettings', 'signedIn'],
+      ['/planning', 'full'],
       ['/mng', 'full'],
       ['/purchaseOverview', 'full'],
       ['/materials', 'full'],
@@ -111,6 +112,7 @@ describe('route table', () => {
     expect(navRoutes(table).map((r) => r.path)).toEqual(['/planning'])
     expect(menuRoutes(table).map((r) => r.path)).toEqual(['/globalSettings'])
     expect(navRoutes().map((r) => [r.path, r.nav])).toEqual([
+      ['/planning', 'planning.nav'],
       ['/purchaseOverview', 'purchases.nav'],
       ['/materials', 'materials.nav'],
     ])

@@ -1,7 +1,7 @@
 // The one route table (spec §2): each route's path, screen and access; `nav` puts it in the
 // navigation bar, `menu` under the settings cog. The bar and the menu are built from here, so
 // a screen appears in them the day it is added. Still to come, in the spec's order:
-//   /planning (full, nav 'Planning'), /scanning (full, nav 'Warehouse'),
+//   /scanning (full, nav 'Warehouse'),
 //   /transfers (signedIn, nav 'Transfers'), /hours (full, nav 'Hours'),
 //   /receipts (full, nav 'Receipts'), /importData (importData).
 import type { ComponentType, LazyExoticComponent } from 'react'
@@ -41,6 +41,12 @@ export const routes: readonly RouteDef[] = [
     access: 'signedIn',
     screen: lazyScreen(() => import('./AccountSettings.tsx')),
     menu: 'menu.accountSettings',
+  },
+  {
+    path: '/planning',
+    access: 'full',
+    screen: lazyScreen(() => import('./planning/Planning.tsx')),
+    nav: 'planning.nav',
   },
   { path: '/mng', access: 'full', screen: lazyScreen(() => import('./Management.tsx')), menu: 'menu.management' },
   {

@@ -1,0 +1,107 @@
+// What the Planning screen reads from the local copy and writes back to Exact Online.
+import { api } from './client.ts'
+import { dbGet, dbGetAll, type Row } from './db.ts'
+import type { OutboxEntry, WriteResult } from './outbox.ts'
+
+/** Enough pages for organizations with tens of thousands of open orders. */
+const MAX_PAGES = 200
+
+export interface ShopOrder {
+  ID: string
+  ShopOrderNumber: number
+  Description: string | null
+  Item: string
+  ItemCode: string | null
+  ItemDescription: string | null
+  PlannedQuantity: number
+  ProducedQuantity: number
+  PlannedStartDate: string | null
+  PlannedDate: string | null
+  Status: number
+  IsReleased: number
+  IsOnHold: number
+  IsInPlanning: number
+  Warehouse: string | null
+  SelectionCode: string | null
+  SelectionCodeCode: string | null
+  Project: string | null
+  ProjectDescription: string | null
+  YourRef: string | null
+  Notes: string | null
+  Unit: string | null
+}
+
+const ORDER_FIELDS =
+  'ID,ShopOrderNumber,Description,Item,ItemCode,ItemDescription,PlannedQuantity,ProducedQuantity,PlannedStartDate,PlannedDate,' +
+  'Status,IsReleased,IsOnHold,IsInPlanning,Warehouse,SelectionCode,SelectionCodeCode,Project,ProjectDescription,YourRef,Notes,Unit'
+
+/** Shop orders still to be made: open (10) and in process (20). */
+export const fetchOpenShopOrders = () =>
+  dbGetAll<ShopOrder>('shopOrders', [['Status', 'lt.30'], ['select', ORDER_FIELDS], ['order', 'ShopOrderNumber']], MAX_PAGES)
+
+export interface MaterialPlan {
+  ID: string
+  ShopOrder: string
+  Item: string
+  ItemCode: string | null
+  ItemDescription: string | null
+  PlannedQuantity: number
+  Type: number
+  Status: number
+  StatusDescription?: string | null
+  Unit: string | null
+  LineNumber: number
+}
+
+/** Material lines (type 1) still to be issued, for availability: not complete, finished or cancelled. */
+export const fetchMaterialLines = () =>
+  dbGetAll<MaterialPlan>(
+    'shopOrderMaterialPlans',
+    [['Type', 'eq.1'], ['Status', 'not.in.(21,30,45)'], ['select', 'ID,ShopOrder,Item,PlannedQuantity,Type,Status']],
+    MAX_PAGES,
+  )
+
+export interface StockPosition {
+  ItemId: string
+  FreeStock: number
+  PlanningIn: number
+}
+
+export const fetchStockPositions = () =>
+  dbGetAll<StockPosition>('stockPositions', [['select', 'ItemId,FreeStock,PlanningIn']], MAX_PAGES)
+
+/** Ids of the items in an item group (lower case, as the filter compares them). */
+export async function fetchItemIdsInGroup(group: string): Promise<Set<string>> {
+  const rows = await dbGetAll<{ ID: string }>('items', [['ItemGroup', `eq.${group}`], ['select', 'ID']], MAX_PAGES)
+  return new Set(rows.map((r) => r.ID.toLowerCase()))
+}
+
+export interface Project {
+  ID: string
+  Code: string
+  Description: string
+}
+
+export const fetchProjects = () => dbGetAll<Project>('projects', [['select', 'ID,Code,Description'], ['order', 'Code']], MAX_PAGES)
+
+export const fetchOrderPlans = (order: string) =>
+  dbGet<MaterialPlan>('shopOrderMaterialPlans', [['ShopOrder', `eq.${order}`], ['order', 'LineNumber']])
+
+export const fetchOrderSteps = (order: string) =>
+  dbGet<Row>('shopOrderRoutingStepPlans', [['ShopOrder', `eq.${order}`], ['order', 'LineNumber']])
+
+/** The write-back fields the planning changes. */
+export interface ShopOrderChange {
+  PlannedStartDate?: string
+  PlannedDate?: string
+  IsReleased?: number
+  IsOnHold?: number
+  IsInPlanning?: number
+  Notes?: string
+}
+
+/** 200 delivered, 202 queued; a refusal (422) throws with Exact's message. */
+export const updateShopOrder = (id: string, change: ShopOrderChange) =>
+  api<WriteResult>('/exact/updateShopOrder', { method: 'PUT', body: { ID: id, ...change } })
+
+export const getOutboxEntry = (id: number) => api<OutboxEntry>(`/outbox/${id}`)

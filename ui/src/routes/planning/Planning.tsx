@@ -1,0 +1,239 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useDeferredValue, useMemo, useState } from 'react'
+import type { Session } from '../../api/auth.ts'
+import { liveGet } from '../../api/db.ts'
+import { updateOrganizationPreferences } from '../../api/org.ts'
+import {
+  fetchItemIdsInGroup,
+  fetchMaterialLines,
+  fetchOpenShopOrders,
+  fetchProjects,
+  fetchStockPositions,
+  type ShopOrder,
+  type ShopOrderChange,
+} from '../../api/planning.ts'
+import { queryKeys, useSession } from '../../api/queries.ts'
+import { LoadingScreen } from '../../components/LoadingScreen.tsx'
+import { locale, t, tCount } from '../../i18n/index.ts'
+import { readJson, writeJson } from '../../lib/storage.ts'
+import { availability } from '../../lib/planning/availability.ts'
+import { activeFilterCount, filterOrders, NO_FILTERS, type PlanningFilters } from '../../lib/planning/filters.ts'
+import { dayIso, draggedDates, makeAxis, SCALES, today as todayOf, toDay, VIEWS, type DragMode, type View } from '../../lib/planning/timeline.ts'
+import type { BarOrder } from './Bar.tsx'
+import { Filters, type FilterLists } from './Filters.tsx'
+import { Legend } from './Legend.tsx'
+import { SettingsCog } from './SettingsCog.tsx'
+import { ShopOrderModal } from './ShopOrderModal.tsx'
+import { Timeline } from './Timeline.tsx'
+import { useShopOrderWrites } from './useShopOrderWrites.ts'
+import { WriteList } from './WriteList.tsx'
+
+/** This browser's view and scale (weekends are the organization's, kept on the server). */
+const DISPLAY_KEY = 'esm.planning.display'
+
+function readDisplay(): { view: View; scale: number } {
+  const d = readJson(localStorage, DISPLAY_KEY) as { view?: unknown; scale?: unknown } | null
+  const view = VIEWS.includes(d?.view as View) ? (d?.view as View) : 'days'
+  const scale = (SCALES as readonly number[]).includes(Number(d?.scale)) ? Number(d?.scale) : 1
+  return { view, scale }
+}
+
+function Screen({ session }: { session: Session }) {
+  const queryClient = useQueryClient()
+  const division = session.division
+  const prefs = session.organizationDetails.preferences
+  const savedWeekendsHidden = prefs.weekends_disabled === true
+  const [display, setDisplay] = useState(readDisplay)
+  const [filters, setFilters] = useState<PlanningFilters>(NO_FILTERS)
+  const deferred = useDeferredValue(filters)
+  const [openId, setOpenId] = useState<string | null>(null)
+  const { overrides, writes, write, dismiss } = useShopOrderWrites()
+
+  const key = (name: string) => ['planning', name, division]
+  const orders = useQuery({ queryKey: key('orders'), queryFn: fetchOpenShopOrders })
+  const lines = useQuery({ queryKey: key('materialLines'), queryFn: fetchMaterialLines })
+  const stock = useQuery({ queryKey: key('stock'), queryFn: fetchStockPositions })
+  const warehouses = useQuery({ queryKey: ['live', 'warehouses', division], queryFn: () => liveGet('warehouses'), retry: false })
+  const selectionCodes = useQuery({ queryKey: ['live', 'selectionCodes', division], queryFn: () => liveGet('selectionCodes'), retry: false })
+  const itemGroups = useQuery({ queryKey: ['live', 'itemGroups', division], queryFn: () => liveGet('itemGroups'), retry: false })
+  const projects = useQuery({ queryKey: key('projects'), queryFn: fetchProjects, retry: false })
+  const inGroup = useQuery({
+    queryKey: [...key('itemGroup'), deferred.itemGroup],
+    queryFn: () => fetchItemIdsInGroup(deferred.itemGroup),
+    enabled: !!deferred.itemGroup,
+  })
+
+  const weekends = useMutation({
+    // other preferences of the organization are carried over unchanged
+    mutationFn: (hidden: boolean) => updateOrganizationPreferences(session.organizationDetails.uuid, { ...prefs, weekends_disabled: hidden }),
+    onSuccess: (details) => queryClient.setQueryData<Session>(queryKeys.session, (s) => (s ? { ...s, organizationDetails: details } : s)),
+  })
+
+  // while the choice is being saved it already applies
+  const weekendsHidden = weekends.isPending ? weekends.variables : savedWeekendsHidden
+  const merged = useMemo(
+    () => (orders.data ?? []).map((o) => (overrides[o.ID] ? { ...o, ...overrides[o.ID] } : o)) as ShopOrder[],
+    [orders.data, overrides],
+  )
+  const dated = useMemo(() => {
+    const out: { order: ShopOrder; startDay: number; endDay: number }[] = []
+    for (const o of merged) {
+      const s = toDay(o.PlannedStartDate) ?? toDay(o.PlannedDate)
+      const e = toDay(o.PlannedDate) ?? s
+      if (s !== null && e !== null) out.push({ order: o, startDay: s, endDay: Math.max(s, e) })
+    }
+    return out.sort((a, b) => a.startDay - b.startDay || a.order.ShopOrderNumber - b.order.ShopOrderNumber)
+  }, [merged])
+  const avail = useMemo(
+    () =>
+      availability(
+        dated.map((d) => ({ ID: d.order.ID, startDay: d.startDay })),
+        lines.data ?? [],
+        (stock.data ?? []).map((s) => ({ Item: s.ItemId, FreeStock: s.FreeStock, PlanningIn: s.PlanningIn })),
+      ),
+    [dated, lines.data, stock.data],
+  )
+  const pendingIds = useMemo(
+    () => new Set(writes.filter((w) => w.status === 'sending' || w.status === 'pending').map((w) => w.orderId)),
+    [writes],
+  )
+  const shown = useMemo(() => {
+    const pass = new Set(filterOrders(dated.map((d) => d.order), deferred, inGroup.data).map((o) => o.ID))
+    return dated
+      .filter((d) => pass.has(d.order.ID))
+      .map(
+        (d): BarOrder => ({
+          id: d.order.ID,
+          number: d.order.ShopOrderNumber,
+          label: `${d.order.ItemCode ?? ''} ${d.order.ItemDescription ?? d.order.Description ?? ''}`.trim(),
+          startDay: d.startDay,
+          endDay: d.endDay,
+          status: Number(d.order.Status),
+          onHold: !!d.order.IsOnHold,
+          availability: avail.orders.get(d.order.ID) ?? 'none',
+          pending: pendingIds.has(d.order.ID),
+        }),
+      )
+  }, [dated, deferred, inGroup.data, avail, pendingIds])
+
+  const now = todayOf()
+  const axis = useMemo(() => {
+    const first = Math.min(now - 7, ...shown.slice(0, 1).map((o) => o.startDay))
+    const last = shown.reduce((m, o) => Math.max(m, o.endDay), now + 28)
+    return makeAxis(first, last + 14, display.view, display.scale, weekendsHidden)
+  }, [shown, now, display, weekendsHidden])
+
+  const setView = (view: View) => {
+    const next = { ...display, view }
+    setDisplay(next)
+    writeJson(localStorage, DISPLAY_KEY, next)
+  }
+  const setScale = (scale: number) => {
+    const next = { ...display, scale }
+    setDisplay(next)
+    writeJson(localStorage, DISPLAY_KEY, next)
+  }
+  const onDrag = (id: string, mode: DragMode, steps: number) => {
+    const d = dated.find((x) => x.order.ID === id)
+    if (!d) return
+    const next = draggedDates(mode, d.startDay, d.endDay, steps, weekendsHidden)
+    const change: ShopOrderChange = {}
+    if (next.startDay !== d.startDay) change.PlannedStartDate = dayIso(next.startDay)
+    if (next.endDay !== d.endDay) change.PlannedDate = dayIso(next.endDay)
+    if (Object.keys(change).length > 0) void write(d.order, change)
+  }
+
+  if (orders.isPending || lines.isPending || stock.isPending) return <LoadingScreen />
+  const loadError = orders.error ?? lines.error ?? stock.error
+  const lists: FilterLists = {
+    warehouses: warehouses.data,
+    selectionCodes: selectionCodes.data,
+    itemGroups: itemGroups.data,
+    projects: projects.data,
+    failed: new Set(
+      (
+        [
+          ['warehouses', warehouses.error],
+          ['selectionCodes', selectionCodes.error],
+          ['itemGroups', itemGroups.error],
+          ['projects', projects.error],
+        ] as const
+      )
+        .filter(([, e]) => e)
+        .map(([n]) => n),
+    ),
+  }
+  const open = openId ? dated.find((d) => d.order.ID === openId)?.order : undefined
+  const undated = merged.length - dated.length
+
+  return (
+    <div className="mx-auto flex w-full max-w-[1800px] flex-1 flex-col gap-3 p-3 md:p-6">
+      <div className="flex items-start justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold text-sky-900">{t('planning.title')}</h1>
+          <p className="text-sm text-slate-600" data-testid="planning-count">
+            {tCount('planning.count', shown.length)}
+            {activeFilterCount(filters) > 0 && ` ${t('planning.ofTotal', { total: dated.length.toLocaleString(locale()) })}`}
+            {undated > 0 && ` · ${tCount('planning.undated', undated)}`}
+          </p>
+        </div>
+        <SettingsCog
+          weekendsHidden={weekendsHidden}
+          savingWeekends={weekends.isPending}
+          weekendsError={weekends.error?.message ?? null}
+          onWeekends={(hidden) => weekends.mutate(hidden)}
+          scale={display.scale}
+          onScale={setScale}
+        />
+      </div>
+      <Filters filters={filters} onFilters={setFilters} lists={lists} view={display.view} onView={setView} />
+      {lists.failed.size > 0 && (
+        <p role="alert" className="text-sm text-amber-800">
+          {t('planning.filter.listsFailed')}
+        </p>
+      )}
+      {inGroup.error && (
+        <p role="alert" className="text-sm text-red-700">
+          {inGroup.error.message}
+        </p>
+      )}
+      <Legend />
+      <WriteList writes={writes} onDismiss={dismiss} />
+      {loadError ? (
+        <p role="alert" className="rounded bg-red-50 p-4 text-red-800">
+          {loadError.message}
+        </p>
+      ) : dated.length === 0 ? (
+        <p role="status" className="rounded bg-amber-50 p-4 text-amber-900">
+          {t('planning.empty')}
+        </p>
+      ) : shown.length === 0 ? (
+        <p role="status" className="rounded bg-slate-100 p-4 text-slate-700">
+          {t('planning.noMatch')}
+        </p>
+      ) : (
+        <Timeline orders={shown} axis={axis} view={display.view} today={now} onOpen={setOpenId} onDrag={onDrag} />
+      )}
+      {open && (
+        <ShopOrderModal
+          key={open.ID}
+          order={open}
+          division={division}
+          availability={avail.orders.get(open.ID) ?? 'none'}
+          lineAvailability={avail.lines}
+          writes={writes}
+          onWrite={(change) => void write(open, change)}
+          onDismissWrite={dismiss}
+          onClose={() => setOpenId(null)}
+        />
+      )}
+    </div>
+  )
+}
+
+/** Planning: open shop orders on a timeline, to move, resize and open. */
+export default function Planning() {
+  const { data: session } = useSession()
+  if (!session) return <LoadingScreen />
+  return <Screen session={session} />
+}

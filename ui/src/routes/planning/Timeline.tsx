@@ -1,0 +1,174 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useLayoutEffect, useMemo, useRef } from 'react'
+import { locale, t } from '../../i18n/index.ts'
+import { useIsWide } from '../../lib/media.ts'
+import {
+  axisDays,
+  axisWidth,
+  HEADER_UNITS,
+  headerCells,
+  isWeekendDay,
+  xOf,
+  type Axis,
+  type DragMode,
+  type HeaderCell,
+  type HeaderUnit,
+  type View,
+} from '../../lib/planning/timeline.ts'
+import { Bar, type BarOrder } from './Bar.tsx'
+
+const ROW_PX = 48
+const DAY_MS = 86_400_000
+
+function cellLabel(unit: HeaderUnit, cell: HeaderCell): string {
+  const date = new Date(cell.day * DAY_MS)
+  const opts = { timeZone: 'UTC' } as const
+  if (unit === 'days') return date.toLocaleDateString(locale(), { ...opts, weekday: 'short', day: 'numeric' })
+  if (unit === 'weeks') return t('planning.week', { week: Number(cell.key.slice(-2)) })
+  if (unit === 'months') return date.toLocaleDateString(locale(), { ...opts, month: 'short', year: 'numeric' })
+  return cell.key
+}
+
+function HeaderRow({ axis, unit, offset }: { axis: Axis; unit: HeaderUnit; offset: number }) {
+  const cells = useMemo(() => headerCells(axis, unit), [axis, unit])
+  return (
+    <div className="relative h-6 border-b border-slate-200">
+      {cells.map((c) => (
+        <div
+          key={c.key}
+          style={{ left: offset + c.left, width: c.width }}
+          className="absolute inset-y-0 overflow-hidden border-l border-slate-200 px-1 text-xs leading-6 whitespace-nowrap text-slate-600"
+        >
+          {c.width >= 18 ? cellLabel(unit, c) : ''}
+        </div>
+      ))}
+    </div>
+  )
+}
+
+/**
+ * The shop orders as rows of a Gantt chart; only the rows in view are in the page, so ten
+ * thousand orders scroll like ten.
+ */
+export function Timeline({
+  orders,
+  axis,
+  view,
+  today,
+  onOpen,
+  onDrag,
+}: {
+  orders: BarOrder[]
+  axis: Axis
+  view: View
+  today: number
+  onOpen: (id: string) => void
+  onDrag: (id: string, mode: DragMode, steps: number) => void
+}) {
+  const scroller = useRef<HTMLDivElement>(null)
+  const wide = useIsWide()
+  const labelPx = wide ? 224 : 88
+  const width = axisWidth(axis)
+  const rows = useVirtualizer({
+    count: orders.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_PX,
+    overscan: 8,
+  })
+  const [upper, lower] = HEADER_UNITS[view]
+  const shaded = useMemo(
+    () => (axis.skipWeekends || view === 'months' ? [] : axisDays(axis).filter(isWeekendDay)),
+    [axis, view],
+  )
+
+  // Opens where the work is: the earliest order's start, at most two weeks before today. A new
+  // scale or view opens there again; otherwise the same days stay in view when the axis grows.
+  const firstStart = useRef<number | undefined>(undefined)
+  firstStart.current = orders[0]?.startDay
+  const shown = useRef<{ start: number; px: number; skip: boolean; view: View } | null>(null)
+  useLayoutEffect(() => {
+    const el = scroller.current
+    if (!el) return
+    const before = shown.current
+    if (before && before.px === axis.pxPerDay && before.skip === axis.skipWeekends && before.view === view) {
+      if (before.start !== axis.start) el.scrollLeft += xOf(axis, before.start)
+    } else {
+      const anchor = Math.max(firstStart.current ?? today, today - 14)
+      el.scrollLeft = Math.max(0, xOf(axis, anchor) - axis.pxPerDay * (view === 'days' ? 1 : 7))
+    }
+    shown.current = { start: axis.start, px: axis.pxPerDay, skip: axis.skipWeekends, view }
+  }, [axis, today, view])
+
+  const todayX = today >= axis.start && today < axis.end ? labelPx + xOf(axis, today) : null
+  return (
+    <div
+      ref={scroller}
+      data-testid="planning-timeline"
+      className="relative min-h-80 overflow-auto rounded-lg border border-slate-200 bg-white"
+      // a fixed height (not flex growth) keeps the rows virtual: the list scrolls inside it
+      style={{ height: 'calc(100dvh - 16rem)' }}
+    >
+      <div style={{ width: labelPx + width, height: rows.getTotalSize() + 48 }} className="relative">
+        <div className="sticky top-0 z-30 flex bg-white" style={{ width: labelPx + width }}>
+          <div
+            className="sticky left-0 z-10 flex h-12 shrink-0 items-end gap-1 border-r border-b border-slate-200 bg-white px-2 pb-1 text-xs font-semibold text-slate-700"
+            style={{ width: labelPx }}
+          >
+            <span className="flex-1">{t('planning.column.order')}</span>
+            <button
+              type="button"
+              onClick={() => {
+                const el = scroller.current
+                if (el) el.scrollLeft = Math.max(0, xOf(axis, today) - axis.pxPerDay * (view === 'days' ? 1 : 7))
+              }}
+              className="min-h-8 rounded border border-slate-300 px-2 font-normal hover:bg-slate-100 focus:ring-2 focus:ring-sky-600 focus:outline-none"
+            >
+              {t('planning.today')}
+            </button>
+          </div>
+          <div className="relative shrink-0" style={{ width }}>
+            <HeaderRow axis={axis} unit={upper} offset={0} />
+            <HeaderRow axis={axis} unit={lower} offset={0} />
+          </div>
+        </div>
+        {shaded.map((d) => (
+          <div
+            key={d}
+            aria-hidden="true"
+            className="absolute bottom-0 bg-slate-100"
+            style={{ top: 48, left: labelPx + xOf(axis, d), width: axis.pxPerDay }}
+          />
+        ))}
+        {todayX !== null && (
+          <div aria-hidden="true" className="absolute bottom-0 z-10 w-0.5 bg-red-500/70" style={{ top: 48, left: todayX }} />
+        )}
+        <div role="rowgroup" data-testid="planning-rows">
+          {rows.getVirtualItems().map((v) => {
+            const o = orders[v.index]
+            return (
+              <div
+                key={o.id}
+                role="row"
+                className="absolute left-0 flex border-b border-slate-100"
+                style={{ top: 48 + v.start, height: ROW_PX, width: labelPx + width }}
+              >
+                <button
+                  type="button"
+                  onClick={() => onOpen(o.id)}
+                  className="sticky left-0 z-20 flex h-full shrink-0 flex-col justify-center overflow-hidden border-r border-slate-200 bg-white px-2 text-left hover:bg-sky-50 focus:ring-2 focus:ring-sky-600 focus:outline-none focus:ring-inset"
+                  style={{ width: labelPx }}
+                >
+                  <span className="font-mono text-sm font-semibold text-sky-900">{o.number}</span>
+                  {wide && <span className="truncate text-xs text-slate-600">{o.label}</span>}
+                </button>
+                <div className="relative h-full" style={{ width }}>
+                  <Bar order={o} axis={axis} onOpen={onOpen} onDrag={onDrag} />
+                </div>
+              </div>
+            )
+          })}
+        </div>
+      </div>
+    </div>
+  )
+}

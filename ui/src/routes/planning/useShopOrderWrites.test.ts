@@ -1,0 +1,47 @@
+import { act, renderHook, waitFor } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { useShopOrderWrites } from './useShopOrderWrites.ts'
+
+const ORDER = { ID: '00ff5d6e-6ccc-4215-af36-e04521eb96aa', ShopOrderNumber: 24001 }
+
+function reply(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+}
+
+const entry = (state: string, error: string | null = null) => ({ id: 7, state, error })
+
+afterEach(() => vi.unstubAllGlobals())
+
+describe('useShopOrderWrites', () => {
+  it('shows a change at once and keeps it when Exact Online takes it', async () => {
+    const fetch = vi.fn(async () => reply(200, { state: 'delivered', error: null, entries: [entry('delivered')] }))
+    vi.stubGlobal('fetch', fetch)
+    const { result } = renderHook(() => useShopOrderWrites())
+    await act(() => result.current.write(ORDER, { PlannedStartDate: '2026-11-23' }))
+    expect(result.current.overrides[ORDER.ID]).toEqual({ PlannedStartDate: '2026-11-23' })
+    expect(result.current.writes[0]).toMatchObject({ status: 'delivered', number: 24001 })
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit]
+    expect(url).toBe('/api/v1/exact/updateShopOrder')
+    expect(JSON.parse(String(init.body))).toEqual({ ID: ORDER.ID, PlannedStartDate: '2026-11-23' })
+  })
+
+  it('undoes a refused change and keeps Exact Online’s message', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => reply(422, { state: 'failed', error: 'Datum ongeldig', entries: [] })))
+    const { result } = renderHook(() => useShopOrderWrites())
+    await act(() => result.current.write(ORDER, { IsOnHold: 1 }))
+    expect(result.current.overrides[ORDER.ID]).toBeUndefined()
+    expect(result.current.writes[0]).toMatchObject({ status: 'failed', error: 'Datum ongeldig' })
+  })
+
+  it('follows a queued change until it is delivered', async () => {
+    const answers = [reply(202, { state: 'pending', error: null, entries: [entry('pending')] }), reply(200, entry('sending')), reply(200, entry('delivered'))]
+    const fetch = vi.fn(async () => answers.shift() ?? reply(200, entry('delivered')))
+    vi.stubGlobal('fetch', fetch)
+    const { result } = renderHook(() => useShopOrderWrites())
+    await act(() => result.current.write(ORDER, { IsReleased: 1 }))
+    expect(result.current.writes[0].status).toBe('pending')
+    await waitFor(() => expect(result.current.writes[0].status).toBe('delivered'), { timeout: 5_000 })
+    expect((fetch.mock.calls[1] as unknown as [string])[0]).toBe('/api/v1/outbox/7')
+    expect(result.current.overrides[ORDER.ID]).toEqual({ IsReleased: 1 })
+  })
+})

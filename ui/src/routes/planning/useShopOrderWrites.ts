@@ -1,0 +1,101 @@
+// Writes of shop order changes, shown as they go: the change shows at once, and its state follows
+// the outbox (sending → pending → delivered, or refused with Exact's message, which undoes it).
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { isApiError } from '../../api/client.ts'
+import { getOutboxEntry, updateShopOrder, type ShopOrder, type ShopOrderChange } from '../../api/planning.ts'
+
+export type WriteStatus = 'sending' | 'pending' | 'delivered' | 'failed'
+
+export interface WriteRecord {
+  key: number
+  orderId: string
+  number: number
+  change: ShopOrderChange
+  status: WriteStatus
+  error: string | null
+  entryId: number | null
+}
+
+const POLL_MS = 1_500
+/** How many finished writes stay listed. */
+const KEEP = 5
+
+export function useShopOrderWrites() {
+  const [overrides, setOverrides] = useState<Record<string, ShopOrderChange>>({})
+  const [writes, setWrites] = useState<WriteRecord[]>([])
+  const seq = useRef(0)
+  const alive = useRef(true)
+  useEffect(() => {
+    alive.current = true
+    return () => {
+      alive.current = false
+    }
+  }, [])
+
+  const patch = useCallback((key: number, p: Partial<WriteRecord>) => {
+    if (alive.current) setWrites((list) => list.map((w) => (w.key === key ? { ...w, ...p } : w)))
+  }, [])
+
+  const follow = useCallback(
+    async (key: number, entryId: number, undo: () => void) => {
+      // a queued write is followed until Exact answers
+      while (alive.current) {
+        await new Promise((r) => setTimeout(r, POLL_MS))
+        try {
+          const e = await getOutboxEntry(entryId)
+          if (e.state === 'delivered') return patch(key, { status: 'delivered' })
+          if (e.state === 'failed') {
+            undo()
+            return patch(key, { status: 'failed', error: e.error })
+          }
+        } catch {
+          // the server is briefly away: keep asking
+        }
+      }
+    },
+    [patch],
+  )
+
+  const write = useCallback(
+    async (order: Pick<ShopOrder, 'ID' | 'ShopOrderNumber'>, change: ShopOrderChange) => {
+      const key = ++seq.current
+      let previous: ShopOrderChange | undefined
+      setOverrides((o) => {
+        previous = o[order.ID]
+        return { ...o, [order.ID]: { ...o[order.ID], ...change } }
+      })
+      const undo = () =>
+        alive.current &&
+        setOverrides((o) => {
+          const next = { ...o }
+          if (previous) next[order.ID] = previous
+          else delete next[order.ID]
+          return next
+        })
+      setWrites((list) => [
+        { key, orderId: order.ID, number: order.ShopOrderNumber, change, status: 'sending' as const, error: null, entryId: null },
+        ...list.filter((w) => w.status === 'sending' || w.status === 'pending' || list.indexOf(w) < KEEP),
+      ])
+      try {
+        const res = await updateShopOrder(order.ID, change)
+        const entryId = res.entries[0]?.id ?? null
+        if (res.state === 'delivered') patch(key, { status: 'delivered', entryId })
+        else if (res.state === 'failed') {
+          undo()
+          patch(key, { status: 'failed', error: res.error, entryId })
+        } else {
+          patch(key, { status: 'pending', entryId })
+          if (entryId !== null) void follow(key, entryId, undo)
+        }
+      } catch (e) {
+        undo()
+        patch(key, { status: 'failed', error: isApiError(e) ? e.message : String(e) })
+      }
+    },
+    [follow, patch],
+  )
+
+  const dismiss = useCallback((key: number) => setWrites((list) => list.filter((w) => w.key !== key)), [])
+
+  return { overrides, writes, write, dismiss }
+}
