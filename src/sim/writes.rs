@@ -11,6 +11,10 @@ const BAD_BODY: &str = "Error processing request stream. The request should be a
 
 const SHOP_ORDERS: &str = "manufacturing/ShopOrders";
 const PLANS: &str = "manufacturing/ShopOrderMaterialPlans";
+/// Material plan statuses as the provider sets them: 10 Open, 25 Partial, 30 Finished.
+const PLAN_OPEN: i64 = 10;
+const PLAN_PARTIAL: i64 = 25;
+const PLAN_COMPLETE: i64 = 30;
 const PO_LINES: &str = "purchaseorder/PurchaseOrderLines";
 const PURCHASE_ORDERS: &str = "purchaseorder/PurchaseOrders";
 const TRANSFERS: &str = "inventory/WarehouseTransfers";
@@ -175,7 +179,7 @@ fn defaults(d: &Division, e: &Entity, vals: &mut Vec<(&'static str, Val)>) {
         }
         PLANS => {
             set("Type", Val::Int(1));
-            set("Status", Val::Int(10));
+            set("Status", Val::Int(PLAN_OPEN));
             set("IssuedQuantity", Val::Dbl(0.0));
         }
         _ => {}
@@ -251,6 +255,16 @@ fn create(d: &mut Division, e: &'static Entity, obj: &Map<String, J>) -> Result<
             let sign = if e.path == "manufacturing/MaterialIssues" { -1.0 } else { 1.0 };
             stock::adjust(d, item, wh, loc, sign * qty);
             d.add(PLANS, plan, "IssuedQuantity", qty);
+            let issued = text(d, PLANS, plan, "IssuedQuantity").as_f64().unwrap_or(0.0);
+            let planned = text(d, PLANS, plan, "PlannedQuantity").as_f64().unwrap_or(0.0);
+            let status = if issued >= planned && planned > 0.0 {
+                PLAN_COMPLETE
+            } else if issued > 0.0 {
+                PLAN_PARTIAL
+            } else {
+                PLAN_OPEN
+            };
+            d.update(PLANS, plan, &[("Status", Val::Int(status))]);
         }
         "manufacturing/ShopOrderReceipts" => {
             let so = get(&vals, "ShopOrder").as_guid().unwrap_or(0);

@@ -141,6 +141,10 @@ async fn writes_move_stock_and_quantities_like_the_erp() {
         .find(|p| p["ID"] == plan["ID"])
         .unwrap();
     assert_eq!(plan_after["IssuedQuantity"].as_f64().unwrap(), plan["IssuedQuantity"].as_f64().unwrap_or(0.0) + 2.0);
+    // The plan's status follows what was issued, in the provider's codes (25 Partial, 30 Finished).
+    let issued = plan_after["IssuedQuantity"].as_f64().unwrap();
+    let planned = plan_after["PlannedQuantity"].as_f64().unwrap();
+    assert_eq!(plan_after["Status"], if issued >= planned { 30 } else { 25 }, "{plan_after}");
 
     // Shop order receipt: stock of the made item up, produced quantity up.
     let made_before = stock_of(&h.rows(DIV, "sync/Inventory/StockPositions").unwrap(), &so["Item"], &so["Warehouse"]);

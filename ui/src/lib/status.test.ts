@@ -18,7 +18,9 @@ describe('status names', () => {
   })
 
   it('names material plan codes, in Dutch too', () => {
-    expect([12, 20, 21, 45, 10].map(materialPlanStatusName)).toEqual(['Open', 'Partial', 'Complete', 'Cancelled', 'N/A'])
+    expect([12, 20, 21, 45, 99].map(materialPlanStatusName)).toEqual(['Open', 'Partial', 'Complete', 'Cancelled', 'N/A'])
+    // and the codes Exact Online itself sends
+    expect([5, 10, 25, 30].map(materialPlanStatusName)).toEqual(['Draft', 'Open', 'Partial', 'Finished'])
     setLanguage('nl', false)
     expect(materialPlanStatusName(45)).toBe('Geannuleerd')
   })
