@@ -92,6 +92,9 @@ describe('route table', () => {
       ['/importItems', 'signedIn'],
       ['/accountSettings', 'signedIn'],
       ['/mng', 'full'],
+      ['/transfers', 'signedIn'],
+      ['/hours', 'full'],
+      ['/receipts', 'full'],
     ])
   })
 
@@ -102,13 +105,14 @@ describe('route table', () => {
 
   it('builds the navigation and the cog menu from the table', () => {
     const table = [
-      ...routes.filter((r) => !r.menu),
+      ...routes.filter((r) => !r.menu && !r.nav),
       { path: '/planning', access: 'full' as const, screen: routes[0].screen, nav: 'nav.label' as const },
       { path: '/globalSettings', access: 'signedIn' as const, screen: routes[0].screen, menu: 'nav.settings' as const },
     ]
     expect(navRoutes(table).map((r) => r.path)).toEqual(['/planning'])
     expect(menuRoutes(table).map((r) => r.path)).toEqual(['/globalSettings'])
-    expect(navRoutes()).toEqual([])
+    // the navigation bar in the spec's order
+    expect(navRoutes().map((r) => r.path)).toEqual(['/transfers', '/hours', '/receipts'])
     // the cog menu in the spec's order, then the user's own settings and the database page
     expect(menuRoutes().map((r) => r.path)).toEqual(['/globalSettings', '/importItems', '/accountSettings', '/mng'])
     expect(hasRoute('/scanning')).toBe(false)

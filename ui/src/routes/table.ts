@@ -3,8 +3,7 @@
 // a screen appears in them the day it is added. Still to come, in the spec's order:
 //   /planning (full, nav 'Planning'), /purchaseOverview (full, nav 'Purchases'),
 //   /materials (full, nav 'Materials'), /scanning (full, nav 'Warehouse'),
-//   /transfers (signedIn, nav 'Transfers'), /hours (full, nav 'Hours'),
-//   /receipts (full, nav 'Receipts'), /importData (importData).
+//   /importData (importData).
 import type { ComponentType, LazyExoticComponent } from 'react'
 import type { MessageKey } from '../i18n/index.ts'
 import type { Access } from '../lib/access.ts'
@@ -44,6 +43,14 @@ export const routes: readonly RouteDef[] = [
     menu: 'menu.accountSettings',
   },
   { path: '/mng', access: 'full', screen: lazyScreen(() => import('./Management.tsx')), menu: 'menu.management' },
+  {
+    path: '/transfers',
+    access: 'signedIn',
+    screen: lazyScreen(() => import('./transfers/Transfers.tsx')),
+    nav: 'transfers.nav',
+  },
+  { path: '/hours', access: 'full', screen: lazyScreen(() => import('./hours/Hours.tsx')), nav: 'hours.nav' },
+  { path: '/receipts', access: 'full', screen: lazyScreen(() => import('./receipts/Receipts.tsx')), nav: 'receipts.nav' },
 ]
 
 export function hasRoute(path: string, table: readonly RouteDef[] = routes): boolean {
