@@ -3,6 +3,12 @@ import { api } from './client.ts'
 import { chunks, type Row } from './db.ts'
 import { anyGuid, directUrl, type DirectQuery } from '../lib/odata.ts'
 
+/**
+ * Live reads count against the provider's 60 calls a minute: a screen shown again within this
+ * time uses what it read (a write refreshes them at once).
+ */
+export const LIVE_STALE_MS = 60_000
+
 export async function readDirect<T = Row>(path: string, q: DirectQuery = {}): Promise<T[]> {
   const url = directUrl(path, q)
   const res = await api<{ responseDirect: { results: T[] } }>(`/exact/urlDirect?url=${encodeURIComponent(url)}`)

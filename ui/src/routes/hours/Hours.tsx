@@ -44,10 +44,11 @@ export default function Hours() {
           {t('hours.employeesError', { message: employees.error.message })}
         </p>
       )}
-      {employees.isPending ? (
-        <Loading />
-      ) : mode === 'week' ? (
+      {mode === 'week' ? (
+        // names fill in when the employees arrive; the hours need not wait for them
         <WeekView employees={sorted} />
+      ) : employees.isPending ? (
+        <Loading />
       ) : (
         <OperatorMode employees={sorted} division={session.division} onBooked={() => void queryClient.invalidateQueries({ queryKey: ['hours', 'week'] })} />
       )}

@@ -6,6 +6,7 @@ import { locale, t } from '../../i18n/index.ts'
 import { addDays, weekDays, weekNumber, weekStart, weekTotals, type HourEntry } from '../../lib/hours.ts'
 import { isoDay } from '../../lib/odata.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
+import { LIVE_STALE_MS } from '../../api/exactDirect.ts'
 import { HourForm, type Editing } from './HourForm.tsx'
 
 const fmt = (n: number) => (n ? formatQuantity(n, locale()) : '')
@@ -15,7 +16,7 @@ export function WeekView({ employees }: { employees: Employee[] }) {
   const [start, setStart] = useState(() => weekStart(new Date()))
   const [who, setWho] = useState('')
   const [editing, setEditing] = useState<Editing | null>(null)
-  const week = useQuery({ queryKey: ['hours', 'week', isoDay(start)], queryFn: () => fetchWeek(start), retry: false })
+  const week = useQuery({ queryKey: ['hours', 'week', isoDay(start)], queryFn: () => fetchWeek(start), retry: false, staleTime: LIVE_STALE_MS })
   const names = useQuery({ queryKey: ['hours', 'names', isoDay(start), week.data?.length], queryFn: () => fetchNames(week.data ?? []), enabled: week.isSuccess })
   const employeeName = useMemo(() => new Map(employees.map((e) => [e.ID.toLowerCase(), e.FullName || e.Code])), [employees])
   const days = weekDays(start)

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useMemo, useState } from 'react'
 import { useSession } from '../../api/queries.ts'
 import { fetchReceipts } from '../../api/receipts.ts'
+import { LIVE_STALE_MS } from '../../api/exactDirect.ts'
 import { inputClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
 import { LoadingScreen } from '../../components/LoadingScreen.tsx'
 import { locale, t } from '../../i18n/index.ts'
@@ -56,7 +57,7 @@ function ReceiptCard({ receipt, picked, onPick }: { receipt: Receipt; picked: Se
 /** Goods receipts of the last 30 days, receiving open purchase order lines, and receipt labels. */
 export default function Receipts() {
   const { data: session } = useSession()
-  const receipts = useQuery({ queryKey: ['receipts', 'list'], queryFn: () => fetchReceipts(), retry: false })
+  const receipts = useQuery({ queryKey: ['receipts', 'list'], queryFn: () => fetchReceipts(), retry: false, staleTime: LIVE_STALE_MS })
   const [receiving, setReceiving] = useState(false)
   const [search, setSearch] = useState('')
   const [picked, setPicked] = useState<Map<string, ReceiptLine>>(new Map())

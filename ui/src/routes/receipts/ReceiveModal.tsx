@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { liveGet } from '../../api/db.ts'
+import { LIVE_STALE_MS } from '../../api/exactDirect.ts'
 import { createGoodsReceipt, fetchOpenLines } from '../../api/receipts.ts'
 import type { WriteOutcome } from '../../api/writes.ts'
 import { inputClass, labelClass, primaryButton, secondaryButton } from '../../components/formStyles.ts'
@@ -96,7 +97,7 @@ function LineRow({
 export function ReceiveModal({ onClose }: { onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null)
   const queryClient = useQueryClient()
-  const lines = useQuery({ queryKey: ['receipts', 'openLines'], queryFn: fetchOpenLines, retry: false })
+  const lines = useQuery({ queryKey: ['receipts', 'openLines'], queryFn: fetchOpenLines, retry: false, staleTime: LIVE_STALE_MS })
   const locations = useQuery({ queryKey: ['live', 'storageLocations'], queryFn: () => liveGet<StorageLocation>('storageLocations'), retry: false })
   const [search, setSearch] = useState('')
   const [drafts, setDrafts] = useState<Record<string, Draft>>({})

@@ -3,13 +3,14 @@ import { fetchRecentTransfers, RECENT_DAYS } from '../../api/transfers.ts'
 import { secondaryButton, sectionClass } from '../../components/formStyles.ts'
 import { locale, t } from '../../i18n/index.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
+import { LIVE_STALE_MS } from '../../api/exactDirect.ts'
 
 /** Rows shown; older ones are in Exact Online. */
 const SHOWN = 50
 
 /** Warehouse transfers of the last two weeks, read live from Exact Online. */
 export function RecentTransfers() {
-  const recent = useQuery({ queryKey: ['transfers', 'recent'], queryFn: () => fetchRecentTransfers(), retry: false })
+  const recent = useQuery({ queryKey: ['transfers', 'recent'], queryFn: () => fetchRecentTransfers(), retry: false, staleTime: LIVE_STALE_MS })
   return (
     <section className={sectionClass} aria-labelledby="recent-title">
       <div className="flex flex-wrap items-center justify-between gap-2">
