@@ -98,15 +98,18 @@ test('Receipts: receive an open purchase order line, then open its labels as a P
   await page.waitForFunction(() => !document.querySelector('[data-testid=needed-by]')?.textContent.includes('Looking'))
   assert.match(await panel.getByTestId('needed-by').first().innerText(), /Needed by shop orders|No open shop order needs/)
 
-  const labels = page.waitForResponse((r) => r.url().endsWith('/api/v1/labels') && r.request().method() === 'POST')
-  const popup = page.waitForEvent('popup')
+  // the labels read their data live from Exact Online, which may first wait for its minute budget
+  const labels = page.waitForResponse((r) => r.url().endsWith('/api/v1/labels') && r.request().method() === 'POST', { timeout: 120_000 })
+  const popup = page.waitForEvent('popup', { timeout: 120_000 })
   await panel.getByRole('button', { name: 'Open PDF' }).click()
   const res = await labels
   assert.equal(res.status(), 200)
   assert.match(res.headers()['content-type'], /application\/pdf/)
-  assert.equal((await res.body()).subarray(0, 4).toString(), '%PDF')
   const tab = await popup
-  await tab.waitForURL(/^blob:/)
+  await tab.waitForURL(/^blob:/, { timeout: 30_000 })
+  // what opened in the tab is the PDF itself
+  const head = await tab.evaluate(async () => (await (await fetch(location.href)).text()).slice(0, 4))
+  assert.equal(head, '%PDF')
   await panel.getByTestId('label-result').waitFor()
   await tab.close()
   assert.deepEqual(errors, [])
@@ -178,12 +181,15 @@ test('Hours: book setup hours in the week view and change them', async () => {
   await page.getByTestId('week-title').waitFor()
   await page.getByRole('button', { name: 'Book hours' }).first().click()
   const form = page.getByTestId('hour-form')
+  await page.waitForFunction((id) => [...document.querySelectorAll('select[name=employee] option')].some((o) => o.value === id), employee.ID.toLowerCase(), {
+    timeout: 120_000,
+  })
   await form.getByLabel('Employee').selectOption(employee.ID.toLowerCase())
   await form.getByLabel('Shop order').fill(String(order.ShopOrderNumber))
   await form.getByRole('button', { name: 'Find' }).click()
   await form.getByTestId('picked-order').waitFor()
   await form.getByRole('button', { name: new RegExp(`^${step.LineNumber}\\. `) }).click()
-  await form.getByRole('button', { name: 'Setup' }).click()
+  await form.getByRole('button', { name: 'Setup', exact: true }).click()
   await form.getByLabel('Hours', { exact: true }).fill('30')
   await form.getByRole('button', { name: 'Save' }).click()
   await form.getByText('A day has at most 24 hours.').waitFor()
