@@ -57,7 +57,10 @@ export function PrintPanel({ lines, division, onRemove }: { lines: ReceiptLine[]
     mutationFn: async (target: Window | null) => {
       const { pdf, result } = await labelsPdf(request())
       const url = URL.createObjectURL(pdf)
-      setPdfUrl(url)
+      setPdfUrl((previous) => {
+        if (previous) URL.revokeObjectURL(previous)
+        return url
+      })
       // the tab was opened on the click (a later window.open is blocked as a pop-up)
       if (target) target.location.href = url
       return result
