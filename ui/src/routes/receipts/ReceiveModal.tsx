@@ -96,6 +96,7 @@ function LineRow({
 /** Receive open purchase order lines: scan or search, quantity and storage location, send. */
 export function ReceiveModal({ onClose }: { onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null)
+  const scanRef = useRef<HTMLInputElement>(null)
   const queryClient = useQueryClient()
   const lines = useQuery({ queryKey: ['receipts', 'openLines'], queryFn: fetchOpenLines, retry: false, staleTime: LIVE_STALE_MS })
   const locations = useQuery({ queryKey: ['live', 'storageLocations'], queryFn: () => liveGet<StorageLocation>('storageLocations'), retry: false })
@@ -111,6 +112,8 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
       if (typeof d.showModal === 'function') d.showModal()
       else d.setAttribute('open', '')
     }
+    // showModal focuses the first button (the help tip); a scanner types into the search box
+    scanRef.current?.focus()
     return () => d?.close?.()
   }, [])
 
@@ -171,8 +174,8 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
           <label className={labelClass}>
             {t('receipts.scan')}
             <input
+              ref={scanRef}
               className={inputClass}
-              autoFocus
               type="search"
               value={search}
               placeholder={t('receipts.scanPlaceholder')}
