@@ -95,6 +95,9 @@ describe('route table', () => {
       ['/mng', 'full'],
       ['/purchaseOverview', 'full'],
       ['/materials', 'full'],
+      ['/transfers', 'signedIn'],
+      ['/hours', 'full'],
+      ['/receipts', 'full'],
     ])
   })
 
@@ -111,10 +114,14 @@ describe('route table', () => {
     ]
     expect(navRoutes(table).map((r) => r.path)).toEqual(['/planning'])
     expect(menuRoutes(table).map((r) => r.path)).toEqual(['/globalSettings'])
+    // the navigation bar in the spec's order
     expect(navRoutes().map((r) => [r.path, r.nav])).toEqual([
       ['/planning', 'planning.nav'],
       ['/purchaseOverview', 'purchases.nav'],
       ['/materials', 'materials.nav'],
+      ['/transfers', 'transfers.nav'],
+      ['/hours', 'hours.nav'],
+      ['/receipts', 'receipts.nav'],
     ])
     // the cog menu in the spec's order, then the user's own settings and the database page
     expect(menuRoutes().map((r) => r.path)).toEqual(['/globalSettings', '/importItems', '/accountSettings', '/mng'])

@@ -1,9 +1,7 @@
 // The one route table (spec §2): each route's path, screen and access; `nav` puts it in the
 // navigation bar, `menu` under the settings cog. The bar and the menu are built from here, so
 // a screen appears in them the day it is added. Still to come, in the spec's order:
-//   /scanning (full, nav 'Warehouse'),
-//   /transfers (signedIn, nav 'Transfers'), /hours (full, nav 'Hours'),
-//   /receipts (full, nav 'Receipts'), /importData (importData).
+//   /scanning (full, nav 'Warehouse'), /importData (importData).
 import type { ComponentType, LazyExoticComponent } from 'react'
 import type { MessageKey } from '../i18n/index.ts'
 import type { Access } from '../lib/access.ts'
@@ -56,6 +54,14 @@ export const routes: readonly RouteDef[] = [
     nav: 'purchases.nav',
   },
   { path: '/materials', access: 'full', screen: lazyScreen(() => import('./materials/Materials.tsx')), nav: 'materials.nav' },
+  {
+    path: '/transfers',
+    access: 'signedIn',
+    screen: lazyScreen(() => import('./transfers/Transfers.tsx')),
+    nav: 'transfers.nav',
+  },
+  { path: '/hours', access: 'full', screen: lazyScreen(() => import('./hours/Hours.tsx')), nav: 'hours.nav' },
+  { path: '/receipts', access: 'full', screen: lazyScreen(() => import('./receipts/Receipts.tsx')), nav: 'receipts.nav' },
 ]
 
 export function hasRoute(path: string, table: readonly RouteDef[] = routes): boolean {

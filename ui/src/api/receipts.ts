@@ -1,0 +1,55 @@
+// The Receipts screen's reads and writes: goods receipts of the last 30 days and open purchase
+// order lines (live from the provider), the shop orders that need an item (local copy).
+import { chunks, dbJoins, inList, type Row } from './db.ts'
+import { readDirect, readDirectByIds } from './exactDirect.ts'
+import { sendWrite } from './writes.ts'
+import { dayLit } from '../lib/odata.ts'
+import { needsByItem, toOpenLines, toReceipts, windowStart, type Need, type OpenLine, type Receipt } from '../lib/receipts.ts'
+
+const RECEIPT_FIELDS = 'ID,ReceiptNumber,ReceiptDate,SupplierCode,SupplierName,WarehouseCode'
+const RECEIPT_LINE_FIELDS = 'ID,GoodsReceiptID,Item,ItemCode,ItemDescription,Description,QuantityReceived,PurchaseOrderNumber,LocationCode'
+const ORDER_FIELDS = 'PurchaseOrderID,OrderNumber,SupplierCode,SupplierName,Warehouse,WarehouseCode'
+const ORDER_LINE_FIELDS =
+  'ID,PurchaseOrderID,Item,ItemCode,ItemDescription,Description,ItemBarcode,SupplierItemCode,Unit,UnitDescription,Quantity,QuantityInPurchaseUnits,ReceivedQuantity,ReceiptDate'
+
+export async function fetchReceipts(now: Date = new Date()): Promise<Receipt[]> {
+  const headers = await readDirect('purchaseorder/GoodsReceipts', {
+    filter: `ReceiptDate ge ${dayLit(windowStart(now))}`,
+    select: RECEIPT_FIELDS,
+  })
+  const lines = await readDirectByIds('purchaseorder/GoodsReceiptLines', 'GoodsReceiptID', headers.map((h) => String(h.ID)), {
+    select: RECEIPT_LINE_FIELDS,
+  })
+  return toReceipts(headers, lines)
+}
+
+/** Lines of purchase orders not yet fully received (ReceiptStatus 30 is complete). */
+export async function fetchOpenLines(): Promise<OpenLine[]> {
+  const orders = await readDirect('purchaseorder/PurchaseOrders', { filter: 'ReceiptStatus lt 30', select: ORDER_FIELDS })
+  const lines = await readDirectByIds('purchaseorder/PurchaseOrderLines', 'PurchaseOrderID', orders.map((o) => String(o.PurchaseOrderID)), {
+    select: ORDER_LINE_FIELDS,
+  })
+  return toOpenLines(orders, lines)
+}
+
+/**
+ * Open material plans of open shop orders for these items. Material plans (Type 1) below 30
+ * are not finished in the provider's codes (5 draft, 10 open, 20 on order, 25 partial).
+ */
+export async function fetchNeeds(itemIds: readonly string[]): Promise<Map<string, Need[]>> {
+  const joins = [{ source: 'shopOrders', joinOn: ['ID'], joinOnSelf: ['ShopOrder'] }]
+  const parts = await Promise.all(
+    chunks([...new Set(itemIds)], 100).map((ids) =>
+      dbJoins('shopOrderMaterialPlans', joins, [
+        ['Item', inList(ids)],
+        ['Type', 'eq.1'],
+        ['Status', 'lt.30'],
+        ['limit', '1000'],
+      ]),
+    ),
+  )
+  const open = parts.flat().filter((p: Row) => p['shopOrders.ID'] && Number(p['shopOrders.Status']) < 30)
+  return needsByItem(open)
+}
+
+export const createGoodsReceipt = (body: Record<string, unknown>) => sendWrite('/exact/createGoodsReceipt', 'POST', body)

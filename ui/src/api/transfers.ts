@@ -1,0 +1,64 @@
+// The Transfers screen's reads and writes.
+import { dbGet, dbGetAll, likeValue, type Row } from './db.ts'
+import { readDirect, readDirectByIds } from './exactDirect.ts'
+import { sendWrite } from './writes.ts'
+import { dayLit } from '../lib/odata.ts'
+import { fromPlaces, toRecent, type FromPlace, type RecentTransfer } from '../lib/transfers.ts'
+
+export interface FoundItem {
+  ID: string
+  Code: string
+  Description: string
+  Unit?: string
+}
+
+const ITEM_FIELDS = 'ID,Code,Description,Unit,Barcode'
+/** Candidates shown when the text is not a code or barcode. */
+const CANDIDATES = 20
+
+/** A value inside `or=(…)`, quoted so commas and brackets are taken literally. */
+const quoted = (v: string) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`
+
+/** An exact code or barcode first; else items whose code or description contains the text. */
+export async function findItems(typed: string): Promise<FoundItem[]> {
+  const v = typed.trim()
+  if (!v) return []
+  const exact = await dbGet<FoundItem>('items', [
+    ['or', `(Code.eq.${quoted(v)},Barcode.eq.${quoted(v)})`],
+    ['select', ITEM_FIELDS],
+    ['limit', '5'],
+  ])
+  if (exact.length) return exact
+  const like = likeValue(v)
+  return dbGet<FoundItem>('items', [
+    ['or', `(Code.ilike.${like},Description.ilike.${like})`],
+    ['select', ITEM_FIELDS],
+    ['order', 'Code.asc'],
+    ['limit', String(CANDIDATES)],
+  ])
+}
+
+export async function fetchFromPlaces(item: string): Promise<FromPlace[]> {
+  const rows = await dbGetAll<Row>('storageLocationStockPositions', [
+    ['Item', `eq.${item}`],
+    ['select', 'Item,Stock,StorageLocation,StorageLocationCode,Warehouse,WarehouseCode'],
+  ])
+  return fromPlaces(rows)
+}
+
+/** Days of transfers the recent list reads. */
+export const RECENT_DAYS = 14
+
+export async function fetchRecentTransfers(now: Date = new Date()): Promise<RecentTransfer[]> {
+  const since = new Date(now.getFullYear(), now.getMonth(), now.getDate() - RECENT_DAYS)
+  const headers = await readDirect('inventory/WarehouseTransfers', {
+    filter: `EntryDate ge ${dayLit(since)}`,
+    select: 'TransferID,TransferNumber,EntryDate,TransferDate,Status,WarehouseFromCode,WarehouseToCode,CreatorFullName,Description',
+  })
+  const lines = await readDirectByIds('inventory/WarehouseTransferLines', 'TransferID', headers.map((h) => String(h.TransferID)), {
+    select: 'TransferID,ItemCode,ItemDescription,Quantity,StorageLocationFromCode,StorageLocationToCode',
+  })
+  return toRecent(headers, lines)
+}
+
+export const createTransfer = (body: Record<string, unknown>) => sendWrite('/exact/createWarehouseTransfer', 'POST', body)

@@ -1,0 +1,41 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { OutboxEntry } from './outbox.ts'
+import { combine, sendWrite } from './writes.ts'
+
+const entry = (state: OutboxEntry['state'], error: string | null = null) => ({ state, error }) as OutboxEntry
+
+describe('combine', () => {
+  it('a refusal wins and carries its message', () => {
+    expect(combine([entry('delivered'), entry('failed', 'Verplicht: Item')])).toEqual({ state: 'failed', message: 'Verplicht: Item' })
+  })
+  it('delivered only when every entry is', () => {
+    expect(combine([entry('delivered'), entry('delivered')]).state).toBe('delivered')
+    expect(combine([entry('delivered'), entry('pending')]).state).toBe('pending')
+    expect(combine([entry('sending'), entry('pending')]).state).toBe('sending')
+    expect(combine([]).state).toBe('pending')
+  })
+})
+
+describe('sendWrite', () => {
+  const answer = (status: number, body: unknown) => vi.fn(async (_url: string, _init?: RequestInit) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }))
+  afterEach(() => vi.unstubAllGlobals())
+
+  it('waits for the provider and reports a queued write as pending with its entries', async () => {
+    const fetchMock = answer(202, { state: 'pending', error: null, entries: [{ id: 7 }, { id: 8 }] })
+    vi.stubGlobal('fetch', fetchMock)
+    expect(await sendWrite('/exact/createGoodsReceipt', 'POST', { a: 1 })).toEqual({ state: 'pending', message: null, entryIds: [7, 8] })
+    expect(fetchMock.mock.calls[0][0]).toBe('/api/v1/exact/createGoodsReceipt?wait=10')
+  })
+
+  it('turns a refusal into an outcome with the provider message', async () => {
+    vi.stubGlobal('fetch', answer(422, { state: 'failed', error: 'PurchaseOrderLineID: not found', entries: [] }))
+    expect(await sendWrite('/exact/createGoodsReceipt', 'POST', {})).toEqual({ state: 'failed', message: 'PurchaseOrderLineID: not found', entryIds: [] })
+    vi.stubGlobal('fetch', answer(400, { error: { code: 'bad_request', message: 'transfer line 1: Quantity must be more than 0' } }))
+    expect((await sendWrite('/exact/createWarehouseTransfer', 'POST', {})).message).toBe('transfer line 1: Quantity must be more than 0')
+  })
+
+  it('lets other failures through', async () => {
+    vi.stubGlobal('fetch', answer(500, { error: { code: 'unknown', message: 'boom' } }))
+    await expect(sendWrite('/exact/timeTransactions', 'POST', {})).rejects.toThrow('boom')
+  })
+})

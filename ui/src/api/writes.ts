@@ -1,0 +1,35 @@
+// Writes to Exact Online through the outbox, with their outcome as the user should see it.
+import { api, isApiError } from './client.ts'
+import type { EntryState, OutboxEntry, WriteResult } from './outbox.ts'
+
+export interface WriteOutcome {
+  state: EntryState
+  /** The provider's (or the server's) message when refused. */
+  message: string | null
+  /** Outbox entries still to follow while pending. */
+  entryIds: number[]
+}
+
+/** Seconds the server waits for the provider before answering "pending" (202). */
+const WAIT_SECS = 10
+
+/** Sends a write; a refusal (422) or a refused body (400) is an outcome, not an exception. */
+export async function sendWrite(path: string, method: 'POST' | 'PUT', body: unknown): Promise<WriteOutcome> {
+  try {
+    const res = await api<WriteResult>(`${path}?wait=${WAIT_SECS}`, { method, body })
+    return { state: res.state, message: res.error, entryIds: res.entries.map((e) => e.id) }
+  } catch (e) {
+    if (isApiError(e) && (e.status === 422 || e.status === 400)) return { state: 'failed', message: e.message, entryIds: [] }
+    throw e
+  }
+}
+
+export const getEntry = (id: number) => api<OutboxEntry>(`/outbox/${id}`)
+
+/** The overall state of entries that were sent together: any refusal wins, then any still open. */
+export function combine(entries: readonly OutboxEntry[]): Pick<WriteOutcome, 'state' | 'message'> {
+  const failed = entries.find((e) => e.state === 'failed')
+  if (failed) return { state: 'failed', message: failed.error }
+  if (entries.length && entries.every((e) => e.state === 'delivered')) return { state: 'delivered', message: null }
+  return { state: entries.some((e) => e.state === 'sending') ? 'sending' : 'pending', message: null }
+}

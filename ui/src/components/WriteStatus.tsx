@@ -1,0 +1,56 @@
+import { useQuery } from '@tanstack/react-query'
+import { useEffect, useRef } from 'react'
+import type { EntryState } from '../api/outbox.ts'
+import { combine, getEntry, type WriteOutcome } from '../api/writes.ts'
+import { t, type MessageKey } from '../i18n/index.ts'
+
+const LABEL: Record<EntryState, MessageKey> = {
+  pending: 'mng.state.pending',
+  sending: 'mng.state.sending',
+  delivered: 'mng.state.delivered',
+  failed: 'mng.state.failed',
+}
+
+const STYLE: Record<EntryState, string> = {
+  pending: 'bg-amber-100 text-amber-900',
+  sending: 'bg-sky-100 text-sky-900',
+  delivered: 'bg-emerald-100 text-emerald-900',
+  failed: 'bg-red-100 text-red-900',
+}
+
+/** Follows a write in the outbox until Exact Online delivered or refused it. */
+export function useWriteState(outcome: WriteOutcome): Pick<WriteOutcome, 'state' | 'message'> {
+  const open = outcome.state === 'pending' || outcome.state === 'sending'
+  const followed = useQuery({
+    queryKey: ['outbox', 'entries', outcome.entryIds],
+    queryFn: () => Promise.all(outcome.entryIds.map(getEntry)),
+    enabled: open && outcome.entryIds.length > 0,
+    refetchInterval: (q) => {
+      const s = q.state.data ? combine(q.state.data).state : 'pending'
+      return s === 'pending' || s === 'sending' ? 2_000 : false
+    },
+  })
+  return followed.data ? combine(followed.data) : outcome
+}
+
+/**
+ * The outbox state of one write (waiting, sending, delivered, refused with the provider's
+ * message); `onDelivered` runs once when it arrives.
+ */
+export function WriteStatus({ outcome, what, onDelivered }: { outcome: WriteOutcome; what: string; onDelivered?: () => void }) {
+  const { state, message } = useWriteState(outcome)
+  const told = useRef(false)
+  useEffect(() => {
+    if (state === 'delivered' && !told.current) {
+      told.current = true
+      onDelivered?.()
+    }
+  }, [state, onDelivered])
+  return (
+    <p role={state === 'failed' ? 'alert' : 'status'} data-testid="write-status" data-state={state} className="flex flex-wrap items-center gap-2 text-sm">
+      <span className="font-medium">{what}</span>
+      <span className={`rounded px-2 py-0.5 text-xs font-semibold ${STYLE[state]}`}>{t(LABEL[state])}</span>
+      {message && <span className="text-red-800">{message}</span>}
+    </p>
+  )
+}

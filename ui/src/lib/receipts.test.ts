@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest'
+import { matchesLine, needsByItem, receiptBodies, receiveError, toOpenLines, toReceipts, windowStart, type OpenLine } from './receipts.ts'
+
+const PO = 'a03da7c9-91df-4457-8622-a607473de8b4'
+const PO2 = 'b03da7c9-91df-4457-8622-a607473de8b4'
+
+const orders = [
+  { PurchaseOrderID: PO, OrderNumber: 12, SupplierCode: 'S1', SupplierName: 'De Jong', Warehouse: 'W1', WarehouseCode: '1' },
+  { PurchaseOrderID: PO2, OrderNumber: 13, SupplierCode: 'S2', SupplierName: 'Bakker', Warehouse: 'W1', WarehouseCode: '1' },
+]
+const lines = [
+  { ID: 'l1', PurchaseOrderID: PO, ItemCode: 'BOLT-10', ItemDescription: 'Bolt M10', ItemBarcode: '8712345678906', Quantity: 10, QuantityInPurchaseUnits: 10, ReceivedQuantity: 4 },
+  { ID: 'l2', PurchaseOrderID: PO, ItemCode: 'NUT-10', ItemDescription: 'Nut M10', Quantity: 5, QuantityInPurchaseUnits: 5, ReceivedQuantity: 5 },
+  { ID: 'l3', PurchaseOrderID: PO2.toUpperCase(), ItemCode: 'RING-8', ItemDescription: 'Ring 8 mm', Quantity: 3, ReceivedQuantity: 0 },
+  { ID: 'l4', PurchaseOrderID: 'unknown', ItemCode: 'X', Quantity: 3, ReceivedQuantity: 0 },
+]
+
+describe('open purchase order lines', () => {
+  const open = toOpenLines(orders, lines)
+  it('keeps lines with something left to receive, of known orders', () => {
+    expect(open.map((l) => [l.id, l.open, l.orderNumber])).toEqual([
+      ['l1', 6, '12'],
+      ['l3', 3, '13'],
+    ])
+    expect(open[0].supplier).toBe('S1 De Jong')
+  })
+  it('matches a scanned barcode, a code, or every typed word', () => {
+    expect(matchesLine(open[0], '8712345678906')).toBe(true)
+    expect(matchesLine(open[0], 'bolt-10')).toBe(true)
+    expect(matchesLine(open[0], 'm10 jong')).toBe(true)
+    expect(matchesLine(open[0], 'ring')).toBe(false)
+    expect(matchesLine(open[1], '13')).toBe(true)
+    expect(matchesLine(open[1], '')).toBe(true)
+  })
+  it('refuses quantities that are not numbers, not positive, or more than open', () => {
+    expect(receiveError('2,5', 6)).toBeNull()
+    expect(receiveError('6', 6)).toBeNull()
+    expect(receiveError('', 6)).toBe('receipts.error.notNumber')
+    expect(receiveError('two', 6)).toBe('receipts.error.notNumber')
+    expect(receiveError('0', 6)).toBe('receipts.error.notPositive')
+    expect(receiveError('6.5', 6)).toBe('receipts.error.moreThanOpen')
+  })
+  it('makes one receipt per purchase order, with the location only when chosen', () => {
+    const [a, b] = open as [OpenLine, OpenLine]
+    const bodies = receiptBodies([
+      { line: a, quantity: 2, location: 'loc-1' },
+      { line: b, quantity: 1, location: '' },
+      { line: a, quantity: 1, location: '' },
+    ])
+    expect(bodies).toHaveLength(2)
+    expect(bodies[0]).toEqual({
+      orderNumber: '12',
+      body: {
+        GoodsReceiptLines: [
+          { PurchaseOrderLineID: 'l1', QuantityReceived: 2, Location: 'loc-1' },
+          { PurchaseOrderLineID: 'l1', QuantityReceived: 1 },
+        ],
+      },
+    })
+    expect(bodies[1].body).toEqual({ GoodsReceiptLines: [{ PurchaseOrderLineID: 'l3', QuantityReceived: 1 }] })
+  })
+})
+
+describe('receipts', () => {
+  it('reads 30 days back from midnight', () => {
+    const s = windowStart(new Date(2026, 10, 21, 15, 30))
+    expect([s.getFullYear(), s.getMonth(), s.getDate(), s.getHours()]).toEqual([2026, 9, 22, 0])
+  })
+  it('puts lines under their receipt, newest first', () => {
+    const headers = [
+      { ID: 'R1', ReceiptNumber: 1, ReceiptDate: '/Date(1794096000000)/', SupplierCode: 'S1', SupplierName: 'De Jong', WarehouseCode: '1' },
+      { ID: 'r2', ReceiptNumber: 2, ReceiptDate: '/Date(1794182400000)/', SupplierName: 'Bakker' },
+    ]
+    const rl = [
+      { ID: 'a', GoodsReceiptID: 'r1', ItemCode: 'BOLT', QuantityReceived: 3, PurchaseOrderNumber: 12 },
+      { ID: 'b', GoodsReceiptID: 'R2', ItemCode: 'NUT', Description: 'Nut', QuantityReceived: 1 },
+    ]
+    const r = toReceipts(headers, rl)
+    expect(r.map((x) => x.number)).toEqual(['2', '1'])
+    expect(r[1].lines.map((l) => [l.id, l.quantity, l.orderNumber])).toEqual([['a', 3, '12']])
+    expect(r[0].lines[0].itemDescription).toBe('Nut')
+    expect(r[0].supplier).toBe('Bakker')
+  })
+})
+
+describe('needsByItem', () => {
+  it('groups open plans by item, earliest planned first', () => {
+    const m = needsByItem([
+      { Item: 'I1', ShopOrder: 's2', 'shopOrders.ShopOrderNumber': 502, PlannedQuantity: 4, PlannedDate: '/Date(1794182400000)/' },
+      { Item: 'i1', ShopOrder: 's1', 'shopOrders.ShopOrderNumber': 501, PlannedQuantity: 2, PlannedDate: '/Date(1794096000000)/' },
+      { Item: 'i2', ShopOrder: 's3', 'shopOrders.ShopOrderNumber': 503, PlannedQuantity: 1 },
+    ])
+    expect(m.get('i1')?.map((n) => n.shopOrderNumber)).toEqual(['501', '502'])
+    expect(m.get('i2')?.[0].quantity).toBe(1)
+  })
+})

@@ -1,0 +1,193 @@
+// Goods receipts and open purchase order lines as the Receipts screen shows them, from the
+// provider's rows (read live).
+import type { MessageKey } from '../i18n/index.ts'
+import { parseExactDate } from '../api/stock.ts'
+import type { Row } from '../api/db.ts'
+import { parseQuantity } from './quantity.ts'
+
+/** The Receipts view reads this many days of goods receipts (spec §9). */
+export const RECEIPT_DAYS = 30
+
+export interface ReceiptLine {
+  id: string
+  receiptId: string
+  item: string
+  itemCode: string
+  itemDescription: string
+  quantity: number
+  orderNumber: string
+  location: string
+}
+
+export interface Receipt {
+  id: string
+  number: string
+  date: number | null
+  supplier: string
+  warehouse: string
+  lines: ReceiptLine[]
+}
+
+export interface OpenLine {
+  id: string
+  orderId: string
+  orderNumber: string
+  supplier: string
+  warehouseId: string
+  warehouse: string
+  item: string
+  itemCode: string
+  itemDescription: string
+  barcode: string
+  supplierItemCode: string
+  unit: string
+  ordered: number
+  received: number
+  open: number
+  due: number | null
+}
+
+const text = (v: unknown) => (typeof v === 'string' ? v.trim() : v === null || v === undefined ? '' : String(v))
+const num = (v: unknown) => {
+  const n = typeof v === 'number' ? v : Number(v)
+  return Number.isFinite(n) ? n : 0
+}
+const key = (v: unknown) => text(v).toLowerCase()
+
+/** The first day of the receipts window: midnight, `RECEIPT_DAYS` days before `now`. */
+export function windowStart(now: Date): Date {
+  const d = new Date(now.getFullYear(), now.getMonth(), now.getDate())
+  d.setDate(d.getDate() - RECEIPT_DAYS)
+  return d
+}
+
+/** Receipts with their lines, newest first. */
+export function toReceipts(headers: readonly Row[], lines: readonly Row[]): Receipt[] {
+  const byReceipt = new Map<string, ReceiptLine[]>()
+  for (const l of lines) {
+    const id = key(l.GoodsReceiptID)
+    const list = byReceipt.get(id) ?? []
+    list.push({
+      id: text(l.ID),
+      receiptId: text(l.GoodsReceiptID),
+      item: text(l.Item),
+      itemCode: text(l.ItemCode),
+      itemDescription: text(l.ItemDescription) || text(l.Description),
+      quantity: num(l.QuantityReceived),
+      orderNumber: text(l.PurchaseOrderNumber),
+      location: text(l.LocationCode),
+    })
+    byReceipt.set(id, list)
+  }
+  return headers
+    .map((h) => ({
+      id: text(h.ID),
+      number: text(h.ReceiptNumber),
+      date: parseExactDate(h.ReceiptDate),
+      supplier: [text(h.SupplierCode), text(h.SupplierName)].filter(Boolean).join(' '),
+      warehouse: text(h.WarehouseCode),
+      lines: byReceipt.get(key(h.ID)) ?? [],
+    }))
+    .sort((a, b) => (b.date ?? 0) - (a.date ?? 0) || Number(b.number) - Number(a.number))
+}
+
+/** Purchase order lines with something still to receive, by order number and line. */
+export function toOpenLines(orders: readonly Row[], lines: readonly Row[]): OpenLine[] {
+  const byId = new Map(orders.map((o) => [key(o.PurchaseOrderID), o]))
+  const out: OpenLine[] = []
+  for (const l of lines) {
+    const order = byId.get(key(l.PurchaseOrderID))
+    if (!order) continue
+    const ordered = num(l.QuantityInPurchaseUnits) || num(l.Quantity)
+    const received = num(l.ReceivedQuantity)
+    const open = Math.round((ordered - received) * 1e6) / 1e6
+    if (open <= 0) continue
+    out.push({
+      id: text(l.ID),
+      orderId: text(l.PurchaseOrderID),
+      orderNumber: text(order.OrderNumber),
+      supplier: [text(order.SupplierCode), text(order.SupplierName)].filter(Boolean).join(' '),
+      warehouseId: text(order.Warehouse),
+      warehouse: text(order.WarehouseCode),
+      item: text(l.Item),
+      itemCode: text(l.ItemCode),
+      itemDescription: text(l.ItemDescription) || text(l.Description),
+      barcode: text(l.ItemBarcode),
+      supplierItemCode: text(l.SupplierItemCode),
+      unit: text(l.UnitDescription) || text(l.Unit),
+      ordered,
+      received,
+      open,
+      due: parseExactDate(l.ReceiptDate),
+    })
+  }
+  return out.sort((a, b) => Number(a.orderNumber) - Number(b.orderNumber) || a.itemCode.localeCompare(b.itemCode))
+}
+
+/**
+ * Whether a line matches what was scanned or typed: an exact barcode, item code or order number,
+ * or every word somewhere in code, description, supplier or order number.
+ */
+export function matchesLine(line: OpenLine, query: string): boolean {
+  const q = query.trim().toLowerCase()
+  if (!q) return true
+  if ([line.barcode, line.itemCode, line.orderNumber, line.supplierItemCode].some((v) => v && v.toLowerCase() === q)) return true
+  const hay = [line.itemCode, line.itemDescription, line.supplier, line.orderNumber, line.supplierItemCode, line.barcode].join(' ').toLowerCase()
+  return q.split(/\s+/).every((w) => hay.includes(w))
+}
+
+/** Why a typed quantity to receive cannot be sent, or null. */
+export function receiveError(typed: string, open: number): MessageKey | null {
+  const n = parseQuantity(typed)
+  if (n === null) return 'receipts.error.notNumber'
+  if (n <= 0) return 'receipts.error.notPositive'
+  if (n > open + 1e-9) return 'receipts.error.moreThanOpen'
+  return null
+}
+
+export interface Receiving {
+  line: OpenLine
+  quantity: number
+  location: string
+}
+
+/** One goods receipt body per purchase order (the provider receives per order and warehouse). */
+export function receiptBodies(list: readonly Receiving[]): { orderNumber: string; body: Record<string, unknown> }[] {
+  const byOrder = new Map<string, Receiving[]>()
+  for (const r of list) byOrder.set(r.line.orderId, [...(byOrder.get(r.line.orderId) ?? []), r])
+  return [...byOrder.values()].map((rs) => ({
+    orderNumber: rs[0].line.orderNumber,
+    body: {
+      GoodsReceiptLines: rs.map((r) => ({
+        PurchaseOrderLineID: r.line.id,
+        QuantityReceived: r.quantity,
+        ...(r.location ? { Location: r.location } : {}),
+      })),
+    },
+  }))
+}
+
+export interface Need {
+  shopOrderId: string
+  shopOrderNumber: string
+  quantity: number
+  plannedDate: number | null
+}
+
+/** Open shop order material plans (joined to their shop order) grouped by item, earliest first. */
+export function needsByItem(plans: readonly Row[]): Map<string, Need[]> {
+  const out = new Map<string, Need[]>()
+  for (const p of plans) {
+    const item = key(p.Item)
+    const list = out.get(item) ?? []
+    list.push({
+      shopOrderId: text(p.ShopOrder),
+      shopOrderNumber: text(p['shopOrders.ShopOrderNumber']),
+      quantity: num(p.PlannedQuantity),
+      plannedDate: parseExactDate(p.PlannedDate),
+    })
+    out.set(item, list)
+  }
+  for (const list of out.values()) list.sort((a, b) => (a.plannedDate ?? Infinity) - (b.plannedDate ?? Infinity))
+  return out
+}

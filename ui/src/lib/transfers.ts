@@ -1,0 +1,111 @@
+// Warehouse and storage-location transfers: where stock can come from, what may be sent, and
+// the recent transfers as the provider lists them.
+import type { MessageKey } from '../i18n/index.ts'
+import type { Row } from '../api/db.ts'
+import { parseExactDate } from '../api/stock.ts'
+import { parseQuantity } from './quantity.ts'
+
+const text = (v: unknown) => (typeof v === 'string' ? v.trim() : v === null || v === undefined ? '' : String(v))
+const num = (v: unknown) => {
+  const n = typeof v === 'number' ? v : Number(v)
+  return Number.isFinite(n) ? n : 0
+}
+
+export interface Place {
+  location: string
+  locationCode: string
+  warehouse: string
+  warehouseCode: string
+}
+
+export interface FromPlace extends Place {
+  stock: number
+}
+
+/** The item's storage locations that hold stock (storageLocationStockPositions rows). */
+export function fromPlaces(rows: readonly Row[]): FromPlace[] {
+  return rows
+    .filter((r) => num(r.Stock) > 0 && text(r.StorageLocation))
+    .map((r) => ({
+      location: text(r.StorageLocation).toLowerCase(),
+      locationCode: text(r.StorageLocationCode),
+      warehouse: text(r.Warehouse).toLowerCase(),
+      warehouseCode: text(r.WarehouseCode),
+      stock: num(r.Stock),
+    }))
+    .sort((a, b) => a.warehouseCode.localeCompare(b.warehouseCode, undefined, { numeric: true }) || a.locationCode.localeCompare(b.locationCode))
+}
+
+/** Why a transfer cannot be sent, or null: quantity above 0 and within the stock at the source, to another place. */
+export function transferError(typed: string, from: FromPlace | undefined, to: Place | undefined): MessageKey | null {
+  if (!from) return 'transfers.error.noFrom'
+  if (!to) return 'transfers.error.noTo'
+  if (from.location === to.location) return 'transfers.error.sameLocation'
+  const n = parseQuantity(typed)
+  if (n === null) return 'transfers.error.notNumber'
+  if (n <= 0) return 'transfers.error.notPositive'
+  if (n > from.stock + 1e-9) return 'transfers.error.moreThanStock'
+  return null
+}
+
+/** The createWarehouseTransfer body; `process` books it at once (the spec's process-transfer call). */
+export function transferBody(item: string, from: Place, to: Place, quantity: number, description: string): Record<string, unknown> {
+  return {
+    WarehouseFrom: from.warehouse,
+    WarehouseTo: to.warehouse,
+    Description: description,
+    process: true,
+    WarehouseTransferLines: [{ Item: item, Quantity: quantity, StorageLocationFrom: from.location, StorageLocationTo: to.location }],
+  }
+}
+
+export interface RecentLine {
+  itemCode: string
+  itemDescription: string
+  quantity: number
+  from: string
+  to: string
+}
+
+export interface RecentTransfer {
+  id: string
+  number: string
+  date: number | null
+  /** 50 is processed; anything else is still a draft. */
+  processed: boolean
+  from: string
+  to: string
+  by: string
+  description: string
+  lines: RecentLine[]
+}
+
+export function toRecent(headers: readonly Row[], lines: readonly Row[]): RecentTransfer[] {
+  const byId = new Map<string, RecentLine[]>()
+  for (const l of lines) {
+    const id = text(l.TransferID).toLowerCase()
+    byId.set(id, [
+      ...(byId.get(id) ?? []),
+      {
+        itemCode: text(l.ItemCode),
+        itemDescription: text(l.ItemDescription),
+        quantity: num(l.Quantity),
+        from: text(l.StorageLocationFromCode),
+        to: text(l.StorageLocationToCode),
+      },
+    ])
+  }
+  return headers
+    .map((h) => ({
+      id: text(h.TransferID),
+      number: text(h.TransferNumber),
+      date: parseExactDate(h.TransferDate) ?? parseExactDate(h.EntryDate),
+      processed: num(h.Status) === 50,
+      from: text(h.WarehouseFromCode),
+      to: text(h.WarehouseToCode),
+      by: text(h.CreatorFullName),
+      description: text(h.Description),
+      lines: byId.get(text(h.TransferID).toLowerCase()) ?? [],
+    }))
+    .sort((a, b) => (b.date ?? 0) - (a.date ?? 0) || Number(b.number) - Number(a.number))
+}

@@ -1,0 +1,150 @@
+import { useQuery } from '@tanstack/react-query'
+import { useMemo, useState } from 'react'
+import { fetchNames, fetchWeek, stepLabel, type Employee } from '../../api/hours.ts'
+import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { locale, t } from '../../i18n/index.ts'
+import { addDays, weekDays, weekNumber, weekStart, weekTotals, type HourEntry } from '../../lib/hours.ts'
+import { isoDay } from '../../lib/odata.ts'
+import { formatQuantity } from '../../lib/quantity.ts'
+import { LIVE_STALE_MS } from '../../api/exactDirect.ts'
+import { HourForm, type Editing } from './HourForm.tsx'
+
+const fmt = (n: number) => (n ? formatQuantity(n, locale()) : '')
+
+/** A week of hour registrations: totals per employee and day, the bookings, add and change. */
+export function WeekView({ employees }: { employees: Employee[] }) {
+  const [start, setStart] = useState(() => weekStart(new Date()))
+  const [who, setWho] = useState('')
+  const [editing, setEditing] = useState<Editing | null>(null)
+  const week = useQuery({ queryKey: ['hours', 'week', isoDay(start)], queryFn: () => fetchWeek(start), retry: false, staleTime: LIVE_STALE_MS })
+  const names = useQuery({ queryKey: ['hours', 'names', isoDay(start), week.data?.length], queryFn: () => fetchNames(week.data ?? []), enabled: week.isSuccess })
+  const employeeName = useMemo(() => new Map(employees.map((e) => [e.ID.toLowerCase(), e.FullName || e.Code])), [employees])
+  const days = weekDays(start)
+  const entries = (week.data ?? []).filter((e) => !who || e.employee === who)
+  const totals = weekTotals(entries, start).sort((a, b) => (employeeName.get(a.employee) ?? '').localeCompare(employeeName.get(b.employee) ?? ''))
+  const sorted = [...entries].sort((a, b) => a.day.localeCompare(b.day) || (employeeName.get(a.employee) ?? '').localeCompare(employeeName.get(b.employee) ?? ''))
+
+  const edit = (e: HourEntry) =>
+    setEditing({ entry: e, order: names.data?.orders.get(e.shopOrder) ?? null, step: names.data?.steps.get(e.step) ?? null, day: e.day, employee: e.employee })
+  const add = () => setEditing({ entry: null, order: null, step: null, day: isoDay(new Date()), employee: who })
+
+  return (
+    <div className="flex flex-col gap-4">
+      <section className={sectionClass} aria-labelledby="week-title">
+        <div className="flex flex-wrap items-end justify-between gap-3">
+          <div className="flex items-center gap-2">
+            <button type="button" className={secondaryButton} onClick={() => setStart(addDays(start, -7))} aria-label={t('hours.prevWeek')}>
+              ‹
+            </button>
+            <h2 id="week-title" className="text-lg font-semibold" data-testid="week-title">
+              {t('hours.week', { number: weekNumber(start), from: days[0].toLocaleDateString(locale()), to: days[6].toLocaleDateString(locale()) })}
+            </h2>
+            <button type="button" className={secondaryButton} onClick={() => setStart(addDays(start, 7))} aria-label={t('hours.nextWeek')}>
+              ›
+            </button>
+            <button type="button" className={secondaryButton} onClick={() => setStart(weekStart(new Date()))}>
+              {t('hours.thisWeek')}
+            </button>
+          </div>
+          <label className={`${labelClass} sm:w-64`}>
+            {t('hours.employee')}
+            <select className={inputClass} value={who} onChange={(e) => setWho(e.target.value)}>
+              <option value="">{t('hours.everyone')}</option>
+              {employees.map((m) => (
+                <option key={m.ID} value={m.ID.toLowerCase()}>
+                  {m.FullName} ({m.Code})
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="button" className={primaryButton} onClick={add}>
+            {t('hours.add')}
+          </button>
+        </div>
+        {week.isPending && <p className="text-slate-500">{t('app.loading')}</p>}
+        {week.error && (
+          <p role="alert" className="text-red-700">
+            {t('hours.loadError', { message: week.error.message })}
+          </p>
+        )}
+        {week.isSuccess && totals.length === 0 && <p className="text-slate-600">{t('hours.noneThisWeek')}</p>}
+        {totals.length > 0 && (
+          <div className="overflow-x-auto">
+            <table className="w-full text-sm" data-testid="week-totals">
+              <thead className="bg-slate-50 text-slate-500">
+                <tr>
+                  <th scope="col" className="px-2 py-2 text-left font-medium">
+                    {t('hours.employee')}
+                  </th>
+                  {days.map((d) => (
+                    <th key={d.getTime()} scope="col" className="px-2 py-2 text-right font-medium">
+                      {d.toLocaleDateString(locale(), { weekday: 'short', day: 'numeric' })}
+                    </th>
+                  ))}
+                  <th scope="col" className="px-2 py-2 text-right font-medium">
+                    {t('hours.total')}
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {totals.map((r) => (
+                  <tr key={r.employee}>
+                    <th scope="row" className="px-2 py-2 text-left font-normal whitespace-nowrap">
+                      {employeeName.get(r.employee) ?? r.employee}
+                    </th>
+                    {r.days.map((h, i) => (
+                      <td key={i} className="px-2 py-2 text-right tabular-nums">
+                        {fmt(h)}
+                      </td>
+                    ))}
+                    <td className="px-2 py-2 text-right font-semibold tabular-nums">{fmt(r.total)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      {editing && (
+        <HourForm
+          key={editing.entry?.id ?? 'new'}
+          employees={employees}
+          editing={editing}
+          onSaved={() => void week.refetch()}
+          onClose={() => setEditing(null)}
+        />
+      )}
+      {sorted.length > 0 && (
+        <section className={sectionClass} aria-labelledby="entries-title">
+          <h2 id="entries-title" className="text-lg font-semibold">
+            {t('hours.entries', { count: sorted.length })}
+          </h2>
+          <ul className="divide-y divide-slate-100" data-testid="hour-entries">
+            {sorted.map((e) => {
+              const order = names.data?.orders.get(e.shopOrder)
+              const step = names.data?.steps.get(e.step)
+              return (
+                <li key={e.id} className="flex items-center gap-3 py-2" data-testid="hour-entry">
+                  <div className="flex min-w-0 flex-1 flex-col text-sm">
+                    <span>
+                      <strong>{employeeName.get(e.employee) ?? e.employee}</strong> · {new Date(`${e.day}T12:00:00`).toLocaleDateString(locale(), { weekday: 'short', day: 'numeric', month: 'short' })} ·{' '}
+                      <span className="tabular-nums">{t('hours.hoursValue', { hours: formatQuantity(e.hours, locale()) })}</span> · {t(e.activity === 'setup' ? 'hours.setup' : 'hours.run')}
+                    </span>
+                    <span className="text-slate-600">
+                      {order ? t('hours.orderShort', { number: order.ShopOrderNumber }) : ''}
+                      {step ? ` · ${stepLabel(step)}` : ''}
+                      {e.notes ? ` · ${e.notes}` : ''}
+                    </span>
+                  </div>
+                  <button type="button" className={secondaryButton} onClick={() => edit(e)}>
+                    {t('hours.edit')}
+                  </button>
+                </li>
+              )
+            })}
+          </ul>
+        </section>
+      )}
+    </div>
+  )
+}

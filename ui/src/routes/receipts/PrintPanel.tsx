@@ -1,0 +1,182 @@
+import { useMutation, useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
+import { labelsPdf, printLabels, type LabelRequest, type LabelResult } from '../../api/labels.ts'
+import { getPrinters } from '../../api/org.ts'
+import { fetchNeeds } from '../../api/receipts.ts'
+import { ExternalLink } from '../../components/ExternalLink.tsx'
+import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { locale, t } from '../../i18n/index.ts'
+import { formatQuantity } from '../../lib/quantity.ts'
+import type { ReceiptLine } from '../../lib/receipts.ts'
+
+/** The receipt label (type 7, spec §9). */
+const LABEL_TYPE = 'receipts'
+const MAX_COUNT = 100
+
+function countError(text: string): boolean {
+  const n = Number(text)
+  return !Number.isInteger(n) || n < 1 || n > MAX_COUNT
+}
+
+function ResultNote({ result }: { result: LabelResult | null }) {
+  if (!result) return null
+  return (
+    <div className="text-sm text-slate-700" data-testid="label-result">
+      <p>{t('receipts.labelResult', { status: result.status, count: result.labels })}</p>
+      {result.messages.length > 0 && (
+        <ul className="list-disc pl-5 text-amber-900">
+          {result.messages.map((m) => (
+            <li key={m}>{m}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}
+
+/**
+ * The lines picked for labels, each with how many to print and the shop orders that need its
+ * item; the labels open as a PDF in a new tab or go to a printer.
+ */
+export function PrintPanel({ lines, division, onRemove }: { lines: ReceiptLine[]; division: number; onRemove: (id: string) => void }) {
+  const [counts, setCounts] = useState<Record<string, string>>({})
+  const [printer, setPrinter] = useState('')
+  const [pdfUrl, setPdfUrl] = useState<string | null>(null)
+  const itemIds = lines.map((l) => l.item).filter(Boolean)
+  const needs = useQuery({ queryKey: ['receipts', 'needs', itemIds], queryFn: () => fetchNeeds(itemIds), enabled: itemIds.length > 0 })
+  const printers = useQuery({ queryKey: ['printers'], queryFn: getPrinters, retry: false })
+
+  const invalid = lines.some((l) => countError(counts[l.id] ?? '1'))
+  const request = (): LabelRequest => ({
+    source: 'goods_receipt',
+    ids: lines.map((l) => ({ id: l.id, print_count: Number(counts[l.id] ?? '1') })),
+    type: LABEL_TYPE,
+  })
+
+  const pdf = useMutation({
+    mutationFn: async (target: Window | null) => {
+      const { pdf, result } = await labelsPdf(request())
+      const url = URL.createObjectURL(pdf)
+      setPdfUrl((previous) => {
+        if (previous) URL.revokeObjectURL(previous)
+        return url
+      })
+      // the tab was opened on the click (a later window.open is blocked as a pop-up)
+      if (target) target.location.href = url
+      return result
+    },
+    onError: (_e, target) => target?.close(),
+  })
+  const print = useMutation({ mutationFn: () => printLabels(request(), printer) })
+
+  return (
+    <section className={sectionClass} aria-labelledby="print-title" data-testid="print-panel">
+      <h2 id="print-title" className="text-lg font-semibold">
+        {t('receipts.printTitle', { count: lines.length })}
+      </h2>
+      <ul className="divide-y divide-slate-100">
+        {lines.map((l) => {
+          const need = needs.data?.get(l.item.toLowerCase()) ?? []
+          const count = counts[l.id] ?? '1'
+          return (
+            <li key={l.id} className="flex flex-col gap-2 py-2 sm:flex-row sm:items-start" data-testid="print-line">
+              <div className="flex min-w-0 flex-1 flex-col">
+                <span className="font-mono text-sm font-semibold">{l.itemCode}</span>
+                <span className="text-sm text-slate-700">{l.itemDescription}</span>
+                <span className="text-xs text-slate-600" data-testid="needed-by">
+                  {needs.isPending
+                    ? t('receipts.needsLoading')
+                    : need.length === 0
+                      ? t('receipts.notNeeded')
+                      : t('receipts.neededBy')}
+                </span>
+                {need.length > 0 && (
+                  <ul className="flex flex-wrap gap-1">
+                    {need.map((n) => (
+                      <li key={`${n.shopOrderId}-${n.quantity}`} className="rounded bg-amber-50 px-1.5 py-0.5 text-xs text-amber-900">
+                        <ExternalLink page="shopOrder" division={division} id={n.shopOrderId}>
+                          {t('receipts.shopOrderNeed', { number: n.shopOrderNumber, quantity: formatQuantity(n.quantity, locale()) })}
+                        </ExternalLink>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </div>
+              <div className="flex items-end gap-2">
+                <label className={`${labelClass} w-24`}>
+                  {t('receipts.printCount')}
+                  <input
+                    className={inputClass}
+                    inputMode="numeric"
+                    value={count}
+                    aria-invalid={countError(count)}
+                    onChange={(e) => setCounts((c) => ({ ...c, [l.id]: e.target.value }))}
+                  />
+                </label>
+                <button type="button" className={secondaryButton} onClick={() => onRemove(l.id)} aria-label={t('receipts.removeLine', { code: l.itemCode })}>
+                  ×
+                </button>
+              </div>
+            </li>
+          )
+        })}
+      </ul>
+      {invalid && (
+        <p role="alert" className="text-sm text-red-700">
+          {t('receipts.countInvalid', { max: MAX_COUNT })}
+        </p>
+      )}
+      {needs.error && (
+        <p role="alert" className="text-sm text-red-700">
+          {needs.error.message}
+        </p>
+      )}
+      <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end">
+        <button type="button" className={primaryButton} disabled={invalid || pdf.isPending} onClick={() => pdf.mutate(window.open('', '_blank'))}>
+          {pdf.isPending ? t('receipts.making') : t('receipts.openPdf')}
+        </button>
+        <label className={`${labelClass} sm:w-64`}>
+          {t('receipts.printer')}
+          <select className={inputClass} value={printer} onChange={(e) => setPrinter(e.target.value)}>
+            <option value="">{printers.isPending ? t('receipts.printersLoading') : t('receipts.choosePrinter')}</option>
+            {(printers.data ?? []).map((p) => (
+              <option key={p.name} value={p.name}>
+                {p.name}
+                {p.state ? ` (${p.state})` : ''}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" className={secondaryButton} disabled={invalid || !printer || print.isPending} onClick={() => print.mutate()}>
+          {t('receipts.print')}
+        </button>
+      </div>
+      {printers.isSuccess && printers.data.length === 0 && <p className="text-sm text-slate-600">{t('receipts.noPrinters')}</p>}
+      {pdf.error && (
+        <p role="alert" className="text-sm text-red-700">
+          {pdf.error.message}
+        </p>
+      )}
+      {pdf.isSuccess && (
+        <>
+          <ResultNote result={pdf.data} />
+          {pdfUrl && (
+            <a href={pdfUrl} target="_blank" rel="noopener" className="text-sm text-sky-800 underline">
+              {t('receipts.pdfAgain')}
+            </a>
+          )}
+        </>
+      )}
+      {print.error && (
+        <p role="alert" className="text-sm text-red-700">
+          {print.error.message}
+        </p>
+      )}
+      {print.isSuccess && (
+        <p role="status" className="text-sm text-slate-700" data-testid="print-job">
+          {t('receipts.printJob', { id: print.data.job.id, state: print.data.job.state, count: print.data.result.labels })}
+        </p>
+      )}
+    </section>
+  )
+}

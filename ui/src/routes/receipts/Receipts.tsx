@@ -1,0 +1,121 @@
+import { useQuery } from '@tanstack/react-query'
+import { useMemo, useState } from 'react'
+import { useSession } from '../../api/queries.ts'
+import { fetchReceipts } from '../../api/receipts.ts'
+import { LIVE_STALE_MS } from '../../api/exactDirect.ts'
+import { inputClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { LoadingScreen } from '../../components/LoadingScreen.tsx'
+import { locale, t } from '../../i18n/index.ts'
+import { formatQuantity } from '../../lib/quantity.ts'
+import { RECEIPT_DAYS, type Receipt, type ReceiptLine } from '../../lib/receipts.ts'
+import { PrintPanel } from './PrintPanel.tsx'
+import { ReceiveModal } from './ReceiveModal.tsx'
+
+function matches(r: Receipt, q: string): boolean {
+  if (!q) return true
+  const hay = [r.number, r.supplier, r.warehouse, ...r.lines.flatMap((l) => [l.itemCode, l.itemDescription, l.orderNumber])].join(' ').toLowerCase()
+  return q
+    .toLowerCase()
+    .split(/\s+/)
+    .every((w) => hay.includes(w))
+}
+
+function ReceiptCard({ receipt, picked, onPick }: { receipt: Receipt; picked: Set<string>; onPick: (l: ReceiptLine) => void }) {
+  return (
+    <li className="rounded-lg bg-white shadow" data-testid="receipt">
+      <header className="flex flex-wrap items-baseline gap-x-4 gap-y-1 border-b border-slate-100 px-3 py-2">
+        <span className="font-semibold">{t('receipts.number', { number: receipt.number })}</span>
+        <span className="text-sm text-slate-600">{receipt.date === null ? '–' : new Date(receipt.date).toLocaleDateString(locale())}</span>
+        <span className="text-sm text-slate-700">{receipt.supplier}</span>
+        <span className="text-sm text-slate-500">{t('receipts.warehouse', { code: receipt.warehouse })}</span>
+      </header>
+      <ul className="divide-y divide-slate-100">
+        {receipt.lines.map((l) => (
+          <li key={l.id}>
+            <label className="flex min-h-11 cursor-pointer items-center gap-3 px-3 py-2">
+              <input type="checkbox" className="h-6 w-6 shrink-0" checked={picked.has(l.id)} onChange={() => onPick(l)} aria-label={t('receipts.pick', { code: l.itemCode })} />
+              <span className="flex min-w-0 flex-1 flex-col sm:flex-row sm:items-baseline sm:gap-3">
+                <span className="font-mono text-sm">{l.itemCode}</span>
+                <span className="truncate text-sm text-slate-700">{l.itemDescription}</span>
+              </span>
+              <span className="text-right text-sm tabular-nums">
+                {formatQuantity(l.quantity, locale())}
+                <span className="block text-xs text-slate-500">
+                  {t('receipts.orderShort', { number: l.orderNumber })}
+                  {l.location ? ` · ${l.location}` : ''}
+                </span>
+              </span>
+            </label>
+          </li>
+        ))}
+        {receipt.lines.length === 0 && <li className="px-3 py-2 text-sm text-slate-500">{t('receipts.noLines')}</li>}
+      </ul>
+    </li>
+  )
+}
+
+/** Goods receipts of the last 30 days, receiving open purchase order lines, and receipt labels. */
+export default function Receipts() {
+  const { data: session } = useSession()
+  const receipts = useQuery({ queryKey: ['receipts', 'list'], queryFn: () => fetchReceipts(), retry: false, staleTime: LIVE_STALE_MS })
+  const [receiving, setReceiving] = useState(false)
+  const [search, setSearch] = useState('')
+  const [picked, setPicked] = useState<Map<string, ReceiptLine>>(new Map())
+  const shown = useMemo(() => (receipts.data ?? []).filter((r) => matches(r, search.trim())), [receipts.data, search])
+  const division = session?.division ?? 0
+
+  const toggle = (l: ReceiptLine) =>
+    setPicked((p) => {
+      const next = new Map(p)
+      if (next.has(l.id)) next.delete(l.id)
+      else next.set(l.id, l)
+      return next
+    })
+
+  return (
+    <div className="mx-auto flex w-full max-w-5xl flex-1 flex-col gap-4 p-3 md:p-6">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold text-sky-900">{t('receipts.title')}</h1>
+          <p className="text-sm text-slate-600">{t('receipts.window', { days: RECEIPT_DAYS })}</p>
+        </div>
+        <div className="flex gap-2">
+          <button type="button" className={secondaryButton} onClick={() => void receipts.refetch()} disabled={receipts.isFetching}>
+            {t('receipts.refresh')}
+          </button>
+          <button type="button" className={primaryButton} onClick={() => setReceiving(true)}>
+            {t('receipts.receive')}
+          </button>
+        </div>
+      </div>
+      <p className="rounded bg-sky-50 p-3 text-sm text-sky-900">{t('tip.receipts')}</p>
+      {picked.size > 0 && <PrintPanel lines={[...picked.values()]} division={division} onRemove={(id) => setPicked((p) => new Map([...p].filter(([k]) => k !== id)))} />}
+      <section className={sectionClass} aria-labelledby="receipts-list">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h2 id="receipts-list" className="text-lg font-semibold">
+            {t('receipts.listTitle')}
+          </h2>
+          {receipts.isSuccess && (
+            <span className="text-sm text-slate-600" data-testid="receipt-count">
+              {t('receipts.count', { shown: shown.length, total: receipts.data.length })}
+            </span>
+          )}
+        </div>
+        <input className={inputClass} type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder={t('receipts.searchPlaceholder')} aria-label={t('receipts.search')} />
+        {receipts.isPending && <LoadingScreen />}
+        {receipts.error && (
+          <p role="alert" className="text-red-700">
+            {t('receipts.loadError', { message: receipts.error.message })}
+          </p>
+        )}
+        {receipts.isSuccess && shown.length === 0 && <p className="text-slate-600">{t('receipts.none')}</p>}
+        <ul className="flex flex-col gap-3 bg-slate-50">
+          {shown.map((r) => (
+            <ReceiptCard key={r.id} receipt={r} picked={new Set(picked.keys())} onPick={toggle} />
+          ))}
+        </ul>
+      </section>
+      {receiving && <ReceiveModal onClose={() => setReceiving(false)} />}
+    </div>
+  )
+}

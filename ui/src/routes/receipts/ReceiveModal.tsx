@@ -1,0 +1,235 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { liveGet } from '../../api/db.ts'
+import { LIVE_STALE_MS } from '../../api/exactDirect.ts'
+import { createGoodsReceipt, fetchOpenLines } from '../../api/receipts.ts'
+import type { WriteOutcome } from '../../api/writes.ts'
+import { inputClass, labelClass, primaryButton, secondaryButton } from '../../components/formStyles.ts'
+import { InfoTip } from '../../components/Tooltip.tsx'
+import { WriteStatus } from '../../components/WriteStatus.tsx'
+import { locale, t } from '../../i18n/index.ts'
+import { formatQuantity, parseQuantity } from '../../lib/quantity.ts'
+import { matchesLine, receiptBodies, receiveError, type OpenLine } from '../../lib/receipts.ts'
+
+interface StorageLocation {
+  ID: string
+  Code: string
+  Description: string
+  Warehouse: string
+}
+
+interface Draft {
+  quantity: string
+  location: string
+}
+
+/** Lines shown at once; the search narrows the rest. */
+const SHOWN = 60
+
+function LineRow({
+  line,
+  draft,
+  locations,
+  onToggle,
+  onChange,
+}: {
+  line: OpenLine
+  draft: Draft | undefined
+  locations: StorageLocation[]
+  onToggle: () => void
+  onChange: (d: Draft) => void
+}) {
+  const error = draft ? receiveError(draft.quantity, line.open) : null
+  const own = locations.filter((l) => l.Warehouse?.toLowerCase() === line.warehouseId.toLowerCase())
+  return (
+    <li className={`flex flex-col gap-2 p-3 ${draft ? 'bg-sky-50' : ''}`} data-testid="open-line">
+      <label className="flex min-h-11 cursor-pointer items-start gap-3">
+        <input type="checkbox" checked={!!draft} onChange={onToggle} className="mt-1 h-6 w-6 shrink-0" />
+        <span className="flex min-w-0 flex-col">
+          <span className="font-mono text-sm font-semibold">{line.itemCode}</span>
+          <span className="text-sm text-slate-700">{line.itemDescription}</span>
+          <span className="text-xs text-slate-500">
+            {t('receipts.lineMeta', {
+              order: line.orderNumber,
+              supplier: line.supplier,
+              open: formatQuantity(line.open, locale()),
+              ordered: formatQuantity(line.ordered, locale()),
+              unit: line.unit,
+            })}
+          </span>
+        </span>
+      </label>
+      {draft && (
+        <div className="grid grid-cols-1 gap-2 pl-9 sm:grid-cols-2">
+          <label className={labelClass}>
+            {t('receipts.quantity')}
+            <input
+              className={inputClass}
+              inputMode="decimal"
+              value={draft.quantity}
+              aria-invalid={!!error}
+              onChange={(e) => onChange({ ...draft, quantity: e.target.value })}
+            />
+            {error && (
+              <span role="alert" className="text-sm font-normal text-red-700">
+                {t(error, { open: formatQuantity(line.open, locale()) })}
+              </span>
+            )}
+          </label>
+          <label className={labelClass}>
+            {t('receipts.location')}
+            <select className={inputClass} value={draft.location} onChange={(e) => onChange({ ...draft, location: e.target.value })}>
+              <option value="">{t('receipts.defaultLocation', { warehouse: line.warehouse })}</option>
+              {own.map((l) => (
+                <option key={l.ID} value={l.ID}>
+                  {l.Code} {l.Description}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      )}
+    </li>
+  )
+}
+
+/** Receive open purchase order lines: scan or search, quantity and storage location, send. */
+export function ReceiveModal({ onClose }: { onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null)
+  const scanRef = useRef<HTMLInputElement>(null)
+  const queryClient = useQueryClient()
+  const lines = useQuery({ queryKey: ['receipts', 'openLines'], queryFn: fetchOpenLines, retry: false, staleTime: LIVE_STALE_MS })
+  const locations = useQuery({ queryKey: ['live', 'storageLocations'], queryFn: () => liveGet<StorageLocation>('storageLocations'), retry: false })
+  const [search, setSearch] = useState('')
+  const [drafts, setDrafts] = useState<Record<string, Draft>>({})
+  const [sending, setSending] = useState(false)
+  const [outcomes, setOutcomes] = useState<{ order: string; outcome: WriteOutcome }[]>([])
+  const [sendError, setSendError] = useState<string | null>(null)
+
+  useEffect(() => {
+    const d = ref.current
+    if (d && !d.open) {
+      if (typeof d.showModal === 'function') d.showModal()
+      else d.setAttribute('open', '')
+    }
+    // showModal focuses the first button (the help tip); a scanner types into the search box
+    scanRef.current?.focus()
+    return () => d?.close?.()
+  }, [])
+
+  const all = useMemo(() => lines.data ?? [], [lines.data])
+  const matching = useMemo(() => all.filter((l) => matchesLine(l, search)), [all, search])
+  const chosen = all.filter((l) => drafts[l.id])
+  const invalid = chosen.some((l) => receiveError(drafts[l.id].quantity, l.open) !== null)
+
+  const toggle = (l: OpenLine) =>
+    setDrafts((d) => {
+      const next = { ...d }
+      if (next[l.id]) delete next[l.id]
+      else next[l.id] = { quantity: String(l.open), location: '' }
+      return next
+    })
+
+  async function send() {
+    setSending(true)
+    setSendError(null)
+    const bodies = receiptBodies(chosen.map((l) => ({ line: l, quantity: parseQuantity(drafts[l.id].quantity) ?? 0, location: drafts[l.id].location })))
+    const done: { order: string; outcome: WriteOutcome }[] = []
+    try {
+      for (const b of bodies) done.push({ order: b.orderNumber, outcome: await createGoodsReceipt(b.body) })
+      setDrafts({})
+    } catch (e) {
+      setSendError(e instanceof Error ? e.message : String(e))
+    } finally {
+      setOutcomes((o) => [...done, ...o])
+      setSending(false)
+    }
+  }
+
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: ['receipts'] })
+  }
+
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby="receive-title"
+      onCancel={(e) => {
+        e.preventDefault()
+        onClose()
+      }}
+      className="m-0 h-full max-h-none w-full max-w-none bg-slate-50 p-0 backdrop:bg-black/40 md:m-auto md:h-[90vh] md:max-w-3xl md:rounded-lg"
+    >
+      <div className="flex h-full flex-col">
+        <header className="flex items-center justify-between gap-2 border-b border-slate-200 bg-white p-3">
+          <h2 id="receive-title" className="flex items-center gap-2 text-lg font-semibold">
+            {t('receipts.receiveTitle')}
+            <InfoTip label={t('receipts.receiveHelp')} text={t('tooltip.receive')} />
+          </h2>
+          <button type="button" className={secondaryButton} onClick={onClose}>
+            {t('receipts.close')}
+          </button>
+        </header>
+        <div className="flex flex-col gap-2 border-b border-slate-200 bg-white p-3">
+          <label className={labelClass}>
+            {t('receipts.scan')}
+            <input
+              ref={scanRef}
+              className={inputClass}
+              type="search"
+              value={search}
+              placeholder={t('receipts.scanPlaceholder')}
+              onChange={(e) => setSearch(e.target.value)}
+              onKeyDown={(e) => {
+                // a scanner ends with Enter: one match is picked straight away
+                if (e.key === 'Enter' && matching.length === 1 && !drafts[matching[0].id]) {
+                  e.preventDefault()
+                  toggle(matching[0])
+                }
+              }}
+            />
+          </label>
+          {lines.isSuccess && (
+            <p className="text-xs text-slate-500" data-testid="open-line-count">
+              {t('receipts.openCount', { shown: Math.min(matching.length, SHOWN), total: matching.length })}
+            </p>
+          )}
+        </div>
+        <div className="flex-1 overflow-y-auto">
+          {lines.isPending && <p className="p-4 text-slate-500">{t('receipts.loadingLines')}</p>}
+          {lines.error && (
+            <p role="alert" className="p-4 text-red-700">
+              {t('receipts.loadError', { message: lines.error.message })}
+            </p>
+          )}
+          {lines.isSuccess && matching.length === 0 && <p className="p-4 text-slate-600">{t('receipts.noOpenLines')}</p>}
+          <ul className="divide-y divide-slate-200 bg-white">
+            {[...chosen.filter((l) => !matching.slice(0, SHOWN).includes(l)), ...matching.slice(0, SHOWN)].map((l) => (
+              <LineRow
+                key={l.id}
+                line={l}
+                draft={drafts[l.id]}
+                locations={locations.data ?? []}
+                onToggle={() => toggle(l)}
+                onChange={(d) => setDrafts((all) => ({ ...all, [l.id]: d }))}
+              />
+            ))}
+          </ul>
+        </div>
+        <footer className="flex flex-col gap-2 border-t border-slate-200 bg-white p-3">
+          {sendError && (
+            <p role="alert" className="text-sm text-red-700">
+              {sendError}
+            </p>
+          )}
+          {outcomes.map((o, i) => (
+            <WriteStatus key={outcomes.length - i} outcome={o.outcome} what={t('receipts.receiptFor', { order: o.order })} onDelivered={refresh} />
+          ))}
+          <button type="button" className={primaryButton} disabled={!chosen.length || invalid || sending} onClick={() => void send()}>
+            {sending ? t('receipts.sending') : t('receipts.receiveButton', { count: chosen.length })}
+          </button>
+        </footer>
+      </div>
+    </dialog>
+  )
+}

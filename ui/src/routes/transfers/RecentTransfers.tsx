@@ -1,0 +1,54 @@
+import { useQuery } from '@tanstack/react-query'
+import { fetchRecentTransfers, RECENT_DAYS } from '../../api/transfers.ts'
+import { secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { locale, t } from '../../i18n/index.ts'
+import { formatQuantity } from '../../lib/quantity.ts'
+import { LIVE_STALE_MS } from '../../api/exactDirect.ts'
+
+/** Rows shown; older ones are in Exact Online. */
+const SHOWN = 50
+
+/** Warehouse transfers of the last two weeks, read live from Exact Online. */
+export function RecentTransfers() {
+  const recent = useQuery({ queryKey: ['transfers', 'recent'], queryFn: () => fetchRecentTransfers(), retry: false, staleTime: LIVE_STALE_MS })
+  return (
+    <section className={sectionClass} aria-labelledby="recent-title">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="recent-title" className="text-lg font-semibold">
+          {t('transfers.recentTitle', { days: RECENT_DAYS })}
+        </h2>
+        <button type="button" className={secondaryButton} onClick={() => void recent.refetch()} disabled={recent.isFetching}>
+          {t('transfers.refresh')}
+        </button>
+      </div>
+      {recent.isPending && <p className="text-slate-500">{t('app.loading')}</p>}
+      {recent.error && (
+        <p role="alert" className="text-red-700">
+          {t('transfers.loadError', { message: recent.error.message })}
+        </p>
+      )}
+      {recent.isSuccess && recent.data.length === 0 && <p className="text-slate-600">{t('transfers.noneRecent')}</p>}
+      <ul className="divide-y divide-slate-100" data-testid="recent-transfers">
+        {(recent.data ?? []).slice(0, SHOWN).map((tr) => (
+          <li key={tr.id} className="flex flex-col gap-1 py-2" data-testid="recent-transfer">
+            <div className="flex flex-wrap items-baseline gap-x-3 text-sm">
+              <span className="font-semibold">{t('transfers.number', { number: tr.number })}</span>
+              <span className="text-slate-600">{tr.date === null ? '–' : new Date(tr.date).toLocaleString(locale())}</span>
+              <span className={`rounded px-1.5 text-xs ${tr.processed ? 'bg-emerald-100 text-emerald-900' : 'bg-amber-100 text-amber-900'}`}>
+                {tr.processed ? t('transfers.processed') : t('transfers.draft')}
+              </span>
+              <span className="text-slate-500">{tr.by}</span>
+            </div>
+            {tr.lines.map((l, i) => (
+              <p key={i} className="text-sm text-slate-700">
+                <span className="font-mono">{l.itemCode}</span> {l.itemDescription}:{' '}
+                <strong className="tabular-nums">{formatQuantity(l.quantity, locale())}</strong>{' '}
+                {t('transfers.route', { from: `${tr.from}${l.from ? ' · ' + l.from : ''}`, to: `${tr.to}${l.to ? ' · ' + l.to : ''}` })}
+              </p>
+            ))}
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}

@@ -1,0 +1,167 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useCallback, useState } from 'react'
+import { liveGet } from '../../api/db.ts'
+import { createTransfer, fetchFromPlaces, type FoundItem } from '../../api/transfers.ts'
+import type { WriteOutcome } from '../../api/writes.ts'
+import { inputClass, labelClass, primaryButton, sectionClass } from '../../components/formStyles.ts'
+import { InfoTip } from '../../components/Tooltip.tsx'
+import { WriteStatus } from '../../components/WriteStatus.tsx'
+import { locale, t } from '../../i18n/index.ts'
+import { formatQuantity, parseQuantity } from '../../lib/quantity.ts'
+import { transferBody, transferError, type Place } from '../../lib/transfers.ts'
+import { ItemPicker } from './ItemPicker.tsx'
+
+interface StorageLocation {
+  ID: string
+  Code: string
+  Description: string
+  Warehouse: string
+  WarehouseCode: string
+}
+
+interface Sent {
+  key: number
+  what: string
+  outcome: WriteOutcome
+}
+
+/** Scan an item, choose from (with stock) and to, the quantity, and send the transfer. */
+export function TransferForm() {
+  const queryClient = useQueryClient()
+  const [item, setItem] = useState<FoundItem | null>(null)
+  const [fromId, setFromId] = useState('')
+  const [toId, setToId] = useState('')
+  const [quantity, setQuantity] = useState('')
+  const [tried, setTried] = useState(false)
+  const [sending, setSending] = useState(false)
+  const [sent, setSent] = useState<Sent[]>([])
+  const [adjusted, setAdjusted] = useState(false)
+  const [sendError, setSendError] = useState<string | null>(null)
+
+  const places = useQuery({ queryKey: ['transfers', 'from', item?.ID], queryFn: () => fetchFromPlaces(item!.ID), enabled: !!item })
+  const locations = useQuery({ queryKey: ['live', 'storageLocations'], queryFn: () => liveGet<StorageLocation>('storageLocations'), retry: false })
+
+  const from = places.data?.find((p) => p.location === fromId)
+  const toRow = locations.data?.find((l) => l.ID.toLowerCase() === toId)
+  const to: Place | undefined = toRow && {
+    location: toRow.ID.toLowerCase(),
+    locationCode: toRow.Code,
+    warehouse: toRow.Warehouse.toLowerCase(),
+    warehouseCode: toRow.WarehouseCode,
+  }
+  const error = transferError(quantity, from, to)
+
+  const onDelivered = useCallback(() => {
+    setAdjusted(true)
+    void queryClient.invalidateQueries({ queryKey: ['transfers'] })
+    // the server re-syncs stock after delivery; read the locations again once that had time
+    setTimeout(() => void queryClient.invalidateQueries({ queryKey: ['transfers', 'from'] }), 5_000)
+  }, [queryClient])
+
+  function chooseItem(i: FoundItem | null) {
+    setItem(i)
+    setFromId('')
+    setQuantity('')
+    setTried(false)
+  }
+
+  async function send() {
+    setTried(true)
+    if (error || !item || !from || !to) return
+    const qty = parseQuantity(quantity) ?? 0
+    setSending(true)
+    setSendError(null)
+    try {
+      const outcome = await createTransfer(transferBody(item.ID, from, to, qty, t('transfers.description', { code: item.Code })))
+      const what = t('transfers.sentWhat', { quantity: formatQuantity(qty, locale()), code: item.Code, from: from.locationCode, to: to.locationCode })
+      setSent((s) => [{ key: Date.now(), what, outcome }, ...s])
+      setQuantity('')
+      setTried(false)
+    } catch (e) {
+      setSendError(e instanceof Error ? e.message : String(e))
+    } finally {
+      setSending(false)
+    }
+  }
+
+  const byWarehouse = new Map<string, StorageLocation[]>()
+  for (const l of locations.data ?? []) byWarehouse.set(l.WarehouseCode, [...(byWarehouse.get(l.WarehouseCode) ?? []), l])
+
+  return (
+    <section className={sectionClass} aria-labelledby="transfer-title">
+      <h2 id="transfer-title" className="text-lg font-semibold">
+        {t('transfers.newTitle')}
+      </h2>
+      <ItemPicker item={item} onItem={chooseItem} />
+      {item && (
+        <form
+          className="flex flex-col gap-3"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault()
+            void send()
+          }}
+        >
+          <label className={labelClass}>
+            {t('transfers.from')}
+            <select className={inputClass} value={fromId} onChange={(e) => setFromId(e.target.value)} name="from">
+              <option value="">{places.isPending ? t('transfers.loadingStock') : t('transfers.chooseFrom')}</option>
+              {(places.data ?? []).map((p) => (
+                <option key={p.location} value={p.location}>
+                  {t('transfers.fromOption', { warehouse: p.warehouseCode, location: p.locationCode, stock: formatQuantity(p.stock, locale()) })}
+                </option>
+              ))}
+            </select>
+          </label>
+          {places.isSuccess && places.data.length === 0 && <p className="text-sm text-amber-800">{t('transfers.noStock')}</p>}
+          <label className={labelClass}>
+            {t('transfers.to')}
+            <select className={inputClass} value={toId} onChange={(e) => setToId(e.target.value)} name="to">
+              <option value="">{locations.isPending ? t('transfers.loadingLocations') : t('transfers.chooseTo')}</option>
+              {[...byWarehouse].map(([wh, list]) => (
+                <optgroup key={wh} label={t('transfers.warehouse', { code: wh })}>
+                  {list.map((l) => (
+                    <option key={l.ID} value={l.ID.toLowerCase()}>
+                      {l.Code} {l.Description}
+                    </option>
+                  ))}
+                </optgroup>
+              ))}
+            </select>
+          </label>
+          <label className={labelClass}>
+            {t('transfers.quantity')}
+            <input className={inputClass} inputMode="decimal" name="quantity" value={quantity} onChange={(e) => setQuantity(e.target.value)} aria-invalid={tried && !!error} />
+          </label>
+          {tried && error && (
+            <p role="alert" className="text-sm text-red-700">
+              {t(error, { stock: from ? formatQuantity(from.stock, locale()) : '' })}
+            </p>
+          )}
+          {locations.error && (
+            <p role="alert" className="text-sm text-red-700">
+              {locations.error.message}
+            </p>
+          )}
+          <button type="submit" className={primaryButton} disabled={sending}>
+            {sending ? t('transfers.sending') : t('transfers.send')}
+          </button>
+        </form>
+      )}
+      {sendError && (
+        <p role="alert" className="text-sm text-red-700">
+          {sendError}
+        </p>
+      )}
+      {sent.map((s) => (
+        <WriteStatus key={s.key} outcome={s.outcome} what={s.what} onDelivered={onDelivered} />
+      ))}
+      {adjusted && (
+        <p className="flex items-center gap-2 rounded bg-emerald-50 p-2 text-sm text-emerald-900" data-testid="stock-adjusted">
+          {t('transfers.stockAdjusted')}
+          <InfoTip label={t('transfers.stockAdjustedHelp')} text={t('tooltip.transferStockAdjusted')} />
+        </p>
+      )}
+    </section>
+  )
+}
