@@ -77,8 +77,11 @@ pub struct DivisionInfo {
 pub struct Counters {
     /// Accepted writes per "METHOD path" (e.g. `POST manufacturing/MaterialIssues`).
     pub writes: BTreeMap<String, u64>,
-    /// API calls per division per minute window start (UTC epoch ms), last hour kept.
-    pub calls_per_minute: BTreeMap<i64, u64>,
+    /// Division calls (the ones under the provider's per-division minute limit) per
+    /// `"{division}@{minute window start, epoch ms}"`, last hour kept.
+    pub calls_per_minute: BTreeMap<String, u64>,
+    /// Every API call, `current/Me` included, per minute window start (epoch ms), last hour kept.
+    pub all_calls_per_minute: BTreeMap<i64, u64>,
     pub calls: u64,
     pub sent_429: u64,
     pub sent_500: u64,

@@ -218,8 +218,16 @@ async fn api(req: HttpRequest, body: web::Bytes, st: St) -> HttpResponse {
         let mut c = st.counters.lock();
         c.calls += 1;
         let minute = now - now.rem_euclid(60_000);
-        *c.calls_per_minute.entry(minute).or_default() += 1;
-        c.calls_per_minute.retain(|m, _| *m > minute - 3_600_000);
+        *c.all_calls_per_minute.entry(minute).or_default() += 1;
+        c.all_calls_per_minute.retain(|m, _| *m > minute - 3_600_000);
+        if let Some(div) = target.division {
+            *c.calls_per_minute.entry(format!("{div}@{minute}")).or_default() += 1;
+            if c.calls_per_minute.len() > 1000 {
+                let recent =
+                    |k: &String| k.rsplit('@').next().and_then(|m| m.parse::<i64>().ok()) > Some(minute - 3_600_000);
+                c.calls_per_minute.retain(|k, _| recent(k));
+            }
+        }
     }
     let (latency, fault) = {
         let mut f = st.faults.lock();

@@ -419,7 +419,13 @@ async fn the_61st_call_in_a_minute_is_429_with_only_minutely_headers() {
     // Other companies keep their own budget.
     let other = s.get_abs(&s.url(&format!("/api/v1/{DIV2}/logistics/ItemGroups"))).await;
     assert_eq!(other.status(), 200);
-    assert_eq!(s.h().counters().sent_429, 1);
+    let counters = s.h().counters();
+    assert_eq!(counters.sent_429, 1);
+    // The counters keep each division's minute apart (62 calls: 61 of this one, 1 of the other).
+    let mut per_division: Vec<u64> = counters.calls_per_minute.values().copied().collect();
+    per_division.sort();
+    assert_eq!(per_division, vec![1, 61], "{:?}", counters.calls_per_minute);
+    assert_eq!(counters.all_calls_per_minute.values().sum::<u64>(), 62);
     s.h().advance_clock(60);
     assert_eq!(s.get("logistics/ItemGroups?$select=ID").await.status(), 200, "the next wall-clock minute opens");
     s.stop().await;
