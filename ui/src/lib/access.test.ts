@@ -92,6 +92,8 @@ describe('route table', () => {
       ['/importItems', 'signedIn'],
       ['/accountSettings', 'signedIn'],
       ['/mng', 'full'],
+      ['/scanning', 'full'],
+      ['/importData', 'importData'],
     ])
   })
 
@@ -102,15 +104,15 @@ describe('route table', () => {
 
   it('builds the navigation and the cog menu from the table', () => {
     const table = [
-      ...routes.filter((r) => !r.menu),
+      ...routes.filter((r) => !r.menu && !r.nav),
       { path: '/planning', access: 'full' as const, screen: routes[0].screen, nav: 'nav.label' as const },
       { path: '/globalSettings', access: 'signedIn' as const, screen: routes[0].screen, menu: 'nav.settings' as const },
     ]
     expect(navRoutes(table).map((r) => r.path)).toEqual(['/planning'])
     expect(menuRoutes(table).map((r) => r.path)).toEqual(['/globalSettings'])
-    expect(navRoutes()).toEqual([])
+    expect(navRoutes().map((r) => [r.path, r.nav])).toEqual([['/scanning', 'scanning.nav']])
     // the cog menu in the spec's order, then the user's own settings and the database page
     expect(menuRoutes().map((r) => r.path)).toEqual(['/globalSettings', '/importItems', '/accountSettings', '/mng'])
-    expect(hasRoute('/scanning')).toBe(false)
+    expect(hasRoute('/scanning')).toBe(true)
   })
 })

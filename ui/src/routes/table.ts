@@ -2,9 +2,9 @@
 // navigation bar, `menu` under the settings cog. The bar and the menu are built from here, so
 // a screen appears in them the day it is added. Still to come, in the spec's order:
 //   /planning (full, nav 'Planning'), /purchaseOverview (full, nav 'Purchases'),
-//   /materials (full, nav 'Materials'), /scanning (full, nav 'Warehouse'),
+//   /materials (full, nav 'Materials'),
 //   /transfers (signedIn, nav 'Transfers'), /hours (full, nav 'Hours'),
-//   /receipts (full, nav 'Receipts'), /importData (importData).
+//   /receipts (full, nav 'Receipts').
 import type { ComponentType, LazyExoticComponent } from 'react'
 import type { MessageKey } from '../i18n/index.ts'
 import type { Access } from '../lib/access.ts'
@@ -44,6 +44,13 @@ export const routes: readonly RouteDef[] = [
     menu: 'menu.accountSettings',
   },
   { path: '/mng', access: 'full', screen: lazyScreen(() => import('./Management.tsx')), menu: 'menu.management' },
+  {
+    path: '/scanning',
+    access: 'full',
+    screen: lazyScreen(() => import('./scanning/Scanning.tsx')),
+    nav: 'scanning.nav',
+  },
+  { path: '/importData', access: 'importData', screen: lazyScreen(() => import('./importData/ImportData.tsx')) },
 ]
 
 export function hasRoute(path: string, table: readonly RouteDef[] = routes): boolean {
