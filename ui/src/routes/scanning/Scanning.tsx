@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useMemo, useState } from 'react'
 import { liveGet } from '../../api/db.ts'
 import { useSession } from '../../api/queries.ts'
@@ -39,6 +39,12 @@ function storedLocation(): LocationRef | null {
   }
 }
 
+const locationsQuery = {
+  queryKey: ['live', 'storageLocations'],
+  queryFn: () => liveGet<LocationRef>('storageLocations'),
+  staleTime: 10 * 60_000,
+}
+
 interface Current {
   item: ScannedItem
   order: ScanShopOrder | null
@@ -49,11 +55,8 @@ interface Current {
 /** The handheld's home: scan a location, an item or a shop order, then act on the item. */
 export default function Scanning() {
   const { data: session } = useSession()
-  const locations = useQuery({
-    queryKey: ['live', 'storageLocations'],
-    queryFn: () => liveGet<LocationRef>('storageLocations'),
-    staleTime: 10 * 60_000,
-  })
+  const queryClient = useQueryClient()
+  const locations = useQuery(locationsQuery)
   const [location, setLocationState] = useState<LocationRef | null>(storedLocation)
   const [current, setCurrent] = useState<Current | null>(null)
   const [action, setAction] = useState<Action | null>(null)
@@ -89,13 +92,27 @@ export default function Scanning() {
   const onScan = useCallback(
     async (code: string) => {
       setHistory((h) => [code, ...h].slice(0, 5))
-      const kind = classifyScan(code, locations.data ?? [])
       const fail = (text: string) => {
         signal(false)
         setNotice({ ok: false, text })
       }
       setBusy(true)
       try {
+        const shown = (item: ScannedItem) => {
+          signal(true)
+          setNotice(null)
+          show(item, null, null)
+        }
+        // Until Exact has answered the locations (slow while a sync spends the minute's calls),
+        // an item scan is not held up: the local items are asked first.
+        let askedFirst = false
+        if (!queryClient.getQueryData(locationsQuery.queryKey)) {
+          askedFirst = true
+          const early = await findItem(code)
+          if (early) return shown(early)
+        }
+        const known = await queryClient.ensureQueryData(locationsQuery).catch(() => [] as LocationRef[])
+        const kind = classifyScan(code, known)
         if (kind.kind === 'location') {
           setLocation(kind.location)
           signal(true)
@@ -120,13 +137,8 @@ export default function Scanning() {
           if (!(await byNumber(kind.number))) fail(t('scanning.orderNotFound', { number: kind.number }))
           return
         }
-        const item = await findItem(kind.code)
-        if (item) {
-          signal(true)
-          setNotice(null)
-          show(item, null, null)
-          return
-        }
+        const item = askedFirst ? null : await findItem(kind.code)
+        if (item) return shown(item)
         // a bare number that is no item may be a shop order's number
         if (/^\d{1,9}$/.test(kind.code) && (await byNumber(Number(kind.code)))) return
         fail(t('scanning.notFound', { code: kind.code }))
@@ -136,7 +148,7 @@ export default function Scanning() {
         setBusy(false)
       }
     },
-    [locations.data],
+    [queryClient],
   )
   const closeCamera = useCallback(() => setCamera(false), [])
   const scan = useCallback((code: string) => void onScan(code), [onScan])
