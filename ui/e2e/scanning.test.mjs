@@ -110,6 +110,8 @@ test('sign in on a phone, activate and sync', async () => {
     break
   }
   assert.ok(pick, 'the demo has an item in stock that an open shop order needs')
+  pick.receive = orders.find((o) => o.Status === 10 && o.PlannedQuantity > o.ProducedQuantity + 1)
+  assert.ok(pick.receive, 'the demo has an open shop order to receive')
 })
 
 test('scanning an item shows its card with stock per location', async () => {
@@ -198,6 +200,24 @@ test('transfer between locations: the simulator has the warehouse transfer', asy
   )
   assert.equal(Number(line.Quantity), 2)
   assert.ok((await simRows('inventory/WarehouseTransfers')).some((t) => t.TransferID === line.TransferID))
+})
+
+test('scan a shop order and receive it: the simulator has the shop order receipt', async () => {
+  const order = pick.receive
+  await scan(`SO ${order.ShopOrderNumber}`)
+  await page.getByTestId('scan-notice').getByText(`Shop order ${order.ShopOrderNumber}`).waitFor()
+  assert.equal(await page.getByTestId('item-code').innerText(), order.ItemCode)
+  assert.equal(await page.locator('#receive-order').inputValue(), order.ID, 'the scanned order is chosen')
+  await page.locator('#receive-qty').fill('0')
+  await page.getByRole('button', { name: 'Receive', exact: true }).last().click()
+  await page.getByText('The quantity must be more than 0.').waitFor()
+  await page.locator('#receive-qty').fill('1')
+  await page.getByRole('button', { name: 'Receive', exact: true }).last().click()
+  await delivered()
+  const receipt = await waitFor('the receipt at the simulator', async () =>
+    (await simRows('manufacturing/ShopOrderReceipts')).find((r) => r.ShopOrder === order.ID),
+  )
+  assert.equal(Number(receipt.Quantity), 1)
 })
 
 test('ImportData: re-authenticate, export, preview the counts, import', async () => {
