@@ -89,7 +89,8 @@ test('sign in on a phone, activate and sync', async () => {
   // the demo prints the simulator's address after its own
   sim = await waitFor('the Simulator line', async () => server.lines.Simulator)
   await api(page, '/sync', { method: 'POST', body: {} })
-  await syncSettled(page)
+  // a debug build on a busy machine: the first full sync can take minutes
+  await syncSettled(page, 300_000)
 
   // an item with stock in a storage location that an open shop order needs
   const [stock, plans, orders, locations] = await Promise.all([
@@ -218,6 +219,20 @@ test('scan a shop order and receive it: the simulator has the shop order receipt
     (await simRows('manufacturing/ShopOrderReceipts')).find((r) => r.ShopOrder === order.ID),
   )
   assert.equal(Number(receipt.Quantity), 1)
+})
+
+test("the item's label opens as a PDF in a new tab", async () => {
+  await page.getByRole('button', { name: 'Label', exact: true }).click()
+  const [popup, res] = await Promise.all([
+    context.waitForEvent('page'),
+    // labels read Exact live, which may wait for the minute's budget after the writes
+    page.waitForResponse((r) => r.url().endsWith('/api/v1/labels') && r.request().method() === 'POST', { timeout: 90_000 }),
+    page.getByRole('button', { name: 'Open as PDF' }).click(),
+  ])
+  assert.equal(res.status(), 200, await res.text())
+  assert.equal(res.headers()['content-type'], 'application/pdf')
+  assert.deepEqual(JSON.parse(res.request().postData()).ids, [pick.receive.Item])
+  await popup.close()
 })
 
 test('ImportData: re-authenticate, export, preview the counts, import', async () => {
