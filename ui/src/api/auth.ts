@@ -40,6 +40,8 @@ export interface Session {
   organizationDetails: OrganizationDetails
   /** The user's own preferences in this organization (language, sync selection, …). */
   userPreferences?: Record<string, unknown>
+  /** After a re-authentication: the local path that asked for it. */
+  returnTo?: string
 }
 
 export const NOT_INITIALIZED = 'notInitialized'

@@ -62,6 +62,14 @@ describe('Callback', () => {
     await screen.findByText('at /dashboard?division=7')
   })
 
+  it('returns a re-authentication (ImportData) to the page that asked, without the licence check', async () => {
+    const calls = renderCallback('?code=c&state=s', {
+      '/api/v1/auth/authorize': () => json({ ...session(), returnTo: '/importData' }),
+    })
+    await screen.findByText('at /importData')
+    expect(calls.some((c) => c.includes('checkUser'))).toBe(false)
+  })
+
   it('shows the server message and a way Home when the state does not match', async () => {
     const calls = renderCallback('?code=c&state=wrong', {
       '/api/v1/auth/authorize': () =>

@@ -18,7 +18,10 @@ export default function Callback() {
   const signIn = useQuery({
     queryKey: ['signIn', code, state],
     queryFn: async () => {
-      queryClient.setQueryData(queryKeys.session, await authorize(code ?? '', state))
+      const session = await authorize(code ?? '', state)
+      queryClient.setQueryData(queryKeys.session, session)
+      // a re-authentication (ImportData) goes back where it was asked for
+      if (session.returnTo) return session.returnTo
       const user = await checkUser()
       // checkUser completes the login process of an activated organization: read the session
       // again so the Dashboard opens with full access

@@ -1,13 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
+import { Link } from 'react-router'
 import { isApiError } from '../api/client.ts'
 import { dbClear } from '../api/db.ts'
 import { discardEntry, getOutbox, retryEntry, type EntryState, type OutboxEntry } from '../api/outbox.ts'
-import { queryKeys, useSyncEndpoints, useSyncStatus } from '../api/queries.ts'
+import { queryKeys, useSession, useSyncEndpoints, useSyncStatus } from '../api/queries.ts'
 import { startSync, type SyncEndpoint, type SyncStatus } from '../api/sync.ts'
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx'
 import { LoadingScreen } from '../components/LoadingScreen.tsx'
 import { locale, t, type MessageKey } from '../i18n/index.ts'
+import { withDivision } from '../lib/access.ts'
 import { formatDateTime } from '../lib/format.ts'
 
 const STATE_LABEL: Record<EntryState, MessageKey> = {
@@ -258,11 +260,15 @@ function OutboxPanel() {
 export default function Management() {
   const status = useSyncStatus(true)
   const endpoints = useSyncEndpoints(true)
+  const { data: session } = useSession()
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6 p-4 md:p-6">
       <div>
         <h1 className="text-2xl font-bold text-sky-900">{t('mng.title')}</h1>
         <p className="text-slate-600">{t('mng.intro')}</p>
+        <Link to={withDivision('/importData', session)} className="text-sky-800 underline">
+          {t('importData.mngLink')}
+        </Link>
       </div>
       {(status.error ?? endpoints.error) && (
         <p role="alert" className="text-red-700">

@@ -1,7 +1,6 @@
 // The one route table (spec §2): each route's path, screen and access; `nav` puts it in the
 // navigation bar, `menu` under the settings cog. The bar and the menu are built from here, so
-// a screen appears in them the day it is added. Still to come, in the spec's order:
-//   /scanning (full, nav 'Warehouse'), /importData (importData).
+// a screen appears in them the day it is added. The bar follows the spec's order.
 import type { ComponentType, LazyExoticComponent } from 'react'
 import type { MessageKey } from '../i18n/index.ts'
 import type { Access } from '../lib/access.ts'
@@ -55,6 +54,12 @@ export const routes: readonly RouteDef[] = [
   },
   { path: '/materials', access: 'full', screen: lazyScreen(() => import('./materials/Materials.tsx')), nav: 'materials.nav' },
   {
+    path: '/scanning',
+    access: 'full',
+    screen: lazyScreen(() => import('./scanning/Scanning.tsx')),
+    nav: 'scanning.nav',
+  },
+  {
     path: '/transfers',
     access: 'signedIn',
     screen: lazyScreen(() => import('./transfers/Transfers.tsx')),
@@ -62,6 +67,7 @@ export const routes: readonly RouteDef[] = [
   },
   { path: '/hours', access: 'full', screen: lazyScreen(() => import('./hours/Hours.tsx')), nav: 'hours.nav' },
   { path: '/receipts', access: 'full', screen: lazyScreen(() => import('./receipts/Receipts.tsx')), nav: 'receipts.nav' },
+  { path: '/importData', access: 'importData', screen: lazyScreen(() => import('./importData/ImportData.tsx')) },
 ]
 
 export function hasRoute(path: string, table: readonly RouteDef[] = routes): boolean {

@@ -1,0 +1,54 @@
+// ImportData's calls: the fresh re-authentication, and the import of an export file with upload
+// progress (fetch cannot report it, XMLHttpRequest can).
+import type { Session } from './auth.ts'
+import { api, ApiError } from './client.ts'
+
+export interface ImportReport {
+  dry_run: boolean
+  applied: boolean
+  division: number | null
+  exported_at: string | null
+  tables: Record<string, number>
+  error_count: number
+  errors: { line: number; message: string }[]
+}
+
+export const EXPORT_URL = '/api/v1/importData/export'
+
+export const reauthWithPassword = (password: string) => api<Session>('/auth/reauth', { method: 'POST', body: { password } })
+
+/** The provider's sign-in again, which returns to `returnTo` with a fresh re-authentication. */
+export function reauthUrl(returnTo: string): string {
+  return `/api/v1/auth/login?${new URLSearchParams({ purpose: 'reauth', returnTo })}`
+}
+
+/**
+ * Sends the file; a 422 with a report (rows with errors) is an answer, not a failure. Other
+ * errors arrive as ApiError with the server's message.
+ */
+export function uploadImport(file: Blob, dryRun: boolean, onProgress: (loaded: number, total: number) => void): Promise<ImportReport> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest()
+    xhr.open('POST', `/api/v1/importData/import${dryRun ? '?dryRun=true' : ''}`)
+    xhr.setRequestHeader('Content-Type', 'application/x-ndjson')
+    xhr.setRequestHeader('Accept', 'application/json')
+    xhr.withCredentials = true
+    xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : file.size)
+    xhr.onerror = () => reject(new ApiError(0, 'network', 'The upload broke off'))
+    xhr.onload = () => {
+      let body: unknown = null
+      try {
+        body = JSON.parse(xhr.responseText)
+      } catch {
+        // not JSON: the status says it
+      }
+      if (xhr.status === 200 || (xhr.status === 422 && body && typeof body === 'object' && 'tables' in body)) {
+        resolve(body as ImportReport)
+        return
+      }
+      const err = (body as { error?: { code?: string; message?: string } } | null)?.error
+      reject(new ApiError(xhr.status, err?.code ?? '-', err?.message ?? `HTTP ${xhr.status}`))
+    }
+    xhr.send(file)
+  })
+}

@@ -1,0 +1,215 @@
+// Reads and writes of the Scanning screen: items by code or barcode, their stock per storage
+// location, the open shop orders that need them, and the stock movements booked from a handheld.
+import { api } from './client.ts'
+import { dbGet, inList } from './db.ts'
+import type { OutboxEntry, WriteResult } from './outbox.ts'
+
+export interface ScannedItem {
+  ID: string
+  Code: string
+  Description: string | null
+  Barcode: string | null
+  Unit: string | null
+  PictureUrl: string | null
+}
+
+export interface LocationStock {
+  ID: string
+  Item: string
+  Stock: number | null
+  StorageLocation: string | null
+  StorageLocationCode: string | null
+  StorageLocationDescription: string | null
+  Warehouse: string
+  WarehouseCode: string | null
+  WarehouseDescription: string | null
+}
+
+export interface MaterialPlan {
+  ID: string
+  ShopOrder: string
+  Item: string
+  ItemCode: string | null
+  ItemDescription: string | null
+  PlannedQuantity: number | null
+  Type: number | null
+  Status: number | null
+}
+
+export interface ScanShopOrder {
+  ID: string
+  ShopOrderNumber: number
+  Item: string
+  ItemCode: string | null
+  ItemDescription: string | null
+  PlannedQuantity: number | null
+  ProducedQuantity: number | null
+  Status: number | null
+  Warehouse: string | null
+  WarehouseCode: string | null
+}
+
+/** Shop order statuses that still take materials and receipts: open and in process. */
+export const ACTIVE_SHOP_ORDER = ['10', '20']
+/** Material plan types: 1 a material, 2 a by-product. */
+export const PLAN_MATERIAL = 1
+export const PLAN_BY_PRODUCT = 2
+
+/** The item whose code or barcode is exactly `code` (a code wins over a barcode). */
+export async function findItem(code: string): Promise<ScannedItem | null> {
+  const quoted = `"${code.replace(/["\\]/g, '')}"`
+  const rows = await dbGet<ScannedItem>('items', [
+    ['or', `(Code.eq.${quoted},Barcode.eq.${quoted})`],
+    ['limit', '10'],
+  ])
+  return rows.find((r) => r.Code === code) ?? rows[0] ?? null
+}
+
+export const itemById = async (id: string) => (await dbGet<ScannedItem>('items', [['ID', `eq.${id}`]]))[0] ?? null
+
+export const stockOfItem = (itemId: string) =>
+  dbGet<LocationStock>('storageLocationStockPositions', [['Item', `eq.${itemId}`], ['limit', '1000']])
+
+/** Open and in-process shop orders with a material plan line for the item, with that line. */
+export async function ordersNeeding(itemId: string): Promise<{ order: ScanShopOrder; plan: MaterialPlan }[]> {
+  const plans = await dbGet<MaterialPlan>('shopOrderMaterialPlans', [
+    ['Item', `eq.${itemId}`],
+    ['Type', `eq.${PLAN_MATERIAL}`],
+    ['limit', '1000'],
+  ])
+  if (plans.length === 0) return []
+  const ids = [...new Set(plans.map((p) => p.ShopOrder))].slice(0, 100)
+  const orders = await dbGet<ScanShopOrder>('shopOrders', [
+    ['ID', inList(ids)],
+    ['Status', inList(ACTIVE_SHOP_ORDER)],
+    ['order', 'ShopOrderNumber.asc'],
+    ['limit', '1000'],
+  ])
+  return orders.flatMap((order) => plans.filter((p) => p.ShopOrder === order.ID).map((plan) => ({ order, plan })))
+}
+
+export const shopOrderByNumber = async (n: number) =>
+  (await dbGet<ScanShopOrder>('shopOrders', [['ShopOrderNumber', `eq.${n}`]]))[0] ?? null
+
+/** Open and in-process shop orders that make the item (to receive it as finished). */
+export const ordersMaking = (itemId: string) =>
+  dbGet<ScanShopOrder>('shopOrders', [
+    ['Item', `eq.${itemId}`],
+    ['Status', inList(ACTIVE_SHOP_ORDER)],
+    ['order', 'ShopOrderNumber.asc'],
+    ['limit', '100'],
+  ])
+
+export const byProductsOf = (shopOrderId: string) =>
+  dbGet<MaterialPlan>('shopOrderMaterialPlans', [
+    ['ShopOrder', `eq.${shopOrderId}`],
+    ['Type', `eq.${PLAN_BY_PRODUCT}`],
+  ])
+
+/** Today at midnight, as the provider's transaction dates are written. */
+export function today(now = new Date()): string {
+  const p = (n: number) => String(n).padStart(2, '0')
+  return `${now.getFullYear()}-${p(now.getMonth() + 1)}-${p(now.getDate())}T00:00:00`
+}
+
+export const issueMaterial = (b: { plan: string; quantity: number; location?: string | null }) =>
+  api<WriteResult>('/exact/updateMaterialsIssues', {
+    method: 'POST',
+    body: {
+      ShopOrderMaterialPlan: b.plan,
+      Quantity: b.quantity,
+      TransactionDate: today(),
+      ...(b.location ? { StorageLocation: b.location } : {}),
+    },
+  })
+
+export const receiveShopOrder = (b: { shopOrder: string; quantity: number; location?: string | null }) =>
+  api<WriteResult>('/exact/createShopOrderReceipt', {
+    method: 'POST',
+    body: {
+      ShopOrder: b.shopOrder,
+      Quantity: b.quantity,
+      TransactionDate: today(),
+      ...(b.location ? { StorageLocation: b.location } : {}),
+    },
+  })
+
+export interface TransferInput {
+  item: string
+  quantity: number
+  warehouseFrom: string
+  locationFrom?: string | null
+  warehouseTo: string
+  locationTo?: string | null
+}
+
+/** A transfer of one item, processed at once (the stock moves now). */
+export const transferStock = (b: TransferInput) =>
+  api<WriteResult>('/exact/createWarehouseTransfer', {
+    method: 'POST',
+    body: {
+      WarehouseFrom: b.warehouseFrom,
+      WarehouseTo: b.warehouseTo,
+      process: true,
+      WarehouseTransferLines: [
+        {
+          Item: b.item,
+          Quantity: b.quantity,
+          ...(b.locationFrom ? { StorageLocationFrom: b.locationFrom } : {}),
+          ...(b.locationTo ? { StorageLocationTo: b.locationTo } : {}),
+        },
+      ],
+    },
+  })
+
+/** A count of one item in one place, processed at once (the counted quantity becomes the stock). */
+export const countStock = (b: { item: string; warehouse: string; location?: string | null; quantity: number }) =>
+  api<WriteResult>('/exact/createStockCount', {
+    method: 'POST',
+    body: {
+      Warehouse: b.warehouse,
+      process: true,
+      StockCountLines: [
+        { Item: b.item, QuantityNew: b.quantity, ...(b.location ? { StorageLocation: b.location } : {}) },
+      ],
+    },
+  })
+
+export interface LabelInput {
+  item: string
+  type: string | number
+}
+
+/** The item's label as a PDF, opened in `tab` (opened by the click, so no pop-up blocker stops it). */
+export async function openItemLabel(b: LabelInput, tab: Window | null): Promise<void> {
+  const res = await fetch('/api/v1/labels', {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/pdf' },
+    body: JSON.stringify({ source: 'item_direct', ids: [b.item], type: b.type }),
+  })
+  if (!res.ok) {
+    tab?.close()
+    let message = `HTTP ${res.status}`
+    try {
+      const body = (await res.json()) as { error?: { message?: string } }
+      if (body.error?.message) message = body.error.message
+    } catch {
+      // not JSON: keep the status
+    }
+    throw new Error(message)
+  }
+  const url = URL.createObjectURL(await res.blob())
+  if (tab) tab.location.href = url
+  else window.open(url, '_blank')
+  // the tab has the PDF by then; the address is not needed after
+  setTimeout(() => URL.revokeObjectURL(url), 60_000)
+}
+
+export const printItemLabel = (b: LabelInput & { printer: string; copies: number }) =>
+  api<unknown>('/labels/print', {
+    method: 'POST',
+    body: { source: 'item_direct', ids: [b.item], type: b.type, printer: b.printer, copies: b.copies },
+  })
+
+export const getEntry = (id: number) => api<OutboxEntry>(`/outbox/${id}`)

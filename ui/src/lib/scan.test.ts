@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest'
+import { classifyScan, cleanScan, parseQuantity, scanGate } from './scan.ts'
+
+const locations = [
+  { ID: 'l1', Code: 'A01-03', Warehouse: 'w1' },
+  { ID: 'l2', Code: 'C01-05 ', Warehouse: 'w3' },
+]
+
+describe('scanGate', () => {
+  it('ignores the same code repeated within 100 ms', () => {
+    const gate = scanGate()
+    expect(gate.accept('44-100434', 1000)).toBe(true)
+    expect(gate.accept('44-100434', 1050)).toBe(false)
+    expect(gate.accept('44-100434', 1099)).toBe(false)
+  })
+  it('accepts the same code after the window and another code at once', () => {
+    const gate = scanGate()
+    expect(gate.accept('A', 0)).toBe(true)
+    expect(gate.accept('B', 10)).toBe(true)
+    expect(gate.accept('A', 20)).toBe(true)
+    expect(gate.accept('A', 120)).toBe(true)
+  })
+  it('measures the window from the last accepted scan', () => {
+    const gate = scanGate(100)
+    expect(gate.accept('A', 0)).toBe(true)
+    expect(gate.accept('A', 90)).toBe(false)
+    expect(gate.accept('A', 150)).toBe(true)
+  })
+})
+
+describe('cleanScan', () => {
+  it('drops blanks and control characters', () => {
+    expect(cleanScan('  44-100434\r')).toBe('44-100434')
+    expect(cleanScan('\u001d8715166523257\n')).toBe('8715166523257')
+    expect(cleanScan('   ')).toBe('')
+  })
+})
+
+describe('classifyScan', () => {
+  it('knows storage locations by code, in any case', () => {
+    expect(classifyScan('a01-03', locations)).toEqual({ kind: 'location', location: locations[0] })
+    expect(classifyScan('C01-05', locations)).toEqual({ kind: 'location', location: locations[1] })
+  })
+  it('reads SO-prefixed numbers as shop orders', () => {
+    expect(classifyScan('SO 24098', locations)).toEqual({ kind: 'shopOrder', number: 24098 })
+    expect(classifyScan('so-24098', locations)).toEqual({ kind: 'shopOrder', number: 24098 })
+    expect(classifyScan('SO24098', locations)).toEqual({ kind: 'shopOrder', number: 24098 })
+  })
+  it('takes anything else as an item code or barcode', () => {
+    expect(classifyScan('44-100434', locations)).toEqual({ kind: 'item', code: '44-100434' })
+    expect(classifyScan('8715166523257', locations)).toEqual({ kind: 'item', code: '8715166523257' })
+    expect(classifyScan('SOAP-1', locations)).toEqual({ kind: 'item', code: 'SOAP-1' })
+  })
+  it('says when there is nothing', () => {
+    expect(classifyScan('', locations)).toEqual({ kind: 'empty' })
+  })
+})
+
+describe('parseQuantity', () => {
+  it('takes either decimal style', () => {
+    expect(parseQuantity('2,5')).toBe(2.5)
+    expect(parseQuantity(' 12 ')).toBe(12)
+    expect(parseQuantity('0.25')).toBe(0.25)
+  })
+  it('refuses what is not a number', () => {
+    expect(parseQuantity('')).toBeNull()
+    expect(parseQuantity('2x')).toBeNull()
+    expect(parseQuantity('1.000,5')).toBeNull()
+  })
+})

@@ -1,0 +1,66 @@
+// What a scan is: the debouncing of a wedge scanner (or camera) and the classification of a
+// code as a storage location, a shop order or an item. Pure, so both are tested without a browser.
+
+/** A scanner that repeats the same code this quickly is bouncing, not scanning twice. */
+export const REPEAT_WINDOW_MS = 100
+
+/**
+ * A gate for scans: `accept(code, nowMs)` is false for the same code again within `windowMs`
+ * of the previous accepted one; another code, or the same after the window, passes.
+ */
+export function scanGate(windowMs: number = REPEAT_WINDOW_MS) {
+  let last: { code: string; at: number } | null = null
+  return {
+    accept(code: string, nowMs: number): boolean {
+      if (last && last.code === code && nowMs - last.at < windowMs) return false
+      last = { code, at: nowMs }
+      return true
+    },
+  }
+}
+
+/** A scan as read: no surrounding blanks and no control characters some scanners add (GS, CR). */
+export function cleanScan(raw: string): string {
+  // eslint-disable-next-line no-control-regex
+  return raw.replace(/[\u0000-\u001f\u007f]/g, '').trim()
+}
+
+export interface LocationRef {
+  ID: string
+  Code: string
+  Description?: string | null
+  Warehouse?: string | null
+  WarehouseCode?: string | null
+  WarehouseDescription?: string | null
+}
+
+export type ScanKind =
+  | { kind: 'empty' }
+  | { kind: 'location'; location: LocationRef }
+  | { kind: 'shopOrder'; number: number }
+  | { kind: 'item'; code: string }
+
+/** Shop order numbers as printed on the order's papers: "SO 24098", "SO-24098" or "SO24098". */
+const SHOP_ORDER = /^SO[\s-]?(\d{1,9})$/i
+
+/**
+ * What a cleaned scan names. A storage location's code wins (they are few and known); a
+ * "SO"-prefixed number is a shop order; anything else is looked up as an item code or barcode.
+ */
+export function classifyScan(code: string, locations: readonly LocationRef[]): ScanKind {
+  if (!code) return { kind: 'empty' }
+  const upper = code.toUpperCase()
+  const location = locations.find((l) => l.Code.trim().toUpperCase() === upper)
+  if (location) return { kind: 'location', location }
+  const so = SHOP_ORDER.exec(code)
+  if (so) return { kind: 'shopOrder', number: Number(so[1]) }
+  return { kind: 'item', code }
+}
+
+/** A quantity typed by a person: either decimal style ("2,5" or "2.5"); null when it is not one. */
+export function parseQuantity(text: string): number | null {
+  const t = text.trim().replace(/\s/g, '')
+  if (!/^-?\d+([.,]\d+)?$/.test(t)) return null
+  const n = Number(t.replace(',', '.'))
+  return Number.isFinite(n) ? n : null
+}

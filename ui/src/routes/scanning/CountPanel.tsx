@@ -1,0 +1,49 @@
+import { useState } from 'react'
+import { countStock, type ScannedItem } from '../../api/scanning.ts'
+import { t } from '../../i18n/index.ts'
+import { parseQuantity, type LocationRef } from '../../lib/scan.ts'
+import { bigButton, LocationSelect, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
+
+/** Count the item in one storage location: the counted quantity becomes its stock there. */
+export function CountPanel({
+  item,
+  location,
+  itemLocations,
+  locations,
+}: {
+  item: ScannedItem
+  location: LocationRef | null
+  itemLocations: readonly LocationRef[]
+  locations: readonly LocationRef[]
+}) {
+  const [where, setWhere] = useState(location?.ID ?? itemLocations[0]?.ID ?? '')
+  const [qty, setQty] = useState('')
+  const [tried, setTried] = useState(false)
+  const write = useWrite(countStock)
+  const quantity = parseQuantity(qty)
+  const qtyError = !tried ? null : quantity === null ? t('scanning.badQuantity') : quantity < 0 ? t('scanning.quantityNotNegative') : null
+  const place = locations.find((l) => l.ID === where)
+
+  return (
+    <Panel
+      title={t('scanning.countTitle')}
+      onSubmit={() => {
+        setTried(true)
+        if (!place?.Warehouse || quantity === null || quantity < 0) return
+        write.mutate({ item: item.ID, warehouse: place.Warehouse, location: place.ID, quantity })
+      }}
+    >
+      <LocationSelect id="count-where" label={t('scanning.countLocation')} value={where} onChange={setWhere} locations={locations} empty={t('scanning.selectOne')} />
+      {tried && !place && (
+        <p role="alert" className="text-sm text-red-700">
+          {t('scanning.pickLocation')}
+        </p>
+      )}
+      <QuantityField id="count-qty" label={t('scanning.counted')} value={qty} onChange={setQty} error={qtyError} />
+      <button type="submit" disabled={write.isPending} className={bigButton}>
+        {t('scanning.countSubmit')}
+      </button>
+      <WriteOutcome error={write.error} data={write.data} />
+    </Panel>
+  )
+}

@@ -1,0 +1,93 @@
+import { useState } from 'react'
+import type { LocationStock, ScannedItem } from '../../api/scanning.ts'
+import { hasRealPicture } from '../../api/stock.ts'
+import { ExternalLink } from '../../components/ExternalLink.tsx'
+import { PictureIcon } from '../../components/icons.tsx'
+import { locale, t } from '../../i18n/index.ts'
+import type { LocationRef } from '../../lib/scan.ts'
+
+const fmt = (n: number) => n.toLocaleString(locale(), { maximumFractionDigits: 3 })
+
+function Picture({ item }: { item: ScannedItem }) {
+  const [failed, setFailed] = useState(false)
+  if (!hasRealPicture(item.PictureUrl) || failed) {
+    return (
+      <span role="img" aria-label={t('scanning.noPicture')} className="flex h-24 w-24 shrink-0 items-center justify-center rounded-lg bg-slate-100 text-slate-400">
+        <PictureIcon />
+      </span>
+    )
+  }
+  return (
+    <img
+      src={`/api/v1/pictures/${encodeURIComponent(item.ID)}`}
+      alt={t('scanning.pictureOf', { code: item.Code })}
+      onError={() => setFailed(true)}
+      className="h-24 w-24 shrink-0 rounded-lg bg-white object-contain"
+    />
+  )
+}
+
+/** The scanned item: picture, code, description and its stock per storage location. */
+export function ItemCard({
+  item,
+  stock,
+  stockLoading,
+  location,
+  division,
+}: {
+  item: ScannedItem
+  stock: readonly LocationStock[] | undefined
+  stockLoading: boolean
+  location: LocationRef | null
+  division: number
+}) {
+  const rows = [...(stock ?? [])].sort((a, b) => (a.StorageLocationCode ?? '').localeCompare(b.StorageLocationCode ?? ''))
+  const total = rows.reduce((sum, r) => sum + (r.Stock ?? 0), 0)
+  return (
+    <section aria-label={t('scanning.itemCard')} data-testid="item-card" className="flex flex-col gap-3 rounded-lg bg-white p-3 shadow">
+      <div className="flex gap-3">
+        <Picture item={item} />
+        <div className="flex min-w-0 flex-col gap-1">
+          <h2 className="text-xl font-bold break-words text-sky-900" data-testid="item-code">
+            {item.Code}
+          </h2>
+          <p className="text-base break-words text-slate-700">{item.Description}</p>
+          {item.Barcode && <p className="text-sm text-slate-500">{t('scanning.barcode', { barcode: item.Barcode })}</p>}
+          <ExternalLink page="itemCard" division={division} id={item.ID} className="text-sm" />
+        </div>
+      </div>
+      <table className="w-full text-base" data-testid="item-stock">
+        <caption className="text-left text-sm font-medium text-slate-600">{t('scanning.stockPerLocation')}</caption>
+        <thead className="text-left text-sm text-slate-500">
+          <tr>
+            <th scope="col" className="py-1 font-medium">{t('scanning.location')}</th>
+            <th scope="col" className="py-1 font-medium">{t('scanning.warehouse')}</th>
+            <th scope="col" className="py-1 text-right font-medium">{t('scanning.stock')}</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {rows.map((r) => (
+            <tr key={r.ID} data-location={r.StorageLocationCode ?? ''} className={r.StorageLocation && r.StorageLocation === location?.ID ? 'bg-amber-50 font-semibold' : ''}>
+              <td className="py-2">
+                {r.StorageLocationCode ?? t('scanning.noLocation')}
+                {r.StorageLocationDescription && <span className="block text-sm font-normal text-slate-500">{r.StorageLocationDescription}</span>}
+              </td>
+              <td className="py-2">{r.WarehouseCode ?? ''}</td>
+              <td className="py-2 text-right tabular-nums">{fmt(r.Stock ?? 0)}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr className="border-t border-slate-300">
+            <th scope="row" colSpan={2} className="py-2 text-left">
+              {t('scanning.total')}
+            </th>
+            <td className="py-2 text-right font-semibold tabular-nums">{fmt(total)}</td>
+          </tr>
+        </tfoot>
+      </table>
+      {stockLoading && <p role="status">{t('scanning.loading')}</p>}
+      {!stockLoading && rows.length === 0 && <p className="text-slate-600">{t('scanning.noStock')}</p>}
+    </section>
+  )
+}

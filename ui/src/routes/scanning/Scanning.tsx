@@ -1,0 +1,245 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useCallback, useMemo, useState } from 'react'
+import { liveGet } from '../../api/db.ts'
+import { useSession } from '../../api/queries.ts'
+import { findItem, itemById, shopOrderByNumber, stockOfItem, type ScannedItem, type ScanShopOrder } from '../../api/scanning.ts'
+import { Loading } from '../../components/Loading.tsx'
+import { t, type MessageKey } from '../../i18n/index.ts'
+import { signal } from '../../lib/feedback.ts'
+import { classifyScan, type LocationRef } from '../../lib/scan.ts'
+import { CameraScanner, cameraUnavailable } from './CameraScanner.tsx'
+import { CountPanel } from './CountPanel.tsx'
+import { locationLabel } from './fields.tsx'
+import { IssuePanel } from './IssuePanel.tsx'
+import { ItemCard } from './ItemCard.tsx'
+import { LabelPanel } from './LabelPanel.tsx'
+import { ReceivePanel } from './ReceivePanel.tsx'
+import { ScanInput } from './ScanInput.tsx'
+import { TransferPanel } from './TransferPanel.tsx'
+
+type Action = 'issue' | 'receive' | 'transfer' | 'count' | 'label'
+
+const ACTIONS: { action: Action; label: MessageKey }[] = [
+  { action: 'issue', label: 'scanning.actionIssue' },
+  { action: 'receive', label: 'scanning.actionReceive' },
+  { action: 'transfer', label: 'scanning.actionTransfer' },
+  { action: 'count', label: 'scanning.actionCount' },
+  { action: 'label', label: 'scanning.actionLabel' },
+]
+
+/** The storage location in context survives a reload of the page (not a logout). */
+const LOCATION_KEY = 'esm.scan.location'
+
+function storedLocation(): LocationRef | null {
+  try {
+    const raw = sessionStorage.getItem(LOCATION_KEY)
+    return raw ? (JSON.parse(raw) as LocationRef) : null
+  } catch {
+    return null
+  }
+}
+
+const locationsQuery = {
+  queryKey: ['live', 'storageLocations'],
+  queryFn: () => liveGet<LocationRef>('storageLocations'),
+  staleTime: 10 * 60_000,
+}
+
+interface Current {
+  item: ScannedItem
+  order: ScanShopOrder | null
+  /** Bumped on every scan, so the panels start afresh even for the same item. */
+  seq: number
+}
+
+/** The handheld's home: scan a location, an item or a shop order, then act on the item. */
+export default function Scanning() {
+  const { data: session } = useSession()
+  const queryClient = useQueryClient()
+  const locations = useQuery(locationsQuery)
+  const [location, setLocationState] = useState<LocationRef | null>(storedLocation)
+  const [current, setCurrent] = useState<Current | null>(null)
+  const [action, setAction] = useState<Action | null>(null)
+  const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [camera, setCamera] = useState(false)
+  const [history, setHistory] = useState<string[]>([])
+  const cameraProblem = useMemo(() => cameraUnavailable(), [])
+
+  const stock = useQuery({
+    queryKey: ['scan', 'stock', current?.item.ID],
+    queryFn: () => stockOfItem(current!.item.ID),
+    enabled: !!current,
+    // writes reach the local copy through the outbox's sync a few seconds later
+    refetchInterval: 5000,
+  })
+
+  const setLocation = (l: LocationRef | null) => {
+    setLocationState(l)
+    try {
+      if (l) sessionStorage.setItem(LOCATION_KEY, JSON.stringify(l))
+      else sessionStorage.removeItem(LOCATION_KEY)
+    } catch {
+      // storage blocked: the context lasts for this page
+    }
+  }
+
+  const show = (item: ScannedItem, order: ScanShopOrder | null, next: Action | null) => {
+    setCurrent((c) => ({ item, order, seq: (c?.seq ?? 0) + 1 }))
+    setAction(next)
+  }
+
+  const onScan = useCallback(
+    async (code: string) => {
+      setHistory((h) => [code, ...h].slice(0, 5))
+      const fail = (text: string) => {
+        signal(false)
+        setNotice({ ok: false, text })
+      }
+      setBusy(true)
+      try {
+        const shown = (item: ScannedItem) => {
+          signal(true)
+          setNotice(null)
+          show(item, null, null)
+        }
+        // Until Exact has answered the locations (slow while a sync spends the minute's calls),
+        // an item scan is not held up: the local items are asked first.
+        let askedFirst = false
+        if (!queryClient.getQueryData(locationsQuery.queryKey)) {
+          askedFirst = true
+          const early = await findItem(code)
+          if (early) return shown(early)
+        }
+        const known = await queryClient.ensureQueryData(locationsQuery).catch(() => [] as LocationRef[])
+        const kind = classifyScan(code, known)
+        if (kind.kind === 'location') {
+          setLocation(kind.location)
+          signal(true)
+          setNotice({ ok: true, text: t('scanning.locationSet', { location: locationLabel(kind.location) }) })
+          return
+        }
+        if (kind.kind === 'empty') return
+        const byNumber = async (n: number) => {
+          const order = await shopOrderByNumber(n)
+          if (!order) return false
+          const item = await itemById(order.Item)
+          if (!item) {
+            fail(t('scanning.orderItemMissing', { number: n }))
+            return true
+          }
+          signal(true)
+          setNotice({ ok: true, text: t('scanning.orderFound', { number: n }) })
+          show(item, order, 'receive')
+          return true
+        }
+        if (kind.kind === 'shopOrder') {
+          if (!(await byNumber(kind.number))) fail(t('scanning.orderNotFound', { number: kind.number }))
+          return
+        }
+        const item = askedFirst ? null : await findItem(kind.code)
+        if (item) return shown(item)
+        // a bare number that is no item may be a shop order's number
+        if (/^\d{1,9}$/.test(kind.code) && (await byNumber(Number(kind.code)))) return
+        fail(t('scanning.notFound', { code: kind.code }))
+      } catch (e) {
+        fail(e instanceof Error ? e.message : String(e))
+      } finally {
+        setBusy(false)
+      }
+    },
+    [queryClient],
+  )
+  const closeCamera = useCallback(() => setCamera(false), [])
+  const scan = useCallback((code: string) => void onScan(code), [onScan])
+
+  if (!session) return <Loading />
+  const all = locations.data ?? []
+  const itemLocations = all.filter((l) => stock.data?.some((s) => s.StorageLocation === l.ID))
+  const panelKey = `${current?.seq}-${action}-${location?.ID ?? ''}-${stock.isSuccess}`
+
+  return (
+    <div className="mx-auto flex w-full max-w-2xl flex-1 flex-col gap-3 p-3 md:p-6">
+      <h1 className="sr-only">{t('scanning.title')}</h1>
+      <ScanInput onScan={scan} busy={busy} />
+      <div className="flex flex-wrap items-center gap-2">
+        {location ? (
+          <p data-testid="scan-location" className="flex min-h-12 items-center gap-2 rounded-full bg-amber-100 py-1 pr-1 pl-4 text-base text-amber-950">
+            <span>{t('scanning.atLocation', { location: locationLabel(location) })}</span>
+            <button
+              type="button"
+              onClick={() => setLocation(null)}
+              aria-label={t('scanning.clearLocation')}
+              className="h-10 w-10 rounded-full bg-white/70 text-xl leading-none"
+            >
+              ×
+            </button>
+          </p>
+        ) : (
+          <p className="text-sm text-slate-600">{t('scanning.noLocationHint')}</p>
+        )}
+        <button
+          type="button"
+          onClick={() => setCamera((c) => !c)}
+          disabled={!!cameraProblem}
+          className="ml-auto min-h-12 rounded-lg border border-sky-800 px-4 font-medium text-sky-900 disabled:opacity-50"
+        >
+          {t('scanning.camera')}
+        </button>
+      </div>
+      {cameraProblem && <p className="text-sm text-slate-600" data-testid="camera-note">{cameraProblem}</p>}
+      {camera && !cameraProblem && <CameraScanner onScan={scan} onClose={closeCamera} />}
+      {locations.error && (
+        <p role="alert" className="text-red-700">
+          {t('scanning.locationsFailed', { message: locations.error.message })}
+        </p>
+      )}
+      {busy && <p role="status">{t('scanning.looking')}</p>}
+      {notice && (
+        <p role={notice.ok ? 'status' : 'alert'} data-testid="scan-notice" className={`rounded-md p-3 text-base ${notice.ok ? 'bg-emerald-50 text-emerald-900' : 'bg-red-50 text-red-800'}`}>
+          {notice.text}
+        </p>
+      )}
+      {current && (
+        <>
+          <ItemCard item={current.item} stock={stock.data} stockLoading={stock.isPending} location={location} division={session.division} />
+          <div role="group" aria-label={t('scanning.actions')} className="grid grid-cols-2 gap-2 sm:grid-cols-5">
+            {ACTIONS.map((a) => (
+              <button
+                key={a.action}
+                type="button"
+                aria-pressed={action === a.action}
+                onClick={() => setAction(action === a.action ? null : a.action)}
+                className={`min-h-14 rounded-lg px-2 text-base font-semibold ${action === a.action ? 'bg-sky-800 text-white' : 'border border-sky-800 bg-white text-sky-900'}`}
+              >
+                {t(a.label)}
+              </button>
+            ))}
+          </div>
+          {action === 'issue' && <IssuePanel key={panelKey} item={current.item} location={location} itemLocations={itemLocations} />}
+          {action === 'receive' && <ReceivePanel key={panelKey} item={current.item} location={location} scanned={current.order} />}
+          {action === 'transfer' && (
+            <TransferPanel key={panelKey} item={current.item} location={location} stock={stock.data ?? []} locations={all} />
+          )}
+          {action === 'count' && (
+            <CountPanel key={panelKey} item={current.item} location={location} itemLocations={itemLocations} locations={all} />
+          )}
+          {action === 'label' && <LabelPanel key={panelKey} item={current.item} session={session} />}
+        </>
+      )}
+      {!current && !notice && <p className="text-center text-slate-600">{t('scanning.start')}</p>}
+      {history.length > 0 && (
+        <section aria-label={t('scanning.recent')} className="text-sm text-slate-600">
+          <h2 className="font-medium">{t('scanning.recent')}</h2>
+          <ol data-testid="scan-history" className="flex flex-wrap gap-2">
+            {history.map((h, i) => (
+              <li key={`${i}-${h}`} className="rounded bg-slate-100 px-2 py-1">
+                {h}
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
+    </div>
+  )
+}

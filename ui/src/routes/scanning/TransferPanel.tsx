@@ -1,0 +1,62 @@
+import { useState } from 'react'
+import { transferStock, type LocationStock, type ScannedItem } from '../../api/scanning.ts'
+import { t } from '../../i18n/index.ts'
+import { parseQuantity, type LocationRef } from '../../lib/scan.ts'
+import { bigButton, checkQuantity, LocationSelect, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
+
+/** Move the item from one of its storage locations to another (the one in context by default). */
+export function TransferPanel({
+  item,
+  location,
+  stock,
+  locations,
+}: {
+  item: ScannedItem
+  location: LocationRef | null
+  stock: readonly LocationStock[]
+  locations: readonly LocationRef[]
+}) {
+  const sources = locations.filter((l) => stock.some((s) => s.StorageLocation === l.ID && (s.Stock ?? 0) > 0))
+  const [from, setFrom] = useState(sources.find((l) => l.ID !== location?.ID)?.ID ?? sources[0]?.ID ?? '')
+  const [to, setTo] = useState(location?.ID ?? '')
+  const [qty, setQty] = useState('1')
+  const [tried, setTried] = useState(false)
+  const write = useWrite(transferStock)
+  const quantity = parseQuantity(qty)
+  const qtyError = tried ? checkQuantity(quantity) : null
+  const fromLoc = locations.find((l) => l.ID === from)
+  const toLoc = locations.find((l) => l.ID === to)
+  const placeError = !tried ? null : !fromLoc || !toLoc ? t('scanning.pickBothLocations') : from === to ? t('scanning.sameLocation') : null
+
+  return (
+    <Panel
+      title={t('scanning.transferTitle')}
+      onSubmit={() => {
+        setTried(true)
+        if (!fromLoc?.Warehouse || !toLoc?.Warehouse || from === to || quantity === null || checkQuantity(quantity)) return
+        write.mutate({
+          item: item.ID,
+          quantity,
+          warehouseFrom: fromLoc.Warehouse,
+          locationFrom: fromLoc.ID,
+          warehouseTo: toLoc.Warehouse,
+          locationTo: toLoc.ID,
+        })
+      }}
+    >
+      {sources.length === 0 && <p className="text-slate-700">{t('scanning.noStockToMove')}</p>}
+      <LocationSelect id="transfer-from" label={t('scanning.fromLocation')} value={from} onChange={setFrom} locations={sources} empty={t('scanning.selectOne')} />
+      <LocationSelect id="transfer-to" label={t('scanning.toLocation')} value={to} onChange={setTo} locations={locations} empty={t('scanning.selectOne')} />
+      {placeError && (
+        <p role="alert" className="text-sm text-red-700">
+          {placeError}
+        </p>
+      )}
+      <QuantityField id="transfer-qty" label={t('scanning.quantity')} value={qty} onChange={setQty} error={qtyError} />
+      <button type="submit" disabled={write.isPending || sources.length === 0} className={bigButton}>
+        {t('scanning.transferSubmit')}
+      </button>
+      <WriteOutcome error={write.error} data={write.data} />
+    </Panel>
+  )
+}

@@ -1,0 +1,50 @@
+import { useQuery } from '@tanstack/react-query'
+import { useEffect, useRef } from 'react'
+import type { EntryState, WriteResult } from '../../api/outbox.ts'
+import { getEntry } from '../../api/scanning.ts'
+import { t, type MessageKey } from '../../i18n/index.ts'
+import { signal } from '../../lib/feedback.ts'
+
+const LABEL: Record<EntryState, MessageKey> = {
+  pending: 'scanning.statePending',
+  sending: 'scanning.stateSending',
+  delivered: 'scanning.stateDelivered',
+  failed: 'scanning.stateFailed',
+}
+
+const TONE: Record<EntryState, string> = {
+  pending: 'bg-amber-50 text-amber-900',
+  sending: 'bg-amber-50 text-amber-900',
+  delivered: 'bg-emerald-50 text-emerald-900',
+  failed: 'bg-red-50 text-red-800',
+}
+
+/**
+ * The outbox state of a write: its last entry is followed until Exact Online delivered or
+ * refused it, with a sound when that is decided after the first answer.
+ */
+export function WriteStatus({ result, onSettled }: { result: WriteResult; onSettled?: (ok: boolean) => void }) {
+  const last = result.entries[result.entries.length - 1]
+  const done = (s: EntryState | undefined) => s === 'delivered' || s === 'failed'
+  const entry = useQuery({
+    queryKey: ['outbox', 'entry', last?.id],
+    queryFn: () => getEntry(last.id),
+    enabled: !!last && !done(result.state),
+    refetchInterval: (q) => (done(q.state.data?.state) ? false : 1000),
+  })
+  const state: EntryState = entry.data?.state ?? result.state
+  const error = entry.data?.error ?? result.error
+  const told = useRef(done(result.state))
+  useEffect(() => {
+    if (!done(state)) return
+    if (!told.current) signal(state === 'delivered')
+    told.current = true
+    onSettled?.(state === 'delivered')
+  }, [state, onSettled])
+  return (
+    <p role="status" data-testid="write-state" data-state={state} className={`rounded-md p-3 text-base ${TONE[state]}`}>
+      {t(LABEL[state])}
+      {state === 'failed' && error ? `: ${error}` : ''}
+    </p>
+  )
+}

@@ -1,0 +1,129 @@
+// Pieces the action panels share: big touch targets, a quantity field that says what is wrong,
+// a storage location picker, and the write with its outbox state and sound.
+import { useMutation } from '@tanstack/react-query'
+import type { ReactNode } from 'react'
+import type { WriteResult } from '../../api/outbox.ts'
+import { t } from '../../i18n/index.ts'
+import { signal } from '../../lib/feedback.ts'
+import type { LocationRef } from '../../lib/scan.ts'
+import { WriteStatus } from './WriteStatus.tsx'
+
+export const field = 'flex flex-col gap-1 text-base font-medium'
+export const control =
+  'min-h-12 w-full rounded-md border border-slate-300 bg-white px-3 text-lg font-normal focus:ring-2 focus:ring-sky-600 focus:outline-none'
+export const bigButton =
+  'min-h-14 rounded-lg bg-sky-800 px-5 text-lg font-semibold text-white hover:bg-sky-900 disabled:opacity-60'
+
+export function locationLabel(l: LocationRef): string {
+  const wh = l.WarehouseCode ? `${l.WarehouseCode.trim()} · ` : ''
+  return `${wh}${l.Code}${l.Description ? ` (${l.Description})` : ''}`
+}
+
+export function QuantityField({
+  id,
+  label,
+  value,
+  onChange,
+  error,
+}: {
+  id: string
+  label: string
+  value: string
+  onChange: (v: string) => void
+  error: string | null
+}) {
+  return (
+    <div className={field}>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        inputMode="decimal"
+        autoComplete="off"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={!!error}
+        aria-describedby={error ? `${id}-error` : undefined}
+        className={control}
+      />
+      {error && (
+        <span id={`${id}-error`} role="alert" className="text-sm font-normal text-red-700">
+          {error}
+        </span>
+      )}
+    </div>
+  )
+}
+
+export function LocationSelect({
+  id,
+  label,
+  value,
+  onChange,
+  locations,
+  empty,
+}: {
+  id: string
+  label: string
+  value: string
+  onChange: (v: string) => void
+  locations: readonly LocationRef[]
+  empty?: string
+}) {
+  return (
+    <div className={field}>
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} className={control}>
+        {empty !== undefined && <option value="">{empty}</option>}
+        {locations.map((l) => (
+          <option key={l.ID} value={l.ID}>
+            {locationLabel(l)}
+          </option>
+        ))}
+      </select>
+    </div>
+  )
+}
+
+/** A write to Exact Online through the outbox: a sound for the first answer, then its state. */
+export function useWrite<I>(send: (input: I) => Promise<WriteResult>) {
+  return useMutation({
+    mutationFn: send,
+    onSuccess: (r) => signal(r.state !== 'failed'),
+    onError: () => signal(false),
+  })
+}
+
+export function WriteOutcome({ error, data }: { error: Error | null; data: WriteResult | undefined }) {
+  if (error) {
+    return (
+      <p role="alert" data-testid="write-state" data-state="refused" className="rounded-md bg-red-50 p-3 text-base text-red-800">
+        {t('scanning.refused', { message: error.message })}
+      </p>
+    )
+  }
+  if (data) return <WriteStatus result={data} />
+  return null
+}
+
+export function Panel({ title, children, onSubmit }: { title: string; children: ReactNode; onSubmit: () => void }) {
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault()
+        onSubmit()
+      }}
+      className="flex flex-col gap-3 rounded-lg border border-sky-200 bg-sky-50/40 p-3"
+      aria-label={title}
+    >
+      <h3 className="text-lg font-semibold text-sky-900">{title}</h3>
+      {children}
+    </form>
+  )
+}
+
+/** The quantity as a number above zero, or the message that says why not. */
+export function checkQuantity(q: number | null): string | null {
+  if (q === null) return t('scanning.badQuantity')
+  if (q <= 0) return t('scanning.quantityPositive')
+  return null
+}
