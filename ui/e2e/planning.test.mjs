@@ -173,16 +173,25 @@ test('dragging a bar moves the shop order in Exact Online', async () => {
   }, 'the new planned start at the simulator')
   assert.equal(iso(msOf(row.PlannedDate)), iso(end))
 
-  // resizing the end edge changes only the planned date
+  // resizing the end edge changes only the planned date (the bar is measured again: the saved
+  // write may have re-rendered it)
+  await bar.scrollIntoViewIfNeeded()
   const box = await bar.boundingBox()
   await page.mouse.move(box.x + box.width - 3, box.y + box.height / 2)
   await page.mouse.down()
   await page.mouse.move(box.x + box.width + 40, box.y + box.height / 2, { steps: 4 })
   await page.mouse.up()
-  await waitFor(async () => {
-    const r = (await simRows('manufacturing/ShopOrders')).find((x) => x.ID === target.ID)
-    return msOf(r.PlannedDate) === shift(end, 1, false) && msOf(r.PlannedStartDate) === start
-  }, 'the longer shop order at the simulator')
+  await waitFor(async () => (await bar.getAttribute('data-end')) === iso(shift(end, 1, false)), 'the bar to grow a day', 10_000)
+  assert.equal(await bar.getAttribute('data-start'), iso(start))
+  // The second write may wait for the provider's next minute (the first one's sync used it).
+  await waitFor(
+    async () => {
+      const r = (await simRows('manufacturing/ShopOrders')).find((x) => x.ID === target.ID)
+      return msOf(r.PlannedDate) === shift(end, 1, false) && msOf(r.PlannedStartDate) === start
+    },
+    'the longer shop order at the simulator',
+    180_000,
+  )
 })
 
 test('the shop order window puts an order on hold in Exact Online', async () => {
