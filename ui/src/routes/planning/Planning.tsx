@@ -69,8 +69,15 @@ function Screen({ session }: { session: Session }) {
     onSuccess: (details) => queryClient.setQueryData<Session>(queryKeys.session, (s) => (s ? { ...s, organizationDetails: details } : s)),
   })
 
-  // while the choice is being saved it already applies
-  const weekendsHidden = weekends.isPending ? weekends.variables : savedWeekendsHidden
+  // While the choice is being saved it already applies. It is held in state set in the click's
+  // own handler: the mutation's state arrives a tick later, and a controlled checkbox would flip
+  // back in between.
+  const [choosingWeekends, setChoosingWeekends] = useState<boolean | null>(null)
+  const chooseWeekends = (hidden: boolean) => {
+    setChoosingWeekends(hidden)
+    weekends.mutate(hidden, { onSettled: () => setChoosingWeekends(null) })
+  }
+  const weekendsHidden = choosingWeekends ?? savedWeekendsHidden
   const merged = useMemo(
     () => (orders.data ?? []).map((o) => (overrides[o.ID] ? { ...o, ...overrides[o.ID] } : o)) as ShopOrder[],
     [orders.data, overrides],
@@ -181,7 +188,7 @@ function Screen({ session }: { session: Session }) {
           weekendsHidden={weekendsHidden}
           savingWeekends={weekends.isPending}
           weekendsError={weekends.error?.message ?? null}
-          onWeekends={(hidden) => weekends.mutate(hidden)}
+          onWeekends={chooseWeekends}
           scale={display.scale}
           onScale={setScale}
         />
