@@ -33,6 +33,19 @@ pub fn routes(r: &mut Router) {
 const MAX_BATCH: usize = 100;
 /// Ids per batch removal.
 const MAX_REMOVE: usize = 1000;
+
+/// An empty batch is the spec's "empty payload".
+fn not_empty(len: usize) -> AppResult<()> {
+    if len == 0 { Err(AppError::new(Code::EmptyPayload)) } else { Ok(()) }
+}
+
+/// A batch of `what` holds at most `max` entries.
+fn within(len: usize, max: usize, what: &str) -> AppResult<()> {
+    if len > max {
+        return Err(AppError::bad_request(format!("at most {max} {what} per call, got {len}")));
+    }
+    Ok(())
+}
 /// Browsers reuse a picture this long, then revalidate with its ETag (a 304 when unchanged).
 const CACHE_CONTROL: &str = "private, max-age=600";
 const NO_PICTURE: &str = "No picture is stored for this item";
@@ -128,9 +141,7 @@ struct BatchPicture {
 
 async fn get_batch(state: web::Data<AppState>, org: Org, q: web::Query<BatchQuery>) -> AppResult<HttpResponse> {
     let raw: Vec<&str> = q.items.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
-    if raw.len() > MAX_BATCH {
-        return Err(AppError::bad_request(format!("at most {MAX_BATCH} items per call, got {}", raw.len())));
-    }
+    within(raw.len(), MAX_BATCH, "items")?;
     let ids = raw.iter().map(|s| item_id(s, "every item in items")).collect::<AppResult<Vec<_>>>()?;
     let mut out = Vec::with_capacity(ids.len());
     for id in ids {
@@ -221,12 +232,8 @@ async fn set_batch(
     body: web::Json<SetBatchBody>,
 ) -> AppResult<HttpResponse> {
     let items = body.into_inner().items_data;
-    if items.is_empty() {
-        return Err(AppError::new(Code::EmptyPayload));
-    }
-    if items.len() > MAX_BATCH {
-        return Err(AppError::bad_request(format!("at most {MAX_BATCH} items per call, got {}", items.len())));
-    }
+    not_empty(items.len())?;
+    within(items.len(), MAX_BATCH, "items")?;
     // Every entry is checked before anything is fetched.
     let wanted = items
         .into_iter()
@@ -275,12 +282,8 @@ async fn remove_batch(
     body: web::Json<RemoveBatchBody>,
 ) -> AppResult<HttpResponse> {
     let raw = body.into_inner().ids;
-    if raw.is_empty() {
-        return Err(AppError::new(Code::EmptyPayload));
-    }
-    if raw.len() > MAX_REMOVE {
-        return Err(AppError::bad_request(format!("at most {MAX_REMOVE} IDs per call, got {}", raw.len())));
-    }
+    not_empty(raw.len())?;
+    within(raw.len(), MAX_REMOVE, "IDs")?;
     let ids = raw.iter().enumerate().map(|(i, s)| item_id(s, &format!("IDs[{i}]"))).collect::<AppResult<Vec<_>>>()?;
     let removed = state.pictures.remove(org.division, &ids).map_err(AppError::internal)?;
     Ok(HttpResponse::Ok().json(json!({"removed": removed})))

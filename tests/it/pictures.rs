@@ -244,6 +244,13 @@ async fn set_and_remove_calls_store_validate_and_delete() {
     let res = put(&w, "/api/v1/setBatchItemPictureDBStorage", json!({"itemsData": []})).await;
     assert_eq!(res.status(), 400);
     assert_eq!(res.json::<Value>().await.unwrap()["error"]["code"], "empty_payload");
+    let res = put(&w, "/api/v1/removePictureDBStorageBatch", json!({"IDs": []})).await;
+    assert_eq!(res.json::<Value>().await.unwrap()["error"]["code"], "empty_payload");
+    let too_many: Vec<String> = (0..1001).map(|_| with[0].id.clone()).collect();
+    let res = put(&w, "/api/v1/removePictureDBStorageBatch", json!({"IDs": too_many})).await;
+    assert_eq!(res.status(), 400);
+    let message = res.json::<Value>().await.unwrap()["error"]["message"].as_str().unwrap_or_default().to_string();
+    assert!(message.contains("at most 1000 IDs per call, got 1001"), "{message}");
     let res = put(
         &w,
         "/api/v1/setBatchItemPictureDBStorage",
