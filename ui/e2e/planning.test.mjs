@@ -64,7 +64,8 @@ async function search(text) {
 /** Drags the middle of a shop order's bar by `columns` day columns. */
 async function dragBar(number, columns, pxPerDay = 40) {
   const bar = page.getByTestId(`bar-${number}`)
-  await bar.scrollIntoViewIfNeeded()
+  // hover waits until nothing (a sync toast) covers the bar, as a user would
+  await bar.hover()
   const box = await bar.boundingBox()
   const y = box.y + box.height / 2
   const x = box.x + box.width / 2
@@ -175,11 +176,11 @@ test('dragging a bar moves the shop order in Exact Online', async () => {
 
   // resizing the end edge changes only the planned date (the bar is measured again: the saved
   // write may have re-rendered it)
-  await bar.scrollIntoViewIfNeeded()
+  const edge = bar.locator('[data-edge=end]')
+  await edge.hover({ position: { x: 3, y: 5 } })
   const box = await bar.boundingBox()
-  await page.mouse.move(box.x + box.width - 3, box.y + box.height / 2)
   await page.mouse.down()
-  await page.mouse.move(box.x + box.width + 40, box.y + box.height / 2, { steps: 4 })
+  await page.mouse.move(box.x + box.width + 40, box.y + 5, { steps: 4 })
   await page.mouse.up()
   await waitFor(async () => (await bar.getAttribute('data-end')) === iso(shift(end, 1, false)), 'the bar to grow a day', 10_000)
   assert.equal(await bar.getAttribute('data-start'), iso(start))

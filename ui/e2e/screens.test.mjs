@@ -62,7 +62,7 @@ test('sign in, activate, sync with toasts that finish, and the Table view fills'
 
   await page.getByRole('button', { name: 'Sync Data' }).click()
   const toasts = page.getByRole('list', { name: 'Sync progress' })
-  await toasts.getByText('Refreshing Items').waitFor()
+  await toasts.getByText(/^Refreshing /).first().waitFor()
   await toasts.getByText(/Done|seconds? remaining/).first().waitFor()
   // a click collapses a toast
   const first = toasts.getByRole('button').first()

@@ -86,6 +86,9 @@ export const en = {
   'toast.remaining.other': '{count} seconds remaining',
   'toast.paused': 'Paused, waiting for Exact Online',
   'toast.done': 'Done',
+  'toast.more.one': '{count} more table',
+  'toast.more.other': '{count} more tables',
+  'toast.fewer': 'Show fewer',
   'toast.list': 'Sync progress',
 
   'app.loadingTip': 'Tip',

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { COUNTDOWN_SECONDS, parseToast, progressOf, tickCountdown, toastsReducer, type Toast, type ToastEvent } from './toasts.ts'
+import {
+  COUNTDOWN_SECONDS,
+  parseToast,
+  progressOf,
+  tickCountdown,
+  toastsInView,
+  toastsReducer,
+  VISIBLE_TOASTS,
+  type Toast,
+  type ToastEvent,
+} from './toasts.ts'
 
 const event = (over: Partial<ToastEvent> = {}): ToastEvent => ({
   name: 'Items',
@@ -66,5 +76,23 @@ describe('toasts', () => {
     expect(parseToast(frame)).toMatchObject({ name: 'Items', table: 'items', remaining: 600, error: null })
     expect(parseToast('nope')).toBeNull()
     expect(parseToast('{"total":1}')).toBeNull()
+  })
+})
+
+describe('toasts in view', () => {
+  const toast = (name: string, done: boolean): Toast => ({ ...event({ name, done }), countdown: 20, collapsed: false })
+
+  it('shows working tables before finished ones and counts the rest', () => {
+    const list = [toast('Accounts', true), toast('Items', false), toast('Projects', true), toast('Shop Orders', false), toast('Stock', true)]
+    const { shown, more } = toastsInView(list, false)
+    expect(VISIBLE_TOASTS).toBe(3)
+    expect(shown.map((t) => t.name)).toEqual(['Items', 'Shop Orders', 'Accounts'])
+    expect(more).toBe(2)
+  })
+
+  it('shows all when asked, and nothing is counted when all fit', () => {
+    const list = [toast('Accounts', true), toast('Items', false), toast('Projects', true), toast('Stock', false)]
+    expect(toastsInView(list, true)).toEqual({ shown: [list[1], list[3], list[0], list[2]], more: 0 })
+    expect(toastsInView(list.slice(0, 2), false).more).toBe(0)
   })
 })

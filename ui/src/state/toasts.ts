@@ -62,6 +62,19 @@ export function toastsReducer(toasts: Toast[], action: ToastAction): Toast[] {
   }
 }
 
+/**
+ * At most this many toasts show at once: a full sync has a dozen tables, and a stack of them
+ * would cover the right side of the screen. The rest are counted in one line.
+ */
+export const VISIBLE_TOASTS = 3
+
+/** The toasts to show: working (and paused) tables before finished ones, then the count left out. */
+export function toastsInView(toasts: Toast[], showAll: boolean): { shown: Toast[]; more: number } {
+  const ordered = [...toasts.filter((t) => !t.done), ...toasts.filter((t) => t.done)]
+  const shown = showAll ? ordered : ordered.slice(0, VISIBLE_TOASTS)
+  return { shown, more: ordered.length - shown.length }
+}
+
 export function parseToast(data: string): ToastEvent | null {
   try {
     const v = JSON.parse(data) as Partial<ToastEvent>
