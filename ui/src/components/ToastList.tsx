@@ -4,7 +4,7 @@ import { progressOf, toastsInView, type Toast } from '../state/toasts.ts'
 
 /**
  * "Refreshing {name}" cards with a progress bar and a countdown; a click collapses one. A few
- * show at once (working tables first); a line counts the others and shows them on a click.
+ * show at once (the newest); a line above them counts the older ones and shows them on a click.
  */
 export function ToastList({ toasts, onToggle }: { toasts: Toast[]; onToggle: (name: string) => void }) {
   const [showAll, setShowAll] = useState(false)
@@ -18,6 +18,17 @@ export function ToastList({ toasts, onToggle }: { toasts: Toast[]; onToggle: (na
       aria-live="polite"
       className="fixed inset-x-2 bottom-2 z-30 flex max-h-[60dvh] flex-col gap-2 overflow-y-auto sm:inset-x-auto sm:right-4 sm:bottom-4 sm:w-80"
     >
+      {(more > 0 || showAll) && (
+        <li>
+          <button
+            type="button"
+            onClick={() => setShowAll(!showAll)}
+            className="w-full rounded-lg bg-white px-3 py-2 text-left text-sm text-sky-800 underline shadow-lg ring-1 ring-slate-200"
+          >
+            {showAll ? t('toast.fewer') : tCount('toast.more', more)}
+          </button>
+        </li>
+      )}
       {shown.map((toast) => (
         <li key={toast.name}>
           <button
@@ -52,17 +63,6 @@ export function ToastList({ toasts, onToggle }: { toasts: Toast[]; onToggle: (na
           </button>
         </li>
       ))}
-      {(more > 0 || showAll) && (
-        <li>
-          <button
-            type="button"
-            onClick={() => setShowAll(!showAll)}
-            className="w-full rounded-lg bg-white px-3 py-2 text-left text-sm text-sky-800 underline shadow-lg ring-1 ring-slate-200"
-          >
-            {showAll ? t('toast.fewer') : tCount('toast.more', more)}
-          </button>
-        </li>
-      )}
     </ul>
   )
 }

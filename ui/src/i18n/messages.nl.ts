@@ -85,8 +85,8 @@ export const nl: Catalogue = {
   'toast.remaining.other': 'Nog {count} seconden',
   'toast.paused': 'Gepauzeerd, wacht op Exact Online',
   'toast.done': 'Klaar',
-  'toast.more.one': 'Nog {count} tabel',
-  'toast.more.other': 'Nog {count} tabellen',
+  'toast.more.one': '{count} eerdere tabel',
+  'toast.more.other': '{count} eerdere tabellen',
   'toast.fewer': 'Minder tonen',
   'toast.list': 'Voortgang synchronisatie',
 

@@ -86,8 +86,8 @@ export const en = {
   'toast.remaining.other': '{count} seconds remaining',
   'toast.paused': 'Paused, waiting for Exact Online',
   'toast.done': 'Done',
-  'toast.more.one': '{count} more table',
-  'toast.more.other': '{count} more tables',
+  'toast.more.one': '{count} earlier table',
+  'toast.more.other': '{count} earlier tables',
   'toast.fewer': 'Show fewer',
   'toast.list': 'Sync progress',
 

@@ -81,18 +81,17 @@ describe('toasts', () => {
 
 describe('toasts in view', () => {
   const toast = (name: string, done: boolean): Toast => ({ ...event({ name, done }), countdown: 20, collapsed: false })
+  const list = [toast('Accounts', true), toast('Items', true), toast('Projects', true), toast('Shop Orders', true), toast('Stock', false)]
 
-  it('shows working tables before finished ones and counts the rest', () => {
-    const list = [toast('Accounts', true), toast('Items', false), toast('Projects', true), toast('Shop Orders', false), toast('Stock', true)]
+  it('shows the newest three in the order they came and counts the older ones', () => {
     const { shown, more } = toastsInView(list, false)
     expect(VISIBLE_TOASTS).toBe(3)
-    expect(shown.map((t) => t.name)).toEqual(['Items', 'Shop Orders', 'Accounts'])
+    expect(shown.map((t) => t.name)).toEqual(['Projects', 'Shop Orders', 'Stock'])
     expect(more).toBe(2)
   })
 
-  it('shows all when asked, and nothing is counted when all fit', () => {
-    const list = [toast('Accounts', true), toast('Items', false), toast('Projects', true), toast('Stock', false)]
-    expect(toastsInView(list, true)).toEqual({ shown: [list[1], list[3], list[0], list[2]], more: 0 })
-    expect(toastsInView(list.slice(0, 2), false).more).toBe(0)
+  it('shows all when asked, and counts nothing when all fit', () => {
+    expect(toastsInView(list, true)).toEqual({ shown: list, more: 0 })
+    expect(toastsInView(list.slice(0, 3), false)).toEqual({ shown: list.slice(0, 3), more: 0 })
   })
 })

@@ -64,15 +64,15 @@ export function toastsReducer(toasts: Toast[], action: ToastAction): Toast[] {
 
 /**
  * At most this many toasts show at once: a full sync has a dozen tables, and a stack of them
- * would cover the right side of the screen. The rest are counted in one line.
+ * would cover the right of the screen. The newest show (the table being synced is among them),
+ * in the order they came, so none jumps; the older ones are counted in one line.
  */
 export const VISIBLE_TOASTS = 3
 
-/** The toasts to show: working (and paused) tables before finished ones, then the count left out. */
+/** The toasts to show, and how many older ones are left out. */
 export function toastsInView(toasts: Toast[], showAll: boolean): { shown: Toast[]; more: number } {
-  const ordered = [...toasts.filter((t) => !t.done), ...toasts.filter((t) => t.done)]
-  const shown = showAll ? ordered : ordered.slice(0, VISIBLE_TOASTS)
-  return { shown, more: ordered.length - shown.length }
+  const shown = showAll ? toasts : toasts.slice(-VISIBLE_TOASTS)
+  return { shown, more: toasts.length - shown.length }
 }
 
 export function parseToast(data: string): ToastEvent | null {
