@@ -9,7 +9,7 @@
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Instant;
-use stock_manager::store::{BULK_ROWS, Commit, OrgStore, Query, Stores, TableSpec};
+use stock_manager::store::{Commit, OrgStore, Query, Stores, TableSpec};
 
 const WAREHOUSES: u32 = 10;
 const GROUPS: u32 = 10;
@@ -58,20 +58,23 @@ fn make_batches(ns: std::ops::Range<u32>) -> Vec<Vec<Vec<u8>>> {
         .collect()
 }
 
-/// Stores batches as the sync engine does: consecutive batches coalesced into transactions
-/// of `BULK_ROWS` rows with the newest timestamp among them, the last one durable.
-fn load(store: &OrgStore, table: &str, batches: Vec<Vec<Vec<u8>>>, coalesce: usize) {
-    let mut pending: Vec<Vec<u8>> = Vec::new();
+/// Stores batches as the sync engine does: 500-row batches with their newest timestamp handed
+/// to the store's bulk load, finished durably.
+fn load(store: &Arc<OrgStore>, table: &str, batches: Vec<Vec<Vec<u8>>>) {
+    let mut bulk = store.bulk_load(table).expect("bulk load");
+    for (i, batch) in batches.into_iter().enumerate() {
+        bulk.push(batch, Some(i as i64)).expect("batch");
+    }
+    bulk.finish(None).expect("finish");
+}
+
+/// One transaction per 500-row batch (every 4th fsynced), for comparison.
+fn load_per_batch(store: &OrgStore, table: &str, batches: Vec<Vec<Vec<u8>>>) {
     let last = batches.len().saturating_sub(1);
     for (i, batch) in batches.into_iter().enumerate() {
-        pending.extend(batch);
-        let newest = Some(i as i64);
-        if pending.len() >= coalesce || i == last {
-            let rows: Vec<&[u8]> = pending.iter().map(Vec::as_slice).collect();
-            let commit = if i == last { Commit::Durable } else { Commit::Fast };
-            store.apply_raw_batch(table, &rows, newest, commit).expect("batch");
-            pending.clear();
-        }
+        let rows: Vec<&[u8]> = batch.iter().map(Vec::as_slice).collect();
+        let commit = if i == last { Commit::Durable } else { Commit::Fast };
+        store.apply_raw_batch(table, &rows, Some(i as i64), commit).expect("batch");
     }
 }
 
@@ -110,7 +113,7 @@ fn main() {
     let sample = serde_json::to_vec(&item(1)).expect("json").len();
     let batches = make_batches(0..rows);
     let start = Instant::now();
-    load(&store, "items", batches, BULK_ROWS);
+    load(&store, "items", batches);
     let secs = start.elapsed().as_secs_f64();
     println!("rows: {rows}");
     println!("row_bytes: {sample}");
@@ -125,7 +128,7 @@ fn main() {
     // For comparison: one transaction per 500-row batch (every 4th fsynced), 20k rows.
     let small = make_batches(0..20_000);
     let start = Instant::now();
-    load(&store, "itemsPerBatch", small, BATCH);
+    load_per_batch(&store, "itemsPerBatch", small);
     println!("per_batch_rows_per_s: {:.0}", 20_000.0 / start.elapsed().as_secs_f64());
 
     let query_for = |i: u32| {

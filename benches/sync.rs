@@ -151,7 +151,10 @@ async fn full_sync(base: &str, data_dir: Option<&std::path::Path>, export_to: Op
     let db = Arc::new(ServerDb::open(dir).expect("server db"));
     let tokens = Arc::new(TokenManager::new(db, oauth));
     tokens.store(&user, &set).expect("store token");
-    let stores = Stores::new(dir, catalogue::table_specs());
+    let mut stores = Stores::new(dir, catalogue::table_specs());
+    if let Some(mb) = std::env::var("ESM_BENCH_CACHE_MB").ok().and_then(|v| v.parse::<usize>().ok()) {
+        stores = stores.with_cache_bytes(mb << 20);
+    }
     let store = stores.get(division).expect("store");
     let engine = SyncEngine::new(client.clone());
     let endpoints = SyncEngine::resolve(&[]).expect("endpoints");

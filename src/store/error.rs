@@ -23,6 +23,9 @@ pub enum StoreError {
     /// A stored value could not be decoded (a corrupt or foreign file).
     #[error("corrupt stored data: {0}")]
     Corrupt(String),
+    /// A bulk load's writer thread ended before its work was done.
+    #[error("bulk load stopped: {0}")]
+    LoadStopped(String),
     /// redb failed.
     #[error("database error: {0}")]
     Db(#[from] redb::Error),
@@ -64,7 +67,7 @@ impl From<StoreError> for AppError {
             | StoreError::BadQuery(_)
             | StoreError::MissingKey { .. } => AppError::bad_request(e.to_string()),
             StoreError::JoinLengthMismatch => AppError::new(Code::JoinLengthMismatch),
-            StoreError::Corrupt(_) | StoreError::Db(_) | StoreError::Io(_) => {
+            StoreError::Corrupt(_) | StoreError::LoadStopped(_) | StoreError::Db(_) | StoreError::Io(_) => {
                 AppError::new(Code::TableInfo).caused_by(anyhow::Error::new(e))
             }
         }

@@ -19,7 +19,7 @@ mod write;
 #[cfg(test)]
 mod tests;
 
-pub use bulk::{BULK_ROWS, BulkLoad};
+pub use bulk::{BULK_ROWS, BulkLoad, Pace, RowBatch};
 pub use error::{StoreError, StoreResult};
 pub use joins::JoinSpec;
 pub use meta::{DELETED_ENTRIES_TABLE, OrgDetails, SyncState};
@@ -28,7 +28,7 @@ pub use tables::{Registry, SCHEMA_VERSION, TableSpec};
 pub use write::{UpsertOutcome, Writer};
 
 use parking_lot::Mutex;
-use redb::{Database, Durability, ReadableDatabase, ReadableTable};
+use redb::{Database, Durability, ReadableDatabase, ReadableTable, WriteTransaction};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -145,7 +145,28 @@ impl OrgStore {
 
     /// Runs `f` in one write transaction: all of it commits, or none of it.
     pub fn write<R>(&self, commit: Commit, f: impl FnOnce(&mut Writer<'_>) -> StoreResult<R>) -> StoreResult<R> {
-        let mut txn = self.db.begin_write()?;
+        let txn = self.begin_write()?;
+        let result = self.in_txn(&txn, f)?;
+        self.commit_write(txn, commit)?;
+        Ok(result)
+    }
+
+    /// A write transaction to fill with `in_txn` and end with `commit_write` (or drop to undo).
+    pub(crate) fn begin_write(&self) -> StoreResult<WriteTransaction> {
+        Ok(self.db.begin_write()?)
+    }
+
+    /// Runs `f` on an open write transaction; nothing is visible until it commits.
+    pub(crate) fn in_txn<R>(
+        &self,
+        txn: &WriteTransaction,
+        f: impl FnOnce(&mut Writer<'_>) -> StoreResult<R>,
+    ) -> StoreResult<R> {
+        f(&mut Writer { txn, registry: &self.registry })
+    }
+
+    /// Commits a write transaction, fenced from the posting cache's readers.
+    pub(crate) fn commit_write(&self, mut txn: WriteTransaction, commit: Commit) -> StoreResult<()> {
         let durable = commit == Commit::Durable
             || self.fast_commits.fetch_add(1, Ordering::Relaxed) + 1 >= FAST_COMMITS_PER_FSYNC;
         if durable {
@@ -156,12 +177,8 @@ impl OrgStore {
         } else {
             txn.set_durability(Durability::None)?;
         }
-        let result = {
-            let mut w = Writer { txn: &txn, registry: &self.registry };
-            f(&mut w)?
-        };
         self.postings.fence(|| txn.commit())?;
-        Ok(result)
+        Ok(())
     }
 
     /// Upserts a sync batch and raises the table's timestamp in the same transaction.
@@ -198,9 +215,9 @@ impl OrgStore {
         })
     }
 
-    /// Starts a coalescing bulk load of one table (what a sync should use).
+    /// Starts a bulk load of one table (what a sync uses): see `BulkLoad`.
     pub fn bulk_load(self: &Arc<Self>, table: &str) -> StoreResult<BulkLoad> {
-        BulkLoad::new(self.clone(), table)
+        BulkLoad::start(self.clone(), table, bulk::Pace::default())
     }
 
     /// Makes every earlier fast commit durable (call at the end of a table's sync).

@@ -559,24 +559,99 @@ fn readers_run_while_a_writer_commits() {
     assert_eq!(s.row_count("items").expect("count"), 1000);
 }
 
+/// Items `ns` as the raw rows a sync page yields (no `__metadata`).
+fn raw_items(ns: std::ops::Range<u32>) -> Vec<Vec<u8>> {
+    ns.map(|n| {
+        let mut v = item(n, n % 3, n % 2);
+        v.as_object_mut().expect("object").remove("__metadata");
+        serde_json::to_vec(&v).expect("json")
+    })
+    .collect()
+}
+
+fn load_with(s: &Arc<OrgStore>, table: &str, pace: Pace) -> BulkLoad {
+    BulkLoad::start(s.clone(), table, pace).expect("bulk")
+}
+
+const SLOW: Pace = Pace {
+    commit_rows: usize::MAX,
+    commit_after: std::time::Duration::from_secs(3600),
+    idle: std::time::Duration::from_secs(3600),
+};
+
 #[test]
-fn bulk_loads_commit_rows_with_their_timestamp_and_drop_loses_both() {
+fn a_bulk_load_stores_every_batch_with_its_timestamp_and_keeps_the_indexes() {
     let (_d, stores) = open_temp();
     let s = stores.get(1).expect("store");
     let mut load = s.bulk_load("items").expect("bulk");
-    for b in 0..(BULK_ROWS as u32 / 500 + 2) {
-        load.push((b * 500..b * 500 + 500).map(|n| item(n, 0, 0)).collect(), Some(i64::from(b))).expect("push");
+    for b in 0..6u32 {
+        load.push(raw_items(b * 500..b * 500 + 500), Some(i64::from(b))).expect("push");
     }
-    assert_eq!(load.committed().inserted, BULK_ROWS, "a full buffer commits");
-    assert_eq!(s.sync_timestamp("items").expect("ts"), Some(BULK_ROWS as i64 / 500 - 1));
-    drop(load);
-    assert_eq!(s.row_count("items").expect("count"), BULK_ROWS as u64, "dropped rows never committed");
-    assert_eq!(s.sync_timestamp("items").expect("ts"), Some(BULK_ROWS as i64 / 500 - 1), "nor their timestamp");
-    let mut load = s.bulk_load("items").expect("bulk");
-    load.push(vec![item(999_999, 0, 0)], Some(9_999)).expect("push");
-    assert_eq!(load.finish().expect("finish").inserted, 1);
-    assert_eq!(s.sync_timestamp("items").expect("ts"), Some(9_999));
+    // A row sent again (a newer version) is one row, not two.
+    load.push(raw_items(10..11), Some(6)).expect("push");
+    let done = load.finish(Some(99)).expect("finish");
+    assert_eq!((done.inserted, done.updated), (3000, 1));
+    assert_eq!(s.row_count("items").expect("count"), 3000);
+    assert_eq!(s.sync_timestamp("items").expect("ts"), Some(99));
+    let q = format!("ItemGroup=eq.{}&Warehouse=eq.{}&select=ID&limit=1000", guid(1_000_001), guid(2_000_000));
+    assert_eq!(s.query_str("items", &q).expect("query").len(), 500, "n % 6 == 4");
     assert!(s.bulk_load("nope").is_err());
+}
+
+#[test]
+fn a_dropped_bulk_load_loses_uncommitted_rows_only_together_with_their_timestamp() {
+    let (_d, stores) = open_temp();
+    let s = stores.get(1).expect("store");
+    let mut load = load_with(&s, "items", Pace { commit_rows: 1000, ..SLOW });
+    for b in 0..3u32 {
+        load.push(raw_items(b * 500..b * 500 + 500), Some(i64::from(b) + 10)).expect("push");
+    }
+    // The loader commits the first 1000 rows once it has them; the last 500 stay open.
+    let t0 = std::time::Instant::now();
+    while s.row_count("items").expect("count") < 1000 {
+        assert!(t0.elapsed().as_secs() < 30, "the first 1000 rows never committed");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    drop(load);
+    assert_eq!(s.row_count("items").expect("count"), 1000, "uncommitted rows are gone");
+    assert_eq!(s.sync_timestamp("items").expect("ts"), Some(11), "and so is their timestamp");
+    assert!(s.get_row("items", &guid(1200)).expect("get").is_none());
+}
+
+#[test]
+fn a_bulk_load_commits_when_batches_stop_coming_so_readers_and_writers_go_on() {
+    let (_d, stores) = open_temp();
+    let s = stores.get(1).expect("store");
+    let idle = std::time::Duration::from_millis(50);
+    let mut load = load_with(&s, "items", Pace { idle, ..SLOW });
+    load.push(raw_items(0..500), Some(7)).expect("push");
+    // Another writer waits only until the idle commit, never for the whole load.
+    s.kv_put("other", b"writer").expect("kv put");
+    assert_eq!(s.row_count("items").expect("count"), 500, "committed before the load ended");
+    assert_eq!(s.sync_timestamp("items").expect("ts"), Some(7));
+    load.push(raw_items(500..600), Some(8)).expect("push");
+    load.finish(None).expect("finish");
+    assert_eq!(s.row_count("items").expect("count"), 600);
+    assert_eq!(s.sync_timestamp("items").expect("ts"), Some(8));
+    assert_eq!(s.kv_get("other").expect("kv").as_deref(), Some(&b"writer"[..]));
+}
+
+#[test]
+fn a_failing_batch_ends_the_load_and_undoes_only_its_own_transaction() {
+    let (_d, stores) = open_temp();
+    let s = stores.get(1).expect("store");
+    let mut load = load_with(&s, "items", Pace { commit_rows: 500, ..SLOW });
+    load.push(raw_items(0..500), Some(1)).expect("push");
+    load.push(vec![br#"{"Code":"no key"}"#.to_vec()], Some(2)).expect("queued");
+    // The error comes back on a later push or at the latest from `finish`.
+    let later = load.push(raw_items(500..510), Some(3));
+    let err = match later {
+        Err(e) => e,
+        Ok(()) => load.finish(Some(4)).expect_err("the load failed"),
+    };
+    assert!(err.to_string().contains("no usable key"), "{err}");
+    assert_eq!(s.row_count("items").expect("count"), 500);
+    assert_eq!(s.sync_timestamp("items").expect("ts"), Some(1));
 }
 
 #[test]

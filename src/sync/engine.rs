@@ -9,7 +9,7 @@ use crate::exact::catalogue::{self, Endpoint, Kind};
 use crate::exact::odata;
 use crate::exact::tokens::TokenManager;
 use crate::exact::{ExactClient, ExactError};
-use crate::store::BULK_ROWS;
+use crate::store::{BULK_ROWS, BulkLoad};
 use crate::store::fields::{extract, raw_i64, raw_str};
 use parking_lot::Mutex;
 use serde::Serialize;
@@ -245,7 +245,7 @@ impl SyncEngine {
                 urlencoding::encode(&format!("Timestamp gt {}", odata::int64_literal(since)))
             ),
         );
-        let mut writer = Writer::new(sink.clone(), ep);
+        let mut writer = Writer::new(sink.clone(), ep)?;
         let fetched = self.fetch_pages(division, token, ep, first, since, &mut writer, progress).await;
         // Rows already fetched are good whatever happened next: store them (durably) before
         // reporting, so a failing table keeps every batch it received.
@@ -375,22 +375,33 @@ struct Pending {
     newest: Option<i64>,
 }
 
-/// Stores a table's batches in order on a blocking thread, while the engine fetches the next
-/// page. Consecutive 500-row batches are coalesced into one transaction of up to `BULK_ROWS`
-/// rows that records the newest of their timestamps: each batch still commits together with
-/// a timestamp that covers it and no row it lacks, so a crash loses rows only together with
-/// their timestamp, and the next sync fetches them again.
+/// Rows gathered before they are handed to a table's bulk load (which commits many of them in
+/// one transaction).
+const PUSH_ROWS: usize = 2 * BATCH_SIZE;
+
+/// Stores a table's batches in order while the engine fetches the next page. Each batch goes
+/// with the newest of its timestamps into the same transaction as its rows, so a crash loses
+/// rows only together with their timestamp, and the next sync fetches them again.
+///
+/// Sync tables go through the store's bulk load (one transaction open while pages keep coming,
+/// on a thread of its own); deleted entries, which also delete from other tables, are stored
+/// `BULK_ROWS` at a time on a blocking thread.
 struct Writer {
     sink: Arc<dyn SyncSink>,
     ep: &'static Endpoint,
     pending: Pending,
+    load: Option<BulkLoad>,
     in_flight: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
     failed: bool,
 }
 
 impl Writer {
-    fn new(sink: Arc<dyn SyncSink>, ep: &'static Endpoint) -> Self {
-        Writer { sink, ep, pending: Pending::default(), in_flight: None, failed: false }
+    fn new(sink: Arc<dyn SyncSink>, ep: &'static Endpoint) -> anyhow::Result<Self> {
+        let load = match ep.kind {
+            Kind::Deleted => None,
+            _ => Some(sink.clone().bulk_load(ep.table)?),
+        };
+        Ok(Writer { sink, ep, pending: Pending::default(), load, in_flight: None, failed: false })
     }
 
     async fn add(&mut self, rows: &RawRows, range: std::ops::Range<usize>, stamp: Option<i64>) -> anyhow::Result<()> {
@@ -401,12 +412,24 @@ impl Writer {
             self.pending.rows.push(rows.get(i));
         }
         self.pending.newest = self.pending.newest.max(stamp);
-        if self.pending.rows.len() >= BULK_ROWS {
-            self.wait().await?;
-            let batch = std::mem::take(&mut self.pending);
-            let (sink, ep) = (self.sink.clone(), self.ep);
-            self.in_flight = Some(tokio::task::spawn_blocking(move || store(sink.as_ref(), ep, &batch, false)));
+        let full = if self.load.is_some() { PUSH_ROWS } else { BULK_ROWS };
+        if self.pending.rows.len() >= full {
+            self.flush().await?;
         }
+        Ok(())
+    }
+
+    /// Hands the pending rows on: to the bulk load, or to a new blocking store.
+    async fn flush(&mut self) -> anyhow::Result<()> {
+        let batch = std::mem::take(&mut self.pending);
+        if let Some(load) = self.load.as_mut() {
+            let done = load.push_async(batch.rows, batch.newest).await;
+            self.failed |= done.is_err();
+            return Ok(done?);
+        }
+        self.wait().await?;
+        let (sink, ep) = (self.sink.clone(), self.ep);
+        self.in_flight = Some(tokio::task::spawn_blocking(move || store_deletions(sink.as_ref(), ep, &batch, false)));
         Ok(())
     }
 
@@ -426,19 +449,24 @@ impl Writer {
             // A lost transaction is a gap: later rows must not raise the timestamp past it.
             anyhow::bail!("a batch of {} could not be stored", self.ep.table);
         }
+        if let Some(mut load) = self.load.take() {
+            let batch = std::mem::take(&mut self.pending);
+            if !batch.rows.is_empty() {
+                load.push_async(batch.rows, batch.newest).await?;
+            }
+            tokio::task::spawn_blocking(move || load.finish(newest)).await??;
+            return Ok(());
+        }
         let mut batch = std::mem::take(&mut self.pending);
         batch.newest = batch.newest.max(newest);
         let (sink, ep) = (self.sink.clone(), self.ep);
-        tokio::task::spawn_blocking(move || store(sink.as_ref(), ep, &batch, true)).await?
+        tokio::task::spawn_blocking(move || store_deletions(sink.as_ref(), ep, &batch, true)).await?
     }
 }
 
-fn store(sink: &dyn SyncSink, ep: &'static Endpoint, batch: &Pending, durable: bool) -> anyhow::Result<()> {
-    if ep.kind == Kind::Deleted {
-        sink.apply_deletions(&batch.rows, &batch.deletes, batch.newest, durable)
-    } else {
-        sink.apply_batch(ep.table, &batch.rows, batch.newest, durable)
-    }
+fn store_deletions(sink: &dyn SyncSink, ep: &'static Endpoint, batch: &Pending, durable: bool) -> anyhow::Result<()> {
+    debug_assert_eq!(ep.kind, Kind::Deleted);
+    sink.apply_deletions(&batch.rows, &batch.deletes, batch.newest, durable)
 }
 
 #[cfg(test)]

@@ -1,7 +1,9 @@
 //! Where a sync writes: the organization's store. A trait so the engine stays about the
 //! protocol (paging, batches, timestamps) and the store about storage.
 
+use crate::store::BulkLoad;
 use serde_json::{Map, Value};
+use std::sync::Arc;
 
 /// A provider row without `__metadata`.
 pub type Row = Map<String, Value>;
@@ -13,10 +15,10 @@ pub trait SyncSink: Send + Sync {
     /// The newest Timestamp stored for `table`, if it was ever synced.
     fn timestamp(&self, table: &str) -> anyhow::Result<Option<i64>>;
 
-    /// Upserts `rows` and records `newest` as the table's timestamp in ONE transaction, so a crash
-    /// never keeps a timestamp without its rows. `durable = false` may skip the fsync: a lost
-    /// batch loses its timestamp with it and is fetched again.
-    fn apply_batch(&self, table: &str, rows: &RawRows, newest: Option<i64>, durable: bool) -> anyhow::Result<()>;
+    /// Starts storing a table's batches: each batch's rows and the newest Timestamp among them
+    /// commit in ONE transaction, so a crash never keeps a timestamp without its rows (a lost
+    /// batch loses its timestamp with it and is fetched again).
+    fn bulk_load(self: Arc<Self>, table: &str) -> anyhow::Result<BulkLoad>;
 
     /// Stores deletion-log rows, removes the deleted keys from their tables, and records `newest`
     /// as the deleted-entries timestamp, in one transaction.

@@ -2,7 +2,18 @@
 //! store transaction.
 
 use super::sink::{RawRows, SyncSink};
-use crate::store::{Commit, DELETED_ENTRIES_TABLE, OrgStore};
+use crate::store::{BulkLoad, Commit, DELETED_ENTRIES_TABLE, OrgStore, RowBatch};
+use std::sync::Arc;
+
+impl RowBatch for RawRows {
+    fn len(&self) -> usize {
+        RawRows::len(self)
+    }
+
+    fn row(&self, i: usize) -> &[u8] {
+        self.get(i)
+    }
+}
 
 fn commit(durable: bool) -> Commit {
     if durable { Commit::Durable } else { Commit::Fast }
@@ -13,10 +24,8 @@ impl SyncSink for OrgStore {
         Ok(self.sync_timestamp(table)?)
     }
 
-    fn apply_batch(&self, table: &str, rows: &RawRows, newest: Option<i64>, durable: bool) -> anyhow::Result<()> {
-        let rows: Vec<&[u8]> = rows.iter().collect();
-        OrgStore::apply_raw_batch(self, table, &rows, newest, commit(durable))?;
-        Ok(())
+    fn bulk_load(self: Arc<Self>, table: &str) -> anyhow::Result<BulkLoad> {
+        Ok(OrgStore::bulk_load(&self, table)?)
     }
 
     fn apply_deletions(
