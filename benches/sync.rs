@@ -2,7 +2,8 @@
 //! simulator process into a fresh store, with rate limits off; and a small sync with rate limits
 //! on, counting provider calls against the floor and 429s.
 //!
-//! `cargo bench --bench sync -- [small|medium|large]` (default large). Needs the release binary
+//! `cargo bench --bench sync -- [small|medium|large]` (default large; `ESM_BENCH_CACHE_MB` sets the
+//! store's page cache, to weigh memory against speed). Needs the release binary
 //! (`cargo build --release`) for the simulator process.
 
 use std::io::{BufRead, BufReader};

@@ -294,7 +294,8 @@ def start_postgres():
             except KeyError:
                 pass
     try:
-        return Postgres(bindir, user, 256)
+        # shared_buffers equal to the store's page cache (store::DEFAULT_CACHE_BYTES).
+        return Postgres(bindir, user, 128)
     except subprocess.CalledProcessError as e:
         print(f"    (PostgreSQL did not start: {e.stderr.strip()[:200]})")
         return None

@@ -79,9 +79,9 @@ impl BulkLoad {
         // One batch waits while the loader stores the one before: the sync fetches ahead by one.
         let (tx, rx) = flume::bounded(1);
         let name = table.to_string();
-        let thread = std::thread::Builder::new()
-            .name(format!("load-{table}"))
-            .spawn(move || Loader { store: &store, table: &name, pace, open: None, stored: Default::default() }.run(&rx))?;
+        let thread = std::thread::Builder::new().name(format!("load-{table}")).spawn(move || {
+            Loader { store: &store, table: &name, pace, open: None, stored: Default::default() }.run(&rx)
+        })?;
         Ok(BulkLoad { tx: Some(tx), thread: Some(thread) })
     }
 

