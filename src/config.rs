@@ -21,6 +21,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "tls",
     "mdns",
     "sync",
+    "store",
     "printers",
     "licence",
     "admin",
@@ -81,6 +82,7 @@ pub struct Config {
     pub tls: TlsConfig,
     pub mdns: MdnsConfig,
     pub sync: SyncConfig,
+    pub store: StoreConfig,
     pub printers: Vec<PrinterConfig>,
     pub licence: LicenceConfig,
     pub admin: AdminConfig,
@@ -139,6 +141,29 @@ pub struct SyncConfig {
     pub on_startup: bool,
 }
 
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct StoreConfig {
+    /// Page cache of each organization's store file, in MB: more makes a large sync faster, less
+    /// keeps the server's memory smaller.
+    pub cache_mb: u64,
+}
+
+/// Bounds of `store.cache_mb`: below 8 MB redb thrashes; above 64 GB is surely a typo.
+const CACHE_MB: std::ops::RangeInclusive<u64> = 8..=65_536;
+
+impl Default for StoreConfig {
+    fn default() -> Self {
+        StoreConfig { cache_mb: (crate::store::DEFAULT_CACHE_BYTES >> 20) as u64 }
+    }
+}
+
+impl StoreConfig {
+    pub fn cache_bytes(&self) -> usize {
+        usize::try_from(self.cache_mb).unwrap_or(usize::MAX).saturating_mul(1 << 20)
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct PrinterConfig {
@@ -180,6 +205,7 @@ impl Default for Config {
             tls: TlsConfig::default(),
             mdns: MdnsConfig::default(),
             sync: SyncConfig::default(),
+            store: StoreConfig::default(),
             printers: Vec::new(),
             licence: LicenceConfig::default(),
             admin: AdminConfig::default(),
@@ -315,6 +341,12 @@ impl Config {
         if self.sync.interval_minutes > 24 * 60 {
             return Err(invalid("sync.interval_minutes", "must be at most 1440 (one day); 0 turns it off"));
         }
+        if !CACHE_MB.contains(&self.store.cache_mb) {
+            return Err(invalid(
+                "store.cache_mb",
+                format!("must be between {} and {}", CACHE_MB.start(), CACHE_MB.end()),
+            ));
+        }
         let mut names = std::collections::HashSet::new();
         for (i, p) in self.printers.iter().enumerate() {
             let key = format!("printers[{i}]");
@@ -389,6 +421,16 @@ mod tests {
     fn bad_listen_names_the_key() {
         let err = Config::from_toml_str("listen = \"nonsense\"").unwrap_err().to_string();
         assert!(err.contains("`listen`"), "{err}");
+    }
+
+    #[test]
+    fn the_store_cache_is_bounded_and_defaults_to_the_stores_own() {
+        assert_eq!(Config::default().store.cache_bytes(), crate::store::DEFAULT_CACHE_BYTES);
+        assert_eq!(Config::from_toml_str("[store]\ncache_mb = 512").expect("valid").store.cache_bytes(), 512 << 20);
+        for bad in ["0", "4", "70000"] {
+            let err = Config::from_toml_str(&format!("[store]\ncache_mb = {bad}")).unwrap_err().to_string();
+            assert!(err.contains("store.cache_mb") && err.contains("between 8 and 65536"), "{err}");
+        }
     }
 
     #[test]

@@ -75,7 +75,9 @@ impl AppState {
         );
         let tokens = Arc::new(TokenManager::new(serverdb.clone(), oauth));
         let sync = Arc::new(SyncEngine::new(exact.clone()));
-        let stores = Arc::new(Stores::new(&config.data_dir, catalogue::table_specs()));
+        let stores = Arc::new(
+            Stores::new(&config.data_dir, catalogue::table_specs()).with_cache_bytes(config.store.cache_bytes()),
+        );
         let verifier = Verifier::new(config.licence.public_key.as_deref(), demo);
         if let Err(e) = &verifier {
             tracing::warn!("licence codes cannot be checked: {e}");
