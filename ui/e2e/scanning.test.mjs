@@ -154,6 +154,10 @@ test('scan a location, then count: the simulator has the count with that quantit
   // the first location scan may wait for Exact's list while the sync's calls fill the minute
   await page.getByTestId('scan-location').getByText(pick.to.Code).waitFor({ timeout: 90_000 })
   await scan(pick.code)
+  // the previous test's card of this item is still shown: wait for this lookup to end, or the
+  // Count click lands before the new card replaces it (a new scan resets the chosen action)
+  await page.getByTestId('scan-history').locator('li').first().getByText(pick.code, { exact: true }).waitFor()
+  await page.getByRole('status').filter({ hasText: 'Looking it up…' }).waitFor({ state: 'detached', timeout: 90_000 })
   await page.getByTestId('item-card').waitFor()
   await page.getByRole('button', { name: 'Count', exact: true }).click()
   assert.equal(await page.locator('#count-where').inputValue(), pick.to.ID, 'the location in context is preselected')
