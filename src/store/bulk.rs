@@ -27,20 +27,12 @@ pub const BULK_ROWS: usize = 10_000;
 
 /// Rows of a batch, as JSON object text (without `__metadata`).
 pub trait RowBatch: Send + 'static {
-    fn len(&self) -> usize;
-    fn row(&self, i: usize) -> &[u8];
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
+    fn rows(&self) -> Vec<&[u8]>;
 }
 
 impl RowBatch for Vec<Vec<u8>> {
-    fn len(&self) -> usize {
-        Vec::len(self)
-    }
-
-    fn row(&self, i: usize) -> &[u8] {
-        &self[i]
+    fn rows(&self) -> Vec<&[u8]> {
+        self.iter().map(Vec::as_slice).collect()
     }
 }
 
@@ -89,7 +81,7 @@ impl BulkLoad {
     /// blocks while the loader is busy. Fails with the loader's error once it stopped.
     pub fn push(&mut self, rows: impl RowBatch, newest: Option<i64>) -> StoreResult<()> {
         let sent = self.tx.as_ref().is_some_and(|tx| tx.send(Msg::Rows(Box::new(rows), newest)).is_ok());
-        if sent { Ok(()) } else { Err(self.stopped()) }
+        self.sent(sent)
     }
 
     /// `push` for async callers: waits without blocking the runtime.
@@ -98,6 +90,11 @@ impl BulkLoad {
             Some(tx) => tx.send_async(Msg::Rows(Box::new(rows), newest)).await.is_ok(),
             None => false,
         };
+        self.sent(sent)
+    }
+
+    /// A send fails only once the loader stopped: then its error is the answer.
+    fn sent(&mut self, sent: bool) -> StoreResult<()> {
         if sent { Ok(()) } else { Err(self.stopped()) }
     }
 
@@ -147,6 +144,12 @@ struct Open {
     outcome: UpsertOutcome,
 }
 
+impl Open {
+    fn new(txn: WriteTransaction) -> Open {
+        Open { txn, began: Instant::now(), rows: 0, outcome: UpsertOutcome::default() }
+    }
+}
+
 struct Loader<'a> {
     store: &'a OrgStore,
     table: &'a str,
@@ -178,15 +181,17 @@ impl Loader<'_> {
             match msg {
                 Msg::Rows(rows, newest) => {
                     self.store_rows(rows.as_ref(), newest)?;
-                    let open = self.open.as_ref().map_or((0, Duration::ZERO), |o| (o.rows, o.began.elapsed()));
-                    if open.0 >= self.pace.commit_rows || open.1 >= self.pace.commit_after {
+                    let due = self.open.as_ref().is_some_and(|o| {
+                        o.rows >= self.pace.commit_rows || o.began.elapsed() >= self.pace.commit_after
+                    });
+                    if due {
                         self.commit(Commit::Fast)?;
                     }
                 }
                 Msg::Finish(newest) => {
                     if let Some(ts) = newest {
                         let (store, table) = (self.store, self.table);
-                        store.in_txn(self.txn()?, |w| w.set_timestamp(table, ts))?;
+                        store.in_txn(&self.open()?.txn, |w| w.set_timestamp(table, ts))?;
                     }
                     self.commit(Commit::Durable)?;
                     return Ok(self.stored);
@@ -196,51 +201,35 @@ impl Loader<'_> {
     }
 
     /// The open transaction, begun if none is.
-    fn txn(&mut self) -> StoreResult<&WriteTransaction> {
-        if self.open.is_none() {
-            let txn = self.store.begin_write()?;
-            self.open = Some(Open { txn, began: Instant::now(), rows: 0, outcome: UpsertOutcome::default() });
-        }
-        match &self.open {
-            Some(o) => Ok(&o.txn),
-            None => Err(StoreError::LoadStopped("no open transaction".into())),
-        }
+    fn open(&mut self) -> StoreResult<&mut Open> {
+        let open = match self.open.take() {
+            Some(o) => o,
+            None => Open::new(self.store.begin_write()?),
+        };
+        Ok(self.open.insert(open))
     }
 
     fn store_rows(&mut self, rows: &dyn RowBatch, newest: Option<i64>) -> StoreResult<()> {
-        let refs: Vec<&[u8]> = (0..rows.len()).map(|i| rows.row(i)).collect();
-        let table = self.table;
-        let store = self.store;
-        let txn = self.txn()?;
+        let refs = rows.rows();
+        let (store, table) = (self.store, self.table);
+        let open = self.open()?;
         // On an error the open transaction is dropped: its rows go, and their timestamps too.
-        let done = store.in_txn(txn, |w| {
-            let done = w.upsert_raw(table, &refs)?;
-            if let Some(ts) = newest {
-                w.set_timestamp(table, ts)?;
-            }
-            Ok(done)
-        })?;
-        if let Some(o) = self.open.as_mut() {
-            o.rows += refs.len();
-            o.outcome.inserted += done.inserted;
-            o.outcome.updated += done.updated;
-        }
+        open.outcome += store.in_txn(&open.txn, |w| w.upsert_raw_batch(table, &refs, newest))?;
+        open.rows += refs.len();
         Ok(())
     }
 
     /// Commits the open transaction; a durable commit is made even with none open, since it
     /// makes the earlier fast commits durable.
     fn commit(&mut self, commit: Commit) -> StoreResult<()> {
-        let open = match self.open.take() {
-            Some(o) => o,
-            None if commit == Commit::Durable => {
-                Open { txn: self.store.begin_write()?, began: Instant::now(), rows: 0, outcome: Default::default() }
+        match self.open.take() {
+            Some(open) => {
+                self.store.commit_write(open.txn, commit)?;
+                self.stored += open.outcome;
             }
-            None => return Ok(()),
-        };
-        self.store.commit_write(open.txn, commit)?;
-        self.stored.inserted += open.outcome.inserted;
-        self.stored.updated += open.outcome.updated;
+            None if commit == Commit::Durable => self.store.flush()?,
+            None => {}
+        }
         Ok(())
     }
 }

@@ -206,13 +206,7 @@ impl OrgStore {
         newest_timestamp: Option<i64>,
         commit: Commit,
     ) -> StoreResult<UpsertOutcome> {
-        self.write(commit, |w| {
-            let outcome = w.upsert_raw(table, rows)?;
-            if let Some(ts) = newest_timestamp {
-                w.set_timestamp(table, ts)?;
-            }
-            Ok(outcome)
-        })
+        self.write(commit, |w| w.upsert_raw_batch(table, rows, newest_timestamp))
     }
 
     /// Starts a bulk load of one table (what a sync uses): see `BulkLoad`.

@@ -24,6 +24,13 @@ pub struct UpsertOutcome {
     pub updated: usize,
 }
 
+impl std::ops::AddAssign for UpsertOutcome {
+    fn add_assign(&mut self, other: UpsertOutcome) {
+        self.inserted += other.inserted;
+        self.updated += other.updated;
+    }
+}
+
 /// A row ready to write: its key, its bytes and its index entries (one per indexed field).
 type Prepared<'a> = (Cow<'a, str>, &'a [u8], Vec<Option<NormKey>>);
 
@@ -150,6 +157,15 @@ impl Writer<'_> {
         drop(rows_t);
         drop(idx_t);
         meta::add_row_count(self.txn, table, outcome.inserted as i64)?;
+        Ok(outcome)
+    }
+
+    /// A sync batch: `upsert_raw`, then the table's timestamp raised to the batch's newest.
+    pub fn upsert_raw_batch(&mut self, table: &str, rows: &[&[u8]], newest: Option<i64>) -> StoreResult<UpsertOutcome> {
+        let outcome = self.upsert_raw(table, rows)?;
+        if let Some(ts) = newest {
+            self.set_timestamp(table, ts)?;
+        }
         Ok(outcome)
     }
 

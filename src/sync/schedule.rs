@@ -34,16 +34,15 @@ fn spawn_after(
     interval: Duration,
     startup_delay: Option<Duration>,
 ) -> Option<tokio::task::JoinHandle<()>> {
-    let on_startup = startup_delay.is_some();
-    if interval.is_zero() && !on_startup {
+    if interval.is_zero() && startup_delay.is_none() {
         return None;
     }
     // The start-up pass catches up the organizations the server knew when it started; one that
     // signs in meanwhile syncs on demand, and a second sync right after its own would only
     // repeat the toasts (and spend the provider's minute budget).
-    let known_at_start = on_startup.then(|| resolver.divisions());
+    let startup = startup_delay.map(|delay| (delay, resolver.divisions()));
     Some(tokio::spawn(async move {
-        if let (Some(known), Some(delay)) = (known_at_start, startup_delay) {
+        if let Some((delay, known)) = startup {
             tokio::time::sleep(delay).await;
             run_for(&engine, resolver.as_ref(), &known).await;
         }

@@ -6,12 +6,8 @@ use crate::store::{BulkLoad, Commit, DELETED_ENTRIES_TABLE, OrgStore, RowBatch};
 use std::sync::Arc;
 
 impl RowBatch for RawRows {
-    fn len(&self) -> usize {
-        RawRows::len(self)
-    }
-
-    fn row(&self, i: usize) -> &[u8] {
-        self.get(i)
+    fn rows(&self) -> Vec<&[u8]> {
+        self.iter().collect()
     }
 }
 
@@ -39,11 +35,7 @@ impl SyncSink for OrgStore {
             for (table, key) in deletes {
                 w.delete_keys(table, &[key.as_str()])?;
             }
-            let rows: Vec<&[u8]> = log_rows.iter().collect();
-            w.upsert_raw(DELETED_ENTRIES_TABLE, &rows)?;
-            if let Some(ts) = newest {
-                w.set_timestamp(DELETED_ENTRIES_TABLE, ts)?;
-            }
+            w.upsert_raw_batch(DELETED_ENTRIES_TABLE, &log_rows.rows(), newest)?;
             Ok(())
         })?;
         Ok(())
