@@ -1,15 +1,15 @@
-//! Secondary indexes: (normalised value, row key) entries, looked up by equality or range.
+//! Secondary indexes: (normalised value, row id) entries, looked up by equality or range.
 
 use super::error::StoreResult;
 use super::query::eval::range_holds;
 use super::query::parse::Op;
-use super::tables::{IndexDef, index_name};
+use super::tables::{IndexDef, RowId, index_name};
 use super::value::{Literal, NormKey, TAG_OTHER};
 #[cfg(test)]
 use redb::ReadableTable;
 use redb::{ReadTransaction, TableError};
 
-type IndexTable = redb::ReadOnlyTable<(&'static [u8], &'static str), ()>;
+type IndexTable = redb::ReadOnlyTable<(&'static [u8], RowId), ()>;
 
 /// The index entry of a value, if it is indexable (arrays and objects are not).
 pub(crate) fn entry_key(norm: NormKey) -> Option<NormKey> {
@@ -25,29 +25,29 @@ fn open(txn: &ReadTransaction, table: &str, field: &str) -> StoreResult<Option<I
     }
 }
 
-/// Row keys whose `field` has one of the normalised `keys` (sorted, deduplicated).
+/// Row ids whose `field` has one of the normalised `keys` (sorted, deduplicated).
 pub(crate) fn lookup_norm(
     txn: &ReadTransaction,
     table: &str,
     field: &str,
     keys: &[NormKey],
-) -> StoreResult<Vec<String>> {
+) -> StoreResult<Vec<RowId>> {
     let Some(idx) = open(txn, table, field)? else { return Ok(Vec::new()) };
     let mut out = Vec::new();
     let mut runs = 0;
     for k in keys {
         let before = out.len();
-        for entry in idx.range::<(&[u8], &str)>((k.as_slice(), "")..)? {
+        for entry in idx.range::<(&[u8], RowId)>((k.as_slice(), 0)..)? {
             let (ek, _) = entry?;
             let (value, row_key) = ek.value();
             if value != k.as_slice() {
                 break;
             }
-            out.push(row_key.to_string());
+            out.push(row_key);
         }
         runs += usize::from(out.len() > before);
     }
-    // One value's entries come in row-key order already; only a merge of several needs a sort.
+    // One value's entries come in row-id order already; only a merge of several needs a sort.
     if runs > 1 {
         out.sort_unstable();
         out.dedup();
@@ -55,16 +55,16 @@ pub(crate) fn lookup_norm(
     Ok(out)
 }
 
-/// Visits the row keys under one value of an index, ascending.
+/// Visits the row ids under one value of an index, ascending.
 pub(crate) fn visit_value(
     txn: &ReadTransaction,
     table: &str,
     field: &str,
     value: &[u8],
-    visit: &mut dyn FnMut(&str),
+    visit: &mut dyn FnMut(RowId),
 ) -> StoreResult<()> {
     let Some(idx) = open(txn, table, field)? else { return Ok(()) };
-    for entry in idx.range::<(&[u8], &str)>((value, "")..)? {
+    for entry in idx.range::<(&[u8], RowId)>((value, 0)..)? {
         let (ek, _) = entry?;
         let (v, key) = ek.value();
         if v != value {
@@ -75,7 +75,7 @@ pub(crate) fn visit_value(
     Ok(())
 }
 
-/// Row keys whose `field` satisfies a range operator, sorted; `None` once more than `cap`
+/// Row ids whose `field` satisfies a range operator, sorted; `None` once more than `cap`
 /// match, so that an unselective range falls back to filtering rows instead.
 pub(crate) fn lookup_range(
     txn: &ReadTransaction,
@@ -84,20 +84,20 @@ pub(crate) fn lookup_range(
     op: Op,
     literal: &Literal,
     cap: usize,
-) -> StoreResult<Option<Vec<String>>> {
+) -> StoreResult<Option<Vec<RowId>>> {
     let Some(idx) = open(txn, table, field)? else { return Ok(Some(Vec::new())) };
     let mut out = Vec::new();
     for bound in &literal.bounds {
         let tag = bound[0];
         let start: &[u8] = if matches!(op, Op::Gt | Op::Gte) { bound } else { &bound[..1] };
-        for entry in idx.range::<(&[u8], &str)>((start, "")..)? {
+        for entry in idx.range::<(&[u8], RowId)>((start, 0)..)? {
             let (ek, _) = entry?;
             let (value, row_key) = ek.value();
             if value.first() != Some(&tag) {
                 break;
             }
             if range_holds(op, value.cmp(bound.as_slice())) {
-                out.push(row_key.to_string());
+                out.push(row_key);
                 if out.len() > cap {
                     return Ok(None);
                 }
@@ -110,20 +110,26 @@ pub(crate) fn lookup_range(
     Ok(Some(out))
 }
 
-/// Every entry of an index, for consistency checks in tests.
+/// Every entry of an index with its row's key, for consistency checks in tests.
 #[cfg(test)]
 pub(crate) fn all_entries(txn: &ReadTransaction, table: &str, field: &str) -> StoreResult<Vec<(NormKey, String)>> {
     let Some(idx) = open(txn, table, field)? else { return Ok(Vec::new()) };
+    let keys_t = txn.open_table(super::tables::KeysDef::new(&super::tables::keys_name(table)))?;
+    let mut key_of = std::collections::HashMap::new();
+    for entry in keys_t.iter()? {
+        let (k, id) = entry?;
+        key_of.insert(id.value(), k.value().to_string());
+    }
     let mut out = Vec::new();
     for entry in idx.iter()? {
         let (ek, _) = entry?;
-        let (v, k) = ek.value();
-        out.push((v.to_vec(), k.to_string()));
+        let (v, id) = ek.value();
+        out.push((v.to_vec(), key_of.get(&id).cloned().unwrap_or_else(|| format!("<no key for row {id}>"))));
     }
     Ok(out)
 }
 
-/// Visits row keys in the order of `field` (ties by ascending row key, nulls where asked)
+/// Visits row ids in the order of `field` (ties by ascending row id, nulls where asked)
 /// until `visit` returns false. Arrays and objects are not indexed, so rows holding one in
 /// `field` are not visited; the provider's indexed fields are always scalars.
 pub(crate) fn walk_ordered(
@@ -132,13 +138,13 @@ pub(crate) fn walk_ordered(
     field: &str,
     desc: bool,
     nulls_first: bool,
-    visit: &mut dyn FnMut(&str) -> StoreResult<bool>,
+    visit: &mut dyn FnMut(RowId) -> StoreResult<bool>,
 ) -> StoreResult<()> {
     let Some(idx) = open(txn, table, field)? else { return Ok(()) };
     let null_key: &[u8] = &[super::value::TAG_NULL];
     let first_value: &[u8] = &[super::value::TAG_BOOL];
-    let nulls = |visit: &mut dyn FnMut(&str) -> StoreResult<bool>| -> StoreResult<bool> {
-        for entry in idx.range::<(&[u8], &str)>((null_key, "")..(first_value, ""))? {
+    let nulls = |visit: &mut dyn FnMut(RowId) -> StoreResult<bool>| -> StoreResult<bool> {
+        for entry in idx.range::<(&[u8], RowId)>((null_key, 0)..(first_value, 0))? {
             let (ek, _) = entry?;
             if !visit(ek.value().1)? {
                 return Ok(false);
@@ -146,8 +152,8 @@ pub(crate) fn walk_ordered(
         }
         Ok(true)
     };
-    let values = |visit: &mut dyn FnMut(&str) -> StoreResult<bool>| -> StoreResult<bool> {
-        let range = idx.range::<(&[u8], &str)>((first_value, "")..)?;
+    let values = |visit: &mut dyn FnMut(RowId) -> StoreResult<bool>| -> StoreResult<bool> {
+        let range = idx.range::<(&[u8], RowId)>((first_value, 0)..)?;
         if !desc {
             for entry in range {
                 let (ek, _) = entry?;
@@ -159,22 +165,22 @@ pub(crate) fn walk_ordered(
         }
         // Walking backwards yields equal values' keys descending: replay each run reversed.
         let mut run_value: Vec<u8> = Vec::new();
-        let mut run: Vec<String> = Vec::new();
+        let mut run: Vec<RowId> = Vec::new();
         for entry in range.rev() {
             let (ek, _) = entry?;
             let (value, key) = ek.value();
             if value != run_value.as_slice() {
                 for k in run.drain(..).rev() {
-                    if !visit(&k)? {
+                    if !visit(k)? {
                         return Ok(false);
                     }
                 }
                 run_value = value.to_vec();
             }
-            run.push(key.to_string());
+            run.push(key);
         }
         for k in run.drain(..).rev() {
-            if !visit(&k)? {
+            if !visit(k)? {
                 return Ok(false);
             }
         }
@@ -190,21 +196,21 @@ pub(crate) fn walk_ordered(
     Ok(())
 }
 
-type IndexRange = redb::Range<'static, (&'static [u8], &'static str), ()>;
+type IndexRange = redb::Range<'static, (&'static [u8], RowId), ()>;
 
 /// Linear steps a cursor takes towards a key before it jumps there with a fresh range.
 const SEEK_STEPS: usize = 4;
 
-/// The entries of one index value, read in row-key order.
+/// The entries of one index value, read in row-id order.
 struct Cursor {
     idx: IndexTable,
     value: NormKey,
     iter: IndexRange,
-    current: String,
+    current: RowId,
 }
 
 impl Cursor {
-    /// Moves to the next row key; false once the value's entries are exhausted.
+    /// Moves to the next row id; false once the value's entries are exhausted.
     fn advance(&mut self) -> StoreResult<bool> {
         let Some(entry) = self.iter.next() else { return Ok(false) };
         let (ek, _) = entry?;
@@ -212,35 +218,32 @@ impl Cursor {
         if value != self.value.as_slice() {
             return Ok(false);
         }
-        self.current.clear();
-        self.current.push_str(key);
+        self.current = key;
         Ok(true)
     }
 
-    fn seek(&mut self, target: &str) -> StoreResult<bool> {
-        // Near keys are a few steps away; far ones are one B-tree descent away.
+    fn seek(&mut self, target: RowId) -> StoreResult<bool> {
+        // Near ids are a few steps away; far ones are one B-tree descent away.
         for _ in 0..SEEK_STEPS {
-            if self.current.as_str() >= target {
+            if self.current >= target {
                 return Ok(true);
             }
             if !self.advance()? {
                 return Ok(false);
             }
         }
-        if self.current.as_str() >= target {
+        if self.current >= target {
             return Ok(true);
         }
-        self.iter = self.idx.range::<(&[u8], &str)>((self.value.as_slice(), target)..)?;
+        self.iter = self.idx.range::<(&[u8], RowId)>((self.value.as_slice(), target)..)?;
         self.advance()
     }
 }
 
-/// Row keys present under every (field, value) pair, streamed in ascending order by a
+/// Row ids present under every (field, value) pair, streamed in ascending order by a
 /// merge join of the index entries: no candidate lists are built, and a page stops early.
 pub(crate) struct MergeKeys {
     cursors: Vec<Cursor>,
-    /// Reused buffer for the key every cursor seeks to.
-    target: String,
     started: bool,
     done: bool,
 }
@@ -255,13 +258,13 @@ impl MergeKeys {
         let mut cursors = Vec::with_capacity(pairs.len());
         for (field, value) in pairs {
             let Some(idx) = open(txn, table, field)? else { return Ok(None) };
-            let iter = idx.range::<(&[u8], &str)>((value.as_slice(), "")..)?;
-            cursors.push(Cursor { idx, value: value.clone(), iter, current: String::new() });
+            let iter = idx.range::<(&[u8], RowId)>((value.as_slice(), 0)..)?;
+            cursors.push(Cursor { idx, value: value.clone(), iter, current: 0 });
         }
-        Ok(Some(MergeKeys { cursors, target: String::new(), started: false, done: pairs.is_empty() }))
+        Ok(Some(MergeKeys { cursors, started: false, done: pairs.is_empty() }))
     }
 
-    pub(crate) fn next_key(&mut self) -> StoreResult<Option<String>> {
+    pub(crate) fn next_key(&mut self) -> StoreResult<Option<RowId>> {
         if self.done {
             return Ok(None);
         }
@@ -280,25 +283,18 @@ impl MergeKeys {
             return Ok(None);
         }
         loop {
-            // The largest current key is the next possible match; every cursor seeks to it.
-            let mut lead = 0;
-            for (i, c) in self.cursors.iter().enumerate() {
-                if c.current > self.cursors[lead].current {
-                    lead = i;
-                }
-            }
-            self.target.clear();
-            self.target.push_str(&self.cursors[lead].current);
+            // The largest current id is the next possible match; every cursor seeks to it.
+            let target = self.cursors.iter().map(|c| c.current).max().unwrap_or_default();
             let mut agreed = true;
             for c in &mut self.cursors {
-                if !c.seek(&self.target)? {
+                if !c.seek(target)? {
                     self.done = true;
                     return Ok(None);
                 }
-                agreed &= c.current == self.target;
+                agreed &= c.current == target;
             }
             if agreed {
-                return Ok(Some(self.target.clone()));
+                return Ok(Some(target));
             }
         }
     }
@@ -317,7 +313,7 @@ pub(crate) fn live_keys(
     keys.dedup();
     let mut live = Vec::new();
     for k in keys {
-        if let Some(entry) = idx.range::<(&[u8], &str)>((k.as_slice(), "")..)?.next() {
+        if let Some(entry) = idx.range::<(&[u8], RowId)>((k.as_slice(), 0)..)?.next() {
             let (ek, _) = entry?;
             if ek.value().0 == k.as_slice() {
                 live.push(k);

@@ -10,7 +10,7 @@ use super::error::{StoreError, StoreResult};
 use super::fields::extract;
 use super::index;
 use super::query::{Query, plan};
-use super::tables::{Registry, RowsDef, TableSpec, rows_name};
+use super::tables::{KeysDef, Registry, RowsDef, TableSpec, keys_name, rows_name};
 use super::value::{NormKey, TAG_NULL, TAG_OTHER, is_guid, norm_raw, norm_value};
 use redb::{ReadTransaction, ReadableTable};
 use serde::{Deserialize, Serialize};
@@ -101,16 +101,19 @@ fn fetch_source(
         }
         keys.sort_unstable();
         keys.dedup();
+        let keys_t = txn.open_table(KeysDef::new(&keys_name(&spec.name)))?;
         for k in keys {
-            if let Some(g) = rows_t.get(k.as_str())? {
+            if let Some(id) = keys_t.get(k.as_str())?
+                && let Some(g) = rows_t.get(id.value())?
+            {
                 out.push(parse(g.value())?);
             }
         }
     } else if spec.is_indexed(field) {
         let mut norms: Vec<NormKey> = firsts.iter().cloned().collect();
         norms.sort();
-        for k in index::lookup_norm(txn, &spec.name, field, &norms)? {
-            if let Some(g) = rows_t.get(k.as_str())? {
+        for id in index::lookup_norm(txn, &spec.name, field, &norms)? {
+            if let Some(g) = rows_t.get(id)? {
                 out.push(parse(g.value())?);
             }
         }

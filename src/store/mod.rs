@@ -232,9 +232,10 @@ impl OrgStore {
     pub fn get_row(&self, table: &str, key: &str) -> StoreResult<Option<Vec<u8>>> {
         self.spec(table)?;
         let txn = self.db.begin_read()?;
-        let name = tables::rows_name(table);
-        let t = txn.open_table(tables::RowsDef::new(&name))?;
-        Ok(t.get(key)?.map(|g| g.value().to_vec()))
+        let keys_t = txn.open_table(tables::KeysDef::new(&tables::keys_name(table)))?;
+        let Some(id) = keys_t.get(key)?.map(|g| g.value()) else { return Ok(None) };
+        let rows_t = txn.open_table(tables::RowsDef::new(&tables::rows_name(table)))?;
+        Ok(rows_t.get(id)?.map(|g| g.value().to_vec()))
     }
 
     /// Up to `limit` rows after `after` in key order, as stored (`(key, JSON bytes)`): a cheap
@@ -242,20 +243,22 @@ impl OrgStore {
     pub fn rows_after(&self, table: &str, after: Option<&str>, limit: usize) -> StoreResult<Vec<(String, Vec<u8>)>> {
         self.spec(table)?;
         let txn = self.db.begin_read()?;
-        let name = tables::rows_name(table);
-        let t = match txn.open_table(tables::RowsDef::new(&name)) {
+        let keys_t = match txn.open_table(tables::KeysDef::new(&tables::keys_name(table))) {
             Ok(t) => t,
             Err(redb::TableError::TableDoesNotExist(_)) => return Ok(Vec::new()),
             Err(e) => return Err(e.into()),
         };
+        let rows_t = txn.open_table(tables::RowsDef::new(&tables::rows_name(table)))?;
         let mut out = Vec::new();
         let range = match after {
-            Some(a) => t.range::<&str>((std::ops::Bound::Excluded(a), std::ops::Bound::Unbounded))?,
-            None => t.range::<&str>(..)?,
+            Some(a) => keys_t.range::<&str>((std::ops::Bound::Excluded(a), std::ops::Bound::Unbounded))?,
+            None => keys_t.range::<&str>(..)?,
         };
         for entry in range.take(limit) {
-            let (k, v) = entry?;
-            out.push((k.value().to_string(), v.value().to_vec()));
+            let (k, id) = entry?;
+            if let Some(v) = rows_t.get(id.value())? {
+                out.push((k.value().to_string(), v.value().to_vec()));
+            }
         }
         Ok(out)
     }
@@ -265,11 +268,13 @@ impl OrgStore {
     pub fn for_each_row(&self, table: &str, mut visit: impl FnMut(&str, &[u8]) -> bool) -> StoreResult<()> {
         self.spec(table)?;
         let txn = self.db.begin_read()?;
-        let name = tables::rows_name(table);
-        let t = txn.open_table(tables::RowsDef::new(&name))?;
-        for entry in t.iter()? {
-            let (k, v) = entry?;
-            if !visit(k.value(), v.value()) {
+        let keys_t = txn.open_table(tables::KeysDef::new(&tables::keys_name(table)))?;
+        let rows_t = txn.open_table(tables::RowsDef::new(&tables::rows_name(table)))?;
+        for entry in keys_t.iter()? {
+            let (k, id) = entry?;
+            if let Some(v) = rows_t.get(id.value())?
+                && !visit(k.value(), v.value())
+            {
                 break;
             }
         }

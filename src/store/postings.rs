@@ -1,4 +1,4 @@
-//! A cache of index posting lists: the sorted row keys of one (table, field, value), kept in
+//! A cache of index posting lists: the sorted row ids of one (table, field, value), kept in
 //! memory so that an indexed `eq` page (warehouse + item group, say) intersects two sorted
 //! lists instead of walking thousands of B-tree entries on every query.
 //!
@@ -10,6 +10,7 @@
 
 use super::error::StoreResult;
 use super::index;
+use super::tables::RowId;
 use super::value::NormKey;
 use parking_lot::Mutex;
 use redb::ReadTransaction;
@@ -22,29 +23,27 @@ const BUDGET_BYTES: usize = 32 * 1024 * 1024;
 /// Lists longer than this are walked, not cached (they would crowd out the others).
 const MAX_KEYS: usize = 200_000;
 
-/// The row keys under one index value, ascending, packed in one buffer.
+/// The row ids under one index value, ascending.
 #[derive(Debug, Default)]
 pub(crate) struct Postings {
-    text: String,
-    ends: Vec<u32>,
+    ids: Vec<RowId>,
 }
 
 impl Postings {
     pub(crate) fn len(&self) -> usize {
-        self.ends.len()
+        self.ids.len()
     }
 
-    pub(crate) fn get(&self, i: usize) -> &str {
-        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-        &self.text[start..self.ends[i] as usize]
+    pub(crate) fn get(&self, i: usize) -> RowId {
+        self.ids[i]
     }
 
     fn bytes(&self) -> usize {
-        self.text.len() + self.ends.len() * 4 + 64
+        self.ids.len() * std::mem::size_of::<RowId>() + 64
     }
 
-    /// The first position at or after `from` whose key is >= `target` (galloping search).
-    fn seek(&self, from: usize, target: &str) -> usize {
+    /// The first position at or after `from` whose id is >= `target` (galloping search).
+    fn seek(&self, from: usize, target: RowId) -> usize {
         let n = self.len();
         if from >= n || self.get(from) >= target {
             return from;
@@ -57,12 +56,7 @@ impl Postings {
             step *= 2;
             hi = (hi + step).min(n);
         }
-        let (mut l, mut r) = (lo + 1, hi.min(n));
-        while l < r {
-            let m = (l + r) / 2;
-            if self.get(m) < target { l = m + 1 } else { r = m }
-        }
-        l
+        lo + 1 + self.ids[lo + 1..hi.min(n)].partition_point(|&id| id < target)
     }
 }
 
@@ -108,7 +102,7 @@ impl PostingCache {
 }
 
 impl Snapshot<'_> {
-    /// The row keys of `field = value` in `table`, from the cache or the index.
+    /// The row ids of `field = value` in `table`, from the cache or the index.
     pub(crate) fn postings(&self, table: &str, field: &str, value: &NormKey) -> StoreResult<Arc<Postings>> {
         let Some((cache, generation)) = self.cache else { return load(&self.txn, table, field, value) };
         let key: Key = (table.to_string(), field.to_string(), value.clone());
@@ -148,16 +142,13 @@ impl Snapshot<'_> {
 
 fn load(txn: &ReadTransaction, table: &str, field: &str, value: &NormKey) -> StoreResult<Arc<Postings>> {
     let mut p = Postings::default();
-    index::visit_value(txn, table, field, value, &mut |key| {
-        p.text.push_str(key);
-        p.ends.push(p.text.len() as u32);
-    })?;
+    index::visit_value(txn, table, field, value, &mut |id| p.ids.push(id))?;
     Ok(Arc::new(p))
 }
 
-/// Row keys present in every list, ascending, the first `max` of them: the shortest list
+/// Row ids present in every list, ascending, the first `max` of them: the shortest list
 /// drives, the others gallop.
-pub(crate) fn intersect(lists: &[Arc<Postings>], max: usize) -> Vec<String> {
+pub(crate) fn intersect(lists: &[Arc<Postings>], max: usize) -> Vec<RowId> {
     let Some(driver) = lists.iter().min_by_key(|l| l.len()) else { return Vec::new() };
     let mut pos = vec![0usize; lists.len()];
     let mut out = Vec::new();
@@ -178,7 +169,7 @@ pub(crate) fn intersect(lists: &[Arc<Postings>], max: usize) -> Vec<String> {
                 continue 'keys;
             }
         }
-        out.push(k.to_string());
+        out.push(k);
     }
     out
 }
@@ -187,26 +178,21 @@ pub(crate) fn intersect(lists: &[Arc<Postings>], max: usize) -> Vec<String> {
 mod tests {
     use super::*;
 
-    fn list(keys: &[&str]) -> Arc<Postings> {
-        let mut p = Postings::default();
-        for k in keys {
-            p.text.push_str(k);
-            p.ends.push(p.text.len() as u32);
-        }
-        Arc::new(p)
+    fn list(ids: &[RowId]) -> Arc<Postings> {
+        Arc::new(Postings { ids: ids.to_vec() })
     }
 
     #[test]
-    fn intersection_gallops_to_the_common_keys() {
-        let a = list(&["a", "c", "e", "g", "i", "k", "m"]);
-        let b = list(&["b", "c", "d", "e", "f", "k", "z"]);
-        let c = list(&["c", "k", "m"]);
-        assert_eq!(intersect(&[a.clone(), b.clone()], usize::MAX), ["c", "e", "k"]);
-        assert_eq!(intersect(&[a.clone(), b.clone(), c.clone()], usize::MAX), ["c", "k"]);
-        assert_eq!(intersect(&[a.clone(), list(&[])], usize::MAX), Vec::<String>::new());
+    fn intersection_gallops_to_the_common_ids() {
+        let a = list(&[1, 3, 5, 7, 9, 11, 13]);
+        let b = list(&[2, 3, 4, 5, 6, 11, 26]);
+        let c = list(&[3, 11, 13]);
+        assert_eq!(intersect(&[a.clone(), b.clone()], usize::MAX), [3, 5, 11]);
+        assert_eq!(intersect(&[a.clone(), b.clone(), c.clone()], usize::MAX), [3, 11]);
+        assert_eq!(intersect(&[a.clone(), list(&[])], usize::MAX), Vec::<RowId>::new());
         assert_eq!(intersect(&[a.clone(), a.clone()], usize::MAX).len(), 7);
-        assert_eq!(intersect(&[a.clone(), b, c], 1), ["c"]);
-        for t in ["", "a", "b", "h", "m", "n"] {
+        assert_eq!(intersect(&[a.clone(), b, c], 1), [3]);
+        for t in [0, 1, 2, 8, 13, 14] {
             let at = a.seek(0, t);
             assert!((0..at).all(|i| a.get(i) < t) && (at..a.len()).all(|i| a.get(i) >= t), "{t}");
         }

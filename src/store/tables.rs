@@ -4,7 +4,7 @@ use redb::TableDefinition;
 use std::collections::HashMap;
 
 /// Bump when the on-disk layout changes: a file of another version is rebuilt empty.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// Generic key/value meta data (schema version, last sync, organization, preferences).
 pub(crate) const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
@@ -13,18 +13,31 @@ pub(crate) const SYNC_TIMESTAMPS: TableDefinition<&str, i64> = TableDefinition::
 /// Row count per table, kept in step with every write so reading it never scans.
 pub(crate) const ROW_COUNTS: TableDefinition<&str, u64> = TableDefinition::new("row_counts");
 
-/// The rows of one table: key → JSON object bytes (the provider row minus `__metadata`).
+/// A row's internal number: given in the order rows first arrive and kept while the row is
+/// updated. Rows and index entries are keyed by it, not by the provider's key, so that a
+/// sync (new rows in Timestamp order, their guids at random) appends to the end of every
+/// B-tree instead of writing all over it: redb copies each page a transaction touches, and
+/// random guids made a large sync rewrite most of the file on every commit.
+pub(crate) type RowId = u64;
+
+/// The rows of one table: row id → JSON object bytes (the provider row minus `__metadata`).
 pub(crate) fn rows_name(table: &str) -> String {
     format!("rows/{table}")
 }
 
-/// A secondary index: (normalised value, row key) → ().
+/// The row ids of one table by row key (the key field's text).
+pub(crate) fn keys_name(table: &str) -> String {
+    format!("keys/{table}")
+}
+
+/// A secondary index: (normalised value, row id) → ().
 pub(crate) fn index_name(table: &str, field: &str) -> String {
     format!("idx/{table}/{field}")
 }
 
-pub(crate) type RowsDef<'a> = TableDefinition<'a, &'static str, &'static [u8]>;
-pub(crate) type IndexDef<'a> = TableDefinition<'a, (&'static [u8], &'static str), ()>;
+pub(crate) type RowsDef<'a> = TableDefinition<'a, RowId, &'static [u8]>;
+pub(crate) type KeysDef<'a> = TableDefinition<'a, &'static str, RowId>;
+pub(crate) type IndexDef<'a> = TableDefinition<'a, (&'static [u8], RowId), ()>;
 
 /// One local table: its name, key field, indexed fields and known columns.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,9 +4,9 @@ use super::error::{StoreError, StoreResult};
 use super::fields::{Raw, extract, raw_str};
 use super::index::entry_key;
 use super::meta;
-use super::tables::{IndexDef, Registry, RowsDef, TableSpec, index_name, rows_name};
+use super::tables::{IndexDef, KeysDef, Registry, RowId, RowsDef, TableSpec, index_name, keys_name, rows_name};
 use super::value::{NormKey, TAG_NULL, is_guid, norm_raw};
-use redb::WriteTransaction;
+use redb::{ReadableTable, WriteTransaction};
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -77,8 +77,9 @@ impl Writer<'_> {
     /// key and indexed fields are read from the text, nothing is parsed into values.
     pub fn upsert_raw(&mut self, table: &str, rows: &[&[u8]]) -> StoreResult<UpsertOutcome> {
         let spec = self.spec(table)?;
-        let rows_table_name = rows_name(table);
-        let mut rows_t = self.txn.open_table(RowsDef::new(&rows_table_name))?;
+        let (rows_name, keys_name) = (rows_name(table), keys_name(table));
+        let mut rows_t = self.txn.open_table(RowsDef::new(&rows_name))?;
+        let mut keys_t = self.txn.open_table(KeysDef::new(&keys_name))?;
         let idx_names: Vec<String> = spec.indexed.iter().map(|f| index_name(table, f)).collect();
         let mut idx_t =
             idx_names.iter().map(|n| self.txn.open_table(IndexDef::new(n))).collect::<Result<Vec<_>, _>>()?;
@@ -103,8 +104,8 @@ impl Writer<'_> {
                 slots.iter().map(|&i| entry_key(raw[i].map_or_else(|| vec![TAG_NULL], norm_raw))).collect();
             prepared.push((key, bytes, entries));
         }
-        // Inserting in key order touches each B-tree page once instead of at random; the
-        // stable sort keeps a key's last version last, and only that one is written.
+        // Keys in order touch each page of the key table once; the stable sort keeps a key's
+        // last version last, and only that one is written.
         prepared.sort_by(|a, b| a.0.cmp(&b.0));
         let mut unique: Vec<Prepared<'_>> = Vec::with_capacity(prepared.len());
         for p in prepared {
@@ -113,48 +114,60 @@ impl Writer<'_> {
                 _ => unique.push(p),
             }
         }
+        let mut next_id: RowId = rows_t.last()?.map_or(1, |(k, _)| k.value() + 1);
         let mut outcome = UpsertOutcome::default();
-        let mut removals: Vec<Vec<(NormKey, usize)>> = vec![Vec::new(); fields.len()];
-        let mut inserts: Vec<Vec<(NormKey, usize)>> = vec![Vec::new(); fields.len()];
-        for (n, (key, bytes, new_entries)) in unique.iter_mut().enumerate() {
-            let old_entries: Option<Vec<Option<NormKey>>> = match rows_t.insert(key.as_ref(), *bytes)? {
-                None => None,
-                Some(old) if fields.is_empty() => {
-                    drop(old);
-                    Some(Vec::new())
+        let mut removals: Vec<Vec<(NormKey, RowId)>> = vec![Vec::new(); fields.len()];
+        let mut inserts: Vec<Vec<(NormKey, RowId)>> = vec![Vec::new(); fields.len()];
+        for (key, bytes, new_entries) in &mut unique {
+            // A new key takes the next id (one descent of the key table); a known key keeps its
+            // id, so its row is overwritten where it is.
+            let known = keys_t.insert(key.as_ref(), next_id)?.map(|g| g.value());
+            let (id, old_entries) = match known {
+                None => {
+                    rows_t.insert(next_id, *bytes)?;
+                    next_id += 1;
+                    outcome.inserted += 1;
+                    (next_id - 1, None)
                 }
-                Some(old) => Some(stored_entries(old.value(), &fields)?),
+                Some(id) => {
+                    keys_t.insert(key.as_ref(), id)?;
+                    outcome.updated += 1;
+                    let old = rows_t.insert(id, *bytes)?;
+                    let old_entries = match old {
+                        Some(old) if !fields.is_empty() => stored_entries(old.value(), &fields)?,
+                        _ => vec![None; fields.len()],
+                    };
+                    (id, Some(old_entries))
+                }
             };
-            match &old_entries {
-                None => outcome.inserted += 1,
-                Some(_) => outcome.updated += 1,
-            }
             for (i, new) in new_entries.iter_mut().enumerate() {
                 let old = old_entries.as_ref().and_then(|o| o[i].clone());
                 if old_entries.is_some() && old == *new {
                     continue;
                 }
                 if let Some(o) = old {
-                    removals[i].push((o, n));
+                    removals[i].push((o, id));
                 }
                 if let Some(v) = new.take() {
-                    inserts[i].push((v, n));
+                    inserts[i].push((v, id));
                 }
             }
         }
-        // Index entries too are applied in their own key order; a row's old and new entries
-        // differ, so removals and inserts never collide.
+        // Index entries too are applied in their own key order (new rows' entries go to the
+        // end of their value's run); a row's old and new entries differ, so removals and
+        // inserts never collide.
         for (i, table) in idx_t.iter_mut().enumerate() {
             removals[i].sort_unstable();
-            for (v, n) in &removals[i] {
-                table.remove((v.as_slice(), unique[*n].0.as_ref()))?;
+            for (v, id) in &removals[i] {
+                table.remove((v.as_slice(), *id))?;
             }
             inserts[i].sort_unstable();
-            for (v, n) in &inserts[i] {
-                table.insert((v.as_slice(), unique[*n].0.as_ref()), ())?;
+            for (v, id) in &inserts[i] {
+                table.insert((v.as_slice(), *id), ())?;
             }
         }
         drop(rows_t);
+        drop(keys_t);
         drop(idx_t);
         meta::add_row_count(self.txn, table, outcome.inserted as i64)?;
         Ok(outcome)
@@ -172,15 +185,17 @@ impl Writer<'_> {
     /// Deletes rows by key (and their index entries); returns how many existed.
     pub fn delete_keys(&mut self, table: &str, keys: &[&str]) -> StoreResult<usize> {
         let spec = self.spec(table)?;
-        let rows_table_name = rows_name(table);
-        let mut rows_t = self.txn.open_table(RowsDef::new(&rows_table_name))?;
+        let (rows_name, keys_name) = (rows_name(table), keys_name(table));
+        let mut rows_t = self.txn.open_table(RowsDef::new(&rows_name))?;
+        let mut keys_t = self.txn.open_table(KeysDef::new(&keys_name))?;
         let idx_names: Vec<String> = spec.indexed.iter().map(|f| index_name(table, f)).collect();
         let mut idx_t =
             idx_names.iter().map(|n| self.txn.open_table(IndexDef::new(n))).collect::<Result<Vec<_>, _>>()?;
         let fields: Vec<&str> = spec.indexed.iter().map(String::as_str).collect();
         let mut deleted = 0usize;
         for key in keys {
-            let Some(old) = rows_t.remove(*key)? else { continue };
+            let Some(id) = keys_t.remove(*key)?.map(|g| g.value()) else { continue };
+            let Some(old) = rows_t.remove(id)? else { continue };
             deleted += 1;
             if fields.is_empty() {
                 continue;
@@ -189,11 +204,12 @@ impl Writer<'_> {
             drop(old);
             for (i, e) in entries.iter().enumerate() {
                 if let Some(e) = e {
-                    idx_t[i].remove((e.as_slice(), *key))?;
+                    idx_t[i].remove((e.as_slice(), id))?;
                 }
             }
         }
         drop(rows_t);
+        drop(keys_t);
         drop(idx_t);
         meta::add_row_count(self.txn, table, -(deleted as i64))?;
         Ok(deleted)
@@ -222,6 +238,9 @@ impl Writer<'_> {
         let name = rows_name(table);
         self.txn.delete_table(RowsDef::new(&name))?;
         self.txn.open_table(RowsDef::new(&name))?;
+        let name = keys_name(table);
+        self.txn.delete_table(KeysDef::new(&name))?;
+        self.txn.open_table(KeysDef::new(&name))?;
         for f in &spec.indexed {
             let n = index_name(table, f);
             self.txn.delete_table(IndexDef::new(&n))?;
@@ -244,6 +263,7 @@ impl Writer<'_> {
         self.txn.open_table(super::tables::ROW_COUNTS)?;
         for spec in self.registry.specs() {
             self.txn.open_table(RowsDef::new(&rows_name(&spec.name)))?;
+            self.txn.open_table(KeysDef::new(&keys_name(&spec.name)))?;
             for f in &spec.indexed {
                 self.txn.open_table(IndexDef::new(&index_name(&spec.name, f)))?;
             }

@@ -1,11 +1,12 @@
 //! Chooses how to answer a query (key lookups, index intersections or a scan) and runs it.
 //!
-//! Default order is the row key, whatever the plan, so offset paging is stable. Indexed
+//! Default order is the row id (the order rows first arrived), whatever the plan, so offset
+//! paging is stable. Indexed
 //! `eq`/`in`/range conditions are answered exactly by their indexes (single values stream
-//! through a merge join, lists and ranges become sorted key lists); a page with no other
+//! through a merge join, lists and ranges become sorted id lists); a page with no other
 //! conditions and no `order` is then copied straight from stored bytes without parsing.
 //! An `order` on one indexed column walks that index; any other `order` keeps a bounded
-//! top-k (offset + limit entries of sort key and row key).
+//! top-k (offset + limit entries of sort key and row id).
 
 use super::eval::eval;
 use super::parse::{Cond, Expr, Op, Operand, OrderBy, Query};
@@ -14,7 +15,7 @@ use crate::store::fields::Raw;
 use crate::store::fields::{extract, project};
 use crate::store::index::{self, MergeKeys};
 use crate::store::postings::{self, Snapshot};
-use crate::store::tables::{RowsDef, TableSpec, rows_name};
+use crate::store::tables::{KeysDef, RowId, RowsDef, TableSpec, keys_name, rows_name};
 use crate::store::value::{NormKey, TAG_NULL, is_guid, norm_raw};
 use redb::{ReadTransaction, ReadableTable, TableError};
 use std::collections::BinaryHeap;
@@ -127,21 +128,21 @@ pub(crate) fn validate(spec: &TableSpec, q: &Query) -> StoreResult<()> {
 
 /// Where candidate rows come from.
 enum Source {
-    /// Every row, in key order.
+    /// Every row, in id order.
     Scan,
-    /// These row keys, ascending.
+    /// These row ids, ascending.
     Keys(KeyStream),
 }
 
-/// Candidate row keys in ascending order.
+/// Candidate row ids in ascending order.
 enum KeyStream {
-    List(std::vec::IntoIter<String>),
-    /// A merge join of single-value index conditions, kept to the keys of `also` if given.
-    Merge(MergeKeys, Option<Vec<String>>),
+    List(std::vec::IntoIter<RowId>),
+    /// A merge join of single-value index conditions, kept to the ids of `also` if given.
+    Merge(MergeKeys, Option<Vec<RowId>>),
 }
 
 impl KeyStream {
-    fn next_key(&mut self) -> StoreResult<Option<String>> {
+    fn next_key(&mut self) -> StoreResult<Option<RowId>> {
         match self {
             KeyStream::List(it) => Ok(it.next()),
             KeyStream::Merge(m, also) => loop {
@@ -154,11 +155,11 @@ impl KeyStream {
     }
 }
 
-fn keys(list: Vec<String>) -> Source {
+fn keys(list: Vec<RowId>) -> Source {
     Source::Keys(KeyStream::List(list.into_iter()))
 }
 
-fn intersect_sorted(a: Vec<String>, b: &[String]) -> Vec<String> {
+fn intersect_sorted(a: Vec<RowId>, b: &[RowId]) -> Vec<RowId> {
     let mut out = Vec::with_capacity(a.len().min(b.len()));
     let mut j = 0;
     for k in a {
@@ -191,11 +192,18 @@ fn plan<'q>(
             Operand::List(l) => l.as_slice(),
             _ => &[],
         };
-        let mut list: Vec<String> = Vec::new();
+        let keys_t = match txn.open_table(KeysDef::new(&keys_name(&spec.name))) {
+            Ok(t) => t,
+            Err(TableError::TableDoesNotExist(_)) => return Ok((keys(Vec::new()), Vec::new())),
+            Err(e) => return Err(e.into()),
+        };
+        let mut list: Vec<RowId> = Vec::new();
         for l in literals {
-            list.push(l.raw.clone());
-            if is_guid(&l.raw) {
-                list.push(l.raw.to_ascii_lowercase());
+            let lower = is_guid(&l.raw).then(|| l.raw.to_ascii_lowercase());
+            for k in std::iter::once(l.raw.as_str()).chain(lower.as_deref()) {
+                if let Some(id) = keys_t.get(k)? {
+                    list.push(id.value());
+                }
             }
         }
         list.sort_unstable();
@@ -203,7 +211,7 @@ fn plan<'q>(
         return Ok((keys(list), q.filters.iter().collect()));
     }
     let mut residual = Vec::new();
-    let mut sets: Vec<Vec<String>> = Vec::new();
+    let mut sets: Vec<Vec<RowId>> = Vec::new();
     let mut pairs: Vec<(&str, NormKey)> = Vec::new();
     let mut ranges: Vec<(&Expr, &Cond)> = Vec::new();
     for e in &q.filters {
@@ -268,7 +276,7 @@ fn plan<'q>(
                 .iter()
                 .map(|(field, value)| snap.postings(&spec.name, field, value))
                 .collect::<StoreResult<Vec<_>>>()?;
-            // With nothing left to check or sort, the page needs only its first keys.
+            // With nothing left to check or sort, the page needs only its first ids.
             let unordered = residual.is_empty() && q.order.is_empty() && also.is_none();
             let max = if unordered { q.offset.saturating_add(q.limit) } else { usize::MAX };
             let found = postings::intersect(&lists, max);
@@ -349,7 +357,7 @@ fn run_in(txn: &ReadTransaction, snap: Option<&Snapshot<'_>>, spec: &TableSpec, 
                         skipped += 1;
                         continue;
                     }
-                    if let Some(g) = rows_t.get(k.as_str())? {
+                    if let Some(g) = rows_t.get(k)? {
                         page.push(g.value())?;
                     }
                 }
@@ -372,8 +380,8 @@ fn run_in(txn: &ReadTransaction, snap: Option<&Snapshot<'_>>, spec: &TableSpec, 
         let mut needed: Vec<&str> = Vec::new();
         residual.iter().for_each(|e| collect_columns(e, &mut needed));
         let mut matched = 0usize;
-        let mut visit = |key: &str| -> StoreResult<bool> {
-            let Some(g) = rows_t.get(key)? else { return Ok(true) };
+        let mut visit = |id: RowId| -> StoreResult<bool> {
+            let Some(g) = rows_t.get(id)? else { return Ok(true) };
             let bytes = g.value();
             if !residual.is_empty() {
                 let mut local: Vec<Option<Raw<'_>>> = vec![None; needed.len()];
@@ -403,11 +411,11 @@ fn run_in(txn: &ReadTransaction, snap: Option<&Snapshot<'_>>, spec: &TableSpec, 
     let order_slots: Vec<usize> =
         q.order.iter().map(|o| needed.iter().position(|n| *n == o.column).unwrap_or_default()).collect();
     let top_k = q.offset.saturating_add(q.limit);
-    let mut heap: BinaryHeap<(Vec<u8>, String)> = BinaryHeap::new();
+    let mut heap: BinaryHeap<(Vec<u8>, RowId)> = BinaryHeap::new();
     let mut matched = 0usize;
 
     // Returns false once the page is full (unordered queries stop early).
-    let mut visit = |key: &str, bytes: &[u8], page: &mut PageBuilder| -> StoreResult<bool> {
+    let mut visit = |id: RowId, bytes: &[u8], page: &mut PageBuilder| -> StoreResult<bool> {
         let mut local: Vec<Option<Raw<'_>>> = vec![None; needed.len()];
         extract(bytes, &needed, &mut local)?;
         let lookup = |c: &str| needed.iter().position(|n| *n == c).and_then(|i| local[i]);
@@ -426,10 +434,10 @@ fn run_in(txn: &ReadTransaction, snap: Option<&Snapshot<'_>>, spec: &TableSpec, 
             push_sort_part(&mut sk, o, local[slot]);
         }
         if heap.len() < top_k {
-            heap.push((sk, key.to_string()));
-        } else if heap.peek().is_some_and(|top| (&sk, key) < (&top.0, top.1.as_str())) {
+            heap.push((sk, id));
+        } else if heap.peek().is_some_and(|top| (&sk, id) < (&top.0, top.1)) {
             heap.pop();
-            heap.push((sk, key.to_string()));
+            heap.push((sk, id));
         }
         Ok(true)
     };
@@ -437,8 +445,8 @@ fn run_in(txn: &ReadTransaction, snap: Option<&Snapshot<'_>>, spec: &TableSpec, 
     match source {
         Source::Keys(mut stream) => {
             while let Some(k) = stream.next_key()? {
-                if let Some(g) = rows_t.get(k.as_str())?
-                    && !visit(&k, g.value(), &mut page)?
+                if let Some(g) = rows_t.get(k)?
+                    && !visit(k, g.value(), &mut page)?
                 {
                     break;
                 }
@@ -454,8 +462,8 @@ fn run_in(txn: &ReadTransaction, snap: Option<&Snapshot<'_>>, spec: &TableSpec, 
         }
     }
     if !q.order.is_empty() {
-        for (_, key) in heap.into_sorted_vec().into_iter().skip(q.offset) {
-            if let Some(g) = rows_t.get(key.as_str())? {
+        for (_, id) in heap.into_sorted_vec().into_iter().skip(q.offset) {
+            if let Some(g) = rows_t.get(id)? {
                 page.push(g.value())?;
             }
         }
