@@ -49,19 +49,17 @@ impl<'a> Scanner<'a> {
     fn string(&mut self) -> StoreResult<bool> {
         let mut escaped = false;
         self.pos += 1;
-        while let Some(&c) = self.b.get(self.pos) {
-            match c {
-                b'\\' => {
-                    escaped = true;
-                    self.pos += 2;
-                }
-                b'"' => {
-                    self.pos += 1;
-                    return Ok(escaped);
-                }
-                _ => self.pos += 1,
+        // Most of a row's bytes are string contents: jump to the next quote or backslash.
+        while let Some(i) = self.b.get(self.pos..).and_then(|rest| memchr::memchr2(b'"', b'\\', rest)) {
+            self.pos += i;
+            if self.b[self.pos] == b'"' {
+                self.pos += 1;
+                return Ok(escaped);
             }
+            escaped = true;
+            self.pos += 2;
         }
+        self.pos = self.b.len();
         Err(corrupt("unterminated string", self.pos))
     }
 
@@ -88,7 +86,15 @@ impl<'a> Scanner<'a> {
                                 break;
                             }
                         }
-                        _ => {}
+                        _ => {
+                            // Between strings: numbers, literals, separators; skip to the
+                            // next byte that matters.
+                            self.pos += self.b[self.pos..]
+                                .iter()
+                                .position(|c| matches!(c, b'"' | b'{' | b'[' | b'}' | b']'))
+                                .unwrap_or(self.b.len() - self.pos);
+                            continue;
+                        }
                     }
                     self.pos += 1;
                 }

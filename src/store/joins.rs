@@ -9,6 +9,7 @@
 use super::error::{StoreError, StoreResult};
 use super::fields::extract;
 use super::index;
+use super::packing::unpack;
 use super::query::{Query, plan};
 use super::tables::{KeysDef, Registry, RowsDef, TableSpec, keys_name, rows_name};
 use super::value::{NormKey, TAG_NULL, TAG_OTHER, is_guid, norm_raw, norm_value};
@@ -87,8 +88,8 @@ fn fetch_source(
 ) -> StoreResult<Vec<Map<String, Value>>> {
     let name = rows_name(&spec.name);
     let rows_t = txn.open_table(RowsDef::new(&name))?;
-    let parse = |b: &[u8]| -> StoreResult<Map<String, Value>> {
-        serde_json::from_slice(b).map_err(|e| StoreError::Corrupt(format!("stored row: {e}")))
+    let parse = |stored: &[u8]| -> StoreResult<Map<String, Value>> {
+        serde_json::from_slice(&unpack(stored)?).map_err(|e| StoreError::Corrupt(format!("stored row: {e}")))
     };
     let mut out = Vec::new();
     if field == spec.key {
@@ -120,10 +121,11 @@ fn fetch_source(
     } else {
         for entry in rows_t.iter()? {
             let (_, v) = entry?;
+            let bytes = unpack(v.value())?;
             let mut raw = [None];
-            extract(v.value(), &[field], &mut raw)?;
+            extract(&bytes, &[field], &mut raw)?;
             if raw[0].is_some_and(|r| firsts.contains(&norm_raw(r))) {
-                out.push(parse(v.value())?);
+                out.push(serde_json::from_slice(&bytes).map_err(|e| StoreError::Corrupt(format!("stored row: {e}")))?);
             }
         }
     }

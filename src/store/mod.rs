@@ -10,6 +10,7 @@ pub(crate) mod fields;
 mod index;
 pub mod joins;
 pub mod meta;
+mod packing;
 mod postings;
 pub mod query;
 pub mod tables;
@@ -235,7 +236,10 @@ impl OrgStore {
         let keys_t = txn.open_table(tables::KeysDef::new(&tables::keys_name(table)))?;
         let Some(id) = keys_t.get(key)?.map(|g| g.value()) else { return Ok(None) };
         let rows_t = txn.open_table(tables::RowsDef::new(&tables::rows_name(table)))?;
-        Ok(rows_t.get(id)?.map(|g| g.value().to_vec()))
+        match rows_t.get(id)? {
+            Some(g) => Ok(Some(packing::unpack(g.value())?.into_owned())),
+            None => Ok(None),
+        }
     }
 
     /// Up to `limit` rows after `after` in key order, as stored (`(key, JSON bytes)`): a cheap
@@ -257,7 +261,7 @@ impl OrgStore {
         for entry in range.take(limit) {
             let (k, id) = entry?;
             if let Some(v) = rows_t.get(id.value())? {
-                out.push((k.value().to_string(), v.value().to_vec()));
+                out.push((k.value().to_string(), packing::unpack(v.value())?.into_owned()));
             }
         }
         Ok(out)
@@ -273,7 +277,7 @@ impl OrgStore {
         for entry in keys_t.iter()? {
             let (k, id) = entry?;
             if let Some(v) = rows_t.get(id.value())?
-                && !visit(k.value(), v.value())
+                && !visit(k.value(), &packing::unpack(v.value())?)
             {
                 break;
             }

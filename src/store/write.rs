@@ -4,6 +4,7 @@ use super::error::{StoreError, StoreResult};
 use super::fields::{Raw, extract, raw_str};
 use super::index::entry_key;
 use super::meta;
+use super::packing::{pack, unpack};
 use super::tables::{IndexDef, KeysDef, Registry, RowId, RowsDef, TableSpec, index_name, keys_name, rows_name};
 use super::value::{NormKey, TAG_NULL, is_guid, norm_raw};
 use redb::{ReadableTable, WriteTransaction};
@@ -46,9 +47,10 @@ fn raw_key<'a>(spec: &TableSpec, raw: Option<Raw<'a>>) -> StoreResult<Cow<'a, st
 }
 
 /// The index entries of a stored row's indexed fields.
-fn stored_entries(bytes: &[u8], fields: &[&str]) -> StoreResult<Vec<Option<NormKey>>> {
+fn stored_entries(stored: &[u8], fields: &[&str]) -> StoreResult<Vec<Option<NormKey>>> {
+    let bytes = unpack(stored)?;
     let mut raw = vec![None; fields.len()];
-    extract(bytes, fields, &mut raw)?;
+    extract(&bytes, fields, &mut raw)?;
     Ok(raw.iter().map(|r| entry_key(r.map_or_else(|| vec![TAG_NULL], norm_raw))).collect())
 }
 
@@ -116,6 +118,7 @@ impl Writer<'_> {
         }
         let mut next_id: RowId = rows_t.last()?.map_or(1, |(k, _)| k.value() + 1);
         let mut outcome = UpsertOutcome::default();
+        let mut packed = Vec::new();
         let mut removals: Vec<Vec<(NormKey, RowId)>> = vec![Vec::new(); fields.len()];
         let mut inserts: Vec<Vec<(NormKey, RowId)>> = vec![Vec::new(); fields.len()];
         for (key, bytes, new_entries) in &mut unique {
@@ -124,7 +127,7 @@ impl Writer<'_> {
             let known = keys_t.insert(key.as_ref(), next_id)?.map(|g| g.value());
             let (id, old_entries) = match known {
                 None => {
-                    rows_t.insert(next_id, *bytes)?;
+                    rows_t.insert(next_id, pack(bytes, &mut packed))?;
                     next_id += 1;
                     outcome.inserted += 1;
                     (next_id - 1, None)
@@ -132,7 +135,7 @@ impl Writer<'_> {
                 Some(id) => {
                     keys_t.insert(key.as_ref(), id)?;
                     outcome.updated += 1;
-                    let old = rows_t.insert(id, *bytes)?;
+                    let old = rows_t.insert(id, pack(bytes, &mut packed))?;
                     let old_entries = match old {
                         Some(old) if !fields.is_empty() => stored_entries(old.value(), &fields)?,
                         _ => vec![None; fields.len()],

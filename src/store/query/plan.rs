@@ -14,6 +14,7 @@ use crate::store::error::{StoreError, StoreResult};
 use crate::store::fields::Raw;
 use crate::store::fields::{extract, project};
 use crate::store::index::{self, MergeKeys};
+use crate::store::packing::unpack;
 use crate::store::postings::{self, Snapshot};
 use crate::store::tables::{KeysDef, RowId, RowsDef, TableSpec, keys_name, rows_name};
 use crate::store::value::{NormKey, TAG_NULL, is_guid, norm_raw};
@@ -358,14 +359,14 @@ fn run_in(txn: &ReadTransaction, snap: Option<&Snapshot<'_>>, spec: &TableSpec, 
                         continue;
                     }
                     if let Some(g) = rows_t.get(k)? {
-                        page.push(g.value())?;
+                        page.push(&unpack(g.value())?)?;
                     }
                 }
             }
             Source::Scan => {
                 for entry in rows_t.iter()?.skip(q.offset).take(q.limit) {
                     let (_, v) = entry?;
-                    page.push(v.value())?;
+                    page.push(&unpack(v.value())?)?;
                 }
             }
         }
@@ -382,7 +383,8 @@ fn run_in(txn: &ReadTransaction, snap: Option<&Snapshot<'_>>, spec: &TableSpec, 
         let mut matched = 0usize;
         let mut visit = |id: RowId| -> StoreResult<bool> {
             let Some(g) = rows_t.get(id)? else { return Ok(true) };
-            let bytes = g.value();
+            let bytes = unpack(g.value())?;
+            let bytes = bytes.as_ref();
             if !residual.is_empty() {
                 let mut local: Vec<Option<Raw<'_>>> = vec![None; needed.len()];
                 extract(bytes, &needed, &mut local)?;
@@ -446,7 +448,7 @@ fn run_in(txn: &ReadTransaction, snap: Option<&Snapshot<'_>>, spec: &TableSpec, 
         Source::Keys(mut stream) => {
             while let Some(k) = stream.next_key()? {
                 if let Some(g) = rows_t.get(k)?
-                    && !visit(k, g.value(), &mut page)?
+                    && !visit(k, &unpack(g.value())?, &mut page)?
                 {
                     break;
                 }
@@ -455,7 +457,7 @@ fn run_in(txn: &ReadTransaction, snap: Option<&Snapshot<'_>>, spec: &TableSpec, 
         Source::Scan => {
             for entry in rows_t.iter()? {
                 let (k, v) = entry?;
-                if !visit(k.value(), v.value(), &mut page)? {
+                if !visit(k.value(), &unpack(v.value())?, &mut page)? {
                     break;
                 }
             }
@@ -464,7 +466,7 @@ fn run_in(txn: &ReadTransaction, snap: Option<&Snapshot<'_>>, spec: &TableSpec, 
     if !q.order.is_empty() {
         for (_, id) in heap.into_sorted_vec().into_iter().skip(q.offset) {
             if let Some(g) = rows_t.get(id)? {
-                page.push(g.value())?;
+                page.push(&unpack(g.value())?)?;
             }
         }
     }
