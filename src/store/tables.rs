@@ -20,7 +20,8 @@ pub(crate) const ROW_COUNTS: TableDefinition<&str, u64> = TableDefinition::new("
 /// random guids made a large sync rewrite most of the file on every commit.
 pub(crate) type RowId = u64;
 
-/// The rows of one table: row id → JSON object bytes (the provider row minus `__metadata`).
+/// The rows of one table: row id → JSON object bytes (the provider row minus `__metadata`),
+/// packed (see `packing`).
 pub(crate) fn rows_name(table: &str) -> String {
     format!("rows/{table}")
 }
