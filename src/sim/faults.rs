@@ -10,6 +10,13 @@ pub struct Faults {
     pub latency_ms: u64,
     /// Share of calls answered with HTTP 500.
     pub error_500_share: f64,
+    /// Every n-th call is answered with HTTP 500 (0: off): the same faults in every run, for
+    /// tests that must see some 500s but never more in a row than a client retries.
+    pub error_500_every: u32,
+    /// Calls drawn since these faults were set (what `error_500_every` counts); not part of the
+    /// control endpoint's JSON.
+    #[serde(skip)]
+    pub drawn: u32,
     /// While > 0, every division call is answered 429 and this counts down.
     pub storm_429_calls: u32,
     /// Share of JSON responses whose body is cut in half.
@@ -48,6 +55,12 @@ impl Faults {
             self.storm_429_calls -= 1;
             return Fault::TooMany;
         }
+        if self.error_500_every > 0 {
+            self.drawn = self.drawn.wrapping_add(1);
+            if self.drawn.is_multiple_of(self.error_500_every) {
+                return Fault::Error500;
+            }
+        }
         let mut edge = self.drop_share;
         if roll < edge {
             return Fault::Drop;
@@ -61,5 +74,19 @@ impl Faults {
             return Fault::Malformed;
         }
         Fault::None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_nth_call_is_a_500_whatever_the_roll() {
+        let mut f: Faults = serde_json::from_str(r#"{"error_500_every": 3}"#).expect("faults");
+        let drawn: Vec<Fault> = (0..9).map(|_| f.draw(0.99, true)).collect();
+        let errors: Vec<usize> = (0..9).filter(|&i| drawn[i] == Fault::Error500).collect();
+        assert_eq!(errors, [2, 5, 8]);
+        assert!(drawn.iter().all(|d| matches!(d, Fault::None | Fault::Error500)));
     }
 }
