@@ -3,8 +3,8 @@
 use super::error::StoreResult;
 use super::query::eval::range_holds;
 use super::query::parse::Op;
-use super::tables::{IndexDef, RowId, index_name};
-use super::value::{Literal, NormKey, TAG_OTHER};
+use super::tables::{IndexDef, KeysDef, RowId, index_name, keys_name};
+use super::value::{Literal, NormKey, TAG_OTHER, is_guid};
 #[cfg(test)]
 use redb::ReadableTable;
 use redb::{ReadTransaction, TableError};
@@ -23,6 +23,32 @@ fn open(txn: &ReadTransaction, table: &str, field: &str) -> StoreResult<Option<I
         Err(TableError::TableDoesNotExist(_)) => Ok(None),
         Err(e) => Err(e.into()),
     }
+}
+
+/// The row ids of rows keys (the key field's text), ascending: a guid matches in any case, since
+/// keys are stored as the provider wrote them (lower case). Unknown keys are skipped.
+pub(crate) fn row_ids_of_keys<'k>(
+    txn: &ReadTransaction,
+    table: &str,
+    keys: impl IntoIterator<Item = &'k str>,
+) -> StoreResult<Vec<RowId>> {
+    let keys_t = match txn.open_table(KeysDef::new(&keys_name(table))) {
+        Ok(t) => t,
+        Err(TableError::TableDoesNotExist(_)) => return Ok(Vec::new()),
+        Err(e) => return Err(e.into()),
+    };
+    let mut ids = Vec::new();
+    for key in keys {
+        let lower = is_guid(key).then(|| key.to_ascii_lowercase());
+        for k in std::iter::once(key).chain(lower.as_deref()) {
+            if let Some(id) = keys_t.get(k)? {
+                ids.push(id.value());
+            }
+        }
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    Ok(ids)
 }
 
 /// Row ids whose `field` has one of the normalised `keys` (sorted, deduplicated).

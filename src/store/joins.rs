@@ -11,8 +11,8 @@ use super::fields::extract;
 use super::index;
 use super::packing::unpack;
 use super::query::{Query, plan};
-use super::tables::{KeysDef, Registry, RowsDef, TableSpec, keys_name, rows_name};
-use super::value::{NormKey, TAG_NULL, TAG_OTHER, is_guid, norm_raw, norm_value};
+use super::tables::{Registry, RowsDef, TableSpec, rows_name};
+use super::value::{NormKey, TAG_NULL, TAG_OTHER, norm_raw, norm_value};
 use redb::{ReadTransaction, ReadableTable};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -88,26 +88,14 @@ fn fetch_source(
 ) -> StoreResult<Vec<Map<String, Value>>> {
     let name = rows_name(&spec.name);
     let rows_t = txn.open_table(RowsDef::new(&name))?;
-    let parse = |stored: &[u8]| -> StoreResult<Map<String, Value>> {
-        serde_json::from_slice(&unpack(stored)?).map_err(|e| StoreError::Corrupt(format!("stored row: {e}")))
+    let parse = |text: &[u8]| -> StoreResult<Map<String, Value>> {
+        serde_json::from_slice(text).map_err(|e| StoreError::Corrupt(format!("stored row: {e}")))
     };
     let mut out = Vec::new();
     if field == spec.key {
-        let mut keys: Vec<String> = Vec::new();
-        for r in raw_firsts {
-            keys.push(r.clone());
-            if is_guid(r) {
-                keys.push(r.to_ascii_lowercase());
-            }
-        }
-        keys.sort_unstable();
-        keys.dedup();
-        let keys_t = txn.open_table(KeysDef::new(&keys_name(&spec.name)))?;
-        for k in keys {
-            if let Some(id) = keys_t.get(k.as_str())?
-                && let Some(g) = rows_t.get(id.value())?
-            {
-                out.push(parse(g.value())?);
+        for id in index::row_ids_of_keys(txn, &spec.name, raw_firsts.iter().map(String::as_str))? {
+            if let Some(g) = rows_t.get(id)? {
+                out.push(parse(&unpack(g.value())?)?);
             }
         }
     } else if spec.is_indexed(field) {
@@ -115,7 +103,7 @@ fn fetch_source(
         norms.sort();
         for id in index::lookup_norm(txn, &spec.name, field, &norms)? {
             if let Some(g) = rows_t.get(id)? {
-                out.push(parse(g.value())?);
+                out.push(parse(&unpack(g.value())?)?);
             }
         }
     } else {
@@ -125,7 +113,7 @@ fn fetch_source(
             let mut raw = [None];
             extract(&bytes, &[field], &mut raw)?;
             if raw[0].is_some_and(|r| firsts.contains(&norm_raw(r))) {
-                out.push(serde_json::from_slice(&bytes).map_err(|e| StoreError::Corrupt(format!("stored row: {e}")))?);
+                out.push(parse(&bytes)?);
             }
         }
     }

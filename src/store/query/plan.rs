@@ -16,8 +16,8 @@ use crate::store::fields::{extract, project};
 use crate::store::index::{self, MergeKeys};
 use crate::store::packing::unpack;
 use crate::store::postings::{self, Snapshot};
-use crate::store::tables::{KeysDef, RowId, RowsDef, TableSpec, keys_name, rows_name};
-use crate::store::value::{NormKey, TAG_NULL, is_guid, norm_raw};
+use crate::store::tables::{RowId, RowsDef, TableSpec, rows_name};
+use crate::store::value::{NormKey, TAG_NULL, norm_raw};
 use redb::{ReadTransaction, ReadableTable, TableError};
 use std::collections::BinaryHeap;
 use std::ops::Range;
@@ -193,22 +193,7 @@ fn plan<'q>(
             Operand::List(l) => l.as_slice(),
             _ => &[],
         };
-        let keys_t = match txn.open_table(KeysDef::new(&keys_name(&spec.name))) {
-            Ok(t) => t,
-            Err(TableError::TableDoesNotExist(_)) => return Ok((keys(Vec::new()), Vec::new())),
-            Err(e) => return Err(e.into()),
-        };
-        let mut list: Vec<RowId> = Vec::new();
-        for l in literals {
-            let lower = is_guid(&l.raw).then(|| l.raw.to_ascii_lowercase());
-            for k in std::iter::once(l.raw.as_str()).chain(lower.as_deref()) {
-                if let Some(id) = keys_t.get(k)? {
-                    list.push(id.value());
-                }
-            }
-        }
-        list.sort_unstable();
-        list.dedup();
+        let list = index::row_ids_of_keys(txn, &spec.name, literals.iter().map(|l| l.raw.as_str()))?;
         return Ok((keys(list), q.filters.iter().collect()));
     }
     let mut residual = Vec::new();
