@@ -76,9 +76,12 @@ fn peak_rss_mb() -> f64 {
         .map_or(f64::NAN, |kb| kb / 1024.0)
 }
 
+/// Disk space the directory's files take: allocated blocks, not lengths, since an open redb
+/// file is extended ahead of what it has written (sparse), and trimmed when it closes.
 fn dir_size_mb(path: &std::path::Path) -> f64 {
+    use std::os::unix::fs::MetadataExt;
     std::fs::read_dir(path)
-        .map(|d| d.filter_map(|e| e.ok()).filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum::<u64>())
+        .map(|d| d.filter_map(|e| e.ok()).filter_map(|e| e.metadata().ok()).map(|m| m.blocks() * 512).sum::<u64>())
         .unwrap_or(0) as f64
         / 1024.0
         / 1024.0

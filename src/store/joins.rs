@@ -9,7 +9,7 @@
 use super::error::{StoreError, StoreResult};
 use super::fields::extract;
 use super::index;
-use super::packing::unpack;
+use super::packing::Unpacker;
 use super::query::{Query, plan};
 use super::tables::{Registry, RowsDef, TableSpec, rows_name};
 use super::value::{NormKey, TAG_NULL, TAG_OTHER, norm_raw, norm_value};
@@ -88,6 +88,7 @@ fn fetch_source(
 ) -> StoreResult<Vec<Map<String, Value>>> {
     let name = rows_name(&spec.name);
     let rows_t = txn.open_table(RowsDef::new(&name))?;
+    let unpacker = Unpacker::open(txn, &spec.name)?;
     let parse = |text: &[u8]| -> StoreResult<Map<String, Value>> {
         serde_json::from_slice(text).map_err(|e| StoreError::Corrupt(format!("stored row: {e}")))
     };
@@ -95,7 +96,7 @@ fn fetch_source(
     if field == spec.key {
         for id in index::row_ids_of_keys(txn, &spec.name, raw_firsts.iter().map(String::as_str))? {
             if let Some(g) = rows_t.get(id)? {
-                out.push(parse(&unpack(g.value())?)?);
+                out.push(parse(&unpacker.unpack(g.value())?)?);
             }
         }
     } else if spec.is_indexed(field) {
@@ -103,13 +104,13 @@ fn fetch_source(
         norms.sort();
         for id in index::lookup_norm(txn, &spec.name, field, &norms)? {
             if let Some(g) = rows_t.get(id)? {
-                out.push(parse(&unpack(g.value())?)?);
+                out.push(parse(&unpacker.unpack(g.value())?)?);
             }
         }
     } else {
         for entry in rows_t.iter()? {
             let (_, v) = entry?;
-            let bytes = unpack(v.value())?;
+            let bytes = unpacker.unpack(v.value())?;
             let mut raw = [None];
             extract(&bytes, &[field], &mut raw)?;
             if raw[0].is_some_and(|r| firsts.contains(&norm_raw(r))) {

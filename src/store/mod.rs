@@ -237,7 +237,7 @@ impl OrgStore {
         let Some(id) = keys_t.get(key)?.map(|g| g.value()) else { return Ok(None) };
         let rows_t = txn.open_table(tables::RowsDef::new(&tables::rows_name(table)))?;
         match rows_t.get(id)? {
-            Some(g) => Ok(Some(packing::unpack(g.value())?.into_owned())),
+            Some(g) => Ok(Some(packing::Unpacker::open(&txn, table)?.unpack(g.value())?.into_owned())),
             None => Ok(None),
         }
     }
@@ -253,6 +253,7 @@ impl OrgStore {
             Err(e) => return Err(e.into()),
         };
         let rows_t = txn.open_table(tables::RowsDef::new(&tables::rows_name(table)))?;
+        let unpacker = packing::Unpacker::open(&txn, table)?;
         let mut out = Vec::new();
         let range = match after {
             Some(a) => keys_t.range::<&str>((std::ops::Bound::Excluded(a), std::ops::Bound::Unbounded))?,
@@ -261,7 +262,7 @@ impl OrgStore {
         for entry in range.take(limit) {
             let (k, id) = entry?;
             if let Some(v) = rows_t.get(id.value())? {
-                out.push((k.value().to_string(), packing::unpack(v.value())?.into_owned()));
+                out.push((k.value().to_string(), unpacker.unpack(v.value())?.into_owned()));
             }
         }
         Ok(out)
@@ -274,10 +275,11 @@ impl OrgStore {
         let txn = self.db.begin_read()?;
         let keys_t = txn.open_table(tables::KeysDef::new(&tables::keys_name(table)))?;
         let rows_t = txn.open_table(tables::RowsDef::new(&tables::rows_name(table)))?;
+        let unpacker = packing::Unpacker::open(&txn, table)?;
         for entry in keys_t.iter()? {
             let (k, id) = entry?;
             if let Some(v) = rows_t.get(id.value())?
-                && !visit(k.value(), &packing::unpack(v.value())?)
+                && !visit(k.value(), &unpacker.unpack(v.value())?)
             {
                 break;
             }

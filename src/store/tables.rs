@@ -4,12 +4,14 @@ use redb::TableDefinition;
 use std::collections::HashMap;
 
 /// Bump when the on-disk layout changes: a file of another version is rebuilt empty.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// Generic key/value meta data (schema version, last sync, organization, preferences).
 pub(crate) const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
 /// Newest synced provider `Timestamp` per table.
 pub(crate) const SYNC_TIMESTAMPS: TableDefinition<&str, i64> = TableDefinition::new("sync_timestamps");
+/// Per table, the dictionary its rows are compressed with (see `packing`).
+pub(crate) const DICTS: TableDefinition<&str, &[u8]> = TableDefinition::new("dicts");
 /// Row count per table, kept in step with every write so reading it never scans.
 pub(crate) const ROW_COUNTS: TableDefinition<&str, u64> = TableDefinition::new("row_counts");
 

@@ -167,6 +167,24 @@ fn clear_table_resets_rows_indexes_and_timestamp() {
 }
 
 #[test]
+fn a_refilled_table_reads_back_with_its_new_dictionary() {
+    // Rows are compressed against the table's first row; a cleared table starts a new one.
+    let (_d, stores) = open_temp();
+    let s = stores.get(1).expect("store");
+    let row = |n: u32, text: &str| json!({"ID": guid(n), "Code": format!("C{n}"), "Description": text.repeat(20)});
+    s.apply_batch("items", vec![row(1, "first shape "), row(2, "first shape ")], Some(1), Commit::Durable)
+        .expect("batch");
+    s.clear_table("items").expect("clear");
+    let refill = vec![row(3, "another text entirely "), row(4, "and yet another ")];
+    s.apply_batch("items", refill.clone(), Some(2), Commit::Durable).expect("refill");
+    for (n, want) in [(3, &refill[0]), (4, &refill[1])] {
+        let got = s.get_row("items", &guid(n)).expect("read").expect("row");
+        assert_eq!(serde_json::from_slice::<Value>(&got).expect("json"), *want);
+    }
+    assert_eq!(s.query_str("items", "Code=eq.C4").expect("q").len(), 1);
+}
+
+#[test]
 fn organizations_are_isolated_files() {
     let (_d, stores) = open_temp();
     let a = stores.get(100).expect("a");

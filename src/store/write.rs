@@ -4,7 +4,7 @@ use super::error::{StoreError, StoreResult};
 use super::fields::{Raw, extract, raw_str};
 use super::index::entry_key;
 use super::meta;
-use super::packing::{pack, unpack};
+use super::packing::{Unpacker, dict_for_write, pack, remove_dict};
 use super::tables::{IndexDef, KeysDef, Registry, RowId, RowsDef, TableSpec, index_name, keys_name, rows_name};
 use super::value::{NormKey, TAG_NULL, is_guid, norm_raw};
 use redb::{ReadableTable, WriteTransaction};
@@ -47,8 +47,8 @@ fn raw_key<'a>(spec: &TableSpec, raw: Option<Raw<'a>>) -> StoreResult<Cow<'a, st
 }
 
 /// The index entries of a stored row's indexed fields.
-fn stored_entries(stored: &[u8], fields: &[&str]) -> StoreResult<Vec<Option<NormKey>>> {
-    let bytes = unpack(stored)?;
+fn stored_entries(stored: &[u8], unpacker: &Unpacker, fields: &[&str]) -> StoreResult<Vec<Option<NormKey>>> {
+    let bytes = unpacker.unpack(stored)?;
     let mut raw = vec![None; fields.len()];
     extract(&bytes, fields, &mut raw)?;
     Ok(raw.iter().map(|r| entry_key(r.map_or_else(|| vec![TAG_NULL], norm_raw))).collect())
@@ -79,6 +79,9 @@ impl Writer<'_> {
     /// key and indexed fields are read from the text, nothing is parsed into values.
     pub fn upsert_raw(&mut self, table: &str, rows: &[&[u8]]) -> StoreResult<UpsertOutcome> {
         let spec = self.spec(table)?;
+        let Some(&sample) = rows.first() else { return Ok(UpsertOutcome::default()) };
+        let dict = dict_for_write(self.txn, table, sample)?;
+        let unpacker = Unpacker::from(dict.clone());
         let (rows_name, keys_name) = (rows_name(table), keys_name(table));
         let mut rows_t = self.txn.open_table(RowsDef::new(&rows_name))?;
         let mut keys_t = self.txn.open_table(KeysDef::new(&keys_name))?;
@@ -127,7 +130,7 @@ impl Writer<'_> {
             let known = keys_t.insert(key.as_ref(), next_id)?.map(|g| g.value());
             let (id, old_entries) = match known {
                 None => {
-                    rows_t.insert(next_id, pack(bytes, &mut packed))?;
+                    rows_t.insert(next_id, pack(bytes, &dict, &mut packed))?;
                     next_id += 1;
                     outcome.inserted += 1;
                     (next_id - 1, None)
@@ -135,9 +138,9 @@ impl Writer<'_> {
                 Some(id) => {
                     keys_t.insert(key.as_ref(), id)?;
                     outcome.updated += 1;
-                    let old = rows_t.insert(id, pack(bytes, &mut packed))?;
+                    let old = rows_t.insert(id, pack(bytes, &dict, &mut packed))?;
                     let old_entries = match old {
-                        Some(old) if !fields.is_empty() => stored_entries(old.value(), &fields)?,
+                        Some(old) if !fields.is_empty() => stored_entries(old.value(), &unpacker, &fields)?,
                         _ => vec![None; fields.len()],
                     };
                     (id, Some(old_entries))
@@ -188,6 +191,7 @@ impl Writer<'_> {
     /// Deletes rows by key (and their index entries); returns how many existed.
     pub fn delete_keys(&mut self, table: &str, keys: &[&str]) -> StoreResult<usize> {
         let spec = self.spec(table)?;
+        let unpacker = Unpacker::open_write(self.txn, table)?;
         let (rows_name, keys_name) = (rows_name(table), keys_name(table));
         let mut rows_t = self.txn.open_table(RowsDef::new(&rows_name))?;
         let mut keys_t = self.txn.open_table(KeysDef::new(&keys_name))?;
@@ -203,7 +207,7 @@ impl Writer<'_> {
             if fields.is_empty() {
                 continue;
             }
-            let entries = stored_entries(old.value(), &fields)?;
+            let entries = stored_entries(old.value(), &unpacker, &fields)?;
             drop(old);
             for (i, e) in entries.iter().enumerate() {
                 if let Some(e) = e {
@@ -249,6 +253,7 @@ impl Writer<'_> {
             self.txn.delete_table(IndexDef::new(&n))?;
             self.txn.open_table(IndexDef::new(&n))?;
         }
+        remove_dict(self.txn, table)?;
         meta::set_row_count(self.txn, table, 0)?;
         meta::clear_timestamp(self.txn, table)
     }
@@ -264,6 +269,7 @@ impl Writer<'_> {
         self.txn.open_table(super::tables::META)?;
         self.txn.open_table(super::tables::SYNC_TIMESTAMPS)?;
         self.txn.open_table(super::tables::ROW_COUNTS)?;
+        self.txn.open_table(super::tables::DICTS)?;
         for spec in self.registry.specs() {
             self.txn.open_table(RowsDef::new(&rows_name(&spec.name)))?;
             self.txn.open_table(KeysDef::new(&keys_name(&spec.name)))?;

@@ -14,7 +14,7 @@ use crate::store::error::{StoreError, StoreResult};
 use crate::store::fields::Raw;
 use crate::store::fields::{extract, project};
 use crate::store::index::{self, MergeKeys};
-use crate::store::packing::unpack;
+use crate::store::packing::Unpacker;
 use crate::store::postings::{self, Snapshot};
 use crate::store::tables::{RowId, RowsDef, TableSpec, rows_name};
 use crate::store::value::{NormKey, TAG_NULL, norm_raw};
@@ -330,6 +330,7 @@ fn run_in(txn: &ReadTransaction, snap: Option<&Snapshot<'_>>, spec: &TableSpec, 
         Err(TableError::TableDoesNotExist(_)) => return Ok(page.finish()),
         Err(e) => return Err(e.into()),
     };
+    let unpacker = Unpacker::open(txn, &spec.name)?;
     let (source, residual) = plan(txn, snap, spec, q)?;
 
     // Fast path: the indexes answered everything; copy the page's rows as stored.
@@ -344,14 +345,14 @@ fn run_in(txn: &ReadTransaction, snap: Option<&Snapshot<'_>>, spec: &TableSpec, 
                         continue;
                     }
                     if let Some(g) = rows_t.get(k)? {
-                        page.push(&unpack(g.value())?)?;
+                        page.push(&unpacker.unpack(g.value())?)?;
                     }
                 }
             }
             Source::Scan => {
                 for entry in rows_t.iter()?.skip(q.offset).take(q.limit) {
                     let (_, v) = entry?;
-                    page.push(&unpack(v.value())?)?;
+                    page.push(&unpacker.unpack(v.value())?)?;
                 }
             }
         }
@@ -368,7 +369,7 @@ fn run_in(txn: &ReadTransaction, snap: Option<&Snapshot<'_>>, spec: &TableSpec, 
         let mut matched = 0usize;
         let mut visit = |id: RowId| -> StoreResult<bool> {
             let Some(g) = rows_t.get(id)? else { return Ok(true) };
-            let bytes = unpack(g.value())?;
+            let bytes = unpacker.unpack(g.value())?;
             let bytes = bytes.as_ref();
             if !residual.is_empty() {
                 let mut local: Vec<Option<Raw<'_>>> = vec![None; needed.len()];
@@ -433,7 +434,7 @@ fn run_in(txn: &ReadTransaction, snap: Option<&Snapshot<'_>>, spec: &TableSpec, 
         Source::Keys(mut stream) => {
             while let Some(k) = stream.next_key()? {
                 if let Some(g) = rows_t.get(k)?
-                    && !visit(k, &unpack(g.value())?, &mut page)?
+                    && !visit(k, &unpacker.unpack(g.value())?, &mut page)?
                 {
                     break;
                 }
@@ -442,7 +443,7 @@ fn run_in(txn: &ReadTransaction, snap: Option<&Snapshot<'_>>, spec: &TableSpec, 
         Source::Scan => {
             for entry in rows_t.iter()? {
                 let (k, v) = entry?;
-                if !visit(k.value(), &unpack(v.value())?, &mut page)? {
+                if !visit(k.value(), &unpacker.unpack(v.value())?, &mut page)? {
                     break;
                 }
             }
@@ -451,7 +452,7 @@ fn run_in(txn: &ReadTransaction, snap: Option<&Snapshot<'_>>, spec: &TableSpec, 
     if !q.order.is_empty() {
         for (_, id) in heap.into_sorted_vec().into_iter().skip(q.offset) {
             if let Some(g) = rows_t.get(id)? {
-                page.push(&unpack(g.value())?)?;
+                page.push(&unpacker.unpack(g.value())?)?;
             }
         }
     }
