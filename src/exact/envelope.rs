@@ -92,12 +92,6 @@ impl RawRows {
         self.spans.extend(other.spans.iter().map(|r| r.start + base..r.end + base));
     }
 
-    /// Reorders the rows by a key computed from each row's text (stable).
-    pub fn sort_by_cached_key<K: Ord>(&mut self, mut key: impl FnMut(&[u8]) -> K) {
-        let bytes = &self.bytes;
-        self.spans.sort_by_cached_key(|r| key(&bytes[r.clone()]));
-    }
-
     /// Rows `range` as a new buffer.
     pub fn slice(&self, range: std::ops::Range<usize>) -> RawRows {
         let mut out = RawRows::default();
@@ -117,95 +111,237 @@ impl RawRows {
 #[derive(Debug, Default)]
 pub struct RawPage {
     pub rows: RawRows,
+    /// Each row's `Timestamp` (None where it has none), read in the same pass: a sync orders
+    /// and resumes by it.
+    pub stamps: Vec<Option<i64>>,
     pub next: Option<String>,
     pub count: Option<u64>,
 }
 
-/// Unescaped text of a quoted JSON key.
-fn key_text(quoted: &str) -> std::borrow::Cow<'_, str> {
-    crate::store::fields::raw_str(crate::store::fields::Raw::new(quoted)).unwrap_or_default()
+/// `parse_collection`, keeping each row's JSON text instead of building values, in one
+/// validating pass over the body (a page is about 1 MB, and a sync reads thousands): a
+/// malformed page is refused exactly as `parse_collection` refuses it.
+pub fn parse_collection_raw(body: &[u8]) -> Result<RawPage, Malformed> {
+    use serde::de::DeserializeSeed;
+    let mut parse = raw::Parse::default();
+    let mut de = serde_json::Deserializer::from_slice(body);
+    let done = raw::Top(&mut parse).deserialize(&mut de).and_then(|()| de.end());
+    match done {
+        Ok(()) => Ok(parse.page),
+        Err(e) if matches!(e.classify(), serde_json::error::Category::Syntax | serde_json::error::Category::Eof) => {
+            Err(Malformed(format!("not JSON: {e}")))
+        }
+        Err(e) => Err(Malformed(parse.why.map_or_else(|| e.to_string(), str::to_string))),
+    }
 }
 
-/// `parse_collection`, keeping each row's JSON text instead of building values. The body is
-/// validated as JSON first, so a malformed page is refused exactly as `parse_collection` does.
-pub fn parse_collection_raw(body: &[u8]) -> Result<RawPage, Malformed> {
-    use crate::store::fields::{array_elements, for_each_member, raw_str};
-    serde_json::from_slice::<serde::de::IgnoredAny>(body).map_err(|e| Malformed(format!("not JSON: {e}")))?;
-    let structure = |e: crate::store::StoreError| Malformed(e.to_string());
-    let start = body.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(0);
-    if body.get(start) != Some(&b'{') {
-        return Err(Malformed("top level is not an object".into()));
+/// The visitors of `parse_collection_raw`. Each sets `why` to what it expects before asking
+/// for a value and clears it once it has one, so a value of the wrong kind is reported in
+/// `parse_collection`'s words.
+mod raw {
+    use super::RawPage;
+    use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+    use serde_json::value::RawValue;
+    use std::borrow::Cow;
+    use std::fmt;
+
+    #[derive(Default)]
+    pub(super) struct Parse {
+        pub(super) page: RawPage,
+        pub(super) why: Option<&'static str>,
     }
-    let mut d = None;
-    for_each_member(&body[start..], |k, v| {
-        if key_text(k) == "d" {
-            d = Some(v);
+
+    impl Parse {
+        fn fail<E: de::Error>(&mut self, why: &'static str) -> E {
+            self.why = Some(why);
+            E::custom(why)
         }
-        Ok(true)
-    })
-    .map_err(structure)?;
-    let d = d.ok_or_else(|| Malformed("no \"d\" member".into()))?.get().as_bytes();
-    let mut page = RawPage::default();
-    let results = match d.first() {
-        Some(b'[') => d,
-        Some(b'{') => {
-            let mut results = None;
-            let mut next_bad = false;
-            for_each_member(d, |k, v| {
-                match key_text(k).as_ref() {
-                    "results" => results = Some(v),
-                    "__next" => match v.get().as_bytes().first() {
-                        Some(b'"') => page.next = raw_str(v).map(|s| s.into_owned()).filter(|s| !s.is_empty()),
-                        Some(b'n') => {}
-                        _ => next_bad = true,
-                    },
-                    "__count" => {
-                        page.count = crate::store::fields::raw_i64(v).map(|n| n.max(0) as u64);
+    }
+
+    /// An object key: borrowed from the body unless it had escapes.
+    struct Key;
+
+    impl<'de> DeserializeSeed<'de> for Key {
+        type Value = Cow<'de, str>;
+        fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+            d.deserialize_str(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Key {
+        type Value = Cow<'de, str>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a key")
+        }
+        fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+            Ok(Cow::Borrowed(v))
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(Cow::Owned(v.to_string()))
+        }
+    }
+
+    /// The body: an object with a `d` member.
+    pub(super) struct Top<'p>(pub(super) &'p mut Parse);
+
+    impl<'de> DeserializeSeed<'de> for Top<'_> {
+        type Value = ();
+        fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            self.0.why = Some("top level is not an object");
+            d.deserialize_map(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Top<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            self.0.why = None;
+            let mut seen = false;
+            while let Some(key) = map.next_key_seed(Key)? {
+                if key == "d" {
+                    // A repeated member counts once, the last (as in `parse_collection`).
+                    self.0.page = RawPage::default();
+                    map.next_value_seed(D(&mut *self.0))?;
+                    seen = true;
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            if seen { Ok(()) } else { Err(self.0.fail("no \"d\" member")) }
+        }
+    }
+
+    /// `d`: the rows, or an object with `results`, `__next` and `__count`.
+    struct D<'p>(&'p mut Parse);
+
+    impl<'de> DeserializeSeed<'de> for D<'_> {
+        type Value = ();
+        fn deserialize<De: de::Deserializer<'de>>(self, d: De) -> Result<(), De::Error> {
+            self.0.why = Some("\"d\" is neither an object nor an array");
+            d.deserialize_any(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for D<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an object or an array")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
+            self.0.why = None;
+            Rows(&mut *self.0).visit_seq(seq)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            self.0.why = None;
+            let mut results = false;
+            while let Some(key) = map.next_key_seed(Key)? {
+                match key.as_ref() {
+                    "results" => {
+                        // A repeated member counts once, the last.
+                        self.0.page.rows.clear();
+                        self.0.page.stamps.clear();
+                        map.next_value_seed(Rows(&mut *self.0))?;
+                        results = true;
                     }
-                    _ => {}
+                    "__next" => {
+                        self.0.why = Some("\"__next\" is not a string");
+                        let next: Option<String> = map.next_value()?;
+                        self.0.why = None;
+                        self.0.page.next = next.filter(|s| !s.is_empty());
+                    }
+                    "__count" => {
+                        let raw: &RawValue = map.next_value()?;
+                        let n = crate::store::fields::raw_i64(crate::store::fields::Raw::new(raw.get()));
+                        self.0.page.count = n.map(|n| n.max(0) as u64);
+                    }
+                    _ => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
                 }
-                Ok(true)
-            })
-            .map_err(structure)?;
-            if next_bad {
-                return Err(Malformed("\"__next\" is not a string".into()));
             }
-            let results = results.ok_or_else(|| Malformed("no \"results\" member".into()))?.get().as_bytes();
-            if results.first() != Some(&b'[') {
-                return Err(Malformed("\"results\" is not an array".into()));
-            }
-            results
+            if results { Ok(()) } else { Err(self.0.fail("no \"results\" member")) }
         }
-        _ => return Err(Malformed("\"d\" is neither an object nor an array".into())),
-    };
-    let elements = array_elements(results).map_err(structure)?;
-    page.rows.bytes.reserve(results.len());
-    for el in elements {
-        let text = el.get().as_bytes();
-        if text.first() != Some(&b'{') {
-            return Err(Malformed("a row is not an object".into()));
-        }
-        let rows = &mut page.rows;
-        let begin = rows.bytes.len();
-        rows.bytes.push(b'{');
-        let mut first = true;
-        for_each_member(text, |k, v| {
-            if key_text(k) != "__metadata" {
-                if !first {
-                    rows.bytes.push(b',');
-                }
-                first = false;
-                rows.bytes.extend_from_slice(k.as_bytes());
-                rows.bytes.push(b':');
-                rows.bytes.extend_from_slice(v.get().as_bytes());
-            }
-            Ok(true)
-        })
-        .map_err(structure)?;
-        rows.bytes.push(b'}');
-        rows.spans.push(begin..rows.bytes.len());
     }
-    Ok(page)
+
+    /// The array of rows.
+    struct Rows<'p>(&'p mut Parse);
+
+    impl<'de> DeserializeSeed<'de> for Rows<'_> {
+        type Value = ();
+        fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            self.0.why = Some("\"results\" is not an array");
+            d.deserialize_seq(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Rows<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an array")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            self.0.why = None;
+            while seq.next_element_seed(Row(&mut *self.0))?.is_some() {}
+            Ok(())
+        }
+    }
+
+    /// One row: its members copied as written, but `__metadata`.
+    struct Row<'p>(&'p mut Parse);
+
+    impl<'de> DeserializeSeed<'de> for Row<'_> {
+        type Value = ();
+        fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            self.0.why = Some("a row is not an object");
+            d.deserialize_map(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Row<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            self.0.why = None;
+            let page = &mut self.0.page;
+            let out = &mut page.rows.bytes;
+            let begin = out.len();
+            out.push(b'{');
+            let mut stamp = None;
+            while let Some(key) = map.next_key_seed(Key)? {
+                if key == "__metadata" {
+                    map.next_value::<IgnoredAny>()?;
+                    continue;
+                }
+                let value: &RawValue = map.next_value()?;
+                if out.len() > begin + 1 {
+                    out.push(b',');
+                }
+                match &key {
+                    // Borrowed: the key had no escapes, so it reads back exactly as written.
+                    Cow::Borrowed(k) => {
+                        out.push(b'"');
+                        out.extend_from_slice(k.as_bytes());
+                        out.push(b'"');
+                    }
+                    Cow::Owned(k) => serde_json::to_writer(&mut *out, k).map_err(de::Error::custom)?,
+                }
+                out.push(b':');
+                out.extend_from_slice(value.get().as_bytes());
+                if key == "Timestamp" {
+                    stamp = crate::store::fields::raw_i64(crate::store::fields::Raw::new(value.get()));
+                }
+            }
+            out.push(b'}');
+            page.rows.spans.push(begin..out.len());
+            page.stamps.push(stamp);
+            Ok(())
+        }
+    }
 }
 
 /// `{"d":{…}}` of a single entity (key lookup, POST answer), without `__metadata`.
@@ -282,6 +418,32 @@ mod tests {
             [&b"<html>"[..], b"{}", b"{\"d\":{}}", b"{\"d\":{\"results\":{}}}", b"{\"d\":[1]}", b"{\"d\":[{\"a\":1}"]
         {
             assert!(parse_collection_raw(body).is_err(), "{}", String::from_utf8_lossy(body));
+        }
+    }
+
+    #[test]
+    fn raw_pages_read_each_rows_timestamp_and_refuse_like_parse_collection() {
+        let body = br#"{"d":{"results":[{"Timestamp":"12","ID":"a"},{"ID":"b"},{"T\u0041":1,"Timestamp":7}]}}"#;
+        let page = parse_collection_raw(body).unwrap();
+        assert_eq!(page.stamps, [Some(12), None, Some(7)]);
+        // A key with escapes is written back in its plain form.
+        assert_eq!(page.rows.get(2), br#"{"TA":1,"Timestamp":7}"#);
+        // The last "d" counts, as it does for parse_collection.
+        let twice = parse_collection_raw(br#"{"d":[{"ID":"x"}],"d":{"results":[{"ID":"y"}]}}"#).unwrap();
+        assert_eq!(twice.rows.iter().collect::<Vec<_>>(), [br#"{"ID":"y"}"#]);
+        for body in [
+            &b"<html>"[..],
+            b"[]",
+            b"{}",
+            b"{\"d\":5}",
+            b"{\"d\":{}}",
+            b"{\"d\":{\"results\":{}}}",
+            b"{\"d\":{\"results\":[1]}}",
+            b"{\"d\":{\"results\":[], \"__next\": 5}}",
+            b"{\"d\":[]} x",
+        ] {
+            let want = parse_collection(body).unwrap_err().to_string();
+            assert_eq!(parse_collection_raw(body).unwrap_err().to_string(), want);
         }
     }
 

@@ -166,62 +166,6 @@ pub(crate) fn extract<'a>(row: &'a [u8], wanted: &[&str], out: &mut [Option<Raw<
     }
 }
 
-/// Visits the members of a JSON object in order as (quoted key text, raw value), until
-/// `visit` returns false. Keys come as written (with their quotes and any escapes).
-pub(crate) fn for_each_member<'a>(
-    obj: &'a [u8],
-    mut visit: impl FnMut(&'a str, Raw<'a>) -> StoreResult<bool>,
-) -> StoreResult<()> {
-    let s = std::str::from_utf8(obj).map_err(|e| StoreError::Corrupt(format!("stored row: {e}")))?;
-    let mut sc = Scanner { s, b: obj, pos: 0 };
-    sc.expect(b'{')?;
-    sc.ws();
-    if sc.b.get(sc.pos) == Some(&b'}') {
-        return Ok(());
-    }
-    loop {
-        sc.ws();
-        if sc.b.get(sc.pos) != Some(&b'"') {
-            return Err(corrupt("expected a key", sc.pos));
-        }
-        let kstart = sc.pos;
-        sc.string()?;
-        let quoted = &s[kstart..sc.pos];
-        sc.expect(b':')?;
-        let value = sc.value()?;
-        if !visit(quoted, value)? {
-            return Ok(());
-        }
-        sc.ws();
-        match sc.b.get(sc.pos) {
-            Some(b',') => sc.pos += 1,
-            Some(b'}') => return Ok(()),
-            _ => return Err(corrupt("expected ',' or '}'", sc.pos)),
-        }
-    }
-}
-
-/// The elements of a JSON array, as raw values.
-pub(crate) fn array_elements(arr: &[u8]) -> StoreResult<Vec<Raw<'_>>> {
-    let s = std::str::from_utf8(arr).map_err(|e| StoreError::Corrupt(format!("stored row: {e}")))?;
-    let mut sc = Scanner { s, b: arr, pos: 0 };
-    sc.expect(b'[')?;
-    let mut out = Vec::new();
-    sc.ws();
-    if sc.b.get(sc.pos) == Some(&b']') {
-        return Ok(out);
-    }
-    loop {
-        out.push(sc.value()?);
-        sc.ws();
-        match sc.b.get(sc.pos) {
-            Some(b',') => sc.pos += 1,
-            Some(b']') => return Ok(out),
-            _ => return Err(corrupt("expected ',' or ']'", sc.pos)),
-        }
-    }
-}
-
 /// A raw string's text (unescaped only when it has escapes); None for other kinds.
 pub(crate) fn raw_str(raw: Raw<'_>) -> Option<std::borrow::Cow<'_, str>> {
     let t = raw.get();

@@ -275,21 +275,34 @@ impl SyncEngine {
         let mut url = first;
         let mut committed = since;
         let mut held_back = false;
+        let mut ahead: Option<Ahead> = None;
         loop {
             let pending = limiter.pending_wait();
             if !pending.is_zero() {
                 self.emit(self.event(division, ep, progress, true, true, pending));
                 progress.waited(pending);
             }
-            let access = token.get().await?;
-            let mut page = self.client.get_page_raw(division, &access, &url).await?;
+            let mut page = match ahead.take() {
+                Some(fetching) => fetching.page().await?,
+                None => self.client.get_page_raw(division, &token.get().await?, &url).await?,
+            };
             progress.set_total(page.count);
             let next = page.next.take();
-            let mut rows = page.rows;
-            // Rows arrive in Timestamp order on Exact; sort anyway so each batch's newest value
-            // is safe to commit.
-            rows.sort_by_cached_key(|r| row_timestamp(r).unwrap_or(i64::MIN));
-            if let Some(min) = (!rows.is_empty()).then(|| row_timestamp(rows.get(0))).flatten()
+            // The next page is fetched (and parsed) while this one's rows are handed over: the
+            // provider and the store work at the same time. Still one call at a time.
+            if let Some(n) = &next {
+                let (client, access, n) = (self.client.clone(), token.get().await?, n.clone());
+                ahead = Some(Ahead(tokio::spawn(async move { client.get_page_raw(division, &access, &n).await })));
+            }
+            let (rows, stamps) = (page.rows, page.stamps);
+            // Rows arrive in Timestamp order on Exact; order them anyway (stable, rows without
+            // one first) so each batch's newest value is safe to commit.
+            let stamp = |i: usize| stamps.get(i).copied().flatten();
+            let mut order: Vec<usize> = (0..rows.len()).collect();
+            if !order.is_sorted_by_key(|&i| stamp(i).unwrap_or(i64::MIN)) {
+                order.sort_by_key(|&i| stamp(i).unwrap_or(i64::MIN));
+            }
+            if let Some(min) = order.first().and_then(|&i| stamp(i))
                 && min <= committed
                 && committed > since
             {
@@ -297,16 +310,12 @@ impl SyncEngine {
                 held_back = true;
             }
             progress.add(rows.len() as u64);
-            let mut start = 0;
-            while start < rows.len() {
-                let end = rows.len().min(start + BATCH_SIZE);
-                let newest = (start..end).filter_map(|i| row_timestamp(rows.get(i))).max();
-                let stamp = if held_back { None } else { newest };
-                writer.add(&rows, start..end, stamp).await?;
+            for batch in order.chunks(BATCH_SIZE) {
+                let newest = batch.iter().filter_map(|&i| stamp(i)).max();
+                writer.add(&rows, batch, if held_back { None } else { newest }).await?;
                 if let Some(n) = newest {
                     committed = committed.max(n);
                 }
-                start = end;
             }
             self.emit(self.event(division, ep, progress, next.is_some(), false, limiter.pending_wait()));
             match next {
@@ -342,11 +351,19 @@ impl SyncEngine {
     }
 }
 
-/// The Timestamp of a raw row.
-fn row_timestamp(row: &[u8]) -> Option<i64> {
-    let mut out = [None];
-    extract(row, &["Timestamp"], &mut out).ok()?;
-    out[0].and_then(raw_i64)
+/// A page being fetched ahead; dropped (the sync stopped), the fetch is cancelled.
+struct Ahead(tokio::task::JoinHandle<Result<crate::exact::envelope::RawPage, ExactError>>);
+
+impl Ahead {
+    async fn page(mut self) -> anyhow::Result<crate::exact::envelope::RawPage> {
+        Ok((&mut self.0).await??)
+    }
+}
+
+impl Drop for Ahead {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 /// The (table, key) pairs some `sync/Deleted` rows remove; unknown entity types are ignored.
@@ -404,11 +421,12 @@ impl Writer {
         Ok(Writer { sink, ep, pending: Pending::default(), load, in_flight: None, failed: false })
     }
 
-    async fn add(&mut self, rows: &RawRows, range: std::ops::Range<usize>, stamp: Option<i64>) -> anyhow::Result<()> {
+    /// Adds rows `batch` (indexes into `rows`), whose newest Timestamp is `stamp`.
+    async fn add(&mut self, rows: &RawRows, batch: &[usize], stamp: Option<i64>) -> anyhow::Result<()> {
         if self.ep.kind == Kind::Deleted {
-            self.pending.deletes.extend(deletions_of(range.clone().map(|i| rows.get(i))));
+            self.pending.deletes.extend(deletions_of(batch.iter().map(|&i| rows.get(i))));
         }
-        for i in range {
+        for &i in batch {
             self.pending.rows.push(rows.get(i));
         }
         self.pending.newest = self.pending.newest.max(stamp);
