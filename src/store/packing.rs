@@ -59,12 +59,6 @@ fn load(dicts: &impl ReadableTable<&'static str, &'static [u8]>, table: &str) ->
 /// Unpacks the rows of one table in one read transaction.
 pub(crate) struct Unpacker(Option<Dict>);
 
-impl From<Dict> for Unpacker {
-    fn from(dict: Dict) -> Unpacker {
-        Unpacker(Some(dict))
-    }
-}
-
 impl Unpacker {
     /// Reads the table's dictionary once, for every row the transaction reads of it.
     pub(crate) fn open(txn: &ReadTransaction, table: &str) -> StoreResult<Unpacker> {
@@ -75,15 +69,15 @@ impl Unpacker {
         }
     }
 
-    /// The table's dictionary inside a write transaction.
-    pub(crate) fn open_write(txn: &WriteTransaction, table: &str) -> StoreResult<Unpacker> {
-        Ok(Unpacker(load(&txn.open_table(DICTS)?, table)?))
-    }
-
     /// A stored row's JSON text.
     pub(crate) fn unpack<'a>(&self, stored: &'a [u8]) -> StoreResult<Cow<'a, [u8]>> {
         unpack(stored, self.0.as_ref())
     }
+}
+
+/// The table's dictionary inside a write transaction, if it has one.
+pub(crate) fn dict_in_write(txn: &WriteTransaction, table: &str) -> StoreResult<Option<Dict>> {
+    load(&txn.open_table(DICTS)?, table)
 }
 
 /// The dictionary to pack a table's rows with, made from `sample` (the first row written)
@@ -124,7 +118,7 @@ pub(crate) fn pack<'a>(text: &'a [u8], dict: &Dict, buf: &'a mut Vec<u8>) -> &'a
 }
 
 /// A stored row's JSON text, unpacked with its table's dictionary.
-fn unpack<'a>(stored: &'a [u8], dict: Option<&Dict>) -> StoreResult<Cow<'a, [u8]>> {
+pub(crate) fn unpack<'a>(stored: &'a [u8], dict: Option<&Dict>) -> StoreResult<Cow<'a, [u8]>> {
     let Some((&PACKED, _)) = stored.split_first() else { return Ok(Cow::Borrowed(stored)) };
     let damaged = |why: &str| StoreError::Corrupt(format!("stored row: {why}"));
     let header = stored.get(1..HEADER).ok_or_else(|| damaged("packed row too short"))?;

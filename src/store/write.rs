@@ -4,7 +4,7 @@ use super::error::{StoreError, StoreResult};
 use super::fields::{Raw, extract, raw_str};
 use super::index::entry_key;
 use super::meta;
-use super::packing::{Unpacker, dict_for_write, pack, remove_dict};
+use super::packing::{Dict, dict_for_write, dict_in_write, pack, remove_dict, unpack};
 use super::tables::{IndexDef, KeysDef, Registry, RowId, RowsDef, TableSpec, index_name, keys_name, rows_name};
 use super::value::{NormKey, TAG_NULL, is_guid, norm_raw};
 use redb::{ReadableTable, WriteTransaction};
@@ -47,8 +47,8 @@ fn raw_key<'a>(spec: &TableSpec, raw: Option<Raw<'a>>) -> StoreResult<Cow<'a, st
 }
 
 /// The index entries of a stored row's indexed fields.
-fn stored_entries(stored: &[u8], unpacker: &Unpacker, fields: &[&str]) -> StoreResult<Vec<Option<NormKey>>> {
-    let bytes = unpacker.unpack(stored)?;
+fn stored_entries(stored: &[u8], dict: Option<&Dict>, fields: &[&str]) -> StoreResult<Vec<Option<NormKey>>> {
+    let bytes = unpack(stored, dict)?;
     let mut raw = vec![None; fields.len()];
     extract(&bytes, fields, &mut raw)?;
     Ok(raw.iter().map(|r| entry_key(r.map_or_else(|| vec![TAG_NULL], norm_raw))).collect())
@@ -81,7 +81,6 @@ impl Writer<'_> {
         let spec = self.spec(table)?;
         let Some(&sample) = rows.first() else { return Ok(UpsertOutcome::default()) };
         let dict = dict_for_write(self.txn, table, sample)?;
-        let unpacker = Unpacker::from(dict.clone());
         let (rows_name, keys_name) = (rows_name(table), keys_name(table));
         let mut rows_t = self.txn.open_table(RowsDef::new(&rows_name))?;
         let mut keys_t = self.txn.open_table(KeysDef::new(&keys_name))?;
@@ -140,7 +139,7 @@ impl Writer<'_> {
                     outcome.updated += 1;
                     let old = rows_t.insert(id, pack(bytes, &dict, &mut packed))?;
                     let old_entries = match old {
-                        Some(old) if !fields.is_empty() => stored_entries(old.value(), &unpacker, &fields)?,
+                        Some(old) if !fields.is_empty() => stored_entries(old.value(), Some(&dict), &fields)?,
                         _ => vec![None; fields.len()],
                     };
                     (id, Some(old_entries))
@@ -191,7 +190,7 @@ impl Writer<'_> {
     /// Deletes rows by key (and their index entries); returns how many existed.
     pub fn delete_keys(&mut self, table: &str, keys: &[&str]) -> StoreResult<usize> {
         let spec = self.spec(table)?;
-        let unpacker = Unpacker::open_write(self.txn, table)?;
+        let dict = dict_in_write(self.txn, table)?;
         let (rows_name, keys_name) = (rows_name(table), keys_name(table));
         let mut rows_t = self.txn.open_table(RowsDef::new(&rows_name))?;
         let mut keys_t = self.txn.open_table(KeysDef::new(&keys_name))?;
@@ -207,7 +206,7 @@ impl Writer<'_> {
             if fields.is_empty() {
                 continue;
             }
-            let entries = stored_entries(old.value(), &unpacker, &fields)?;
+            let entries = stored_entries(old.value(), dict.as_ref(), &fields)?;
             drop(old);
             for (i, e) in entries.iter().enumerate() {
                 if let Some(e) = e {
