@@ -85,22 +85,6 @@ impl RawRows {
         self.spans.push(start..self.bytes.len());
     }
 
-    /// Appends the rows of `other`, in their order.
-    pub fn append(&mut self, other: &RawRows) {
-        let base = self.bytes.len();
-        self.bytes.extend_from_slice(&other.bytes);
-        self.spans.extend(other.spans.iter().map(|r| r.start + base..r.end + base));
-    }
-
-    /// Rows `range` as a new buffer.
-    pub fn slice(&self, range: std::ops::Range<usize>) -> RawRows {
-        let mut out = RawRows::default();
-        for i in range {
-            out.push(self.get(i));
-        }
-        out
-    }
-
     pub fn clear(&mut self) {
         self.bytes.clear();
         self.spans.clear();

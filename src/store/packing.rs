@@ -32,7 +32,7 @@ const MAX_ROW: usize = 64 * 1024 * 1024;
 const MAX_DICT: usize = 8 * 1024;
 
 /// A table's compression dictionary.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 pub(crate) struct Dict {
     hash: u32,
     bytes: Vec<u8>,
