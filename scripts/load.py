@@ -4,7 +4,9 @@ Starts the simulator (`stock-manager sim`, rate limits on) and `stock-manager se
 as separate processes, signs in one session per handheld, then each handheld scans items (a code
 lookup), opens item cards (stock per location and the thumbnail) and books material issues,
 for a bounded time, while a full sync runs. Optional faults: the provider drops off for a while
-(`--outage S`) and the server is killed with SIGKILL and restarted (`--kill`). At the end every
+(`--outage S`, with access tokens shorter than the outage so they expire in it) and the server
+is killed with SIGKILL and restarted (`--kill`). Each handheld also checks its session and prints
+an item label now and then: all of it must keep working while the provider is away. At the end every
 booked material issue must be at the simulator exactly once, the provider must never have seen
 more than 60 calls in a minute nor answered 429, and no request may have failed.
 """
@@ -88,9 +90,20 @@ def handheld(base, session, items, plans, stats, stop, issue_every):
     rnd = random.Random(session)
     # Spread the handhelds' bookings over the interval.
     next_issue = time.time() + rnd.uniform(0, issue_every)
+    next_label = time.time() + rnd.uniform(0, LABEL_EVERY)
     while not stop.is_set():
         item = rnd.choice(items)
         try:
+            t = time.perf_counter()
+            status, data = call(base, "GET", "/api/v1/auth/session", session)
+            ok = status == 200 and json.loads(data).get("tier") == "full"
+            stats.record("session check", (time.perf_counter() - t) * 1000, ok, f"{status} {data[:80]!r}")
+            if time.time() >= next_label:
+                next_label += LABEL_EVERY
+                t = time.perf_counter()
+                body = {"source": "item_direct", "ids": [item["ID"]], "type": "cnc-new"}
+                status, data = call(base, "POST", "/api/v1/labels", session, body)
+                stats.record("item label (PDF)", (time.perf_counter() - t) * 1000, status == 200, status)
             t = time.perf_counter()
             q = urllib.parse.quote(item["Code"])
             status, data = call(base, "GET", f"/api/v1/db/items?Code=eq.{q}&select=ID,Code,Description", session)
@@ -117,6 +130,11 @@ def handheld(base, session, items, plans, stats, stop, issue_every):
             time.sleep(0.2)
 
 
+# Seconds between one handheld's label prints (each is a few provider calls while Exact answers,
+# and the provider allows 60 calls a minute per division, shared with the sync).
+LABEL_EVERY = 300.0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--handhelds", type=int, default=50)
@@ -124,6 +142,9 @@ def main():
     ap.add_argument("--scale", default="medium")
     ap.add_argument("--outage", type=int, default=0, help="seconds the provider is away mid-run")
     ap.add_argument("--kill", action="store_true", help="SIGKILL and restart the server mid-run")
+    ap.add_argument("--token-lifetime", type=int, default=0,
+                    help="provider access-token lifetime in s (default: half the outage, at least 31; "
+                         "else the provider's 600)")
     # Every booking is a provider call and Exact allows 60 a minute per division, shared with the
     # sync: a handheld books one material issue a minute, as a busy operator might.
     ap.add_argument("--issue-every", type=float, default=60.0, help="seconds between one handheld's bookings")
@@ -134,6 +155,12 @@ def main():
     out = subprocess.run([BIN, "license", "keygen", "--out", key], capture_output=True, text=True, check=True).stdout
     public_key = [l.split(": ", 1)[1] for l in out.splitlines() if l.startswith("Public key: ")][0]
     sim, sim_url = start_sim(args.scale)
+    lifetime = args.token_lifetime or (max(31, args.outage // 2) if args.outage else 0)
+    if lifetime:
+        # Tokens that expire during the outage: sessions, reads and labels must not notice.
+        request("POST", sim_url + "/_sim/token-lifetime", json.dumps({"seconds": lifetime}),
+                {"Content-Type": "application/json"})
+        print(f"provider access tokens live {lifetime} s", flush=True)
     data_dir = os.path.join(work, "data")
     server, url = start_server(data_dir, sim_url, public_key)
     base = {"url": url}

@@ -61,6 +61,9 @@ pub enum Code {
     PayloadTooLarge,
     /// The service is not ready (store rebuilding, shutting down).
     Unavailable,
+    /// Exact Online no longer accepts the user's sign-in (or no account of the organization has
+    /// one): the session goes on for local work, this call needs a new Exact sign-in.
+    ProviderSignIn,
 }
 
 impl Code {
@@ -92,6 +95,7 @@ impl Code {
             Code::TooManyRequests => "too_many_requests",
             Code::PayloadTooLarge => "payload_too_large",
             Code::Unavailable => "unavailable",
+            Code::ProviderSignIn => "provider_sign_in",
         }
     }
 
@@ -129,6 +133,9 @@ impl Code {
             Code::TooManyRequests => "Too many attempts, please wait a moment and try again",
             Code::PayloadTooLarge => "The request is too large",
             Code::Unavailable => "The service is temporarily unavailable, try again shortly",
+            Code::ProviderSignIn => {
+                "Exact Online no longer accepts the sign-in: sign in with Exact Online again (local work goes on)"
+            }
         }
     }
 
@@ -143,7 +150,7 @@ impl Code {
             | Code::LoginState
             | Code::LicenceInvalid => StatusCode::BAD_REQUEST,
             Code::NotAuthorized | Code::NoToken | Code::Critical => StatusCode::UNAUTHORIZED,
-            Code::Forbidden => StatusCode::FORBIDDEN,
+            Code::Forbidden | Code::ProviderSignIn => StatusCode::FORBIDDEN,
             Code::NotFound => StatusCode::NOT_FOUND,
             Code::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Code::SyncRunning | Code::Canceled => StatusCode::CONFLICT,

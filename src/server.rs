@@ -4,6 +4,7 @@
 use crate::auth::licence::Verifier;
 use crate::auth::session::Sessions;
 use crate::auth::tier::Auth;
+use crate::auth::{accounts, orgs};
 use crate::config::Config;
 use crate::discovery::Discovery;
 use crate::error::{self, AppError, Code};
@@ -72,7 +73,8 @@ impl AppState {
             &config.provider.base_url,
             &config.provider.client_id,
             config.provider.client_secret.clone(),
-        );
+        )
+        .reporting_to(exact.reachability());
         let tokens = Arc::new(TokenManager::new(serverdb.clone(), oauth));
         let sync = Arc::new(SyncEngine::new(exact.clone()));
         let stores = Arc::new(
@@ -192,19 +194,25 @@ pub struct RunningServer {
     schedule: Option<tokio::task::JoinHandle<()>>,
 }
 
-/// The background schedule's view of the server: every organization with a token owner.
+/// The background schedule's view of the server: every activated organization with an account.
 struct ScheduledOrgs(web::Data<AppState>);
 
 impl OrgResolver for ScheduledOrgs {
     fn divisions(&self) -> Vec<i64> {
-        self.0.serverdb.org_divisions().unwrap_or_else(|e| {
+        let known = self.0.serverdb.org_divisions().unwrap_or_else(|e| {
             tracing::error!(error = %format!("{e:#}"), "scheduled sync: cannot list organizations");
             Vec::new()
-        })
+        });
+        let today = crate::auth::tier::today();
+        known.into_iter().filter(|&d| orgs::is_active(&self.0.serverdb, d, today).unwrap_or(false)).collect()
     }
 
     fn resolve(&self, division: i64) -> Option<(OrgToken, Arc<dyn SyncSink>)> {
-        let user = self.0.serverdb.org_token_user(division).ok().flatten()?;
+        let state = &self.0;
+        let Some(token) = accounts::org_token(&state.serverdb, &state.stores, &state.tokens, division) else {
+            tracing::warn!(division, "scheduled sync skipped: no account has a usable Exact Online sign-in");
+            return None;
+        };
         let store = match self.0.stores.get(division) {
             Ok(s) => s,
             Err(e) => {
@@ -212,7 +220,7 @@ impl OrgResolver for ScheduledOrgs {
                 return None;
             }
         };
-        Some((OrgToken { tokens: self.0.tokens.clone(), user }, store as Arc<dyn SyncSink>))
+        Some((token, store as Arc<dyn SyncSink>))
     }
 }
 

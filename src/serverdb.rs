@@ -4,18 +4,32 @@
 
 use anyhow::{Context, Result};
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
-use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// Provider token sets by user key (the provider's UserID).
 pub const TOKENS: TableDefinition<&str, &[u8]> = TableDefinition::new("provider_tokens");
 /// The user whose token syncs an organization, by division.
 pub const ORG_TOKEN_USER: TableDefinition<i64, &str> = TableDefinition::new("org_token_user");
+/// Accounts of each organization, by `{division}/{user}`: every user who signed in to it and
+/// has not signed out (JSON [`OrgAccount`]).
+pub const ORG_USERS: TableDefinition<&str, &[u8]> = TableDefinition::new("org_users");
 /// Sign-in sessions by the SHA-256 of their cookie value (JSON records).
 pub const SESSIONS: TableDefinition<&str, &[u8]> = TableDefinition::new("sessions");
 /// Organizations known to this installation (licence, activation), by division as text.
 pub const ORGS: TableDefinition<&str, &[u8]> = TableDefinition::new("organizations");
+
+/// One of an organization's accounts: a user who signed in to it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct OrgAccount {
+    pub user_name: String,
+    pub full_name: String,
+}
+
+fn org_user_key(division: i64, user: &str) -> String {
+    format!("{division}/{user}")
+}
 
 pub struct ServerDb {
     db: Database,
@@ -30,6 +44,7 @@ impl ServerDb {
         let tx = db.begin_write()?;
         tx.open_table(TOKENS)?;
         tx.open_table(ORG_TOKEN_USER)?;
+        tx.open_table(ORG_USERS)?;
         tx.open_table(SESSIONS)?;
         tx.open_table(ORGS)?;
         tx.commit()?;
@@ -80,7 +95,8 @@ impl ServerDb {
         Ok(out)
     }
 
-    /// Remembers which user's token syncs `division`.
+    /// Remembers the user who signed in to `division` last (the first choice after the chosen
+    /// sync account).
     pub fn set_org_token_user(&self, division: i64, user: &str) -> Result<()> {
         let tx = self.db.begin_write()?;
         tx.open_table(ORG_TOKEN_USER)?.insert(division, user)?;
@@ -94,14 +110,69 @@ impl ServerDb {
         Ok(t.get(division)?.map(|v| v.value().to_string()))
     }
 
-    /// Every division that has a token owner (the background schedule syncs these).
-    pub fn org_divisions(&self) -> Result<Vec<i64>> {
+    /// Adds (or renames) one of the organization's accounts.
+    pub fn add_org_user(&self, division: i64, user: &str, account: &OrgAccount) -> Result<()> {
+        self.put_json(ORG_USERS, &org_user_key(division, user), account)
+    }
+
+    /// The organization's accounts, by user key.
+    pub fn org_users(&self, division: i64) -> Result<Vec<(String, OrgAccount)>> {
+        let prefix = org_user_key(division, "");
         let tx = self.db.begin_read()?;
-        let t = tx.open_table(ORG_TOKEN_USER)?;
+        let t = tx.open_table(ORG_USERS)?;
         let mut out = Vec::new();
-        for entry in t.iter()? {
-            out.push(entry?.0.value());
+        for entry in t.range(prefix.as_str()..)? {
+            let (k, v) = entry?;
+            let Some(user) = k.value().strip_prefix(prefix.as_str()) else { break };
+            if let Ok(account) = serde_json::from_slice(v.value()) {
+                out.push((user.to_string(), account));
+            }
         }
         Ok(out)
+    }
+
+    /// The user signed out everywhere: no longer an account of any organization.
+    pub fn remove_org_user(&self, user: &str) -> Result<()> {
+        let suffix = format!("/{user}");
+        let tx = self.db.begin_write()?;
+        {
+            let mut t = tx.open_table(ORG_USERS)?;
+            let keys: Vec<String> = t
+                .iter()?
+                .filter_map(|e| e.ok().map(|(k, _)| k.value().to_string()))
+                .filter(|k| k.ends_with(&suffix))
+                .collect();
+            for k in keys {
+                t.remove(k.as_str())?;
+            }
+            let mut owners = tx.open_table(ORG_TOKEN_USER)?;
+            let owned: Vec<i64> = owners
+                .iter()?
+                .filter_map(|e| e.ok())
+                .filter(|(_, v)| v.value() == user)
+                .map(|(k, _)| k.value())
+                .collect();
+            for division in owned {
+                owners.remove(division)?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Every division that has an account (the background schedule syncs the activated ones).
+    pub fn org_divisions(&self) -> Result<Vec<i64>> {
+        let tx = self.db.begin_read()?;
+        let mut out = std::collections::BTreeSet::new();
+        for entry in tx.open_table(ORG_TOKEN_USER)?.iter()? {
+            out.insert(entry?.0.value());
+        }
+        for entry in tx.open_table(ORG_USERS)?.iter()? {
+            let (k, _) = entry?;
+            if let Some(d) = k.value().split_once('/').and_then(|(d, _)| d.parse().ok()) {
+                out.insert(d);
+            }
+        }
+        Ok(out.into_iter().collect())
     }
 }

@@ -12,8 +12,11 @@ use crate::auth::session::{
 };
 use crate::auth::tier::{Session, Tier, end_session, resolve, today};
 use crate::error::{AppError, AppResult, Code};
+use crate::exact::ExactError;
 use crate::exact::oauth::now_ms;
+use crate::exact::tokens::Access;
 use crate::server::AppState;
+use crate::serverdb::OrgAccount;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::{Deserialize, Serialize};
@@ -98,6 +101,9 @@ pub struct SessionView {
     activated: bool,
     token_expires_at: Option<i64>,
     refreshing_authorization: bool,
+    /// Whether Exact Online still accepts this user's sign-in (`signInNeeded`: sign in again;
+    /// local work goes on meanwhile).
+    provider_access: Access,
     import_data_until: Option<i64>,
     organization_details: Value,
     user_preferences: Value,
@@ -118,6 +124,7 @@ fn view(state: &AppState, session: Option<&Session>) -> SessionView {
             activated: false,
             token_expires_at: None,
             refreshing_authorization: false,
+            provider_access: Access::None,
             import_data_until: None,
             organization_details: org::placeholder("notInitialized", -1),
             user_preferences: Value::Object(Map::new()),
@@ -137,6 +144,7 @@ fn view(state: &AppState, session: Option<&Session>) -> SessionView {
         activated,
         token_expires_at: state.tokens.expiry_ms(&r.user),
         refreshing_authorization: state.tokens.is_refreshing(&r.user),
+        provider_access: state.tokens.access(&r.user),
         import_data_until: r.reauth_until_ms.filter(|t| *t > now_ms()),
         organization_details: organization_details(state, r.division),
         user_preferences: org::user_preferences(state, r.division, &r.user),
@@ -168,6 +176,8 @@ async fn authorize(
     }
     // Each sign-in starts a new refresh chain at the provider and ends the old one: keep the new.
     state.tokens.store(&user, &tokens)?;
+    // Writes this user queued while their sign-in was missing or refused can go now.
+    state.outbox.wake_all();
     let secure = state.auth.secure_cookies;
     let existing = resolve(&state, &req).await.ok().flatten();
 
@@ -188,12 +198,13 @@ async fn authorize(
         .filter(|c| !c.is_empty())
         .or_else(|| divisions.iter().find(|d| d.division == division).map(|d| d.customer.clone()))
         .unwrap_or_default();
-    org::prepare_organization(&state, division, &customer, &user)?;
+    let account = OrgAccount { user_name: text(&me, "UserName"), full_name: text(&me, "FullName") };
+    org::prepare_organization(&state, division, &customer, &user, &account)?;
     let now = now_ms();
     let record = SessionRecord {
         user: user.clone(),
-        user_name: text(&me, "UserName"),
-        full_name: text(&me, "FullName"),
+        user_name: account.user_name,
+        full_name: account.full_name,
         division,
         customer_name: customer,
         divisions,
@@ -241,9 +252,14 @@ async fn logout(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
 }
 
 /// Renews the provider token now if it is in its last 30 s (single flight, spec §4); answers the
-/// session. A token that can no longer be renewed ends the session: 401.
+/// session. The session itself never depends on the provider: when Exact cannot be reached the
+/// token is renewed later, and when Exact refused the sign-in `providerAccess` says so.
 async fn refresh(state: web::Data<AppState>, req: HttpRequest) -> AppResult<HttpResponse> {
     let session = resolve(&state, &req).await?.ok_or_else(|| AppError::new(Code::NotAuthorized))?;
+    match state.tokens.access_token(&session.record.user).await {
+        Ok(_) | Err(ExactError::Unauthorized(_) | ExactError::NoToken) => {}
+        Err(e) => tracing::warn!(error = %e, "token renewal failed; the session goes on and it is tried again later"),
+    }
     Ok(HttpResponse::Ok().json(view(&state, Some(&session))))
 }
 
@@ -268,7 +284,8 @@ async fn switch_division(
         .find(|d| d.division == body.division)
         .cloned()
         .ok_or_else(|| AppError::with_message(Code::Forbidden, "You have no access to that division"))?;
-    org::prepare_organization(&state, choice.division, &choice.customer, &s.record.user)?;
+    let account = OrgAccount { user_name: s.record.user_name.clone(), full_name: s.record.full_name.clone() };
+    org::prepare_organization(&state, choice.division, &choice.customer, &s.record.user, &account)?;
     s.record.division = choice.division;
     s.record.customer_name = choice.customer.clone();
     s.record.registered = orgs::is_active(&state.serverdb, choice.division, today()).map_err(AppError::internal)?;

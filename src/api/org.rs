@@ -3,11 +3,12 @@
 //! preference and permission writes.
 
 use super::router::Router;
-use crate::auth::orgs;
 use crate::auth::session::DivisionChoice;
 use crate::auth::tier::{Session, today};
+use crate::auth::{accounts, orgs};
 use crate::error::{AppError, AppResult, Code};
 use crate::server::AppState;
+use crate::serverdb::OrgAccount;
 use crate::store::{DELETED_ENTRIES_TABLE, OrgDetails};
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
@@ -23,6 +24,7 @@ pub fn routes(r: &mut Router) {
     r.signed_in("/updatePreferences", |res| res.put(update_preferences));
     r.signed_in("/updateOrganizationPreferences", |res| res.put(update_org_preferences));
     r.full("/updateOrganizationSyncTimestamps", |res| res.put(update_sync_timestamps));
+    r.full("/organization/accounts", |res| res.get(accounts));
     // Before `/db/{table}`, so it is never taken for a table name.
     r.full("/db/userPermissions", |res| res.get(permissions).put(update_permissions));
 }
@@ -85,9 +87,16 @@ pub fn user_preferences(state: &AppState, division: i64, user: &str) -> Value {
         .unwrap_or_else(|| Value::Object(Map::new()))
 }
 
-/// First sign-in of an organization: its store gets details (a uuid, the name) and the registry
-/// an entry; the signing-in user's token becomes the one its scheduled sync uses.
-pub fn prepare_organization(state: &AppState, division: i64, customer: &str, user: &str) -> AppResult<()> {
+/// A sign-in to an organization: on the first, its store gets details (a uuid, the name) and the
+/// registry an entry; every signing-in user becomes one of its accounts (whose provider tokens
+/// may serve its sync), the latest one first after the chosen sync account.
+pub fn prepare_organization(
+    state: &AppState,
+    division: i64,
+    customer: &str,
+    user: &str,
+    account: &OrgAccount,
+) -> AppResult<()> {
     let store = state.stores.get(division)?;
     match store.org_details()? {
         Some(d) if d.name == customer || customer.is_empty() => {}
@@ -104,6 +113,7 @@ pub fn prepare_organization(state: &AppState, division: i64, customer: &str, use
     }
     orgs::register(&state.serverdb, division, customer).map_err(AppError::internal)?;
     state.serverdb.set_org_token_user(division, user).map_err(AppError::internal)?;
+    state.serverdb.add_org_user(division, user, account).map_err(AppError::internal)?;
     Ok(())
 }
 
@@ -142,7 +152,7 @@ async fn access_token(state: &AppState, session: &Session) -> AppResult<String> 
 
 /// `GET /exact/current`: the provider's current division and customer name for this user.
 async fn current(state: web::Data<AppState>, session: Session) -> AppResult<HttpResponse> {
-    let token = access_token(&state, &session).await.map_err(|_| AppError::new(Code::NoToken))?;
+    let token = access_token(&state, &session).await?;
     let me = state.exact.me(&token).await?;
     let division = me.get("CurrentDivision").and_then(Value::as_i64);
     let customer = me.get("DivisionCustomerName").and_then(Value::as_str).map(str::trim);
@@ -258,9 +268,34 @@ async fn update_org_preferences(
         return Err(AppError::bad_request("preferences must be an object"));
     };
     let mut details = same_org(&state, &session, &body.uuid)?;
+    check_sync_account(&state, session.record.division, &prefs)?;
     details.preferences = prefs;
     state.stores.get(session.record.division)?.set_org_details(&details)?;
     Ok(HttpResponse::Ok().json(organization_details(&state, session.record.division)))
+}
+
+/// The chosen sync account must be one of the organization's accounts ('' = automatic).
+fn check_sync_account(state: &AppState, division: i64, prefs: &Value) -> AppResult<()> {
+    let Some(chosen) = prefs.get(accounts::SYNC_ACCOUNT_PREFERENCE) else { return Ok(()) };
+    let chosen = chosen.as_str().ok_or_else(|| AppError::bad_request("sync_account must be text"))?.trim();
+    if chosen.is_empty() {
+        return Ok(());
+    }
+    let known = state.serverdb.org_users(division).map_err(AppError::internal)?;
+    if known.iter().any(|(user, _)| user == chosen) {
+        Ok(())
+    } else {
+        Err(AppError::bad_request("That account has not signed in to this organization"))
+    }
+}
+
+/// `GET /organization/accounts`: the users signed in to the organization, with whether Exact
+/// still accepts their sign-in, and the chosen sync account (for Global Settings).
+async fn accounts(state: web::Data<AppState>, session: Session) -> AppResult<HttpResponse> {
+    let division = session.record.division;
+    let list = accounts::list(&state.serverdb, &state.tokens, division).map_err(AppError::internal)?;
+    let chosen = accounts::chosen_sync_account(&state.stores, division);
+    Ok(HttpResponse::Ok().json(json!({"accounts": list, "syncAccount": chosen})))
 }
 
 /// Sets sync timestamps (lower = re-read from there); refused while a sync runs.

@@ -3,6 +3,7 @@
 
 use super::router::Router;
 use super::scope::Org;
+use crate::auth::accounts;
 use crate::auth::tier::Session;
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::catalogue;
@@ -79,14 +80,14 @@ struct StartBody {
     endpoints: Option<Vec<String>>,
 }
 
-/// The token owner of the organization (the user who signed in for it).
+/// The provider sign-in that serves the organization's own calls (see `auth::accounts`).
 pub fn org_token(state: &AppState, division: i64) -> AppResult<OrgToken> {
-    let user = state
-        .serverdb
-        .org_token_user(division)
-        .map_err(AppError::internal)?
-        .ok_or_else(|| AppError::new(Code::NoToken))?;
-    Ok(OrgToken { tokens: state.tokens.clone(), user })
+    accounts::org_token(&state.serverdb, &state.stores, &state.tokens, division).ok_or_else(|| {
+        AppError::with_message(
+            Code::ProviderSignIn,
+            "No account of this organization has a usable Exact Online sign-in: sign in with Exact Online again",
+        )
+    })
 }
 
 async fn start(

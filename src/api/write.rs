@@ -67,7 +67,9 @@ async fn queue(state: &AppState, session: &Session, entries: Vec<Entry>, wait: u
     let mut stored = state.outbox.enqueue(division, entries).map_err(AppError::internal)?;
     tracing::info!(division, count = stored.len(), action = %stored[0].action, "write queued");
     let wait = Duration::from_secs(wait.min(MAX_WAIT_SECS));
-    if !wait.is_zero() {
+    // While Exact is away (or the queue waits for a sign-in) the answer is "queued", at once.
+    let blocked = !state.exact.provider_status().reachable || state.outbox.is_waiting(division);
+    if !wait.is_zero() && !blocked {
         for e in &mut stored {
             // Entries go in order: waiting for each in turn bounds the whole wait.
             if let Some(done) = state.outbox.wait_done(division, e.id, wait).await.map_err(AppError::internal)? {

@@ -1,5 +1,6 @@
 //! Access: sessions, access tiers, the organization registry and licence codes.
 
+pub mod accounts;
 pub mod licence;
 pub mod orgs;
 pub mod session;

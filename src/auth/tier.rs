@@ -1,5 +1,5 @@
-//! Access tiers (spec §2): public; signed in (a session whose provider token is still valid or
-//! can be renewed); full access (signed in, the organization activated and the login process
+//! Access tiers (spec §2): public; signed in (a live session; whether Exact Online can be reached
+//! or still accepts the user's tokens does not matter here); full access (signed in, the organization activated and the login process
 //! complete). Every non-public route is wrapped in [`guard`], which resolves the session once
 //! and leaves it in the request for the handler's extractors.
 
@@ -8,7 +8,6 @@ use super::orgs;
 use super::session::{SESSION_COOKIE, SessionRecord, Sessions};
 use super::throttle::Throttle;
 use crate::error::{AppError, Code};
-use crate::exact::ExactError;
 use crate::exact::oauth::now_ms;
 use crate::server::AppState;
 use actix_web::body::MessageBody;
@@ -74,39 +73,37 @@ pub fn today() -> chrono::NaiveDate {
     chrono::Local::now().date_naive()
 }
 
-/// The session behind the request's cookie, if it is still good. A session whose provider
-/// token was refused (revoked, refresh chain broken) is ended here.
+/// The session behind the request's cookie, if it is still good. The provider is not asked: a
+/// session holds while Exact Online cannot be reached, and one whose provider sign-in Exact
+/// refused stays signed in for local work (`Access::SignInNeeded` tells the UI to ask again).
 pub async fn resolve(state: &AppState, req: &HttpRequest) -> Result<Option<Session>, AppError> {
     let Some(cookie) = req.cookie(SESSION_COOKIE) else { return Ok(None) };
     let id = cookie.value().to_string();
-    let now = now_ms();
-    let Some(record) = state.auth.sessions.get(&id, now).map_err(AppError::internal)? else { return Ok(None) };
-    match state.tokens.access_token(&record.user).await {
-        Ok(_) => {}
-        Err(ExactError::Unauthorized(_) | ExactError::NoToken) => {
-            tracing::info!(division = record.division, "session ended: the provider no longer accepts its token");
-            end_session(state, &id, &record.user);
-            return Ok(None);
-        }
-        // The provider is unreachable for a renewal: the session holds while its token does.
-        Err(e) if state.tokens.expiry_ms(&record.user).is_some_and(|t| t > now) => {
-            tracing::warn!(error = %e, "token renewal failed; the current token is still valid");
-        }
-        Err(e) => return Err(e.into()),
-    }
+    let Some(record) = state.auth.sessions.get(&id, now_ms()).map_err(AppError::internal)? else { return Ok(None) };
     let active = orgs::is_active(&state.serverdb, record.division, today()).map_err(AppError::internal)?;
     let tier = if record.registered && active { Tier::Full } else { Tier::SignedIn };
     Ok(Some(Session { id, record, tier }))
 }
 
-/// Drops the session, and the user's provider tokens once no other session of theirs remains.
+/// Drops the session. The user's provider tokens go with their last session, unless writes they
+/// queued still wait to be sent: then the tokens stay for those writes only (the outbox drops
+/// them once they are through), and the user no longer counts as one of the organization's
+/// accounts for sync, live reads and labels.
 pub fn end_session(state: &AppState, id: &str, user: &str) {
     if let Err(e) = state.auth.sessions.delete(id) {
         tracing::error!(error = %format!("{e:#}"), "cannot remove a session");
     }
     match state.auth.sessions.user_has_sessions(user) {
         Ok(false) => {
-            if let Err(e) = state.tokens.forget(user) {
+            if let Err(e) = state.serverdb.remove_org_user(user) {
+                tracing::error!(error = %format!("{e:#}"), "cannot remove the user from their organizations");
+            }
+            let result = if state.outbox.has_open_writes_of(user) {
+                state.tokens.keep_for_queued_writes(user)
+            } else {
+                state.tokens.forget(user)
+            };
+            if let Err(e) = result {
                 tracing::error!(error = %e, "cannot drop provider tokens");
             }
         }

@@ -101,6 +101,11 @@ impl ExactClient {
         self.reachability.status()
     }
 
+    /// The tracker every call reports to (shared with the OAuth client's token calls).
+    pub fn reachability(&self) -> Arc<Reachability> {
+        self.reachability.clone()
+    }
+
     /// The limiter shared by every user and job of `division`.
     pub fn limiter(&self, division: i64) -> Arc<RateLimiter> {
         self.limiters.for_division(division)

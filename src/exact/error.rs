@@ -49,7 +49,9 @@ impl From<ExactError> for AppError {
     fn from(e: ExactError) -> Self {
         match &e {
             ExactError::Network(_) => AppError::new(Code::Timeout).caused_by(e),
-            ExactError::Unauthorized(_) => AppError::new(Code::NotAuthorized).caused_by(e),
+            // Exact refused the provider sign-in, not this server's session: no 401, which
+            // would end the session in the browser.
+            ExactError::Unauthorized(_) => AppError::new(Code::ProviderSignIn).caused_by(e),
             ExactError::NoToken => AppError::new(Code::NoToken),
             ExactError::Forbidden(m) => AppError::with_message(Code::Forbidden, format!("Exact Online: {m}")),
             ExactError::RateLimited => AppError::with_message(

@@ -1,8 +1,10 @@
 //! Exact Online's OAuth 2.0 code grant: the authorize URL, the code exchange and the refresh.
 
 use super::error::ExactError;
+use super::reachability::Reachability;
 use crate::config::Secret;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// A provider token set with its absolute expiry (spec §3: expires_in converted to a time).
@@ -49,6 +51,8 @@ pub struct OAuthClient {
     base_url: String,
     client_id: String,
     client_secret: Secret,
+    /// Token calls count for the outage banner like every other provider call.
+    reachability: Option<Arc<Reachability>>,
 }
 
 impl OAuthClient {
@@ -58,6 +62,22 @@ impl OAuthClient {
             base_url: base_url.trim_end_matches('/').to_string(),
             client_id: client_id.to_string(),
             client_secret,
+            reachability: None,
+        }
+    }
+
+    /// Reports the outcome of token calls to `reachability` (the provider client's).
+    pub fn reporting_to(mut self, reachability: Arc<Reachability>) -> Self {
+        self.reachability = Some(reachability);
+        self
+    }
+
+    fn report(&self, failure: Option<&str>) {
+        if let Some(r) = &self.reachability {
+            match failure {
+                Some(error) => r.failed(now_ms(), error),
+                None => r.answered(now_ms()),
+            }
         }
     }
 
@@ -104,9 +124,19 @@ impl OAuthClient {
             .form(form)
             .send()
             .await
-            .map_err(|e| ExactError::Network(without_url(e)))?;
+            .map_err(|e| ExactError::Network(without_url(e)))
+            .inspect_err(|e| self.report(Some(&e.to_string())))?;
         let status = resp.status().as_u16();
-        let body = resp.bytes().await.map_err(|e| ExactError::Network(without_url(e)))?;
+        let body = resp
+            .bytes()
+            .await
+            .map_err(|e| ExactError::Network(without_url(e)))
+            .inspect_err(|e| self.report(Some(&e.to_string())))?;
+        if status >= 500 {
+            self.report(Some(&format!("Exact Online answered {status}")));
+        } else {
+            self.report(None);
+        }
         if status != 200 {
             let message = super::envelope::error_message(&body);
             return Err(match status {

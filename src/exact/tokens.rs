@@ -1,53 +1,134 @@
-//! Provider tokens: stored in server.redb, refreshed on demand when under 30 s remain (spec §4,
-//! §9), one refresh at a time per user (single flight), rotation respected.
+//! Provider tokens: one set per provider user, stored in server.redb, renewed when under 30 s
+//! remain (spec §4, §9), one renewal at a time per user (single flight), rotation respected.
 //!
 //! Exact refuses a refresh before the last 30 s of a token's life and kills the whole chain when
-//! an old refresh token is reused, so two concurrent refreshes must never happen: the refresh
-//! runs under a per-user lock and re-reads the stored token inside it.
+//! an old refresh token is reused, so two concurrent refreshes must never happen and a rotated
+//! refresh token must never be lost. Each renewal therefore runs in a task of its own that holds
+//! the user's lock from reading the stored set to storing the new one: a caller that gives up
+//! (a cancelled request, a client that went away) stops waiting, never the renewal.
+//!
+//! Nothing here decides whether a session is valid: an unreachable provider leaves the stored set
+//! as it is (it is renewed when Exact answers again), and a refresh token Exact no longer accepts
+//! is marked as such, so the user is asked to sign in again without losing their local work.
 
 use super::error::ExactError;
 use super::oauth::{OAuthClient, TokenSet, now_ms};
 use crate::serverdb::{ServerDb, TOKENS};
 use parking_lot::Mutex;
+use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// Refresh when fewer than this many milliseconds remain (spec §9: 30 s).
 pub const REFRESH_THRESHOLD_MS: i64 = 30_000;
 
+/// A user's stored token set and what is known about it beyond the provider's answer.
+#[derive(Clone, Serialize, Deserialize)]
+struct Stored {
+    #[serde(flatten)]
+    set: TokenSet,
+    /// Why Exact no longer accepts the refresh token (revoked, expired, chain broken); a new
+    /// sign-in clears it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    refused: Option<String>,
+    /// The user signed out; the set is kept only for the writes they queued before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    signed_out: bool,
+}
+
+/// What the server can do with a user's provider sign-in right now, without asking the provider.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Access {
+    /// A token set is stored and Exact has not refused it (it may be renewed when due).
+    Ok,
+    /// Exact refused the refresh token: the user must sign in with Exact Online again.
+    SignInNeeded,
+    /// No token set is stored (never signed in here, or signed out).
+    None,
+}
+
 pub struct TokenManager {
     db: Arc<ServerDb>,
     oauth: OAuthClient,
     locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
-    refreshing: Mutex<HashSet<String>>,
+    refreshing: Arc<Mutex<HashSet<String>>>,
+}
+
+fn store_error(e: anyhow::Error) -> ExactError {
+    ExactError::Malformed(format!("token store: {e:#}"))
+}
+
+/// Whether the token endpoint's refusal only says "too early": the current token still works.
+fn too_early(message: &str) -> bool {
+    message.contains("TooEarlyToRefreshTokens") || message.contains("not expired")
 }
 
 impl TokenManager {
     pub fn new(db: Arc<ServerDb>, oauth: OAuthClient) -> Self {
-        TokenManager { db, oauth, locks: Mutex::default(), refreshing: Mutex::default() }
+        TokenManager { db, oauth, locks: Mutex::default(), refreshing: Arc::default() }
     }
 
     pub fn oauth(&self) -> &OAuthClient {
         &self.oauth
     }
 
-    fn read(&self, user: &str) -> Result<Option<TokenSet>, ExactError> {
-        self.db.get_json::<TokenSet>(TOKENS, user).map_err(|e| ExactError::Malformed(format!("token store: {e:#}")))
+    fn read(&self, user: &str) -> Result<Option<Stored>, ExactError> {
+        self.db.get_json::<Stored>(TOKENS, user).map_err(store_error)
     }
 
-    /// Stores a fresh token set for `user`.
+    fn write(&self, user: &str, stored: &Stored) -> Result<(), ExactError> {
+        self.db.put_json(TOKENS, user, stored).map_err(store_error)
+    }
+
+    /// Stores a fresh token set for `user` (a sign-in): usable again, whatever was known before.
     pub fn store(&self, user: &str, tokens: &TokenSet) -> Result<(), ExactError> {
-        self.db.put_json(TOKENS, user, tokens).map_err(|e| ExactError::Malformed(format!("token store: {e:#}")))
+        self.write(user, &Stored { set: tokens.clone(), refused: None, signed_out: false })
     }
 
-    /// Drops the user's tokens (logout, critical error).
+    /// Drops the user's tokens.
     pub fn forget(&self, user: &str) -> Result<(), ExactError> {
-        self.db.remove(TOKENS, user).map_err(|e| ExactError::Malformed(format!("token store: {e:#}")))
+        self.db.remove(TOKENS, user).map_err(store_error)
+    }
+
+    /// The user signed out: their set no longer serves anyone else, but is kept for the writes
+    /// they queued before (dropped with [`TokenManager::forget`] once those are through).
+    pub fn keep_for_queued_writes(&self, user: &str) -> Result<(), ExactError> {
+        match self.read(user)? {
+            Some(mut s) => {
+                s.signed_out = true;
+                self.write(user, &s)
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// Whether the user's set is only kept for their queued writes.
+    pub fn is_signed_out(&self, user: &str) -> bool {
+        self.read(user).ok().flatten().is_some_and(|s| s.signed_out)
     }
 
     /// The stored expiry of the user's access token, if any.
     pub fn expiry_ms(&self, user: &str) -> Option<i64> {
-        self.read(user).ok().flatten().map(|t| t.expires_at_ms)
+        self.read(user).ok().flatten().map(|t| t.set.expires_at_ms)
+    }
+
+    /// What the server can do with the user's sign-in (no provider call).
+    pub fn access(&self, user: &str) -> Access {
+        match self.read(user) {
+            Ok(Some(s)) if s.refused.is_some() => Access::SignInNeeded,
+            Ok(Some(_)) => Access::Ok,
+            Ok(None) => Access::None,
+            Err(e) => {
+                tracing::error!(error = %e, "cannot read provider tokens");
+                Access::None
+            }
+        }
+    }
+
+    /// Whether the user's set may serve the organization's sync, live reads and labels.
+    pub fn serves_others(&self, user: &str) -> bool {
+        self.read(user).ok().flatten().is_some_and(|s| s.refused.is_none() && !s.signed_out)
     }
 
     /// Whether a refresh is running for the user (the spec's `refreshingAuthorization` flag).
@@ -59,34 +140,74 @@ impl TokenManager {
         self.locks.lock().entry(user.to_string()).or_default().clone()
     }
 
-    /// A valid access token for `user`, refreshing it first when under 30 s remain.
-    pub async fn access_token(&self, user: &str) -> Result<String, ExactError> {
+    /// A valid access token for `user`, renewing it first when under 30 s remain.
+    pub async fn access_token(self: &Arc<Self>, user: &str) -> Result<String, ExactError> {
         let current = self.read(user)?.ok_or(ExactError::NoToken)?;
-        if current.remaining_ms(now_ms()) > REFRESH_THRESHOLD_MS {
-            return Ok(current.access_token);
+        if let Some(reason) = current.refused {
+            return Err(ExactError::Unauthorized(reason));
         }
+        if current.set.remaining_ms(now_ms()) > REFRESH_THRESHOLD_MS {
+            return Ok(current.set.access_token);
+        }
+        self.renew(user, None).await
+    }
+
+    /// Exact refused `access_token` although it looked valid (revoked early, clocks apart): the
+    /// next call renews it. Answers a token to try once more, if a renewal gives one.
+    pub async fn rejected(self: &Arc<Self>, user: &str, access_token: &str) -> Result<String, ExactError> {
+        self.renew(user, Some(access_token.to_string())).await
+    }
+
+    /// Runs one renewal for `user` in its own task (see the module notes) and waits for it.
+    /// `rejected`: renew even if the stored token looks valid, unless it was already replaced.
+    async fn renew(self: &Arc<Self>, user: &str, rejected: Option<String>) -> Result<String, ExactError> {
+        let this = self.clone();
+        let user = user.to_string();
+        let task = tokio::spawn(async move { this.renew_locked(&user, rejected).await });
+        task.await.map_err(|e| ExactError::Malformed(format!("token renewal stopped: {e}")))?
+    }
+
+    async fn renew_locked(&self, user: &str, rejected: Option<String>) -> Result<String, ExactError> {
         let lock = self.lock_for(user);
         let _guard = lock.lock().await;
-        // Another caller may have refreshed while we waited: use its result.
-        let current = self.read(user)?.ok_or(ExactError::NoToken)?;
-        if current.remaining_ms(now_ms()) > REFRESH_THRESHOLD_MS {
-            return Ok(current.access_token);
+        // Another renewal may have finished while this one waited: use its result.
+        let mut current = self.read(user)?.ok_or(ExactError::NoToken)?;
+        if let Some(reason) = current.refused {
+            return Err(ExactError::Unauthorized(reason));
+        }
+        let replaced = rejected.as_deref().is_some_and(|r| r != current.set.access_token);
+        let due = current.set.remaining_ms(now_ms()) <= REFRESH_THRESHOLD_MS;
+        if replaced || (rejected.is_none() && !due) {
+            return Ok(current.set.access_token);
         }
         self.refreshing.lock().insert(user.to_string());
-        let result = self.oauth.refresh(&current.refresh_token).await;
+        let result = self.oauth.refresh(&current.set.refresh_token).await;
         self.refreshing.lock().remove(user);
         match result {
             Ok(fresh) => {
-                self.store(user, &fresh)?;
+                current.set = fresh;
+                self.write(user, &current)?;
                 tracing::info!(user, "provider token refreshed");
-                Ok(fresh.access_token)
+                Ok(current.set.access_token)
+            }
+            Err(ExactError::Unauthorized(message)) if too_early(&message) => {
+                // Exact still counts the token as valid (clocks apart): keep using it.
+                tracing::warn!(user, %message, "provider token renewal refused as too early");
+                Ok(current.set.access_token)
+            }
+            Err(ExactError::Unauthorized(message)) => {
+                tracing::warn!(user, %message, "Exact Online no longer accepts the refresh token; sign-in needed");
+                current.refused = Some(message.clone());
+                self.write(user, &current)?;
+                Err(ExactError::Unauthorized(message))
             }
             Err(e) => {
-                tracing::warn!(user, error = %e, "provider token refresh failed");
-                Err(match e {
-                    ExactError::Rejected { message, .. } => ExactError::Unauthorized(message),
-                    other => other,
-                })
+                // Unreachable or failing: the stored chain stays as it is for the next try.
+                tracing::warn!(user, error = %e, "provider token renewal failed; will try again");
+                if current.set.remaining_ms(now_ms()) > 0 && rejected.is_none() {
+                    return Ok(current.set.access_token);
+                }
+                Err(e)
             }
         }
     }

@@ -46,10 +46,8 @@ pub async fn run(config: &Config, command: LabelsCommand) -> Result<()> {
         Some(d) => d,
         None => only_division(&state.serverdb.org_divisions()?)?,
     };
-    let user = state
-        .serverdb
-        .org_token_user(division)?
-        .with_context(|| format!("organization {division} has no provider token: sign in for it first"))?;
+    let user = crate::auth::accounts::sync_user(&state.serverdb, &state.stores, &state.tokens, division)
+        .with_context(|| format!("organization {division} has no usable provider sign-in: sign in for it first"))?;
     let request = LabelRequest {
         source: command.source,
         ids: command.ids.iter().cloned().map(Selection::Id).collect(),

@@ -17,7 +17,7 @@ use crate::exact::tokens::TokenManager;
 use crate::exact::{ExactClient, ExactError};
 use crate::serverdb::ServerDb;
 use crate::store::Stores;
-use crate::sync::engine::{OrgToken, SyncError};
+use crate::sync::engine::SyncError;
 use crate::sync::{SyncEngine, SyncSink};
 use anyhow::Result;
 use parking_lot::Mutex;
@@ -29,8 +29,8 @@ use std::time::Duration;
 use store::OutboxDb;
 use tokio::sync::Notify;
 
-/// Transient failures of one entry before it is handed to the user (with the last message).
-const MAX_ATTEMPTS: u32 = 10;
+/// The longest wait between tries, as a multiple of the spec's write wait (2 s → 30 s).
+const MAX_BACKOFF_FACTOR: u32 = 15;
 /// How long an entry without a usable token waits before trying again (or until woken).
 const NO_TOKEN_WAIT: Duration = Duration::from_secs(30);
 
@@ -54,6 +54,23 @@ pub struct OutboxService {
     retry_wait: Duration,
     orgs: Mutex<HashMap<i64, Arc<OrgOutbox>>>,
     workers: Mutex<Vec<tokio::task::JoinHandle<()>>>,
+}
+
+/// How one delivery step ended.
+enum Step {
+    Delivered,
+    /// Exact refused it (or its outcome cannot be known): it waits for the user.
+    Refused,
+    /// Its author's Exact Online sign-in is missing or refused: it waits for a new sign-in.
+    NoSignIn,
+    /// Exact could not take it now (unreachable, 5xx, 429, a token to renew): try again.
+    TryAgain,
+}
+
+/// Why an entry waits for its author.
+fn sign_in_needed(user_name: &str) -> String {
+    let who = if user_name.trim().is_empty() { "its author" } else { user_name.trim() };
+    format!("Waiting for {who} to sign in with Exact Online again")
 }
 
 /// What the provider says about a send whose answer was lost.
@@ -153,6 +170,15 @@ impl OutboxService {
         Ok(QueueCounts::of(&self.list(division)?))
     }
 
+    /// Whether the oldest open write waits (Exact unreachable, a sign-in needed): writes queued
+    /// behind it wait too.
+    pub fn is_waiting(self: &Arc<Self>, division: i64) -> bool {
+        match self.org(division).and_then(|o| o.db.next_open()) {
+            Ok(next) => next.is_some_and(|e| e.error.is_some()),
+            Err(_) => false,
+        }
+    }
+
     pub fn get(self: &Arc<Self>, division: i64, id: u64) -> Result<Option<Entry>> {
         self.org(division)?.db.get(id)
     }
@@ -179,12 +205,14 @@ impl OutboxService {
         }
     }
 
-    /// Waits up to `timeout` for an entry to be delivered or to fail.
+    /// Waits up to `timeout` for an entry to be delivered or to fail, or until it is known to
+    /// wait (Exact unreachable, a sign-in needed): the caller then answers "queued" at once.
     pub async fn wait_done(self: &Arc<Self>, division: i64, id: u64, timeout: Duration) -> Result<Option<Entry>> {
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
             let e = self.get(division, id)?;
-            let done = e.as_ref().is_none_or(|e| matches!(e.state, State::Delivered | State::Failed));
+            let waits = |e: &Entry| matches!(e.state, State::Pending | State::Sending) && e.error.is_some();
+            let done = e.as_ref().is_none_or(|e| matches!(e.state, State::Delivered | State::Failed) || waits(e));
             if done || tokio::time::Instant::now() >= deadline {
                 return Ok(e);
             }
@@ -194,6 +222,9 @@ impl OutboxService {
 
     async fn deliver_loop(self: Arc<Self>, division: i64, org: Arc<OrgOutbox>) {
         let mut touched = BTreeSet::new();
+        // Transient failures in a row: the wait grows with them, so a weekend without Exact
+        // costs a call every half minute, not every two seconds.
+        let mut failures: u32 = 0;
         loop {
             let next = match org.db.next_open() {
                 Ok(n) => n,
@@ -204,6 +235,7 @@ impl OutboxService {
                 }
             };
             let Some(entry) = next else {
+                failures = 0;
                 if !touched.is_empty() {
                     self.sync_tables(division, std::mem::take(&mut touched));
                 }
@@ -212,31 +244,100 @@ impl OutboxService {
                 continue;
             };
             let tables = entry.tables.clone();
-            match self.deliver(division, &org, entry).await {
-                Ok(true) => touched.extend(tables),
-                Ok(false) => {}
+            let user = entry.user.clone();
+            let wait = match self.deliver(division, &org, entry).await {
+                Ok(Step::Delivered) => {
+                    failures = 0;
+                    touched.extend(tables);
+                    self.release_signed_out_tokens(&user);
+                    continue;
+                }
+                Ok(Step::Refused) => {
+                    failures = 0;
+                    self.release_signed_out_tokens(&user);
+                    continue;
+                }
+                Ok(Step::NoSignIn) => NO_TOKEN_WAIT,
+                Ok(Step::TryAgain) => {
+                    failures = failures.saturating_add(1);
+                    self.backoff(failures)
+                }
                 Err(e) => {
                     tracing::error!(division, error = %format!("{e:#}"), "cannot record an outbox entry");
-                    tokio::time::sleep(self.retry_wait).await;
+                    self.retry_wait
                 }
+            };
+            // A sign-in or a new write wakes the worker early.
+            let _ = tokio::time::timeout(wait, org.wake.notified()).await;
+        }
+    }
+
+    /// The wait after `failures` transient failures in a row: the spec's write wait, doubling
+    /// up to fifteen times it (2 s … 30 s).
+    fn backoff(&self, failures: u32) -> Duration {
+        let factor = 1u32 << failures.saturating_sub(1).min(4);
+        (self.retry_wait * factor).min(self.retry_wait * MAX_BACKOFF_FACTOR)
+    }
+
+    /// The tokens of a user who signed out were kept only for their queued writes: once none is
+    /// left open in any organization, they go.
+    fn release_signed_out_tokens(self: &Arc<Self>, user: &str) {
+        if self.tokens.is_signed_out(user) && !self.has_open_writes_of(user) {
+            match self.tokens.forget(user) {
+                Ok(()) => tracing::info!("a signed-out user's queued writes are through; their tokens are dropped"),
+                Err(e) => tracing::error!(error = %e, "cannot drop provider tokens"),
             }
         }
     }
 
-    /// One step for the oldest open entry. Answers whether it was delivered.
-    async fn deliver(&self, division: i64, org: &OrgOutbox, mut entry: Entry) -> Result<bool> {
-        let Some(token) = self.token_for(division, &entry).await else {
-            entry.state = State::Pending;
-            entry.error = Some("Waiting for a sign-in: there is no valid Exact Online token".into());
+    /// Whether `user` has writes still to go (pending or sending) in any organization.
+    pub fn has_open_writes_of(self: &Arc<Self>, user: &str) -> bool {
+        let open = |e: &Entry| e.user == user && matches!(e.state, State::Pending | State::Sending);
+        store::divisions_with_outbox(&self.data_dir).into_iter().any(|division| match self.list(division) {
+            Ok(entries) => entries.iter().any(open),
+            Err(e) => {
+                tracing::error!(division, error = %format!("{e:#}"), "cannot read an outbox");
+                // Unknown: keep the tokens rather than strand a write.
+                true
+            }
+        })
+    }
+
+    /// Wakes every worker (a user signed in: writes waiting for their sign-in can go).
+    pub fn wake_all(&self) {
+        for org in self.orgs.lock().values() {
+            org.wake.notify_one();
+        }
+    }
+
+    /// Records why the entry waits (it stays open) and answers how to go on.
+    fn waiting(&self, org: &OrgOutbox, mut entry: Entry, why: String, step: Step) -> Result<Step> {
+        if entry.error.as_deref() != Some(why.as_str()) {
+            entry.error = Some(why);
             org.db.put(&entry)?;
-            let _ = tokio::time::timeout(NO_TOKEN_WAIT, org.wake.notified()).await;
-            return Ok(false);
+        }
+        Ok(step)
+    }
+
+    /// One step for the oldest open entry.
+    async fn deliver(&self, division: i64, org: &OrgOutbox, mut entry: Entry) -> Result<Step> {
+        // Writes go under the identity of the user who made them, never another's.
+        let token = match self.tokens.access_token(&entry.user).await {
+            Ok(t) => t,
+            Err(ExactError::Unauthorized(_) | ExactError::NoToken) => {
+                let why = sign_in_needed(&entry.user_name);
+                return self.waiting(org, entry, why, Step::NoSignIn);
+            }
+            Err(e) => {
+                let why = format!("Waiting for Exact Online: {e}");
+                return self.waiting(org, entry, why, Step::TryAgain);
+            }
         };
         if entry.state == State::Sending {
             match self.reconcile(division, &token, &entry).await {
                 Ok(Found::Yes) => {
                     tracing::info!(division, id = entry.id, action = %entry.action, "outbox: the provider already has it");
-                    return self.delivered(org, entry, None).map(|_| true);
+                    return self.delivered(org, entry, None).map(|_| Step::Delivered);
                 }
                 Ok(Found::No) => {}
                 Ok(Found::CannotTell) => {
@@ -244,12 +345,16 @@ impl OutboxService {
                     entry.error = Some(UNKNOWN_OUTCOME.into());
                     entry.done_ms = Some(now_ms());
                     org.db.put(&entry)?;
-                    return Ok(false);
+                    return Ok(Step::Refused);
+                }
+                Err(ExactError::Unauthorized(_)) => {
+                    self.token_refused(&entry.user, &token).await;
+                    return Ok(Step::TryAgain);
                 }
                 Err(e) => {
-                    tracing::warn!(division, id = entry.id, error = %e, "outbox: cannot check an interrupted send yet");
-                    tokio::time::sleep(self.retry_wait).await;
-                    return Ok(false);
+                    tracing::debug!(division, id = entry.id, error = %e, "outbox: cannot check an interrupted send yet");
+                    let why = format!("Waiting for Exact Online: {e}");
+                    return self.waiting(org, entry, why, Step::TryAgain);
                 }
             }
         }
@@ -263,50 +368,53 @@ impl OutboxService {
             Ok(created) => {
                 let key = created.iter().find(|(k, _)| is_key(k)).and_then(|(_, v)| v.as_str()).map(str::to_string);
                 tracing::info!(division, id = entry.id, action = %entry.action, "outbox: delivered");
-                self.delivered(org, entry, key).map(|_| true)
+                self.delivered(org, entry, key).map(|_| Step::Delivered)
             }
             // A key that is already gone was deleted: that is what was asked.
             Err(ExactError::Rejected { status: 404, .. }) if entry.method == Method::Delete => {
-                self.delivered(org, entry, None).map(|_| true)
+                self.delivered(org, entry, None).map(|_| Step::Delivered)
             }
+            // Only Exact's own refusal, with its message, ends an entry.
             Err(ExactError::Rejected { message, .. } | ExactError::Forbidden(message)) => {
                 tracing::warn!(division, id = entry.id, action = %entry.action, %message, "outbox: refused by Exact Online");
                 entry.state = State::Failed;
                 entry.error = Some(message);
                 entry.done_ms = Some(now_ms());
                 org.db.put(&entry)?;
-                Ok(false)
+                Ok(Step::Refused)
             }
+            // A 401 is answered before anything is booked: renew and send again.
             Err(ExactError::Unauthorized(_) | ExactError::NoToken) => {
                 entry.state = State::Pending;
-                entry.error = Some("Waiting for a sign-in: Exact Online refused the token".into());
                 org.db.put(&entry)?;
-                let _ = tokio::time::timeout(NO_TOKEN_WAIT, org.wake.notified()).await;
-                Ok(false)
+                self.token_refused(&entry.user, &token).await;
+                Ok(Step::TryAgain)
             }
             // 429: the provider did not take it, so it can simply go again.
             Err(ExactError::RateLimited) => {
                 entry.state = State::Pending;
-                entry.error = Some("Waiting for Exact Online's call limit".into());
-                org.db.put(&entry)?;
-                tokio::time::sleep(self.retry_wait).await;
-                Ok(false)
+                self.waiting(org, entry, "Waiting for Exact Online's call limit".into(), Step::TryAgain)
             }
-            // Network trouble or a 5xx: it may have arrived. It stays "sending", so the next round
-            // checks at the provider before sending again. Exact also answers some business
-            // validation with a 500: after enough tries the user gets its message.
+            // Network trouble, a timeout or a 5xx: it may have arrived. It stays "sending", so the
+            // next round checks at the provider before sending again; it waits however long Exact
+            // is away, and is never marked refused for it.
             Err(e) => {
-                let message = e.provider_message().map(str::to_string).unwrap_or_else(|| e.to_string());
-                tracing::warn!(division, id = entry.id, attempt = entry.attempts, error = %e, "outbox: send failed; will check and retry");
-                if entry.attempts >= MAX_ATTEMPTS {
-                    entry.state = State::Failed;
-                    entry.done_ms = Some(now_ms());
+                let why = match e.provider_message() {
+                    Some(m) => format!("Waiting for Exact Online, which answered: {m}"),
+                    None => format!("Waiting for Exact Online: {e}"),
+                };
+                if entry.attempts <= 3 || entry.attempts.is_multiple_of(50) {
+                    tracing::warn!(division, id = entry.id, attempt = entry.attempts, error = %e, "outbox: send failed; will check and retry");
                 }
-                entry.error = Some(message);
-                org.db.put(&entry)?;
-                tokio::time::sleep(self.retry_wait).await;
-                Ok(false)
+                self.waiting(org, entry, why, Step::TryAgain)
             }
+        }
+    }
+
+    /// Exact refused a token that looked valid: renew it (the next round uses the new one).
+    async fn token_refused(&self, user: &str, token: &str) {
+        if let Err(e) = self.tokens.rejected(user, token).await {
+            tracing::warn!(error = %e, "outbox: renewing a refused token failed");
         }
     }
 
@@ -316,15 +424,6 @@ impl OutboxService {
         entry.done_ms = Some(now_ms());
         entry.result_key = key.or(entry.result_key);
         org.db.put(&entry)
-    }
-
-    /// The writer's own token; the organization's token owner when the writer has none left.
-    async fn token_for(&self, division: i64, entry: &Entry) -> Option<String> {
-        if let Ok(t) = self.tokens.access_token(&entry.user).await {
-            return Some(t);
-        }
-        let owner = self.serverdb.org_token_user(division).ok().flatten()?;
-        self.tokens.access_token(&owner).await.ok()
     }
 
     async fn reconcile(&self, division: i64, token: &str, entry: &Entry) -> Result<Found, ExactError> {
@@ -355,7 +454,9 @@ impl OutboxService {
         if endpoints.is_empty() {
             return;
         }
-        let Some(user) = self.serverdb.org_token_user(division).ok().flatten() else { return };
+        let Some(token) = crate::auth::accounts::org_token(&self.serverdb, &self.stores, &self.tokens, division) else {
+            return;
+        };
         let store = match self.stores.get(division) {
             Ok(s) => s,
             Err(e) => {
@@ -364,7 +465,6 @@ impl OutboxService {
             }
         };
         let sync = self.sync.clone();
-        let token = OrgToken { tokens: self.tokens.clone(), user };
         tokio::spawn(async move {
             // A sync already running may have read before the write landed: wait and run ours.
             for _ in 0..120 {

@@ -289,8 +289,8 @@ impl PictureService {
         if plan.fetch.is_empty() {
             return Ok(());
         }
-        let user =
-            self.serverdb.org_token_user(division)?.ok_or_else(|| anyhow!("no one signed in for this organization"))?;
+        let user = crate::auth::accounts::sync_user(&self.serverdb, &self.stores, &self.tokens, division)
+            .ok_or_else(|| anyhow!("no account of this organization has a usable Exact Online sign-in"))?;
         let mut queue: VecDeque<(Want, u32)> = plan.fetch.into_iter().map(|w| (w, 0)).collect();
         let mut failing_batches = 0;
         let mut waited = true;

@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 pub struct Faults {
     /// Added to every API response.
     pub latency_ms: u64,
+    /// Added to every token-endpoint answer (a slow renewal, for cancelling one mid-way).
+    pub token_latency_ms: u64,
     /// Share of calls answered with HTTP 500.
     pub error_500_share: f64,
     /// Every n-th call is answered with HTTP 500 (0: off): the same faults in every run, for

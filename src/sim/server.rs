@@ -120,6 +120,10 @@ async fn token(body: web::Bytes, st: St) -> HttpResponse {
         return dropped();
     }
     st.counters.lock().token_calls += 1;
+    let latency = st.faults.lock().token_latency_ms;
+    if latency > 0 {
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(latency)).await;
+    }
     let form: HashMap<String, String> = odata::decode_pairs(&String::from_utf8_lossy(&body)).into_iter().collect();
     let result = st.oauth.lock().token(&form, st.clock.now_ms());
     match result {

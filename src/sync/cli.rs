@@ -1,7 +1,7 @@
 //! `stock-manager sync [--org DIV] [--endpoints …]`: a headless sync with a terminal progress
 //! bar, for cron and first installs. Uses the same engine, store and tokens as the server.
 
-use super::engine::{OrgToken, SyncEngine};
+use super::engine::SyncEngine;
 use super::sink::SyncSink;
 use crate::config::Config;
 use crate::exact::Waits;
@@ -29,10 +29,8 @@ pub async fn run(config: &Config, org: Option<i64>, endpoints: &[String]) -> Res
     }
     let mut failed = Vec::new();
     for division in divisions {
-        let user = serverdb
-            .org_token_user(division)?
-            .with_context(|| format!("organization {division} has no provider token: sign in for it first"))?;
-        let token = OrgToken { tokens: tokens.clone(), user };
+        let token = crate::auth::accounts::org_token(&serverdb, &stores, &tokens, division)
+            .with_context(|| format!("organization {division} has no usable provider sign-in: sign in for it first"))?;
         let store = stores.get(division)?;
         let bars = MultiProgress::new();
         let style = ProgressStyle::with_template("{prefix:>34} [{bar:30}] {pos}/{len} rows  {msg}")

@@ -54,7 +54,8 @@ pub enum SyncError {
     UnknownEndpoint(String),
 }
 
-/// Where a sync gets its provider token: the organization's token owner, refreshed as needed.
+/// Where a sync gets its provider token: one of the organization's accounts (`auth::accounts`),
+/// renewed as needed.
 #[derive(Clone)]
 pub struct OrgToken {
     pub tokens: Arc<TokenManager>,
@@ -64,6 +65,15 @@ pub struct OrgToken {
 impl OrgToken {
     async fn get(&self) -> Result<String, ExactError> {
         self.tokens.access_token(&self.user).await
+    }
+
+    /// Renews the current token after Exact refused it; answers whether a new one is there.
+    async fn renew_refused(&self) -> bool {
+        let Ok(current) = self.get().await else { return false };
+        match self.tokens.rejected(&self.user, &current).await {
+            Ok(fresh) => fresh != current,
+            Err(_) => false,
+        }
     }
 }
 
@@ -204,7 +214,18 @@ impl SyncEngine {
         sink: &Arc<dyn SyncSink>,
     ) -> TableOutcome {
         let mut progress = Progress::new();
-        let result = self.fetch_table(division, token, ep, sink, &mut progress).await;
+        let mut result = self.fetch_table(division, token, ep, sink, &mut progress).await;
+        // Exact refused a token that looked valid (revoked early, clocks apart): renew it once
+        // and go on from where the table stopped.
+        if result
+            .as_ref()
+            .err()
+            .and_then(|e| e.downcast_ref::<ExactError>())
+            .is_some_and(|e| matches!(e, ExactError::Unauthorized(_)))
+            && token.renew_refused().await
+        {
+            result = self.fetch_table(division, token, ep, sink, &mut progress).await;
+        }
         let timestamp = sink.timestamp(ep.table).ok().flatten();
         let rows = sink.row_count(ep.table).unwrap_or(0);
         let error = result.err().map(|e| format!("{e:#}"));

@@ -170,14 +170,15 @@ async fn sign_in_sets_a_safe_cookie_and_the_session_reports_the_organization() {
     assert_eq!(call(&server, Method::GET, "/api/v1/sync", Some(&cookie), None).await.status(), 200);
 
     // Logout ends the session and drops the user's provider tokens.
+    let user = server.running.as_ref().unwrap().state().serverdb.org_token_user(3154102).unwrap().unwrap();
     let res = call(&server, Method::POST, "/api/v1/auth/logout", Some(&cookie), None).await;
     assert_eq!(res.status(), 204);
     let session = json_of(call(&server, Method::GET, "/api/v1/auth/session", Some(&cookie), None).await).await;
     assert_eq!(session["tier"], "public");
     assert_eq!(call(&server, Method::GET, "/api/v1/sync", Some(&cookie), None).await.status(), 401);
     let state = server.running.as_ref().unwrap().state();
-    let user = state.serverdb.org_token_user(3154102).unwrap().unwrap();
     assert!(state.tokens.expiry_ms(&user).is_none(), "tokens dropped with the last session");
+    assert!(state.serverdb.org_users(3154102).unwrap().is_empty(), "no longer an account of the organization");
     server.stop().await;
     sim.stop().await;
 }
@@ -228,7 +229,7 @@ async fn sessions_survive_a_restart() {
 }
 
 #[actix_web::test]
-async fn a_revoked_provider_token_ends_the_session_when_it_needs_renewal() {
+async fn a_revoked_provider_token_asks_for_a_new_sign_in_without_ending_the_session() {
     let sim = Simulator::start(sim_options()).await.unwrap();
     // Tokens that need renewal after one second.
     sim.handle().set_token_lifetime(31);
@@ -240,15 +241,23 @@ async fn a_revoked_provider_token_ends_the_session_when_it_needs_renewal() {
     let session =
         json_of(call(&server, Method::POST, "/api/v1/auth/refresh", Some(&signed_in.cookie), None).await).await;
     assert_eq!(session["tier"], "signedIn");
+    assert_eq!(session["providerAccess"], "ok");
     sim.handle().revoke_tokens();
     actix_web::rt::time::sleep(std::time::Duration::from_millis(1200)).await;
-    let res = call(&server, Method::GET, "/api/v1/auth/session", Some(&signed_in.cookie), None).await;
-    assert!(set_cookie(&res, "esm_session").is_some_and(|v| v.is_empty()), "the browser is told to drop the cookie");
-    assert_eq!(json_of(res).await["tier"], "public");
-    assert_eq!(call(&server, Method::GET, "/api/v1/checkUser", Some(&signed_in.cookie), None).await.status(), 401);
     let res = call(&server, Method::POST, "/api/v1/auth/refresh", Some(&signed_in.cookie), None).await;
-    assert_eq!(res.status(), 401);
-    assert_eq!(json_of(res).await["error"]["code"], "not_authorized");
+    assert_eq!(res.status(), 200, "the session goes on for local work");
+    let session = json_of(res).await;
+    assert_eq!(session["tier"], "signedIn");
+    assert_eq!(session["providerAccess"], "signInNeeded", "the user is asked to sign in with Exact again");
+    assert_eq!(call(&server, Method::GET, "/api/v1/checkUser", Some(&signed_in.cookie), None).await.status(), 200);
+    // What needs Exact under this user's name says why it cannot.
+    let res = call(&server, Method::GET, "/api/v1/exact/divisionDetails", Some(&signed_in.cookie), None).await;
+    assert_eq!(res.status(), 403, "not 401: the session itself is fine");
+    assert_eq!(json_of(res).await["error"]["code"], "provider_sign_in");
+    // A new sign-in clears it.
+    let again = browser_sign_in(&server.url).await;
+    let session = json_of(call(&server, Method::GET, "/api/v1/auth/session", Some(&again.cookie), None).await).await;
+    assert_eq!(session["providerAccess"], "ok");
     server.stop().await;
     sim.stop().await;
 }

@@ -35,6 +35,11 @@ pub fn quick_waits() -> Waits {
 /// Submits the simulator's sign-in form (reached at `authorize_url`) with its default choice;
 /// answers where the provider sends the browser back (the callback URL with code and state).
 pub async fn approve(authorize_url: &str) -> url::Url {
+    approve_as(authorize_url, None).await
+}
+
+/// [`approve`] as the demo user at `user` (the form's order), or the default choice.
+pub async fn approve_as(authorize_url: &str, user: Option<usize>) -> url::Url {
     let http = client();
     let html = http.get(authorize_url).send().await.unwrap().text().await.unwrap();
     let mut form: Vec<(String, String)> = Vec::new();
@@ -47,7 +52,11 @@ pub async fn approve(authorize_url: &str) -> url::Url {
             })
         };
         let ty = attr("type").unwrap_or_default();
-        if ty == "hidden" || (ty == "radio" && part.contains("checked")) {
+        let chosen = match user {
+            Some(i) => attr("value").is_some_and(|v| v == i.to_string()),
+            None => part.contains("checked"),
+        };
+        if ty == "hidden" || (ty == "radio" && chosen) {
             form.push((attr("name").unwrap(), attr("value").unwrap_or_default()));
         }
     }
@@ -94,11 +103,16 @@ pub struct SignedIn {
 /// Signs in the way a browser does: our login route (state cookie), the provider's form, then
 /// our authorize route with the code and state.
 pub async fn browser_sign_in(server_url: &str) -> SignedIn {
+    browser_sign_in_as(server_url, None).await
+}
+
+/// [`browser_sign_in`] as the demo user at `user`, or the sign-in page's default choice.
+pub async fn browser_sign_in_as(server_url: &str, user: Option<usize>) -> SignedIn {
     let http = client();
     let res = http.get(format!("{server_url}/api/v1/auth/login")).send().await.unwrap();
     assert_eq!(res.status(), 302, "login sends the browser to the provider");
     let nonce = set_cookie(&res, "esm_login").expect("login cookie");
-    let back = approve(res.headers()["location"].to_str().unwrap()).await;
+    let back = approve_as(res.headers()["location"].to_str().unwrap(), user).await;
     assert_eq!(back.path(), "/callback");
     let code = query(&back, "code").expect("code");
     let state = query(&back, "state").expect("state");
