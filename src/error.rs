@@ -61,6 +61,9 @@ pub enum Code {
     PayloadTooLarge,
     /// The service is not ready (store rebuilding, shutting down).
     Unavailable,
+    /// What was asked needs Exact Online right now, it cannot be reached and nothing of it is
+    /// kept locally.
+    ProviderUnreachable,
 }
 
 impl Code {
@@ -92,6 +95,7 @@ impl Code {
             Code::TooManyRequests => "too_many_requests",
             Code::PayloadTooLarge => "payload_too_large",
             Code::Unavailable => "unavailable",
+            Code::ProviderUnreachable => "provider_unreachable",
         }
     }
 
@@ -129,6 +133,9 @@ impl Code {
             Code::TooManyRequests => "Too many attempts, please wait a moment and try again",
             Code::PayloadTooLarge => "The request is too large",
             Code::Unavailable => "The service is temporarily unavailable, try again shortly",
+            Code::ProviderUnreachable => {
+                "Exact Online cannot be reached right now: this needs Exact Online, local data and queued changes keep working"
+            }
         }
     }
 
@@ -152,7 +159,7 @@ impl Code {
             Code::Warehouses | Code::DivisionInfo | Code::Provider => StatusCode::BAD_GATEWAY,
             Code::TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
             Code::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            Code::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            Code::Unavailable | Code::ProviderUnreachable => StatusCode::SERVICE_UNAVAILABLE,
             Code::Unknown | Code::TableInfo => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -319,6 +326,12 @@ mod tests {
         assert_eq!(Code::NoLabels.message(), "There are no labels to print that fit the desired criteria");
         assert_eq!(Code::EmptyPayload.message(), "The payload is empty");
         assert_eq!(Code::Unknown.as_str(), "-");
+        assert_eq!(Code::ProviderUnreachable.as_str(), "provider_unreachable");
+        assert_eq!(Code::ProviderUnreachable.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(
+            Code::ProviderUnreachable.message(),
+            "Exact Online cannot be reached right now: this needs Exact Online, local data and queued changes keep working"
+        );
     }
 
     #[test]
