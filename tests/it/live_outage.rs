@@ -111,6 +111,14 @@ async fn a_refusal_by_the_provider_is_not_answered_with_old_data() {
     let (status, _, body, _) = timed(&w, &direct(bad)).await;
     assert_eq!(status, 502, "the provider's own refusal, as before: {body}");
     assert_eq!(body["error"]["code"], "provider");
+    // A read with a copy that Exact now refuses (the app's tokens were revoked): its refusal,
+    // not the copy.
+    let (status, _, _, _) = timed(&w, &direct(LINES)).await;
+    assert_eq!(status, 200);
+    w.sim.handle().revoke_tokens();
+    let (status, as_of, body, _) = timed(&w, &direct(LINES)).await;
+    assert_eq!((status, as_of), (401, None), "{body}");
+    assert_eq!(body["error"]["code"], "not_authorized");
     w.stop().await;
 }
 
