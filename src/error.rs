@@ -64,6 +64,9 @@ pub enum Code {
     /// Exact Online no longer accepts the user's sign-in (or no account of the organization has
     /// one): the session goes on for local work, this call needs a new Exact sign-in.
     ProviderSignIn,
+    /// What was asked needs Exact Online right now, it cannot be reached and nothing of it is
+    /// kept locally.
+    ProviderUnreachable,
 }
 
 impl Code {
@@ -96,6 +99,7 @@ impl Code {
             Code::PayloadTooLarge => "payload_too_large",
             Code::Unavailable => "unavailable",
             Code::ProviderSignIn => "provider_sign_in",
+            Code::ProviderUnreachable => "provider_unreachable",
         }
     }
 
@@ -136,6 +140,9 @@ impl Code {
             Code::ProviderSignIn => {
                 "Exact Online no longer accepts the sign-in: sign in with Exact Online again (local work goes on)"
             }
+            Code::ProviderUnreachable => {
+                "Exact Online cannot be reached right now: this needs Exact Online, local data and queued changes keep working"
+            }
         }
     }
 
@@ -159,7 +166,7 @@ impl Code {
             Code::Warehouses | Code::DivisionInfo | Code::Provider => StatusCode::BAD_GATEWAY,
             Code::TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
             Code::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            Code::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            Code::Unavailable | Code::ProviderUnreachable => StatusCode::SERVICE_UNAVAILABLE,
             Code::Unknown | Code::TableInfo => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -326,6 +333,12 @@ mod tests {
         assert_eq!(Code::NoLabels.message(), "There are no labels to print that fit the desired criteria");
         assert_eq!(Code::EmptyPayload.message(), "The payload is empty");
         assert_eq!(Code::Unknown.as_str(), "-");
+        assert_eq!(Code::ProviderUnreachable.as_str(), "provider_unreachable");
+        assert_eq!(Code::ProviderUnreachable.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(
+            Code::ProviderUnreachable.message(),
+            "Exact Online cannot be reached right now: this needs Exact Online, local data and queued changes keep working"
+        );
     }
 
     #[test]

@@ -1,18 +1,22 @@
 //! Non-sync endpoints (spec §3): fetched live from the provider and cached in the store.
-//! `GET /api/v1/exact/live/{table}` answers from the cache while it is fresh, else fetches;
-//! when the provider fails, a stale cache is served rather than nothing.
+//! `GET /api/v1/exact/live/{table}` answers from the cache while it is fresh, else fetches under
+//! the live-read deadline (`live_read`); when the provider is away or slow, the cache is served
+//! with `X-Data-As-Of` (when it was fetched), and without one the answer is `provider_unreachable`.
 
+use super::live_read::{self, AS_OF_HEADER, Progress, Settled};
 use super::router::Router;
 use super::scope::Org;
 use super::sync::org_token;
 use crate::error::{AppError, AppResult, Code};
+use crate::exact::ExactError;
 use crate::exact::catalogue::{self, Kind};
 use crate::exact::oauth::now_ms;
 use crate::server::AppState;
-use crate::store::{Commit, Query};
+use crate::store::{Commit, OrgStore, Query};
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 use serde_json::Value;
+use std::sync::Arc;
 
 /// How long a live table's cache is served without asking the provider again.
 pub const CACHE_TTL_MS: i64 = 10 * 60 * 1000;
@@ -31,6 +35,11 @@ fn fetched_key(table: &str) -> String {
     format!("live_fetched/{table}")
 }
 
+/// When the table's cache was fetched (epoch ms), if it was.
+fn fetched_at(store: &OrgStore, table: &str) -> AppResult<Option<i64>> {
+    Ok(store.kv_get(&fetched_key(table))?.and_then(|b| String::from_utf8(b).ok()).and_then(|s| s.parse::<i64>().ok()))
+}
+
 async fn read(
     state: web::Data<AppState>,
     org: Org,
@@ -43,49 +52,106 @@ async fn read(
         None => return Err(AppError::bad_request(format!("unknown endpoint '{table}'"))),
     };
     let store = state.stores.get(org.division)?;
-    let fetched = store
-        .kv_get(&fetched_key(ep.table))?
-        .and_then(|b| String::from_utf8(b).ok())
-        .and_then(|s| s.parse::<i64>().ok());
+    let fetched = fetched_at(&store, ep.table)?;
     let fresh = fetched.is_some_and(|t| now_ms() - t < CACHE_TTL_MS);
-    if !fresh || q.refresh {
-        match fetch(&state, org.division, ep).await {
-            Ok(rows) => {
-                let stamp = now_ms().to_string();
-                let table = ep.table;
-                let key = fetched_key(table);
-                let s = store.clone();
-                web::block(move || {
-                    s.write(Commit::Durable, |w| {
-                        w.clear_table(table)?;
-                        w.upsert(table, rows).map(|_| ())
-                    })?;
-                    // After the rows: a crash in between only makes the cache look stale.
-                    s.kv_put(&key, stamp.as_bytes())
-                })
-                .await
-                .map_err(|e| AppError::internal(anyhow::anyhow!("{e}")))??;
-            }
-            Err(e) if fetched.is_some() => {
-                tracing::warn!(table = ep.table, error = %e, "live fetch failed; serving the cached copy");
-            }
-            Err(e) => {
+    let status = state.exact.provider_status();
+    // While the provider's calls fail, even a fresh cache is checked (briefly): it may be back.
+    if fresh && !q.refresh && status.reachable {
+        return answer(&store, ep, None);
+    }
+    let settled = match org_token(&state, org.division) {
+        Ok(token) => {
+            let progress = Progress::default();
+            let read =
+                tokio::spawn(refresh(state.clone(), store.clone(), org.division, ep, token.user, progress.clone()));
+            live_read::settle(read, &progress, live_read::deadline(&status), || fetched.is_some()).await?
+        }
+        // No account of the organization has a usable sign-in: the copy, as in an outage.
+        Err(e) if e.code() == Code::ProviderSignIn => Settled::Stale(e.message().to_string()),
+        Err(e) => return Err(e),
+    };
+    let (why, unstored) = match settled {
+        Settled::Fresh(true) => return answer(&store, ep, None),
+        Settled::Fresh(false) => ("the fetched rows could not be stored".to_string(), true),
+        Settled::Stale(why) => (why, false),
+        Settled::Refused(e) => {
+            if fetched_at(&store, ep.table)?.is_none() {
                 return Err(if ep.table == "warehouses" {
-                    AppError::new(Code::Warehouses).caused_by(anyhow::anyhow!("{e}"))
+                    AppError::new(Code::Warehouses).caused_by(e)
                 } else {
-                    AppError::new(Code::TableInfo).caused_by(anyhow::anyhow!("{e}"))
+                    AppError::new(Code::TableInfo).caused_by(e)
                 });
             }
+            (e.to_string(), false)
         }
+    };
+    // The copy as it is now (a read that went on in the background may have renewed it).
+    match fetched_at(&store, ep.table)? {
+        Some(as_of) => {
+            tracing::warn!(table = ep.table, as_of, reason = %why, "live fetch failed; serving the cached copy");
+            answer(&store, ep, Some(as_of))
+        }
+        None if unstored => Err(AppError::internal(anyhow::anyhow!("{}: {why}", ep.table))),
+        None => Err(live_read::unreachable().caused_by(anyhow::anyhow!("{}: {why}", ep.table))),
     }
-    let order = if ep.table == "warehouses" { "order=Code.asc&limit=1000" } else { "limit=1000" };
-    let page = store.query(ep.table, &Query::parse(order)?)?;
-    Ok(HttpResponse::Ok().content_type("application/json").body(page.into_json()))
 }
 
-async fn fetch(state: &AppState, division: i64, ep: &'static catalogue::Endpoint) -> Result<Vec<Value>, AppError> {
-    let token = org_token(state, division)?;
-    let access = state.tokens.access_token(&token.user).await?;
+/// The cached table; `as_of` marks a copy served in place of a fresh read.
+fn answer(store: &OrgStore, ep: &catalogue::Endpoint, as_of: Option<i64>) -> AppResult<HttpResponse> {
+    let order = if ep.table == "warehouses" { "order=Code.asc&limit=1000" } else { "limit=1000" };
+    let page = store.query(ep.table, &Query::parse(order)?)?;
+    let mut res = HttpResponse::Ok();
+    res.content_type("application/json");
+    if let Some(t) = as_of {
+        res.insert_header((AS_OF_HEADER, t.to_string()));
+    }
+    Ok(res.body(page.into_json()))
+}
+
+/// Fetches the table and replaces its cache; answers whether the rows were stored (a store
+/// failure is logged; the old cache then stays).
+async fn refresh(
+    state: web::Data<AppState>,
+    store: Arc<OrgStore>,
+    division: i64,
+    ep: &'static catalogue::Endpoint,
+    user: String,
+    progress: Progress,
+) -> Result<bool, ExactError> {
+    let rows = fetch(&state, division, ep, user, &progress).await?;
+    let stamp = now_ms().to_string();
+    let table = ep.table;
+    let key = fetched_key(table);
+    let written = web::block(move || {
+        store.write(Commit::Durable, |w| {
+            w.clear_table(table)?;
+            w.upsert(table, rows).map(|_| ())
+        })?;
+        // After the rows: a crash in between only makes the cache look stale.
+        store.kv_put(&key, stamp.as_bytes())
+    })
+    .await;
+    match written {
+        Ok(Ok(())) => Ok(true),
+        Ok(Err(e)) => {
+            tracing::error!(table, error = %e, "live table could not be stored");
+            Ok(false)
+        }
+        Err(e) => {
+            tracing::error!(table, error = %e, "live table could not be stored");
+            Ok(false)
+        }
+    }
+}
+
+async fn fetch(
+    state: &AppState,
+    division: i64,
+    ep: &'static catalogue::Endpoint,
+    user: String,
+    progress: &Progress,
+) -> Result<Vec<Value>, ExactError> {
+    let access = live_read::access_token(state, user).await?;
     // Spec §7: warehouses are read ordered by Code, selecting ID, Code and Description.
     let query = if ep.table == "warehouses" {
         "$select=ID,Code,Description&$orderby=Code asc".to_string()
@@ -93,6 +159,14 @@ async fn fetch(state: &AppState, division: i64, ep: &'static catalogue::Endpoint
         format!("$select={}", catalogue::live_select(ep))
     };
     let url = state.exact.api_url(division, &format!("{}?{}", ep.path, query.replace(' ', "%20")));
-    let rows = state.exact.get_all(division, &access, &url).await?;
-    Ok(rows.into_iter().map(Value::Object).collect())
+    let mut rows = Vec::new();
+    state
+        .exact
+        .for_each_page(division, &access, &url, false, |page| {
+            progress.answered();
+            rows.extend(page.rows.into_iter().map(Value::Object));
+            async { Ok(true) }
+        })
+        .await?;
+    Ok(rows)
 }

@@ -45,6 +45,28 @@ impl Default for Waits {
     }
 }
 
+/// A call's reserved rate-limiter slot, given back when the call ends without an answer.
+struct Reserved<'a>(Option<&'a RateLimiter>);
+
+impl<'a> Reserved<'a> {
+    /// The limiter, for recording the answer; the slot is then no longer this guard's.
+    fn take(&mut self) -> Option<&'a RateLimiter> {
+        self.0.take()
+    }
+
+    fn release(&mut self) {
+        if let Some(l) = self.0.take() {
+            l.abandon();
+        }
+    }
+}
+
+impl Drop for Reserved<'_> {
+    fn drop(&mut self) {
+        self.release();
+    }
+}
+
 /// A provider answer: status, headers and body.
 pub struct Answer {
     pub status: StatusCode,
@@ -139,6 +161,9 @@ impl ExactClient {
         if let Some(l) = &limiter {
             l.acquire().await;
         }
+        // A call dropped before its answer (a live read past its deadline, a caller gone) gives
+        // its reserved slot back: a leaked one would stall the division's calls for good.
+        let mut reserved = Reserved(limiter.as_deref());
         let mut req = self.http.request(method, url).bearer_auth(token).header(ACCEPT, "application/json");
         if let Some(b) = body {
             req = req.header(CONTENT_TYPE, "application/json").header("Prefer", "return=representation").json(b);
@@ -146,9 +171,7 @@ impl ExactClient {
         let resp = match req.send().await {
             Ok(r) => r,
             Err(e) => {
-                if let Some(l) = &limiter {
-                    l.abandon();
-                }
+                reserved.release();
                 let err = ExactError::Network(without_url(e));
                 self.reachability.failed(now_ms(), &err.to_string());
                 return Err(err);
@@ -156,7 +179,7 @@ impl ExactClient {
         };
         let status = resp.status();
         let headers = resp.headers().clone();
-        if let Some(l) = &limiter {
+        if let Some(l) = reserved.take() {
             l.record(Some(&headers), status.as_u16());
         }
         let body = match resp.bytes().await {
@@ -355,5 +378,30 @@ impl ExactClient {
             .unwrap_or("application/octet-stream")
             .to_string();
         Ok((ct, answer.body))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_call_dropped_before_its_answer_gives_its_limiter_slot_back() {
+        let limiter = RateLimiter::new(Duration::from_secs(60));
+        // Unknown budget: one call at a time, so a leaked slot would hold every later call.
+        limiter.acquire().await;
+        drop(Reserved(Some(&limiter)));
+        let next = tokio::time::timeout(Duration::from_millis(500), limiter.acquire()).await;
+        assert!(next.is_ok(), "the next call goes out");
+        // A recorded answer ends the slot once, not twice: dropping its guard later does not
+        // free the slot of the call made since.
+        let mut answered = Reserved(Some(&limiter));
+        if let Some(l) = answered.take() {
+            l.record(None, 200);
+        }
+        limiter.acquire().await;
+        drop(answered);
+        let blocked = tokio::time::timeout(Duration::from_millis(100), limiter.acquire()).await;
+        assert!(blocked.is_err(), "one call at a time while the budget is unknown");
     }
 }

@@ -9,6 +9,7 @@ pub mod error;
 pub(crate) mod fields;
 mod index;
 pub mod joins;
+pub mod last_known;
 pub mod meta;
 mod packing;
 mod postings;

@@ -14,6 +14,11 @@ pub(crate) const SYNC_TIMESTAMPS: TableDefinition<&str, i64> = TableDefinition::
 pub(crate) const DICTS: TableDefinition<&str, &[u8]> = TableDefinition::new("dicts");
 /// Row count per table, kept in step with every write so reading it never scans.
 pub(crate) const ROW_COUNTS: TableDefinition<&str, u64> = TableDefinition::new("row_counts");
+/// Last known answers of live provider reads (see `last_known`), by URL key: (fetched ms, last
+/// used ms, JSON length).
+pub(crate) const LAST_KNOWN: TableDefinition<&str, (i64, i64, u64)> = TableDefinition::new("last_known");
+/// Their bodies, LZ4-compressed, apart so that eviction scans only the small entries above.
+pub(crate) const LAST_KNOWN_BODIES: TableDefinition<&str, &[u8]> = TableDefinition::new("last_known_bodies");
 
 /// A row's internal number: given in the order rows first arrive and kept while the row is
 /// updated. Rows and index entries are keyed by it, not by the provider's key, so that a

@@ -16,6 +16,8 @@ mod labels;
 #[cfg(feature = "demo")]
 mod labels_api;
 #[cfg(feature = "demo")]
+mod live_outage;
+#[cfg(feature = "demo")]
 mod outage;
 #[cfg(feature = "demo")]
 mod outbox;

@@ -1,0 +1,189 @@
+//! Live reads during an Exact Online outage (issue 17): `/exact/urlDirect` and
+//! `/exact/live/{table}` answer within seconds, from their last known copy marked with
+//! `X-Data-As-Of` (and `responseDirect.asOf`), or `provider_unreachable` when there is none.
+
+use crate::provider::{World, browser_sign_in, quick_waits};
+use crate::support::TestServer;
+use serde_json::Value;
+use std::time::{Duration, Instant};
+use stock_manager::auth::licence::Issuer;
+use stock_manager::exact::Waits;
+use stock_manager::exact::oauth::now_ms;
+use stock_manager::server::StartOptions;
+use stock_manager::sim::{SimOptions, Simulator};
+
+const LINES: &str = "purchaseorder/PurchaseOrderLines?$select=ID,Item,Quantity&$filter=Quantity gt 0";
+/// The same read spelled another way: parameters swapped, the filter percent-encoded.
+const LINES_RESPELLED: &str = "purchaseorder/PurchaseOrderLines?$filter=Quantity%20gt%200&$select=ID,Item,Quantity";
+const NEVER_READ: &str = "purchaseorder/PurchaseOrders?$select=PurchaseOrderID,OrderNumber";
+
+/// The longest any live read may take, whatever the provider does.
+const BOUND: Duration = Duration::from_secs(6);
+
+fn direct(path: &str) -> String {
+    format!("/api/v1/exact/urlDirect?url={}", urlencoding::encode(path))
+}
+
+/// Status, `X-Data-As-Of`, body and how long the request took.
+async fn timed(w: &World, path: &str) -> (u16, Option<i64>, Value, Duration) {
+    let started = Instant::now();
+    let res = w.get(path).await;
+    let status = res.status().as_u16();
+    let as_of = res.headers().get("x-data-as-of").map(|v| v.to_str().unwrap().parse::<i64>().unwrap());
+    let body: Value = res.json().await.unwrap();
+    (status, as_of, body, started.elapsed())
+}
+
+fn results(body: &Value) -> &Vec<Value> {
+    body["responseDirect"]["results"].as_array().expect("results")
+}
+
+#[actix_web::test]
+async fn live_reads_answer_from_their_last_known_copy_while_the_provider_is_down() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+
+    // Online: fresh answers, no as-of anywhere.
+    let before_lines = now_ms();
+    let (status, as_of, online_lines, _) = timed(&w, &direct(LINES)).await;
+    let after_lines = now_ms();
+    assert_eq!(status, 200, "{online_lines}");
+    assert_eq!(as_of, None);
+    assert!(online_lines["responseDirect"].get("asOf").is_none(), "{online_lines}");
+    assert!(!results(&online_lines).is_empty());
+    let before_wh = now_ms();
+    let (status, as_of, online_wh, _) = timed(&w, "/api/v1/exact/live/warehouses").await;
+    let after_wh = now_ms();
+    assert_eq!(status, 200, "{online_wh}");
+    assert_eq!(as_of, None);
+    assert!(!online_wh.as_array().unwrap().is_empty());
+
+    w.sim.handle().set_serving(false);
+
+    // The urlDirect read: the same rows, as of the first read.
+    let (status, as_of, body, took) = timed(&w, &direct(LINES)).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(took < BOUND, "answered in {took:?}");
+    let as_of = as_of.expect("X-Data-As-Of");
+    assert!((before_lines..=after_lines).contains(&as_of), "{as_of} is the time of the first read");
+    assert_eq!(body["responseDirect"]["asOf"], as_of);
+    assert_eq!(results(&body), results(&online_lines));
+    assert_eq!(body["responseDirect"]["truncated"], false);
+    // Spelled another way, it is the same read.
+    let (status, again, body, _) = timed(&w, &direct(LINES_RESPELLED)).await;
+    assert_eq!((status, again), (200, Some(as_of)));
+    assert_eq!(results(&body), results(&online_lines));
+
+    // The live table: its cache, as of when it was fetched.
+    let (status, as_of, body, took) = timed(&w, "/api/v1/exact/live/warehouses").await;
+    assert_eq!(status, 200, "{body}");
+    assert!(took < BOUND, "answered in {took:?}");
+    let as_of = as_of.expect("X-Data-As-Of");
+    assert!((before_wh..=after_wh).contains(&as_of), "{as_of} is the time of the first read");
+    assert_eq!(body, online_wh);
+
+    // A read never made before has nothing to show: the outage message, never Exact's error.
+    let (status, as_of, body, took) = timed(&w, &direct(NEVER_READ)).await;
+    assert_eq!(status, 503, "{body}");
+    assert!(took < BOUND, "answered in {took:?}");
+    assert_eq!(as_of, None);
+    assert_eq!(body["error"]["code"], "provider_unreachable");
+    assert_eq!(
+        body["error"]["message"],
+        "Exact Online cannot be reached right now: this needs Exact Online, local data and queued changes keep working"
+    );
+
+    // Back online: fresh again.
+    w.sim.handle().set_serving(true);
+    let (status, as_of, body, _) = timed(&w, &direct(LINES)).await;
+    assert_eq!((status, as_of), (200, None), "{body}");
+    assert!(body["responseDirect"].get("asOf").is_none());
+    let (status, as_of, _, _) = timed(&w, "/api/v1/exact/live/warehouses").await;
+    assert_eq!((status, as_of), (200, None));
+    let (status, as_of, body, _) = timed(&w, &direct(NEVER_READ)).await;
+    assert_eq!((status, as_of), (200, None), "{body}");
+    w.stop().await;
+}
+
+#[actix_web::test]
+async fn a_refusal_by_the_provider_is_not_answered_with_old_data() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    let bad = "purchaseorder/PurchaseOrderLines?$filter=NoSuchField eq 1";
+    let (status, _, body, _) = timed(&w, &direct(bad)).await;
+    assert_eq!(status, 502, "the provider's own refusal, as before: {body}");
+    assert_eq!(body["error"]["code"], "provider");
+    // A read with a copy that Exact now refuses (the app's tokens were revoked): its refusal,
+    // not the copy.
+    let (status, _, _, _) = timed(&w, &direct(LINES)).await;
+    assert_eq!(status, 200);
+    w.sim.handle().revoke_tokens();
+    let (status, as_of, body, _) = timed(&w, &direct(LINES)).await;
+    assert_eq!((status, as_of), (403, None), "{body}");
+    assert_eq!(body["error"]["code"], "provider_sign_in");
+    w.stop().await;
+}
+
+/// A world whose server waits as in production (20 s between retries, 6 attempts): only the
+/// live-read deadline can keep a read short.
+async fn world_with_production_waits() -> World {
+    assert!(Waits::default().read_retry > quick_waits().read_retry);
+    let sim = Simulator::start(SimOptions { rate_limits: false, ..Default::default() }).await.expect("simulator");
+    let issuer = Issuer::generate();
+    let (base, key) = (sim.base_url().to_string(), issuer.public_key());
+    let server = TestServer::start_with(
+        move |c| {
+            c.provider.base_url = base;
+            c.provider.client_id = "demo-client".into();
+            c.provider.client_secret = stock_manager::config::Secret::new("demo-secret");
+            c.sync.interval_minutes = 0;
+            c.sync.on_startup = false;
+            c.licence.public_key = Some(key);
+        },
+        StartOptions { waits: Waits::default(), ..StartOptions::default() },
+    )
+    .await;
+    let signed_in = browser_sign_in(&server.url).await;
+    let division = signed_in.session["division"].as_i64().unwrap();
+    let customer = signed_in.session["customer_name"].as_str().unwrap().to_string();
+    let user = server.running.as_ref().unwrap().state().serverdb.org_token_user(division).unwrap().unwrap();
+    let res = server
+        .client
+        .post(server.at("/api/v1/license/activate"))
+        .header("cookie", &signed_in.cookie)
+        .json(&serde_json::json!({"division": division, "customer": customer, "code": issuer.issue(division, &customer, None)}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200, "licence activation");
+    World { sim, server, division, user, cookie: signed_in.cookie, issuer }
+}
+
+#[actix_web::test]
+async fn the_deadline_bounds_a_read_whatever_the_retry_waits() {
+    let w = world_with_production_waits().await;
+    let (status, _, online, _) = timed(&w, &direct(LINES)).await;
+    assert_eq!(status, 200, "{online}");
+
+    w.sim.handle().set_serving(false);
+    let (status, as_of, body, took) = timed(&w, &direct(LINES)).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(as_of.is_some());
+    assert!(took < BOUND, "a 20 s retry wait is cut at the deadline: {took:?}");
+    assert_eq!(results(&body), results(&online));
+    // Nothing kept: the live table never read and a new URL both answer the outage message.
+    for path in ["/api/v1/exact/live/warehouses".to_string(), direct(NEVER_READ)] {
+        let (status, _, body, took) = timed(&w, &path).await;
+        assert_eq!(status, 503, "{path}: {body}");
+        assert_eq!(body["error"]["code"], "provider_unreachable");
+        assert!(took < BOUND, "{path}: {took:?}");
+    }
+
+    // The reads cut off left nothing behind (no rate-limiter slot, no stuck token refresh):
+    // the first read after the outage is fresh and quick.
+    w.sim.handle().set_serving(true);
+    let (status, as_of, body, took) = timed(&w, &direct(LINES)).await;
+    assert_eq!((status, as_of), (200, None), "{body}");
+    assert!(took < BOUND, "{took:?}");
+    let (status, as_of, _, _) = timed(&w, "/api/v1/exact/live/warehouses").await;
+    assert_eq!((status, as_of), (200, None));
+    w.stop().await;
+}
