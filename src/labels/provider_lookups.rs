@@ -8,6 +8,7 @@ use crate::exact::{ExactClient, ExactError};
 use crate::sync::engine::OrgToken;
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
+use std::time::Duration;
 
 const SHOP_ORDERS: &str = "manufacturing/ShopOrders";
 const SHOP_ORDER_SELECT: &str = "ID,Item,ItemCode,ItemDescription,PlannedQuantity,ProducedQuantity,PlannedDate,\
@@ -32,19 +33,44 @@ pub struct ProviderLookups {
     client: ExactClient,
     division: i64,
     token: OrgToken,
+    /// The longest one read may take, retries included; none waits as long as the client does.
+    deadline: Option<Duration>,
 }
 
 impl ProviderLookups {
     pub fn new(client: ExactClient, division: i64, token: OrgToken) -> Self {
-        ProviderLookups { client, division, token }
+        ProviderLookups { client, division, token, deadline: None }
+    }
+
+    /// Gives up each read (token refresh, pages and retries) after `limit` with a network error,
+    /// so a caller with another source (the local copy) is not held by the client's long waits.
+    /// Per read rather than per batch: a healthy provider may need many reads for a big batch.
+    pub fn with_deadline(mut self, limit: Duration) -> Self {
+        self.deadline = Some(limit);
+        self
     }
 
     async fn access(&self) -> Result<String, ExactError> {
         self.token.tokens.access_token(&self.token.user).await
     }
 
-    /// Every row of `path` whose `field` is one of `ids` (GUIDs; anything else is never sent).
+    /// Every row of `path` whose `field` is one of `ids` (GUIDs; anything else is never sent),
+    /// within the deadline if one is set.
     async fn rows_by_ids(
+        &self,
+        path: &str,
+        select: Option<&str>,
+        field: &str,
+        ids: &[String],
+    ) -> Result<Vec<Value>, ExactError> {
+        let read = self.read_rows_by_ids(path, select, field, ids);
+        let Some(limit) = self.deadline else { return read.await };
+        tokio::time::timeout(limit, read).await.unwrap_or_else(|_| {
+            Err(ExactError::Network(format!("no answer from Exact Online within {} ms", limit.as_millis())))
+        })
+    }
+
+    async fn read_rows_by_ids(
         &self,
         path: &str,
         select: Option<&str>,
