@@ -85,53 +85,59 @@ impl StoreLookups {
         })
     }
 
-    /// Every row of `table` whose `field` is one of `ids` (GUIDs; nothing else matches a key).
-    fn rows_where_in(&self, table: &str, field: &str, ids: &[String]) -> StoreResult<Vec<Value>> {
-        self.note_if_empty(table)?;
-        let ids: Vec<&str> = ids
-            .iter()
-            .map(String::as_str)
-            .filter(|id| odata::is_guid(id))
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .collect();
-        let limit = MAX_LIMIT.to_string();
-        let mut rows = Vec::new();
-        for chunk in ids.chunks(IDS_PER_QUERY) {
-            let list = format!("in.({})", chunk.join(","));
-            let mut offset = 0;
-            loop {
-                let at = offset.to_string();
-                let query = Query::from_pairs([(field, list.as_str()), ("offset", &at), ("limit", &limit)])?;
-                let page = self.store.query(table, &query)?;
-                let got = page.len();
-                rows.extend(page.to_values()?);
-                if got < MAX_LIMIT {
-                    break;
-                }
-                offset += got;
-            }
-        }
-        Ok(rows)
-    }
-
-    /// A table that was never synced explains why nothing is found in it.
-    fn note_if_empty(&self, table: &str) -> StoreResult<()> {
-        if self.store.sync_timestamp(table)?.is_none() && self.store.row_count(table)? == 0 {
+    /// Every row of `table` whose `field` is one of `ids`, read off the async threads (like the
+    /// data API's queries); a table never synced is noted, as it explains what is not found.
+    async fn rows_where_in(
+        &self,
+        table: &'static str,
+        field: &'static str,
+        ids: &[String],
+    ) -> anyhow::Result<Vec<Value>> {
+        let store = self.store.clone();
+        let ids = ids.to_vec();
+        let (rows, never_synced) =
+            tokio::task::spawn_blocking(move || read_where_in(&store, table, field, &ids)).await??;
+        if never_synced {
             let name = catalogue::by_table(table).map_or(table, |e| e.name);
             self.note(format!("The local copy has no '{name}': they were never synced"));
         }
-        Ok(())
+        Ok(rows)
     }
+}
+
+/// The rows of `table` whose `field` is one of `ids` (GUIDs; nothing else matches a key), every
+/// page, and whether the table was never synced (no timestamp, no rows).
+fn read_where_in(store: &OrgStore, table: &str, field: &str, ids: &[String]) -> StoreResult<(Vec<Value>, bool)> {
+    let never_synced = store.sync_timestamp(table)?.is_none() && store.row_count(table)? == 0;
+    let ids: Vec<&str> =
+        ids.iter().map(String::as_str).filter(|id| odata::is_guid(id)).collect::<BTreeSet<_>>().into_iter().collect();
+    let limit = MAX_LIMIT.to_string();
+    let mut rows = Vec::new();
+    for chunk in ids.chunks(IDS_PER_QUERY) {
+        let list = format!("in.({})", chunk.join(","));
+        let mut offset = 0;
+        loop {
+            let at = offset.to_string();
+            let query = Query::from_pairs([(field, list.as_str()), ("offset", &at), ("limit", &limit)])?;
+            let page = store.query(table, &query)?;
+            let got = page.len();
+            rows.extend(page.to_values()?);
+            if got < MAX_LIMIT {
+                break;
+            }
+            offset += got;
+        }
+    }
+    Ok((rows, never_synced))
 }
 
 impl LabelLookups for StoreLookups {
     async fn shop_orders(&self, ids: &[String]) -> anyhow::Result<Vec<Value>> {
-        Ok(self.rows_where_in(SHOP_ORDERS, "ID", ids)?)
+        self.rows_where_in(SHOP_ORDERS, "ID", ids).await
     }
 
     async fn material_plans(&self, shop_order_id: &str) -> anyhow::Result<Vec<Value>> {
-        Ok(self.rows_where_in(MATERIAL_PLANS, "ShopOrder", &[shop_order_id.to_string()])?)
+        self.rows_where_in(MATERIAL_PLANS, "ShopOrder", &[shop_order_id.to_string()]).await
     }
 
     async fn by_products(&self, _shop_order_id: &str) -> anyhow::Result<Vec<Value>> {
@@ -142,7 +148,7 @@ impl LabelLookups for StoreLookups {
     }
 
     async fn items(&self, ids: &[String]) -> anyhow::Result<Vec<Value>> {
-        Ok(self.rows_where_in(ITEMS, "ID", ids)?)
+        self.rows_where_in(ITEMS, "ID", ids).await
     }
 
     async fn goods_receipt_lines(&self, _ids: &[String]) -> anyhow::Result<Vec<Value>> {
@@ -150,12 +156,12 @@ impl LabelLookups for StoreLookups {
     }
 
     async fn free_text_values(&self, item_ids: &[String]) -> anyhow::Result<Vec<Value>> {
-        Ok(free_text_rows(&self.rows_where_in(ITEMS, "ID", item_ids)?))
+        Ok(free_text_rows(&self.rows_where_in(ITEMS, "ID", item_ids).await?))
     }
 
     async fn label_info(&self, item_ids: &[String]) -> anyhow::Result<LabelInfoRows> {
-        let item_warehouses = self.rows_where_in(ITEM_WAREHOUSES, "Item", item_ids)?;
-        let supplier_items = main_supplier_first(self.rows_where_in(SUPPLIER_ITEMS, "Item", item_ids)?);
+        let item_warehouses = self.rows_where_in(ITEM_WAREHOUSES, "Item", item_ids).await?;
+        let supplier_items = main_supplier_first(self.rows_where_in(SUPPLIER_ITEMS, "Item", item_ids).await?);
         self.note("Post-processing ('Bewerkingen') is not in the local copy: it is left empty".into());
         Ok(LabelInfoRows { item_warehouses, supplier_items, item_extra_fields: Vec::new() })
     }
