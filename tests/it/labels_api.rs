@@ -449,6 +449,21 @@ fn item_with_one_location(w: &World) -> (Value, String) {
         .expect("an item with one warehouse location")
 }
 
+/// A label request while Exact is down: answered within 10 s with the PDF, a WARNING whose first
+/// message is `headline` and another that names `lacking` (what the copy does not hold).
+async fn labels_from_the_copy(w: &World, body: Value, headline: &str, lacking: &str) -> (Value, Vec<u8>) {
+    let started = Instant::now();
+    let res = w.post_json("/api/v1/labels", body).await;
+    assert!(started.elapsed() < Duration::from_secs(10), "took {:?}", started.elapsed());
+    assert_eq!(res.status(), 200);
+    let result = summary(&res);
+    assert_eq!(result["status"], "WARNING", "{result}");
+    assert_eq!(result["messages"][0], headline, "{result}");
+    let messages = result["messages"].as_array().unwrap();
+    assert!(messages.iter().any(|m| m.as_str().unwrap().contains(lacking)), "{lacking} in {result}");
+    (result, res.bytes().await.unwrap().to_vec())
+}
+
 #[actix_web::test]
 async fn during_an_outage_shop_order_and_item_labels_come_from_the_local_copy() {
     let w = World::start(sim_options()).await;
@@ -472,16 +487,8 @@ async fn during_an_outage_shop_order_and_item_labels_come_from_the_local_copy() 
 
     w.sim.handle().set_serving(false);
     // The first request finds out: its read fails, and the copy stands in within seconds.
-    let started = Instant::now();
-    let res = w.post_json("/api/v1/labels", cnc).await;
-    assert!(started.elapsed() < Duration::from_secs(10), "took {:?}", started.elapsed());
-    assert_eq!(res.status(), 200);
-    let result = summary(&res);
-    assert_eq!(result["status"], "WARNING", "{result}");
-    assert_eq!(result["messages"][0], headline.as_str(), "{result}");
-    assert!(result["messages"].as_array().unwrap().iter().any(|m| m.as_str().unwrap().contains("Bewerkingen")));
+    let (result, pdf) = labels_from_the_copy(&w, cnc, &headline, "'Bewerkingen'").await;
     assert_eq!(result["labels"], 2);
-    let pdf = res.bytes().await.unwrap();
     assert_eq!(page_count(&pdf), 2usize.div_ceil(per_page(6)));
     if let Some(codes) = decode_pdf(&pdf) {
         assert_eq!(codes, vec![code.clone(), code.clone()]);
@@ -491,17 +498,9 @@ async fn during_an_outage_shop_order_and_item_labels_come_from_the_local_copy() 
     }
 
     // Known to be down: the copy is used at once.
-    let started = Instant::now();
     let body = json!({"source": "shop_order", "ids": [so], "type": "electrical-72001926"});
-    let res = w.post_json("/api/v1/labels", body).await;
-    assert!(started.elapsed() < Duration::from_secs(10), "took {:?}", started.elapsed());
-    assert_eq!(res.status(), 200);
-    let result = summary(&res);
-    assert_eq!(result["status"], "WARNING", "{result}");
-    assert_eq!(result["messages"][0], headline.as_str(), "{result}");
-    assert!(result["messages"].as_array().unwrap().iter().any(|m| m.as_str().unwrap().contains("By-product receipts")));
+    let (result, pdf) = labels_from_the_copy(&w, body, &headline, "By-product receipts").await;
     assert_eq!(result["labels"], so_codes.len(), "{result}");
-    let pdf = res.bytes().await.unwrap();
     assert_eq!(page_count(&pdf), so_codes.len().div_ceil(per_page(1)));
     if let Some(codes) = decode_pdf(&pdf) {
         assert_eq!(codes, so_codes, "every label's barcode decodes to its item code");
