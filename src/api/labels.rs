@@ -2,20 +2,26 @@
 //! `POST /api/v1/labels/print` (the same plus `printer`, optional `copies`) → an IPP job, 202.
 //! Both read the label data live from Exact Online for the caller's organization, and tell the
 //! spec's result (SUCCESS / WARNING / INFO with the reasons) in the `X-Label-Result` header.
+//! While Exact Online cannot be reached (or the organization has no usable token), shop order and
+//! item labels are made from the local copy: a WARNING whose first message names the copy's time.
+//! Goods receipts are not in the copy: they answer that Exact Online cannot be reached.
 
 use super::printers::{job_view, service};
 use super::router::Router;
 use super::scope::Org;
 use super::sync::org_token;
 use crate::error::{AppError, AppResult};
+use crate::exact::ExactError;
 use crate::labels::{
-    LabelBatch, LabelError, LabelRequest, LabelStatus, ProviderLookups, RecordError, build_records, render_pdf,
+    LabelBatch, LabelError, LabelRequest, LabelSource, LabelStatus, LocalCopyReason, ProviderLookups, RecordError,
+    Selection, build_from_local_copy, build_records, render_pdf,
 };
 use crate::printing::PrintError;
 use crate::server::AppState;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpResponse, ResponseError, web};
 use serde::{Deserialize, Serialize};
+use std::time::Duration;
 
 /// The response header carrying the result summary (small JSON, ASCII only).
 pub const RESULT_HEADER: &str = "x-label-result";
@@ -23,6 +29,10 @@ pub const RESULT_HEADER: &str = "x-label-result";
 const RESULT_HEADER_MAX: usize = 2048;
 /// More copies than this of one request is a typing error, not a print run.
 const MAX_COPIES: u32 = 100;
+/// How long one read from Exact Online may take (its retries included) before the labels come
+/// from the local copy: a healthy provider answers in well under a second, while the client's
+/// own retries wait 20 s each.
+const PROVIDER_READ_DEADLINE: Duration = Duration::from_secs(4);
 
 pub fn routes(r: &mut Router) {
     r.full("/labels", |res| res.post(pdf));
@@ -76,17 +86,67 @@ fn ascii_json(json: &str) -> String {
     out
 }
 
-/// Reads the records for a request from the provider. A failure comes back as the finished
-/// response: the catalogue's JSON error, plus the summary header when the spec gives the outcome
-/// a result kind (no labels: INFO with why each was left out; empty payload: WARNING).
+/// Reads the records for a request from the provider, or from the local copy when the provider
+/// cannot be asked. A failure comes back as the finished response: the catalogue's JSON error,
+/// plus the summary header when the spec gives the outcome a result kind (no labels: INFO with
+/// why each was left out; empty payload: WARNING).
 async fn build(state: &AppState, org: Org, request: &LabelRequest) -> Result<LabelBatch, HttpResponse> {
     if request.ids.is_empty() {
         return Err(summarised(RecordError::EmptyPayload));
     }
     let ids = request.normalized_ids().map_err(|m| AppError::bad_request(m).error_response())?;
-    let token = org_token(state, org.division).map_err(|e| e.error_response())?;
-    let lookups = ProviderLookups::new(state.exact.clone(), org.division, token);
-    build_records(&lookups, request.source, &ids, request.label_type).await.map_err(summarised)
+    let reason = match from_provider(state, org, request, &ids).await {
+        Ok(built) => return built.map_err(summarised),
+        // Goods receipts cannot come from the copy; a sign-in problem is theirs to tell.
+        Err(ProviderUnavailable::NoToken(error)) if request.source == LabelSource::GoodsReceipt => {
+            return Err(error.error_response());
+        }
+        Err(ProviderUnavailable::NoToken(_)) => LocalCopyReason::NoToken,
+        Err(ProviderUnavailable::Unreachable) => LocalCopyReason::Unreachable,
+    };
+    tracing::warn!(division = org.division, ?reason, source = ?request.source, "labels from the local copy");
+    let store = state.stores.get(org.division).map_err(|e| AppError::from(e).error_response())?;
+    build_from_local_copy(store, reason, request.source, &ids, request.label_type).await.map_err(summarised)
+}
+
+/// Why Exact Online could not give the label data.
+enum ProviderUnavailable {
+    /// It does not answer: known from earlier calls, or this one failed on the network, with a
+    /// 5xx, or took longer than [`PROVIDER_READ_DEADLINE`].
+    Unreachable,
+    /// No token of the organization is usable; the error it would answer.
+    NoToken(AppError),
+}
+
+/// The records from Exact Online (or the error it gave that is the caller's to see, like a 4xx
+/// with its message), unless it cannot be asked.
+async fn from_provider(
+    state: &AppState,
+    org: Org,
+    request: &LabelRequest,
+    ids: &[Selection],
+) -> Result<Result<LabelBatch, RecordError>, ProviderUnavailable> {
+    if !state.exact.provider_status().reachable {
+        return Err(ProviderUnavailable::Unreachable);
+    }
+    let token = org_token(state, org.division).map_err(ProviderUnavailable::NoToken)?;
+    let lookups = ProviderLookups::new(state.exact.clone(), org.division, token).with_deadline(PROVIDER_READ_DEADLINE);
+    judged(build_records(&lookups, request.source, ids, request.label_type).await)
+}
+
+/// What the provider's answer means: no answer (network, 5xx, no answer in time) or a token it
+/// no longer takes sends the labels to the local copy; anything else, like a 4xx with its own
+/// message or its rate limit, is the caller's to see.
+fn judged(built: Result<LabelBatch, RecordError>) -> Result<Result<LabelBatch, RecordError>, ProviderUnavailable> {
+    let Err(RecordError::Lookup(cause)) = built else { return Ok(built) };
+    match cause.downcast::<ExactError>() {
+        Ok(ExactError::Network(_) | ExactError::Server { .. }) => Err(ProviderUnavailable::Unreachable),
+        Ok(refused @ (ExactError::Unauthorized(_) | ExactError::NoToken)) => {
+            Err(ProviderUnavailable::NoToken(refused.into()))
+        }
+        Ok(other) => Ok(Err(RecordError::Lookup(other.into()))),
+        Err(cause) => Ok(Err(RecordError::Lookup(cause))),
+    }
 }
 
 fn summarised(err: RecordError) -> HttpResponse {
@@ -165,6 +225,38 @@ async fn print(state: web::Data<AppState>, org: Org, body: web::Json<PrintBody>)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Code;
+
+    fn failed(err: ExactError) -> Result<LabelBatch, RecordError> {
+        Err(RecordError::Lookup(err.into()))
+    }
+
+    #[test]
+    fn only_silence_or_an_unusable_token_sends_labels_to_the_local_copy() {
+        let down = [
+            ExactError::Network("connection reset".into()),
+            ExactError::Server { status: 503, message: "Service Unavailable".into() },
+        ];
+        for err in down {
+            assert!(matches!(judged(failed(err)), Err(ProviderUnavailable::Unreachable)));
+        }
+        match judged(failed(ExactError::Unauthorized("invalid_grant".into()))) {
+            Err(ProviderUnavailable::NoToken(answer)) => assert_eq!(answer.code(), Code::NotAuthorized),
+            _ => panic!("a refused token is no usable token"),
+        }
+        // The provider answered: its refusal, its limit and what it cannot parse stay errors.
+        let answered = [
+            (ExactError::Rejected { status: 400, message: "Invalid filter".into() }, Code::Provider),
+            (ExactError::Forbidden("no access to division".into()), Code::Forbidden),
+            (ExactError::RateLimited, Code::TooManyRequests),
+            (ExactError::Malformed("not JSON".into()), Code::Provider),
+        ];
+        for (err, code) in answered {
+            let Ok(Err(kept)) = judged(failed(err)) else { panic!("kept as the caller's error") };
+            assert_eq!(AppError::from(LabelError::from(kept)).code(), code);
+        }
+        assert!(matches!(judged(Err(RecordError::EmptyPayload)), Ok(Err(RecordError::EmptyPayload))));
+    }
 
     #[test]
     fn the_summary_header_is_ascii_json_and_stays_small() {

@@ -1,7 +1,10 @@
 //! Labels: records from the three sources → one layout per label type → PDF or raster.
 //!
 //! The HTTP handler and the CLI call [`build_records`] with a [`LabelLookups`] over the provider,
-//! then [`render_pdf`] (new browser tab) or [`render_raster_pages`] (PWG raster for IPP).
+//! then [`render_pdf`] (new browser tab) or [`render_raster_pages`] (PWG raster for IPP). When
+//! Exact Online cannot be reached, the handler builds shop order and item labels from the local
+//! copy instead ([`build_from_local_copy`] over [`StoreLookups`]): a WARNING that names the copy's
+//! time; goods receipts are not in the copy and answer [`NeedsExact`].
 
 pub mod barcode;
 pub mod cli;
@@ -10,6 +13,7 @@ pub mod pdf;
 pub mod provider_lookups;
 pub mod raster;
 pub mod records;
+pub mod store_lookups;
 pub mod templates;
 pub mod types;
 
@@ -20,6 +24,7 @@ pub use records::{
     LabelBatch, LabelInfoRows, LabelLookups, LabelRecord, LabelSource, LabelStatus, NO_LABELS_MESSAGE, RecordError,
     Selection, build_records,
 };
+pub use store_lookups::{LocalCopyReason, NeedsExact, StoreLookups, build_from_local_copy};
 pub use templates::Templates;
 pub use types::LabelType;
 
@@ -92,11 +97,22 @@ impl From<LabelError> for AppError {
         match err {
             LabelError::Records(RecordError::NoLabels { .. }) => AppError::new(Code::NoLabels),
             LabelError::Records(RecordError::EmptyPayload) => AppError::new(Code::EmptyPayload),
-            // Provider failures keep their own mapping (expired token, timeout, rate limit).
-            LabelError::Records(RecordError::Lookup(cause)) => match cause.downcast::<crate::exact::ExactError>() {
-                Ok(exact) => exact.into(),
-                Err(cause) => AppError::new(Code::Provider).caused_by(cause),
-            },
+            // Provider failures keep their own mapping (expired token, timeout, rate limit); the
+            // local copy's failures are the store's, or a source it cannot serve.
+            LabelError::Records(RecordError::Lookup(cause)) => {
+                let cause = match cause.downcast::<crate::exact::ExactError>() {
+                    Ok(exact) => return exact.into(),
+                    Err(cause) => cause,
+                };
+                let cause = match cause.downcast::<crate::store::StoreError>() {
+                    Ok(store) => return store.into(),
+                    Err(cause) => cause,
+                };
+                match cause.downcast::<NeedsExact>() {
+                    Ok(needs) => AppError::with_message(Code::Timeout, needs.to_string()),
+                    Err(cause) => AppError::new(Code::Provider).caused_by(cause),
+                }
+            }
             // Barcode and fit problems name the bad value: the user can fix the item code.
             LabelError::Layout(e @ (LayoutError::Barcode(_) | LayoutError::BarcodeTooWide { .. })) => {
                 AppError::bad_request(e.to_string())

@@ -2,12 +2,13 @@
 //! Online for one division with the organization's token. Lists of ids are sent as
 //! `Field eq guid'…' or …` filters, chunked so each URL stays within the spec's 5400 characters.
 
-use super::records::{LabelInfoRows, LabelLookups, POST_PROCESSING_FIELD};
+use super::records::{LabelInfoRows, LabelLookups, POST_PROCESSING_FIELD, free_text_rows, main_supplier_first};
 use crate::exact::odata::{self, URL_BUDGET};
 use crate::exact::{ExactClient, ExactError};
 use crate::sync::engine::OrgToken;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
+use std::time::Duration;
 
 const SHOP_ORDERS: &str = "manufacturing/ShopOrders";
 const SHOP_ORDER_SELECT: &str = "ID,Item,ItemCode,ItemDescription,PlannedQuantity,ProducedQuantity,PlannedDate,\
@@ -26,27 +27,50 @@ const GOODS_RECEIPTS: &str = "purchaseorder/GoodsReceipts";
 const ITEM_WAREHOUSES: &str = "inventory/ItemWarehouses";
 const SUPPLIER_ITEMS: &str = "logistics/SupplierItem";
 const ITEM_EXTRA_FIELDS: &str = "read/logistics/ItemExtraField";
-/// The item free-text fields types 1–4 print, by their number.
-const FREE_TEXT_NUMBERS: [u8; 4] = [6, 7, 8, 9];
 
 /// Label reads for one division, each with a fresh (refreshed when due) access token.
 pub struct ProviderLookups {
     client: ExactClient,
     division: i64,
     token: OrgToken,
+    /// The longest one read may take, retries included; none waits as long as the client does.
+    deadline: Option<Duration>,
 }
 
 impl ProviderLookups {
     pub fn new(client: ExactClient, division: i64, token: OrgToken) -> Self {
-        ProviderLookups { client, division, token }
+        ProviderLookups { client, division, token, deadline: None }
+    }
+
+    /// Gives up each read (token refresh, pages and retries) after `limit` with a network error,
+    /// so a caller with another source (the local copy) is not held by the client's long waits.
+    /// Per read rather than per batch: a healthy provider may need many reads for a big batch.
+    pub fn with_deadline(mut self, limit: Duration) -> Self {
+        self.deadline = Some(limit);
+        self
     }
 
     async fn access(&self) -> Result<String, ExactError> {
         self.token.tokens.access_token(&self.token.user).await
     }
 
-    /// Every row of `path` whose `field` is one of `ids` (GUIDs; anything else is never sent).
+    /// Every row of `path` whose `field` is one of `ids` (GUIDs; anything else is never sent),
+    /// within the deadline if one is set.
     async fn rows_by_ids(
+        &self,
+        path: &str,
+        select: Option<&str>,
+        field: &str,
+        ids: &[String],
+    ) -> Result<Vec<Value>, ExactError> {
+        let read = self.read_rows_by_ids(path, select, field, ids);
+        let Some(limit) = self.deadline else { return read.await };
+        tokio::time::timeout(limit, read).await.unwrap_or_else(|_| {
+            Err(ExactError::Network(format!("no answer from Exact Online within {} ms", limit.as_millis())))
+        })
+    }
+
+    async fn read_rows_by_ids(
         &self,
         path: &str,
         select: Option<&str>,
@@ -77,24 +101,6 @@ impl ProviderLookups {
     }
 }
 
-/// Items' FreeTextField_06..09 as the `ItemID, Number, Value` rows the records expect.
-fn free_text_rows(items: &[Value]) -> Vec<Value> {
-    let mut out = Vec::new();
-    for item in items {
-        let Some(id) = item.get("ID").and_then(Value::as_str) else { continue };
-        for n in FREE_TEXT_NUMBERS {
-            if let Some(value) = item.get(format!("FreeTextField_{n:02}")).filter(|v| !v.is_null()) {
-                let mut row = Map::new();
-                row.insert("ItemID".into(), Value::String(id.to_string()));
-                row.insert("Number".into(), Value::from(n));
-                row.insert("Value".into(), value.clone());
-                out.push(Value::Object(row));
-            }
-        }
-    }
-    out
-}
-
 /// Puts each line's receipt number (from its GoodsReceipts header) on the line.
 fn with_receipt_numbers(mut lines: Vec<Value>, headers: &[Value]) -> Vec<Value> {
     let numbers: HashMap<String, Value> = headers
@@ -108,12 +114,6 @@ fn with_receipt_numbers(mut lines: Vec<Value>, headers: &[Value]) -> Vec<Value> 
         }
     }
     lines
-}
-
-/// The main supplier first, so the records' "first supplier row" is the main one.
-fn main_supplier_first(mut rows: Vec<Value>) -> Vec<Value> {
-    rows.sort_by_key(|r| !r.get("MainSupplier").and_then(Value::as_bool).unwrap_or(false));
-    rows
 }
 
 impl LabelLookups for ProviderLookups {
@@ -173,34 +173,10 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn free_text_fields_become_numbered_rows() {
-        let rows = free_text_rows(&[
-            json!({"ID": "a", "FreeTextField_06": "400V", "FreeTextField_07": null, "FreeTextField_09": "IP65"}),
-            json!({"Code": "no id"}),
-        ]);
-        assert_eq!(
-            rows,
-            vec![
-                json!({"ItemID": "a", "Number": 6, "Value": "400V"}),
-                json!({"ItemID": "a", "Number": 9, "Value": "IP65"})
-            ]
-        );
-    }
-
-    #[test]
     fn receipt_numbers_join_by_header_id_in_any_case() {
         let lines = vec![json!({"ID": "l1", "GoodsReceiptID": "ABC"}), json!({"ID": "l2"})];
         let joined = with_receipt_numbers(lines, &[json!({"ID": "abc", "ReceiptNumber": 55})]);
         assert_eq!(joined[0]["ReceiptNumber"], 55);
         assert!(joined[1].get("ReceiptNumber").is_none());
-    }
-
-    #[test]
-    fn main_supplier_comes_first() {
-        let rows = main_supplier_first(vec![
-            json!({"SupplierCode": "B", "MainSupplier": false}),
-            json!({"SupplierCode": "A", "MainSupplier": true}),
-        ]);
-        assert_eq!(rows[0]["SupplierCode"], "A");
     }
 }

@@ -178,6 +178,34 @@ pub struct LabelInfoRows {
     pub item_extra_fields: Vec<Value>,
 }
 
+/// The item free-text fields types 1–4 print, by their number.
+const FREE_TEXT_NUMBERS: [u8; 4] = [6, 7, 8, 9];
+
+/// Items' FreeTextField_06..09 as the `ItemID, Number, Value` rows the records expect (live
+/// and local Items rows carry them alike).
+pub(super) fn free_text_rows(items: &[Value]) -> Vec<Value> {
+    let mut out = Vec::new();
+    for item in items {
+        let Some(id) = item.get("ID").and_then(Value::as_str) else { continue };
+        for n in FREE_TEXT_NUMBERS {
+            if let Some(value) = item.get(format!("FreeTextField_{n:02}")).filter(|v| !v.is_null()) {
+                let mut row = serde_json::Map::new();
+                row.insert("ItemID".into(), Value::String(id.to_string()));
+                row.insert("Number".into(), Value::from(n));
+                row.insert("Value".into(), value.clone());
+                out.push(Value::Object(row));
+            }
+        }
+    }
+    out
+}
+
+/// The main supplier first, so the records' "first supplier row" is the main one.
+pub(super) fn main_supplier_first(mut rows: Vec<Value>) -> Vec<Value> {
+    rows.sort_by_key(|r| !r.get("MainSupplier").and_then(Value::as_bool).unwrap_or(false));
+    rows
+}
+
 /// The provider reads label generation needs (spec §7). Rows keep the provider's field names.
 pub trait LabelLookups: Send + Sync {
     /// ShopOrders rows for the ids: ID, Item, ItemCode, ItemDescription, PlannedQuantity,

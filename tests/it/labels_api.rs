@@ -1,6 +1,7 @@
 //! Labels over HTTP and the `labels` command, reading from the simulator: every barcode of the
 //! PDF the server answers is decoded with `zbarimg` after `pdftoppm -r 300`, and a print request
-//! goes to a real `ippeveprinter` and is followed to completed.
+//! goes to a real `ippeveprinter` and is followed to completed. While the simulator is down or
+//! too slow, shop order and item labels come from the local copy with a WARNING.
 
 use crate::labels::{pdf_to_pngs, tool, zbar_decode};
 use crate::printing::{IppEve, decode_kept, free_port, kept_documents, tools_present};
@@ -10,10 +11,11 @@ use serde_json::{Value, json};
 use std::path::Path;
 use std::time::{Duration, Instant};
 use stock_manager::config::PrinterConfig;
-use stock_manager::labels::NO_LABELS_MESSAGE;
+use stock_manager::labels::store_lookups::readable_time;
+use stock_manager::labels::{LabelType, NO_LABELS_MESSAGE, Templates};
 use stock_manager::printing::{Printer, PrinterSource};
 use stock_manager::server::StartOptions;
-use stock_manager::sim::SimOptions;
+use stock_manager::sim::{Faults, SimOptions};
 
 fn sim_options() -> SimOptions {
     SimOptions { rate_limits: false, ..Default::default() }
@@ -388,5 +390,182 @@ async fn labels_command_writes_the_pdf_with_the_stored_token() {
     let output = labels_command(&w, &data_dir, &["--source", "item", "--id", unknown, "--out", out_arg]).await;
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains(NO_LABELS_MESSAGE));
+    w.stop().await;
+}
+
+/// What labels read from the local copy.
+const LABEL_TABLES: [&str; 5] = ["shopOrders", "shopOrderMaterialPlans", "items", "itemWarehouses", "supplierItems"];
+
+fn page_count(pdf: &[u8]) -> usize {
+    lopdf::Document::load_mem(pdf).expect("a PDF").get_pages().len()
+}
+
+/// Labels per page of a label type.
+fn per_page(label_type: u8) -> usize {
+    let templates = Templates::builtin().expect("templates");
+    templates.get(LabelType::from_number(label_type).expect("type")).expect("template").slots.len()
+}
+
+/// A shop order with a by-product plan line and few pieces, and the item codes of its labels
+/// made from the plans alone (the copy has no by-product receipts), sorted.
+fn shop_order_from_the_plans(w: &World) -> (String, Vec<String>) {
+    let plans = rows(w, "manufacturing/ShopOrderMaterialPlans");
+    let order = rows(w, "manufacturing/ShopOrders")
+        .into_iter()
+        .filter(|o| plans.iter().any(|p| p["ShopOrder"] == o["ID"] && p["Type"] == 2))
+        .min_by_key(|o| copies(o, "PlannedQuantity"))
+        .expect("a shop order with a by-product line");
+    let labelled = |code: String| !code.contains("ZV");
+    let mut expected = Vec::new();
+    if !order["Item"].is_null() && labelled(text(&order, "ItemCode")) {
+        expected.extend(vec![text(&order, "ItemCode"); copies(&order, "PlannedQuantity")]);
+    }
+    for p in plans.iter().filter(|p| p["ShopOrder"] == order["ID"] && p["Type"] == 2 && !p["Item"].is_null()) {
+        if labelled(text(p, "ItemCode")) {
+            expected.extend(vec![text(p, "ItemCode"); copies(p, "PlannedQuantity")]);
+        }
+    }
+    expected.sort();
+    (text(&order, "ID"), expected)
+}
+
+/// An item with exactly one warehouse location a label prints, and that line (`W-L: 1-A-01`).
+fn item_with_one_location(w: &World) -> (Value, String) {
+    let warehouses = rows(w, "inventory/ItemWarehouses");
+    items_without_zv(w)
+        .into_iter()
+        .find_map(|item| {
+            let usable: Vec<&Value> = warehouses
+                .iter()
+                .filter(|r| r["Item"] == item["ID"])
+                .filter(|r| {
+                    !text(r, "WarehouseCode").ends_with('3') && !text(r, "DefaultStorageLocationCode").is_empty()
+                })
+                .collect();
+            let [only] = usable[..] else { return None };
+            let line = format!("W-L: {}-{}", text(only, "WarehouseCode"), text(only, "DefaultStorageLocationCode"));
+            Some((item, line))
+        })
+        .expect("an item with one warehouse location")
+}
+
+/// A label request while Exact is down: answered within 10 s with the PDF, a WARNING whose first
+/// message is `headline` and another that names `lacking` (what the copy does not hold).
+async fn labels_from_the_copy(w: &World, body: Value, headline: &str, lacking: &str) -> (Value, Vec<u8>) {
+    let started = Instant::now();
+    let res = w.post_json("/api/v1/labels", body).await;
+    assert!(started.elapsed() < Duration::from_secs(10), "took {:?}", started.elapsed());
+    assert_eq!(res.status(), 200);
+    let result = summary(&res);
+    assert_eq!(result["status"], "WARNING", "{result}");
+    assert_eq!(result["messages"][0], headline, "{result}");
+    let messages = result["messages"].as_array().unwrap();
+    assert!(messages.iter().any(|m| m.as_str().unwrap().contains(lacking)), "{lacking} in {result}");
+    (result, res.bytes().await.unwrap().to_vec())
+}
+
+#[actix_web::test]
+async fn during_an_outage_shop_order_and_item_labels_come_from_the_local_copy() {
+    let w = World::start(sim_options()).await;
+    let status = w.sync(Some(LABEL_TABLES.to_vec())).await;
+    let last_sync = status["last_sync"].as_str().expect("the sync finished").to_string();
+    let headline =
+        format!("Made from the local copy as of {}: Exact Online cannot be reached", readable_time(&last_sync));
+    let (so, so_codes) = shop_order_from_the_plans(&w);
+    let (item, location) = item_with_one_location(&w);
+    let code = text(&item, "Code");
+    let receipt_line = rows(&w, "purchaseorder/GoodsReceiptLines")
+        .into_iter()
+        .find(|l| !text(l, "ItemCode").contains("ZV"))
+        .expect("a goods receipt line");
+
+    // Exact answers: the labels are read live, as before.
+    let cnc = json!({"source": "item_direct", "ids": [{"id": item["ID"], "print_count": 2}], "type": "cnc-new"});
+    let res = w.post_json("/api/v1/labels", cnc.clone()).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(summary(&res)["status"], "SUCCESS");
+
+    w.sim.handle().set_serving(false);
+    // The first request finds out: its read fails, and the copy stands in within seconds.
+    let (result, pdf) = labels_from_the_copy(&w, cnc, &headline, "'Bewerkingen'").await;
+    assert_eq!(result["labels"], 2);
+    assert_eq!(page_count(&pdf), 2usize.div_ceil(per_page(6)));
+    if let Some(codes) = decode_pdf(&pdf) {
+        assert_eq!(codes, vec![code.clone(), code.clone()]);
+    }
+    if let Some(all_text) = pdf_text(&pdf) {
+        assert!(all_text.contains(&location), "{location} in {all_text}");
+    }
+
+    // Known to be down: the copy is used at once.
+    let body = json!({"source": "shop_order", "ids": [so], "type": "electrical-72001926"});
+    let (result, pdf) = labels_from_the_copy(&w, body, &headline, "By-product receipts").await;
+    assert_eq!(result["labels"], so_codes.len(), "{result}");
+    assert_eq!(page_count(&pdf), so_codes.len().div_ceil(per_page(1)));
+    if let Some(codes) = decode_pdf(&pdf) {
+        assert_eq!(codes, so_codes, "every label's barcode decodes to its item code");
+    }
+
+    // Goods receipts need Exact: a clear answer, not a hang.
+    let started = Instant::now();
+    let body = json!({"source": "goods_receipt", "ids": [receipt_line["ID"]], "type": "receipts"});
+    let res = w.post_json("/api/v1/labels", body).await;
+    assert!(started.elapsed() < Duration::from_secs(10), "took {:?}", started.elapsed());
+    assert_eq!(res.status(), 504);
+    let answer: Value = res.json().await.unwrap();
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("Exact Online cannot be reached, and goods receipt labels need it"), "{answer}");
+
+    // Printing takes the same way, where a test printer is at hand.
+    if tools_present() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let port = free_port();
+        let device = IppEve::start(port, "esm-outage-test", "application/pdf", &dir.path().join("spool"));
+        let registry = w.server.running.as_ref().unwrap().state().printing.as_ref().expect("print service").registry();
+        registry.add_discovered(Printer {
+            name: "labels".into(),
+            uri: format!("ipp://localhost:{port}/ipp/print"),
+            label_types: vec![],
+            insecure_tls: false,
+            source: PrinterSource::Discovered,
+        });
+        let body = json!({"source": "item_direct", "ids": [item["ID"]], "type": "receipts", "printer": "labels"});
+        let res = w.post_json("/api/v1/labels/print", body).await;
+        assert_eq!(res.status(), 202);
+        assert_eq!(summary(&res)["messages"][0], headline.as_str());
+        let answer: Value = res.json().await.unwrap();
+        assert_eq!(answer["result"]["status"], "WARNING", "{answer}");
+        assert_eq!(answer["result"]["messages"][0], headline.as_str());
+        assert_eq!(answer["job"]["labels"], 1);
+        let job = job_until_final(&w, answer["job"]["id"].as_u64().expect("job id")).await;
+        assert_eq!(job["state"], "completed", "{job}");
+        let kept = kept_documents(&device, 1).await;
+        assert_eq!(decode_kept(&kept[0], dir.path()), vec![code.clone()]);
+    }
+    w.sim.handle().set_serving(true);
+    w.stop().await;
+}
+
+#[actix_web::test]
+async fn exact_too_slow_to_answer_gives_way_to_the_local_copy() {
+    let w = World::start(sim_options()).await;
+    w.sync(Some(vec!["items"])).await;
+    let item = items_without_zv(&w).into_iter().next().expect("an item");
+    w.sim.handle().set_faults(Faults { latency_ms: 15_000, ..Faults::default() });
+    let started = Instant::now();
+    let res = w.post_json("/api/v1/labels", json!({"source": "item_direct", "ids": [item["ID"]], "type": 1})).await;
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(10), "gave up on Exact after a few seconds, not {took:?}");
+    assert_eq!(res.status(), 200);
+    let result = summary(&res);
+    assert_eq!(result["status"], "WARNING", "{result}");
+    let first = result["messages"][0].as_str().unwrap();
+    assert!(first.starts_with("Made from the local copy as of ") && first.ends_with("Exact Online cannot be reached"));
+    let pdf = res.bytes().await.unwrap();
+    assert_eq!(page_count(&pdf), 1);
+    if let Some(codes) = decode_pdf(&pdf) {
+        assert_eq!(codes, vec![text(&item, "Code")]);
+    }
+    w.sim.handle().set_faults(Faults::default());
     w.stop().await;
 }

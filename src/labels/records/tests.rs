@@ -197,3 +197,27 @@ async fn item_direct_keeps_zv_items_and_defaults_to_one_copy() {
     assert_eq!(batch.status, LabelStatus::Warning);
     assert_eq!(batch.records[0].field("WarehouseAndLocationForLabel"), "W-L: -");
 }
+
+#[test]
+fn free_text_fields_become_numbered_rows() {
+    let rows = free_text_rows(&[
+        json!({"ID": "a", "FreeTextField_06": "400V", "FreeTextField_07": null, "FreeTextField_09": "IP65"}),
+        json!({"Code": "no id"}),
+    ]);
+    assert_eq!(
+        rows,
+        vec![
+            json!({"ItemID": "a", "Number": 6, "Value": "400V"}),
+            json!({"ItemID": "a", "Number": 9, "Value": "IP65"})
+        ]
+    );
+}
+
+#[test]
+fn main_supplier_comes_first() {
+    let rows = main_supplier_first(vec![
+        json!({"SupplierCode": "B", "MainSupplier": false}),
+        json!({"SupplierCode": "A", "MainSupplier": true}),
+    ]);
+    assert_eq!(rows[0]["SupplierCode"], "A");
+}
