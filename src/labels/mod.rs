@@ -109,7 +109,7 @@ impl From<LabelError> for AppError {
                     Err(cause) => cause,
                 };
                 match cause.downcast::<NeedsExact>() {
-                    Ok(needs) => AppError::with_message(Code::Timeout, needs.to_string()),
+                    Ok(needs) => AppError::with_message(Code::ProviderUnreachable, needs.to_string()),
                     Err(cause) => AppError::new(Code::Provider).caused_by(cause),
                 }
             }

@@ -511,8 +511,9 @@ async fn during_an_outage_shop_order_and_item_labels_come_from_the_local_copy() 
     let body = json!({"source": "goods_receipt", "ids": [receipt_line["ID"]], "type": "receipts"});
     let res = w.post_json("/api/v1/labels", body).await;
     assert!(started.elapsed() < Duration::from_secs(10), "took {:?}", started.elapsed());
-    assert_eq!(res.status(), 504);
+    assert_eq!(res.status(), 503);
     let answer: Value = res.json().await.unwrap();
+    assert_eq!(answer["error"]["code"], "provider_unreachable");
     let message = answer["error"]["message"].as_str().unwrap();
     assert!(message.starts_with("Exact Online cannot be reached, and goods receipt labels need it"), "{answer}");
 

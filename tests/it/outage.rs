@@ -80,6 +80,14 @@ async fn a_two_hour_outage_with_expired_tokens_changes_nothing_but_the_banner() 
             assert_eq!(status, 200, "{read}: {body}");
             assert!(!body.as_array().unwrap().is_empty(), "{read} answers the local copy");
         }
+        let (_, items) = send(&w, &w.cookie, Method::GET, "/api/v1/db/items?IsStockItem=eq.true&limit=1", None).await;
+        let label = json!({"source": "item_direct", "ids": [items[0]["ID"]], "type": "cnc-new"});
+        let res = w.request(Method::POST, "/api/v1/labels").json(&label).send().await.unwrap();
+        assert_eq!(res.status(), 200, "a label from the local copy");
+        let result: Value = serde_json::from_str(res.headers()["x-label-result"].to_str().unwrap()).unwrap();
+        assert_eq!(result["status"], "WARNING", "{result}");
+        assert!(result["messages"][0].as_str().unwrap().contains("local copy"), "{result}");
+        assert!(res.bytes().await.unwrap().starts_with(b"%PDF"));
         let (status, checked) = send(&w, &w.cookie, Method::GET, "/api/v1/checkUser", None).await;
         assert_eq!((status, &checked["activated"]), (200, &json!(true)), "{checked}");
         let (status, body) = send(
