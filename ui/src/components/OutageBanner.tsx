@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { Link } from 'react-router'
-import type { Session } from '../api/auth.ts'
+import { providerAccess, type Session } from '../api/auth.ts'
 import { queryKeys } from '../api/queries.ts'
 import { getStatus } from '../api/status.ts'
 import { locale, t, tCount } from '../i18n/index.ts'
@@ -22,7 +22,7 @@ export function OutageBanner({ session }: { session: Session }) {
     refetchIntervalInBackground: true,
     retry: false,
   })
-  const notice = noticeFor(data)
+  const notice = noticeFor(data, providerAccess(session))
   if (!notice) return null
   const queue =
     session.tier === 'full' ? (
@@ -40,8 +40,13 @@ export function OutageBanner({ session }: { session: Session }) {
       </div>
     )
   }
-  const text = notice.kind === 'sending' ? tCount('outage.sending', notice.pending) : tCount('outage.refused', notice.failed)
-  const tone = notice.kind === 'sending' ? 'bg-sky-50 text-sky-900' : 'bg-red-50 text-red-900'
+  const text =
+    notice.kind === 'sending'
+      ? tCount('outage.sending', notice.pending)
+      : notice.kind === 'waiting'
+        ? tCount('outage.waitingUp', notice.pending)
+        : tCount('outage.refused', notice.failed)
+  const tone = notice.kind === 'refused' ? 'bg-red-50 text-red-900' : notice.kind === 'waiting' ? 'bg-amber-50 text-amber-950' : 'bg-sky-50 text-sky-900'
   return (
     <div role="status" aria-label={t('outage.label')} data-testid="queue-notice" className={`px-4 py-1 text-sm ${tone}`}>
       {text}

@@ -319,7 +319,6 @@ export const nl: Catalogue = {
   'reauth.leaving': 'U gaat naar Exact Online…',
 
   'write.queued': 'In de wachtrij: verzonden zodra Exact Online antwoordt',
-  'write.waitingWhy': 'Wacht: {reason}',
 
   ...planning.nl,
   ...materials.nl,

@@ -319,7 +319,6 @@ export const en = {
   'reauth.leaving': 'Taking you to Exact Online…',
 
   'write.queued': 'Queued: sent when Exact Online answers',
-  'write.waitingWhy': 'Waiting: {reason}',
 
   // Screens with many messages keep them in a file of their own (screens/).
   ...planning.en,
