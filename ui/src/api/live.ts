@@ -12,6 +12,11 @@ export function oldestAsOf(...times: (number | null | undefined)[]): number | nu
   return known.length ? Math.min(...known) : null
 }
 
+/** Whether a query's data was answered from the server's stored copy (it carries an as-of time). */
+export function isDated(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && typeof (data as { asOf?: unknown }).asOf === 'number'
+}
+
 /** Several reads as one: their rows in order, as of the oldest. */
 export function joinLive<T>(parts: readonly LiveRows<T>[]): LiveRows<T> {
   return { rows: parts.flatMap((p) => p.rows), asOf: oldestAsOf(...parts.map((p) => p.asOf)) }

@@ -1,4 +1,4 @@
-import { QueryClientProvider } from '@tanstack/react-query'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, render, screen } from '@testing-library/react'
 import { MemoryRouter } from 'react-router'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -36,5 +36,29 @@ describe('OutageBanner', () => {
     const notice = await screen.findByTestId('queue-notice')
     expect(notice.textContent).toContain('1 change waits to be sent to Exact Online.')
     expect(notice.textContent).not.toMatch(/refused/i)
+  })
+})
+
+describe('OutageBanner when Exact Online is back', () => {
+  it('reads again what was shown from the stored copy', async () => {
+    const client = new QueryClient()
+    client.setQueryData(['receipts', 'list'], { rows: [], asOf: 1_795_000_000_000 })
+    client.setQueryData(['transfers', 'recent'], { rows: [], asOf: null })
+    const statuses = [
+      { provider: { reachable: false, since_ms: null, last_error: 'x' }, outbox: { pending: 0, failed: 0 } },
+      { provider: { reachable: true, since_ms: null, last_error: null }, outbox: { pending: 0, failed: 0 } },
+    ]
+    vi.stubGlobal('fetch', vi.fn(async () => json(statuses.length > 1 ? statuses.shift() : statuses[0])))
+    render(
+      <QueryClientProvider client={client}>
+        <MemoryRouter>
+          <OutageBanner session={session()} />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    )
+    await screen.findByTestId('outage')
+    await client.refetchQueries({ queryKey: ['status'] })
+    await vi.waitFor(() => expect(client.getQueryState(['receipts', 'list'])?.isInvalidated).toBe(true))
+    expect(client.getQueryState(['transfers', 'recent'])?.isInvalidated).toBe(false)
   })
 })

@@ -1,6 +1,8 @@
-import { useQuery } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useEffect, useRef } from 'react'
 import { Link } from 'react-router'
 import { providerAccess, type Session } from '../api/auth.ts'
+import { isDated } from '../api/live.ts'
 import { queryKeys } from '../api/queries.ts'
 import { getStatus } from '../api/status.ts'
 import { locale, t, tCount } from '../i18n/index.ts'
@@ -9,6 +11,21 @@ import { noticeFor } from '../lib/outage.ts'
 
 /** How often a signed-in screen asks whether Exact Online answers and how the queue stands. */
 export const STATUS_CHECK_MS = 5_000
+
+/**
+ * When Exact Online answers again, what a screen shows from the stored copy is read again at
+ * once, so its "as of" goes without waiting for the next visit.
+ */
+function useRereadWhenBack(reachable: boolean | undefined) {
+  const queryClient = useQueryClient()
+  const was = useRef(reachable)
+  useEffect(() => {
+    if (was.current === false && reachable === true) {
+      void queryClient.invalidateQueries({ predicate: (q) => isDated(q.state.data) })
+    }
+    if (reachable !== undefined) was.current = reachable
+  }, [reachable, queryClient])
+}
 
 /**
  * A line under the header while Exact Online is away (reads come from the local copy, writes
@@ -22,6 +39,7 @@ export function OutageBanner({ session }: { session: Session }) {
     refetchIntervalInBackground: true,
     retry: false,
   })
+  useRereadWhenBack(data?.provider.reachable)
   const notice = noticeFor(data, providerAccess(session))
   if (!notice) return null
   const queue =
