@@ -24,6 +24,13 @@ export interface Division {
   name: string
 }
 
+/**
+ * Whether Exact Online accepts this user's sign-in: 'signInNeeded' when it no longer does (the
+ * refresh token was revoked or expired); the session goes on locally, changes under the user's
+ * name wait until they sign in with Exact Online again. 'none' without a user.
+ */
+export type ProviderAccess = 'ok' | 'signInNeeded' | 'none'
+
 export interface Session {
   tier: Tier
   userName: string | null
@@ -42,6 +49,12 @@ export interface Session {
   userPreferences?: Record<string, unknown>
   /** After a re-authentication: the local path that asked for it. */
   returnTo?: string
+  /** Absent from older servers: read it through `providerAccess()`. */
+  providerAccess?: ProviderAccess
+}
+
+export function providerAccess(s: Session | undefined): ProviderAccess {
+  return s?.providerAccess ?? 'ok'
 }
 
 export const NOT_INITIALIZED = 'notInitialized'

@@ -1,5 +1,6 @@
 // One way to call the server: JSON in and out, the session cookie, and the server's
 // `{"error": {"code", "message"}}` turned into an ApiError.
+import { t } from '../i18n/index.ts'
 
 export class ApiError extends Error {
   readonly status: number
@@ -22,7 +23,33 @@ export interface RequestOptions {
   fetchImpl?: typeof fetch
 }
 
-export async function api<T>(path: string, { method = 'GET', body, fetchImpl = fetch }: RequestOptions = {}): Promise<T> {
+/**
+ * Set by the server on a live read it answered from its stored copy because Exact Online could not
+ * be reached: the copy's time in epoch milliseconds.
+ */
+export const AS_OF_HEADER = 'X-Data-As-Of'
+
+/** The code of the catalogue's answer when something needs Exact Online and nothing is stored (503). */
+export const PROVIDER_UNREACHABLE = 'provider_unreachable'
+
+/** An answer's body and, when it came from the server's stored copy, the copy's time. */
+export interface Answer<T> {
+  body: T
+  asOf: number | null
+}
+
+export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return (await request<T>(path, options)).body
+}
+
+function asOfOf(res: Response): number | null {
+  const raw = res.headers.get(AS_OF_HEADER)
+  const ms = raw === null || raw.trim() === '' ? NaN : Number(raw)
+  return Number.isFinite(ms) && ms > 0 ? ms : null
+}
+
+/** `api` with the answer's as-of time, for live reads a screen dates. */
+export async function request<T>(path: string, { method = 'GET', body, fetchImpl = fetch }: RequestOptions = {}): Promise<Answer<T>> {
   const headers: Record<string, string> = { Accept: 'application/json' }
   if (body !== undefined) headers['Content-Type'] = 'application/json'
   let res: Response
@@ -33,8 +60,9 @@ export async function api<T>(path: string, { method = 'GET', body, fetchImpl = f
       credentials: 'same-origin',
       body: body === undefined ? undefined : JSON.stringify(body),
     })
-  } catch (e) {
-    throw new ApiError(NETWORK_ERROR_STATUS, 'network', e instanceof Error ? e.message : String(e))
+  } catch {
+    // the browser's own text ("Failed to fetch", "NetworkError when…") tells a user nothing
+    throw new ApiError(NETWORK_ERROR_STATUS, 'network', t('error.serverUnreachable'))
   }
   if (!res.ok) {
     let code = '-'
@@ -54,13 +82,19 @@ export async function api<T>(path: string, { method = 'GET', body, fetchImpl = f
     }
     throw new ApiError(res.status, code, message)
   }
-  if (res.status === 204) return undefined as T
+  const asOf = asOfOf(res)
+  if (res.status === 204) return { body: undefined as T, asOf }
   const text = await res.text()
-  return (text ? JSON.parse(text) : undefined) as T
+  return { body: (text ? JSON.parse(text) : undefined) as T, asOf }
 }
 
 export function isApiError(e: unknown, status?: number): e is ApiError {
   return e instanceof ApiError && (status === undefined || e.status === status)
+}
+
+/** Something needed Exact Online right now and it could not be reached (local data keeps working). */
+export function isProviderUnreachable(e: unknown): boolean {
+  return isApiError(e) && e.code === PROVIDER_UNREACHABLE
 }
 
 /** The spec's critical error (§8): the user is logged out and returned to the login screen. */

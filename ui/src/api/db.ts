@@ -1,5 +1,6 @@
 // The local copy (`/api/v1/db/…`, PostgREST conventions) and the live provider lists.
-import { api } from './client.ts'
+import { api, request } from './client.ts'
+import type { LiveRows } from './live.ts'
 
 /** Query pairs; a key may repeat (two `or` groups are both applied). */
 export type Params = [string, string][]
@@ -67,4 +68,8 @@ export interface LiveRow {
 
 export type LiveTable = 'warehouses' | 'storageLocations' | 'selectionCodes' | 'itemGroups' | 'operations' | 'employees'
 
-export const liveGet = <T = LiveRow>(table: LiveTable) => api<T[]>(`/exact/live/${table}`)
+/** A live list; dated when the server answered from its stored copy because Exact Online could not be reached. */
+export async function liveGet<T = LiveRow>(table: LiveTable): Promise<LiveRows<T>> {
+  const { body, asOf } = await request<T[]>(`/exact/live/${table}`)
+  return { rows: body, asOf }
+}

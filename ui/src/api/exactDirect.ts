@@ -1,6 +1,7 @@
 // Live reads of any provider path of the session's division (`/exact/urlDirect`, every page).
-import { api } from './client.ts'
 import { chunks, type Row } from './db.ts'
+import { request } from './client.ts'
+import { joinLive, oldestAsOf, type LiveRows } from './live.ts'
 import { anyGuid, directUrl, type DirectQuery } from '../lib/odata.ts'
 
 /**
@@ -9,22 +10,31 @@ import { anyGuid, directUrl, type DirectQuery } from '../lib/odata.ts'
  */
 export const LIVE_STALE_MS = 60_000
 
-export async function readDirect<T = Row>(path: string, q: DirectQuery = {}): Promise<T[]> {
-  const url = directUrl(path, q)
-  const res = await api<{ responseDirect: { results: T[] } }>(`/exact/urlDirect?url=${encodeURIComponent(url)}`)
-  return res.responseDirect.results
+export interface DirectAnswer<T> {
+  responseDirect: { results: T[]; truncated?: boolean; asOf?: number }
+}
+
+/** Rows of a provider path (the server's stored copy, dated, while Exact Online cannot be reached). */
+export async function readDirectUrl<T = Row>(url: string): Promise<LiveRows<T>> {
+  const { body, asOf } = await request<DirectAnswer<T>>(`/exact/urlDirect?url=${encodeURIComponent(url)}`)
+  // the header is the contract; the body's copy of it is taken when a proxy dropped the header
+  return { rows: body.responseDirect.results, asOf: asOf ?? oldestAsOf(body.responseDirect.asOf) }
+}
+
+export function readDirect<T = Row>(path: string, q: DirectQuery = {}): Promise<LiveRows<T>> {
+  return readDirectUrl<T>(directUrl(path, q))
 }
 
 /** Guids per `or` filter: about 70 URL characters each keeps a call well under the provider's URL limit. */
 const GUIDS_PER_CALL = 40
 
 /** Rows whose `field` is one of `ids`, in calls of a safe URL length; `extra` is and-ed to each. */
-export async function readDirectByIds<T = Row>(path: string, field: string, ids: readonly string[], q: DirectQuery = {}, extra = ''): Promise<T[]> {
-  if (!ids.length) return []
+export async function readDirectByIds<T = Row>(path: string, field: string, ids: readonly string[], q: DirectQuery = {}, extra = ''): Promise<LiveRows<T>> {
+  if (!ids.length) return { rows: [], asOf: null }
   const parts = await Promise.all(
     chunks([...new Set(ids)], GUIDS_PER_CALL).map((part) =>
       readDirect<T>(path, { ...q, filter: extra ? `${anyGuid(field, part)} and ${extra}` : anyGuid(field, part) }),
     ),
   )
-  return parts.flat()
+  return joinLive(parts)
 }

@@ -2,6 +2,7 @@
 // and routing steps from the local copy, employees from the live list.
 import { chunks, dbGet, inList, liveGet } from './db.ts'
 import { readDirect } from './exactDirect.ts'
+import type { LiveRows } from './live.ts'
 import { sendWrite } from './writes.ts'
 import { dayLit } from '../lib/odata.ts'
 import { addDays, timeTransactionData, toEntries, type Booking, type HourEntry } from '../lib/hours.ts'
@@ -14,12 +15,12 @@ export interface Employee {
 
 export const fetchEmployees = () => liveGet<Employee>('employees')
 
-export async function fetchWeek(start: Date): Promise<HourEntry[]> {
-  const rows = await readDirect('manufacturing/TimeTransactions', {
+export async function fetchWeek(start: Date): Promise<LiveRows<HourEntry>> {
+  const { rows, asOf } = await readDirect('manufacturing/TimeTransactions', {
     filter: `Date ge ${dayLit(start)} and Date lt ${dayLit(addDays(start, 7))}`,
     select: 'ID,Date,Employee,Hours,Activity,ShopOrder,RoutingStepPlan,WorkCenter,Notes',
   })
-  return toEntries(rows)
+  return { rows: toEntries(rows), asOf }
 }
 
 export interface ShopOrderRef {

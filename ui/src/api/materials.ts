@@ -17,7 +17,7 @@ import {
   type ShopOrderInfo,
 } from '../lib/shortage.ts'
 import { chunks, dbGetAll, inList, type Row } from './db.ts'
-import { readDirect } from './purchases.ts'
+import { readDirectUrl } from './exactDirect.ts'
 
 /** Ids per `in.(…)` list, so a URL stays short (36 characters per GUID). */
 const IDS_PER_CALL = 100
@@ -70,9 +70,9 @@ async function byIds(table: string, column: string, ids: readonly string[], sele
 }
 
 /** Issued quantity by plan id of the partly issued plans (live: the local copy has no issued quantities). */
-export async function fetchIssuedQuantities(): Promise<Map<string, number>> {
-  const rows = await readDirect(`manufacturing/ShopOrderMaterialPlanDetails?$filter=Status eq ${PARTIAL_PLAN}&$select=ID,IssuedQuantity`)
-  return new Map(rows.map((r) => [str(r.ID).toLowerCase(), num(r.IssuedQuantity)]))
+export async function fetchIssuedQuantities(): Promise<{ byPlan: Map<string, number>; asOf: number | null }> {
+  const { rows, asOf } = await readDirectUrl(`manufacturing/ShopOrderMaterialPlanDetails?$filter=Status eq ${PARTIAL_PLAN}&$select=ID,IssuedQuantity`)
+  return { byPlan: new Map(rows.map((r) => [str(r.ID).toLowerCase(), num(r.IssuedQuantity)])), asOf }
 }
 
 export async function fetchMaterialData(): Promise<MaterialData> {

@@ -21,3 +21,19 @@ export interface Printer {
 }
 
 export const getPrinters = () => api<Printer[]>('/printers')
+
+/** A user of the organization who signed in with Exact Online, and whether that sign-in still works. */
+export interface OrgAccount {
+  user: string
+  userName: string
+  fullName: string
+  access: 'ok' | 'signInNeeded'
+}
+
+export interface OrgAccounts {
+  accounts: OrgAccount[]
+  /** The account chosen for the sync, live reads and labels; null: any account that works. */
+  syncAccount: string | null
+}
+
+export const getOrganizationAccounts = () => api<OrgAccounts>('/organization/accounts')

@@ -2,18 +2,8 @@
 // the open orders first, then their lines, a few dozen orders per read so each URL stays short.
 import { useQuery } from '@tanstack/react-query'
 import { toPurchaseLines, type PurchaseLine } from '../lib/purchases.ts'
-import { api } from './client.ts'
-import type { Row } from './db.ts'
-
-interface DirectAnswer {
-  responseDirect: { results: Row[]; truncated?: boolean }
-}
-
-/** Rows of a provider path of the session's division, every page (GET /exact/urlDirect). */
-export async function readDirect(path: string): Promise<Row[]> {
-  const res = await api<DirectAnswer>(`/exact/urlDirect?url=${encodeURIComponent(path)}`)
-  return res.responseDirect.results
-}
+import { readDirectUrl } from './exactDirect.ts'
+import { joinLive, oldestAsOf, type LiveRows } from './live.ts'
 
 const HEADER_FIELDS =
   'PurchaseOrderID,OrderNumber,OrderDate,ReceiptDate,ReceiptStatus,Supplier,SupplierCode,SupplierName,Warehouse,WarehouseCode'
@@ -43,15 +33,17 @@ export function orderFilters(ids: readonly string[], budget: number = FILTER_BUD
   return out
 }
 
-export async function fetchOpenPurchaseLines(): Promise<PurchaseLine[]> {
-  const headers = await readDirect(`purchaseorder/PurchaseOrders?$filter=ReceiptStatus lt 30&$select=${HEADER_FIELDS}`)
-  const open = headers.filter((h) => typeof h.PurchaseOrderID === 'string')
-  const lines = await Promise.all(
-    orderFilters(open.map((h) => String(h.PurchaseOrderID))).map((f) =>
-      readDirect(`purchaseorder/PurchaseOrderLines?$filter=${f}&$select=${LINE_FIELDS}`),
+export async function fetchOpenPurchaseLines(): Promise<LiveRows<PurchaseLine>> {
+  const headers = await readDirectUrl(`purchaseorder/PurchaseOrders?$filter=ReceiptStatus lt 30&$select=${HEADER_FIELDS}`)
+  const open = headers.rows.filter((h) => typeof h.PurchaseOrderID === 'string')
+  const lines = joinLive(
+    await Promise.all(
+      orderFilters(open.map((h) => String(h.PurchaseOrderID))).map((f) =>
+        readDirectUrl(`purchaseorder/PurchaseOrderLines?$filter=${f}&$select=${LINE_FIELDS}`),
+      ),
     ),
   )
-  return toPurchaseLines(open, lines.flat())
+  return { rows: toPurchaseLines(open, lines.rows), asOf: oldestAsOf(headers.asOf, lines.asOf) }
 }
 
 /** Shared by Purchases and Materials, so switching screens reads Exact Online once. */

@@ -1,10 +1,14 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query'
-import { ApiError, isApiError } from './client.ts'
+import { ApiError, isApiError, isProviderUnreachable } from './client.ts'
 import { queryKeys } from './queries.ts'
 
-/** A 4xx answer will not change by asking again; network errors and 5xx get two retries. */
+/**
+ * A 4xx answer will not change by asking again, nor will "Exact Online cannot be reached" within
+ * seconds (the screen says so at once instead of loading on); network errors and other 5xx get two retries.
+ */
 export function shouldRetry(failureCount: number, error: unknown): boolean {
   if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false
+  if (isProviderUnreachable(error)) return false
   return failureCount < 2
 }
 

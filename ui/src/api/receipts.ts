@@ -2,6 +2,7 @@
 // order lines (live from the provider), the shop orders that need an item (local copy).
 import { chunks, dbJoins, inList, type Row } from './db.ts'
 import { readDirect, readDirectByIds } from './exactDirect.ts'
+import { oldestAsOf, type LiveRows } from './live.ts'
 import { sendWrite } from './writes.ts'
 import { dayLit } from '../lib/odata.ts'
 import { needsByItem, toOpenLines, toReceipts, windowStart, type Need, type OpenLine, type Receipt } from '../lib/receipts.ts'
@@ -12,24 +13,24 @@ const ORDER_FIELDS = 'PurchaseOrderID,OrderNumber,SupplierCode,SupplierName,Ware
 const ORDER_LINE_FIELDS =
   'ID,PurchaseOrderID,Item,ItemCode,ItemDescription,Description,ItemBarcode,SupplierItemCode,Unit,UnitDescription,Quantity,QuantityInPurchaseUnits,ReceivedQuantity,ReceiptDate'
 
-export async function fetchReceipts(now: Date = new Date()): Promise<Receipt[]> {
+export async function fetchReceipts(now: Date = new Date()): Promise<LiveRows<Receipt>> {
   const headers = await readDirect('purchaseorder/GoodsReceipts', {
     filter: `ReceiptDate ge ${dayLit(windowStart(now))}`,
     select: RECEIPT_FIELDS,
   })
-  const lines = await readDirectByIds('purchaseorder/GoodsReceiptLines', 'GoodsReceiptID', headers.map((h) => String(h.ID)), {
+  const lines = await readDirectByIds('purchaseorder/GoodsReceiptLines', 'GoodsReceiptID', headers.rows.map((h) => String(h.ID)), {
     select: RECEIPT_LINE_FIELDS,
   })
-  return toReceipts(headers, lines)
+  return { rows: toReceipts(headers.rows, lines.rows), asOf: oldestAsOf(headers.asOf, lines.asOf) }
 }
 
 /** Lines of purchase orders not yet fully received (ReceiptStatus 30 is complete). */
-export async function fetchOpenLines(): Promise<OpenLine[]> {
+export async function fetchOpenLines(): Promise<LiveRows<OpenLine>> {
   const orders = await readDirect('purchaseorder/PurchaseOrders', { filter: 'ReceiptStatus lt 30', select: ORDER_FIELDS })
-  const lines = await readDirectByIds('purchaseorder/PurchaseOrderLines', 'PurchaseOrderID', orders.map((o) => String(o.PurchaseOrderID)), {
+  const lines = await readDirectByIds('purchaseorder/PurchaseOrderLines', 'PurchaseOrderID', orders.rows.map((o) => String(o.PurchaseOrderID)), {
     select: ORDER_LINE_FIELDS,
   })
-  return toOpenLines(orders, lines)
+  return { rows: toOpenLines(orders.rows, lines.rows), asOf: oldestAsOf(orders.asOf, lines.asOf) }
 }
 
 /**

@@ -1,6 +1,7 @@
 // The Transfers screen's reads and writes.
 import { dbGet, dbGetAll, likeValue, type Row } from './db.ts'
 import { readDirect, readDirectByIds } from './exactDirect.ts'
+import { oldestAsOf, type LiveRows } from './live.ts'
 import { sendWrite } from './writes.ts'
 import { dayLit } from '../lib/odata.ts'
 import { fromPlaces, toRecent, type FromPlace, type RecentTransfer } from '../lib/transfers.ts'
@@ -49,16 +50,16 @@ export async function fetchFromPlaces(item: string): Promise<FromPlace[]> {
 /** Days of transfers the recent list reads. */
 export const RECENT_DAYS = 14
 
-export async function fetchRecentTransfers(now: Date = new Date()): Promise<RecentTransfer[]> {
+export async function fetchRecentTransfers(now: Date = new Date()): Promise<LiveRows<RecentTransfer>> {
   const since = new Date(now.getFullYear(), now.getMonth(), now.getDate() - RECENT_DAYS)
   const headers = await readDirect('inventory/WarehouseTransfers', {
     filter: `EntryDate ge ${dayLit(since)}`,
     select: 'TransferID,TransferNumber,EntryDate,TransferDate,Status,WarehouseFromCode,WarehouseToCode,CreatorFullName,Description',
   })
-  const lines = await readDirectByIds('inventory/WarehouseTransferLines', 'TransferID', headers.map((h) => String(h.TransferID)), {
+  const lines = await readDirectByIds('inventory/WarehouseTransferLines', 'TransferID', headers.rows.map((h) => String(h.TransferID)), {
     select: 'TransferID,ItemCode,ItemDescription,Quantity,StorageLocationFromCode,StorageLocationToCode',
   })
-  return toRecent(headers, lines)
+  return { rows: toRecent(headers.rows, lines.rows), asOf: oldestAsOf(headers.asOf, lines.asOf) }
 }
 
 export const createTransfer = (body: Record<string, unknown>) => sendWrite('/exact/createWarehouseTransfer', 'POST', body)

@@ -8,6 +8,12 @@ describe('combine', () => {
   it('a refusal wins and carries its message', () => {
     expect(combine([entry('delivered'), entry('failed', 'Verplicht: Item')])).toEqual({ state: 'failed', message: 'Verplicht: Item' })
   })
+  it('an open entry says why it waits, which is no refusal', () => {
+    expect(combine([entry('delivered'), entry('pending', 'Waiting for Jan de Vries to sign in with Exact Online again')])).toEqual({
+      state: 'pending',
+      message: 'Waiting for Jan de Vries to sign in with Exact Online again',
+    })
+  })
   it('delivered only when every entry is', () => {
     expect(combine([entry('delivered'), entry('delivered')]).state).toBe('delivered')
     expect(combine([entry('delivered'), entry('pending')]).state).toBe('pending')
@@ -25,6 +31,18 @@ describe('sendWrite', () => {
     vi.stubGlobal('fetch', fetchMock)
     expect(await sendWrite('/exact/createGoodsReceipt', 'POST', { a: 1 })).toEqual({ state: 'pending', message: null, entryIds: [7, 8] })
     expect(fetchMock.mock.calls[0][0]).toBe('/api/v1/exact/createGoodsReceipt?wait=10')
+  })
+
+  it('reports a write queued during an outage (202 at once) as pending with why it waits', async () => {
+    vi.stubGlobal(
+      'fetch',
+      answer(202, { state: 'pending', error: null, entries: [{ id: 9, state: 'pending', error: 'Waiting for Exact Online: could not connect' }] }),
+    )
+    expect(await sendWrite('/exact/timeTransactions', 'POST', {})).toEqual({
+      state: 'pending',
+      message: 'Waiting for Exact Online: could not connect',
+      entryIds: [9],
+    })
   })
 
   it('turns a refusal into an outcome with the provider message', async () => {

@@ -4,7 +4,10 @@ import type { EntryState, OutboxEntry, WriteResult } from './outbox.ts'
 
 export interface WriteOutcome {
   state: EntryState
-  /** The provider's (or the server's) message when refused. */
+  /**
+   * When refused ('failed'): the provider's (or the server's) message. While open ('pending',
+   * 'sending'): why it waits, if the server says ("Waiting for Exact Online: could not connect").
+   */
   message: string | null
   /** Outbox entries still to follow while pending. */
   entryIds: number[]
@@ -13,11 +16,16 @@ export interface WriteOutcome {
 /** Seconds the server waits for the provider before answering "pending" (202). */
 const WAIT_SECS = 10
 
-/** Sends a write; a refusal (422) or a refused body (400) is an outcome, not an exception. */
+/**
+ * Sends a write; a refusal (422) or a refused body (400) is an outcome, not an exception. During
+ * an outage the server queues it and answers 202 at once: 'pending', sent when Exact Online answers.
+ */
 export async function sendWrite(path: string, method: 'POST' | 'PUT', body: unknown): Promise<WriteOutcome> {
   try {
     const res = await api<WriteResult>(`${path}?wait=${WAIT_SECS}`, { method, body })
-    return { state: res.state, message: res.error, entryIds: res.entries.map((e) => e.id) }
+    const open = res.state === 'pending' || res.state === 'sending'
+    const message = res.error ?? (open ? waitingReason(res.entries) : null)
+    return { state: res.state, message, entryIds: res.entries.map((e) => e.id) }
   } catch (e) {
     if (isApiError(e) && (e.status === 422 || e.status === 400)) return { state: 'failed', message: e.message, entryIds: [] }
     throw e
@@ -26,10 +34,18 @@ export async function sendWrite(path: string, method: 'POST' | 'PUT', body: unkn
 
 export const getEntry = (id: number) => api<OutboxEntry>(`/outbox/${id}`)
 
-/** The overall state of entries that were sent together: any refusal wins, then any still open. */
+/** Why open entries wait, if the server says: the first reason given. */
+export function waitingReason(entries: readonly Pick<OutboxEntry, 'state' | 'error'>[]): string | null {
+  return entries.find((e) => (e.state === 'pending' || e.state === 'sending') && e.error)?.error ?? null
+}
+
+/**
+ * The overall state of entries that were sent together: any refusal wins, then any still open
+ * (with why it waits).
+ */
 export function combine(entries: readonly OutboxEntry[]): Pick<WriteOutcome, 'state' | 'message'> {
   const failed = entries.find((e) => e.state === 'failed')
   if (failed) return { state: 'failed', message: failed.error }
   if (entries.length && entries.every((e) => e.state === 'delivered')) return { state: 'delivered', message: null }
-  return { state: entries.some((e) => e.state === 'sending') ? 'sending' : 'pending', message: null }
+  return { state: entries.some((e) => e.state === 'sending') ? 'sending' : 'pending', message: waitingReason(entries) }
 }

@@ -11,6 +11,7 @@ import { MobileLogout } from './MobileLogout.tsx'
 import { NavBar } from './NavBar.tsx'
 import { OutageBanner } from './OutageBanner.tsx'
 import { SettingsMenu } from './SettingsMenu.tsx'
+import { SignInNotice } from './SignInNotice.tsx'
 import { ToastList } from './ToastList.tsx'
 
 /** The header of a signed-in user, the page, and the sync toasts (spec §2). */
@@ -21,6 +22,7 @@ export function AppShell({ children }: { children: ReactNode }) {
     <div className="flex min-h-screen flex-col">
       {isSignedIn(session) && <Header session={session} />}
       {isSignedIn(session) && <OutageBanner session={session} />}
+      {isSignedIn(session) && <SignInNotice session={session} />}
       <main className="flex flex-1 flex-col">{children}</main>
       {full && <SyncToasts />}
     </div>

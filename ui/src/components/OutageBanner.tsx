@@ -1,6 +1,8 @@
-import { useQuery } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useEffect, useRef } from 'react'
 import { Link } from 'react-router'
-import type { Session } from '../api/auth.ts'
+import { providerAccess, type Session } from '../api/auth.ts'
+import { isDated } from '../api/live.ts'
 import { queryKeys } from '../api/queries.ts'
 import { getStatus } from '../api/status.ts'
 import { locale, t, tCount } from '../i18n/index.ts'
@@ -9,6 +11,21 @@ import { noticeFor } from '../lib/outage.ts'
 
 /** How often a signed-in screen asks whether Exact Online answers and how the queue stands. */
 export const STATUS_CHECK_MS = 5_000
+
+/**
+ * When Exact Online answers again, what a screen shows from the stored copy is read again at
+ * once, so its "as of" goes without waiting for the next visit.
+ */
+function useRereadWhenBack(reachable: boolean | undefined) {
+  const queryClient = useQueryClient()
+  const was = useRef(reachable)
+  useEffect(() => {
+    if (was.current === false && reachable === true) {
+      void queryClient.invalidateQueries({ predicate: (q) => isDated(q.state.data) })
+    }
+    if (reachable !== undefined) was.current = reachable
+  }, [reachable, queryClient])
+}
 
 /**
  * A line under the header while Exact Online is away (reads come from the local copy, writes
@@ -22,7 +39,8 @@ export function OutageBanner({ session }: { session: Session }) {
     refetchIntervalInBackground: true,
     retry: false,
   })
-  const notice = noticeFor(data)
+  useRereadWhenBack(data?.provider.reachable)
+  const notice = noticeFor(data, providerAccess(session))
   if (!notice) return null
   const queue =
     session.tier === 'full' ? (
@@ -40,8 +58,13 @@ export function OutageBanner({ session }: { session: Session }) {
       </div>
     )
   }
-  const text = notice.kind === 'sending' ? tCount('outage.sending', notice.pending) : tCount('outage.refused', notice.failed)
-  const tone = notice.kind === 'sending' ? 'bg-sky-50 text-sky-900' : 'bg-red-50 text-red-900'
+  const text =
+    notice.kind === 'sending'
+      ? tCount('outage.sending', notice.pending)
+      : notice.kind === 'waiting'
+        ? tCount('outage.waitingUp', notice.pending)
+        : tCount('outage.refused', notice.failed)
+  const tone = notice.kind === 'refused' ? 'bg-red-50 text-red-900' : notice.kind === 'waiting' ? 'bg-amber-50 text-amber-950' : 'bg-sky-50 text-sky-900'
   return (
     <div role="status" aria-label={t('outage.label')} data-testid="queue-notice" className={`px-4 py-1 text-sm ${tone}`}>
       {text}

@@ -2,9 +2,11 @@ import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-qu
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react'
 import { liveGet } from '../api/db.ts'
+import { oldestAsOf } from '../api/live.ts'
 import { fetchStockPage, NO_FILTERS, type Activity, type StockFilters, type StockItem } from '../api/stock.ts'
 import { locale, t, tCount } from '../i18n/index.ts'
 import { useIsWide } from '../lib/media.ts'
+import { AsOf } from './AsOf.tsx'
 import { ExternalLink } from './ExternalLink.tsx'
 import { PictureIcon } from './icons.tsx'
 import { LoadingScreen } from './LoadingScreen.tsx'
@@ -135,6 +137,7 @@ function Filters({ filters, onChange }: { filters: StockFilters; onChange: (f: S
   const select = 'rounded border border-slate-300 bg-white px-2 py-2 text-sm focus:border-sky-700 focus:ring-2 focus:ring-sky-600 focus:outline-none'
   return (
     <div className="flex flex-wrap items-end gap-3">
+      <AsOf asOf={oldestAsOf(warehouses.data?.asOf, groups.data?.asOf)} compact className="w-full" />
       <label className="flex min-w-64 flex-[2] flex-col gap-1 text-sm font-medium">
         {t('stock.search')}
         <input
@@ -149,7 +152,7 @@ function Filters({ filters, onChange }: { filters: StockFilters; onChange: (f: S
         {t('stock.warehouse')}
         <select value={filters.warehouse} onChange={(e) => onChange({ ...filters, warehouse: e.target.value })} className={select}>
           <option value="">{t('stock.allWarehouses')}</option>
-          {warehouses.data?.map((w) => (
+          {warehouses.data?.rows.map((w) => (
             <option key={w.ID} value={w.ID}>
               {w.Code} {w.Description}
             </option>
@@ -160,7 +163,7 @@ function Filters({ filters, onChange }: { filters: StockFilters; onChange: (f: S
         {t('stock.itemGroup')}
         <select value={filters.itemGroup} onChange={(e) => onChange({ ...filters, itemGroup: e.target.value })} className={select}>
           <option value="">{t('stock.allItemGroups')}</option>
-          {groups.data?.map((g) => (
+          {groups.data?.rows.map((g) => (
             <option key={g.ID} value={g.ID}>
               {g.Code} {g.Description}
             </option>

@@ -5,7 +5,7 @@ import { combine, getEntry, type WriteOutcome } from '../api/writes.ts'
 import { t, type MessageKey } from '../i18n/index.ts'
 
 const LABEL: Record<EntryState, MessageKey> = {
-  pending: 'mng.state.pending',
+  pending: 'write.queued',
   sending: 'mng.state.sending',
   delivered: 'mng.state.delivered',
   failed: 'mng.state.failed',
@@ -34,8 +34,9 @@ export function useWriteState(outcome: WriteOutcome): Pick<WriteOutcome, 'state'
 }
 
 /**
- * The outbox state of one write (waiting, sending, delivered, refused with the provider's
- * message); `onDelivered` runs once when it arrives.
+ * The outbox state of one write (queued, sending, delivered, refused with the provider's
+ * message; a queued one with why it waits, which is no failure); `onDelivered` runs once when
+ * it arrives.
  */
 export function WriteStatus({ outcome, what, onDelivered }: { outcome: WriteOutcome; what: string; onDelivered?: () => void }) {
   const { state, message } = useWriteState(outcome)
@@ -50,7 +51,12 @@ export function WriteStatus({ outcome, what, onDelivered }: { outcome: WriteOutc
     <p role={state === 'failed' ? 'alert' : 'status'} data-testid="write-status" data-state={state} className="flex flex-wrap items-center gap-2 text-sm">
       <span className="font-medium">{what}</span>
       <span className={`rounded px-2 py-0.5 text-xs font-semibold ${STYLE[state]}`}>{t(LABEL[state])}</span>
-      {message && <span className="text-red-800">{message}</span>}
+      {message && state === 'failed' && <span className="text-red-800">{message}</span>}
+      {message && (state === 'pending' || state === 'sending') && (
+        <span className="text-slate-600" data-testid="write-waiting">
+          {message}
+        </span>
+      )}
     </p>
   )
 }

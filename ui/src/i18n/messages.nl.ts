@@ -58,6 +58,7 @@ export const nl: Catalogue = {
   'error.critical': 'Er is een KRITIEKE fout opgetreden, u keert terug naar het inlogscherm',
   'error.continue': 'Doorgaan',
   'error.network': 'Er was een time-out of een netwerkprobleem / probeer het opnieuw',
+  'error.serverUnreachable': 'De server is niet bereikbaar. Controleer de netwerkverbinding en probeer het opnieuw.',
 
   'dashboard.title': 'Dashboard',
   'dashboard.division': 'Administratie {division}',
@@ -193,6 +194,13 @@ export const nl: Catalogue = {
   'global.printerState': '{name} ({state})',
   'global.invalidInterval': 'Voer een heel aantal minuten in van 0 tot 1440.',
   'global.invalidCopies': 'Voer een aantal exemplaren in van 1 tot 100.',
+  'global.syncAccount': 'Synchronisatie-account',
+  'global.syncAccountAuto': 'Automatisch (elk account dat werkt)',
+  'global.syncAccountOption': '{fullName} ({userName})',
+  'global.syncAccountSignInNeeded': '{account}: opnieuw inloggen nodig',
+  'global.syncAccountHelp':
+    'De geplande synchronisatie, live gegevens en etiketten gebruiken de Exact Online-aanmelding van dit account. Als die niet bruikbaar is, wordt een ander aangemeld account gebruikt.',
+  'global.syncAccountsFailed': 'De aangemelde accounts konden niet worden gelezen: {message}',
 
   'account.title': 'Accountinstellingen',
   'account.user': 'Gebruiker',
@@ -298,6 +306,19 @@ export const nl: Catalogue = {
   'outage.refused.one': 'Exact Online heeft {count} wijziging geweigerd.',
   'outage.refused.other': 'Exact Online heeft {count} wijzigingen geweigerd.',
   'outage.details': 'Wachtrij bekijken',
+  'outage.waitingUp.one': '{count} wijziging wacht op verzending naar Exact Online.',
+  'outage.waitingUp.other': '{count} wijzigingen wachten op verzending naar Exact Online.',
+  'outage.asOf': 'Exact Online is niet bereikbaar: stand van {time}',
+  'outage.asOfShort': 'Stand van {time}',
+  'outage.asOfTitle': 'Exact Online is niet bereikbaar: dit is de laatste kopie die de server las, stand van {time}.',
+
+  'reauth.label': 'Inloggen bij Exact Online',
+  'reauth.needed': 'Exact Online vraagt u opnieuw in te loggen. Uw lokale werk gaat door; uw wijzigingen wachten tot u dat doet.',
+  'reauth.neededShort': 'Log opnieuw in bij Exact Online: uw wijzigingen wachten.',
+  'reauth.signIn': 'Inloggen met Exact Online',
+  'reauth.leaving': 'U gaat naar Exact Online…',
+
+  'write.queued': 'In de wachtrij: verzonden zodra Exact Online antwoordt',
 
   ...planning.nl,
   ...materials.nl,

@@ -59,6 +59,7 @@ export const en = {
   'error.critical': 'A CRITICAL error occurred, you will be returned to the login screen',
   'error.continue': 'Continue',
   'error.network': 'Function code timed out or there was a network issue / try executing the call again',
+  'error.serverUnreachable': 'The server cannot be reached. Check the network connection and try again.',
 
   'dashboard.title': 'Dashboard',
   'dashboard.division': 'Division {division}',
@@ -194,6 +195,13 @@ export const en = {
   'global.printerState': '{name} ({state})',
   'global.invalidInterval': 'Enter a whole number of minutes from 0 to 1440.',
   'global.invalidCopies': 'Enter a number of copies from 1 to 100.',
+  'global.syncAccount': 'Sync account',
+  'global.syncAccountAuto': 'Automatic (any account that works)',
+  'global.syncAccountOption': '{fullName} ({userName})',
+  'global.syncAccountSignInNeeded': '{account}: sign-in needed',
+  'global.syncAccountHelp':
+    'The scheduled sync, live reads and labels use this account’s Exact Online sign-in. When it cannot be used, another signed-in account is used.',
+  'global.syncAccountsFailed': 'The signed-in accounts could not be read: {message}',
 
   'account.title': 'Account Settings',
   'account.user': 'User',
@@ -298,6 +306,19 @@ export const en = {
   'outage.refused.one': 'Exact Online refused {count} change.',
   'outage.refused.other': 'Exact Online refused {count} changes.',
   'outage.details': 'Show the queue',
+  'outage.waitingUp.one': '{count} change waits to be sent to Exact Online.',
+  'outage.waitingUp.other': '{count} changes wait to be sent to Exact Online.',
+  'outage.asOf': 'Exact Online cannot be reached: shown as of {time}',
+  'outage.asOfShort': 'As of {time}',
+  'outage.asOfTitle': 'Exact Online cannot be reached: this is the last copy the server read, as of {time}.',
+
+  'reauth.label': 'Exact Online sign-in',
+  'reauth.needed': 'Exact Online needs you to sign in again. Your local work goes on; your changes wait until you do.',
+  'reauth.neededShort': 'Sign in with Exact Online again: your changes wait.',
+  'reauth.signIn': 'Sign in with Exact Online',
+  'reauth.leaving': 'Taking you to Exact Online…',
+
+  'write.queued': 'Queued: sent when Exact Online answers',
 
   // Screens with many messages keep them in a file of their own (screens/).
   ...planning.en,

@@ -21,4 +21,9 @@ describe('noticeFor', () => {
     expect(noticeFor(status(true, 2, 1))).toEqual({ kind: 'sending', pending: 2 })
     expect(noticeFor(status(true, 0, 4))).toEqual({ kind: 'refused', failed: 4 })
   })
+
+  it('counts writes that wait for a sign-in as waiting, never as refused', () => {
+    expect(noticeFor(status(true, 2, 0), 'signInNeeded')).toEqual({ kind: 'waiting', pending: 2 })
+    expect(noticeFor(status(true, 0, 0), 'signInNeeded')).toBeNull()
+  })
 })

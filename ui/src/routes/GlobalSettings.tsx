@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import type { Session } from '../api/auth.ts'
-import { getPrinters, updateOrganizationPreferences, type Preferences } from '../api/org.ts'
+import { getOrganizationAccounts, getPrinters, updateOrganizationPreferences, type OrgAccount, type Preferences } from '../api/org.ts'
 import { queryKeys, useSession } from '../api/queries.ts'
 import { LoadingScreen } from '../components/LoadingScreen.tsx'
 import { t } from '../i18n/index.ts'
@@ -13,6 +13,8 @@ export const LABEL_TYPES = ['electrical-72001926', 'electrical-72001925', 'elect
 export interface OrgSettings {
   weekends_disabled: boolean
   sync_interval_minutes: number
+  /** The user id whose Exact Online sign-in the sync, live reads and labels use; '' = automatic. */
+  sync_account: string
   default_printer: string
   label_type_shop_order: string
   label_type_item: string
@@ -26,6 +28,7 @@ export function readSettings(p: Preferences): OrgSettings {
   return {
     weekends_disabled: p.weekends_disabled === true,
     sync_interval_minutes: num('sync_interval_minutes', 15),
+    sync_account: str('sync_account', ''),
     default_printer: str('default_printer', ''),
     label_type_shop_order: str('label_type_shop_order', 'electrical-72001926'),
     label_type_item: str('label_type_item', 'electrical-72001926'),
@@ -34,11 +37,18 @@ export function readSettings(p: Preferences): OrgSettings {
   }
 }
 
+/** "Full Name (userName)", marked when Exact Online wants that user to sign in again. */
+export function accountLabel(a: OrgAccount): string {
+  const name = a.fullName ? t('global.syncAccountOption', { fullName: a.fullName, userName: a.userName }) : a.userName
+  return a.access === 'signInNeeded' ? t('global.syncAccountSignInNeeded', { account: name }) : name
+}
+
 function Form({ session }: { session: Session }) {
   const queryClient = useQueryClient()
   const prefs = session.organizationDetails.preferences
   const [form, setForm] = useState<OrgSettings>(() => readSettings(prefs))
   const printers = useQuery({ queryKey: ['printers'], queryFn: getPrinters, enabled: session.tier === 'full', retry: false })
+  const accounts = useQuery({ queryKey: ['organization', 'accounts'], queryFn: getOrganizationAccounts, enabled: session.tier === 'full', retry: false })
   const save = useMutation({
     // unknown keys other screens keep in the preferences are carried over
     mutationFn: () => updateOrganizationPreferences(session.organizationDetails.uuid, { ...prefs, ...form }),
@@ -104,6 +114,33 @@ function Form({ session }: { session: Session }) {
         {!intervalOk && (
           <p role="alert" className="text-sm text-red-700">
             {t('global.invalidInterval')}
+          </p>
+        )}
+        <label className={field}>
+          {t('global.syncAccount')}
+          <select
+            value={form.sync_account}
+            onChange={(e) => setForm({ ...form, sync_account: e.target.value })}
+            aria-describedby="gs-sync-account-help"
+            className={input}
+          >
+            <option value="">{t('global.syncAccountAuto')}</option>
+            {accounts.data?.accounts.map((a) => (
+              <option key={a.user} value={a.user}>
+                {accountLabel(a)}
+              </option>
+            ))}
+            {form.sync_account && !accounts.data?.accounts.some((a) => a.user === form.sync_account) && (
+              <option value={form.sync_account}>{form.sync_account}</option>
+            )}
+          </select>
+        </label>
+        <p id="gs-sync-account-help" className="text-sm text-slate-600">
+          {t('global.syncAccountHelp')}
+        </p>
+        {accounts.error && (
+          <p role="alert" className="text-sm text-red-700">
+            {t('global.syncAccountsFailed', { message: accounts.error.message })}
           </p>
         )}
       </section>

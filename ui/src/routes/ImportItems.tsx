@@ -185,7 +185,7 @@ async function lookups(upload: Upload, mapping: Mapping) {
   )
   const existing = new Map(found.flat().map((r) => [String(r.Code).trim().toLowerCase(), r.ID]))
   const needGroups = mapping.ItemGroup != null
-  const groupRows = needGroups ? await liveGet('itemGroups') : []
+  const groupRows = needGroups ? (await liveGet('itemGroups')).rows : []
   const groups = new Map(groupRows.map((g) => [String(g.Code).trim().toLowerCase(), g.ID]))
   return { existing, groups }
 }

@@ -7,6 +7,7 @@ import { discardEntry, getOutbox, retryEntry, type EntryState, type OutboxEntry 
 import { queryKeys, useSession, useSyncEndpoints, useSyncStatus } from '../api/queries.ts'
 import { startSync, type SyncEndpoint, type SyncStatus } from '../api/sync.ts'
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx'
+import { EntryMessage } from '../components/EntryMessage.tsx'
 import { LoadingScreen } from '../components/LoadingScreen.tsx'
 import { locale, t, type MessageKey } from '../i18n/index.ts'
 import { withDivision } from '../lib/access.ts'
@@ -219,7 +220,9 @@ function OutboxPanel() {
                   </td>
                   <td className="hidden px-3 py-2 text-right tabular-nums md:table-cell">{e.attempts}</td>
                   <td className="hidden px-3 py-2 md:table-cell">{e.user_name}</td>
-                  <td className="px-3 py-2 text-red-800">{e.error ?? ''}</td>
+                  <td className="px-3 py-2">
+                    <EntryMessage entry={e} />
+                  </td>
                   <td className="px-3 py-2">
                     <span className="flex gap-2">
                       {e.state === 'failed' && (

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { fetchEmployees } from '../../api/hours.ts'
 import { useSession } from '../../api/queries.ts'
+import { AsOf } from '../../components/AsOf.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { t } from '../../i18n/index.ts'
 import { useIsWide } from '../../lib/media.ts'
@@ -18,7 +19,7 @@ export default function Hours() {
   const queryClient = useQueryClient()
   const employees = useQuery({ queryKey: ['live', 'employees'], queryFn: fetchEmployees, retry: false })
   if (!session) return <Loading />
-  const sorted = [...(employees.data ?? [])].sort((a, b) => (a.FullName ?? '').localeCompare(b.FullName ?? ''))
+  const sorted = [...(employees.data?.rows ?? [])].sort((a, b) => (a.FullName ?? '').localeCompare(b.FullName ?? ''))
   const tab = (m: Mode, label: string) => (
     <button
       type="button"
@@ -46,11 +47,14 @@ export default function Hours() {
       )}
       {mode === 'week' ? (
         // names fill in when the employees arrive; the hours need not wait for them
-        <WeekView employees={sorted} />
+        <WeekView employees={sorted} employeesAsOf={employees.data?.asOf ?? null} />
       ) : employees.isPending ? (
         <Loading />
       ) : (
-        <OperatorMode employees={sorted} division={session.division} onBooked={() => void queryClient.invalidateQueries({ queryKey: ['hours', 'week'] })} />
+        <>
+          <AsOf asOf={employees.data?.asOf} compact />
+          <OperatorMode employees={sorted} division={session.division} onBooked={() => void queryClient.invalidateQueries({ queryKey: ['hours', 'week'] })} />
+        </>
       )}
     </div>
   )

@@ -7,20 +7,22 @@ import { addDays, weekDays, weekNumber, weekStart, weekTotals, type HourEntry } 
 import { isoDay } from '../../lib/odata.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
 import { LIVE_STALE_MS } from '../../api/exactDirect.ts'
+import { oldestAsOf } from '../../api/live.ts'
+import { AsOf } from '../../components/AsOf.tsx'
 import { HourForm, type Editing } from './HourForm.tsx'
 
 const fmt = (n: number) => (n ? formatQuantity(n, locale()) : '')
 
 /** A week of hour registrations: totals per employee and day, the bookings, add and change. */
-export function WeekView({ employees }: { employees: Employee[] }) {
+export function WeekView({ employees, employeesAsOf = null }: { employees: Employee[]; employeesAsOf?: number | null }) {
   const [start, setStart] = useState(() => weekStart(new Date()))
   const [who, setWho] = useState('')
   const [editing, setEditing] = useState<Editing | null>(null)
   const week = useQuery({ queryKey: ['hours', 'week', isoDay(start)], queryFn: () => fetchWeek(start), retry: false, staleTime: LIVE_STALE_MS })
-  const names = useQuery({ queryKey: ['hours', 'names', isoDay(start), week.data?.length], queryFn: () => fetchNames(week.data ?? []), enabled: week.isSuccess })
+  const names = useQuery({ queryKey: ['hours', 'names', isoDay(start), week.data?.rows.length], queryFn: () => fetchNames(week.data?.rows ?? []), enabled: week.isSuccess })
   const employeeName = useMemo(() => new Map(employees.map((e) => [e.ID.toLowerCase(), e.FullName || e.Code])), [employees])
   const days = weekDays(start)
-  const entries = (week.data ?? []).filter((e) => !who || e.employee === who)
+  const entries = (week.data?.rows ?? []).filter((e) => !who || e.employee === who)
   const totals = weekTotals(entries, start).sort((a, b) => (employeeName.get(a.employee) ?? '').localeCompare(employeeName.get(b.employee) ?? ''))
   const sorted = [...entries].sort((a, b) => a.day.localeCompare(b.day) || (employeeName.get(a.employee) ?? '').localeCompare(employeeName.get(b.employee) ?? ''))
 
@@ -61,6 +63,7 @@ export function WeekView({ employees }: { employees: Employee[] }) {
             {t('hours.add')}
           </button>
         </div>
+        <AsOf asOf={oldestAsOf(week.data?.asOf, employeesAsOf)} />
         {week.isPending && <p className="text-slate-500">{t('app.loading')}</p>}
         {week.error && (
           <p role="alert" className="text-red-700">

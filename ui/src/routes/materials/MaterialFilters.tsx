@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { dbGetAll, liveGet } from '../../api/db.ts'
+import { oldestAsOf } from '../../api/live.ts'
+import { AsOf } from '../../components/AsOf.tsx'
 import { InfoTip } from '../../components/Tooltip.tsx'
 import { t } from '../../i18n/index.ts'
 import { str } from '../../lib/shortage.ts'
@@ -35,6 +37,7 @@ export function MaterialFilters({ value, onChange }: { value: MaterialFilterStat
       <span className="pb-2">
         <InfoTip label={t('materials.about')} text={t('materials.filtersHelp')} align="start" />
       </span>
+      <AsOf asOf={oldestAsOf(warehouses.data?.asOf, groups.data?.asOf)} compact className="w-full" />
       <label className={`${FIELD} min-w-56 flex-[2]`}>
         {t('materials.search')}
         <input
@@ -50,7 +53,7 @@ export function MaterialFilters({ value, onChange }: { value: MaterialFilterStat
         {t('materials.warehouse')}
         <select aria-label={t('materials.warehouse')} value={value.warehouse} onChange={(e) => set({ warehouse: e.target.value })} className={CONTROL}>
           <option value="">{t('materials.allWarehouses')}</option>
-          {warehouses.data?.map((w) => (
+          {warehouses.data?.rows.map((w) => (
             <option key={w.ID} value={w.ID.toLowerCase()}>
               {w.Code} {w.Description}
             </option>
@@ -61,7 +64,7 @@ export function MaterialFilters({ value, onChange }: { value: MaterialFilterStat
         {t('materials.itemGroup')}
         <select aria-label={t('materials.itemGroup')} value={value.itemGroup} onChange={(e) => set({ itemGroup: e.target.value })} className={CONTROL}>
           <option value="">{t('materials.allItemGroups')}</option>
-          {groups.data?.map((g) => (
+          {groups.data?.rows.map((g) => (
             <option key={g.ID} value={g.ID.toLowerCase()}>
               {g.Code} {g.Description}
             </option>

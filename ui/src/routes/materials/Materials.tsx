@@ -2,6 +2,8 @@ import { useDeferredValue, useMemo, useState } from 'react'
 import { useIssuedQuantities, useMaterialData } from '../../api/materials.ts'
 import { useOpenPurchaseLines } from '../../api/purchases.ts'
 import { useSession } from '../../api/queries.ts'
+import { oldestAsOf } from '../../api/live.ts'
+import { AsOf } from '../../components/AsOf.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { InfoTip } from '../../components/Tooltip.tsx'
 import { t } from '../../i18n/index.ts'
@@ -29,8 +31,8 @@ export default function Materials() {
     const data = local.data
     const items = f.itemGroup ? new Set([...data.items.values()].filter((i) => i.itemGroup === f.itemGroup).map((i) => i.id)) : null
     // until Exact Online answers (or when it cannot), partly issued plans count in full
-    const lines = [...data.lines, ...materialLines(data.plans, data.shopOrders, issued.data ?? new Map())]
-    if (purchases.data) lines.push(...purchaseFlow(purchases.data))
+    const lines = [...data.lines, ...materialLines(data.plans, data.shopOrders, issued.data?.byPlan ?? new Map())]
+    if (purchases.data) lines.push(...purchaseFlow(purchases.data.rows))
     return projectAll(lines, { warehouse: f.warehouse, project: f.project, items })
   }, [local.data, purchases.data, issued.data, f.itemGroup, f.warehouse, f.project])
   const liveReading = purchases.isPending || (!!local.data?.hasPartial && issued.isPending)
@@ -70,6 +72,7 @@ export default function Materials() {
           setLimit(PAGE)
         }}
       />
+      <AsOf asOf={oldestAsOf(purchases.data?.asOf, issued.data?.asOf)} />
       {liveReading && (
         <p role="status" data-testid="materials-live-reading" className="text-sm text-slate-600">
           {t('materials.poLoading')}

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useDeferredValue, useMemo, useState } from 'react'
 import type { Session } from '../../api/auth.ts'
 import { liveGet } from '../../api/db.ts'
+import { oldestAsOf } from '../../api/live.ts'
 import { updateOrganizationPreferences } from '../../api/org.ts'
 import {
   fetchItemIdsInGroup,
@@ -13,6 +14,7 @@ import {
   type ShopOrderChange,
 } from '../../api/planning.ts'
 import { queryKeys, useSession } from '../../api/queries.ts'
+import { AsOf } from '../../components/AsOf.tsx'
 import { LoadingScreen } from '../../components/LoadingScreen.tsx'
 import { locale, t, tCount } from '../../i18n/index.ts'
 import { readJson, writeJson } from '../../lib/storage.ts'
@@ -153,9 +155,9 @@ function Screen({ session }: { session: Session }) {
   if (orders.isPending || lines.isPending || stock.isPending) return <LoadingScreen />
   const loadError = orders.error ?? lines.error ?? stock.error
   const lists: FilterLists = {
-    warehouses: warehouses.data,
-    selectionCodes: selectionCodes.data,
-    itemGroups: itemGroups.data,
+    warehouses: warehouses.data?.rows,
+    selectionCodes: selectionCodes.data?.rows,
+    itemGroups: itemGroups.data?.rows,
     projects: projects.data,
     failed: new Set(
       (
@@ -194,6 +196,7 @@ function Screen({ session }: { session: Session }) {
         />
       </div>
       <Filters filters={filters} onFilters={setFilters} lists={lists} view={display.view} onView={setView} />
+      <AsOf asOf={oldestAsOf(warehouses.data?.asOf, selectionCodes.data?.asOf, itemGroups.data?.asOf)} compact />
       {lists.failed.size > 0 && (
         <p role="alert" className="text-sm text-amber-800">
           {t('planning.filter.listsFailed')}

@@ -39,7 +39,10 @@ export function WriteList({ writes, onDismiss }: { writes: WriteRecord[]; onDism
             <strong className="font-mono">{w.number}</strong>
             <span>{describeChange(w.change)}</span>
             <span className="font-semibold">{t(s.label)}</span>
-            {w.error && <span>: {w.error}</span>}
+            {w.error && w.status === 'failed' && <span>: {w.error}</span>}
+            {w.error && (w.status === 'pending' || w.status === 'sending') && (
+              <span data-testid="write-waiting">{w.error}</span>
+            )}
             {(w.status === 'delivered' || w.status === 'failed') && (
               <button
                 type="button"

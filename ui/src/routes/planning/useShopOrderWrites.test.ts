@@ -44,4 +44,26 @@ describe('useShopOrderWrites', () => {
     expect((fetch.mock.calls[1] as unknown as [string])[0]).toBe('/api/v1/outbox/7')
     expect(result.current.overrides[ORDER.ID]).toEqual({ IsReleased: 1 })
   })
+
+  it('keeps a dragged bar where it was put while its write waits for Exact Online', async () => {
+    const why = 'Waiting for Exact Online: could not connect'
+    const answers = [
+      reply(202, { state: 'pending', error: null, entries: [entry('pending', why)] }),
+      // the server is briefly away while the write is followed: no undo either
+      reply(503, { error: { code: 'provider_unreachable', message: 'Exact Online cannot be reached right now' } }),
+      reply(200, entry('sending', 'Waiting for Jan de Vries to sign in with Exact Online again')),
+    ]
+    const fetch = vi.fn(async () => answers.shift() ?? reply(200, entry('pending', 'Waiting for Jan de Vries to sign in with Exact Online again')))
+    vi.stubGlobal('fetch', fetch)
+    const { result } = renderHook(() => useShopOrderWrites())
+    const moved = { PlannedStartDate: '2026-11-30', PlannedDate: '2026-12-02' }
+    await act(() => result.current.write(ORDER, moved))
+    // the button's write came back at once as queued, with why it waits
+    expect(result.current.writes[0]).toMatchObject({ status: 'pending', error: why })
+    expect(result.current.overrides[ORDER.ID]).toEqual(moved)
+    await waitFor(() => expect(fetch.mock.calls.length).toBeGreaterThanOrEqual(4), { timeout: 8_000 })
+    expect(result.current.writes[0].status).toBe('pending')
+    expect(result.current.writes[0].error).toBe('Waiting for Jan de Vries to sign in with Exact Online again')
+    expect(result.current.overrides[ORDER.ID]).toEqual(moved)
+  }, 10_000)
 })

@@ -1,8 +1,11 @@
 // Writes of shop order changes, shown as they go: the change shows at once, and its state follows
 // the outbox (sending → pending → delivered, or refused with Exact's message, which undoes it).
+// A queued write (202, e.g. while Exact Online cannot be reached) keeps the change however long
+// it waits: only a refusal undoes it.
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { isApiError } from '../../api/client.ts'
 import { getOutboxEntry, updateShopOrder, type ShopOrder, type ShopOrderChange } from '../../api/planning.ts'
+import { waitingReason } from '../../api/writes.ts'
 
 export type WriteStatus = 'sending' | 'pending' | 'delivered' | 'failed'
 
@@ -12,6 +15,7 @@ export interface WriteRecord {
   number: number
   change: ShopOrderChange
   status: WriteStatus
+  /** When failed: Exact's refusal (or why it could not be sent). When pending: why it waits, if known. */
   error: string | null
   entryId: number | null
 }
@@ -43,11 +47,12 @@ export function useShopOrderWrites() {
         await new Promise((r) => setTimeout(r, POLL_MS))
         try {
           const e = await getOutboxEntry(entryId)
-          if (e.state === 'delivered') return patch(key, { status: 'delivered' })
+          if (e.state === 'delivered') return patch(key, { status: 'delivered', error: null })
           if (e.state === 'failed') {
             undo()
             return patch(key, { status: 'failed', error: e.error })
           }
+          patch(key, { error: e.error })
         } catch {
           // the server is briefly away: keep asking
         }
@@ -84,7 +89,7 @@ export function useShopOrderWrites() {
           undo()
           patch(key, { status: 'failed', error: res.error, entryId })
         } else {
-          patch(key, { status: 'pending', entryId })
+          patch(key, { status: 'pending', entryId, error: res.error ?? waitingReason(res.entries) })
           if (entryId !== null) void follow(key, entryId, undo)
         }
       } catch (e) {

@@ -2,6 +2,7 @@ import { useDeferredValue, useMemo, useState } from 'react'
 import { useOpenPurchaseLines } from '../../api/purchases.ts'
 import { useSession } from '../../api/queries.ts'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
+import { AsOf } from '../../components/AsOf.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { t } from '../../i18n/index.ts'
 import { filterLines, groupLines, isLate, suppliersOf, todayDay, type GroupBy, type PurchaseFilters } from '../../lib/purchases.ts'
@@ -23,9 +24,9 @@ export default function PurchaseOverview() {
   const f = useDeferredValue(filters)
   const today = todayDay()
 
-  const lines = useMemo(() => filterLines(query.data ?? [], f, today), [query.data, f, today])
+  const lines = useMemo(() => filterLines(query.data?.rows ?? [], f, today), [query.data, f, today])
   const groups = useMemo(() => groupLines(lines, groupBy, today), [lines, groupBy, today])
-  const suppliers = useMemo(() => suppliersOf(query.data ?? []), [query.data])
+  const suppliers = useMemo(() => suppliersOf(query.data?.rows ?? []), [query.data])
   const summary = useMemo(
     () => ({
       lines: lines.length,
@@ -46,6 +47,7 @@ export default function PurchaseOverview() {
         </button>
       </div>
       <p className="max-w-3xl text-sm text-slate-600">{t('purchases.intro')}</p>
+      <AsOf asOf={query.data?.asOf} />
       <div className="flex flex-wrap items-end gap-3">
         <label className={`${FIELD} min-w-56 flex-[2]`}>
           {t('purchases.search')}

@@ -4,6 +4,7 @@ import { useSession } from '../../api/queries.ts'
 import { fetchReceipts } from '../../api/receipts.ts'
 import { LIVE_STALE_MS } from '../../api/exactDirect.ts'
 import { inputClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { AsOf } from '../../components/AsOf.tsx'
 import { LoadingScreen } from '../../components/LoadingScreen.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
@@ -61,7 +62,7 @@ export default function Receipts() {
   const [receiving, setReceiving] = useState(false)
   const [search, setSearch] = useState('')
   const [picked, setPicked] = useState<Map<string, ReceiptLine>>(new Map())
-  const shown = useMemo(() => (receipts.data ?? []).filter((r) => matches(r, search.trim())), [receipts.data, search])
+  const shown = useMemo(() => (receipts.data?.rows ?? []).filter((r) => matches(r, search.trim())), [receipts.data, search])
   const division = session?.division ?? 0
 
   const toggle = (l: ReceiptLine) =>
@@ -97,10 +98,11 @@ export default function Receipts() {
           </h2>
           {receipts.isSuccess && (
             <span className="text-sm text-slate-600" data-testid="receipt-count">
-              {t('receipts.count', { shown: shown.length, total: receipts.data.length })}
+              {t('receipts.count', { shown: shown.length, total: receipts.data.rows.length })}
             </span>
           )}
         </div>
+        <AsOf asOf={receipts.data?.asOf} />
         <input className={inputClass} type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder={t('receipts.searchPlaceholder')} aria-label={t('receipts.search')} />
         {receipts.isPending && <LoadingScreen />}
         {receipts.error && (

@@ -2,9 +2,11 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { liveGet } from '../../api/db.ts'
 import { LIVE_STALE_MS } from '../../api/exactDirect.ts'
+import { oldestAsOf } from '../../api/live.ts'
 import { createGoodsReceipt, fetchOpenLines } from '../../api/receipts.ts'
 import type { WriteOutcome } from '../../api/writes.ts'
 import { inputClass, labelClass, primaryButton, secondaryButton } from '../../components/formStyles.ts'
+import { AsOf } from '../../components/AsOf.tsx'
 import { InfoTip } from '../../components/Tooltip.tsx'
 import { WriteStatus } from '../../components/WriteStatus.tsx'
 import { locale, t } from '../../i18n/index.ts'
@@ -117,7 +119,7 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
     return () => d?.close?.()
   }, [])
 
-  const all = useMemo(() => lines.data ?? [], [lines.data])
+  const all = useMemo(() => lines.data?.rows ?? [], [lines.data])
   const matching = useMemo(() => all.filter((l) => matchesLine(l, search)), [all, search])
   const chosen = all.filter((l) => drafts[l.id])
   const invalid = chosen.some((l) => receiveError(drafts[l.id].quantity, l.open) !== null)
@@ -194,6 +196,12 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
               {t('receipts.openCount', { shown: Math.min(matching.length, SHOWN), total: matching.length })}
             </p>
           )}
+          <AsOf asOf={oldestAsOf(lines.data?.asOf, locations.data?.asOf)} compact />
+          {locations.error && (
+            <p role="alert" className="text-xs text-red-700">
+              {locations.error.message}
+            </p>
+          )}
         </div>
         <div className="flex-1 overflow-y-auto">
           {lines.isPending && <p className="p-4 text-slate-500">{t('receipts.loadingLines')}</p>}
@@ -209,7 +217,7 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
                 key={l.id}
                 line={l}
                 draft={drafts[l.id]}
-                locations={locations.data ?? []}
+                locations={locations.data?.rows ?? []}
                 onToggle={() => toggle(l)}
                 onChange={(d) => setDrafts((all) => ({ ...all, [l.id]: d }))}
               />

@@ -3,6 +3,7 @@ import { useCallback, useMemo, useState } from 'react'
 import { liveGet } from '../../api/db.ts'
 import { useSession } from '../../api/queries.ts'
 import { findItem, itemById, shopOrderByNumber, stockOfItem, type ScannedItem, type ScanShopOrder } from '../../api/scanning.ts'
+import { AsOf } from '../../components/AsOf.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { t, type MessageKey } from '../../i18n/index.ts'
 import { signal } from '../../lib/feedback.ts'
@@ -111,7 +112,10 @@ export default function Scanning() {
           const early = await findItem(code)
           if (early) return shown(early)
         }
-        const known = await queryClient.ensureQueryData(locationsQuery).catch(() => [] as LocationRef[])
+        const known = await queryClient
+          .ensureQueryData(locationsQuery)
+          .then((l) => l.rows)
+          .catch(() => [] as LocationRef[])
         const kind = classifyScan(code, known)
         if (kind.kind === 'location') {
           setLocation(kind.location)
@@ -154,7 +158,7 @@ export default function Scanning() {
   const scan = useCallback((code: string) => void onScan(code), [onScan])
 
   if (!session) return <Loading />
-  const all = locations.data ?? []
+  const all = locations.data?.rows ?? []
   const itemLocations = all.filter((l) => stock.data?.some((s) => s.StorageLocation === l.ID))
   const panelKey = `${current?.seq}-${action}-${location?.ID ?? ''}-${stock.isSuccess}`
 
@@ -194,6 +198,7 @@ export default function Scanning() {
           {t('scanning.locationsFailed', { message: locations.error.message })}
         </p>
       )}
+      <AsOf asOf={locations.data?.asOf} compact />
       {busy && <p role="status">{t('scanning.looking')}</p>}
       {notice && (
         <p role={notice.ok ? 'status' : 'alert'} data-testid="scan-notice" className={`rounded-md p-3 text-base ${notice.ok ? 'bg-emerald-50 text-emerald-900' : 'bg-red-50 text-red-800'}`}>

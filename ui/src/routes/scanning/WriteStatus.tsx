@@ -45,6 +45,11 @@ export function WriteStatus({ result, onSettled }: { result: WriteResult; onSett
     <p role="status" data-testid="write-state" data-state={state} className={`rounded-md p-3 text-base ${TONE[state]}`}>
       {t(LABEL[state])}
       {state === 'failed' && error ? `: ${error}` : ''}
+      {(state === 'pending' || state === 'sending') && error && (
+        <span className="block text-sm" data-testid="write-waiting">
+          {error}
+        </span>
+      )}
     </p>
   )
 }

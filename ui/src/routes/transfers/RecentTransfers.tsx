@@ -4,6 +4,7 @@ import { secondaryButton, sectionClass } from '../../components/formStyles.ts'
 import { locale, t } from '../../i18n/index.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
 import { LIVE_STALE_MS } from '../../api/exactDirect.ts'
+import { AsOf } from '../../components/AsOf.tsx'
 
 /** Rows shown; older ones are in Exact Online. */
 const SHOWN = 50
@@ -27,9 +28,10 @@ export function RecentTransfers() {
           {t('transfers.loadError', { message: recent.error.message })}
         </p>
       )}
-      {recent.isSuccess && recent.data.length === 0 && <p className="text-slate-600">{t('transfers.noneRecent')}</p>}
+      <AsOf asOf={recent.data?.asOf} />
+      {recent.isSuccess && recent.data.rows.length === 0 && <p className="text-slate-600">{t('transfers.noneRecent')}</p>}
       <ul className="divide-y divide-slate-100" data-testid="recent-transfers">
-        {(recent.data ?? []).slice(0, SHOWN).map((tr) => (
+        {(recent.data?.rows ?? []).slice(0, SHOWN).map((tr) => (
           <li key={tr.id} className="flex flex-col gap-1 py-2" data-testid="recent-transfer">
             <div className="flex flex-wrap items-baseline gap-x-3 text-sm">
               <span className="font-semibold">{t('transfers.number', { number: tr.number })}</span>

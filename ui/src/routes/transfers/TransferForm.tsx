@@ -5,6 +5,7 @@ import { createTransfer, fetchFromPlaces, type FoundItem } from '../../api/trans
 import type { WriteOutcome } from '../../api/writes.ts'
 import { inputClass, labelClass, primaryButton, sectionClass } from '../../components/formStyles.ts'
 import { InfoTip } from '../../components/Tooltip.tsx'
+import { AsOf } from '../../components/AsOf.tsx'
 import { WriteStatus } from '../../components/WriteStatus.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { formatQuantity, parseQuantity } from '../../lib/quantity.ts'
@@ -42,7 +43,7 @@ export function TransferForm() {
   const locations = useQuery({ queryKey: ['live', 'storageLocations'], queryFn: () => liveGet<StorageLocation>('storageLocations'), retry: false })
 
   const from = places.data?.find((p) => p.location === fromId)
-  const toRow = locations.data?.find((l) => l.ID.toLowerCase() === toId)
+  const toRow = locations.data?.rows.find((l) => l.ID.toLowerCase() === toId)
   const to: Place | undefined = toRow && {
     location: toRow.ID.toLowerCase(),
     locationCode: toRow.Code,
@@ -85,7 +86,7 @@ export function TransferForm() {
   }
 
   const byWarehouse = new Map<string, StorageLocation[]>()
-  for (const l of locations.data ?? []) byWarehouse.set(l.WarehouseCode, [...(byWarehouse.get(l.WarehouseCode) ?? []), l])
+  for (const l of locations.data?.rows ?? []) byWarehouse.set(l.WarehouseCode, [...(byWarehouse.get(l.WarehouseCode) ?? []), l])
 
   return (
     <section className={sectionClass} aria-labelledby="transfer-title">
@@ -129,6 +130,7 @@ export function TransferForm() {
               ))}
             </select>
           </label>
+          <AsOf asOf={locations.data?.asOf} compact />
           <label className={labelClass}>
             {t('transfers.quantity')}
             <input className={inputClass} inputMode="decimal" name="quantity" value={quantity} onChange={(e) => setQuantity(e.target.value)} aria-invalid={tried && !!error} />

@@ -1,0 +1,62 @@
+import { QueryClientProvider } from '@tanstack/react-query'
+import { cleanup, render, screen } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { createQueryClient } from '../api/queryClient.ts'
+import { sendWrite } from '../api/writes.ts'
+import { json } from '../test/fixtures.ts'
+import { EntryMessage } from './EntryMessage.tsx'
+import { WriteStatus } from './WriteStatus.tsx'
+
+const WHY = 'Waiting for Exact Online: could not connect'
+
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+})
+
+describe('WriteStatus', () => {
+  it('shows a write the server queued (202) as queued, with why it waits, not as a failure', async () => {
+    const waiting = { id: 7, state: 'pending', error: WHY }
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => (url.startsWith('/api/v1/outbox/') ? json(waiting) : json({ state: 'pending', error: null, entries: [waiting] }, 202))),
+    )
+    const outcome = await sendWrite('/exact/createGoodsReceipt', 'POST', { a: 1 })
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <WriteStatus outcome={outcome} what="PO 1234" />
+      </QueryClientProvider>,
+    )
+    const status = screen.getByTestId('write-status')
+    expect(status.getAttribute('data-state')).toBe('pending')
+    expect(status.getAttribute('role')).toBe('status')
+    expect(status.textContent).toContain('Queued: sent when Exact Online answers')
+    expect(screen.getByTestId('write-waiting').textContent).toBe(WHY)
+    expect(screen.queryByRole('alert')).toBeNull()
+    expect(status.textContent).not.toContain('Refused')
+  })
+
+  it('shows a refusal (422) with Exact’s message as an alert', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => json({ state: 'failed', error: 'Item is blocked', entries: [] }, 422)))
+    const outcome = await sendWrite('/exact/createGoodsReceipt', 'POST', {})
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <WriteStatus outcome={outcome} what="PO 1234" />
+      </QueryClientProvider>,
+    )
+    expect(screen.getByRole('alert').textContent).toContain('Refused')
+    expect(screen.getByRole('alert').textContent).toContain('Item is blocked')
+  })
+})
+
+describe('EntryMessage (outbox list)', () => {
+  it('gives a waiting entry’s error as the reason it waits and a failed one’s as the refusal', () => {
+    render(<EntryMessage entry={{ state: 'pending', error: 'Waiting for Jan de Vries to sign in with Exact Online again' }} />)
+    const waiting = screen.getByTestId('entry-waiting')
+    expect(waiting.textContent).toBe('Waiting for Jan de Vries to sign in with Exact Online again')
+    expect(waiting.className).not.toContain('red')
+    cleanup()
+    render(<EntryMessage entry={{ state: 'failed', error: 'Datum ongeldig' }} />)
+    expect(screen.getByText('Datum ongeldig').className).toContain('red')
+  })
+})

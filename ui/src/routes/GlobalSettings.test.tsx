@@ -1,0 +1,76 @@
+import { QueryClientProvider } from '@tanstack/react-query'
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { createQueryClient } from '../api/queryClient.ts'
+import { json, session } from '../test/fixtures.ts'
+import GlobalSettings, { readSettings } from './GlobalSettings.tsx'
+
+const ACCOUNTS = {
+  accounts: [
+    { user: 'u-1', userName: 'jan@vandijk.nl', fullName: 'Jan de Vries', access: 'signInNeeded' },
+    { user: 'u-2', userName: 'els@vandijk.nl', fullName: 'Els Bakker', access: 'ok' },
+  ],
+  syncAccount: null,
+}
+
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+})
+
+function renderSettings(preferences: Record<string, unknown> = {}) {
+  const s = session({ organizationDetails: { ...session().organizationDetails, preferences } })
+  const saved: unknown[] = []
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      if (url === '/api/v1/auth/session') return json(s)
+      if (url === '/api/v1/printers') return json([])
+      if (url === '/api/v1/organization/accounts') return json(ACCOUNTS)
+      if (url === '/api/v1/updateOrganizationPreferences') {
+        const body = JSON.parse(String(init?.body)) as { preferences: Record<string, unknown> }
+        saved.push(body)
+        return json({ ...s.organizationDetails, preferences: body.preferences })
+      }
+      return json({ error: { code: 'not_found', message: url } }, 404)
+    }),
+  )
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <GlobalSettings />
+    </QueryClientProvider>,
+  )
+  return saved
+}
+
+describe('GlobalSettings sync account', () => {
+  it('lists the signed-in accounts after "Automatic", marking one that must sign in again', async () => {
+    renderSettings()
+    const select = (await screen.findByLabelText('Sync account')) as HTMLSelectElement
+    await screen.findByRole('option', { name: 'Els Bakker (els@vandijk.nl)' })
+    expect([...select.options].map((o) => [o.value, o.text])).toEqual([
+      ['', 'Automatic (any account that works)'],
+      ['u-1', 'Jan de Vries (jan@vandijk.nl): sign-in needed'],
+      ['u-2', 'Els Bakker (els@vandijk.nl)'],
+    ])
+    expect(select.value).toBe('')
+    expect(screen.getByText(/scheduled sync, live reads and labels use this account/)).toBeTruthy()
+  })
+
+  it('saves the choice as sync_account with the other preferences', async () => {
+    const saved = renderSettings({ weekends_disabled: true, other_screen_key: 7 })
+    const select = (await screen.findByLabelText('Sync account')) as HTMLSelectElement
+    await screen.findByRole('option', { name: 'Els Bakker (els@vandijk.nl)' })
+    fireEvent.change(select, { target: { value: 'u-2' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(saved).toHaveLength(1))
+    expect(saved[0]).toMatchObject({ uuid: 'org-1', preferences: { sync_account: 'u-2', weekends_disabled: true, other_screen_key: 7 } })
+    await screen.findByText('Saved.')
+  })
+
+  it('reads automatic when nothing or no text is saved', () => {
+    expect(readSettings({}).sync_account).toBe('')
+    expect(readSettings({ sync_account: null }).sync_account).toBe('')
+    expect(readSettings({ sync_account: 'u-1' }).sync_account).toBe('u-1')
+  })
+})

@@ -1,0 +1,69 @@
+import { QueryClientProvider } from '@tanstack/react-query'
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { AS_OF_HEADER } from '../../api/client.ts'
+import { createQueryClient } from '../../api/queryClient.ts'
+import { formatAsOf } from '../../lib/format.ts'
+import { json, session } from '../../test/fixtures.ts'
+import Receipts from './Receipts.tsx'
+
+const STORED = new Date(2026, 10, 24, 13, 5).getTime()
+const OLDER = new Date(2026, 10, 24, 11, 40).getTime()
+const ORDER = '11111111-1111-1111-1111-111111111111'
+const RECEIPT = '22222222-2222-2222-2222-222222222222'
+
+function dated(body: unknown, asOf: number): Response {
+  const r = json(body)
+  r.headers.set(AS_OF_HEADER, String(asOf))
+  return r
+}
+
+/** The server during an outage: every live read comes from its stored copy. */
+function stored(url: string): Response {
+  const direct = decodeURIComponent(url)
+  if (url === '/api/v1/auth/session') return json(session())
+  if (url.startsWith('/api/v1/exact/live/storageLocations')) return dated([{ ID: 'l1', Code: 'A1', Description: 'Rack A1', Warehouse: 'w1' }], OLDER)
+  if (direct.includes('GoodsReceiptLines')) return dated({ responseDirect: { results: [] } }, STORED)
+  if (direct.includes('GoodsReceipts')) return dated({ responseDirect: { results: [{ ID: RECEIPT, ReceiptNumber: 7, SupplierName: 'Staal BV' }] } }, STORED)
+  if (direct.includes('PurchaseOrderLines'))
+    return dated({ responseDirect: { results: [{ ID: 'pl1', PurchaseOrderID: ORDER, ItemCode: 'BOLT-8', Quantity: 10, ReceivedQuantity: 0 }] } }, STORED)
+  if (direct.includes('PurchaseOrders')) return dated({ responseDirect: { results: [{ PurchaseOrderID: ORDER, OrderNumber: 1234, Warehouse: 'w1' }] } }, STORED)
+  return json({ error: { code: 'not_found', message: url } }, 404)
+}
+
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+})
+
+describe('Receipts during an outage', () => {
+  it('dates the receipts and the Receive goods modal by the stored copy', async () => {
+    vi.stubGlobal('fetch', vi.fn(async (url: string) => stored(url)))
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <Receipts />
+      </QueryClientProvider>,
+    )
+    expect((await screen.findByTestId('as-of')).textContent).toBe(`Exact Online cannot be reached: shown as of ${formatAsOf(STORED)}`)
+    fireEvent.click(screen.getByRole('button', { name: 'Receive goods' }))
+    const modal = screen.getByRole('dialog', { hidden: true })
+    await within(modal).findByTestId('open-line-count')
+    // the open lines and the locations together are as old as the older of them
+    expect((await within(modal).findByTestId('as-of')).textContent).toBe(`As of ${formatAsOf(OLDER)}`)
+  })
+
+  it('shows the server’s message when Exact Online cannot be reached and nothing is stored', async () => {
+    const message = 'Exact Online cannot be reached right now: this needs Exact Online, local data and queued changes keep working'
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => (url === '/api/v1/auth/session' ? json(session()) : json({ error: { code: 'provider_unreachable', message } }, 503))),
+    )
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <Receipts />
+      </QueryClientProvider>,
+    )
+    expect((await screen.findByRole('alert')).textContent).toContain(message)
+    expect(screen.queryByText('Loading…')).toBeNull()
+  })
+})
