@@ -241,7 +241,7 @@ mod tests {
             assert!(matches!(judged(failed(err)), Err(ProviderUnavailable::Unreachable)));
         }
         match judged(failed(ExactError::Unauthorized("invalid_grant".into()))) {
-            Err(ProviderUnavailable::NoToken(answer)) => assert_eq!(answer.code(), Code::NotAuthorized),
+            Err(ProviderUnavailable::NoToken(answer)) => assert_eq!(answer.code(), Code::ProviderSignIn),
             _ => panic!("a refused token is no usable token"),
         }
         // The provider answered: its refusal, its limit and what it cannot parse stay errors.

@@ -135,7 +135,7 @@ async fn goods_receipts_say_they_need_exact_online() {
             .unwrap_err();
     assert_eq!(err.status(), LabelStatus::Error);
     let answer = crate::error::AppError::from(crate::labels::LabelError::from(err));
-    assert_eq!(answer.code(), crate::error::Code::Timeout);
+    assert_eq!(answer.code(), crate::error::Code::ProviderUnreachable);
     assert_eq!(
         answer.message(),
         "Exact Online cannot be reached, and goods receipt labels need it: goods receipts are not in the local \
