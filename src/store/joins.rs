@@ -13,6 +13,7 @@ use super::packing::Unpacker;
 use super::query::{Query, plan};
 use super::tables::{Registry, RowsDef, TableSpec, rows_name};
 use super::value::{NormKey, TAG_NULL, TAG_OTHER, norm_raw, norm_value};
+use crate::limits::{JOIN_MAX_BYTES, JOIN_MAX_JOINS, JOIN_MAX_MATCHES_PER_ROW, JOIN_MAX_ROWS};
 use redb::{ReadTransaction, ReadableTable};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -57,6 +58,9 @@ pub fn parse_joins_query(query_string: &str) -> StoreResult<(Query, Vec<JoinSpec
             _ => rest.push((k.into_owned(), v.into_owned())),
         }
     }
+    if joins.len() > JOIN_MAX_JOINS {
+        return Err(StoreError::bad_query(format!("at most {JOIN_MAX_JOINS} joins per request, got {}", joins.len())));
+    }
     let q = Query::from_pairs(rest.iter().map(|(k, v)| (k.as_str(), v.as_str())))?;
     Ok((q, joins, flatten))
 }
@@ -78,19 +82,20 @@ fn tuple_of(obj: &Map<String, Value>, fields: &[String]) -> Option<Vec<NormKey>>
         .collect()
 }
 
-/// Source rows whose first join field is one of `firsts`, parsed.
+/// Source rows whose first join field is one of `firsts`, parsed, each with its size as JSON.
 fn fetch_source(
     txn: &ReadTransaction,
     spec: &TableSpec,
     field: &str,
     firsts: &HashSet<NormKey>,
     raw_firsts: &HashSet<String>,
-) -> StoreResult<Vec<Map<String, Value>>> {
+) -> StoreResult<Vec<(Map<String, Value>, usize)>> {
     let name = rows_name(&spec.name);
     let rows_t = txn.open_table(RowsDef::new(&name))?;
     let unpacker = Unpacker::open(txn, &spec.name)?;
-    let parse = |text: &[u8]| -> StoreResult<Map<String, Value>> {
-        serde_json::from_slice(text).map_err(|e| StoreError::Corrupt(format!("stored row: {e}")))
+    let parse = |text: &[u8]| -> StoreResult<(Map<String, Value>, usize)> {
+        let row = serde_json::from_slice(text).map_err(|e| StoreError::Corrupt(format!("stored row: {e}")))?;
+        Ok((row, text.len()))
     };
     let mut out = Vec::new();
     if field == spec.key {
@@ -119,6 +124,44 @@ fn fetch_source(
         }
     }
     Ok(out)
+}
+
+/// The source rows that match one join tuple, and their size as JSON.
+#[derive(Default)]
+struct Matches {
+    rows: Vec<Map<String, Value>>,
+    bytes: usize,
+}
+
+/// The rows and bytes a join answer will hold, refused past the limits before it is built.
+struct AnswerSize {
+    rows: usize,
+    bytes: usize,
+}
+
+impl AnswerSize {
+    /// Adds one base row's matches (only the first when flattened).
+    fn add(&mut self, matches: &Matches, flatten: bool) -> StoreResult<()> {
+        if !flatten && matches.rows.len() > JOIN_MAX_MATCHES_PER_ROW {
+            return Err(StoreError::JoinTooLarge(format!(
+                "The join matches too many rows: at most {JOIN_MAX_MATCHES_PER_ROW} per row; narrow it with a filter"
+            )));
+        }
+        let (rows, bytes) = if flatten {
+            (0, matches.bytes.div_ceil(matches.rows.len().max(1)) * 2)
+        } else {
+            (matches.rows.len(), matches.bytes)
+        };
+        self.rows += rows;
+        self.bytes += bytes;
+        if self.rows > JOIN_MAX_ROWS || self.bytes > JOIN_MAX_BYTES {
+            return Err(StoreError::JoinTooLarge(format!(
+                "The join answer is too large: at most {JOIN_MAX_ROWS} rows and {} MB; narrow it with a filter or a smaller limit",
+                JOIN_MAX_BYTES / 1024 / 1024
+            )));
+        }
+        Ok(())
+    }
 }
 
 fn raw_text_of(v: &Value) -> Option<String> {
@@ -154,6 +197,8 @@ pub(crate) fn run(
         .map(|r| serde_json::from_slice(r).map_err(|e| StoreError::Corrupt(format!("stored row: {e}"))))
         .collect::<StoreResult<_>>()?;
     let mut attached: Vec<Map<String, Value>> = vec![Map::new(); rows.len()];
+    // What the answer will hold, counted before anything is copied into it.
+    let mut answer = AnswerSize { rows: rows.len(), bytes: page.rows().map(<[u8]>::len).sum() };
 
     for j in joins {
         let source = registry.get(&j.source).ok_or_else(|| StoreError::UnknownTable(j.source.clone()))?;
@@ -166,16 +211,23 @@ pub(crate) fn run(
             .filter(|(_, t)| t.is_some())
             .filter_map(|(r, _)| j.join_on_self.first().and_then(|f| r.get(f)).and_then(raw_text_of))
             .collect();
-        let mut by_tuple: HashMap<Vec<NormKey>, Vec<Map<String, Value>>> = HashMap::new();
+        let mut by_tuple: HashMap<Vec<NormKey>, Matches> = HashMap::new();
         if !firsts.is_empty() {
-            for m in fetch_source(txn, source, &j.join_on[0], &firsts, &raw_firsts)? {
+            for (m, size) in fetch_source(txn, source, &j.join_on[0], &firsts, &raw_firsts)? {
                 if let Some(t) = tuple_of(&m, &j.join_on) {
-                    by_tuple.entry(t).or_default().push(m);
+                    let entry = by_tuple.entry(t).or_default();
+                    entry.bytes += size + 1;
+                    entry.rows.push(m);
                 }
             }
         }
+        for t in tuples.iter().flatten() {
+            if let Some(m) = by_tuple.get(t) {
+                answer.add(m, flatten)?;
+            }
+        }
         for (i, t) in tuples.iter().enumerate() {
-            let matches = t.as_ref().and_then(|t| by_tuple.get(t));
+            let matches = t.as_ref().and_then(|t| by_tuple.get(t)).map(|m| &m.rows);
             if flatten {
                 if let Some(first) = matches.and_then(|m| m.first()) {
                     for (k, v) in first {
