@@ -24,11 +24,11 @@ pub const JOIN_MAX_JOINS: usize = 8;
 pub const JOIN_MAX_MATCHES_PER_ROW: usize = 1000;
 
 /// Most rows (base rows plus attached matches) in one join answer.
-pub const JOIN_MAX_ROWS: usize = 100_000;
+pub const JOIN_MAX_ROWS: usize = 50_000;
 
 /// Largest join answer, in bytes of JSON, counted before it is built: what the browser can take
 /// and what the server holds in memory for one request.
-pub const JOIN_MAX_BYTES: usize = 32 * 1024 * 1024;
+pub const JOIN_MAX_BYTES: usize = 16 * 1024 * 1024;
 
 /// Most ids (or `{id, print_count}` entries) in one label request; each may need a provider read.
 pub const LABEL_MAX_IDS: usize = 1000;

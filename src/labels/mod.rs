@@ -65,6 +65,28 @@ impl LabelRequest {
             })
             .collect()
     }
+
+    /// Refuses a request past the label limits before anything is read for it: too many ids, or
+    /// more labels asked for by their print counts (times `copies`) than one job may hold.
+    pub fn within_limits(&self, copies: u32) -> Result<(), String> {
+        use crate::limits::LABEL_MAX_IDS;
+        if self.ids.len() > LABEL_MAX_IDS {
+            return Err(format!("At most {LABEL_MAX_IDS} ids per label request, got {}", self.ids.len()));
+        }
+        let asked: u64 = self.ids.iter().filter_map(Selection::print_count).map(u64::from).sum();
+        check_label_count(asked.saturating_mul(u64::from(copies.max(1))))
+    }
+}
+
+/// Refuses more labels than one request or print job may make ([`crate::limits::LABEL_MAX_PER_JOB`]).
+pub fn check_label_count(labels: u64) -> Result<(), String> {
+    use crate::limits::LABEL_MAX_PER_JOB;
+    if labels > LABEL_MAX_PER_JOB as u64 {
+        return Err(format!(
+            "Too many labels: at most {LABEL_MAX_PER_JOB} per request or print job (print counts × copies), got {labels}"
+        ));
+    }
+    Ok(())
 }
 
 /// Anything that stops labels from being produced.
