@@ -37,6 +37,9 @@ pub const LABEL_MAX_IDS: usize = 1000;
 /// roll holds a few thousand, and rendering 5000 labels takes seconds, not minutes.
 pub const LABEL_MAX_PER_JOB: usize = 5000;
 
+/// More copies than this of one print request is a typing error, not a print run.
+pub const LABEL_MAX_COPIES: u32 = 100;
+
 /// Most rows an `urlDirect` read gathers over all its pages before it stops.
 pub const DIRECT_MAX_ROWS: usize = 50_000;
 
@@ -49,6 +52,16 @@ pub const JSON_BODY_MAX_SIGNED_IN: usize = 64 * 1024;
 /// Largest JSON body of a full-access route (writes, labels, picture batches): the same as
 /// before the limits were gathered here, so nothing that worked stops working.
 pub const JSON_BODY_MAX_FULL: usize = 16 * 1024 * 1024;
+
+/// Pictures per batch read (each one inlined as base64) and per batch set (each one fetched).
+pub const PICTURE_MAX_BATCH: usize = 100;
+
+/// Item ids per batch picture removal.
+pub const PICTURE_MAX_REMOVE: usize = 1000;
+
+/// Largest ImportData upload (streamed to a temporary file, not held in memory): a large
+/// organization's export.
+pub const IMPORT_MAX_BYTES: usize = 1 << 30;
 
 /// Largest picture file the server takes (before it is decoded).
 pub const PICTURE_MAX_BYTES: usize = 20 * 1024 * 1024;
