@@ -196,6 +196,27 @@ mod tests {
     }
 
     #[test]
+    fn requests_past_the_label_limits_are_refused_before_any_read() {
+        use crate::limits::{LABEL_MAX_IDS, LABEL_MAX_PER_JOB};
+        let request = |ids: Vec<Selection>| LabelRequest {
+            source: LabelSource::ItemDirect,
+            ids,
+            label_type: LabelType::DEFAULT,
+            printer: None,
+        };
+        let ids = |n: usize| (0..n).map(|i| Selection::Id(format!("id-{i}"))).collect::<Vec<_>>();
+        assert!(request(ids(LABEL_MAX_IDS)).within_limits(100).is_ok(), "counts come from the data");
+        let err = request(ids(LABEL_MAX_IDS + 1)).within_limits(1).expect_err("too many ids");
+        assert!(err.contains("ids per label request"), "{err}");
+        let counted = |n: u32| vec![Selection::WithCount { id: "a".into(), print_count: Some(n) }];
+        let max = u32::try_from(LABEL_MAX_PER_JOB).expect("fits");
+        assert!(request(counted(max)).within_limits(1).is_ok());
+        assert!(request(counted(max / 10 + 1)).within_limits(10).expect_err("× copies").contains("Too many labels"));
+        assert!(request(counted(u32::MAX)).within_limits(u32::MAX).is_err(), "no overflow");
+        assert!(check_label_count(LABEL_MAX_PER_JOB as u64 + 1).is_err());
+    }
+
+    #[test]
     fn errors_map_to_the_catalogue() {
         let no_labels: AppError = LabelError::Records(RecordError::NoLabels { messages: vec![] }).into();
         assert_eq!(no_labels.code(), Code::NoLabels);
