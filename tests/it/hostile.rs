@@ -5,6 +5,7 @@
 use crate::provider::World;
 use reqwest::Method;
 use serde_json::{Value, json};
+use stock_manager::config::{Config, PrinterConfig};
 use stock_manager::limits::{
     FILTER_MAX_CONDITIONS, FILTER_MAX_TEXT, JSON_BODY_MAX_SIGNED_IN, LABEL_MAX_IDS, LABEL_MAX_PER_JOB,
 };
@@ -50,6 +51,7 @@ fn scenarios() -> Vec<Scenario> {
     let many = format!("({})", vec!["Code.eq.1"; FILTER_MAX_CONDITIONS + 1].join(","));
     let self_join = r#"[{"source":"items","joinOn":["IsStockItem"],"joinOnSelf":["IsStockItem"]}]"#;
     let ids: Vec<String> = (0..100_000).map(guid).collect();
+    let ids = &ids;
     let enc = |s: &str| urlencoding::encode(s).into_owned();
     vec![
         get(
@@ -106,6 +108,22 @@ fn scenarios() -> Vec<Scenario> {
             "Too many labels",
         ),
         post(
+            "print count × copies past the job limit",
+            "/api/v1/labels/print",
+            json!({"source": "item_direct", "ids": [{"id": guid(1), "print_count": 100}], "type": "receipts", "printer": "labels", "copies": 100}),
+            400,
+            "bad_request",
+            "Too many labels",
+        ),
+        post(
+            "100,000 ids to print",
+            "/api/v1/labels/print",
+            json!({"source": "item_direct", "ids": ids, "type": "receipts", "printer": "labels"}),
+            400,
+            "bad_request",
+            "ids per label request",
+        ),
+        post(
             "an oversized JSON body on a signed-in route",
             "/api/v1/license/activate",
             json!({"division": 1, "customer": "x".repeat(JSON_BODY_MAX_SIGNED_IN + 1), "code": "x"}),
@@ -116,9 +134,19 @@ fn scenarios() -> Vec<Scenario> {
     ]
 }
 
+/// A printer that is set up but never answers: print requests get as far as the limits.
+fn with_printer(c: &mut Config) {
+    c.printers.push(PrinterConfig {
+        name: "labels".into(),
+        uri: format!("ipp://127.0.0.1:{}/ipp/print", crate::printing::free_port()),
+        label_types: vec!["receipts".into()],
+        insecure_tls: false,
+    });
+}
+
 #[actix_web::test]
 async fn hostile_requests_get_a_4xx_and_the_server_stays_up() {
-    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    let w = World::start_with(SimOptions { rate_limits: false, ..Default::default() }, with_printer).await;
     w.sync(Some(vec!["items"])).await;
     const { assert!(LABEL_MAX_IDS * 100 > LABEL_MAX_PER_JOB, "the summed print counts exceed the job limit") };
     let before = rss_kb();
@@ -153,6 +181,7 @@ async fn hostile_requests_get_a_4xx_and_the_server_stays_up() {
         .await;
     assert_eq!(small.status(), 200);
     let after = rss_kb();
+    eprintln!("resident memory: {before} kB before the hostile requests, {after} kB after");
     assert!(after < before + 200 * 1024, "memory stays bounded: {before} kB before, {after} kB after");
     w.stop().await;
 }
