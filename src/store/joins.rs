@@ -82,14 +82,16 @@ fn tuple_of(obj: &Map<String, Value>, fields: &[String]) -> Option<Vec<NormKey>>
         .collect()
 }
 
-/// Source rows whose first join field is one of `firsts`, parsed, each with its size as JSON.
+/// Hands `each` the source rows whose first join field is one of `firsts`, parsed, each with its
+/// size as JSON; `each` may stop the reading with an error.
 fn fetch_source(
     txn: &ReadTransaction,
     spec: &TableSpec,
     field: &str,
     firsts: &HashSet<NormKey>,
     raw_firsts: &HashSet<String>,
-) -> StoreResult<Vec<(Map<String, Value>, usize)>> {
+    mut each: impl FnMut(Map<String, Value>, usize) -> StoreResult<()>,
+) -> StoreResult<()> {
     let name = rows_name(&spec.name);
     let rows_t = txn.open_table(RowsDef::new(&name))?;
     let unpacker = Unpacker::open(txn, &spec.name)?;
@@ -97,11 +99,11 @@ fn fetch_source(
         let row = serde_json::from_slice(text).map_err(|e| StoreError::Corrupt(format!("stored row: {e}")))?;
         Ok((row, text.len()))
     };
-    let mut out = Vec::new();
     if field == spec.key {
         for id in index::row_ids_of_keys(txn, &spec.name, raw_firsts.iter().map(String::as_str))? {
             if let Some(g) = rows_t.get(id)? {
-                out.push(parse(&unpacker.unpack(g.value())?)?);
+                let (row, size) = parse(&unpacker.unpack(g.value())?)?;
+                each(row, size)?;
             }
         }
     } else if spec.is_indexed(field) {
@@ -109,7 +111,8 @@ fn fetch_source(
         norms.sort();
         for id in index::lookup_norm(txn, &spec.name, field, &norms)? {
             if let Some(g) = rows_t.get(id)? {
-                out.push(parse(&unpacker.unpack(g.value())?)?);
+                let (row, size) = parse(&unpacker.unpack(g.value())?)?;
+                each(row, size)?;
             }
         }
     } else {
@@ -119,11 +122,12 @@ fn fetch_source(
             let mut raw = [None];
             extract(&bytes, &[field], &mut raw)?;
             if raw[0].is_some_and(|r| firsts.contains(&norm_raw(r))) {
-                out.push(parse(&bytes)?);
+                let (row, size) = parse(&bytes)?;
+                each(row, size)?;
             }
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// The source rows that match one join tuple, and their size as JSON.
@@ -139,13 +143,35 @@ struct AnswerSize {
     bytes: usize,
 }
 
+fn too_many_matches() -> StoreError {
+    StoreError::JoinTooLarge(format!(
+        "The join matches too many rows: at most {JOIN_MAX_MATCHES_PER_ROW} per row; narrow it with a filter"
+    ))
+}
+
+fn too_large() -> StoreError {
+    StoreError::JoinTooLarge(format!(
+        "The join answer is too large: at most {JOIN_MAX_ROWS} rows and {} MB; narrow it with a filter or a smaller limit",
+        JOIN_MAX_BYTES / 1024 / 1024
+    ))
+}
+
 impl AnswerSize {
+    /// While reading a source: `matches` rows for one tuple so far, `bytes` in the answer at least.
+    fn early(matches: usize, bytes: usize) -> StoreResult<()> {
+        if matches > JOIN_MAX_MATCHES_PER_ROW {
+            return Err(too_many_matches());
+        }
+        if bytes > JOIN_MAX_BYTES {
+            return Err(too_large());
+        }
+        Ok(())
+    }
+
     /// Adds one base row's matches (only the first when flattened).
     fn add(&mut self, matches: &Matches, flatten: bool) -> StoreResult<()> {
         if !flatten && matches.rows.len() > JOIN_MAX_MATCHES_PER_ROW {
-            return Err(StoreError::JoinTooLarge(format!(
-                "The join matches too many rows: at most {JOIN_MAX_MATCHES_PER_ROW} per row; narrow it with a filter"
-            )));
+            return Err(too_many_matches());
         }
         let (rows, bytes) = if flatten {
             (0, matches.bytes.div_ceil(matches.rows.len().max(1)) * 2)
@@ -155,10 +181,7 @@ impl AnswerSize {
         self.rows += rows;
         self.bytes += bytes;
         if self.rows > JOIN_MAX_ROWS || self.bytes > JOIN_MAX_BYTES {
-            return Err(StoreError::JoinTooLarge(format!(
-                "The join answer is too large: at most {JOIN_MAX_ROWS} rows and {} MB; narrow it with a filter or a smaller limit",
-                JOIN_MAX_BYTES / 1024 / 1024
-            )));
+            return Err(too_large());
         }
         Ok(())
     }
@@ -213,13 +236,24 @@ pub(crate) fn run(
             .collect();
         let mut by_tuple: HashMap<Vec<NormKey>, Matches> = HashMap::new();
         if !firsts.is_empty() {
-            for (m, size) in fetch_source(txn, source, &j.join_on[0], &firsts, &raw_firsts)? {
-                if let Some(t) = tuple_of(&m, &j.join_on) {
-                    let entry = by_tuple.entry(t).or_default();
-                    entry.bytes += size + 1;
-                    entry.rows.push(m);
+            // Stops reading as soon as one base row's matches, or all matches together, are
+            // past the limits: a join on a flag must not first read the whole table.
+            let wanted: HashSet<&Vec<NormKey>> = tuples.iter().flatten().collect();
+            let mut fetched = 0usize;
+            fetch_source(txn, source, &j.join_on[0], &firsts, &raw_firsts, |m, size| {
+                let Some(t) = tuple_of(&m, &j.join_on) else { return Ok(()) };
+                if !wanted.contains(&t) {
+                    return Ok(());
                 }
-            }
+                let entry = by_tuple.entry(t).or_default();
+                entry.bytes += size + 1;
+                entry.rows.push(m);
+                fetched += size + 1;
+                if !flatten {
+                    AnswerSize::early(entry.rows.len(), answer.bytes + fetched)?;
+                }
+                Ok(())
+            })?;
         }
         for t in tuples.iter().flatten() {
             if let Some(m) = by_tuple.get(t) {
