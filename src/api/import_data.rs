@@ -25,7 +25,7 @@ pub fn routes(r: &mut Router) {
 
 pub const FORMAT: &str = "stock-manager-export";
 pub const VERSION: u64 = 1;
-/// Largest file an import takes.
+// Largest file an import takes.
 use crate::limits::IMPORT_MAX_BYTES as MAX_IMPORT_BYTES;
 /// Row errors listed in an answer (the count covers all).
 const MAX_LISTED_ERRORS: usize = 100;

@@ -27,7 +27,7 @@ use std::time::Duration;
 pub const RESULT_HEADER: &str = "x-label-result";
 /// Header values stay well under proxies' usual 8 KB limit.
 const RESULT_HEADER_MAX: usize = 2048;
-/// More copies than this of one request is a typing error, not a print run.
+// More copies than this of one request is a typing error, not a print run.
 use crate::limits::LABEL_MAX_COPIES as MAX_COPIES;
 /// How long one read from Exact Online may take (its retries included) before the labels come
 /// from the local copy: a healthy provider answers in well under a second, while the client's

@@ -29,9 +29,9 @@ pub fn routes(r: &mut Router) {
     r.full("/pictures/{itemid}", |res| res.get(by_path));
 }
 
-/// Pictures per batch read (each one inlined as base64) and per batch set (each one fetched).
+// Pictures per batch read (each one inlined as base64) and per batch set (each one fetched).
 use crate::limits::PICTURE_MAX_BATCH as MAX_BATCH;
-/// Ids per batch removal.
+// Ids per batch removal.
 use crate::limits::PICTURE_MAX_REMOVE as MAX_REMOVE;
 
 /// An empty batch is the spec's "empty payload".

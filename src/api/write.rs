@@ -178,7 +178,7 @@ struct DirectQuery {
     url: String,
 }
 
-/// Rows a direct read may gather before it is cut off (a read, not an export).
+// Rows a direct read may gather before it is cut off (a read, not an export).
 use crate::limits::DIRECT_MAX_ROWS;
 
 /// `GET /exact/urlDirect?url=…`: a provider path of the session's division (relative, or absolute on
