@@ -227,7 +227,13 @@ async fn print(state: web::Data<AppState>, org: Org, body: web::Json<PrintBody>)
         record.print_count = record.print_count.saturating_mul(copies);
     }
     let summary = result_header(batch.status, batch.label_count(), &batch.messages);
-    let id = service.submit_for(Some(org.division), &printer, &batch)?;
+    // Laying out up to the job limit's labels is CPU work: keep it off the request threads.
+    let (id, batch) = {
+        let service = service.clone();
+        web::block(move || service.submit_for(Some(org.division), &printer, &batch).map(|id| (id, batch)))
+            .await
+            .map_err(AppError::internal)??
+    };
     let job = service.status(id)?.ok_or_else(|| AppError::internal(anyhow::anyhow!("job {id} vanished")))?;
     Ok(HttpResponse::Accepted().insert_header((header::HeaderName::from_static(RESULT_HEADER), summary)).json(
         serde_json::json!({
