@@ -276,9 +276,10 @@ impl ResponseError for AppError {
 /// Result type of HTTP handlers.
 pub type AppResult<T> = Result<T, AppError>;
 
-/// Turns actix's own extractor errors (bad JSON, bad query) into catalogue errors.
-pub fn json_config() -> actix_web::web::JsonConfig {
-    actix_web::web::JsonConfig::default().limit(16 * 1024 * 1024).error_handler(|err, _req| {
+/// Turns actix's own extractor errors (bad JSON, bad query) into catalogue errors; bodies over
+/// `limit` bytes are a 413 (the limits per route class are in `crate::limits`).
+pub fn json_config(limit: usize) -> actix_web::web::JsonConfig {
+    actix_web::web::JsonConfig::default().limit(limit).error_handler(|err, _req| {
         use actix_web::error::JsonPayloadError;
         let app = match &err {
             JsonPayloadError::OverflowKnownLength { .. } | JsonPayloadError::Overflow { .. } => {

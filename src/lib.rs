@@ -14,6 +14,7 @@ pub mod error;
 pub mod exact;
 pub mod fuzzing;
 pub mod labels;
+pub mod limits;
 pub mod outbox;
 pub mod pictures;
 pub mod printing;

@@ -258,7 +258,7 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
                 None => app,
             };
             app.app_data(state.clone())
-                .app_data(error::json_config())
+                .app_data(error::json_config(crate::limits::JSON_BODY_MAX_FULL))
                 .app_data(error::query_config())
                 .app_data(error::path_config())
                 .wrap(middleware::Compress::default())

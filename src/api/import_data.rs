@@ -25,8 +25,8 @@ pub fn routes(r: &mut Router) {
 
 pub const FORMAT: &str = "stock-manager-export";
 pub const VERSION: u64 = 1;
-/// Largest file an import takes.
-const MAX_IMPORT_BYTES: usize = 1 << 30;
+// Largest file an import takes.
+use crate::limits::IMPORT_MAX_BYTES as MAX_IMPORT_BYTES;
 /// Row errors listed in an answer (the count covers all).
 const MAX_LISTED_ERRORS: usize = 100;
 const EXPORT_CHUNK: usize = 1000;

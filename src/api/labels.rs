@@ -14,7 +14,7 @@ use crate::error::{AppError, AppResult};
 use crate::exact::ExactError;
 use crate::labels::{
     LabelBatch, LabelError, LabelRequest, LabelSource, LabelStatus, LocalCopyReason, ProviderLookups, RecordError,
-    Selection, build_from_local_copy, build_records, render_pdf,
+    Selection, build_from_local_copy, build_records, check_label_count, render_pdf,
 };
 use crate::printing::PrintError;
 use crate::server::AppState;
@@ -27,8 +27,8 @@ use std::time::Duration;
 pub const RESULT_HEADER: &str = "x-label-result";
 /// Header values stay well under proxies' usual 8 KB limit.
 const RESULT_HEADER_MAX: usize = 2048;
-/// More copies than this of one request is a typing error, not a print run.
-const MAX_COPIES: u32 = 100;
+// More copies than this of one request is a typing error, not a print run.
+use crate::limits::LABEL_MAX_COPIES as MAX_COPIES;
 /// How long one read from Exact Online may take (its retries included) before the labels come
 /// from the local copy: a healthy provider answers in well under a second, while the client's
 /// own retries wait 20 s each.
@@ -90,12 +90,27 @@ fn ascii_json(json: &str) -> String {
 /// cannot be asked. A failure comes back as the finished response: the catalogue's JSON error,
 /// plus the summary header when the spec gives the outcome a result kind (no labels: INFO with
 /// why each was left out; empty payload: WARNING).
-async fn build(state: &AppState, org: Org, request: &LabelRequest) -> Result<LabelBatch, HttpResponse> {
+/// `copies` multiplies every label: the limits apply to the whole print run, checked before
+/// Exact Online is asked anything and again once the print counts are known.
+async fn build(state: &AppState, org: Org, request: &LabelRequest, copies: u32) -> Result<LabelBatch, HttpResponse> {
     if request.ids.is_empty() {
         return Err(summarised(RecordError::EmptyPayload));
     }
+    request.within_limits(copies).map_err(|m| AppError::bad_request(m).error_response())?;
     let ids = request.normalized_ids().map_err(|m| AppError::bad_request(m).error_response())?;
-    let reason = match from_provider(state, org, request, &ids).await {
+    let batch = build_unchecked(state, org, request, &ids).await?;
+    let labels = (batch.label_count() as u64).saturating_mul(u64::from(copies));
+    check_label_count(labels).map_err(|m| AppError::bad_request(m).error_response())?;
+    Ok(batch)
+}
+
+async fn build_unchecked(
+    state: &AppState,
+    org: Org,
+    request: &LabelRequest,
+    ids: &[Selection],
+) -> Result<LabelBatch, HttpResponse> {
+    let reason = match from_provider(state, org, request, ids).await {
         Ok(built) => return built.map_err(summarised),
         // Goods receipts cannot come from the copy; a sign-in problem is theirs to tell.
         Err(ProviderUnavailable::NoToken(error)) if request.source == LabelSource::GoodsReceipt => {
@@ -106,7 +121,7 @@ async fn build(state: &AppState, org: Org, request: &LabelRequest) -> Result<Lab
     };
     tracing::warn!(division = org.division, ?reason, source = ?request.source, "labels from the local copy");
     let store = state.stores.get(org.division).map_err(|e| AppError::from(e).error_response())?;
-    build_from_local_copy(store, reason, request.source, &ids, request.label_type).await.map_err(summarised)
+    build_from_local_copy(store, reason, request.source, ids, request.label_type).await.map_err(summarised)
 }
 
 /// Why Exact Online could not give the label data.
@@ -164,7 +179,7 @@ fn summarised(err: RecordError) -> HttpResponse {
 
 async fn pdf(state: web::Data<AppState>, org: Org, body: web::Json<LabelRequest>) -> AppResult<HttpResponse> {
     let request = body.into_inner();
-    let batch = match build(&state, org, &request).await {
+    let batch = match build(&state, org, &request, 1).await {
         Ok(batch) => batch,
         Err(response) => return Ok(response),
     };
@@ -204,7 +219,7 @@ async fn print(state: web::Data<AppState>, org: Org, body: web::Json<PrintBody>)
         let label_type = request.label_type.to_string();
         return Err(PrintError::WrongLabelType { printer, label_type }.into());
     }
-    let mut batch = match build(&state, org, &request).await {
+    let mut batch = match build(&state, org, &request, copies).await {
         Ok(batch) => batch,
         Err(response) => return Ok(response),
     };
@@ -212,7 +227,13 @@ async fn print(state: web::Data<AppState>, org: Org, body: web::Json<PrintBody>)
         record.print_count = record.print_count.saturating_mul(copies);
     }
     let summary = result_header(batch.status, batch.label_count(), &batch.messages);
-    let id = service.submit_for(Some(org.division), &printer, &batch)?;
+    // Laying out up to the job limit's labels is CPU work: keep it off the request threads.
+    let (id, batch) = {
+        let service = service.clone();
+        web::block(move || service.submit_for(Some(org.division), &printer, &batch).map(|id| (id, batch)))
+            .await
+            .map_err(AppError::internal)??
+    };
     let job = service.status(id)?.ok_or_else(|| AppError::internal(anyhow::anyhow!("job {id} vanished")))?;
     Ok(HttpResponse::Accepted().insert_header((header::HeaderName::from_static(RESULT_HEADER), summary)).json(
         serde_json::json!({

@@ -29,10 +29,10 @@ pub fn routes(r: &mut Router) {
     r.full("/pictures/{itemid}", |res| res.get(by_path));
 }
 
-/// Pictures per batch read (each one inlined as base64) and per batch set (each one fetched).
-const MAX_BATCH: usize = 100;
-/// Ids per batch removal.
-const MAX_REMOVE: usize = 1000;
+// Pictures per batch read (each one inlined as base64) and per batch set (each one fetched).
+use crate::limits::PICTURE_MAX_BATCH as MAX_BATCH;
+// Ids per batch removal.
+use crate::limits::PICTURE_MAX_REMOVE as MAX_REMOVE;
 
 /// An empty batch is the spec's "empty payload".
 fn not_empty(len: usize) -> AppResult<()> {

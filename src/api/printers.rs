@@ -99,6 +99,7 @@ pub(crate) fn job_view(job: &PrintJob) -> JobView<'_> {
         state_text: match job.state {
             JobState::Queued => "Queued",
             JobState::WaitingForPrinter => "Waiting for printer",
+            JobState::Rendering => "Rendering",
             JobState::Sending => "Sending",
             JobState::Printing => "Printing",
             JobState::Completed => "Completed",

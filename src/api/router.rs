@@ -8,6 +8,16 @@ use actix_web::dev::Handler;
 use actix_web::{FromRequest, Resource, Responder, middleware::from_fn, web};
 use serde::Serialize;
 
+/// The largest JSON body a route of `tier` takes: who may call it bounds what it may send.
+pub fn json_body_max(tier: Tier) -> usize {
+    use crate::limits::{JSON_BODY_MAX_FULL, JSON_BODY_MAX_PUBLIC, JSON_BODY_MAX_SIGNED_IN};
+    match tier {
+        Tier::Public => JSON_BODY_MAX_PUBLIC,
+        Tier::SignedIn => JSON_BODY_MAX_SIGNED_IN,
+        Tier::Full | Tier::ImportData => JSON_BODY_MAX_FULL,
+    }
+}
+
 /// One API resource: its path under `/api/v1`, its tier and its methods.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RouteInfo {
@@ -90,6 +100,7 @@ impl<'a> Router<'a> {
         let res = build(Res { inner, methods: Vec::new() });
         self.table.push(RouteInfo { tier, path, methods: res.methods });
         let (Some(cfg), Some(resource)) = (self.cfg.as_deref_mut(), res.inner) else { return };
+        let resource = resource.app_data(crate::error::json_config(json_body_max(tier)));
         match tier {
             Tier::Public => {
                 cfg.service(resource);

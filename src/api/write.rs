@@ -178,8 +178,8 @@ struct DirectQuery {
     url: String,
 }
 
-/// Rows a direct read may gather before it is cut off (a read, not an export).
-const DIRECT_MAX_ROWS: usize = 50_000;
+// Rows a direct read may gather before it is cut off (a read, not an export).
+use crate::limits::DIRECT_MAX_ROWS;
 
 /// `GET /exact/urlDirect?url=…`: a provider path of the session's division (relative, or absolute on
 /// the configured host), every page followed. Answers `{responseDirect: {results: [...], truncated}}`;

@@ -65,6 +65,28 @@ impl LabelRequest {
             })
             .collect()
     }
+
+    /// Refuses a request past the label limits before anything is read for it: too many ids, or
+    /// more labels asked for by their print counts (times `copies`) than one job may hold.
+    pub fn within_limits(&self, copies: u32) -> Result<(), String> {
+        use crate::limits::LABEL_MAX_IDS;
+        if self.ids.len() > LABEL_MAX_IDS {
+            return Err(format!("At most {LABEL_MAX_IDS} ids per label request, got {}", self.ids.len()));
+        }
+        let asked: u64 = self.ids.iter().filter_map(Selection::print_count).map(u64::from).sum();
+        check_label_count(asked.saturating_mul(u64::from(copies.max(1))))
+    }
+}
+
+/// Refuses more labels than one request or print job may make ([`crate::limits::LABEL_MAX_PER_JOB`]).
+pub fn check_label_count(labels: u64) -> Result<(), String> {
+    use crate::limits::LABEL_MAX_PER_JOB;
+    if labels > LABEL_MAX_PER_JOB as u64 {
+        return Err(format!(
+            "Too many labels: at most {LABEL_MAX_PER_JOB} per request or print job (print counts × copies), got {labels}"
+        ));
+    }
+    Ok(())
 }
 
 /// Anything that stops labels from being produced.
@@ -171,6 +193,27 @@ mod tests {
         let r: LabelRequest = serde_json::from_str(r#"{"source": "item_direct", "ids": [], "type": 6}"#).unwrap();
         assert_eq!(r.label_type.name(), "cnc-new");
         assert!(serde_json::from_str::<LabelRequest>(r#"{"source": "nope", "ids": []}"#).is_err());
+    }
+
+    #[test]
+    fn requests_past_the_label_limits_are_refused_before_any_read() {
+        use crate::limits::{LABEL_MAX_IDS, LABEL_MAX_PER_JOB};
+        let request = |ids: Vec<Selection>| LabelRequest {
+            source: LabelSource::ItemDirect,
+            ids,
+            label_type: LabelType::DEFAULT,
+            printer: None,
+        };
+        let ids = |n: usize| (0..n).map(|i| Selection::Id(format!("id-{i}"))).collect::<Vec<_>>();
+        assert!(request(ids(LABEL_MAX_IDS)).within_limits(100).is_ok(), "counts come from the data");
+        let err = request(ids(LABEL_MAX_IDS + 1)).within_limits(1).expect_err("too many ids");
+        assert!(err.contains("ids per label request"), "{err}");
+        let counted = |n: u32| vec![Selection::WithCount { id: "a".into(), print_count: Some(n) }];
+        let max = u32::try_from(LABEL_MAX_PER_JOB).expect("fits");
+        assert!(request(counted(max)).within_limits(1).is_ok());
+        assert!(request(counted(max / 10 + 1)).within_limits(10).expect_err("× copies").contains("Too many labels"));
+        assert!(request(counted(u32::MAX)).within_limits(u32::MAX).is_err(), "no overflow");
+        assert!(check_label_count(LABEL_MAX_PER_JOB as u64 + 1).is_err());
     }
 
     #[test]

@@ -6,9 +6,7 @@ use std::io::Cursor;
 /// The provider's thumbnail size (`ThumbSize=100`); made thumbnails fit in this square.
 pub const THUMBNAIL_SIZE: u32 = 100;
 /// Pictures larger than this are refused (the provider's are well under 1 MB).
-pub const MAX_PICTURE_BYTES: usize = 20 * 1024 * 1024;
-/// Refuses images whose pixels would not fit in memory comfortably (decompression bombs).
-const MAX_SIDE: u32 = 12_000;
+pub const MAX_PICTURE_BYTES: usize = crate::limits::PICTURE_MAX_BYTES;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ImageError {
@@ -20,6 +18,8 @@ pub enum ImageError {
     NotAnImage,
     #[error("the picture cannot be decoded: {0}")]
     Decode(String),
+    #[error("the picture is {width}×{height} pixels: at most {} megapixels", crate::limits::PICTURE_MAX_PIXELS / 1_000_000)]
+    TooManyPixels { width: u32, height: u32 },
 }
 
 /// The MIME type of image bytes, from their content rather than the sender's header.
@@ -42,14 +42,27 @@ pub fn sniff(bytes: &[u8]) -> Result<&'static str, ImageError> {
     }
 }
 
-fn decode(bytes: &[u8]) -> Result<DynamicImage, ImageError> {
+/// A reader with the decode limits: sides, and what the decoder may allocate.
+fn reader(bytes: &[u8]) -> Result<ImageReader<Cursor<&[u8]>>, ImageError> {
+    use crate::limits::{PICTURE_MAX_DECODE_BYTES, PICTURE_MAX_SIDE};
     let mut reader =
         ImageReader::new(Cursor::new(bytes)).with_guessed_format().map_err(|e| ImageError::Decode(e.to_string()))?;
     let mut limits = Limits::default();
-    limits.max_image_width = Some(MAX_SIDE);
-    limits.max_image_height = Some(MAX_SIDE);
+    limits.max_image_width = Some(PICTURE_MAX_SIDE);
+    limits.max_image_height = Some(PICTURE_MAX_SIDE);
+    limits.max_alloc = Some(PICTURE_MAX_DECODE_BYTES);
     reader.limits(limits);
-    reader.decode().map_err(|e| ImageError::Decode(e.to_string()))
+    Ok(reader)
+}
+
+/// Decodes, after reading only the header to refuse pictures with too many pixels (a small file
+/// can claim a huge image: a decompression bomb).
+fn decode(bytes: &[u8]) -> Result<DynamicImage, ImageError> {
+    let (width, height) = reader(bytes)?.into_dimensions().map_err(|e| ImageError::Decode(e.to_string()))?;
+    if u64::from(width) * u64::from(height) > crate::limits::PICTURE_MAX_PIXELS {
+        return Err(ImageError::TooManyPixels { width, height });
+    }
+    reader(bytes)?.decode().map_err(|e| ImageError::Decode(e.to_string()))
 }
 
 /// A thumbnail that fits in [`THUMBNAIL_SIZE`] square, keeping the aspect ratio: JPEG, or PNG
@@ -106,5 +119,29 @@ mod tests {
         assert!(matches!(sniff(b""), Err(ImageError::Empty)));
         assert!(matches!(sniff(b"<html>sign in</html>"), Err(ImageError::NotAnImage)));
         assert!(make_thumbnail(b"\x89PNG\r\n\x1a\nbroken").is_err());
+    }
+
+    /// CRC-32 as PNG chunks carry it.
+    fn crc32(data: &[u8]) -> u32 {
+        let mut crc = !0u32;
+        for &b in data {
+            crc ^= u32::from(b);
+            for _ in 0..8 {
+                crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+            }
+        }
+        !crc
+    }
+
+    #[test]
+    fn a_small_file_claiming_too_many_pixels_is_refused_before_decoding() {
+        let mut png = encode(DynamicImage::ImageRgb8(ImageBuffer::from_pixel(1, 1, Rgb([1, 2, 3]))), ImageFormat::Png);
+        // IHDR's width and height (bytes 16..24) say 11,000 × 11,000: within the sides, not the pixels.
+        png[16..20].copy_from_slice(&11_000u32.to_be_bytes());
+        png[20..24].copy_from_slice(&11_000u32.to_be_bytes());
+        let crc = crc32(&png[12..29]);
+        png[29..33].copy_from_slice(&crc.to_be_bytes());
+        let err = make_thumbnail(&png).expect_err("too many pixels");
+        assert!(matches!(err, ImageError::TooManyPixels { width: 11_000, height: 11_000 }), "{err}");
     }
 }

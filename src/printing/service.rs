@@ -9,7 +9,7 @@ use super::ipp_client::{IppClient, IppError, IppJobState, PrinterCapabilities};
 use super::raster_doc;
 use super::registry::{Printer, PrinterRegistry};
 use super::store::{JobId, JobState, JobStore, PrintJob, StoreError};
-use crate::labels::{LabelBatch, LabelError, LabelStatus, Templates, render_pdf_at};
+use crate::labels::{LabelBatch, LabelError, LabelStatus, Templates, check_label_count, render_pdf_at};
 use chrono::Utc;
 use std::path::Path;
 use std::sync::Arc;
@@ -43,6 +43,9 @@ pub enum PrintError {
     UnknownPrinter(String),
     #[error("Printer '{printer}' is not set up for {label_type} labels")]
     WrongLabelType { printer: String, label_type: String },
+    /// More labels than one job may hold ([`crate::limits::LABEL_MAX_PER_JOB`]).
+    #[error("{0}")]
+    TooManyLabels(String),
     #[error(transparent)]
     Labels(#[from] LabelError),
     #[error(transparent)]
@@ -56,7 +59,7 @@ impl From<PrintError> for crate::error::AppError {
         use crate::error::{AppError, Code};
         match err {
             PrintError::UnknownPrinter(_) => AppError::with_message(Code::NotFound, err.to_string()),
-            PrintError::WrongLabelType { .. } => AppError::bad_request(err.to_string()),
+            PrintError::WrongLabelType { .. } | PrintError::TooManyLabels(_) => AppError::bad_request(err.to_string()),
             PrintError::Labels(e) => e.into(),
             PrintError::Ipp(IppError::Unreachable(_)) => AppError::new(Code::Timeout).caused_by(err),
             other => AppError::internal(other),
@@ -93,14 +96,20 @@ impl PrintService {
     ) -> Result<PrintService, PrintError> {
         let store = JobStore::open(data_dir)?;
         for mut job in store.open_jobs()? {
-            if job.state == JobState::Sending {
-                job.state = JobState::Failed;
-                job.message = Some(
-                    "Interrupted while sending to the printer; check whether it printed before printing again".into(),
-                );
-                job.updated = Utc::now();
-                store.update(&job)?;
-            }
+            let why = match job.state {
+                JobState::Sending => {
+                    "Interrupted while sending to the printer; check whether it printed before printing again"
+                }
+                // The server stopped (or died) while rendering it: never try that again by itself.
+                JobState::Rendering => {
+                    "The labels could not be rendered: the server stopped while rendering them; print them again"
+                }
+                _ => continue,
+            };
+            job.state = JobState::Failed;
+            job.message = Some(why.into());
+            job.updated = Utc::now();
+            store.update(&job)?;
         }
         let inner = Arc::new(Inner {
             strict: IppClient::new(false, options.request_timeout)?,
@@ -129,6 +138,7 @@ impl PrintService {
                 label_type: batch.label_type.to_string(),
             });
         }
+        check_label_count(batch.label_count() as u64).map_err(PrintError::TooManyLabels)?;
         crate::labels::layout_batch(&self.inner.templates, batch, crate::labels::PDF_GRID_DPI)?;
         let now = Utc::now();
         let job = self.inner.store.insert(PrintJob {
@@ -221,11 +231,17 @@ impl Inner {
         match job.state {
             JobState::Queued | JobState::WaitingForPrinter => self.send(job).await,
             JobState::Printing => self.follow(job).await,
-            JobState::Sending | JobState::Completed | JobState::Failed => {}
+            JobState::Rendering | JobState::Sending | JobState::Completed | JobState::Failed => {}
         }
     }
 
     async fn send(&self, job: &mut PrintJob) {
+        // A job too big to render (one from before the limits, or put in the queue file by hand)
+        // fails once with its reason instead of being tried again and again.
+        let labels = job.records.iter().map(|r| u64::from(r.print_count)).sum();
+        if let Err(why) = check_label_count(labels) {
+            return self.save(job, JobState::Failed, Some(why), Duration::ZERO);
+        }
         let Some(printer) = self.registry.get(&job.printer) else {
             return self.wait(job, "the printer is not known (yet)".into());
         };
@@ -243,12 +259,7 @@ impl Inner {
             label_type: job.label_type,
             records: job.records.clone(),
         };
-        let document = if caps.accepts_pdf() {
-            // Bars on the printer's own dot grid: a 300 dpi grid resampled to 203 dpi does not scan.
-            render_pdf_at(&self.templates, &batch, caps.raster_dpi() as f32).map(|d| (d, "application/pdf"))
-        } else if caps.accepts_pwg_raster() {
-            raster_doc::render_pwg(&self.templates, &batch, &caps).map(|d| (d, "image/pwg-raster"))
-        } else {
+        if !caps.accepts_pdf() && !caps.accepts_pwg_raster() {
             let formats = caps.document_formats.join(", ");
             return self.save(
                 job,
@@ -256,10 +267,16 @@ impl Inner {
                 Some(format!("The printer takes neither PDF nor PWG raster ({formats})")),
                 Duration::ZERO,
             );
-        };
-        let (bytes, format) = match document {
+        }
+        // Durable before rendering: a render that takes the process down fails the job on the
+        // next start rather than taking it down again.
+        self.save(job, JobState::Rendering, None, Duration::ZERO);
+        let (bytes, format) = match self.render(batch, caps).await {
             Ok(d) => d,
-            Err(e) => return self.save(job, JobState::Failed, Some(e.to_string()), Duration::ZERO),
+            Err(why) => {
+                tracing::warn!(job = job.id, %why, "print job could not be rendered");
+                return self.save(job, JobState::Failed, Some(why), Duration::ZERO);
+            }
         };
         job.format = Some(format.to_string());
         job.attempts += 1;
@@ -273,6 +290,25 @@ impl Inner {
             }
             Err(IppError::Unreachable(why)) => self.wait(job, why),
             Err(e) => self.save(job, JobState::Failed, Some(e.to_string()), Duration::ZERO),
+        }
+    }
+
+    /// Renders off the async threads; an error or a panic is the job's failure message.
+    async fn render(&self, batch: LabelBatch, caps: PrinterCapabilities) -> Result<(Vec<u8>, &'static str), String> {
+        let templates = self.templates.clone();
+        let rendered = tokio::task::spawn_blocking(move || {
+            if caps.accepts_pdf() {
+                // Bars on the printer's own dot grid: a 300 dpi grid resampled to 203 dpi does not scan.
+                render_pdf_at(&templates, &batch, caps.raster_dpi() as f32).map(|d| (d, "application/pdf"))
+            } else {
+                raster_doc::render_pwg(&templates, &batch, &caps).map(|d| (d, "image/pwg-raster"))
+            }
+        })
+        .await;
+        match rendered {
+            Ok(Ok(document)) => Ok(document),
+            Ok(Err(e)) => Err(format!("The labels could not be rendered: {e}")),
+            Err(e) => Err(format!("The labels could not be rendered: {e}")),
         }
     }
 

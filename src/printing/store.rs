@@ -23,6 +23,8 @@ pub enum JobState {
     Queued,
     /// The printer is off or unreachable; tried again with backoff.
     WaitingForPrinter,
+    /// The document is being rendered; found so at start-up, the job fails (never rendered twice).
+    Rendering,
     /// The document is on its way to the printer.
     Sending,
     /// The printer accepted it; its state is followed with Get-Job-Attributes.

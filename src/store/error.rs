@@ -17,6 +17,9 @@ pub enum StoreError {
     /// A join's `joinOn` and `joinOnSelf` lists differ in length.
     #[error("Join parameters lengths must match")]
     JoinLengthMismatch,
+    /// A join would attach more rows or bytes than the limits allow; the message says which.
+    #[error("{0}")]
+    JoinTooLarge(String),
     /// A row handed to a write has no usable key.
     #[error("row for table '{table}' has no usable key field '{key}'")]
     MissingKey { table: String, key: String },
@@ -67,6 +70,7 @@ impl From<StoreError> for AppError {
             | StoreError::BadQuery(_)
             | StoreError::MissingKey { .. } => AppError::bad_request(e.to_string()),
             StoreError::JoinLengthMismatch => AppError::new(Code::JoinLengthMismatch),
+            StoreError::JoinTooLarge(message) => AppError::bad_request(message),
             StoreError::Corrupt(_) | StoreError::LoadStopped(_) | StoreError::Db(_) | StoreError::Io(_) => {
                 AppError::new(Code::TableInfo).caused_by(anyhow::Error::new(e))
             }

@@ -13,6 +13,7 @@ use super::packing::Unpacker;
 use super::query::{Query, plan};
 use super::tables::{Registry, RowsDef, TableSpec, rows_name};
 use super::value::{NormKey, TAG_NULL, TAG_OTHER, norm_raw, norm_value};
+use crate::limits::{JOIN_MAX_BYTES, JOIN_MAX_JOINS, JOIN_MAX_MATCHES_PER_ROW, JOIN_MAX_ROWS};
 use redb::{ReadTransaction, ReadableTable};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -57,6 +58,9 @@ pub fn parse_joins_query(query_string: &str) -> StoreResult<(Query, Vec<JoinSpec
             _ => rest.push((k.into_owned(), v.into_owned())),
         }
     }
+    if joins.len() > JOIN_MAX_JOINS {
+        return Err(StoreError::bad_query(format!("at most {JOIN_MAX_JOINS} joins per request, got {}", joins.len())));
+    }
     let q = Query::from_pairs(rest.iter().map(|(k, v)| (k.as_str(), v.as_str())))?;
     Ok((q, joins, flatten))
 }
@@ -78,25 +82,28 @@ fn tuple_of(obj: &Map<String, Value>, fields: &[String]) -> Option<Vec<NormKey>>
         .collect()
 }
 
-/// Source rows whose first join field is one of `firsts`, parsed.
+/// Hands `each` the source rows whose first join field is one of `firsts`, parsed, each with its
+/// size as JSON; `each` may stop the reading with an error.
 fn fetch_source(
     txn: &ReadTransaction,
     spec: &TableSpec,
     field: &str,
     firsts: &HashSet<NormKey>,
     raw_firsts: &HashSet<String>,
-) -> StoreResult<Vec<Map<String, Value>>> {
+    mut each: impl FnMut(Map<String, Value>, usize) -> StoreResult<()>,
+) -> StoreResult<()> {
     let name = rows_name(&spec.name);
     let rows_t = txn.open_table(RowsDef::new(&name))?;
     let unpacker = Unpacker::open(txn, &spec.name)?;
-    let parse = |text: &[u8]| -> StoreResult<Map<String, Value>> {
-        serde_json::from_slice(text).map_err(|e| StoreError::Corrupt(format!("stored row: {e}")))
+    let parse = |text: &[u8]| -> StoreResult<(Map<String, Value>, usize)> {
+        let row = serde_json::from_slice(text).map_err(|e| StoreError::Corrupt(format!("stored row: {e}")))?;
+        Ok((row, text.len()))
     };
-    let mut out = Vec::new();
     if field == spec.key {
         for id in index::row_ids_of_keys(txn, &spec.name, raw_firsts.iter().map(String::as_str))? {
             if let Some(g) = rows_t.get(id)? {
-                out.push(parse(&unpacker.unpack(g.value())?)?);
+                let (row, size) = parse(&unpacker.unpack(g.value())?)?;
+                each(row, size)?;
             }
         }
     } else if spec.is_indexed(field) {
@@ -104,7 +111,8 @@ fn fetch_source(
         norms.sort();
         for id in index::lookup_norm(txn, &spec.name, field, &norms)? {
             if let Some(g) = rows_t.get(id)? {
-                out.push(parse(&unpacker.unpack(g.value())?)?);
+                let (row, size) = parse(&unpacker.unpack(g.value())?)?;
+                each(row, size)?;
             }
         }
     } else {
@@ -114,11 +122,69 @@ fn fetch_source(
             let mut raw = [None];
             extract(&bytes, &[field], &mut raw)?;
             if raw[0].is_some_and(|r| firsts.contains(&norm_raw(r))) {
-                out.push(parse(&bytes)?);
+                let (row, size) = parse(&bytes)?;
+                each(row, size)?;
             }
         }
     }
-    Ok(out)
+    Ok(())
+}
+
+/// The source rows that match one join tuple, and their size as JSON.
+#[derive(Default)]
+struct Matches {
+    rows: Vec<Map<String, Value>>,
+    bytes: usize,
+}
+
+/// The rows and bytes a join answer will hold, refused past the limits before it is built.
+struct AnswerSize {
+    rows: usize,
+    bytes: usize,
+}
+
+fn too_many_matches() -> StoreError {
+    StoreError::JoinTooLarge(format!(
+        "The join matches too many rows: at most {JOIN_MAX_MATCHES_PER_ROW} per row; narrow it with a filter"
+    ))
+}
+
+fn too_large() -> StoreError {
+    StoreError::JoinTooLarge(format!(
+        "The join answer is too large: at most {JOIN_MAX_ROWS} rows and {} MB; narrow it with a filter or a smaller limit",
+        JOIN_MAX_BYTES / 1024 / 1024
+    ))
+}
+
+impl AnswerSize {
+    /// While reading a source: `matches` rows for one tuple so far, `bytes` in the answer at least.
+    fn early(matches: usize, bytes: usize) -> StoreResult<()> {
+        if matches > JOIN_MAX_MATCHES_PER_ROW {
+            return Err(too_many_matches());
+        }
+        if bytes > JOIN_MAX_BYTES {
+            return Err(too_large());
+        }
+        Ok(())
+    }
+
+    /// Adds one base row's matches (only the first when flattened).
+    fn add(&mut self, matches: &Matches, flatten: bool) -> StoreResult<()> {
+        if !flatten && matches.rows.len() > JOIN_MAX_MATCHES_PER_ROW {
+            return Err(too_many_matches());
+        }
+        let (rows, bytes) = if flatten {
+            (0, matches.bytes.div_ceil(matches.rows.len().max(1)) * 2)
+        } else {
+            (matches.rows.len(), matches.bytes)
+        };
+        self.rows += rows;
+        self.bytes += bytes;
+        if self.rows > JOIN_MAX_ROWS || self.bytes > JOIN_MAX_BYTES {
+            return Err(too_large());
+        }
+        Ok(())
+    }
 }
 
 fn raw_text_of(v: &Value) -> Option<String> {
@@ -154,6 +220,8 @@ pub(crate) fn run(
         .map(|r| serde_json::from_slice(r).map_err(|e| StoreError::Corrupt(format!("stored row: {e}"))))
         .collect::<StoreResult<_>>()?;
     let mut attached: Vec<Map<String, Value>> = vec![Map::new(); rows.len()];
+    // What the answer will hold, counted before anything is copied into it.
+    let mut answer = AnswerSize { rows: rows.len(), bytes: page.rows().map(<[u8]>::len).sum() };
 
     for j in joins {
         let source = registry.get(&j.source).ok_or_else(|| StoreError::UnknownTable(j.source.clone()))?;
@@ -166,16 +234,34 @@ pub(crate) fn run(
             .filter(|(_, t)| t.is_some())
             .filter_map(|(r, _)| j.join_on_self.first().and_then(|f| r.get(f)).and_then(raw_text_of))
             .collect();
-        let mut by_tuple: HashMap<Vec<NormKey>, Vec<Map<String, Value>>> = HashMap::new();
+        let mut by_tuple: HashMap<Vec<NormKey>, Matches> = HashMap::new();
         if !firsts.is_empty() {
-            for m in fetch_source(txn, source, &j.join_on[0], &firsts, &raw_firsts)? {
-                if let Some(t) = tuple_of(&m, &j.join_on) {
-                    by_tuple.entry(t).or_default().push(m);
+            // Stops reading as soon as one base row's matches, or all matches together, are
+            // past the limits: a join on a flag must not first read the whole table.
+            let wanted: HashSet<&Vec<NormKey>> = tuples.iter().flatten().collect();
+            let mut fetched = 0usize;
+            fetch_source(txn, source, &j.join_on[0], &firsts, &raw_firsts, |m, size| {
+                let Some(t) = tuple_of(&m, &j.join_on) else { return Ok(()) };
+                if !wanted.contains(&t) {
+                    return Ok(());
                 }
+                let entry = by_tuple.entry(t).or_default();
+                entry.bytes += size + 1;
+                entry.rows.push(m);
+                fetched += size + 1;
+                if !flatten {
+                    AnswerSize::early(entry.rows.len(), answer.bytes + fetched)?;
+                }
+                Ok(())
+            })?;
+        }
+        for t in tuples.iter().flatten() {
+            if let Some(m) = by_tuple.get(t) {
+                answer.add(m, flatten)?;
             }
         }
         for (i, t) in tuples.iter().enumerate() {
-            let matches = t.as_ref().and_then(|t| by_tuple.get(t));
+            let matches = t.as_ref().and_then(|t| by_tuple.get(t)).map(|m| &m.rows);
             if flatten {
                 if let Some(first) = matches.and_then(|m| m.first()) {
                     for (k, v) in first {

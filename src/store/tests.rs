@@ -374,6 +374,40 @@ fn joins_attach_or_flatten_matches() {
 }
 
 #[test]
+fn joins_stop_at_the_fan_out_and_size_limits() {
+    use crate::limits::{JOIN_MAX_JOINS, JOIN_MAX_MATCHES_PER_ROW};
+    let (_d, stores) = open_temp();
+    let s = stores.get(1).expect("store");
+    let on_flag = |flatten| {
+        let self_join = vec![JoinSpec {
+            source: "items".into(),
+            join_on: vec!["IsSalesItem".into()],
+            join_on_self: vec!["IsSalesItem".into()],
+        }];
+        move |s: &OrgStore, query: &str| s.query_joins("items", &Query::parse(query).expect("q"), &self_join, flatten)
+    };
+    // Half the items share each flag: 500 matches per row is within the fan-out, not the size.
+    s.apply_batch("items", (0..1000).map(|n| item(n, 0, 0)).collect(), None, Commit::Fast).expect("items");
+    let out: Value = serde_json::from_slice(&on_flag(false)(&s, "limit=10").expect("small join")).expect("json");
+    assert_eq!(out[0]["items"].as_array().map(Vec::len), Some(500));
+    let err = on_flag(false)(&s, "limit=1000").expect_err("too large");
+    assert!(err.to_string().contains("The join answer is too large"), "{err}");
+    let app: crate::error::AppError = err.into();
+    assert_eq!(app.code(), crate::error::Code::BadRequest);
+    // Flattened, every row gets one match: no fan-out and a small answer.
+    assert!(on_flag(true)(&s, "limit=1000").is_ok());
+    // Past the fan-out: every base row would copy more than the limit.
+    let more = (1000..1000 + 2 * JOIN_MAX_MATCHES_PER_ROW as u32).map(|n| item(n, 0, 0)).collect();
+    s.apply_batch("items", more, None, Commit::Fast).expect("more items");
+    let err = on_flag(false)(&s, "limit=1").expect_err("fan-out");
+    assert!(err.to_string().contains(&format!("at most {JOIN_MAX_MATCHES_PER_ROW} per row")), "{err}");
+    // Too many joins are refused while parsing.
+    let many = vec![JoinSpec { source: "items".into(), join_on: vec![], join_on_self: vec![] }; JOIN_MAX_JOINS + 1];
+    let qs = format!("joins={}", urlencoding::encode(&serde_json::to_string(&many).expect("ser")));
+    assert!(joins::parse_joins_query(&qs).expect_err("too many").to_string().contains("joins per request"));
+}
+
+#[test]
 fn meta_round_trips() {
     let (_d, stores) = open_temp();
     let s = stores.get(42).expect("store");

@@ -11,6 +11,8 @@ mod cli;
 mod discovery;
 mod fuzz_regressions;
 #[cfg(feature = "demo")]
+mod hostile;
+#[cfg(feature = "demo")]
 mod import_data;
 mod labels;
 #[cfg(feature = "demo")]

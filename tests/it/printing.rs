@@ -294,6 +294,69 @@ async fn unknown_printer_and_wrong_label_type_are_refused() {
     service.shutdown().await;
 }
 
+/// A job that cannot be rendered (too many labels, or one the server died rendering) fails once
+/// with its reason: the start-up goes on, the queue behind it moves, and a restart leaves it be.
+#[tokio::test]
+async fn a_job_that_cannot_be_rendered_fails_once_and_never_blocks_the_queue() {
+    use stock_manager::printing::store::JobStore;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let templates = Arc::new(Templates::builtin().expect("templates"));
+    let closed = free_port();
+    let now = chrono::Utc::now();
+    let job = |state: JobState, print_count: u32| {
+        let mut records = batch().records;
+        records[0].print_count = print_count;
+        PrintJob {
+            id: 0,
+            division: None,
+            printer: "labels".into(),
+            label_type: LabelType::parse("receipts").expect("type"),
+            title: "injected".into(),
+            records,
+            state,
+            message: None,
+            attempts: 0,
+            format: None,
+            ipp_job_id: None,
+            created: now,
+            updated: now,
+            next_attempt: now,
+        }
+    };
+    // Put into the queue file as an older version (or a hand) could have left them.
+    let (huge, died, fine) = {
+        let store = JobStore::open(dir.path()).expect("queue file");
+        let huge = store.insert(job(JobState::Queued, u32::MAX)).expect("huge").id;
+        let died = store.insert(job(JobState::Rendering, 1)).expect("died").id;
+        let fine = store.insert(job(JobState::Queued, 1)).expect("fine").id;
+        (huge, died, fine)
+    };
+    let service =
+        PrintService::start(dir.path(), registry("labels", closed), templates.clone(), fast()).expect("starts");
+    let failed = wait_for(&service, huge, |j| j.state == JobState::Failed, 20).await;
+    assert!(failed.message.as_deref().unwrap_or_default().contains("Too many labels"), "{failed:?}");
+    let failed = wait_for(&service, died, |j| j.state == JobState::Failed, 20).await;
+    assert!(failed.message.as_deref().unwrap_or_default().contains("could not be rendered"), "{failed:?}");
+    // The job behind them is worked on: it waits for its (absent) printer.
+    wait_for(&service, fine, |j| j.state == JobState::WaitingForPrinter, 20).await;
+    let before = service.list().expect("list");
+    service.shutdown().await;
+    drop(service);
+
+    let again = PrintService::start(dir.path(), registry("labels", closed), templates, fast()).expect("restarts");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    for id in [huge, died] {
+        let then = before.iter().find(|j| j.id == id).expect("listed");
+        let now = again.status(id).expect("status").expect("kept");
+        assert_eq!((now.state, &now.message, now.updated), (then.state, &then.message, then.updated), "failed once");
+    }
+    // Too many labels are refused on submit, before they reach the queue.
+    let mut big = batch();
+    big.records[0].print_count = 100_000;
+    assert!(again.submit("labels", &big).expect_err("too many").to_string().contains("Too many labels"));
+    again.shutdown().await;
+}
+
 /// A printer announced over mDNS on loopback shows up in the registry with its URI.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn discovered_printers_join_the_registry() {

@@ -151,9 +151,14 @@ pub async fn server_for(sim: &Simulator, issuer: &Issuer, edit: impl FnOnce(&mut
 
 impl World {
     pub async fn start(sim: SimOptions) -> World {
+        World::start_with(sim, |_| {}).await
+    }
+
+    /// [`World::start`] with `edit` adding to the server's config (printers, say).
+    pub async fn start_with(sim: SimOptions, edit: impl FnOnce(&mut Config)) -> World {
         let sim = Simulator::start(sim).await.expect("simulator starts");
         let issuer = Issuer::generate();
-        let server = server_for(&sim, &issuer, |_| {}).await;
+        let server = server_for(&sim, &issuer, edit).await;
         let signed_in = browser_sign_in(&server.url).await;
         let division = signed_in.session["division"].as_i64().expect("division");
         let customer = signed_in.session["customer_name"].as_str().expect("customer").to_string();

@@ -151,9 +151,17 @@ fn typed_literal(prefix: &str, text: &str) -> Result<Val, String> {
     }
 }
 
+/// The simulator parses and evaluates a filter by recursion: bounded like the server's own
+/// filters (see `crate::limits`), so no `$filter` can overflow the stack.
+const MAX_DEPTH: usize = crate::limits::FILTER_MAX_DEPTH;
+/// A left-deep chain of `or`/`and` is as deep as it is long; this many tokens stay well within.
+const MAX_TOKENS: usize = 2000;
+
 struct Parser {
     toks: Vec<Tok>,
     pos: usize,
+    /// Open parentheses, calls and `not`s around the current position.
+    depth: usize,
 }
 
 impl Parser {
@@ -194,9 +202,21 @@ impl Parser {
     fn not(&mut self) -> Result<Expr, String> {
         if self.peek_word() == Some("not") {
             self.pos += 1;
-            return Ok(Expr::Not(Box::new(self.not()?)));
+            let inner = self.deeper(Self::not)?;
+            return Ok(Expr::Not(Box::new(inner)));
         }
         self.cmp()
+    }
+
+    /// Runs `step` one nesting level deeper, refusing past [`MAX_DEPTH`].
+    fn deeper(&mut self, step: fn(&mut Self) -> Result<Expr, String>) -> Result<Expr, String> {
+        if self.depth >= MAX_DEPTH {
+            return Err(format!("The filter is nested too deeply (at most {MAX_DEPTH} levels)."));
+        }
+        self.depth += 1;
+        let e = step(self);
+        self.depth -= 1;
+        e
     }
 
     fn cmp(&mut self) -> Result<Expr, String> {
@@ -220,7 +240,7 @@ impl Parser {
         self.pos += 1;
         match tok {
             Tok::Open => {
-                let e = self.or()?;
+                let e = self.deeper(Self::or)?;
                 if !self.eat(&Tok::Close) {
                     return Err(SYNTAX_ERROR.into());
                 }
@@ -239,9 +259,9 @@ impl Parser {
                         _ => return Err(format!("Unknown function '{w}'.")),
                     };
                     self.pos += 1;
-                    let mut args = vec![self.or()?];
+                    let mut args = vec![self.deeper(Self::or)?];
                     while self.eat(&Tok::Comma) {
-                        args.push(self.or()?);
+                        args.push(self.deeper(Self::or)?);
                     }
                     if !self.eat(&Tok::Close) {
                         return Err(SYNTAX_ERROR.into());
@@ -268,7 +288,10 @@ pub fn parse_filter(s: &str) -> Result<Expr, String> {
     if toks.is_empty() {
         return Err(SYNTAX_ERROR.into());
     }
-    let mut p = Parser { toks, pos: 0 };
+    if toks.len() > MAX_TOKENS {
+        return Err(format!("The filter is too long (at most {MAX_TOKENS} terms)."));
+    }
+    let mut p = Parser { toks, pos: 0, depth: 0 };
     let e = p.or()?;
     if p.pos != p.toks.len() {
         return Err(SYNTAX_ERROR.into());
@@ -329,5 +352,21 @@ mod tests {
         assert!(parse_filter("Code eq").is_err());
         assert!(parse_filter("(Code eq 'a'").is_err());
         assert!(parse_filter("ID eq guid'nope'").is_err());
+    }
+
+    #[test]
+    fn deep_or_long_filters_are_refused_not_overflowed() {
+        let deep = format!("{}Code eq 'A'{}", "(".repeat(100), ")".repeat(100));
+        assert!(parse_filter(&deep).expect_err("deep").contains("nested too deeply"));
+        let deeper = format!("{}Code eq 'A'{}", "(".repeat(3000), ")".repeat(3000));
+        assert!(parse_filter(&deeper).is_err());
+        let nots = format!("{}Code eq 'A'", "not ".repeat(3000));
+        assert!(parse_filter(&nots).is_err());
+        let calls = format!("{}Code{}", "tolower(".repeat(3000), ")".repeat(3000));
+        assert!(parse_filter(&calls).is_err());
+        let chain = vec!["Code eq 'A'"; 2000].join(" or ");
+        assert!(parse_filter(&chain).expect_err("long").contains("too long"));
+        let fine = format!("{}Code eq 'A'{}", "(".repeat(20), ")".repeat(20));
+        assert!(parse_filter(&fine).is_ok());
     }
 }

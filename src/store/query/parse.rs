@@ -1,5 +1,6 @@
 //! Parses PostgREST-style query-string pairs into a `Query`.
 
+use crate::limits::{FILTER_MAX_CONDITIONS, FILTER_MAX_DEPTH, FILTER_MAX_TEXT};
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::value::Literal;
 
@@ -81,6 +82,14 @@ impl Default for Query {
 impl Query {
     /// Parses a raw (percent-encoded) query string such as `Warehouse=eq.x&order=Code.desc`.
     pub fn parse(query_string: &str) -> StoreResult<Query> {
+        // Percent-encoding makes a byte at most three: the decoded values are checked one by one.
+        if query_string.len() > 3 * FILTER_MAX_TEXT {
+            return Err(StoreError::bad_query(format!(
+                "the query is too long: at most {} bytes, got {}",
+                3 * FILTER_MAX_TEXT,
+                query_string.len()
+            )));
+        }
         let pairs: Vec<(String, String)> = url::form_urlencoded::parse(query_string.as_bytes())
             .map(|(k, v)| (k.into_owned(), v.into_owned()))
             .collect();
@@ -92,15 +101,20 @@ impl Query {
     pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> StoreResult<Query> {
         let mut q = Query::default();
         let mut add_select: Vec<String> = Vec::new();
+        let mut conditions = 0;
         for (key, value) in pairs {
+            within_text(key, value)?;
             match key {
                 "select" | "replace_select" => q.select = Some(parse_columns(value, key)?),
                 "add_select" => add_select.extend(parse_columns(value, key)?),
                 "order" => q.order = parse_order(value)?,
                 "offset" => q.offset = parse_number(key, value)?,
                 "limit" | "stop_at" => q.limit = parse_number::<usize>(key, value)?.min(MAX_LIMIT),
-                "or" | "and" | "not.or" | "not.and" => q.filters.push(parse_logic(key, value)?),
-                column => q.filters.push(Expr::Cond(parse_cond(column, value, false)?)),
+                "or" | "and" | "not.or" | "not.and" => q.filters.push(parse_logic(key, value, 1, &mut conditions)?),
+                column => {
+                    count_condition(&mut conditions)?;
+                    q.filters.push(Expr::Cond(parse_cond(column, value, false)?))
+                }
             }
         }
         if let Some(sel) = q.select.as_mut() {
@@ -112,6 +126,37 @@ impl Query {
         }
         Ok(q)
     }
+}
+
+/// Refuses a filter text longer than [`FILTER_MAX_TEXT`] before any work is done on it.
+fn within_text(what: &str, text: &str) -> StoreResult<()> {
+    if text.len() > FILTER_MAX_TEXT {
+        return Err(StoreError::bad_query(format!(
+            "'{}' is too long: at most {FILTER_MAX_TEXT} bytes, got {}",
+            truncated(what),
+            text.len()
+        )));
+    }
+    Ok(())
+}
+
+/// At most 40 characters of a caller's text, for echoing it in a message.
+fn truncated(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
+/// Counts one more condition or logic node of a query against [`FILTER_MAX_CONDITIONS`].
+fn count_condition(conditions: &mut usize) -> StoreResult<()> {
+    *conditions += 1;
+    if *conditions > FILTER_MAX_CONDITIONS {
+        return Err(StoreError::bad_query(format!(
+            "the filter has too many conditions: at most {FILTER_MAX_CONDITIONS}"
+        )));
+    }
+    Ok(())
 }
 
 fn parse_number<T: std::str::FromStr>(key: &str, value: &str) -> StoreResult<T> {
@@ -223,8 +268,15 @@ fn parse_cond(column: &str, spec: &str, quoted_values: bool) -> StoreResult<Cond
     Ok(Cond { column: column.to_string(), op, negated, operand })
 }
 
-/// `or=(a.eq.1,and(b.gt.2,c.is.null))` and friends.
-fn parse_logic(key: &str, value: &str) -> StoreResult<Expr> {
+/// `or=(a.eq.1,and(b.gt.2,c.is.null))` and friends; `depth` is this group's nesting level
+/// (1 at the top), checked before going deeper so no input can overflow the stack.
+fn parse_logic(key: &str, value: &str, depth: usize, conditions: &mut usize) -> StoreResult<Expr> {
+    if depth > FILTER_MAX_DEPTH {
+        return Err(StoreError::bad_query(format!(
+            "the filter is nested too deeply: at most {FILTER_MAX_DEPTH} levels of and/or/not"
+        )));
+    }
+    count_condition(conditions)?;
     let (negated, kind) = match key.strip_prefix("not.") {
         Some(k) => (true, k),
         None => (false, key),
@@ -237,19 +289,21 @@ fn parse_logic(key: &str, value: &str) -> StoreResult<Expr> {
     if items.is_empty() || items.iter().any(|i| i.trim().is_empty()) {
         return Err(StoreError::bad_query(format!("'{key}' has an empty condition in '{value}'")));
     }
-    let children = items.iter().map(|i| parse_logic_item(i.trim())).collect::<StoreResult<Vec<_>>>()?;
+    let children =
+        items.iter().map(|i| parse_logic_item(i.trim(), depth, conditions)).collect::<StoreResult<Vec<_>>>()?;
     let expr = if kind == "or" { Expr::Or(children) } else { Expr::And(children) };
     Ok(if negated { Expr::Not(Box::new(expr)) } else { expr })
 }
 
-fn parse_logic_item(item: &str) -> StoreResult<Expr> {
+fn parse_logic_item(item: &str, depth: usize, conditions: &mut usize) -> StoreResult<Expr> {
     for prefix in ["and", "or", "not.and", "not.or"] {
         if let Some(rest) = item.strip_prefix(prefix)
             && rest.starts_with('(')
         {
-            return parse_logic(prefix, rest);
+            return parse_logic(prefix, rest, depth + 1, conditions);
         }
     }
+    count_condition(conditions)?;
     let (column, spec) = item
         .split_once('.')
         .ok_or_else(|| StoreError::bad_query(format!("condition '{item}' must look like 'column.op.value'")))?;
@@ -404,5 +458,40 @@ mod tests {
             let err = Query::from_pairs([(k, v)]).expect_err(v).to_string();
             assert!(err.contains(needle), "{k}={v}: {err}");
         }
+    }
+
+    fn nested(depth: usize) -> String {
+        format!("({}a.eq.1{})", "and(".repeat(depth - 1), ")".repeat(depth - 1))
+    }
+
+    #[test]
+    fn nesting_stops_at_the_limit_and_never_overflows() {
+        assert!(Query::from_pairs([("or", nested(FILTER_MAX_DEPTH).as_str())]).is_ok());
+        let err = Query::from_pairs([("or", nested(FILTER_MAX_DEPTH + 1).as_str())]).expect_err("too deep");
+        assert!(err.to_string().contains("nested too deeply"), "{err}");
+        // What took the process down: thousands of levels, as the raw query string and as a pair.
+        let deep = nested(3000);
+        let err = Query::parse(&format!("or={deep}")).expect_err("3000 deep");
+        assert!(err.to_string().contains("nested too deeply"), "{err}");
+        let err = Query::from_pairs([("not.or", deep.as_str())]).expect_err("3000 deep");
+        assert!(err.to_string().contains("nested too deeply"), "{err}");
+        let ors = format!("({}a.eq.1{})", "not.or(".repeat(40), ")".repeat(40));
+        assert!(Query::from_pairs([("and", ors.as_str())]).is_err());
+    }
+
+    #[test]
+    fn long_texts_and_many_conditions_are_refused() {
+        let long = format!("eq.{}", "x".repeat(FILTER_MAX_TEXT));
+        let err = Query::from_pairs([("Code", long.as_str())]).expect_err("long value");
+        assert!(err.to_string().contains("too long"), "{err}");
+        let err = Query::parse(&format!("Code=eq.{}", "y".repeat(FILTER_MAX_TEXT))).expect_err("long query");
+        assert!(err.to_string().contains("too long"), "{err}");
+        let many = format!("({})", vec!["a.eq.1"; FILTER_MAX_CONDITIONS].join(","));
+        let err = Query::from_pairs([("or", many.as_str())]).expect_err("too many");
+        assert!(err.to_string().contains("too many conditions"), "{err}");
+        let pairs: Vec<(&str, &str)> = vec![("Code", "eq.1"); FILTER_MAX_CONDITIONS + 1];
+        assert!(Query::from_pairs(pairs).is_err());
+        let fine = format!("({})", vec!["a.eq.1"; FILTER_MAX_CONDITIONS - 1].join(","));
+        assert!(Query::from_pairs([("or", fine.as_str())]).is_ok());
     }
 }

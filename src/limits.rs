@@ -1,0 +1,77 @@
+//! Every input limit of the server in one place (DESIGN "Unattended operation": a hostile or
+//! careless request is answered with a 4xx from the catalogue, never with a crash or a server
+//! that runs out of memory). The README's "Input limits" table lists these values; keep it in
+//! step when one changes.
+
+/// Deepest nesting of `and(…)`/`or(…)`/`not.…` in a data filter. The parser and the evaluator
+/// recurse over the tree: 32 levels is far beyond any filter a person writes, and far below what
+/// overflows a worker thread's stack.
+pub const FILTER_MAX_DEPTH: usize = 32;
+
+/// Longest filter text (a query string of the data API, or one filter's value), in bytes. A
+/// label lookup sends 100 GUIDs in one `in.(…)` (about 3.7 KB); 16 KB leaves room for that and
+/// keeps the parser's work per request small.
+pub const FILTER_MAX_TEXT: usize = 16 * 1024;
+
+/// Most conditions (and logic nodes) in one query's filters: every one is evaluated per row.
+pub const FILTER_MAX_CONDITIONS: usize = 256;
+
+/// Most joins in one `/db/joins` request: each reads another table.
+pub const JOIN_MAX_JOINS: usize = 8;
+
+/// Most rows a join attaches to one base row. Real joins (an order's lines, an item's stock per
+/// warehouse) attach tens; a join on a flag (`IsStockItem`) attaches half a table to every row.
+pub const JOIN_MAX_MATCHES_PER_ROW: usize = 1000;
+
+/// Most rows (base rows plus attached matches) in one join answer.
+pub const JOIN_MAX_ROWS: usize = 50_000;
+
+/// Largest join answer, in bytes of JSON, counted before it is built: what the browser can take
+/// and what the server holds in memory for one request.
+pub const JOIN_MAX_BYTES: usize = 16 * 1024 * 1024;
+
+/// Most ids (or `{id, print_count}` entries) in one label request; each may need a provider read.
+pub const LABEL_MAX_IDS: usize = 1000;
+
+/// Most labels one request or print job makes (print counts × copies, over every record): a label
+/// roll holds a few thousand, and rendering 5000 labels takes seconds, not minutes.
+pub const LABEL_MAX_PER_JOB: usize = 5000;
+
+/// More copies than this of one print request is a typing error, not a print run.
+pub const LABEL_MAX_COPIES: u32 = 100;
+
+/// Most rows an `urlDirect` read gathers over all its pages before it stops.
+pub const DIRECT_MAX_ROWS: usize = 50_000;
+
+/// Largest JSON body of a public route (sign-in and the like): they take a few short fields.
+pub const JSON_BODY_MAX_PUBLIC: usize = 16 * 1024;
+
+/// Largest JSON body of a signed-in route (preferences, licence, division switch).
+pub const JSON_BODY_MAX_SIGNED_IN: usize = 64 * 1024;
+
+/// Largest JSON body of a full-access route (writes, labels, picture batches): the same as
+/// before the limits were gathered here, so nothing that worked stops working.
+pub const JSON_BODY_MAX_FULL: usize = 16 * 1024 * 1024;
+
+/// Pictures per batch read (each one inlined as base64) and per batch set (each one fetched).
+pub const PICTURE_MAX_BATCH: usize = 100;
+
+/// Item ids per batch picture removal.
+pub const PICTURE_MAX_REMOVE: usize = 1000;
+
+/// Largest ImportData upload (streamed to a temporary file, not held in memory): a large
+/// organization's export.
+pub const IMPORT_MAX_BYTES: usize = 1 << 30;
+
+/// Largest picture file the server takes (before it is decoded).
+pub const PICTURE_MAX_BYTES: usize = 20 * 1024 * 1024;
+
+/// Widest or tallest picture the server decodes.
+pub const PICTURE_MAX_SIDE: u32 = 12_000;
+
+/// Most pixels in a picture the server decodes: 40 megapixels is a good camera's photo, and
+/// decoded as RGBA it takes 160 MB; a small file that claims more is refused before decoding.
+pub const PICTURE_MAX_PIXELS: u64 = 40_000_000;
+
+/// Most memory the picture decoder may allocate for one picture.
+pub const PICTURE_MAX_DECODE_BYTES: u64 = 256 * 1024 * 1024;
