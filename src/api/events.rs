@@ -20,8 +20,9 @@ pub fn routes(r: &mut Router) {
     r.full("/events", |res| res.get(events));
 }
 
-/// A comment line every 15 s keeps proxies from closing an idle stream.
-const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// A comment line every 10 s keeps proxies from closing an idle stream, and lets the server notice
+/// a client that left (only a write tells), which frees the session's stream slot.
+const KEEP_ALIVE: Duration = Duration::from_secs(10);
 /// How often a quiet stream looks whether its session still holds.
 pub const SESSION_CHECK: Duration = Duration::from_secs(3);
 

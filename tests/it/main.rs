@@ -33,3 +33,5 @@ mod sim;
 mod sync;
 #[cfg(feature = "demo")]
 mod tokens;
+#[cfg(feature = "demo")]
+mod xsite;
