@@ -200,6 +200,7 @@ fn json_error_body<B>(res: ServiceResponse<B>) -> actix_web::Result<ErrorHandler
         StatusCode::METHOD_NOT_ALLOWED => Code::MethodNotAllowed,
         StatusCode::NOT_FOUND => Code::NotFound,
         StatusCode::PAYLOAD_TOO_LARGE => Code::PayloadTooLarge,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => Code::UnsupportedMediaType,
         s if s.is_client_error() => Code::BadRequest,
         _ => Code::Unknown,
     };

@@ -20,9 +20,10 @@ const NO_CACHE: &str = "no-cache";
 /// stylesheets by URL; React sets `style` through the CSSOM, which style-src does not govern).
 /// Pictures may come as data: URLs (batch reads) and label PDFs open as blob: URLs, whose document
 /// inherits this policy: Chrome's PDF viewer counts as plugin content there, hence `object-src
-/// blob:` rather than `'none'`.
+/// blob:` rather than `'none'`, and reading the PDF back from its tab needs `connect-src blob:`
+/// ('self' never covers blob:).
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
-    img-src 'self' data: blob:; connect-src 'self'; object-src blob:; frame-ancestors 'none'; \
+    img-src 'self' data: blob:; connect-src 'self' blob:; object-src blob:; frame-ancestors 'none'; \
     base-uri 'self'; form-action 'self'";
 
 /// Whether the bundle was built into this binary (the health check reports it).

@@ -351,3 +351,29 @@ async fn event_streams_end_with_the_session_and_are_capped() {
     assert_eq!(w.get("/api/v1/events").await.status(), 401);
     w.stop().await;
 }
+
+#[actix_web::test]
+async fn tls_answers_carry_hsts_and_host_prefixed_cookies() {
+    let s = TestServer::start_with(
+        |c| {
+            c.tls.enabled = true;
+            c.tls.self_signed = true;
+        },
+        stock_manager::server::StartOptions::default(),
+    )
+    .await;
+    let port = s.running.as_ref().unwrap().addr.port();
+    let client = reqwest::Client::builder()
+        .danger_accept_invalid_certs(true)
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let res = client.get(format!("https://localhost:{port}/api/v1/health")).send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    assert!(res.headers().get("strict-transport-security").is_some());
+    let login = client.get(format!("https://localhost:{port}/api/v1/auth/login")).send().await.unwrap();
+    assert_eq!(login.status(), 302);
+    assert!(set_cookie(&login, "__Host-esm_login").is_some(), "{:?}", login.headers());
+    assert!(set_cookie(&login, "esm_login").is_none());
+    s.stop().await;
+}
