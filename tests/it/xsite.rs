@@ -113,8 +113,9 @@ async fn anonymous_login_floods_keep_memory_bounded() {
     let pending = s.running.as_ref().unwrap().state().auth.sessions.pending_logins();
     assert!(pending <= MAX_PENDING_LOGINS, "{pending} sign-ins kept");
     let grown = rss_kib().saturating_sub(before);
-    // Kept without limits the first flood alone would hold some 120 MB; other tests share the process, so the bound is loose.
-    assert!(grown < 60 * 1024, "memory grew {grown} KiB");
+    // Kept without limits the first flood alone would hold some 120 MB; tests running alongside
+    // share the process, so the bound leaves them room.
+    assert!(grown < 100 * 1024, "memory grew {grown} KiB");
     s.stop().await;
 }
 
