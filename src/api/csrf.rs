@@ -142,6 +142,9 @@ mod tests {
         assert!(same_origin(&req(&[("origin", "https://esm.factory.lan")]), public).is_ok());
         assert!(same_origin(&req(&[("origin", "https://esm.factory.lan:443")]), public).is_ok());
         assert!(same_origin(&req(&[("origin", "http://esm.factory.lan")]), public).is_err(), "scheme counts");
+        // Behind a proxy that passes the browser's host along.
+        let proxied = req(&[("x-forwarded-host", "esm.factory.lan"), ("origin", "https://esm.factory.lan")]);
+        assert!(same_origin(&proxied, None).is_ok());
     }
 
     #[test]
