@@ -31,6 +31,8 @@ pub enum Code {
     NotFound,
     /// The method is not allowed on this route.
     MethodNotAllowed,
+    /// A state-changing request's body is not JSON (nor the route's documented upload type).
+    UnsupportedMediaType,
     /// Join parameters `joinOn` and `joinOnSelf` differ in length.
     JoinLengthMismatch,
     /// A local table could not be read, deleted or joined.
@@ -83,6 +85,7 @@ impl Code {
             Code::Forbidden => "forbidden",
             Code::NotFound => "not_found",
             Code::MethodNotAllowed => "method_not_allowed",
+            Code::UnsupportedMediaType => "unsupported_media_type",
             Code::JoinLengthMismatch => "join_length_mismatch",
             Code::TableInfo => "table_info",
             Code::Warehouses => "warehouses",
@@ -120,6 +123,7 @@ impl Code {
             Code::Forbidden => "You do not have access to this page",
             Code::NotFound => "Not found",
             Code::MethodNotAllowed => "Method not allowed",
+            Code::UnsupportedMediaType => "The request body must be JSON (Content-Type: application/json)",
             Code::JoinLengthMismatch => "Join parameters lengths must match",
             Code::TableInfo => "Error while getting table info",
             Code::Warehouses => "Error while getting Warehouses from Exact",
@@ -160,6 +164,7 @@ impl Code {
             Code::Forbidden | Code::ProviderSignIn => StatusCode::FORBIDDEN,
             Code::NotFound => StatusCode::NOT_FOUND,
             Code::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Code::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Code::SyncRunning | Code::Canceled => StatusCode::CONFLICT,
             Code::NoLabels => StatusCode::UNPROCESSABLE_ENTITY,
             Code::Timeout => StatusCode::GATEWAY_TIMEOUT,

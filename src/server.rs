@@ -37,6 +37,8 @@ use std::time::{Duration, Instant};
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 /// How long a stop waits for aborted background tasks to drop their database handles.
 const RELEASE_WAIT: Duration = Duration::from_secs(5);
+/// How long a data directory write probe's result stands.
+pub const WRITE_PROBE_EVERY: Duration = Duration::from_secs(30);
 
 /// Shared state of every handler.
 pub struct AppState {
@@ -60,6 +62,8 @@ pub struct AppState {
     pub outbox: Arc<OutboxService>,
     /// Item pictures, one file per organization, fetched after items syncs.
     pub pictures: Arc<PictureService>,
+    /// The last data directory write probe and when it ran (health checks reuse it a while).
+    write_probe: parking_lot::Mutex<Option<(Instant, bool)>>,
 }
 
 impl AppState {
@@ -116,6 +120,7 @@ impl AppState {
             printing: None,
             outbox,
             pictures,
+            write_probe: parking_lot::Mutex::new(None),
         })
     }
 
@@ -128,11 +133,19 @@ impl AppState {
         Ok(self.printing.insert(service))
     }
 
-    /// Whether the data directory accepts writes (the store lives there).
+    /// Whether the data directory accepts writes (the store lives there). Probed by writing a
+    /// file at most once per [`WRITE_PROBE_EVERY`], so health checks in a loop write nothing.
     pub fn data_dir_writable(&self) -> bool {
+        let mut last = self.write_probe.lock();
+        if let Some((at, ok)) = *last
+            && at.elapsed() < WRITE_PROBE_EVERY
+        {
+            return ok;
+        }
         let probe = self.config.data_dir.join(".write-probe");
         let ok = std::fs::write(&probe, b"ok").is_ok();
         let _ = std::fs::remove_file(&probe);
+        *last = Some((Instant::now(), ok));
         ok
     }
 }
@@ -143,6 +156,15 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(
         web::scope("/api")
             .wrap(ErrorHandlers::new().default_handler(json_error_body))
+            // State-changing calls only as JSON (or a documented upload) from this server's origin.
+            .wrap(middleware::from_fn(api::csrf::check))
+            // API answers are data, never a page to render or frame.
+            .wrap(
+                middleware::DefaultHeaders::new().add((
+                    actix_web::http::header::CONTENT_SECURITY_POLICY,
+                    "default-src 'none'; frame-ancestors 'none'",
+                )),
+            )
             .service(
                 web::scope("/v1")
                     // Each resource is added with its tier in its module (`api::register`).
@@ -152,6 +174,15 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .default_service(web::to(api::not_found)),
     )
     .default_service(web::to(ui_assets::serve));
+}
+
+/// Headers of every answer, UI and API (the UI's pages add their Content-Security-Policy).
+fn security_headers(tls: bool) -> middleware::DefaultHeaders {
+    use actix_web::http::header;
+    let headers = middleware::DefaultHeaders::new()
+        .add((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .add((header::REFERRER_POLICY, "same-origin"));
+    if tls { headers.add((header::STRICT_TRANSPORT_SECURITY, "max-age=31536000")) } else { headers }
 }
 
 /// Turns actix's own empty error responses under `/api` (405, extractor failures) into the
@@ -169,6 +200,7 @@ fn json_error_body<B>(res: ServiceResponse<B>) -> actix_web::Result<ErrorHandler
         StatusCode::METHOD_NOT_ALLOWED => Code::MethodNotAllowed,
         StatusCode::NOT_FOUND => Code::NotFound,
         StatusCode::PAYLOAD_TOO_LARGE => Code::PayloadTooLarge,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => Code::UnsupportedMediaType,
         s if s.is_client_error() => Code::BadRequest,
         _ => Code::Unknown,
     };
@@ -249,6 +281,7 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
     let state = web::Data::new(state);
 
     let extra = options.extra_routes;
+    let tls = config.tls.enabled;
     let factory = {
         let state = state.clone();
         move || {
@@ -261,6 +294,7 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
                 .app_data(error::json_config(crate::limits::JSON_BODY_MAX_FULL))
                 .app_data(error::query_config())
                 .app_data(error::path_config())
+                .wrap(security_headers(tls))
                 .wrap(middleware::Compress::default())
                 .wrap(middleware::from_fn(telemetry::log_requests))
                 .configure(routes)

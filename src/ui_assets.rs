@@ -16,6 +16,15 @@ const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 const SHORT: &str = "public, max-age=3600";
 /// `index.html` must always be revalidated so a new release is picked up at once.
 const NO_CACHE: &str = "no-cache";
+/// The pages' policy. Vite's build has no inline script or style (one module script and
+/// stylesheets by URL; React sets `style` through the CSSOM, which style-src does not govern).
+/// Pictures may come as data: URLs (batch reads) and label PDFs open as blob: URLs, whose document
+/// inherits this policy: Chrome's PDF viewer counts as plugin content there, hence `object-src
+/// blob:` rather than `'none'`, and reading the PDF back from its tab needs `connect-src blob:`
+/// ('self' never covers blob:).
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+    img-src 'self' data: blob:; connect-src 'self' blob:; object-src blob:; frame-ancestors 'none'; \
+    base-uri 'self'; form-action 'self'";
 
 /// Whether the bundle was built into this binary (the health check reports it).
 pub fn bundle_present() -> bool {
@@ -67,6 +76,7 @@ fn respond(req: &HttpRequest, path: &str, file: rust_embed::EmbeddedFile, cache:
     builder.content_type(mime);
     if path.ends_with(".html") {
         builder.insert_header((header::X_FRAME_OPTIONS, "DENY"));
+        builder.insert_header((header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY));
         builder.insert_header((header::REFERRER_POLICY, "same-origin"));
     }
     if req.method() == Method::HEAD {

@@ -7,8 +7,7 @@ use super::org::{self, organization_details};
 use super::router::Router;
 use crate::auth::orgs;
 use crate::auth::session::{
-    self, DivisionChoice, LOGIN_COOKIE, LOGIN_TTL_MS, LoginPurpose, PendingLogin, REAUTH_TTL_MS, SESSION_COOKIE,
-    SESSION_IDLE_MS, SessionRecord,
+    self, DivisionChoice, LOGIN_TTL_MS, LoginPurpose, PendingLogin, REAUTH_TTL_MS, SESSION_IDLE_MS, SessionRecord,
 };
 use crate::auth::tier::{Session, Tier, end_session, resolve, today};
 use crate::error::{AppError, AppResult, Code};
@@ -59,9 +58,20 @@ struct LoginQuery {
     purpose: LoginPurpose,
 }
 
-async fn login(state: web::Data<AppState>, req: HttpRequest, q: web::Query<LoginQuery>) -> HttpResponse {
+/// The longest `returnTo` a sign-in keeps (a screen's path and query, with room to spare).
+pub const MAX_RETURN_TO: usize = 2048;
+/// The longest callback URL a sign-in keeps (it is made from the request's Host header).
+const MAX_CALLBACK_URL: usize = 512;
+
+async fn login(state: web::Data<AppState>, req: HttpRequest, q: web::Query<LoginQuery>) -> AppResult<HttpResponse> {
     let q = q.into_inner();
+    if q.return_to.as_ref().is_some_and(|r| r.len() > MAX_RETURN_TO) {
+        return Err(AppError::bad_request(format!("returnTo is longer than {MAX_RETURN_TO} characters")));
+    }
     let redirect_uri = callback_url(&state, &req);
+    if redirect_uri.len() > MAX_CALLBACK_URL {
+        return Err(AppError::bad_request("The Host header is too long"));
+    }
     let nonce = session::random_id();
     let login_state = state.auth.sessions.start_login(PendingLogin {
         nonce: nonce.clone(),
@@ -71,11 +81,11 @@ async fn login(state: web::Data<AppState>, req: HttpRequest, q: web::Query<Login
         created_ms: now_ms(),
     });
     let url = state.tokens.oauth().authorize_url(&redirect_uri, &login_state);
-    HttpResponse::Found()
+    Ok(HttpResponse::Found()
         .insert_header((header::LOCATION, url))
         .insert_header((header::CACHE_CONTROL, "no-store"))
-        .cookie(session::cookie(LOGIN_COOKIE, nonce, state.auth.secure_cookies, LOGIN_TTL_MS))
-        .finish()
+        .cookie(session::cookie(state.auth.login_cookie(), nonce, state.auth.secure_cookies, LOGIN_TTL_MS))
+        .finish())
 }
 
 #[derive(Deserialize)]
@@ -162,7 +172,7 @@ async fn authorize(
     body: web::Json<AuthorizeBody>,
 ) -> AppResult<HttpResponse> {
     let body = body.into_inner();
-    let nonce = req.cookie(LOGIN_COOKIE).map(|c| c.value().to_string());
+    let nonce = req.cookie(state.auth.login_cookie()).map(|c| c.value().to_string());
     let login = state.auth.sessions.finish_login(&body.state, nonce.as_deref(), now_ms()).ok_or_else(|| {
         tracing::warn!("sign-in refused: its state does not belong to this browser or has expired");
         AppError::new(Code::LoginState)
@@ -190,7 +200,7 @@ async fn authorize(
         state.auth.sessions.save(&s.id, &s.record).map_err(AppError::internal)?;
         let mut v = view(&state, Some(&s));
         v.return_to = login.return_to;
-        return Ok(HttpResponse::Ok().cookie(session::removal(LOGIN_COOKIE, secure)).json(v));
+        return Ok(HttpResponse::Ok().cookie(session::removal(state.auth.login_cookie(), secure)).json(v));
     }
 
     let divisions = org::list_divisions(&state, division, &tokens.access_token).await;
@@ -223,32 +233,32 @@ async fn authorize(
     let mut v = view(&state, Some(&session));
     v.return_to = login.return_to;
     Ok(HttpResponse::Ok()
-        .cookie(session::cookie(SESSION_COOKIE, id, secure, SESSION_IDLE_MS))
-        .cookie(session::removal(LOGIN_COOKIE, secure))
+        .cookie(session::cookie(state.auth.session_cookie(), id, secure, SESSION_IDLE_MS))
+        .cookie(session::removal(state.auth.login_cookie(), secure))
         .json(v))
 }
 
 /// Always 200: the placeholder organization when there is no good session.
 async fn session_state(state: web::Data<AppState>, req: HttpRequest) -> AppResult<HttpResponse> {
-    let had_cookie = req.cookie(SESSION_COOKIE).is_some();
+    let had_cookie = req.cookie(state.auth.session_cookie()).is_some();
     let session = resolve(&state, &req).await?;
     let mut res = HttpResponse::Ok();
     res.insert_header((header::CACHE_CONTROL, "no-store"));
     if had_cookie && session.is_none() {
-        res.cookie(session::removal(SESSION_COOKIE, state.auth.secure_cookies));
+        res.cookie(session::removal(state.auth.session_cookie(), state.auth.secure_cookies));
     }
     Ok(res.json(view(&state, session.as_ref())))
 }
 
 /// Ends the session and, when it was the user's last, drops their provider tokens (spec §4).
 async fn logout(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
-    if let Some(cookie) = req.cookie(SESSION_COOKIE)
+    if let Some(cookie) = req.cookie(state.auth.session_cookie())
         && let Ok(Some(record)) = state.auth.sessions.get(cookie.value(), now_ms())
     {
         end_session(&state, cookie.value(), &record.user);
         tracing::info!(division = record.division, "signed out");
     }
-    HttpResponse::NoContent().cookie(session::removal(SESSION_COOKIE, state.auth.secure_cookies)).finish()
+    HttpResponse::NoContent().cookie(session::removal(state.auth.session_cookie(), state.auth.secure_cookies)).finish()
 }
 
 /// Renews the provider token now if it is in its last 30 s (single flight, spec §4); answers the

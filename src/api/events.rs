@@ -1,48 +1,106 @@
 //! `GET /api/v1/events`: Server-Sent Events with the sync toasts of the caller's organization.
+//! A stream lives no longer than its session: it looks at the session every few seconds and on
+//! each event, and ends once the session is over (logout, idle or lifetime). A session holds at
+//! most `MAX_STREAMS_PER_SESSION` streams; one more answers 429.
 
 use super::router::Router;
-use super::scope::Org;
+use crate::auth::session::{MAX_STREAMS_PER_SESSION, StreamSlot};
+use crate::auth::tier::Session;
+use crate::error::{AppError, AppResult, Code};
+use crate::exact::oauth::now_ms;
 use crate::server::AppState;
 use crate::sync::SyncEvent;
 use actix_web::{HttpResponse, web};
 use bytes::Bytes;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+use tokio::sync::broadcast::Receiver;
 use tokio::sync::broadcast::error::RecvError;
 
 pub fn routes(r: &mut Router) {
     r.full("/events", |res| res.get(events));
 }
 
-/// A comment line every 15 s keeps proxies from closing an idle stream.
-const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// A comment line every 10 s keeps proxies from closing an idle stream, and lets the server notice
+/// a client that left (only a write tells), which frees the session's stream slot.
+const KEEP_ALIVE: Duration = Duration::from_secs(10);
+/// How often a quiet stream looks whether its session still holds.
+pub const SESSION_CHECK: Duration = Duration::from_secs(3);
 
 fn frame(event: &SyncEvent) -> Bytes {
     let json = serde_json::to_string(event).unwrap_or_else(|_| "{}".to_string());
     Bytes::from(format!("event: toast\ndata: {json}\n\n"))
 }
 
-async fn events(state: web::Data<AppState>, org: Org) -> HttpResponse {
-    let rx = state.sync.subscribe();
-    let division = org.division;
-    let stream = futures_util::stream::unfold(rx, move |mut rx| async move {
+/// What a stream carries between frames; dropping it (the stream ended or the client left)
+/// frees the session's slot.
+struct Feed {
+    rx: Receiver<SyncEvent>,
+    state: web::Data<AppState>,
+    session_id: String,
+    division: i64,
+    last_sent: Instant,
+    _slot: StreamSlot,
+}
+
+impl Feed {
+    fn session_holds(&self) -> bool {
+        self.state.auth.sessions.is_live(&self.session_id, now_ms()).unwrap_or_else(|e| {
+            // A passing database error should not cut every stream; the next look decides.
+            tracing::warn!(error = %format!("{e:#}"), "event stream: cannot look up its session");
+            true
+        })
+    }
+
+    /// The next frame, or `None` when the stream ends.
+    async fn next(&mut self) -> Option<Bytes> {
         loop {
-            match tokio::time::timeout(KEEP_ALIVE, rx.recv()).await {
-                Ok(Ok(ev)) if ev.division == division => {
-                    return Some((Ok::<Bytes, actix_web::Error>(frame(&ev)), rx));
+            let got = tokio::time::timeout(SESSION_CHECK, self.rx.recv()).await;
+            if !self.session_holds() {
+                return None;
+            }
+            match got {
+                Ok(Ok(ev)) if ev.division == self.division => {
+                    self.last_sent = Instant::now();
+                    return Some(frame(&ev));
                 }
                 Ok(Ok(_)) => continue,
                 // A slow reader missed some toasts; the next one carries the current state.
                 Ok(Err(RecvError::Lagged(_))) => continue,
                 Ok(Err(RecvError::Closed)) => return None,
-                Err(_) => return Some((Ok(Bytes::from_static(b": keep-alive\n\n")), rx)),
+                Err(_) if self.last_sent.elapsed() >= KEEP_ALIVE => {
+                    self.last_sent = Instant::now();
+                    return Some(Bytes::from_static(b": keep-alive\n\n"));
+                }
+                Err(_) => continue,
             }
         }
+    }
+}
+
+async fn events(state: web::Data<AppState>, session: Session) -> AppResult<HttpResponse> {
+    let slot = state.auth.sessions.open_stream(&session.id).ok_or_else(|| {
+        AppError::with_message(
+            Code::TooManyRequests,
+            format!("At most {MAX_STREAMS_PER_SESSION} event streams per session: close another tab"),
+        )
+    })?;
+    let feed = Feed {
+        rx: state.sync.subscribe(),
+        state: state.clone(),
+        session_id: session.id,
+        division: session.record.division,
+        last_sent: Instant::now(),
+        _slot: slot,
+    };
+    let stream = futures_util::stream::unfold(feed, |mut feed| async move {
+        let bytes = feed.next().await?;
+        Some((Ok::<Bytes, actix_web::Error>(bytes), feed))
     });
-    HttpResponse::Ok()
+    Ok(HttpResponse::Ok()
         .content_type("text/event-stream")
         // Compression would buffer the small frames and delay the toasts.
         .insert_header(actix_web::http::header::ContentEncoding::Identity)
         .insert_header(("Cache-Control", "no-cache"))
         .insert_header(("X-Accel-Buffering", "no"))
-        .streaming(stream)
+        .streaming(stream))
 }

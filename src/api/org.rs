@@ -298,7 +298,9 @@ async fn accounts(state: web::Data<AppState>, session: Session) -> AppResult<Htt
     Ok(HttpResponse::Ok().json(json!({"accounts": list, "syncAccount": chosen})))
 }
 
-/// Sets sync timestamps (lower = re-read from there); refused while a sync runs.
+/// Sets sync timestamps (lower = re-read from there); refused while a sync runs. A timestamp may
+/// only move back: a later one than the table's stored one (which is never past what the provider
+/// has handed out) would make the next sync skip rows, so it answers 400, as does a negative one.
 async fn update_sync_timestamps(
     state: web::Data<AppState>,
     session: Session,
@@ -322,8 +324,34 @@ async fn update_sync_timestamps(
             .ok_or_else(|| AppError::bad_request(format!("the timestamp of '{table}' is not a number")))?;
         values.insert(table, ts);
     }
-    state.stores.get(division)?.set_sync_timestamps(&values)?;
+    let store = state.stores.get(division)?;
+    let current = store.sync_state()?;
+    for (table, ts) in &values {
+        if !crate::exact::catalogue::sync_endpoints().any(|e| e.table == table) {
+            return Err(AppError::bad_request(format!("there is no synced table '{table}'")));
+        }
+        let stored = if table == DELETED_ENTRIES_TABLE {
+            current.deleted_entries_sync_timestamp
+        } else {
+            current.timestamps.get(table).copied()
+        };
+        check_moves_back(table, *ts, stored.unwrap_or(1))?;
+    }
+    store.set_sync_timestamps(&values)?;
     Ok(HttpResponse::Ok().json(organization_details(&state, division)))
+}
+
+/// A new sync timestamp for `table` must lie between 0 (from the start) and `stored`.
+fn check_moves_back(table: &str, ts: i64, stored: i64) -> AppResult<()> {
+    if ts < 0 {
+        return Err(AppError::bad_request(format!("the timestamp of '{table}' must not be negative")));
+    }
+    if ts > stored {
+        return Err(AppError::bad_request(format!(
+            "the timestamp of '{table}' can only be moved back (to re-read from there): {ts} is past the synced {stored}"
+        )));
+    }
+    Ok(())
 }
 
 const PERMISSIONS_KEY: &str = "user_permissions";
@@ -354,4 +382,19 @@ async fn permissions(state: web::Data<AppState>, session: Session) -> AppResult<
     let stored = state.stores.get(session.record.division)?.kv_get(PERMISSIONS_KEY)?;
     let data: Value = stored.and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_else(|| json!([]));
     Ok(HttpResponse::Ok().json(json!({"data": data})))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_moves_back;
+
+    #[test]
+    fn sync_timestamps_only_move_back() {
+        assert!(check_moves_back("items", 0, 1).is_ok(), "from the start");
+        assert!(check_moves_back("items", 500, 900).is_ok());
+        assert!(check_moves_back("items", 900, 900).is_ok(), "unchanged");
+        assert!(check_moves_back("items", 901, 900).is_err(), "forward skips rows");
+        assert!(check_moves_back("items", i64::MAX, 900).is_err());
+        assert!(check_moves_back("items", -1, 900).is_err());
+    }
 }

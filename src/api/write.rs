@@ -190,19 +190,11 @@ async fn url_direct(
     q: web::Query<DirectQuery>,
 ) -> AppResult<HttpResponse> {
     let division = session.record.division;
-    let own = format!("{}/api/v1/{division}/", state.exact.base_url());
-    let url = if q.url.starts_with("http://") || q.url.starts_with("https://") {
-        q.url.clone()
-    } else {
-        format!("{own}{}", q.url.trim_start_matches('/'))
-    };
     // Only this division on the configured host: no reads of other organizations, no token elsewhere.
-    if !url.starts_with(&own) || url.contains("..") {
-        return Err(AppError::with_message(
-            Code::Forbidden,
-            "Only paths of your own division on Exact Online can be read",
-        ));
-    }
+    let url = direct_url(state.exact.base_url(), division, &q.url).ok_or_else(|| {
+        tracing::warn!(division, "urlDirect refused a path outside the session's division");
+        AppError::with_message(Code::Forbidden, "Only paths of your own division on Exact Online can be read")
+    })?;
     // The read runs under the live-read deadline; during an outage the last known answer of
     // this URL is served, marked with when it was fetched (`live_read`).
     let store = state.stores.get(division)?;
@@ -240,6 +232,55 @@ async fn url_direct(
         .content_type("application/json")
         .insert_header((AS_OF_HEADER, copy.fetched_ms.to_string()))
         .body(direct_answer(&copy.body, Some(copy.fetched_ms))))
+}
+
+/// Rounds of percent-decoding a urlDirect path may need before it stops changing.
+const MAX_DECODE_ROUNDS: usize = 4;
+
+/// The provider URL a urlDirect read of `raw` may call: a path (relative, or absolute on the
+/// configured host) under `{base}/api/v1/{division}/`, or `None`. The path is judged as the
+/// provider would see it: percent-decoded until stable, with no `.`/`..` segment, empty segment,
+/// backslash, control character or escaped separator left; the URL finally built is parsed the
+/// way the HTTP client will send it and must still lie under the division.
+fn direct_url(base: &str, division: i64, raw: &str) -> Option<String> {
+    let own = format!("{base}/api/v1/{division}/");
+    let lower = raw.get(..8).unwrap_or(raw).to_ascii_lowercase();
+    let rest = if lower.starts_with("http://") || lower.starts_with("https://") {
+        raw.strip_prefix(&own)?
+    } else {
+        raw.strip_prefix('/').unwrap_or(raw)
+    };
+    let (path, query) = match rest.split_once('?') {
+        Some((path, query)) => (path, Some(query)),
+        None => (rest, None),
+    };
+    let mut decoded = path.to_string();
+    for _ in 0..MAX_DECODE_ROUNDS {
+        let next = urlencoding::decode(&decoded).ok()?.into_owned();
+        if next == decoded {
+            break;
+        }
+        decoded = next;
+    }
+    if urlencoding::decode(&decoded).ok()? != decoded {
+        return None;
+    }
+    let separators = |s: &str| s.chars().filter(|c| matches!(c, '/' | '\\' | '?' | '#')).count();
+    let unsafe_char = |c: char| c.is_control() || c == '\\';
+    let dots = |seg: &str| !seg.is_empty() && seg.trim().chars().all(|c| c == '.');
+    if separators(&decoded) != separators(path)
+        || decoded.chars().any(unsafe_char)
+        || decoded.split('/').any(|seg| dots(seg) || seg.trim().is_empty() && !decoded.is_empty())
+    {
+        return None;
+    }
+    let url = match query {
+        Some(q) => format!("{own}{path}?{q}"),
+        None => format!("{own}{path}"),
+    };
+    // What the HTTP client will request, after its own normalisation.
+    let (sent, allowed) = (url::Url::parse(&url).ok()?, url::Url::parse(&own).ok()?);
+    (sent.origin() == allowed.origin() && sent.path().starts_with(allowed.path())).then_some(url)
 }
 
 /// `{"responseDirect": BODY}`, with `"asOf"` added to BODY (`{"results", "truncated"}`) when it
@@ -302,4 +343,57 @@ async fn direct_read(
         }
     });
     Ok(body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::direct_url;
+
+    const BASE: &str = "https://start.exactonline.nl";
+
+    #[test]
+    fn direct_reads_stay_in_the_sessions_division() {
+        let own = |p: &str| Some(format!("{BASE}/api/v1/7/{p}"));
+        assert_eq!(
+            direct_url(BASE, 7, "manufacturing/Operations?$select=ID"),
+            own("manufacturing/Operations?$select=ID")
+        );
+        assert_eq!(direct_url(BASE, 7, "/logistics/Items"), own("logistics/Items"));
+        assert_eq!(direct_url(BASE, 7, &format!("{BASE}/api/v1/7/project/Projects")), own("project/Projects"));
+        assert_eq!(
+            direct_url(BASE, 7, "logistics/Items(guid%27abc%27)?$filter=Code eq 'a/../b%2F'"),
+            own("logistics/Items(guid%27abc%27)?$filter=Code eq 'a/../b%2F'"),
+            "the query is the provider's business"
+        );
+        for bad in [
+            "../8/project/Projects",
+            "%2e%2e/8/project/Projects",
+            "%2E%2e/8/x",
+            "..%2f8/x",
+            "..%2F8/x",
+            "%252e%252e/8/x",
+            "%25252e%25252e/8/x",
+            "%2525252e%2525252e/8/x",
+            "x/./y",
+            "x/%2e/y",
+            ".%2e/8/x",
+            "x//y",
+            "//evil.example/x",
+            "x\\..\\..\\8",
+            "x%5c..%5c8",
+            "x%00y",
+            "x%0d%0aHost:%20evil",
+            "x%3f/../../8",
+            "x%23/../../8",
+            "https://evil.example/api/v1/7/x",
+            "https://start.exactonline.nl.evil.example/api/v1/7/x",
+            "https://start.exactonline.nl/api/v1/8/x",
+            "https://start.exactonline.nl/api/v1/7/../8/x",
+            "https://start.exactonline.nl/api/v1/7/%2e%2e/8/x",
+            "http://start.exactonline.nl/api/v1/7/x",
+            "%ff%fe",
+        ] {
+            assert_eq!(direct_url(BASE, 7, bad), None, "{bad}");
+        }
+    }
 }

@@ -16,8 +16,19 @@ use std::sync::Arc;
 pub const SESSION_COOKIE: &str = "esm_session";
 /// Binds a sign-in's `state` to the browser that started it.
 pub const LOGIN_COOKIE: &str = "esm_login";
+/// The cookie names over TLS: `__Host-` makes browsers insist on Secure, Path=/ and no Domain,
+/// so a sibling host or a plain-http page cannot plant or overwrite them.
+const SECURE_SESSION_COOKIE: &str = "__Host-esm_session";
+const SECURE_LOGIN_COOKIE: &str = "__Host-esm_login";
 /// A session unused this long is over (a long shift plus a break).
 pub const SESSION_IDLE_MS: i64 = 12 * 3_600_000;
+/// A session ends this long after its sign-in however busy it is (a stolen cookie does not last).
+pub const SESSION_MAX_MS: i64 = 7 * 24 * 3_600_000;
+/// Sign-ins in flight at once; beyond it the oldest is forgotten, so anonymous login floods keep
+/// memory bounded (a real browser's sign-in takes seconds, a flood would need this many meanwhile).
+pub const MAX_PENDING_LOGINS: usize = 1000;
+/// Event streams one session may hold open (a few tabs).
+pub const MAX_STREAMS_PER_SESSION: usize = 4;
 /// A started sign-in must come back within this time (the provider's codes live 3 minutes).
 pub const LOGIN_TTL_MS: i64 = 10 * 60_000;
 /// How long a fresh re-authentication opens ImportData.
@@ -53,6 +64,13 @@ pub struct SessionRecord {
     pub last_seen_ms: i64,
 }
 
+impl SessionRecord {
+    /// Neither idle too long nor past its absolute lifetime.
+    pub fn live_at(&self, now_ms: i64) -> bool {
+        now_ms - self.last_seen_ms <= SESSION_IDLE_MS && now_ms - self.created_ms <= SESSION_MAX_MS
+    }
+}
+
 /// A sign-in that went to the provider and has not come back yet.
 #[derive(Debug, Clone)]
 pub struct PendingLogin {
@@ -85,15 +103,45 @@ fn key_of(cookie_value: &str) -> String {
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The session cookie's name: `__Host-` prefixed when cookies are Secure.
+pub fn session_cookie_name(secure: bool) -> &'static str {
+    if secure { SECURE_SESSION_COOKIE } else { SESSION_COOKIE }
+}
+
+/// The login cookie's name: `__Host-` prefixed when cookies are Secure.
+pub fn login_cookie_name(secure: bool) -> &'static str {
+    if secure { SECURE_LOGIN_COOKIE } else { LOGIN_COOKIE }
+}
+
 /// The session table plus the sign-ins in flight (memory only: a restart asks for a new sign-in).
 pub struct Sessions {
     db: Arc<ServerDb>,
     pending: Mutex<HashMap<String, PendingLogin>>,
+    /// Open event streams per session (by the session's key).
+    streams: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+/// One open event stream of a session; dropping it frees the slot.
+pub struct StreamSlot {
+    streams: Arc<Mutex<HashMap<String, usize>>>,
+    key: String,
+}
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        let mut streams = self.streams.lock();
+        if let Some(n) = streams.get_mut(&self.key) {
+            *n -= 1;
+            if *n == 0 {
+                streams.remove(&self.key);
+            }
+        }
+    }
 }
 
 impl Sessions {
     pub fn new(db: Arc<ServerDb>) -> Self {
-        Sessions { db, pending: Mutex::default() }
+        Sessions { db, pending: Mutex::default(), streams: Arc::default() }
     }
 
     /// Stores a new session; answers the cookie value (shown to nobody but the browser).
@@ -103,11 +151,11 @@ impl Sessions {
         Ok(id)
     }
 
-    /// The live session behind a cookie value; an idle one is removed and answers `None`.
+    /// The live session behind a cookie value; an idle or too old one is removed and answers `None`.
     pub fn get(&self, cookie_value: &str, now_ms: i64) -> Result<Option<SessionRecord>> {
         let key = key_of(cookie_value);
         let Some(mut record) = self.db.get_json::<SessionRecord>(SESSIONS, &key)? else { return Ok(None) };
-        if now_ms - record.last_seen_ms > SESSION_IDLE_MS {
+        if !record.live_at(now_ms) {
             self.db.remove(SESSIONS, &key)?;
             return Ok(None);
         }
@@ -116,6 +164,25 @@ impl Sessions {
             self.db.put_json(SESSIONS, &key, &record)?;
         }
         Ok(Some(record))
+    }
+
+    /// Whether the session behind a cookie value still holds, without counting as a use (an open
+    /// event stream must not keep an idle session alive).
+    pub fn is_live(&self, cookie_value: &str, now_ms: i64) -> Result<bool> {
+        let record = self.db.get_json::<SessionRecord>(SESSIONS, &key_of(cookie_value))?;
+        Ok(record.is_some_and(|r| r.live_at(now_ms)))
+    }
+
+    /// Takes one of the session's event stream slots, or `None` when all are in use.
+    pub fn open_stream(&self, cookie_value: &str) -> Option<StreamSlot> {
+        let key = key_of(cookie_value);
+        let mut streams = self.streams.lock();
+        let open = streams.entry(key.clone()).or_insert(0);
+        if *open >= MAX_STREAMS_PER_SESSION {
+            return None;
+        }
+        *open += 1;
+        Some(StreamSlot { streams: self.streams.clone(), key })
     }
 
     pub fn save(&self, cookie_value: &str, record: &SessionRecord) -> Result<()> {
@@ -136,8 +203,17 @@ impl Sessions {
         let state = random_id();
         let mut pending = self.pending.lock();
         pending.retain(|_, p| login.created_ms - p.created_ms < LOGIN_TTL_MS);
+        while pending.len() >= MAX_PENDING_LOGINS {
+            let Some(oldest) = pending.iter().min_by_key(|(_, p)| p.created_ms).map(|(k, _)| k.clone()) else { break };
+            pending.remove(&oldest);
+        }
         pending.insert(state.clone(), login);
         state
+    }
+
+    /// Sign-ins in flight.
+    pub fn pending_logins(&self) -> usize {
+        self.pending.lock().len()
     }
 
     /// Takes the sign-in for `state` if the browser's login cookie matches it and it is recent.
@@ -153,7 +229,8 @@ impl Sessions {
     }
 }
 
-/// A cookie with the flags every cookie of ours carries.
+/// A cookie with the flags every cookie of ours carries (`secure` ones are named `__Host-…` by
+/// the callers: see [`session_cookie_name`]).
 pub fn cookie(name: &'static str, value: String, secure: bool, max_age_ms: i64) -> Cookie<'static> {
     Cookie::build(name, value)
         .path("/")
@@ -201,6 +278,53 @@ mod tests {
         assert!(sessions.get("forged", 2_000).unwrap().is_none());
         assert!(sessions.get(&id, 1_000 + SESSION_IDLE_MS + 1).unwrap().is_none(), "idle sessions end");
         assert!(sessions.get(&id, 2_000).unwrap().is_none(), "and are gone");
+    }
+
+    #[test]
+    fn sessions_end_after_their_lifetime_however_busy() {
+        let dir = tempfile::tempdir().unwrap();
+        let sessions = Sessions::new(Arc::new(ServerDb::open(dir.path()).unwrap()));
+        let id = sessions.create(&record(0)).unwrap();
+        let mut t = 0;
+        while t < SESSION_MAX_MS - SESSION_IDLE_MS {
+            t += SESSION_IDLE_MS / 2;
+            assert!(sessions.get(&id, t).unwrap().is_some(), "used every 6 hours at {t}");
+        }
+        assert!(sessions.is_live(&id, SESSION_MAX_MS).unwrap());
+        assert!(!sessions.is_live(&id, SESSION_MAX_MS + 1).unwrap(), "a stream sees the end");
+        assert!(sessions.get(&id, SESSION_MAX_MS + 1).unwrap().is_none(), "7 days after sign-in it ends");
+    }
+
+    #[test]
+    fn event_streams_per_session_are_capped_and_freed() {
+        let dir = tempfile::tempdir().unwrap();
+        let sessions = Sessions::new(Arc::new(ServerDb::open(dir.path()).unwrap()));
+        let mut open: Vec<_> = (0..MAX_STREAMS_PER_SESSION).map(|_| sessions.open_stream("a").unwrap()).collect();
+        assert!(sessions.open_stream("a").is_none(), "one too many");
+        assert!(sessions.open_stream("b").is_some(), "another session has its own");
+        open.pop();
+        assert!(sessions.open_stream("a").is_some(), "a closed stream frees its slot");
+    }
+
+    #[test]
+    fn pending_sign_ins_are_capped_oldest_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let sessions = Sessions::new(Arc::new(ServerDb::open(dir.path()).unwrap()));
+        let login = |at: i64| PendingLogin {
+            nonce: format!("n{at}"),
+            redirect_uri: "http://x/callback".into(),
+            purpose: LoginPurpose::Login,
+            return_to: None,
+            created_ms: at,
+        };
+        let first = sessions.start_login(login(0));
+        let second = sessions.start_login(login(1));
+        for at in 2..=MAX_PENDING_LOGINS as i64 {
+            sessions.start_login(login(at));
+        }
+        assert_eq!(sessions.pending_logins(), MAX_PENDING_LOGINS);
+        assert!(sessions.finish_login(&first, Some("n0"), 5).is_none(), "the oldest made room");
+        assert!(sessions.finish_login(&second, Some("n1"), 5).is_some(), "the others still finish");
     }
 
     #[test]

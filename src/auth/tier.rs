@@ -5,7 +5,7 @@
 
 use super::licence::{LicenceError, Verifier};
 use super::orgs;
-use super::session::{SESSION_COOKIE, SessionRecord, Sessions};
+use super::session::{SessionRecord, Sessions, login_cookie_name, session_cookie_name};
 use super::throttle::Throttle;
 use crate::error::{AppError, Code};
 use crate::exact::oauth::now_ms;
@@ -51,6 +51,16 @@ impl Auth {
             secure_cookies,
         }
     }
+
+    /// The session cookie's name (`__Host-esm_session` when cookies are Secure).
+    pub fn session_cookie(&self) -> &'static str {
+        session_cookie_name(self.secure_cookies)
+    }
+
+    /// The sign-in cookie's name (`__Host-esm_login` when cookies are Secure).
+    pub fn login_cookie(&self) -> &'static str {
+        login_cookie_name(self.secure_cookies)
+    }
 }
 
 /// The caller's session, resolved for this request.
@@ -77,7 +87,7 @@ pub fn today() -> chrono::NaiveDate {
 /// session holds while Exact Online cannot be reached, and one whose provider sign-in Exact
 /// refused stays signed in for local work (`Access::SignInNeeded` tells the UI to ask again).
 pub async fn resolve(state: &AppState, req: &HttpRequest) -> Result<Option<Session>, AppError> {
-    let Some(cookie) = req.cookie(SESSION_COOKIE) else { return Ok(None) };
+    let Some(cookie) = req.cookie(state.auth.session_cookie()) else { return Ok(None) };
     let id = cookie.value().to_string();
     let Some(record) = state.auth.sessions.get(&id, now_ms()).map_err(AppError::internal)? else { return Ok(None) };
     let active = orgs::is_active(&state.serverdb, record.division, today()).map_err(AppError::internal)?;

@@ -35,3 +35,5 @@ mod sim;
 mod sync;
 #[cfg(feature = "demo")]
 mod tokens;
+#[cfg(feature = "demo")]
+mod xsite;
