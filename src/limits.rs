@@ -75,3 +75,13 @@ pub const PICTURE_MAX_PIXELS: u64 = 40_000_000;
 
 /// Most memory the picture decoder may allocate for one picture.
 pub const PICTURE_MAX_DECODE_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Sign-ins in flight at once; beyond it the oldest is forgotten, so anonymous login floods keep
+/// memory bounded (a real browser's sign-in takes seconds, a flood would need this many meanwhile).
+pub const MAX_PENDING_LOGINS: usize = 1000;
+
+/// Event streams one session may hold open (a few tabs).
+pub const MAX_STREAMS_PER_SESSION: usize = 4;
+
+/// The longest `returnTo` a sign-in keeps (a screen's path and query, with room to spare).
+pub const MAX_RETURN_TO: usize = 2048;

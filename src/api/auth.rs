@@ -58,8 +58,7 @@ struct LoginQuery {
     purpose: LoginPurpose,
 }
 
-/// The longest `returnTo` a sign-in keeps (a screen's path and query, with room to spare).
-pub const MAX_RETURN_TO: usize = 2048;
+pub use crate::limits::MAX_RETURN_TO;
 /// The longest callback URL a sign-in keeps (it is made from the request's Host header).
 const MAX_CALLBACK_URL: usize = 512;
 

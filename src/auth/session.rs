@@ -24,11 +24,7 @@ const SECURE_LOGIN_COOKIE: &str = "__Host-esm_login";
 pub const SESSION_IDLE_MS: i64 = 12 * 3_600_000;
 /// A session ends this long after its sign-in however busy it is (a stolen cookie does not last).
 pub const SESSION_MAX_MS: i64 = 7 * 24 * 3_600_000;
-/// Sign-ins in flight at once; beyond it the oldest is forgotten, so anonymous login floods keep
-/// memory bounded (a real browser's sign-in takes seconds, a flood would need this many meanwhile).
-pub const MAX_PENDING_LOGINS: usize = 1000;
-/// Event streams one session may hold open (a few tabs).
-pub const MAX_STREAMS_PER_SESSION: usize = 4;
+pub use crate::limits::{MAX_PENDING_LOGINS, MAX_STREAMS_PER_SESSION};
 /// A started sign-in must come back within this time (the provider's codes live 3 minutes).
 pub const LOGIN_TTL_MS: i64 = 10 * 60_000;
 /// How long a fresh re-authentication opens ImportData.
