@@ -44,6 +44,12 @@ async fn eventually(what: &str, secs: u64, mut check: impl AsyncFnMut() -> bool)
     }
 }
 
+/// Books one material issue of `plan`, waiting up to `wait` s for Exact's answer.
+async fn issue(w: &World, cookie: &str, plan: &str, wait: u32) -> (u16, Value) {
+    let body = json!({"ShopOrderMaterialPlan": plan, "Quantity": 1, "TransactionDate": "2026-11-21"});
+    send(w, cookie, Method::POST, &format!("/api/v1/exact/updateMaterialsIssues?wait={wait}"), Some(body)).await
+}
+
 fn issues_with(sim: &Simulator, division: i64, uid: &str) -> usize {
     rows(sim, division, "manufacturing/MaterialIssues")
         .iter()
@@ -90,14 +96,7 @@ async fn a_two_hour_outage_with_expired_tokens_changes_nothing_but_the_banner() 
         assert!(res.bytes().await.unwrap().starts_with(b"%PDF"));
         let (status, checked) = send(&w, &w.cookie, Method::GET, "/api/v1/checkUser", None).await;
         assert_eq!((status, &checked["activated"]), (200, &json!(true)), "{checked}");
-        let (status, body) = send(
-            &w,
-            &w.cookie,
-            Method::POST,
-            "/api/v1/exact/updateMaterialsIssues?wait=20",
-            Some(json!({"ShopOrderMaterialPlan": plan, "Quantity": 1, "TransactionDate": "2026-11-21"})),
-        )
-        .await;
+        let (status, body) = issue(&w, &w.cookie, plan, 20).await;
         assert_eq!(status, 202, "queued while Exact is away: {body}");
         assert_eq!(body["state"], "pending");
         uids.push(body["entries"][0]["uid"].as_str().unwrap().to_string());
@@ -170,14 +169,7 @@ async fn one_users_logout_stops_nobody_and_their_queued_writes_still_go_under_th
     // The first user queues a write while Exact is away, then signs out.
     let plan = rows(&w.sim, d, "manufacturing/ShopOrderMaterialPlans")[0]["ID"].as_str().unwrap().to_string();
     w.sim.handle().set_serving(false);
-    let (status, body) = send(
-        &w,
-        &w.cookie,
-        Method::POST,
-        "/api/v1/exact/updateMaterialsIssues?wait=5",
-        Some(json!({"ShopOrderMaterialPlan": plan, "Quantity": 1, "TransactionDate": "2026-11-21"})),
-    )
-    .await;
+    let (status, body) = issue(&w, &w.cookie, &plan, 5).await;
     assert_eq!(status, 202, "{body}");
     let uid = body["entries"][0]["uid"].as_str().unwrap().to_string();
     assert_eq!(body["entries"][0]["user"], w.user.as_str());
@@ -269,14 +261,7 @@ async fn a_refused_sign_in_keeps_local_work_and_writes_wait_for_a_new_sign_in() 
     assert_eq!(status, 200, "local reads go on");
     let plan = rows(&w.sim, d, "manufacturing/ShopOrderMaterialPlans")[0]["ID"].as_str().unwrap().to_string();
     let started = Instant::now();
-    let (status, body) = send(
-        &w,
-        &w.cookie,
-        Method::POST,
-        "/api/v1/exact/updateMaterialsIssues?wait=20",
-        Some(json!({"ShopOrderMaterialPlan": plan, "Quantity": 1, "TransactionDate": "2026-11-21"})),
-    )
-    .await;
+    let (status, body) = issue(&w, &w.cookie, &plan, 20).await;
     assert_eq!(status, 202, "{body}");
     assert!(started.elapsed() < Duration::from_secs(5), "answered at once");
     let why = body["entries"][0]["error"].as_str().unwrap_or_default().to_string();
