@@ -35,6 +35,10 @@ use std::time::{Duration, Instant};
 
 /// How long in-flight requests may take to finish after a shutdown signal.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+/// How often due provider tokens are looked for (a token is due in its last 30 s).
+const TOKEN_RENEWAL_TICK: Duration = Duration::from_secs(10);
+/// How long a renewal that could not reach Exact waits before it is tried again.
+const TOKEN_RENEWAL_RETRY: Duration = Duration::from_secs(60);
 /// How long a stop waits for aborted background tasks to drop their database handles.
 const RELEASE_WAIT: Duration = Duration::from_secs(5);
 /// How long a data directory write probe's result stands.
@@ -224,6 +228,8 @@ pub struct RunningServer {
     task: tokio::task::JoinHandle<std::io::Result<()>>,
     discovery: Option<Discovery>,
     schedule: Option<tokio::task::JoinHandle<()>>,
+    /// Renews due provider tokens in the background.
+    renewals: Option<tokio::task::JoinHandle<()>>,
 }
 
 /// The background schedule's view of the server: every activated organization with an account.
@@ -334,6 +340,7 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
     // Writes left from before a stop or a crash go on now.
     state.outbox.resume();
     state.pictures.follow(state.sync.subscribe());
+    let renewals = Some(state.tokens.spawn_renewals(TOKEN_RENEWAL_TICK, TOKEN_RENEWAL_RETRY));
     let schedule = sync::schedule::spawn(
         state.sync.clone(),
         Arc::new(ScheduledOrgs(state.clone())),
@@ -342,7 +349,7 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
     );
     let url = config.effective_public_url(bound);
     tracing::info!(%url, listen = %bound, tls = config.tls.enabled, "Stock Manager is serving");
-    Ok(RunningServer { addr: bound, url, state, handle, task, discovery, schedule })
+    Ok(RunningServer { addr: bound, url, state, handle, task, discovery, schedule, renewals })
 }
 
 fn prepare_data_dir(dir: &Path) -> Result<()> {
@@ -392,6 +399,9 @@ impl RunningServer {
     }
 
     fn withdraw(&mut self) {
+        if let Some(r) = self.renewals.take() {
+            r.abort();
+        }
         if let Some(s) = self.schedule.take() {
             s.abort();
         }

@@ -64,7 +64,8 @@ async fn read(
             let progress = Progress::default();
             let read =
                 tokio::spawn(refresh(state.clone(), store.clone(), org.division, ep, token.user, progress.clone()));
-            live_read::settle(read, &progress, live_read::deadline(&status), || fetched.is_some()).await?
+            live_read::settle(read, &progress, live_read::deadline_for(&state, org.division), || fetched.is_some())
+                .await?
         }
         // No account of the organization has a usable sign-in: the copy, as in an outage.
         Err(e) if e.code() == Code::ProviderSignIn => Settled::Stale(e.message().to_string()),

@@ -29,6 +29,12 @@ pub fn deadline(status: &ProviderStatus) -> Duration {
     if status.reachable { DEADLINE } else { DEADLINE_WHILE_UNREACHABLE }
 }
 
+/// [`deadline`] for a read of `division`, plus the wait for the division's spent minute budget:
+/// a read held back by Exact's rate limit is waited for, not taken for an outage.
+pub fn deadline_for(state: &AppState, division: i64) -> Duration {
+    deadline(&state.exact.provider_status()) + state.exact.limiter(division).pending_wait()
+}
+
 /// Errors after which the last known copy is answered: the provider is away or overloaded
 /// (network, 5xx, 429), or no usable token is there to ask it with.
 pub fn falls_back(e: &ExactError) -> bool {

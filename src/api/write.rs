@@ -198,7 +198,7 @@ async fn url_direct(
     // The read runs under the live-read deadline; during an outage the last known answer of
     // this URL is served, marked with when it was fetched (`live_read`).
     let store = state.stores.get(division)?;
-    let deadline = live_read::deadline(&state.exact.provider_status());
+    let deadline = live_read::deadline_for(&state, division);
     let progress = Progress::default();
     let user = session.record.user.clone();
     let read = tokio::spawn(direct_read(state.clone(), store.clone(), division, user, url.clone(), progress.clone()));

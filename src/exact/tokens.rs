@@ -152,6 +152,50 @@ impl TokenManager {
         self.renew(user, None).await
     }
 
+    /// Renews, in the background, every stored token set that is due (its last 30 s), so chains
+    /// stay alive without a request asking and a refresh token Exact refused is noticed (the UI
+    /// then asks that user to sign in again). After a failed renewal (Exact away) a user's set is
+    /// tried again after `retry`, not on every tick.
+    pub fn spawn_renewals(
+        self: &Arc<Self>,
+        every: std::time::Duration,
+        retry: std::time::Duration,
+    ) -> tokio::task::JoinHandle<()> {
+        let this = self.clone();
+        tokio::spawn(async move {
+            let mut failed_at: HashMap<String, tokio::time::Instant> = HashMap::new();
+            let mut ticker = tokio::time::interval(every);
+            ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                ticker.tick().await;
+                let due: Vec<String> = match this.db.all_json::<Stored>(TOKENS) {
+                    Ok(all) => all
+                        .into_iter()
+                        .filter(|(_, s)| s.refused.is_none() && s.set.remaining_ms(now_ms()) <= REFRESH_THRESHOLD_MS)
+                        .map(|(user, _)| user)
+                        .collect(),
+                    Err(e) => {
+                        tracing::error!(error = %format!("{e:#}"), "cannot read provider tokens");
+                        continue;
+                    }
+                };
+                for user in due {
+                    if failed_at.get(&user).is_some_and(|t| t.elapsed() < retry) {
+                        continue;
+                    }
+                    match this.access_token(&user).await {
+                        Err(e) if e.is_transient() => {
+                            failed_at.insert(user, tokio::time::Instant::now());
+                        }
+                        _ => {
+                            failed_at.remove(&user);
+                        }
+                    }
+                }
+            }
+        })
+    }
+
     /// Exact refused `access_token` although it looked valid (revoked early, clocks apart): the
     /// next call renews it. Answers a token to try once more, if a renewal gives one.
     pub async fn rejected(self: &Arc<Self>, user: &str, access_token: &str) -> Result<String, ExactError> {
