@@ -55,7 +55,7 @@ impl ProviderLookups {
     }
 
     /// Every row of `path` whose `field` is one of `ids` (GUIDs; anything else is never sent),
-    /// within the deadline if one is set.
+    /// within the deadline if one is set (plus any wait for the minute budget).
     async fn rows_by_ids(
         &self,
         path: &str,
@@ -65,6 +65,9 @@ impl ProviderLookups {
     ) -> Result<Vec<Value>, ExactError> {
         let read = self.read_rows_by_ids(path, select, field, ids);
         let Some(limit) = self.deadline else { return read.await };
+        // A read held back by the division's spent minute budget waits for it: Exact is busy,
+        // not away.
+        let limit = limit + self.client.limiter(self.division).pending_wait();
         tokio::time::timeout(limit, read).await.unwrap_or_else(|_| {
             Err(ExactError::Network(format!("no answer from Exact Online within {} ms", limit.as_millis())))
         })
