@@ -152,7 +152,7 @@ async fn fetch(
     user: String,
     progress: &Progress,
 ) -> Result<Vec<Value>, ExactError> {
-    let access = live_read::access_token(state, user).await?;
+    let access = state.tokens.access_token(&user).await?;
     // Spec §7: warehouses are read ordered by Code, selecting ID, Code and Description.
     let query = if ep.table == "warehouses" {
         "$select=ID,Code,Description&$orderby=Code asc".to_string()

@@ -46,12 +46,6 @@ pub fn unreachable() -> AppError {
     AppError::new(Code::ProviderUnreachable)
 }
 
-/// The user's provider token. A renewal runs in a task of its own (`exact::tokens`), so a read
-/// abandoned at its deadline never cuts one off halfway.
-pub async fn access_token(state: &AppState, user: String) -> Result<String, ExactError> {
-    state.tokens.access_token(&user).await
-}
-
 /// Set by a read when the provider answered one of its pages: the provider is up, only slow.
 #[derive(Clone, Default)]
 pub struct Progress(Arc<AtomicBool>);

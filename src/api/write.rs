@@ -309,7 +309,7 @@ async fn direct_read(
     url: String,
     progress: Progress,
 ) -> Result<Vec<u8>, ExactError> {
-    let token = live_read::access_token(&state, user).await?;
+    let token = state.tokens.access_token(&user).await?;
     let mut rows = Vec::new();
     let mut truncated = false;
     state

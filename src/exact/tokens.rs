@@ -52,7 +52,7 @@ pub struct TokenManager {
     db: Arc<ServerDb>,
     oauth: OAuthClient,
     locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
-    refreshing: Arc<Mutex<HashSet<String>>>,
+    refreshing: Mutex<HashSet<String>>,
 }
 
 fn store_error(e: anyhow::Error) -> ExactError {
@@ -66,7 +66,7 @@ fn too_early(message: &str) -> bool {
 
 impl TokenManager {
     pub fn new(db: Arc<ServerDb>, oauth: OAuthClient) -> Self {
-        TokenManager { db, oauth, locks: Mutex::default(), refreshing: Arc::default() }
+        TokenManager { db, oauth, locks: Mutex::default(), refreshing: Mutex::default() }
     }
 
     pub fn oauth(&self) -> &OAuthClient {
