@@ -6,9 +6,13 @@ lookup), opens item cards (stock per location and the thumbnail) and books mater
 for a bounded time, while a full sync runs. Optional faults: the provider drops off for a while
 (`--outage S`, with access tokens shorter than the outage so they expire in it) and the server
 is killed with SIGKILL and restarted (`--kill`). Each handheld also checks its session and prints
-an item label now and then: all of it must keep working while the provider is away. At the end every
-booked material issue must be at the simulator exactly once, the provider must never have seen
-more than 60 calls in a minute nor answered 429, and no request may have failed.
+an item label now and then: all of it must keep working while the provider is away. With
+`--hostile N`, N more clients send hostile or careless requests beside them (deep filter nesting,
+self-joins, 100,000 label ids, huge bodies and `returnTo`, form posts, foreign origins, path
+tricks, too many event streams): each must get a 4xx, and the server's resident memory is
+sampled. At the end every booked material issue must be at the simulator exactly once, the
+provider must never have seen more than 60 calls in a minute nor answered 429, and no honest
+request may have failed.
 """
 import argparse
 import json
@@ -73,6 +77,8 @@ class Stats:
         self.latency = {}
         self.errors = []
         self.issued = []
+        self.hostile = {}
+        self.hostile_failures = []
 
     def record(self, action, ms, ok, detail=""):
         with self.lock:
@@ -130,6 +136,92 @@ def handheld(base, session, items, plans, stats, stop, issue_every):
             time.sleep(0.2)
 
 
+def hostile_requests(session, details):
+    """(name, method, path, body, headers, with session) of each hostile request."""
+    deep = "(" + "and(" * 3000 + "a.eq.1" + ")" * 3000 + ")"
+    q = urllib.parse.quote
+    self_join = '[{"source":"items","joinOn":["IsStockItem"],"joinOnSelf":["IsStockItem"]}]'
+    ids = [f"{n:08x}-0000-4000-8000-{n:012x}" for n in range(100_000)]
+    stamps = dict(details, sync_timestamps={"items": 9223372036854775807})
+    js = {"Content-Type": "application/json"}
+    return [
+        ("3000-deep filter nesting", "GET", f"/api/v1/db/items?or={q(deep)}", None, {}, True),
+        ("self-join on a flag", "GET", f"/api/v1/db/joins?table=items&limit=1000&joins={q(self_join)}", None, {}, True),
+        ("100,000 label ids", "POST", "/api/v1/labels",
+         json.dumps({"source": "item_direct", "ids": ids, "type": "receipts"}), js, True),
+        ("64 KB returnTo, no session", "GET", "/api/v1/auth/login?returnTo=" + q("/" + "x" * 65536), None, {}, False),
+        ("form-encoded sync", "POST", "/api/v1/sync", "endpoints=items",
+         {"Content-Type": "application/x-www-form-urlencoded"}, True),
+        ("sync from a foreign origin", "POST", "/api/v1/sync", '{"endpoints":["items"]}',
+         dict(js, Origin="http://evil.example"), True),
+        ("sync timestamps past the provider", "PUT", "/api/v1/updateOrganizationSyncTimestamps",
+         json.dumps(stamps), js, True),
+        ("urlDirect into another division", "GET",
+         "/api/v1/exact/urlDirect?url=" + q("%2e%2e/3154117/logistics/Items"), None, {}, True),
+        ("100 KB body without a session", "POST", "/api/v1/auth/reauth", json.dumps({"password": "x" * 100_000}), js, False),
+    ]
+
+
+def rss_kb(pid):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def hostile(base, session, details, stats, stop, seed):
+    """Sends hostile requests in turn; each must be answered with a 4xx, never a 5xx or a drop."""
+    rnd = random.Random(seed)
+    requests = hostile_requests(session, details)
+    while not stop.is_set():
+        name, method, path, body, headers, with_session = rnd.choice(requests)
+        headers = dict(headers)
+        if with_session:
+            headers["Cookie"] = f"esm_session={session}"
+        t = time.perf_counter()
+        try:
+            res, _ = request(method, base["url"] + path, body, headers)
+            status = res.status
+        except (OSError, ValueError) as e:
+            status = f"no answer ({e!r})"
+        ms = (time.perf_counter() - t) * 1000
+        ok = isinstance(status, int) and 400 <= status < 500
+        with stats.lock:
+            stats.hostile.setdefault(name, {}).setdefault(status, []).append(ms)
+            if not ok and not base.get("restarting", False):
+                stats.hostile_failures.append(f"{name}: {status}")
+        # A handful a second per client: an attack script, not a flood of the loopback.
+        time.sleep(rnd.uniform(0.05, 0.3))
+
+
+def streams(base, session, stats, stop):
+    """Opens event streams past the per-session cap now and then: the one too many gets 429."""
+    import http.client
+    while not stop.is_set():
+        host = urllib.parse.urlsplit(base["url"]).netloc
+        conns, statuses = [], []
+        try:
+            for _ in range(5):
+                c = http.client.HTTPConnection(host, timeout=10)
+                c.request("GET", "/api/v1/events", headers={"Cookie": f"esm_session={session}"})
+                statuses.append(c.getresponse().status)
+                conns.append(c)
+        except OSError as e:
+            statuses.append(f"no answer ({e!r})")
+        finally:
+            for c in conns:
+                c.close()
+        with stats.lock:
+            stats.hostile.setdefault("5 event streams at once", {}).setdefault(tuple(statuses), []).append(0)
+            if statuses != [200, 200, 200, 200, 429] and not base.get("restarting", False):
+                stats.hostile_failures.append(f"event streams: {statuses}")
+        stop.wait(5)
+
+
 # Seconds between one handheld's label prints (each is a few provider calls while Exact answers,
 # and the provider allows 60 calls a minute per division, shared with the sync).
 LABEL_EVERY = 300.0
@@ -148,6 +240,7 @@ def main():
     # Every booking is a provider call and Exact allows 60 a minute per division, shared with the
     # sync: a handheld books one material issue a minute, as a busy operator might.
     ap.add_argument("--issue-every", type=float, default=60.0, help="seconds between one handheld's bookings")
+    ap.add_argument("--hostile", type=int, default=0, help="clients sending hostile requests beside the handhelds")
     args = ap.parse_args()
 
     work = tempfile.mkdtemp(prefix="esm-load-")
@@ -189,6 +282,15 @@ def main():
         stats, stop = Stats(), threading.Event()
         threads = [threading.Thread(target=handheld, args=(base, s, items, plans, stats, stop, args.issue_every))
                    for s in sessions]
+        if args.hostile:
+            attacker = sign_in(url)[0]
+            call(base, "GET", "/api/v1/checkUser", attacker)
+            _, data = call(base, "GET", "/api/v1/auth/session", attacker)
+            details = json.loads(data)["organizationDetails"]
+            threads += [threading.Thread(target=hostile, args=(base, attacker, details, stats, stop, n))
+                        for n in range(args.hostile)]
+            threads.append(threading.Thread(target=streams, args=(base, attacker, stats, stop)))
+        rss_before, rss_peak = rss_kb(server.pid), 0
         started = time.time()
         for t in threads:
             t.start()
@@ -208,7 +310,9 @@ def main():
             print("server killed with SIGKILL and restarted", flush=True)
             time.sleep(1)
             base["restarting"] = False
-        time.sleep(max(0, started + args.seconds - time.time()))
+        while time.time() < started + args.seconds:
+            rss_peak = max(rss_peak, rss_kb(server.pid))
+            time.sleep(1)
         stop.set()
         for t in threads:
             t.join()
@@ -244,6 +348,16 @@ def main():
         print(f"{'errors':<28} {len(unexpected):>8}   (target 0)")
         for e in unexpected[:10]:
             print("   ", e)
+        if args.hostile:
+            sent = sum(len(v) for by in stats.hostile.values() for v in by.values())
+            print(f"{'hostile requests':<28} {sent:>8}   from {args.hostile} clients; every one must get a 4xx")
+            for name, by in sorted(stats.hostile.items()):
+                answers = ", ".join(f"{k}: {len(v)}" for k, v in sorted(by.items(), key=lambda kv: str(kv[0])))
+                print(f"    {name:<36} {answers}")
+            print(f"{'  answered otherwise':<28} {len(stats.hostile_failures):>8}   (target 0)")
+            for e in stats.hostile_failures[:10]:
+                print("   ", e)
+            print(f"{'server memory (RSS)':<28} {rss_before // 1024:>5} MB before, peak {rss_peak // 1024} MB during the run")
         print(f"{'provider calls, busiest min':<28} {per_minute:>8}   (target <= 60 per division)")
         print(f"{'  with sign-ins (current/Me)':<28} {all_per_minute:>8}")
         print(f"{'provider 429 answers':<28} {counters['sent_429']:>8}   (target 0)")
@@ -258,7 +372,7 @@ def main():
         doubled = sum(1 for n in counts.values() if n > 1)
         print(f"{'material issues booked':<28} {len(counts):>8}   delivered in {time.time() - drain_started:.0f} s after the load;"
               f" lost {lost}, doubled {doubled}, failed {outbox['failed']}, still queued {queued}")
-        ok = (not unexpected and per_minute <= 60 and counters["sent_429"] == 0 and lost == 0 and doubled == 0
+        ok = (not unexpected and not stats.hostile_failures and per_minute <= 60 and counters["sent_429"] == 0 and lost == 0 and doubled == 0
               and queued == 0 and outbox["failed"] == 0)
         print("\nresult:", "ok" if ok else "MISSED")
         return 0 if ok else 1

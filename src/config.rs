@@ -130,6 +130,9 @@ pub struct MdnsConfig {
     pub instance_name: Option<String>,
     /// Use only the loopback interface (tests, or hosts where multicast must stay local).
     pub loopback_only: bool,
+    /// Printers announced from these subnets (CIDR, e.g. `192.168.10.0/24`) print without an
+    /// administrator accepting them first; empty = every discovered printer waits to be accepted.
+    pub printer_subnets: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -226,7 +229,7 @@ impl Default for ProviderConfig {
 
 impl Default for MdnsConfig {
     fn default() -> Self {
-        MdnsConfig { enabled: true, instance_name: None, loopback_only: false }
+        MdnsConfig { enabled: true, instance_name: None, loopback_only: false, printer_subnets: Vec::new() }
     }
 }
 
@@ -337,6 +340,9 @@ impl Config {
             && (name.is_empty() || name.len() > 63)
         {
             return Err(invalid("mdns.instance_name", "must be 1 to 63 characters"));
+        }
+        for (i, subnet) in self.mdns.printer_subnets.iter().enumerate() {
+            crate::printing::Subnet::parse(subnet).map_err(|e| invalid(&format!("mdns.printer_subnets[{i}]"), e))?;
         }
         if self.sync.interval_minutes > 24 * 60 {
             return Err(invalid("sync.interval_minutes", "must be at most 1440 (one day); 0 turns it off"));

@@ -84,7 +84,7 @@ mod tests {
     fn names_follow_the_scheme_and_config() {
         assert_eq!(service_type(false), "_http._tcp.local.");
         assert_eq!(service_type(true), "_https._tcp.local.");
-        let cfg = MdnsConfig { enabled: true, instance_name: Some("Hall 2".into()), loopback_only: true };
+        let cfg = MdnsConfig { instance_name: Some("Hall 2".into()), loopback_only: true, ..MdnsConfig::default() };
         assert_eq!(instance_name(&cfg), "Hall 2");
         let cfg = MdnsConfig { instance_name: None, ..cfg };
         assert!(instance_name(&cfg).starts_with("Stock Manager on "));

@@ -85,3 +85,7 @@ pub const MAX_STREAMS_PER_SESSION: usize = 4;
 
 /// The longest `returnTo` a sign-in keeps (a screen's path and query, with room to spare).
 pub const MAX_RETURN_TO: usize = 2048;
+
+/// Bytes a printer's IPP answer may have: attribute answers are a few KB, and anything on the LAN
+/// can claim to be a printer.
+pub const PRINTER_ANSWER_MAX_BYTES: usize = 1024 * 1024;

@@ -15,8 +15,8 @@ use crate::exact::{ExactClient, Waits};
 use crate::labels::Templates;
 use crate::outbox::OutboxService;
 use crate::pictures::{PictureService, PictureWaits};
-use crate::printing::{PrintOptions, PrintService, PrinterRegistry};
-use crate::serverdb::ServerDb;
+use crate::printing::{PrintOptions, PrintService, PrinterRegistry, Subnet};
+use crate::serverdb::{ACCEPTED_PRINTERS, AcceptedPrinter, ServerDb};
 use crate::store::Stores;
 use crate::sync::engine::OrgToken;
 use crate::sync::schedule::OrgResolver;
@@ -130,7 +130,15 @@ impl AppState {
 
     /// Starts the print queue's worker over the configured printers (needs a tokio runtime).
     pub fn start_printing(&mut self) -> Result<&PrintService> {
-        let registry = PrinterRegistry::from_config(&self.config.printers);
+        let subnets = self.config.mdns.printer_subnets.iter().filter_map(|s| Subnet::parse(s).ok()).collect();
+        let accepted = self
+            .serverdb
+            .all_json::<AcceptedPrinter>(ACCEPTED_PRINTERS)
+            .context("cannot read the accepted printers")?
+            .into_iter()
+            .map(|(name, p)| (name, p.uri))
+            .collect();
+        let registry = PrinterRegistry::from_config(&self.config.printers).with_acceptance(subnets, accepted);
         let service =
             PrintService::start(&self.config.data_dir, registry, self.templates.clone(), PrintOptions::default())
                 .context("cannot open the print queue")?;

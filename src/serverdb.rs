@@ -19,12 +19,44 @@ pub const ORG_USERS: TableDefinition<&str, &[u8]> = TableDefinition::new("org_us
 pub const SESSIONS: TableDefinition<&str, &[u8]> = TableDefinition::new("sessions");
 /// Organizations known to this installation (licence, activation), by division as text.
 pub const ORGS: TableDefinition<&str, &[u8]> = TableDefinition::new("organizations");
+/// Printers found over mDNS that an administrator accepted: name → [`AcceptedPrinter`].
+pub const ACCEPTED_PRINTERS: TableDefinition<&str, &[u8]> = TableDefinition::new("accepted_printers");
 
 /// One of an organization's accounts: a user who signed in to it.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct OrgAccount {
     pub user_name: String,
     pub full_name: String,
+}
+
+/// A discovered printer an administrator accepted, at the URI it had then.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct AcceptedPrinter {
+    pub uri: String,
+    /// The user name of who accepted it, for the log of who let what print.
+    pub by: String,
+    pub at: chrono::DateTime<chrono::Utc>,
+}
+
+/// Makes `path` (created empty when missing) readable and writable by its owner only: the file
+/// holds the provider refresh tokens and session ids. Created so before redb writes to it, so no
+/// token is ever on disk with wider rights; an existing file from an older release is tightened.
+fn owner_only(path: &Path) -> Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .mode(0o600)
+            .open(path)
+            .with_context(|| format!("opening {}", path.display()))?;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+            .with_context(|| format!("restricting {}", path.display()))?;
+    }
+    #[cfg(not(unix))]
+    let _ = path; // Windows: the data dir's ACL (service account and administrators) protects it.
+    Ok(())
 }
 
 fn org_user_key(division: i64, user: &str) -> String {
@@ -40,6 +72,7 @@ impl ServerDb {
     pub fn open(data_dir: &Path) -> Result<ServerDb> {
         std::fs::create_dir_all(data_dir).with_context(|| format!("creating {}", data_dir.display()))?;
         let path = data_dir.join("server.redb");
+        owner_only(&path)?;
         let db = Database::create(&path).with_context(|| format!("opening {}", path.display()))?;
         let tx = db.begin_write()?;
         tx.open_table(TOKENS)?;
@@ -47,6 +80,7 @@ impl ServerDb {
         tx.open_table(ORG_USERS)?;
         tx.open_table(SESSIONS)?;
         tx.open_table(ORGS)?;
+        tx.open_table(ACCEPTED_PRINTERS)?;
         tx.commit()?;
         Ok(ServerDb { db })
     }
@@ -174,5 +208,27 @@ impl ServerDb {
             }
         }
         Ok(out.into_iter().collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn the_token_file_is_owner_only_and_an_old_one_is_tightened() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mode = |p: &Path| std::fs::metadata(p).expect("metadata").permissions().mode() & 0o777;
+        let path = dir.path().join("server.redb");
+        let db = ServerDb::open(dir.path()).expect("open new");
+        assert_eq!(mode(&path), 0o600);
+        db.put_json(SESSIONS, "s", &"kept").expect("write");
+        drop(db);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).expect("loosen");
+        let db = ServerDb::open(dir.path()).expect("open existing");
+        assert_eq!(mode(&path), 0o600);
+        assert_eq!(db.get_json::<String>(SESSIONS, "s").expect("read").as_deref(), Some("kept"));
     }
 }

@@ -215,6 +215,9 @@ async fn print(state: web::Data<AppState>, org: Org, body: web::Json<PrintBody>)
     let service = service(&state)?;
     // A wrong printer is told before Exact Online is asked for anything.
     let found = service.registry().get(&printer).ok_or_else(|| PrintError::UnknownPrinter(printer.clone()))?;
+    if !found.accepted {
+        return Err(PrintError::NotAccepted(printer).into());
+    }
     if !found.supports(request.label_type) {
         let label_type = request.label_type.to_string();
         return Err(PrintError::WrongLabelType { printer, label_type }.into());

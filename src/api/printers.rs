@@ -1,15 +1,19 @@
 //! `GET /api/v1/printers`: the configured and discovered printers with what each says it can do;
 //! `GET /api/v1/printers/jobs` and `GET /api/v1/printers/jobs/{id}`: the organization's print jobs
 //! as the print service follows them (queued, waiting for printer, sending, printing, completed,
-//! failed) with the printer's message.
+//! failed) with the printer's message; `POST /api/v1/printers/accept` and `/printers/withdraw`:
+//! an administrator (freshly re-authenticated, as for ImportData) lets a printer found on the
+//! network receive jobs, or stops it.
 
 use super::router::Router;
 use super::scope::Org;
+use crate::auth::tier::Session;
 use crate::error::{AppError, AppResult, Code};
 use crate::printing::{JobState, PrintJob, PrintService, Printer, PrinterCapabilities};
 use crate::server::AppState;
+use crate::serverdb::{ACCEPTED_PRINTERS, AcceptedPrinter};
 use actix_web::{HttpResponse, web};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
 /// How long the list waits for one printer's answer: an unplugged printer must not stall the page.
@@ -21,6 +25,8 @@ pub fn routes(r: &mut Router) {
     r.full("/printers", |res| res.get(list));
     r.full("/printers/jobs", |res| res.get(jobs));
     r.full("/printers/jobs/{id}", |res| res.get(job));
+    r.full("/printers/accept", |res| res.post(accept));
+    r.full("/printers/withdraw", |res| res.post(withdraw));
 }
 
 /// The print service, which the server always starts.
@@ -40,6 +46,16 @@ struct PrinterView {
 }
 
 async fn describe(service: &PrintService, printer: Printer) -> PrinterView {
+    if !printer.accepted {
+        // Nothing is asked of an address that merely announced itself.
+        return PrinterView {
+            printer,
+            state: "discovered".into(),
+            accepting_jobs: false,
+            message: Some("Found on the network: an administrator accepts it before it prints".into()),
+            capabilities: None,
+        };
+    }
     let answer = tokio::time::timeout(CAPABILITIES_TIMEOUT, service.capabilities(&printer.name)).await;
     match answer {
         Ok(Ok(caps)) => PrinterView {
@@ -128,4 +144,58 @@ async fn job(state: web::Data<AppState>, org: Org, id: web::Path<u64>) -> AppRes
         Some(job) if job.division == Some(org.division) => Ok(HttpResponse::Ok().json(job_view(&job))),
         _ => Err(AppError::with_message(Code::NotFound, format!("No print job {id}"))),
     }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PrinterName {
+    name: String,
+}
+
+/// Accepting a printer decides where label data goes, so it asks for the administrator's fresh
+/// re-authentication (admin password or a second sign-in with Exact Online), as ImportData does.
+fn require_administrator(session: &Session) -> AppResult<()> {
+    if session.reauthenticated(chrono::Utc::now().timestamp_millis()) {
+        return Ok(());
+    }
+    Err(AppError::with_message(
+        Code::Forbidden,
+        "Accepting printers needs an administrator: confirm with the admin password or sign in with Exact Online again",
+    ))
+}
+
+async fn accept(
+    state: web::Data<AppState>,
+    _org: Org,
+    session: Session,
+    body: web::Json<PrinterName>,
+) -> AppResult<HttpResponse> {
+    require_administrator(&session)?;
+    let service = service(&state)?;
+    let name = body.name.trim();
+    let uri = service.registry().accept(name).ok_or_else(|| {
+        AppError::with_message(Code::NotFound, format!("No printer '{name}' was found on the network"))
+    })?;
+    let record = AcceptedPrinter { uri, by: session.record.user_name.clone(), at: chrono::Utc::now() };
+    state.serverdb.put_json(ACCEPTED_PRINTERS, name, &record).map_err(AppError::internal)?;
+    tracing::info!(printer = name, uri = %record.uri, by = %record.by, "printer accepted");
+    let printer = service.registry().get(name).ok_or_else(|| AppError::new(Code::NotFound))?;
+    Ok(HttpResponse::Ok().json(describe(service, printer).await))
+}
+
+async fn withdraw(
+    state: web::Data<AppState>,
+    _org: Org,
+    session: Session,
+    body: web::Json<PrinterName>,
+) -> AppResult<HttpResponse> {
+    require_administrator(&session)?;
+    let service = service(&state)?;
+    let name = body.name.trim();
+    state.serverdb.remove(ACCEPTED_PRINTERS, name).map_err(AppError::internal)?;
+    if !service.registry().withdraw(name) {
+        return Err(AppError::with_message(Code::NotFound, format!("No printer '{name}' was found on the network")));
+    }
+    tracing::info!(printer = name, by = %session.record.user_name, "printer acceptance withdrawn");
+    Ok(HttpResponse::NoContent().finish())
 }

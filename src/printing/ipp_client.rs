@@ -130,6 +130,8 @@ impl IppClient {
             .connect_timeout(Duration::from_secs(5).min(timeout))
             .timeout(timeout)
             .danger_accept_invalid_certs(insecure_tls)
+            // A printer that redirects could send label data (and our requests) anywhere.
+            .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|e| IppError::Build(e.to_string()))?;
         Ok(IppClient { http })
@@ -162,8 +164,8 @@ impl IppClient {
         if !response.status().is_success() {
             return Err(IppError::Refused(format!("HTTP {}", response.status())));
         }
-        let bytes = response.bytes().await.map_err(|e| IppError::Transport(format!("{e:#}")))?;
-        let parsed = IppParser::new(std::io::Cursor::new(bytes.to_vec()))
+        let bytes = read_capped(response, crate::limits::PRINTER_ANSWER_MAX_BYTES).await?;
+        let parsed = IppParser::new(std::io::Cursor::new(bytes))
             .parse()
             .map_err(|e| IppError::Transport(format!("unparseable IPP response: {e}")))?;
         let status = parsed.header().status_code();
@@ -268,6 +270,21 @@ impl IppClient {
     }
 }
 
+/// The answer's body, refused once it grows past `max` bytes (never held whole beyond that).
+async fn read_capped(mut response: reqwest::Response, max: usize) -> Result<Vec<u8>, IppError> {
+    if response.content_length().is_some_and(|n| n > max as u64) {
+        return Err(IppError::Transport(format!("the printer's answer is larger than {max} bytes")));
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(|e| IppError::Transport(format!("{e:#}")))? {
+        if body.len() + chunk.len() > max {
+            return Err(IppError::Transport(format!("the printer's answer is larger than {max} bytes")));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
 fn parse_uri(printer_uri: &str) -> Result<Uri, IppError> {
     printer_uri.parse::<Uri>().map_err(|_| IppError::BadUri(printer_uri.to_string()))
 }
@@ -308,5 +325,54 @@ mod tests {
             PrinterCapabilities { pwg_raster_resolutions: vec![203], resolutions: vec![300], ..Default::default() };
         assert_eq!(caps.raster_dpi(), 203);
         assert_eq!(PrinterCapabilities::default().raster_dpi(), 300);
+    }
+
+    /// A one-answer HTTP server on loopback: every connection gets `answer`; counts connections.
+    async fn answering(answer: Vec<u8>) -> (u16, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        let hits = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counter = hits.clone();
+        tokio::spawn(async move {
+            while let Ok((mut socket, _)) = listener.accept().await {
+                counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let mut buf = vec![0u8; 64 * 1024];
+                let _ = socket.read(&mut buf).await;
+                let _ = socket.write_all(&answer).await;
+                let _ = socket.shutdown().await;
+            }
+        });
+        (port, hits)
+    }
+
+    #[tokio::test]
+    async fn redirects_are_not_followed() {
+        let (target, target_hits) = answering(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n".to_vec()).await;
+        let redirect = format!(
+            "HTTP/1.1 307 Temporary Redirect\r\nLocation: http://127.0.0.1:{target}/ipp/print\r\nContent-Length: 0\r\n\r\n"
+        );
+        let (port, _) = answering(redirect.into_bytes()).await;
+        let client = IppClient::new(false, Duration::from_secs(5)).expect("client");
+        let err = client.capabilities(&format!("ipp://127.0.0.1:{port}/ipp/print")).await.expect_err("refused");
+        assert!(err.to_string().contains("307"), "{err}");
+        assert_eq!(target_hits.load(std::sync::atomic::Ordering::SeqCst), 0, "the redirect was not followed");
+    }
+
+    #[tokio::test]
+    async fn oversized_answers_are_refused() {
+        let max = crate::limits::PRINTER_ANSWER_MAX_BYTES;
+        let client = IppClient::new(false, Duration::from_secs(5)).expect("client");
+        // Announced as too big.
+        let head = format!("HTTP/1.1 200 OK\r\nContent-Type: application/ipp\r\nContent-Length: {}\r\n\r\n", max + 1);
+        let (port, _) = answering(head.into_bytes()).await;
+        let err = client.capabilities(&format!("ipp://127.0.0.1:{port}/")).await.expect_err("too big");
+        assert!(err.to_string().contains("larger than"), "{err}");
+        // Streamed without a length until it is too big.
+        let mut body = b"HTTP/1.1 200 OK\r\nContent-Type: application/ipp\r\nConnection: close\r\n\r\n".to_vec();
+        body.extend(std::iter::repeat_n(b'x', max + 10));
+        let (port, _) = answering(body).await;
+        let err = client.capabilities(&format!("ipp://127.0.0.1:{port}/")).await.expect_err("too big");
+        assert!(err.to_string().contains("larger than"), "{err}");
     }
 }

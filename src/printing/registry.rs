@@ -1,5 +1,10 @@
 //! The printers users can pick: the configured ones plus IPP printers announced over mDNS
 //! (`_ipp._tcp`, `_ipps._tcp`). A configured printer always wins over a discovered namesake.
+//!
+//! Anything on the LAN can announce itself as a printer, so a discovered printer is only listed
+//! until an administrator accepts it (its name and address, kept in `server.redb`) or its address
+//! lies in a configured subnet (`[mdns] printer_subnets`); only then does it receive jobs or
+//! questions. An accepted printer that comes back at another address needs accepting again.
 
 use crate::config::PrinterConfig;
 use crate::labels::LabelType;
@@ -7,6 +12,7 @@ use mdns_sd::{ServiceDaemon, ServiceEvent};
 use parking_lot::RwLock;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::net::IpAddr;
 use std::sync::Arc;
 
 /// The DNS-SD service types of IPP printers.
@@ -29,6 +35,8 @@ pub struct Printer {
     #[serde(skip)]
     pub insecure_tls: bool,
     pub source: PrinterSource,
+    /// Whether jobs may go to it: configured printers always, discovered ones once accepted.
+    pub accepted: bool,
 }
 
 impl Printer {
@@ -52,6 +60,7 @@ impl From<&PrinterConfig> for Printer {
             label_types: c.label_types.clone(),
             insecure_tls: c.insecure_tls,
             source: PrinterSource::Configured,
+            accepted: true,
         }
     }
 }
@@ -60,32 +69,80 @@ impl From<&PrinterConfig> for Printer {
 #[derive(Clone, Default)]
 pub struct PrinterRegistry {
     printers: Arc<RwLock<BTreeMap<String, Printer>>>,
+    /// Discovered printers an administrator accepted: name → the URI accepted.
+    accepted: Arc<RwLock<BTreeMap<String, String>>>,
+    /// Discovered printers in these subnets need no acceptance.
+    subnets: Arc<Vec<Subnet>>,
 }
 
 impl PrinterRegistry {
     pub fn from_config(printers: &[PrinterConfig]) -> PrinterRegistry {
         let map = printers.iter().map(|p| (p.name.clone(), Printer::from(p))).collect();
-        PrinterRegistry { printers: Arc::new(RwLock::new(map)) }
+        PrinterRegistry { printers: Arc::new(RwLock::new(map)), ..Default::default() }
+    }
+
+    /// Adds the acceptance rules: subnets whose printers need no acceptance, and the printers
+    /// accepted before (name → URI).
+    pub fn with_acceptance(mut self, subnets: Vec<Subnet>, accepted: BTreeMap<String, String>) -> PrinterRegistry {
+        self.subnets = Arc::new(subnets);
+        *self.accepted.write() = accepted;
+        self
     }
 
     pub fn list(&self) -> Vec<Printer> {
         self.printers.read().values().cloned().collect()
     }
 
+    /// Any listed printer, accepted or not.
     pub fn get(&self, name: &str) -> Option<Printer> {
         self.printers.read().get(name).cloned()
     }
 
+    /// A printer that may receive jobs and questions: configured, or discovered and accepted.
+    pub fn usable(&self, name: &str) -> Option<Printer> {
+        self.get(name).filter(|p| p.accepted)
+    }
+
+    fn is_accepted(&self, printer: &Printer) -> bool {
+        printer.source == PrinterSource::Configured
+            || self.accepted.read().get(&printer.name).is_some_and(|uri| *uri == printer.uri)
+            || uri_ip(&printer.uri).is_some_and(|ip| self.subnets.iter().any(|s| s.contains(ip)))
+    }
+
     /// Adds or refreshes a discovered printer unless a configured one has the name.
-    pub fn add_discovered(&self, printer: Printer) {
+    pub fn add_discovered(&self, mut printer: Printer) {
+        printer.accepted = self.is_accepted(&printer);
         let mut map = self.printers.write();
         match map.get(&printer.name) {
             Some(existing) if existing.source == PrinterSource::Configured => {}
             _ => {
-                tracing::info!(name = %printer.name, uri = %printer.uri, "printer discovered");
+                tracing::info!(name = %printer.name, uri = %printer.uri, accepted = printer.accepted, "printer discovered");
                 map.insert(printer.name.clone(), printer);
             }
         }
+    }
+
+    /// Marks a discovered printer accepted at the URI it has now; answers that URI (to be kept),
+    /// or `None` when no discovered printer has the name.
+    pub fn accept(&self, name: &str) -> Option<String> {
+        let mut map = self.printers.write();
+        let printer = map.get_mut(name).filter(|p| p.source == PrinterSource::Discovered)?;
+        printer.accepted = true;
+        self.accepted.write().insert(name.to_string(), printer.uri.clone());
+        tracing::info!(name, uri = %printer.uri, "discovered printer accepted");
+        Some(printer.uri.clone())
+    }
+
+    /// Withdraws the acceptance of a discovered printer (it stays listed while announced).
+    pub fn withdraw(&self, name: &str) -> bool {
+        let known = self.accepted.write().remove(name).is_some();
+        let mut map = self.printers.write();
+        if let Some(p) = map.get_mut(name).filter(|p| p.source == PrinterSource::Discovered) {
+            let still = uri_ip(&p.uri).is_some_and(|ip| self.subnets.iter().any(|s| s.contains(ip)));
+            p.accepted = still;
+            return true;
+        }
+        known
     }
 
     /// Forgets a discovered printer that said goodbye; configured ones stay.
@@ -157,7 +214,55 @@ pub fn discovered_printer(
         // LAN printers announce self-signed certificates; no one could configure trust for them.
         insecure_tls: secure,
         source: PrinterSource::Discovered,
+        accepted: false,
     })
+}
+
+/// The IP address in a printer URI's host, if it is one.
+fn uri_ip(uri: &str) -> Option<IpAddr> {
+    // `ipp:` is not a special scheme to the URL parser, so an IPv4 host comes back as a domain.
+    let url = url::Url::parse(uri).ok()?;
+    url.host_str()?.trim_start_matches('[').trim_end_matches(']').parse().ok()
+}
+
+/// An IP subnet in CIDR notation (`192.168.10.0/24`, `fd00::/8`); a bare address is a /32 (/128).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Subnet {
+    network: IpAddr,
+    prefix: u8,
+}
+
+impl Subnet {
+    pub fn parse(text: &str) -> Result<Subnet, String> {
+        let text = text.trim();
+        let (addr, prefix) = match text.split_once('/') {
+            Some((a, p)) => (a, Some(p)),
+            None => (text, None),
+        };
+        let network: IpAddr = addr.parse().map_err(|_| format!("'{text}' is not an IP address or subnet"))?;
+        let max = if network.is_ipv4() { 32 } else { 128 };
+        let prefix = match prefix {
+            Some(p) => {
+                p.parse::<u8>().ok().filter(|p| *p <= max).ok_or_else(|| format!("'{text}' has a bad prefix length"))?
+            }
+            None => max,
+        };
+        Ok(Subnet { network, prefix })
+    }
+
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        match (self.network, ip) {
+            (IpAddr::V4(n), IpAddr::V4(a)) => {
+                let mask = u32::MAX.checked_shl(32 - u32::from(self.prefix)).unwrap_or(0);
+                u32::from(n) & mask == u32::from(a) & mask
+            }
+            (IpAddr::V6(n), IpAddr::V6(a)) => {
+                let mask = u128::MAX.checked_shl(128 - u32::from(self.prefix)).unwrap_or(0);
+                u128::from(n) & mask == u128::from(a) & mask
+            }
+            _ => false,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -172,6 +277,7 @@ mod tests {
             label_types: vec!["receipts".into(), "6".into(), "typo".into()],
             insecure_tls: false,
         }]);
+        assert!(registry.usable("Hall").is_some(), "configured printers need no acceptance");
         let found =
             discovered_printer("Hall._ipp._tcp.local.", "_ipp._tcp.local.", vec![], "h.local.", 631, None).unwrap();
         registry.add_discovered(found);
@@ -199,5 +305,66 @@ mod tests {
         assert_eq!(p.uri, "ipps://192.168.1.20:8631/ipp/print");
         assert!(p.insecure_tls);
         assert!(p.supports(LabelType::DEFAULT));
+    }
+
+    fn found(name: &str, ip: &str) -> Printer {
+        discovered_printer(
+            &format!("{name}._ipp._tcp.local."),
+            "_ipp._tcp.local.",
+            vec![ip.parse().unwrap()],
+            "",
+            631,
+            None,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn discovered_printers_wait_for_acceptance_at_their_address() {
+        let registry = PrinterRegistry::default();
+        registry.add_discovered(found("Dock", "192.168.1.20"));
+        assert!(registry.get("Dock").is_some());
+        assert!(registry.usable("Dock").is_none(), "announced is not accepted");
+        assert_eq!(registry.accept("Dock").as_deref(), Some("ipp://192.168.1.20:631/ipp/print"));
+        assert!(registry.usable("Dock").is_some());
+        // Announced again from the same address: still accepted; from another: not.
+        registry.add_discovered(found("Dock", "192.168.1.20"));
+        assert!(registry.usable("Dock").is_some());
+        registry.add_discovered(found("Dock", "192.168.1.66"));
+        assert!(registry.usable("Dock").is_none(), "a namesake at another address is not the accepted printer");
+        assert!(registry.accept("Nope").is_none());
+        registry.accept("Dock");
+        assert!(registry.withdraw("Dock"));
+        assert!(registry.usable("Dock").is_none());
+    }
+
+    #[test]
+    fn subnets_accept_without_an_administrator() {
+        let subnets = vec![Subnet::parse("10.1.2.0/24").unwrap(), Subnet::parse("fd00::/8").unwrap()];
+        let registry = PrinterRegistry::default().with_acceptance(subnets, BTreeMap::new());
+        registry.add_discovered(found("In", "10.1.2.77"));
+        registry.add_discovered(found("Out", "10.1.3.77"));
+        registry.add_discovered(found("Six", "fd12::5"));
+        assert!(registry.usable("In").is_some());
+        assert!(registry.usable("Out").is_none());
+        assert!(registry.usable("Six").is_some());
+        let kept = PrinterRegistry::default().with_acceptance(
+            vec![],
+            BTreeMap::from([("Out".to_string(), "ipp://10.1.3.77:631/ipp/print".to_string())]),
+        );
+        kept.add_discovered(found("Out", "10.1.3.77"));
+        assert!(kept.usable("Out").is_some(), "an acceptance kept from before holds");
+    }
+
+    #[test]
+    fn subnet_parsing() {
+        assert!(Subnet::parse("10.0.0.0/8").unwrap().contains("10.200.1.1".parse().unwrap()));
+        assert!(Subnet::parse("0.0.0.0/0").unwrap().contains("8.8.8.8".parse().unwrap()));
+        assert!(Subnet::parse("10.0.0.7").unwrap().contains("10.0.0.7".parse().unwrap()));
+        assert!(!Subnet::parse("10.0.0.7").unwrap().contains("10.0.0.8".parse().unwrap()));
+        assert!(!Subnet::parse("10.0.0.0/8").unwrap().contains("::1".parse().unwrap()));
+        for bad in ["10.0.0.0/33", "x/8", "", "10.0.0/8", "::/129"] {
+            assert!(Subnet::parse(bad).is_err(), "{bad}");
+        }
     }
 }

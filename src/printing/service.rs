@@ -41,6 +41,11 @@ impl Default for PrintOptions {
 pub enum PrintError {
     #[error("Unknown printer '{0}'")]
     UnknownPrinter(String),
+    /// Announced over mDNS but not accepted by an administrator (nor in a configured subnet).
+    #[error(
+        "Printer '{0}' was found on the network and is not accepted yet: an administrator accepts it in Global Settings"
+    )]
+    NotAccepted(String),
     #[error("Printer '{printer}' is not set up for {label_type} labels")]
     WrongLabelType { printer: String, label_type: String },
     /// More labels than one job may hold ([`crate::limits::LABEL_MAX_PER_JOB`]).
@@ -59,6 +64,7 @@ impl From<PrintError> for crate::error::AppError {
         use crate::error::{AppError, Code};
         match err {
             PrintError::UnknownPrinter(_) => AppError::with_message(Code::NotFound, err.to_string()),
+            PrintError::NotAccepted(_) => AppError::with_message(Code::Forbidden, err.to_string()),
             PrintError::WrongLabelType { .. } | PrintError::TooManyLabels(_) => AppError::bad_request(err.to_string()),
             PrintError::Labels(e) => e.into(),
             PrintError::Ipp(IppError::Unreachable(_)) => AppError::new(Code::Timeout).caused_by(err),
@@ -132,6 +138,9 @@ impl PrintService {
     /// [`PrintService::submit`] on behalf of an organization, whose job list then shows it.
     pub fn submit_for(&self, division: Option<i64>, printer: &str, batch: &LabelBatch) -> Result<JobId, PrintError> {
         let found = self.inner.registry.get(printer).ok_or_else(|| PrintError::UnknownPrinter(printer.to_string()))?;
+        if !found.accepted {
+            return Err(PrintError::NotAccepted(printer.to_string()));
+        }
         if !found.supports(batch.label_type) {
             return Err(PrintError::WrongLabelType {
                 printer: printer.into(),
@@ -183,6 +192,10 @@ impl PrintService {
     /// Asks a printer what it can do (for the printers page).
     pub async fn capabilities(&self, printer: &str) -> Result<PrinterCapabilities, PrintError> {
         let p = self.inner.registry.get(printer).ok_or_else(|| PrintError::UnknownPrinter(printer.to_string()))?;
+        if !p.accepted {
+            // Nothing is sent to an address that merely announced itself.
+            return Err(PrintError::NotAccepted(printer.to_string()));
+        }
         Ok(self.inner.client(&p).capabilities(&p.uri).await?)
     }
 
@@ -245,6 +258,9 @@ impl Inner {
         let Some(printer) = self.registry.get(&job.printer) else {
             return self.wait(job, "the printer is not known (yet)".into());
         };
+        if !printer.accepted {
+            return self.wait(job, "the printer is not accepted by an administrator".into());
+        }
         let client = self.client(&printer);
         let caps = match client.capabilities(&printer.uri).await {
             Ok(caps) => caps,
@@ -313,7 +329,7 @@ impl Inner {
     }
 
     async fn follow(&self, job: &mut PrintJob) {
-        let (Some(printer), Some(ipp_id)) = (self.registry.get(&job.printer), job.ipp_job_id) else {
+        let (Some(printer), Some(ipp_id)) = (self.registry.usable(&job.printer), job.ipp_job_id) else {
             return self.save(job, JobState::Failed, Some("The printer or its job id is gone".into()), Duration::ZERO);
         };
         match self.client(&printer).job_state(&printer.uri, ipp_id).await {

@@ -289,9 +289,12 @@ async fn print_request_prints_once_and_its_job_reaches_completed() {
         label_types: vec![],
         insecure_tls: false,
         source: PrinterSource::Discovered,
+        accepted: false,
     };
     registry.add_discovered(printer("labels", port));
     registry.add_discovered(printer("switched off", free_port()));
+    registry.accept("labels");
+    registry.accept("switched off");
 
     let printers: Vec<Value> = w.get("/api/v1/printers").await.json().await.unwrap();
     let labels = printers.iter().find(|p| p["name"] == "labels").expect("listed");
@@ -322,6 +325,84 @@ async fn print_request_prints_once_and_its_job_reaches_completed() {
     let kept = kept_documents(&device, 1).await;
     assert_eq!(kept.len(), 1, "printed exactly once: {kept:?}");
     assert_eq!(decode_kept(&kept[0], dir.path()), vec![text(&item, "Code")]);
+    w.stop().await;
+}
+
+/// Anything on the LAN can announce itself as a printer: a discovered one is listed, asked
+/// nothing and sent nothing until an administrator (freshly re-authenticated) accepts it; the
+/// acceptance survives a restart and holds only for the address it was given at.
+#[actix_web::test]
+async fn discovered_printers_print_only_after_an_administrator_accepts_them() {
+    use tokio::io::AsyncReadExt;
+    let w =
+        World::start_with(sim_options(), |c| c.admin.password = stock_manager::config::Secret::new("letmein")).await;
+    // A listener that counts who connects: the stand-in for whatever announced itself.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let contacts = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = contacts.clone();
+    let watcher = tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let mut buf = [0u8; 1024];
+            let _ = socket.read(&mut buf).await;
+        }
+    });
+    let registry = w.server.running.as_ref().unwrap().state().printing.as_ref().expect("print service").registry();
+    let found = Printer {
+        name: "Announced".into(),
+        uri: format!("ipp://127.0.0.1:{port}/ipp/print"),
+        label_types: vec![],
+        insecure_tls: false,
+        source: PrinterSource::Discovered,
+        accepted: false,
+    };
+    registry.add_discovered(found.clone());
+
+    let printers: Vec<Value> = w.get("/api/v1/printers").await.json().await.unwrap();
+    let listed = printers.iter().find(|p| p["name"] == "Announced").expect("listed");
+    assert_eq!(listed["state"], "discovered", "{listed}");
+    assert_eq!(listed["accepted"], false);
+    assert_eq!(listed["source"], "discovered");
+    let item = items_without_zv(&w).into_iter().next().expect("an item");
+    let print = json!({"source": "item_direct", "ids": [item["ID"]], "type": "receipts", "printer": "Announced"});
+    let refused = w.post_json("/api/v1/labels/print", print.clone()).await;
+    assert_eq!(refused.status(), 403);
+    let answer: Value = refused.json().await.unwrap();
+    assert!(answer["error"]["message"].as_str().unwrap().contains("not accepted yet"), "{answer}");
+
+    // Accepting needs the administrator.
+    let name = json!({"name": "Announced"});
+    let plain = w.post_json("/api/v1/printers/accept", name.clone()).await;
+    assert_eq!(plain.status(), 403);
+    assert_eq!(w.post_json("/api/v1/auth/reauth", json!({"password": "letmein"})).await.status(), 200);
+    assert_eq!(w.post_json("/api/v1/printers/accept", json!({"name": "Nobody"})).await.status(), 404);
+    assert_eq!(contacts.load(std::sync::atomic::Ordering::SeqCst), 0, "nothing was sent to an unaccepted printer");
+    let accepted = w.post_json("/api/v1/printers/accept", name.clone()).await;
+    assert_eq!(accepted.status(), 200);
+    let view: Value = accepted.json().await.unwrap();
+    assert_eq!(view["accepted"], true, "{view}");
+    assert!(contacts.load(std::sync::atomic::Ordering::SeqCst) > 0, "an accepted printer is asked what it can do");
+    let kept =
+        w.server.running.as_ref().unwrap().state().serverdb.get_json::<stock_manager::serverdb::AcceptedPrinter>(
+            stock_manager::serverdb::ACCEPTED_PRINTERS,
+            "Announced",
+        );
+    let kept = kept.unwrap().expect("the acceptance is kept");
+    assert_eq!(kept.uri, found.uri);
+    assert!(!kept.by.is_empty(), "who accepted it is kept");
+
+    // The same name from another address is a different device: not accepted.
+    registry.add_discovered(Printer { uri: "ipp://127.0.0.1:9/ipp/print".into(), ..found.clone() });
+    assert_eq!(w.post_json("/api/v1/labels/print", print.clone()).await.status(), 403);
+    registry.add_discovered(found.clone());
+    assert!(registry.usable("Announced").is_some());
+
+    let withdrawn = w.post_json("/api/v1/printers/withdraw", name).await;
+    assert_eq!(withdrawn.status(), 204);
+    assert!(registry.usable("Announced").is_none());
+    assert_eq!(w.post_json("/api/v1/labels/print", print).await.status(), 403);
+    watcher.abort();
     w.stop().await;
 }
 
@@ -529,7 +610,9 @@ async fn during_an_outage_shop_order_and_item_labels_come_from_the_local_copy() 
             label_types: vec![],
             insecure_tls: false,
             source: PrinterSource::Discovered,
+            accepted: false,
         });
+        registry.accept("labels");
         let body = json!({"source": "item_direct", "ids": [item["ID"]], "type": "receipts", "printer": "labels"});
         let res = w.post_json("/api/v1/labels/print", body).await;
         assert_eq!(res.status(), 202);

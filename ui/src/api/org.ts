@@ -14,13 +14,26 @@ export const updateOrganizationPreferences = (uuid: string, preferences: Prefere
 
 export interface Printer {
   name: string
+  /** `idle`, `processing`, `stopped`, `unreachable`, or `discovered` while not accepted. */
   state?: string
   uri?: string
-  source?: string
+  source?: 'configured' | 'discovered'
+  /** Whether jobs may go to it; a printer found on the network waits for an administrator. */
+  accepted?: boolean
+  message?: string | null
   [key: string]: unknown
 }
 
 export const getPrinters = () => api<Printer[]>('/printers')
+
+/** Printers that take jobs: configured ones and accepted discoveries (older servers: all). */
+export const usablePrinters = (printers: Printer[] | undefined): Printer[] => (printers ?? []).filter((p) => p.accepted !== false)
+
+/** Lets a printer found on the network receive jobs (needs a fresh administrator confirmation). */
+export const acceptPrinter = (name: string) => api<Printer>('/printers/accept', { method: 'POST', body: { name } })
+
+/** Stops a discovered printer from receiving jobs again until it is accepted anew. */
+export const withdrawPrinter = (name: string) => api<void>('/printers/withdraw', { method: 'POST', body: { name } })
 
 /** A user of the organization who signed in with Exact Online, and whether that sign-in still works. */
 export interface OrgAccount {

@@ -1,9 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import type { Session } from '../api/auth.ts'
-import { getOrganizationAccounts, getPrinters, updateOrganizationPreferences, type OrgAccount, type Preferences } from '../api/org.ts'
+import {
+  getOrganizationAccounts,
+  getPrinters,
+  updateOrganizationPreferences,
+  usablePrinters,
+  type OrgAccount,
+  type Preferences,
+} from '../api/org.ts'
 import { queryKeys, useSession } from '../api/queries.ts'
 import { LoadingScreen } from '../components/LoadingScreen.tsx'
+import { NetworkPrinters } from './NetworkPrinters.tsx'
 import { t } from '../i18n/index.ts'
 
 /** Label types by name (spec §9); the server takes the name or the number. */
@@ -152,7 +160,7 @@ function Form({ session }: { session: Session }) {
           {t('global.defaultPrinter')}
           <select value={form.default_printer} onChange={(e) => setForm({ ...form, default_printer: e.target.value })} className={input}>
             <option value="">{t('global.noPrinter')}</option>
-            {printers.data?.map((p) => (
+            {usablePrinters(printers.data).map((p) => (
               <option key={p.name} value={p.name}>
                 {p.state ? t('global.printerState', { name: p.name, state: p.state }) : p.name}
               </option>
@@ -221,6 +229,7 @@ export default function GlobalSettings() {
         <p className="text-slate-600">{t('global.intro', { organization: session.organizationDetails.name || session.customer_name || '' })}</p>
       </div>
       <Form session={session} />
+      <NetworkPrinters session={session} />
     </div>
   )
 }

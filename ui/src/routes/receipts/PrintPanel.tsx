@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { labelsPdf, printLabels, type LabelRequest, type LabelResult } from '../../api/labels.ts'
-import { getPrinters } from '../../api/org.ts'
+import { getPrinters, usablePrinters } from '../../api/org.ts'
 import { fetchNeeds } from '../../api/receipts.ts'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
 import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
@@ -139,7 +139,7 @@ export function PrintPanel({ lines, division, onRemove }: { lines: ReceiptLine[]
           {t('receipts.printer')}
           <select className={inputClass} value={printer} onChange={(e) => setPrinter(e.target.value)}>
             <option value="">{printers.isPending ? t('receipts.printersLoading') : t('receipts.choosePrinter')}</option>
-            {(printers.data ?? []).map((p) => (
+            {usablePrinters(printers.data).map((p) => (
               <option key={p.name} value={p.name}>
                 {p.name}
                 {p.state ? ` (${p.state})` : ''}
@@ -151,7 +151,7 @@ export function PrintPanel({ lines, division, onRemove }: { lines: ReceiptLine[]
           {t('receipts.print')}
         </button>
       </div>
-      {printers.isSuccess && printers.data.length === 0 && <p className="text-sm text-slate-600">{t('receipts.noPrinters')}</p>}
+      {printers.isSuccess && usablePrinters(printers.data).length === 0 && <p className="text-sm text-slate-600">{t('receipts.noPrinters')}</p>}
       {pdf.error && (
         <p role="alert" className="text-sm text-red-700">
           {pdf.error.message}

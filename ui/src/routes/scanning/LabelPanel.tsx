@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { Session } from '../../api/auth.ts'
-import { getPrinters } from '../../api/org.ts'
+import { getPrinters, usablePrinters } from '../../api/org.ts'
 import { openItemLabel, printItemLabel, type ScannedItem } from '../../api/scanning.ts'
 import { t } from '../../i18n/index.ts'
 import { signal } from '../../lib/feedback.ts'
@@ -47,13 +47,13 @@ export function LabelPanel({ item, session }: { item: ScannedItem; session: Sess
       >
         {pdf.isPending ? t('scanning.labelMaking') : t('scanning.labelPdf')}
       </button>
-      {printers.data && printers.data.length > 0 ? (
+      {usablePrinters(printers.data).length > 0 ? (
         <>
           <div className={field}>
             <label htmlFor="label-printer">{t('scanning.printer')}</label>
             <select id="label-printer" value={printer} onChange={(e) => setPrinter(e.target.value)} className={control}>
               <option value="">{t('scanning.selectOne')}</option>
-              {printers.data.map((p) => (
+              {usablePrinters(printers.data).map((p) => (
                 <option key={p.name} value={p.name}>
                   {p.name}
                 </option>

@@ -1,0 +1,62 @@
+import { QueryClientProvider } from '@tanstack/react-query'
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { createQueryClient } from '../api/queryClient.ts'
+import { json, session } from '../test/fixtures.ts'
+import { NetworkPrinters } from './NetworkPrinters.tsx'
+
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+})
+
+const PRINTERS = [
+  { name: 'Hall', uri: 'ipp://10.0.0.9:631/ipp/print', source: 'configured', accepted: true, state: 'idle' },
+  { name: 'Zebra dock', uri: 'ipp://192.168.1.20:631/ipp/print', source: 'discovered', accepted: false, state: 'discovered' },
+]
+
+function renderPrinters(importDataUntil: number | null) {
+  const calls: { url: string; body: unknown }[] = []
+  let printers = PRINTERS.map((p) => ({ ...p }))
+  const s = session({ importDataUntil })
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      const body = init?.body ? JSON.parse(String(init.body)) : undefined
+      calls.push({ url, body })
+      if (url === '/api/v1/printers') return json(printers)
+      if (url === '/api/v1/auth/reauth') return json({ ...s, importDataUntil: Date.now() + 600_000 })
+      if (url === '/api/v1/printers/accept') {
+        printers = printers.map((p) => (p.name === body.name ? { ...p, accepted: true, state: 'idle' } : p))
+        return json(printers.find((p) => p.name === body.name))
+      }
+      return json({ error: { code: 'not_found', message: url } }, 404)
+    }),
+  )
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <NetworkPrinters session={s} />
+    </QueryClientProvider>,
+  )
+  return calls
+}
+
+describe('NetworkPrinters', () => {
+  it('lists only discovered printers, waiting, and asks for the administrator before accepting', async () => {
+    renderPrinters(null)
+    expect(await screen.findByText('Zebra dock')).toBeTruthy()
+    expect(screen.queryByText('Hall')).toBeNull()
+    expect(screen.getByText('Waiting for an administrator to accept it')).toBeTruthy()
+    expect(screen.queryByRole('button', { name: 'Accept Zebra dock' })).toBeNull()
+    expect(screen.getByText(/confirm that you are an administrator/)).toBeTruthy()
+    expect(screen.getByRole('link', { name: /Sign in with Exact Online/ }).getAttribute('href')).toContain('purpose=reauth')
+  })
+
+  it('accepts a printer once the administrator is confirmed', async () => {
+    const calls = renderPrinters(Date.now() + 600_000)
+    fireEvent.click(await screen.findByRole('button', { name: 'Accept Zebra dock' }))
+    await waitFor(() => expect(screen.getByText('Accepted: receives labels')).toBeTruthy())
+    expect(calls.find((c) => c.url === '/api/v1/printers/accept')?.body).toEqual({ name: 'Zebra dock' })
+    expect(screen.getByRole('button', { name: 'Stop printing on Zebra dock' })).toBeTruthy()
+  })
+})

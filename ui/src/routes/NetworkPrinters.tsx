@@ -1,0 +1,115 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { instantMs, type Session } from '../api/auth.ts'
+import { reauthUrl, reauthWithPassword } from '../api/importData.ts'
+import { acceptPrinter, getPrinters, withdrawPrinter } from '../api/org.ts'
+import { queryKeys } from '../api/queries.ts'
+import { t } from '../i18n/index.ts'
+
+/**
+ * Printers announced on the network. Anything on the LAN can announce itself as a printer, so
+ * one found there prints only after an administrator accepts it; accepting asks for the admin
+ * password (or a second sign-in with Exact Online) as ImportData does.
+ */
+export function NetworkPrinters({ session, now = Date.now() }: { session: Session; now?: number }) {
+  const queryClient = useQueryClient()
+  const printers = useQuery({ queryKey: ['printers'], queryFn: getPrinters, enabled: session.tier === 'full', retry: false })
+  const [password, setPassword] = useState('')
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['printers'] })
+  const confirm = useMutation({
+    mutationFn: () => reauthWithPassword(password),
+    onSuccess: (s) => {
+      setPassword('')
+      queryClient.setQueryData(queryKeys.session, s)
+    },
+  })
+  const accept = useMutation({ mutationFn: acceptPrinter, onSuccess: refresh })
+  const withdraw = useMutation({ mutationFn: withdrawPrinter, onSuccess: refresh })
+  const discovered = (printers.data ?? []).filter((p) => p.source === 'discovered')
+  const admin = instantMs(session.importDataUntil) > now
+  const error = accept.error ?? withdraw.error
+
+  return (
+    <section className="flex flex-col gap-3 rounded-lg bg-white p-4 shadow" aria-labelledby="gs-network-printers">
+      <h2 id="gs-network-printers" className="font-semibold">
+        {t('printers.networkTitle')}
+      </h2>
+      <p className="text-sm text-slate-600">{t('printers.networkIntro')}</p>
+      {printers.isSuccess && discovered.length === 0 && <p className="text-sm text-slate-600">{t('printers.noneDiscovered')}</p>}
+      {discovered.length > 0 && (
+        <ul className="flex flex-col divide-y divide-slate-200">
+          {discovered.map((p) => (
+            <li key={p.name} className="flex flex-wrap items-center justify-between gap-2 py-2">
+              <div className="flex min-w-0 flex-col">
+                <span className="font-medium break-words">{p.name}</span>
+                <span className="text-sm break-all text-slate-600">{p.uri}</span>
+                <span className={`text-sm ${p.accepted ? 'text-emerald-800' : 'text-amber-800'}`}>
+                  {p.accepted ? t('printers.accepted') : t('printers.waiting')}
+                </span>
+              </div>
+              {admin &&
+                (p.accepted ? (
+                  <button
+                    type="button"
+                    onClick={() => withdraw.mutate(p.name)}
+                    disabled={withdraw.isPending}
+                    className="min-h-11 rounded-md border border-slate-400 px-4 font-medium text-slate-800 disabled:opacity-60"
+                  >
+                    {t('printers.withdraw', { name: p.name })}
+                  </button>
+                ) : (
+                  <button
+                    type="button"
+                    onClick={() => accept.mutate(p.name)}
+                    disabled={accept.isPending}
+                    className="min-h-11 rounded-md bg-sky-800 px-4 font-medium text-white disabled:opacity-60"
+                  >
+                    {t('printers.accept', { name: p.name })}
+                  </button>
+                ))}
+            </li>
+          ))}
+        </ul>
+      )}
+      {discovered.length > 0 && !admin && (
+        <form
+          className="flex flex-col gap-2 border-t border-slate-200 pt-3"
+          onSubmit={(e) => {
+            e.preventDefault()
+            if (password) confirm.mutate()
+          }}
+        >
+          <p className="text-sm text-slate-700">{t('printers.adminNeeded')}</p>
+          <div className="flex flex-wrap items-end gap-2">
+            <label className="flex flex-col gap-1 text-sm font-medium">
+              {t('importData.password')}
+              <input
+                type="password"
+                autoComplete="current-password"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+                className="min-h-11 rounded border border-slate-300 px-2 font-normal focus:ring-2 focus:ring-sky-600 focus:outline-none"
+              />
+            </label>
+            <button type="submit" disabled={!password || confirm.isPending} className="min-h-11 rounded-md bg-sky-800 px-4 font-medium text-white disabled:opacity-60">
+              {t('importData.confirmPassword')}
+            </button>
+            <a href={reauthUrl(window.location.pathname)} className="flex min-h-11 items-center rounded-md border border-sky-800 px-4 font-medium text-sky-900">
+              {t('importData.signInAgain')}
+            </a>
+          </div>
+          {confirm.error && (
+            <p role="alert" className="text-sm text-red-700">
+              {confirm.error.message}
+            </p>
+          )}
+        </form>
+      )}
+      {error && (
+        <p role="alert" className="text-sm text-red-700">
+          {error.message}
+        </p>
+      )}
+    </section>
+  )
+}
