@@ -66,6 +66,8 @@ pub struct AppState {
     pub outbox: Arc<OutboxService>,
     /// Item pictures, one file per organization, fetched after items syncs.
     pub pictures: Arc<PictureService>,
+    /// Reverse proxies whose forwarded headers count (see `api::client`).
+    pub proxies: api::client::TrustedProxies,
     /// The last data directory write probe and when it ran (health checks reuse it a while).
     write_probe: parking_lot::Mutex<Option<(Instant, bool)>>,
 }
@@ -111,6 +113,13 @@ impl AppState {
             stores.clone(),
             PictureWaits::from_exact(&waits),
         );
+        let admin_password = config.admin.password.expose();
+        if !admin_password.is_empty() && !crate::auth::password::is_hash(admin_password) {
+            tracing::warn!(
+                "[admin] password is stored as plain text: store its hash instead (stock-manager hash-password)"
+            );
+        }
+        let proxies = api::client::TrustedProxies::from_config(&config.server.trusted_proxies);
         Ok(AppState {
             config,
             started: Instant::now(),
@@ -124,6 +133,7 @@ impl AppState {
             printing: None,
             outbox,
             pictures,
+            proxies,
             write_probe: parking_lot::Mutex::new(None),
         })
     }
