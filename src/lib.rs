@@ -10,6 +10,7 @@ pub mod config;
 #[cfg(feature = "demo")]
 pub mod demo;
 pub mod discovery;
+pub mod doctor;
 pub mod error;
 pub mod exact;
 pub mod fuzzing;

@@ -40,6 +40,7 @@ impl ServerDb {
     pub fn open(data_dir: &Path) -> Result<ServerDb> {
         std::fs::create_dir_all(data_dir).with_context(|| format!("creating {}", data_dir.display()))?;
         let path = data_dir.join("server.redb");
+        create_private(&path).with_context(|| format!("creating {}", path.display()))?;
         let db = Database::create(&path).with_context(|| format!("opening {}", path.display()))?;
         let tx = db.begin_write()?;
         tx.open_table(TOKENS)?;
@@ -174,5 +175,22 @@ impl ServerDb {
             }
         }
         Ok(out.into_iter().collect())
+    }
+}
+
+/// Makes the file readable by its owner only when it does not exist yet (it holds sign-in
+/// tokens); redb then initialises the empty file.
+fn create_private(path: &Path) -> std::io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(e),
     }
 }
