@@ -25,6 +25,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "printers",
     "licence",
     "admin",
+    "server",
 ];
 
 /// The default file read when `--config` is not given and it exists.
@@ -86,6 +87,7 @@ pub struct Config {
     pub printers: Vec<PrinterConfig>,
     pub licence: LicenceConfig,
     pub admin: AdminConfig,
+    pub server: ServerConfig,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
@@ -104,6 +106,8 @@ pub struct ProviderConfig {
     pub client_id: String,
     /// The app's client secret from the Exact App Center.
     pub client_secret: Secret,
+    /// A file holding the client secret instead (e.g. a systemd credential); read at start.
+    pub client_secret_file: Option<PathBuf>,
     /// Seconds before an HTTP call to the provider is abandoned.
     pub timeout_seconds: u64,
 }
@@ -192,8 +196,20 @@ pub struct LicenceConfig {
 #[derive(Debug, Clone, Serialize, Deserialize, Default)]
 #[serde(deny_unknown_fields, default)]
 pub struct AdminConfig {
-    /// Password for the fresh re-authentication that ImportData needs; empty = a second provider sign-in.
+    /// Password for the fresh re-authentication that ImportData needs: an Argon2 PHC string from
+    /// `stock-manager hash-password` (or, for compatibility, the plain password); empty = a
+    /// second provider sign-in.
     pub password: Secret,
+    /// A file holding the password (or its hash) instead; read at start.
+    pub password_file: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct ServerConfig {
+    /// Reverse proxies (addresses or CIDR ranges) whose `X-Forwarded-For`, `X-Forwarded-Proto`
+    /// and `X-Forwarded-Host` are believed; empty = none (the direct peer is the client).
+    pub trusted_proxies: Vec<String>,
 }
 
 impl Default for Config {
@@ -212,6 +228,7 @@ impl Default for Config {
             printers: Vec::new(),
             licence: LicenceConfig::default(),
             admin: AdminConfig::default(),
+            server: ServerConfig::default(),
         }
     }
 }
@@ -222,6 +239,7 @@ impl Default for ProviderConfig {
             base_url: "https://start.exactonline.nl".into(),
             client_id: String::new(),
             client_secret: Secret::default(),
+            client_secret_file: None,
             timeout_seconds: 60,
         }
     }
@@ -286,19 +304,38 @@ impl Config {
             }
         }
         // The defaults serialise secrets as "" so the merge never carries a masked value.
-        let config: Config = fig.merge(env).extract().map_err(|e| ConfigError::Parse(describe_figment(e)))?;
+        let mut config: Config = fig.merge(env).extract().map_err(|e| ConfigError::Parse(describe_figment(e)))?;
+        config.read_secret_files()?;
         config.validate()?;
         Ok(config)
     }
 
     /// Parses a TOML document over the defaults (no environment), for tests and tools.
     pub fn from_toml_str(text: &str) -> Result<Config, ConfigError> {
-        let config: Config = Figment::from(Serialized::defaults(Config::default()))
+        let mut config: Config = Figment::from(Serialized::defaults(Config::default()))
             .merge(Toml::string(text))
             .extract()
             .map_err(|e| ConfigError::Parse(describe_figment(e)))?;
+        config.read_secret_files()?;
         config.validate()?;
         Ok(config)
+    }
+
+    /// Reads `client_secret_file` and `password_file` into their secrets. Setting both a secret
+    /// and its file is refused: which one wins would be a guess.
+    pub fn read_secret_files(&mut self) -> Result<(), ConfigError> {
+        let pairs = [
+            ("provider.client_secret", &mut self.provider.client_secret, &self.provider.client_secret_file),
+            ("admin.password", &mut self.admin.password, &self.admin.password_file),
+        ];
+        for (key, secret, file) in pairs {
+            let Some(file) = file else { continue };
+            if !secret.is_empty() {
+                return Err(invalid(key, format!("and `{key}_file` are both set: keep one")));
+            }
+            *secret = read_secret_file(file).map_err(|problem| invalid(&format!("{key}_file"), problem))?;
+        }
+        Ok(())
     }
 
     /// Checks every value once, so the server never starts half-configured.
@@ -342,7 +379,8 @@ impl Config {
             return Err(invalid("mdns.instance_name", "must be 1 to 63 characters"));
         }
         for (i, subnet) in self.mdns.printer_subnets.iter().enumerate() {
-            crate::printing::Subnet::parse(subnet).map_err(|e| invalid(&format!("mdns.printer_subnets[{i}]"), e))?;
+            crate::ip_range::IpRange::parse(subnet)
+                .map_err(|e| invalid(&format!("mdns.printer_subnets[{i}]"), format!("'{subnet}' {e}")))?;
         }
         if self.sync.interval_minutes > 24 * 60 {
             return Err(invalid("sync.interval_minutes", "must be at most 1440 (one day); 0 turns it off"));
@@ -367,6 +405,14 @@ impl Config {
             if !matches!(uri.scheme(), "ipp" | "ipps" | "http" | "https") || uri.host_str().is_none() {
                 return Err(invalid(&format!("{key}.uri"), "must be ipp://, ipps://, http:// or https:// with a host"));
             }
+        }
+        for (i, entry) in self.server.trusted_proxies.iter().enumerate() {
+            crate::ip_range::IpRange::parse(entry)
+                .map_err(|problem| invalid(&format!("server.trusted_proxies[{i}]"), format!("'{entry}' {problem}")))?;
+        }
+        let password = self.admin.password.expose();
+        if crate::auth::password::is_hash(password) {
+            crate::auth::password::check_hash(password).map_err(|problem| invalid("admin.password", problem))?;
         }
         if let Some(key) = &self.licence.public_key
             && !key.is_empty()
@@ -399,6 +445,16 @@ impl Config {
         let host = if host.contains(':') { format!("[{host}]") } else { host };
         format!("{scheme}://{host}:{}", bound.port())
     }
+}
+
+/// A secret kept in a file: its first line (editors and `echo` add a final newline).
+fn read_secret_file(path: &Path) -> Result<Secret, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let value = text.lines().next().unwrap_or("").trim_end();
+    if value.is_empty() {
+        return Err(format!("{} is empty", path.display()));
+    }
+    Ok(Secret::new(value))
 }
 
 /// Figment's errors already name the key ("for key `listen`"); keep them on one line.
@@ -495,6 +551,50 @@ mod tests {
         keys_sorted.sort();
         listed.sort();
         assert_eq!(keys_sorted, listed);
+    }
+
+    #[test]
+    fn secrets_are_read_from_their_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let secret = dir.path().join("client_secret");
+        std::fs::write(&secret, "from-a-file\n").unwrap();
+        let password = dir.path().join("admin_password");
+        std::fs::write(&password, "plain-admin\r\n").unwrap();
+        let text = format!(
+            "[provider]\nclient_secret_file = {:?}\n[admin]\npassword_file = {:?}\n",
+            secret.display().to_string(),
+            password.display().to_string()
+        );
+        let c = Config::from_toml_str(&text).expect("valid");
+        assert_eq!(c.provider.client_secret.expose(), "from-a-file");
+        assert_eq!(c.admin.password.expose(), "plain-admin");
+        assert!(!format!("{c:?}").contains("from-a-file"));
+    }
+
+    #[test]
+    fn a_secret_file_that_is_missing_empty_or_doubled_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("nope").display().to_string();
+        let err = Config::from_toml_str(&format!("[provider]\nclient_secret_file = {missing:?}")).unwrap_err();
+        assert!(err.to_string().contains("provider.client_secret_file") && err.to_string().contains("cannot read"));
+        let empty = dir.path().join("empty");
+        std::fs::write(&empty, "\n").unwrap();
+        let empty = empty.display().to_string();
+        let err = Config::from_toml_str(&format!("[admin]\npassword_file = {empty:?}")).unwrap_err().to_string();
+        assert!(err.contains("admin.password_file") && err.contains("is empty"), "{err}");
+        let both = format!("[admin]\npassword = \"x\"\npassword_file = {empty:?}");
+        let err = Config::from_toml_str(&both).unwrap_err().to_string();
+        assert!(err.contains("both set"), "{err}");
+    }
+
+    #[test]
+    fn trusted_proxies_and_password_hashes_are_checked() {
+        let ok = Config::from_toml_str("[server]\ntrusted_proxies = [\"127.0.0.1\", \"10.0.0.0/8\", \"fd00::/8\"]");
+        assert_eq!(ok.expect("valid").server.trusted_proxies.len(), 3);
+        let err = Config::from_toml_str("[server]\ntrusted_proxies = [\"10.0.0.0/33\"]").unwrap_err().to_string();
+        assert!(err.contains("server.trusted_proxies[0]"), "{err}");
+        let err = Config::from_toml_str("[admin]\npassword = \"$argon2id$nonsense\"").unwrap_err().to_string();
+        assert!(err.contains("admin.password"), "{err}");
     }
 
     #[test]

@@ -10,9 +10,11 @@ pub mod config;
 #[cfg(feature = "demo")]
 pub mod demo;
 pub mod discovery;
+pub mod doctor;
 pub mod error;
 pub mod exact;
 pub mod fuzzing;
+pub mod ip_range;
 pub mod labels;
 pub mod limits;
 pub mod outbox;

@@ -32,6 +32,15 @@ enum Command {
         #[command(subcommand)]
         action: LicenseAction,
     },
+    /// Read a password (without echo on a terminal, else one line of stdin) and print its Argon2
+    /// hash for `[admin] password`.
+    HashPassword,
+    /// Check this install: config, data directory, Exact Online, printers, TLS, mDNS, disk.
+    Doctor {
+        /// Data directory (overrides `data_dir`).
+        #[arg(long, value_name = "DIR")]
+        data_dir: Option<PathBuf>,
+    },
     /// Run the built-in Exact Online simulator alone and print its base URL.
     #[cfg(feature = "demo")]
     Sim(SimArgs),
@@ -181,6 +190,27 @@ fn main() -> ExitCode {
             })
         }
         Command::License { action } => license(action),
+        Command::HashPassword => hash_password(),
+        Command::Doctor { data_dir } => {
+            let serve = ServeArgs { listen: None, data_dir };
+            let config = match load_config(cli.config.as_deref(), &serve) {
+                Ok(c) => c,
+                // load_config printed the reason; say it as a check line too.
+                Err(_) => {
+                    println!(
+                        "FAIL config     the configuration does not load (above): fix it, see config.example.toml"
+                    );
+                    return ExitCode::FAILURE;
+                }
+            };
+            let shown = cli.config.as_ref().map(|p| p.display().to_string());
+            println!("OK   config     {} parses", shown.as_deref().unwrap_or("the configuration"));
+            let checks = actix_web::rt::System::new().block_on(stock_manager::doctor::run(&config));
+            for check in &checks {
+                println!("{check}");
+            }
+            if stock_manager::doctor::failed(&checks) { ExitCode::FAILURE } else { ExitCode::SUCCESS }
+        }
         Command::Sync(args) => {
             let serve = ServeArgs { listen: None, data_dir: args.data_dir.clone() };
             let config = match load_config(cli.config.as_deref(), &serve) {
@@ -268,6 +298,74 @@ fn license(action: LicenseAction) -> ExitCode {
             }
         }
     }
+}
+
+fn hash_password() -> ExitCode {
+    let password = match read_password() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match stock_manager::auth::password::hash(&password) {
+        Ok(phc) => {
+            println!("{phc}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: cannot hash the password: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The password to hash: asked twice without echo on a terminal, else the first line of stdin.
+fn read_password() -> Result<String, String> {
+    use std::io::IsTerminal;
+    let stdin = std::io::stdin();
+    let password = if stdin.is_terminal() {
+        let first = prompt_hidden("Password: ")?;
+        if prompt_hidden("Again: ")? != first {
+            return Err("the two passwords differ".into());
+        }
+        first
+    } else {
+        let mut line = String::new();
+        stdin.read_line(&mut line).map_err(|e| format!("cannot read stdin: {e}"))?;
+        line.trim_end_matches(['\r', '\n']).to_string()
+    };
+    if password.is_empty() {
+        return Err("the password is empty".into());
+    }
+    Ok(password)
+}
+
+/// Reads a line from the terminal with echo off (restored even when reading fails).
+fn prompt_hidden(prompt: &str) -> Result<String, String> {
+    use std::io::Write;
+    eprint!("{prompt}");
+    let _ = std::io::stderr().flush();
+    #[cfg(unix)]
+    let saved = {
+        use rustix::termios::{LocalModes, OptionalActions, tcgetattr, tcsetattr};
+        let stdin = rustix::stdio::stdin();
+        let saved = tcgetattr(stdin).map_err(|e| format!("cannot read the terminal settings: {e}"))?;
+        let mut quiet = saved.clone();
+        quiet.local_modes.remove(LocalModes::ECHO);
+        tcsetattr(stdin, OptionalActions::Now, &quiet).map_err(|e| format!("cannot turn echo off: {e}"))?;
+        saved
+    };
+    let mut line = String::new();
+    let read = std::io::stdin().read_line(&mut line);
+    #[cfg(unix)]
+    {
+        use rustix::termios::{OptionalActions, tcsetattr};
+        let _ = tcsetattr(rustix::stdio::stdin(), OptionalActions::Now, &saved);
+    }
+    eprintln!();
+    read.map_err(|e| format!("cannot read the password: {e}"))?;
+    Ok(line.trim_end_matches(['\r', '\n']).to_string())
 }
 
 /// Writes a file readable by its owner only.

@@ -12,10 +12,11 @@ use crate::exact::catalogue;
 use crate::exact::oauth::OAuthClient;
 use crate::exact::tokens::TokenManager;
 use crate::exact::{ExactClient, Waits};
+use crate::ip_range::IpRange;
 use crate::labels::Templates;
 use crate::outbox::OutboxService;
 use crate::pictures::{PictureService, PictureWaits};
-use crate::printing::{PrintOptions, PrintService, PrinterRegistry, Subnet};
+use crate::printing::{PrintOptions, PrintService, PrinterRegistry};
 use crate::serverdb::{ACCEPTED_PRINTERS, AcceptedPrinter, ServerDb};
 use crate::store::Stores;
 use crate::sync::engine::OrgToken;
@@ -66,6 +67,8 @@ pub struct AppState {
     pub outbox: Arc<OutboxService>,
     /// Item pictures, one file per organization, fetched after items syncs.
     pub pictures: Arc<PictureService>,
+    /// Reverse proxies whose forwarded headers count (see `api::client`).
+    pub proxies: api::client::TrustedProxies,
     /// The last data directory write probe and when it ran (health checks reuse it a while).
     write_probe: parking_lot::Mutex<Option<(Instant, bool)>>,
 }
@@ -111,6 +114,13 @@ impl AppState {
             stores.clone(),
             PictureWaits::from_exact(&waits),
         );
+        let admin_password = config.admin.password.expose();
+        if !admin_password.is_empty() && !crate::auth::password::is_hash(admin_password) {
+            tracing::warn!(
+                "[admin] password is stored as plain text: store its hash instead (stock-manager hash-password)"
+            );
+        }
+        let proxies = api::client::TrustedProxies::from_config(&config.server.trusted_proxies);
         Ok(AppState {
             config,
             started: Instant::now(),
@@ -124,13 +134,14 @@ impl AppState {
             printing: None,
             outbox,
             pictures,
+            proxies,
             write_probe: parking_lot::Mutex::new(None),
         })
     }
 
     /// Starts the print queue's worker over the configured printers (needs a tokio runtime).
     pub fn start_printing(&mut self) -> Result<&PrintService> {
-        let subnets = self.config.mdns.printer_subnets.iter().filter_map(|s| Subnet::parse(s).ok()).collect();
+        let subnets = self.config.mdns.printer_subnets.iter().filter_map(|s| IpRange::parse(s).ok()).collect();
         let accepted = self
             .serverdb
             .all_json::<AcceptedPrinter>(ACCEPTED_PRINTERS)

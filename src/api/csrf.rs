@@ -9,11 +9,11 @@
 //!   `text/plain`, the only bodies another site can send without asking first, answers 415. A
 //!   request without a body needs no `Content-Type` (logout, retry).
 //!
-//! This server's own origin is the host the request came to (its `Host`, or the proxy's
-//! `X-Forwarded-Host`/`Forwarded` that the sign-in's callback URL already follows; a browser
-//! cannot set those on a cross-site request without a CORS preflight, which this server never
-//! grants), over http or https, and the configured `public_url`.
+//! This server's own origin is the host the request came to (its `Host`, or a trusted proxy's
+//! `X-Forwarded-Host` that the sign-in's callback URL already follows: see `api::client`), over
+//! http or https, and the configured `public_url`.
 
+use super::client::ClientInfo;
 use crate::error::{AppError, Code};
 use crate::server::AppState;
 use actix_web::body::MessageBody;
@@ -32,7 +32,8 @@ pub async fn check(
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     if changes_state(req.method()) {
         let public_url = req.app_data::<web::Data<AppState>>().and_then(|s| s.config.public_url.clone());
-        same_origin(req.request(), public_url.as_deref())?;
+        let client = ClientInfo::of(req.request());
+        same_origin(req.request(), public_url.as_deref(), &client)?;
         json_body(req.request())?;
     }
     next.call(req).await
@@ -47,7 +48,7 @@ fn header_str(req: &HttpRequest, name: header::HeaderName) -> Option<&str> {
 }
 
 /// 403 when the request names a site that is not this server.
-fn same_origin(req: &HttpRequest, public_url: Option<&str>) -> Result<(), AppError> {
+fn same_origin(req: &HttpRequest, public_url: Option<&str>, client: &ClientInfo) -> Result<(), AppError> {
     let (claimed, what) = match header_str(req, header::ORIGIN) {
         Some(origin) => (origin, "Origin"),
         None => match header_str(req, header::REFERER) {
@@ -58,8 +59,7 @@ fn same_origin(req: &HttpRequest, public_url: Option<&str>) -> Result<(), AppErr
     // `Origin: null` (sandboxed frames, some redirects) is never this server.
     let from = url::Url::parse(claimed).ok().map(|u| u.origin()).filter(|o| o.is_tuple());
     let ours = |from: &url::Origin| {
-        let info = req.connection_info();
-        let hosts = [header_str(req, header::HOST), Some(info.host())];
+        let hosts = [header_str(req, header::HOST), Some(client.host.as_str())];
         let by_host = hosts.into_iter().flatten().any(|host| {
             ["http", "https"]
                 .iter()
@@ -118,33 +118,45 @@ fn json_body(req: &HttpRequest) -> Result<(), AppError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::client::TrustedProxies;
     use actix_web::test::TestRequest;
 
     fn req(headers: &[(&str, &str)]) -> HttpRequest {
-        let mut r = TestRequest::post().uri("/api/v1/sync").insert_header(("host", "esm.lan:8080"));
+        let mut r = TestRequest::post()
+            .uri("/api/v1/sync")
+            .peer_addr("127.0.0.1:40000".parse().unwrap())
+            .insert_header(("host", "esm.lan:8080"));
         for (k, v) in headers {
             r = r.insert_header((*k, *v));
         }
         r.to_http_request()
     }
 
+    /// `same_origin` with no proxy trusted (the default).
+    fn origin_ok(req: &HttpRequest, public_url: Option<&str>) -> Result<(), AppError> {
+        same_origin(req, public_url, &ClientInfo::resolve(req, &TrustedProxies::default()))
+    }
+
     #[test]
     fn only_this_servers_origin_passes() {
-        assert!(same_origin(&req(&[]), None).is_ok(), "no Origin: not a browser");
-        assert!(same_origin(&req(&[("origin", "http://esm.lan:8080")]), None).is_ok());
-        assert!(same_origin(&req(&[("origin", "https://esm.lan:8080")]), None).is_ok(), "TLS at a proxy");
-        assert!(same_origin(&req(&[("referer", "http://esm.lan:8080/planning?x=1")]), None).is_ok());
+        assert!(origin_ok(&req(&[]), None).is_ok(), "no Origin: not a browser");
+        assert!(origin_ok(&req(&[("origin", "http://esm.lan:8080")]), None).is_ok());
+        assert!(origin_ok(&req(&[("origin", "https://esm.lan:8080")]), None).is_ok(), "TLS at a proxy");
+        assert!(origin_ok(&req(&[("referer", "http://esm.lan:8080/planning?x=1")]), None).is_ok());
         for bad in ["http://evil.example", "http://esm.lan:8081", "http://esm.lan", "null", "", "esm.lan:8080"] {
-            assert!(same_origin(&req(&[("origin", bad)]), None).is_err(), "{bad}");
+            assert!(origin_ok(&req(&[("origin", bad)]), None).is_err(), "{bad}");
         }
-        assert!(same_origin(&req(&[("referer", "http://evil.example/esm.lan:8080")]), None).is_err());
+        assert!(origin_ok(&req(&[("referer", "http://evil.example/esm.lan:8080")]), None).is_err());
         let public = Some("https://esm.factory.lan/");
-        assert!(same_origin(&req(&[("origin", "https://esm.factory.lan")]), public).is_ok());
-        assert!(same_origin(&req(&[("origin", "https://esm.factory.lan:443")]), public).is_ok());
-        assert!(same_origin(&req(&[("origin", "http://esm.factory.lan")]), public).is_err(), "scheme counts");
-        // Behind a proxy that passes the browser's host along.
+        assert!(origin_ok(&req(&[("origin", "https://esm.factory.lan")]), public).is_ok());
+        assert!(origin_ok(&req(&[("origin", "https://esm.factory.lan:443")]), public).is_ok());
+        assert!(origin_ok(&req(&[("origin", "http://esm.factory.lan")]), public).is_err(), "scheme counts");
+        // Behind a trusted proxy that passes the browser's host along; from anyone else the
+        // header counts for nothing.
         let proxied = req(&[("x-forwarded-host", "esm.factory.lan"), ("origin", "https://esm.factory.lan")]);
-        assert!(same_origin(&proxied, None).is_ok());
+        let trusted = TrustedProxies::from_config(&["127.0.0.1".to_string()]);
+        assert!(same_origin(&proxied, None, &ClientInfo::resolve(&proxied, &trusted)).is_ok());
+        assert!(origin_ok(&proxied, None).is_err());
     }
 
     #[test]

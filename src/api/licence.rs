@@ -42,8 +42,8 @@ async fn activate(
             "You can only activate the organization you are signed in to",
         ));
     }
-    // The peer address, not X-Forwarded-For: a client must not pick its own throttle key.
-    let ip = req.peer_addr().map(|a| a.ip().to_string()).unwrap_or_default();
+    // Forwarded addresses only from trusted proxies: a client must not pick its own throttle key.
+    let ip = super::client::ClientInfo::of(&req).ip.map(|ip| ip.to_string()).unwrap_or_default();
     let keys = [format!("ip:{ip}"), format!("user:{}", r.user)];
     let now = Instant::now();
     for key in &keys {

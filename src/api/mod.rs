@@ -1,6 +1,7 @@
 //! HTTP handlers, one file per resource group. Handlers are thin: parse, call a service, map errors.
 
 pub mod auth;
+pub mod client;
 pub mod csrf;
 pub mod db;
 pub mod events;

@@ -3,6 +3,7 @@
 pub mod accounts;
 pub mod licence;
 pub mod orgs;
+pub mod password;
 pub mod session;
 pub mod throttle;
 pub mod tier;

@@ -2,7 +2,7 @@
 //!
 //! Pure data and lookups. The field lists are the reference's §9 `Name:Type[flags]` lists,
 //! embedded verbatim (`schema.txt`), plus the sync/bulk variants derived from their regular
-//! twin (`sync.txt`). Parsed once on first use; every name is a `&'static str` slice of the
+//! twin (`sync.txt`) and the few endpoints the reference lists elsewhere (`schema_extra.txt`). Parsed once on first use; every name is a `&'static str` slice of the
 //! embedded text, so lookups allocate nothing.
 
 use std::collections::HashMap;
@@ -10,6 +10,8 @@ use std::sync::OnceLock;
 
 const ENTITIES: &str = include_str!("schema.txt");
 const VARIANTS: &str = include_str!("sync.txt");
+/// Endpoints outside the reference's §9 lists (`hrm/Divisions`), in the same format.
+const EXTRA: &str = include_str!("schema_extra.txt");
 
 /// Rows per page on regular endpoints.
 pub const REGULAR_PAGE_SIZE: usize = 60;
@@ -268,7 +270,7 @@ fn parse_methods(s: &str) -> Methods {
 
 fn build() -> Catalogue {
     let mut entities: Vec<Entity> = Vec::new();
-    let mut lines = ENTITIES.lines();
+    let mut lines = ENTITIES.lines().chain(EXTRA.lines());
     while let Some(header) = lines.next() {
         let Some(rest) = header.strip_prefix("**`") else { continue };
         let Some((path, tail)) = rest.split_once("`**") else { continue };

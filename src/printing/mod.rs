@@ -12,6 +12,6 @@ pub mod service;
 pub mod store;
 
 pub use ipp_client::{IppClient, IppError, IppJobState, PrinterCapabilities};
-pub use registry::{Printer, PrinterRegistry, PrinterSource, Subnet};
+pub use registry::{Printer, PrinterRegistry, PrinterSource};
 pub use service::{PrintError, PrintOptions, PrintService};
 pub use store::{JobId, JobState, PrintJob};

@@ -7,6 +7,7 @@
 //! questions. An accepted printer that comes back at another address needs accepting again.
 
 use crate::config::PrinterConfig;
+use crate::ip_range::IpRange;
 use crate::labels::LabelType;
 use mdns_sd::{ServiceDaemon, ServiceEvent};
 use parking_lot::RwLock;
@@ -72,7 +73,7 @@ pub struct PrinterRegistry {
     /// Discovered printers an administrator accepted: name → the URI accepted.
     accepted: Arc<RwLock<BTreeMap<String, String>>>,
     /// Discovered printers in these subnets need no acceptance.
-    subnets: Arc<Vec<Subnet>>,
+    subnets: Arc<Vec<IpRange>>,
 }
 
 impl PrinterRegistry {
@@ -83,7 +84,7 @@ impl PrinterRegistry {
 
     /// Adds the acceptance rules: subnets whose printers need no acceptance, and the printers
     /// accepted before (name → URI).
-    pub fn with_acceptance(mut self, subnets: Vec<Subnet>, accepted: BTreeMap<String, String>) -> PrinterRegistry {
+    pub fn with_acceptance(mut self, subnets: Vec<IpRange>, accepted: BTreeMap<String, String>) -> PrinterRegistry {
         self.subnets = Arc::new(subnets);
         *self.accepted.write() = accepted;
         self
@@ -225,46 +226,6 @@ fn uri_ip(uri: &str) -> Option<IpAddr> {
     url.host_str()?.trim_start_matches('[').trim_end_matches(']').parse().ok()
 }
 
-/// An IP subnet in CIDR notation (`192.168.10.0/24`, `fd00::/8`); a bare address is a /32 (/128).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Subnet {
-    network: IpAddr,
-    prefix: u8,
-}
-
-impl Subnet {
-    pub fn parse(text: &str) -> Result<Subnet, String> {
-        let text = text.trim();
-        let (addr, prefix) = match text.split_once('/') {
-            Some((a, p)) => (a, Some(p)),
-            None => (text, None),
-        };
-        let network: IpAddr = addr.parse().map_err(|_| format!("'{text}' is not an IP address or subnet"))?;
-        let max = if network.is_ipv4() { 32 } else { 128 };
-        let prefix = match prefix {
-            Some(p) => {
-                p.parse::<u8>().ok().filter(|p| *p <= max).ok_or_else(|| format!("'{text}' has a bad prefix length"))?
-            }
-            None => max,
-        };
-        Ok(Subnet { network, prefix })
-    }
-
-    pub fn contains(&self, ip: IpAddr) -> bool {
-        match (self.network, ip) {
-            (IpAddr::V4(n), IpAddr::V4(a)) => {
-                let mask = u32::MAX.checked_shl(32 - u32::from(self.prefix)).unwrap_or(0);
-                u32::from(n) & mask == u32::from(a) & mask
-            }
-            (IpAddr::V6(n), IpAddr::V6(a)) => {
-                let mask = u128::MAX.checked_shl(128 - u32::from(self.prefix)).unwrap_or(0);
-                u128::from(n) & mask == u128::from(a) & mask
-            }
-            _ => false,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -340,7 +301,7 @@ mod tests {
 
     #[test]
     fn subnets_accept_without_an_administrator() {
-        let subnets = vec![Subnet::parse("10.1.2.0/24").unwrap(), Subnet::parse("fd00::/8").unwrap()];
+        let subnets = vec![IpRange::parse("10.1.2.0/24").unwrap(), IpRange::parse("fd00::/8").unwrap()];
         let registry = PrinterRegistry::default().with_acceptance(subnets, BTreeMap::new());
         registry.add_discovered(found("In", "10.1.2.77"));
         registry.add_discovered(found("Out", "10.1.3.77"));
@@ -354,17 +315,5 @@ mod tests {
         );
         kept.add_discovered(found("Out", "10.1.3.77"));
         assert!(kept.usable("Out").is_some(), "an acceptance kept from before holds");
-    }
-
-    #[test]
-    fn subnet_parsing() {
-        assert!(Subnet::parse("10.0.0.0/8").unwrap().contains("10.200.1.1".parse().unwrap()));
-        assert!(Subnet::parse("0.0.0.0/0").unwrap().contains("8.8.8.8".parse().unwrap()));
-        assert!(Subnet::parse("10.0.0.7").unwrap().contains("10.0.0.7".parse().unwrap()));
-        assert!(!Subnet::parse("10.0.0.7").unwrap().contains("10.0.0.8".parse().unwrap()));
-        assert!(!Subnet::parse("10.0.0.0/8").unwrap().contains("::1".parse().unwrap()));
-        for bad in ["10.0.0.0/33", "x/8", "", "10.0.0/8", "::/129"] {
-            assert!(Subnet::parse(bad).is_err(), "{bad}");
-        }
     }
 }

@@ -277,3 +277,131 @@ pub fn divisions(st: &SimState, asked: i32, json: bool) -> HttpResponse {
         .content_type("application/json; charset=utf-8")
         .body(serde_json::json!({"d": {"results": rows}}).to_string())
 }
+
+/// `GET /api/v1/{division}/hrm/Divisions`: the divisions of the current licence (all of the
+/// simulator's, one customer), as a regular endpoint: 60 rows a page with `__next`, `$select`,
+/// `$top`, `$skiptoken` (the last `Code`), key addressing `(Code)`, and `$filter` on `Code eq N`
+/// only (what clients use it for; other filters answer 400 rather than a wrong list).
+pub fn hrm_divisions(
+    st: &SimState,
+    e: &schema::Entity,
+    asked: i32,
+    key: Option<&str>,
+    raw_query: &str,
+    json: bool,
+) -> HttpResponse {
+    if !json {
+        return HttpResponse::NotAcceptable().body("Send Accept: application/json for hrm/Divisions");
+    }
+    let type_name = "Exact.Web.Api.Models.HRM.Division";
+    // The licence's customer: the first division's company, as system/Divisions says.
+    let customer_name = st.divisions.first().map(|d| d.description.clone());
+    let created = "/Date(1420416000000)/"; // 2015-01-05, when the demo company started
+    let rows: Vec<(i32, serde_json::Map<String, serde_json::Value>)> = st
+        .divisions
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let row = serde_json::json!({
+                "Code": d.code, "ArchiveDate": null, "BlockingStatus": 0,
+                "Class_01": null, "Class_02": null, "Class_03": null, "Class_04": null, "Class_05": null,
+                "Country": "NL", "CountryDescription": "Nederland", "Created": created,
+                "Creator": super::value::guid_string(super::store::deterministic_id(7, 8)),
+                "CreatorFullName": "Exact Online", "Currency": "EUR", "CurrencyDescription": "Euro",
+                "Customer": super::value::guid_string(super::store::deterministic_id(7, 7)),
+                "CustomerCode": format!("{:>18}", 1), "CustomerName": customer_name,
+                "Description": d.description, "HID": (i as i64 + 1).to_string(), "Main": i == 0,
+                "Modified": created, "Modifier": super::value::guid_string(super::store::deterministic_id(7, 8)),
+                "ModifierFullName": "Exact Online", "OBNumber": null, "SiretNumber": null, "StartDate": created,
+                "Status": 1, "TaxOfficeNumber": null, "TaxReferenceNumber": null, "TemplateCode": null,
+                "VATNumber": format!("NL00{}B01", d.code), "Website": null,
+            });
+            let mut out = serde_json::Map::new();
+            out.insert(
+                "__metadata".into(),
+                serde_json::json!({"uri": format!("{}/api/v1/{asked}/hrm/Divisions({})", st.base_url, d.code), "type": type_name}),
+            );
+            if let serde_json::Value::Object(fields) = row {
+                out.extend(fields);
+            }
+            (d.code, out)
+        })
+        .collect();
+    let mut select: Option<Vec<&str>> = None;
+    let mut code_eq: Option<i32> = None;
+    let mut top: Option<usize> = None;
+    let mut after: Option<i32> = None;
+    let pairs = super::odata::decode_pairs(raw_query);
+    for (k, v) in &pairs {
+        match k.as_str() {
+            "$select" if v.trim() != "*" && !v.trim().is_empty() => {
+                let mut names = Vec::new();
+                for name in v.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                    let Some(field) = e.field(name) else {
+                        return error(400, &format!("No property '{name}' exists in type '{type_name}'."));
+                    };
+                    names.push(field.name);
+                }
+                select = Some(names);
+            }
+            "$select" | "$format" | "$inlinecount" => {}
+            "$filter" => {
+                let parsed = v.trim().strip_prefix("Code eq ").and_then(|n| n.trim().parse::<i32>().ok());
+                match parsed {
+                    Some(code) => code_eq = Some(code),
+                    None => return error(400, "The simulator filters hrm/Divisions only on Code eq N."),
+                }
+            }
+            "$top" => match v.trim().parse() {
+                Ok(n) => top = Some(n),
+                Err(_) => return error(400, super::odata::parse::SYNTAX_ERROR),
+            },
+            "$skiptoken" => match v.trim().parse() {
+                Ok(n) => after = Some(n),
+                Err(_) => return error(400, super::odata::parse::SYNTAX_ERROR),
+            },
+            "$skip" => return error(400, "The query parameter '$skip' is not supported on this endpoint. Use __next."),
+            k if k.starts_with('$') => return error(400, super::odata::parse::SYNTAX_ERROR),
+            _ => {}
+        }
+    }
+    let project = |row: &serde_json::Map<String, serde_json::Value>| -> serde_json::Value {
+        match &select {
+            None => serde_json::Value::Object(row.clone()),
+            Some(names) => serde_json::Value::Object(
+                row.iter()
+                    .filter(|(k, _)| *k == "__metadata" || names.contains(&k.as_str()))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+            ),
+        }
+    };
+    let ok = |body: serde_json::Value| {
+        HttpResponse::Ok().content_type("application/json; charset=utf-8").body(body.to_string())
+    };
+    if let Some(key) = key {
+        let code = key.trim().parse::<i32>().ok();
+        return match rows.iter().find(|(c, _)| Some(*c) == code) {
+            Some((_, row)) => ok(serde_json::json!({"d": project(row)})),
+            None => error(404, "Not found"),
+        };
+    }
+    let mut matching: Vec<&(i32, serde_json::Map<String, serde_json::Value>)> =
+        rows.iter().filter(|(c, _)| code_eq.is_none_or(|want| *c == want) && after.is_none_or(|a| *c > a)).collect();
+    matching.sort_by_key(|(c, _)| *c);
+    let limit = top.unwrap_or(usize::MAX).min(e.page_size());
+    let more = matching.len() > limit && top.is_none_or(|t| t > limit);
+    matching.truncate(limit);
+    let results: Vec<serde_json::Value> = matching.iter().map(|(_, row)| project(row)).collect();
+    let mut d = serde_json::json!({ "results": results });
+    if more && let Some((last, _)) = matching.last() {
+        let mut next = format!("{}/api/v1/{asked}/hrm/Divisions?", st.base_url);
+        for (k, v) in pairs.iter().filter(|(k, _)| k != "$skiptoken") {
+            let v = if k == "$top" { top.map(|t| (t - limit).to_string()).unwrap_or_default() } else { v.clone() };
+            next.push_str(&format!("{}={}&", urlencoding::encode(k), urlencoding::encode(&v)));
+        }
+        next.push_str(&format!("$skiptoken={last}"));
+        d["__next"] = serde_json::Value::String(next);
+    }
+    ok(serde_json::json!({ "d": d }))
+}

@@ -318,6 +318,9 @@ fn handle(req: &HttpRequest, body: &[u8], st: &SimState, t: &Target<'_>, user: u
     if e.path == "system/Divisions" {
         return control::divisions(st, division, wants_json(req));
     }
+    if e.path == "hrm/Divisions" {
+        return control::hrm_divisions(st, e, division, t.key, req.query_string(), wants_json(req));
+    }
     match method {
         "GET" => read(req, st, di, division, t),
         "POST" | "PUT" | "DELETE" => {

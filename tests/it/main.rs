@@ -20,6 +20,8 @@ mod labels_api;
 #[cfg(feature = "demo")]
 mod live_outage;
 #[cfg(feature = "demo")]
+mod ops;
+#[cfg(feature = "demo")]
 mod outage;
 #[cfg(feature = "demo")]
 mod outbox;

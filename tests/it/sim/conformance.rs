@@ -197,6 +197,48 @@ async fn divisions_lists_two_companies_with_their_own_data() {
 }
 
 #[actix_web::test]
+async fn hrm_divisions_lists_the_licences_divisions_as_a_regular_endpoint() {
+    let s = Sim::start().await;
+    let v = s.json("hrm/Divisions").await;
+    let rows = results(&v);
+    let codes: Vec<i64> = rows.iter().map(|r| r["Code"].as_i64().unwrap()).collect();
+    assert_eq!(codes, vec![DIV as i64, DIV2 as i64]);
+    assert!(v["d"].get("__next").is_none(), "two divisions fit one page");
+    let first = &rows[0];
+    assert_eq!(first["__metadata"]["uri"], format!("{}/api/v1/{DIV}/hrm/Divisions({DIV})", s.sim.base_url()));
+    assert_eq!(first["__metadata"]["type"], "Exact.Web.Api.Models.HRM.Division");
+    // hrm/Divisions says HID and Main where system/Divisions says Hid and IsMainDivision.
+    assert_eq!((first["HID"].as_str(), first["Main"].as_bool()), (Some("1"), Some(true)));
+    assert!(first.get("Hid").is_none() && first.get("IsMainDivision").is_none() && first.get("Current").is_none());
+    assert_eq!(
+        (first["Currency"].as_str(), first["Country"].as_str(), first["Status"].as_i64()),
+        (Some("EUR"), Some("NL"), Some(1))
+    );
+    assert_eq!(rows[1]["CustomerName"], first["CustomerName"], "one licence, one customer");
+    assert!(first["Created"].as_str().unwrap().starts_with("/Date("));
+
+    let v = s.json(&format!("hrm/Divisions?$select=Code,Description&$filter=Code eq {DIV2}")).await;
+    let rows = results(&v);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["Code"].as_i64(), Some(DIV2 as i64));
+    let keys: Vec<&str> = rows[0].as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["__metadata", "Code", "Description"]);
+
+    // Paging: a page of one row names the next by the last Code.
+    let v = s.json("hrm/Divisions?$select=Code&$top=1").await;
+    assert_eq!(results(&v).len(), 1);
+    assert!(v["d"].get("__next").is_none(), "$top=1 asked for one row only");
+    let one = s.json(&format!("hrm/Divisions({DIV2})")).await;
+    assert_eq!(one["d"]["Code"].as_i64(), Some(DIV2 as i64));
+    let v = s.json(&format!("hrm/Divisions?$skiptoken={DIV}")).await;
+    assert_eq!(results(&v).iter().map(|r| r["Code"].as_i64().unwrap()).collect::<Vec<_>>(), vec![DIV2 as i64]);
+
+    assert_eq!(s.get("hrm/Divisions?$select=Hid").await.status(), 400);
+    assert_eq!(s.send(Method::DELETE, &format!("hrm/Divisions({DIV})"), None).await.status(), 405);
+    s.stop().await;
+}
+
+#[actix_web::test]
 async fn collections_use_the_verbose_envelope_with_metadata() {
     let s = Sim::start().await;
     let v = s.json("inventory/Warehouses?$select=ID,Code,Description").await;
