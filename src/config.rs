@@ -25,6 +25,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "printers",
     "licence",
     "admin",
+    "backup",
 ];
 
 /// The default file read when `--config` is not given and it exists.
@@ -86,6 +87,7 @@ pub struct Config {
     pub printers: Vec<PrinterConfig>,
     pub licence: LicenceConfig,
     pub admin: AdminConfig,
+    pub backup: BackupConfig,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
@@ -193,6 +195,30 @@ pub struct AdminConfig {
     pub password: Secret,
 }
 
+/// The daily backup, taken by the running server (README "Backup and restore").
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct BackupConfig {
+    /// Directory the daily backups go to; unset = no scheduled backups.
+    pub dir: Option<PathBuf>,
+    /// Local time of day to take it, `HH:MM`.
+    pub time: String,
+    /// How many of the newest daily backups to keep in `dir`.
+    pub keep: u32,
+}
+
+impl Default for BackupConfig {
+    fn default() -> Self {
+        BackupConfig { dir: None, time: "02:30".into(), keep: 7 }
+    }
+}
+
+impl BackupConfig {
+    pub fn time_of_day(&self) -> Result<chrono::NaiveTime, String> {
+        chrono::NaiveTime::parse_from_str(&self.time, "%H:%M").map_err(|_| format!("time '{}' is not HH:MM", self.time))
+    }
+}
+
 impl Default for Config {
     fn default() -> Self {
         Config {
@@ -209,6 +235,7 @@ impl Default for Config {
             printers: Vec::new(),
             licence: LicenceConfig::default(),
             admin: AdminConfig::default(),
+            backup: BackupConfig::default(),
         }
     }
 }
@@ -346,6 +373,16 @@ impl Config {
                 "store.cache_mb",
                 format!("must be between {} and {}", CACHE_MB.start(), CACHE_MB.end()),
             ));
+        }
+        crate::backup::schedule::check(&self.backup).map_err(|problem| {
+            let (key, problem) = problem.split_once(' ').unwrap_or(("", &problem));
+            invalid(&format!("backup.{key}"), problem)
+        })?;
+        if let Some(dir) = &self.backup.dir
+            && (dir.as_os_str().is_empty() || dir.starts_with(&self.data_dir))
+        {
+            // Inside the data directory, every backup would hold all the ones before it.
+            return Err(invalid("backup.dir", "must be set and lie outside data_dir"));
         }
         let mut names = std::collections::HashSet::new();
         for (i, p) in self.printers.iter().enumerate() {

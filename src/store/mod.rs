@@ -143,6 +143,11 @@ impl OrgStore {
         &self.path
     }
 
+    /// Copies the file consistently while it stays in use (backups).
+    pub fn snapshot_to(&self, dest: &Path) -> anyhow::Result<()> {
+        crate::backup::snapshot::copy_open_db(&self.db, &self.path, dest)
+    }
+
     pub fn registry(&self) -> &Registry {
         &self.registry
     }

@@ -7,6 +7,8 @@ mod support;
 
 #[cfg(feature = "demo")]
 mod auth;
+#[cfg(feature = "demo")]
+mod backup;
 mod cli;
 mod discovery;
 mod fuzz_regressions;
