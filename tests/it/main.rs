@@ -37,5 +37,6 @@ mod sim;
 mod sync;
 #[cfg(feature = "demo")]
 mod tokens;
+mod upgrade;
 #[cfg(feature = "demo")]
 mod xsite;
