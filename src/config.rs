@@ -529,6 +529,26 @@ mod tests {
     }
 
     #[test]
+    fn the_backup_section_is_off_by_default_and_checked() {
+        assert!(Config::default().backup.dir.is_none());
+        let ok = Config::from_toml_str(
+            "data_dir = \"/srv/esm\"\n[backup]\ndir = \"/mnt/backups\"\ntime = \"23:15\"\nkeep = 14\n",
+        )
+        .expect("valid");
+        assert_eq!((ok.backup.time_of_day().expect("time").to_string().as_str(), ok.backup.keep), ("23:15:00", 14));
+        for (toml, key) in [
+            ("[backup]\ntime = \"25:00\"", "`backup.time`"),
+            ("[backup]\nkeep = 0", "`backup.keep`"),
+            ("data_dir = \"/srv/esm\"\n[backup]\ndir = \"/srv/esm/backups\"", "`backup.dir`"),
+        ] {
+            let err = Config::from_toml_str(toml).expect_err(toml).to_string();
+            assert!(err.contains(key), "{toml}: {err}");
+        }
+        let example = include_str!("../config.example.toml");
+        assert!(Config::from_toml_str(example).is_ok(), "the example config is valid");
+    }
+
+    #[test]
     fn public_url_is_derived_from_the_bound_address() {
         let c = Config::default();
         assert_eq!(c.effective_public_url("0.0.0.0:8080".parse().unwrap()), "http://localhost:8080");

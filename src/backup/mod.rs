@@ -107,16 +107,23 @@ async fn take(config: &Config, out: &Path) -> Result<Manifest> {
                 let path = out.to_path_buf();
                 return tokio::task::spawn_blocking(move || archive::read(&path, None)).await?;
             }
-            // A control file left by a server that is gone (killed): nobody answers there.
-            Err(e) if e.downcast_ref::<reqwest::Error>().is_some_and(reqwest::Error::is_connect) => {
+            // A control file left by a server that is gone (killed): nothing listens there.
+            Err(e) if refused(&e) => {
                 tracing::info!("no server answers at {}; backing up the stopped data directory", control.url);
                 let _ = std::fs::remove_file(out);
             }
-            Err(e) => return Err(e),
+            Err(e) => return Err(e.context(format!("asking the server at {} for the backup", control.url))),
         }
     }
     let (data_dir, out) = (config.data_dir.clone(), out.to_path_buf());
     tokio::task::spawn_blocking(move || archive::write(&data_dir, &ClosedFiles, &out)).await?
+}
+
+/// Whether nothing listens at the server's address (as opposed to a server that failed).
+fn refused(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::ConnectionRefused)
+    })
 }
 
 /// Fetches a backup from the running server into `out`.

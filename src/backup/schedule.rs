@@ -52,6 +52,10 @@ pub fn run_once(state: &AppState, dir: &Path, keep: u32) -> Result<PathBuf> {
     super::archive::create_private_dir(dir)?;
     let name = format!("{PREFIX}{}{SUFFIX}", Local::now().format("%Y%m%d-%H%M%S"));
     let path = dir.join(&name);
+    if path.exists() {
+        // Two backups within a second (a clock set back): keep the one there.
+        anyhow::bail!("{} exists; not overwritten", path.display());
+    }
     let partial = dir.join(format!(".{name}.partial"));
     let _ = std::fs::remove_file(&partial);
     if let Err(e) = super::take_in_server(state, &partial) {

@@ -54,6 +54,16 @@ fn run(dir: &Path, args: &[&str]) -> std::process::Output {
     Command::new(binary()).arg("--config").arg(&config).args(args).output().unwrap()
 }
 
+/// [`run`] off the test's thread, which the in-process server shares.
+async fn run_beside(dir: &Path, args: &[&str]) -> std::process::Output {
+    let (dir, args) = (dir.to_path_buf(), args.iter().map(|a| a.to_string()).collect::<Vec<_>>());
+    let job = std::thread::spawn(move || run(&dir, &args.iter().map(String::as_str).collect::<Vec<_>>()));
+    while !job.is_finished() {
+        actix_web::rt::time::sleep(Duration::from_millis(20)).await;
+    }
+    job.join().unwrap()
+}
+
 async fn drained(server: &TestServer, cookie: &str) -> Value {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
@@ -185,4 +195,47 @@ async fn the_admin_route_is_invisible_without_the_control_token() {
     );
     server.stop().await;
     assert!(!data.join("control.json").exists(), "a stopped server withdraws its control file");
+}
+
+#[actix_web::test]
+async fn the_command_reaches_a_tls_server_and_the_daily_backup_keeps_the_newest() {
+    let server = TestServer::start_with(
+        |c| {
+            c.tls.enabled = true;
+            c.tls.self_signed = true;
+        },
+        Default::default(),
+    )
+    .await;
+    let data = server._dir.path().join("data");
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("tls.tar");
+    let out =
+        run_beside(tmp.path(), &["backup", "--to", file.to_str().unwrap(), "--data-dir", data.to_str().unwrap()]).await;
+    assert!(out.status.success(), "{out:?}");
+    let manifest = stock_manager::backup::archive::read(&file, None).unwrap();
+    let names: Vec<&str> = manifest.files.iter().map(|f| f.path.as_str()).collect();
+    for name in ["server.redb", "printing.redb", "tls/cert.pem", "tls/key.pem"] {
+        assert!(names.contains(&name), "{name} in {names:?}");
+    }
+
+    // The daily backup: written by the server into its directory, the oldest beyond `keep` go.
+    let daily = tmp.path().join("daily");
+    std::fs::create_dir(&daily).unwrap();
+    for old in ["stock-manager-20200101-023000.tar", "stock-manager-20200102-023000.tar"] {
+        std::fs::write(daily.join(old), b"old").unwrap();
+    }
+    let state = server.running.as_ref().unwrap().state();
+    let written = stock_manager::backup::schedule::run_once(state, &daily, 2).unwrap();
+    let mut left: Vec<String> =
+        std::fs::read_dir(&daily).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+    left.sort();
+    assert_eq!(left.len(), 2, "{left:?}");
+    assert_eq!(left[0], "stock-manager-20200102-023000.tar");
+    assert_eq!(daily.join(&left[1]), written);
+    let restored = tmp.path().join("restored");
+    let out = run(tmp.path(), &["restore", written.to_str().unwrap(), "--data-dir", restored.to_str().unwrap()]);
+    assert!(out.status.success(), "a daily backup restores: {out:?}");
+    assert!(restored.join("tls/key.pem").exists());
+    server.stop().await;
 }
