@@ -159,8 +159,12 @@ pub fn write(data_dir: &Path, source: &dyn Source, out: &Path) -> Result<Manifes
     let manifest_bytes = serde_json::to_vec_pretty(&manifest)?;
     tar.append_data(&mut header(manifest_bytes.len() as u64), MANIFEST, manifest_bytes.as_slice())?;
     for f in &manifest.files {
-        let mut file = std::fs::File::open(staging.join(&f.path))?;
+        let staged = staging.join(&f.path);
+        let mut file = std::fs::File::open(&staged)?;
         tar.append_data(&mut header(f.size), format!("{DATA_PREFIX}{}", f.path), &mut file)?;
+        // Gone as soon as it is in the tar: the disk holds the data about once more, not twice.
+        drop(file);
+        std::fs::remove_file(&staged)?;
     }
     let file = tar.into_inner()?.into_inner().map_err(|e| e.into_error())?;
     file.sync_all()?;

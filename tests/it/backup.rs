@@ -114,6 +114,10 @@ async fn a_backup_taken_while_writes_happen_restores_with_every_write_delivered_
     let running = w.server.running.take().unwrap();
     running.stop(true).await.unwrap();
     assert_eq!(w.sim.handle().counters().writes.get("POST manufacturing/MaterialIssues"), None);
+    // With no server, the command opens the files itself.
+    let offline = tmp.path().join("offline.tar");
+    let out = run(tmp.path(), &["backup", "--to", offline.to_str().unwrap(), "--data-dir", data.to_str().unwrap()]);
+    assert!(out.status.success(), "a stopped data directory backs up: {out:?}");
 
     // Into the directory in use: refused, and nothing there changes.
     let refused = run(tmp.path(), &["restore", file.to_str().unwrap(), "--data-dir", data.to_str().unwrap()]);
