@@ -118,6 +118,13 @@ async fn a_backup_taken_while_writes_happen_restores_with_every_write_delivered_
     let offline = tmp.path().join("offline.tar");
     let out = run(tmp.path(), &["backup", "--to", offline.to_str().unwrap(), "--data-dir", data.to_str().unwrap()]);
     assert!(out.status.success(), "a stopped data directory backs up: {out:?}");
+    // Also when a killed server left its control file behind (nothing listens at its address).
+    let stale = json!({"url": "http://127.0.0.1:1", "token": "gone", "pid": 1});
+    std::fs::write(data.join("control.json"), stale.to_string()).unwrap();
+    let after_kill = tmp.path().join("after-kill.tar");
+    let out = run(tmp.path(), &["backup", "--to", after_kill.to_str().unwrap(), "--data-dir", data.to_str().unwrap()]);
+    assert!(out.status.success(), "a stale control file is passed over: {out:?}");
+    std::fs::remove_file(data.join("control.json")).unwrap();
 
     // Into the directory in use: refused, and nothing there changes.
     let refused = run(tmp.path(), &["restore", file.to_str().unwrap(), "--data-dir", data.to_str().unwrap()]);
