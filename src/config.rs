@@ -26,6 +26,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "licence",
     "admin",
     "server",
+    "backup",
 ];
 
 /// The default file read when `--config` is not given and it exists.
@@ -88,6 +89,7 @@ pub struct Config {
     pub licence: LicenceConfig,
     pub admin: AdminConfig,
     pub server: ServerConfig,
+    pub backup: BackupConfig,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
@@ -212,6 +214,30 @@ pub struct ServerConfig {
     pub trusted_proxies: Vec<String>,
 }
 
+/// The daily backup, taken by the running server (README "Backup and restore").
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct BackupConfig {
+    /// Directory the daily backups go to; unset = no scheduled backups.
+    pub dir: Option<PathBuf>,
+    /// Local time of day to take it, `HH:MM`.
+    pub time: String,
+    /// How many of the newest daily backups to keep in `dir`.
+    pub keep: u32,
+}
+
+impl Default for BackupConfig {
+    fn default() -> Self {
+        BackupConfig { dir: None, time: "02:30".into(), keep: 7 }
+    }
+}
+
+impl BackupConfig {
+    pub fn time_of_day(&self) -> Result<chrono::NaiveTime, String> {
+        chrono::NaiveTime::parse_from_str(&self.time, "%H:%M").map_err(|_| format!("time '{}' is not HH:MM", self.time))
+    }
+}
+
 impl Default for Config {
     fn default() -> Self {
         Config {
@@ -229,6 +255,7 @@ impl Default for Config {
             licence: LicenceConfig::default(),
             admin: AdminConfig::default(),
             server: ServerConfig::default(),
+            backup: BackupConfig::default(),
         }
     }
 }
@@ -390,6 +417,16 @@ impl Config {
                 "store.cache_mb",
                 format!("must be between {} and {}", CACHE_MB.start(), CACHE_MB.end()),
             ));
+        }
+        crate::backup::schedule::check(&self.backup).map_err(|problem| {
+            let (key, problem) = problem.split_once(' ').unwrap_or(("", &problem));
+            invalid(&format!("backup.{key}"), problem)
+        })?;
+        if let Some(dir) = &self.backup.dir
+            && (dir.as_os_str().is_empty() || dir.starts_with(&self.data_dir))
+        {
+            // Inside the data directory, every backup would hold all the ones before it.
+            return Err(invalid("backup.dir", "must be set and lie outside data_dir"));
         }
         let mut names = std::collections::HashSet::new();
         for (i, p) in self.printers.iter().enumerate() {
@@ -595,6 +632,26 @@ mod tests {
         assert!(err.contains("server.trusted_proxies[0]"), "{err}");
         let err = Config::from_toml_str("[admin]\npassword = \"$argon2id$nonsense\"").unwrap_err().to_string();
         assert!(err.contains("admin.password"), "{err}");
+    }
+
+    #[test]
+    fn the_backup_section_is_off_by_default_and_checked() {
+        assert!(Config::default().backup.dir.is_none());
+        let ok = Config::from_toml_str(
+            "data_dir = \"/srv/esm\"\n[backup]\ndir = \"/mnt/backups\"\ntime = \"23:15\"\nkeep = 14\n",
+        )
+        .expect("valid");
+        assert_eq!((ok.backup.time_of_day().expect("time").to_string().as_str(), ok.backup.keep), ("23:15:00", 14));
+        for (toml, key) in [
+            ("[backup]\ntime = \"25:00\"", "`backup.time`"),
+            ("[backup]\nkeep = 0", "`backup.keep`"),
+            ("data_dir = \"/srv/esm\"\n[backup]\ndir = \"/srv/esm/backups\"", "`backup.dir`"),
+        ] {
+            let err = Config::from_toml_str(toml).expect_err(toml).to_string();
+            assert!(err.contains(key), "{toml}: {err}");
+        }
+        let example = include_str!("../config.example.toml");
+        assert!(Config::from_toml_str(example).is_ok(), "the example config is valid");
     }
 
     #[test]

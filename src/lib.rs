@@ -6,6 +6,7 @@
 
 pub mod api;
 pub mod auth;
+pub mod backup;
 pub mod config;
 #[cfg(feature = "demo")]
 pub mod demo;

@@ -27,6 +27,10 @@ enum Command {
     Sync(SyncArgs),
     /// Make labels from Exact Online data: a PDF file, or straight to a printer.
     Labels(LabelsArgs),
+    /// Write a backup of the data directory to FILE (asks the running server, which holds the files).
+    Backup(BackupArgs),
+    /// Bring a backup back into an empty data directory.
+    Restore(RestoreArgs),
     /// Licence codes, for the vendor: make a signing key, issue codes.
     License {
         #[command(subcommand)]
@@ -102,6 +106,26 @@ enum LicenseAction {
         #[arg(long, value_name = "DATE")]
         expires: Option<chrono::NaiveDate>,
     },
+}
+
+#[derive(Args)]
+struct BackupArgs {
+    /// The backup file to write (must not exist yet).
+    #[arg(long, value_name = "FILE")]
+    to: PathBuf,
+    /// Data directory (overrides `data_dir`).
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct RestoreArgs {
+    /// A file written by `stock-manager backup` or the daily backup.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// Data directory to restore into; it must be empty or not exist (overrides `data_dir`).
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -210,6 +234,47 @@ fn main() -> ExitCode {
                 println!("{check}");
             }
             if stock_manager::doctor::failed(&checks) { ExitCode::FAILURE } else { ExitCode::SUCCESS }
+        }
+        Command::Backup(args) => {
+            let serve = ServeArgs { listen: None, data_dir: args.data_dir.clone() };
+            let config = match load_config(cli.config.as_deref(), &serve) {
+                Ok(c) => c,
+                Err(code) => return code,
+            };
+            run_async(async move {
+                stock_manager::telemetry::init(&config);
+                let manifest = stock_manager::backup::run_backup(&config, &args.to).await?;
+                println!("Backup: {}", args.to.display());
+                println!("Contents: {}", stock_manager::backup::describe(&manifest));
+                Ok(())
+            })
+        }
+        Command::Restore(args) => {
+            let serve = ServeArgs { listen: None, data_dir: args.data_dir.clone() };
+            let config = match load_config(cli.config.as_deref(), &serve) {
+                Ok(c) => c,
+                Err(code) => return code,
+            };
+            stock_manager::telemetry::init(&config);
+            match stock_manager::backup::restore::restore(&args.file, &config.data_dir) {
+                Ok(r) => {
+                    println!("Restored: {}", config.data_dir.display());
+                    println!("Contents: {}", stock_manager::backup::describe(&r.manifest));
+                    println!(
+                        "Queued writes: {} checked at Exact Online before they go, {} left for you to check in the queue",
+                        r.writes_checked, r.writes_for_user
+                    );
+                    println!(
+                        "Print jobs open in the backup, marked failed (print again if needed): {}",
+                        r.print_jobs_failed
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e:#}");
+                    ExitCode::FAILURE
+                }
+            }
         }
         Command::Sync(args) => {
             let serve = ServeArgs { listen: None, data_dir: args.data_dir.clone() };

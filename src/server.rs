@@ -71,6 +71,9 @@ pub struct AppState {
     pub proxies: api::client::TrustedProxies,
     /// The last data directory write probe and when it ran (health checks reuse it a while).
     write_probe: parking_lot::Mutex<Option<(Instant, bool)>>,
+    /// The token of `{data_dir}/control.json` that local admin commands (backup) present; set by
+    /// [`start`].
+    pub control_token: Option<String>,
 }
 
 impl AppState {
@@ -136,6 +139,7 @@ impl AppState {
             pictures,
             proxies,
             write_probe: parking_lot::Mutex::new(None),
+            control_token: None,
         })
     }
 
@@ -249,6 +253,8 @@ pub struct RunningServer {
     schedule: Option<tokio::task::JoinHandle<()>>,
     /// Renews due provider tokens in the background.
     renewals: Option<tokio::task::JoinHandle<()>>,
+    /// The daily backup, when configured.
+    backups: Option<tokio::task::JoinHandle<()>>,
 }
 
 /// The background schedule's view of the server: every activated organization with an account.
@@ -303,6 +309,11 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
     let bound = listener.local_addr()?;
     let mut state = AppState::open(config.clone(), options.waits.clone(), options.demo)?;
     let printing = state.start_printing()?.clone();
+    // Written only once the databases are ours: a backup command that finds it finds this server.
+    state.control_token = Some(
+        crate::backup::control::publish(&config.data_dir, bound, config.tls.enabled)
+            .context("cannot write the control file to the data directory")?,
+    );
     let state = web::Data::new(state);
 
     let extra = options.extra_routes;
@@ -366,13 +377,22 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
         Duration::from_secs(config.sync.interval_minutes * 60),
         config.sync.on_startup,
     );
+    let backups = crate::backup::schedule::spawn(state.clone());
     let url = config.effective_public_url(bound);
     tracing::info!(%url, listen = %bound, tls = config.tls.enabled, "Stock Manager is serving");
-    Ok(RunningServer { addr: bound, url, state, handle, task, discovery, schedule, renewals })
+    Ok(RunningServer { addr: bound, url, state, handle, task, discovery, schedule, renewals, backups })
 }
 
 fn prepare_data_dir(dir: &Path) -> Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create the data directory {}", dir.display()))
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create the data directory {}", dir.display()))?;
+    // Staging areas and files of backups cut off by a crash.
+    for entry in std::fs::read_dir(dir)?.flatten() {
+        if entry.file_name().to_string_lossy().starts_with(".backup-") {
+            let path = entry.path();
+            let _ = if path.is_dir() { std::fs::remove_dir_all(&path) } else { std::fs::remove_file(&path) };
+        }
+    }
+    Ok(())
 }
 
 impl RunningServer {
@@ -423,6 +443,12 @@ impl RunningServer {
         }
         if let Some(s) = self.schedule.take() {
             s.abort();
+        }
+        if let Some(b) = self.backups.take() {
+            b.abort();
+        }
+        if let Some(token) = &self.state.control_token {
+            crate::backup::control::withdraw(&self.state.config.data_dir, token);
         }
         self.state.outbox.stop();
         self.state.pictures.stop();

@@ -8,6 +8,9 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
+/// The file's name inside the data directory.
+pub const FILE_NAME: &str = "server.redb";
+
 /// Provider token sets by user key (the provider's UserID).
 pub const TOKENS: TableDefinition<&str, &[u8]> = TableDefinition::new("provider_tokens");
 /// The user whose token syncs an organization, by division.
@@ -71,7 +74,7 @@ impl ServerDb {
     /// Opens (or creates) `{data_dir}/server.redb`.
     pub fn open(data_dir: &Path) -> Result<ServerDb> {
         std::fs::create_dir_all(data_dir).with_context(|| format!("creating {}", data_dir.display()))?;
-        let path = data_dir.join("server.redb");
+        let path = data_dir.join(FILE_NAME);
         owner_only(&path)?;
         let db = Database::create(&path).with_context(|| format!("opening {}", path.display()))?;
         let tx = db.begin_write()?;

@@ -32,7 +32,8 @@ struct LiveQuery {
 }
 
 fn fetched_key(table: &str) -> String {
-    format!("live_fetched/{table}")
+    // Under the cache prefix: a store rebuilt for a new schema forgets it with the rows.
+    format!("{}{table}", crate::store::meta::KV_CACHE_PREFIX)
 }
 
 /// When the table's cache was fetched (epoch ms), if it was.

@@ -1,5 +1,6 @@
 //! HTTP handlers, one file per resource group. Handlers are thin: parse, call a service, map errors.
 
+pub mod admin;
 pub mod auth;
 pub mod client;
 pub mod csrf;
@@ -42,6 +43,7 @@ pub fn register(r: &mut Router) {
     pictures::routes(r);
     labels::routes(r);
     printers::routes(r);
+    admin::routes(r);
 }
 
 /// The route table with tiers, as mounted (the tier test walks it).

@@ -184,6 +184,12 @@ impl PictureService {
         Ok(db)
     }
 
+    /// Copies an organization's picture file consistently while it stays in use (backups).
+    pub fn snapshot_to(&self, division: i64, dest: &std::path::Path) -> Result<()> {
+        let db = self.db(division)?;
+        crate::backup::snapshot::copy_open_db(db.database(), &store::path_of(&self.data_dir, division), dest)
+    }
+
     fn spawn(&self, task: impl std::future::Future<Output = ()> + Send + 'static) {
         let mut tasks = self.tasks.lock();
         tasks.retain(|t| !t.is_finished());

@@ -74,6 +74,10 @@ impl PictureDb {
         Ok(PictureDb { db })
     }
 
+    pub fn database(&self) -> &Database {
+        &self.db
+    }
+
     /// Stores pictures in one transaction (a batch lands whole or not at all).
     pub fn put_many(&self, pictures: &[Picture]) -> Result<()> {
         if pictures.is_empty() {

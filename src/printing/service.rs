@@ -130,6 +130,11 @@ impl PrintService {
         Ok(PrintService { inner, wake, stop, worker: Arc::new(parking_lot::Mutex::new(Some(handle))) })
     }
 
+    /// Copies the queue's file (`src`) consistently while it stays in use (backups).
+    pub fn snapshot_to(&self, src: &Path, dest: &Path) -> anyhow::Result<()> {
+        crate::backup::snapshot::copy_open_db(self.inner.store.database(), src, dest)
+    }
+
     /// Queues a batch for a printer; the label layout is checked now so bad barcodes fail here.
     pub fn submit(&self, printer: &str, batch: &LabelBatch) -> Result<JobId, PrintError> {
         self.submit_for(None, printer, batch)

@@ -12,6 +12,9 @@ const NEXT_ID: &str = "next_id";
 /// The queue file's name inside the data directory.
 pub const FILE_NAME: &str = "printing.redb";
 
+/// Why a job that was open in a restored backup failed.
+pub const RESTORED: &str = "Restored from a backup: this job may have printed after the backup was made; check, then print it again if it did not";
+
 /// A print job's id, unique in the data directory.
 pub type JobId = u64;
 
@@ -90,6 +93,10 @@ impl JobStore {
         Ok(JobStore { db })
     }
 
+    pub fn database(&self) -> &Database {
+        &self.db
+    }
+
     /// Stores a new job and gives it its id.
     pub fn insert(&self, mut job: PrintJob) -> Result<PrintJob, StoreError> {
         let tx = self.db.begin_write().map_err(err)?;
@@ -137,6 +144,20 @@ impl JobStore {
             }
         }
         Ok(out)
+    }
+
+    /// After a restore from a backup: a job still open in the backup may have printed after the
+    /// backup was made, so none prints again by itself; each fails with why, for the user to print
+    /// again if the labels never came out. Answers how many.
+    pub fn mark_restored(&self) -> Result<usize, StoreError> {
+        let open = self.open_jobs()?;
+        for mut job in open.iter().cloned() {
+            job.state = JobState::Failed;
+            job.message = Some(RESTORED.into());
+            job.updated = chrono::Utc::now();
+            self.update(&job)?;
+        }
+        Ok(open.len())
     }
 
     /// Jobs the worker still has to do something with.

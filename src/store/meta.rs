@@ -49,6 +49,40 @@ pub(crate) fn get_raw(txn: &ReadTransaction, key: &str) -> StoreResult<Option<Ve
     Ok(t.get(key)?.map(|g| g.value().to_vec()))
 }
 
+/// `kv` keys under this prefix describe cached provider data (when a live table was fetched): they
+/// go with the rows in a rebuild.
+pub const KV_CACHE_PREFIX: &str = "live_fetched/";
+
+/// The meta entries that are users' settings, not a copy of provider data: organization details,
+/// preferences and other modules' `kv` settings. A rebuild for a new schema carries them over;
+/// sync timestamps, the last sync and cache stamps go with the rows, so the next sync is a full one.
+pub(crate) fn settings(txn: &ReadTransaction) -> Vec<(String, Vec<u8>)> {
+    let read = || -> Result<Vec<(String, Vec<u8>)>, StoreError> {
+        let t = match txn.open_table(META) {
+            Ok(t) => t,
+            Err(TableError::TableDoesNotExist(_)) => return Ok(Vec::new()),
+            Err(e) => return Err(e.into()),
+        };
+        let mut out = Vec::new();
+        for entry in t.iter()? {
+            let (k, v) = entry?;
+            let key = k.value();
+            let keep = key == KEY_ORG
+                || key.starts_with("pref/")
+                || key.strip_prefix("kv/").is_some_and(|k| !k.starts_with(KV_CACHE_PREFIX));
+            if keep {
+                out.push((key.to_string(), v.value().to_vec()));
+            }
+        }
+        Ok(out)
+    };
+    read().unwrap_or_else(|e| {
+        // An older layout of the meta table itself: nothing to carry, the users set it again.
+        tracing::warn!(error = %e, "the old store's settings cannot be read; they are not carried over");
+        Vec::new()
+    })
+}
+
 pub(crate) fn put_raw(txn: &WriteTransaction, key: &str, value: &[u8]) -> StoreResult<()> {
     txn.open_table(META)?.insert(key, value)?;
     Ok(())

@@ -77,14 +77,15 @@ impl OrgStore {
     pub fn open(path: &Path, registry: Arc<Registry>, cache_bytes: usize) -> StoreResult<OrgStore> {
         let fingerprint = registry.fingerprint();
         let create = || Database::builder().set_cache_size(cache_bytes).create(path);
+        // Settings of a file rebuilt for another schema: they are the users', not Exact's.
+        let mut settings = Vec::new();
         if path.exists() {
             match create() {
                 Ok(db) => {
-                    let found = {
-                        let txn = db.begin_read()?;
-                        meta::get_raw(&txn, meta::KEY_SCHEMA)?
-                    };
+                    let txn = db.begin_read()?;
+                    let found = meta::get_raw(&txn, meta::KEY_SCHEMA)?;
                     if found.as_deref() == Some(fingerprint.as_bytes()) {
+                        drop(txn);
                         return Ok(OrgStore {
                             db,
                             registry,
@@ -97,8 +98,10 @@ impl OrgStore {
                         path = %path.display(),
                         found = %found.as_deref().map(String::from_utf8_lossy).unwrap_or_default(),
                         expected = %fingerprint,
-                        "store schema differs; rebuilding it empty (the next sync refills it)"
+                        "store schema differs; rebuilding it empty (the next sync refills it), settings kept"
                     );
+                    settings = meta::settings(&txn);
+                    drop(txn);
                     drop(db);
                 }
                 Err(redb::DatabaseError::UpgradeRequired(v)) => {
@@ -128,6 +131,9 @@ impl OrgStore {
         };
         store.write(Commit::Durable, |w| {
             w.create_all()?;
+            for (key, value) in &settings {
+                meta::put_raw(w.txn, key, value)?;
+            }
             meta::put_raw(w.txn, meta::KEY_SCHEMA, fingerprint.as_bytes())
         })?;
         Ok(store)
@@ -135,6 +141,11 @@ impl OrgStore {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Copies the file consistently while it stays in use (backups).
+    pub fn snapshot_to(&self, dest: &Path) -> anyhow::Result<()> {
+        crate::backup::snapshot::copy_open_db(&self.db, &self.path, dest)
     }
 
     pub fn registry(&self) -> &Registry {

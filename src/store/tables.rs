@@ -104,7 +104,7 @@ impl Registry {
     }
 
     /// Describes the layout; a file written for another layout is rebuilt.
-    pub(crate) fn fingerprint(&self) -> String {
+    pub fn fingerprint(&self) -> String {
         let mut parts: Vec<String> = self
             .specs
             .iter()

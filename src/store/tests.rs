@@ -132,12 +132,32 @@ fn another_schema_rebuilds_the_file_empty_and_the_same_keeps_it() {
         let s = Stores::new(dir.path(), specs()).get(5).expect("same schema");
         assert_eq!(s.row_count("items").expect("count"), 1);
     }
+    let details = OrgDetails {
+        uuid: "u-5".into(),
+        division: 5,
+        name: "Acme".into(),
+        preferences: json!({"weekends_disabled": true}),
+    };
+    {
+        let s = Stores::new(dir.path(), specs()).get(5).expect("same schema");
+        s.set_org_details(&details).expect("details");
+        s.set_user_preferences("ann", &json!({"endpoints": ["items"]})).expect("prefs");
+        s.kv_put("user_permissions", b"[1]").expect("kv");
+        s.kv_put(&format!("{}items", meta::KV_CACHE_PREFIX), b"123").expect("kv");
+        s.set_last_sync("2026-01-01T00:00:00").expect("last sync");
+    }
     let mut changed = specs();
     changed[0].indexed.push("Description".into());
     let s = Stores::new(dir.path(), changed).get(5).expect("rebuilt");
     assert_eq!(s.row_count("items").expect("count"), 0);
-    assert_eq!(s.sync_timestamp("items").expect("ts"), None);
+    assert_eq!(s.sync_timestamp("items").expect("ts"), None, "the next sync of every table is a full one");
+    assert_eq!(s.sync_state().expect("state").last_sync, None);
     assert_eq!(s.query_str("items", "Description=eq.Item number 1").expect("q").len(), 0);
+    // What users set is theirs, not a copy of Exact's: it survives the rebuild; cache stamps do not.
+    assert_eq!(s.org_details().expect("details"), Some(details));
+    assert_eq!(s.user_preferences("ann").expect("prefs"), Some(json!({"endpoints": ["items"]})));
+    assert_eq!(s.kv_get("user_permissions").expect("kv").as_deref(), Some(&b"[1]"[..]));
+    assert_eq!(s.kv_get(&format!("{}items", meta::KV_CACHE_PREFIX)).expect("kv"), None);
 }
 
 #[test]

@@ -7,6 +7,8 @@ mod support;
 
 #[cfg(feature = "demo")]
 mod auth;
+#[cfg(feature = "demo")]
+mod backup;
 mod cli;
 mod discovery;
 mod fuzz_regressions;
@@ -37,5 +39,6 @@ mod sim;
 mod sync;
 #[cfg(feature = "demo")]
 mod tokens;
+mod upgrade;
 #[cfg(feature = "demo")]
 mod xsite;
