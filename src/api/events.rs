@@ -1,12 +1,12 @@
 //! `GET /api/v1/events`: Server-Sent Events with the sync toasts of the caller's organization.
 //! A stream lives no longer than its session: it looks at the session every few seconds and on
 //! each event, and ends once the session is over (logout, idle or lifetime). A session holds at
-//! most `MAX_STREAMS_PER_SESSION` streams; one more answers 429.
+//! most `MAX_STREAMS_PER_SESSION` streams; one more closes the session's oldest.
 
 use super::router::Router;
-use crate::auth::session::{MAX_STREAMS_PER_SESSION, StreamSlot};
+use crate::auth::session::StreamSlot;
 use crate::auth::tier::Session;
-use crate::error::{AppError, AppResult, Code};
+use crate::error::AppResult;
 use crate::exact::oauth::now_ms;
 use crate::server::AppState;
 use crate::sync::SyncEvent;
@@ -39,7 +39,7 @@ struct Feed {
     session_id: String,
     division: i64,
     last_sent: Instant,
-    _slot: StreamSlot,
+    slot: StreamSlot,
 }
 
 impl Feed {
@@ -54,7 +54,11 @@ impl Feed {
     /// The next frame, or `None` when the stream ends.
     async fn next(&mut self) -> Option<Bytes> {
         loop {
-            let got = tokio::time::timeout(SESSION_CHECK, self.rx.recv()).await;
+            let got = tokio::select! {
+                // A newer stream of the session took this one's slot.
+                () = self.slot.closed() => return None,
+                got = tokio::time::timeout(SESSION_CHECK, self.rx.recv()) => got,
+            };
             if !self.session_holds() {
                 return None;
             }
@@ -78,19 +82,14 @@ impl Feed {
 }
 
 async fn events(state: web::Data<AppState>, session: Session) -> AppResult<HttpResponse> {
-    let slot = state.auth.sessions.open_stream(&session.id).ok_or_else(|| {
-        AppError::with_message(
-            Code::TooManyRequests,
-            format!("At most {MAX_STREAMS_PER_SESSION} event streams per session: close another tab"),
-        )
-    })?;
+    let slot = state.auth.sessions.open_stream(&session.id);
     let feed = Feed {
         rx: state.sync.subscribe(),
         state: state.clone(),
         session_id: session.id,
         division: session.record.division,
         last_sent: Instant::now(),
-        _slot: slot,
+        slot,
     };
     let stream = futures_util::stream::unfold(feed, |mut feed| async move {
         let bytes = feed.next().await?;

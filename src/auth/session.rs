@@ -113,23 +113,39 @@ pub fn login_cookie_name(secure: bool) -> &'static str {
 pub struct Sessions {
     db: Arc<ServerDb>,
     pending: Mutex<HashMap<String, PendingLogin>>,
-    /// Open event streams per session (by the session's key).
-    streams: Arc<Mutex<HashMap<String, usize>>>,
+    /// Open event streams per session (by the session's key), oldest first.
+    streams: Arc<Mutex<StreamTable>>,
 }
 
-/// One open event stream of a session; dropping it frees the slot.
+#[derive(Default)]
+struct StreamTable {
+    next_id: u64,
+    open: HashMap<String, std::collections::VecDeque<(u64, Arc<tokio::sync::Notify>)>>,
+}
+
+/// One open event stream of a session; dropping it frees the slot. `closed` is signalled when a
+/// newer stream of the same session took the slot.
 pub struct StreamSlot {
-    streams: Arc<Mutex<HashMap<String, usize>>>,
+    streams: Arc<Mutex<StreamTable>>,
     key: String,
+    id: u64,
+    closed: Arc<tokio::sync::Notify>,
+}
+
+impl StreamSlot {
+    /// Resolves once a newer stream of the session took this one's slot.
+    pub async fn closed(&self) {
+        self.closed.notified().await
+    }
 }
 
 impl Drop for StreamSlot {
     fn drop(&mut self) {
-        let mut streams = self.streams.lock();
-        if let Some(n) = streams.get_mut(&self.key) {
-            *n -= 1;
-            if *n == 0 {
-                streams.remove(&self.key);
+        let mut table = self.streams.lock();
+        if let Some(open) = table.open.get_mut(&self.key) {
+            open.retain(|(id, _)| *id != self.id);
+            if open.is_empty() {
+                table.open.remove(&self.key);
             }
         }
     }
@@ -169,16 +185,30 @@ impl Sessions {
         Ok(record.is_some_and(|r| r.live_at(now_ms)))
     }
 
-    /// Takes one of the session's event stream slots, or `None` when all are in use.
-    pub fn open_stream(&self, cookie_value: &str) -> Option<StreamSlot> {
+    /// Takes one of the session's event stream slots. When all are in use the oldest stream is
+    /// closed for it: a handheld that lost its Wi-Fi leaves streams the server cannot see are gone
+    /// (only a write tells, and TCP may retry one for minutes), and the one asking now is the one
+    /// that is surely there.
+    pub fn open_stream(&self, cookie_value: &str) -> StreamSlot {
         let key = key_of(cookie_value);
-        let mut streams = self.streams.lock();
-        let open = streams.entry(key.clone()).or_insert(0);
-        if *open >= MAX_STREAMS_PER_SESSION {
-            return None;
+        let mut table = self.streams.lock();
+        table.next_id += 1;
+        let id = table.next_id;
+        let closed = Arc::new(tokio::sync::Notify::new());
+        let open = table.open.entry(key.clone()).or_default();
+        while open.len() >= MAX_STREAMS_PER_SESSION {
+            if let Some((_, oldest)) = open.pop_front() {
+                // A stored permit: the stream ends at its next look even if it is not waiting now.
+                oldest.notify_one();
+            }
         }
-        *open += 1;
-        Some(StreamSlot { streams: self.streams.clone(), key })
+        open.push_back((id, closed.clone()));
+        StreamSlot { streams: self.streams.clone(), key, id, closed }
+    }
+
+    /// Open event streams of the session behind a cookie value.
+    pub fn open_streams(&self, cookie_value: &str) -> usize {
+        self.streams.lock().open.get(&key_of(cookie_value)).map_or(0, |o| o.len())
     }
 
     pub fn save(&self, cookie_value: &str, record: &SessionRecord) -> Result<()> {
@@ -291,15 +321,25 @@ mod tests {
         assert!(sessions.get(&id, SESSION_MAX_MS + 1).unwrap().is_none(), "7 days after sign-in it ends");
     }
 
-    #[test]
-    fn event_streams_per_session_are_capped_and_freed() {
+    #[tokio::test]
+    async fn event_streams_per_session_are_capped_by_closing_the_oldest() {
         let dir = tempfile::tempdir().unwrap();
         let sessions = Sessions::new(Arc::new(ServerDb::open(dir.path()).unwrap()));
-        let mut open: Vec<_> = (0..MAX_STREAMS_PER_SESSION).map(|_| sessions.open_stream("a").unwrap()).collect();
-        assert!(sessions.open_stream("a").is_none(), "one too many");
-        assert!(sessions.open_stream("b").is_some(), "another session has its own");
-        open.pop();
-        assert!(sessions.open_stream("a").is_some(), "a closed stream frees its slot");
+        let mut open: Vec<_> = (0..MAX_STREAMS_PER_SESSION).map(|_| sessions.open_stream("a")).collect();
+        assert_eq!(sessions.open_streams("a"), MAX_STREAMS_PER_SESSION);
+        let newest = sessions.open_stream("a");
+        assert_eq!(sessions.open_streams("a"), MAX_STREAMS_PER_SESSION, "still at the cap");
+        let closed = tokio::time::timeout(std::time::Duration::from_secs(1), open[0].closed()).await;
+        assert!(closed.is_ok(), "the oldest stream is told to end");
+        let second = tokio::time::timeout(std::time::Duration::from_millis(50), open[1].closed()).await;
+        assert!(second.is_err(), "the others stay");
+        let _b = sessions.open_stream("b");
+        assert_eq!(sessions.open_streams("b"), 1, "another session has its own");
+        drop(open.remove(0));
+        assert_eq!(sessions.open_streams("a"), MAX_STREAMS_PER_SESSION, "dropping the closed one changes nothing");
+        drop(open);
+        drop(newest);
+        assert_eq!(sessions.open_streams("a"), 0, "every slot is freed");
     }
 
     #[test]
