@@ -15,6 +15,25 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 pub const DEFAULT_MINUTE_LIMIT: u32 = 60;
 /// Headroom kept so that calls by other apps on the same key never tip us over.
 const SAFETY_MARGIN: u32 = 1;
+/// Calls of each minute the background sync leaves to the shop floor: queued writes, live reads
+/// and labels. After an outage the catch-up sync would otherwise take the whole budget while the
+/// bookings made during it wait.
+pub const FOREGROUND_RESERVE: u32 = 10;
+
+tokio::task_local! {
+    /// Set for the calls of a background sync (see [`in_background`]).
+    static BACKGROUND: ();
+}
+
+/// Runs `work` as background work: its provider calls leave [`FOREGROUND_RESERVE`] calls of each
+/// minute to the others. Tasks it spawns must be wrapped again.
+pub async fn in_background<F: std::future::Future>(work: F) -> F::Output {
+    BACKGROUND.scope((), work).await
+}
+
+fn is_background() -> bool {
+    BACKGROUND.try_with(|_| ()).is_ok()
+}
 
 #[derive(Debug, Default)]
 struct Window {
@@ -71,6 +90,7 @@ impl RateLimiter {
 
     /// Waits until a call may go out and reserves it. Pair with [`RateLimiter::record`].
     pub async fn acquire(&self) {
+        let keep = if is_background() { SAFETY_MARGIN + FOREGROUND_RESERVE } else { SAFETY_MARGIN };
         loop {
             let decision = {
                 let mut w = self.window.lock();
@@ -83,7 +103,7 @@ impl RateLimiter {
                     w.minute_reset_ms = None;
                 }
                 match w.minute_remaining {
-                    Some(left) if left <= SAFETY_MARGIN => {
+                    Some(left) if left <= keep => {
                         let wait = match w.minute_reset_ms {
                             Some(reset) => Duration::from_millis((reset - now).clamp(0, 60_000) as u64),
                             None => until_next_minute(now),
@@ -114,7 +134,7 @@ impl RateLimiter {
                         let mut w = self.window.lock();
                         // The waited-for window is over: probe with one call; its headers
                         // (or a 429) tell the real budget.
-                        if w.minute_remaining.is_some_and(|left| left <= SAFETY_MARGIN) {
+                        if w.minute_remaining.is_some_and(|left| left <= keep) {
                             w.minute_remaining = None;
                             w.minute_reset_ms = None;
                         }
@@ -246,5 +266,23 @@ mod tests {
         l.record(Some(&HeaderMap::new()), 429);
         assert_eq!(l.window.lock().minute_remaining, Some(0));
         assert!(l.window.lock().minute_reset_ms.is_some());
+    }
+
+    #[tokio::test]
+    async fn the_background_sync_leaves_a_reserve_to_the_shop_floor() {
+        let l = RateLimiter::default();
+        l.acquire().await;
+        l.record(Some(&headers(FOREGROUND_RESERVE as i64 + 3, now_ms() + 60_000)), 200);
+        // The sync takes the budget down to the reserve, then waits for the next minute.
+        in_background(async {
+            l.acquire().await;
+            l.acquire().await;
+            let blocked = tokio::time::timeout(Duration::from_millis(200), l.acquire()).await;
+            assert!(blocked.is_err(), "the reserve is not the sync's");
+        })
+        .await;
+        // A booking still goes at once.
+        tokio::time::timeout(Duration::from_millis(200), l.acquire()).await.expect("the reserve is the shop floor's");
+        assert_eq!(l.window.lock().minute_remaining, Some(FOREGROUND_RESERVE));
     }
 }

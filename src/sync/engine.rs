@@ -166,10 +166,10 @@ impl SyncEngine {
             return Err(SyncError::AlreadyRunning);
         }
         let engine = self.clone();
-        tokio::spawn(async move {
+        tokio::spawn(crate::exact::rate_limit::in_background(async move {
             let _guard = RunningGuard { engine: &engine, division };
             engine.run_claimed(division, &token, &endpoints, sink).await;
-        });
+        }));
         Ok(())
     }
 
@@ -313,7 +313,9 @@ impl SyncEngine {
             // provider and the store work at the same time. Still one call at a time.
             if let Some(n) = &next {
                 let (client, access, n) = (self.client.clone(), token.get().await?, n.clone());
-                ahead = Some(Ahead(tokio::spawn(async move { client.get_page_raw(division, &access, &n).await })));
+                ahead = Some(Ahead(tokio::spawn(crate::exact::rate_limit::in_background(async move {
+                    client.get_page_raw(division, &access, &n).await
+                }))));
             }
             let (rows, stamps) = (page.rows, page.stamps);
             // Rows arrive in Timestamp order on Exact; order them anyway (stable, rows without

@@ -75,7 +75,7 @@ async fn run_for(engine: &SyncEngine, resolver: &dyn OrgResolver, divisions: &[i
     };
     for &division in divisions {
         let Some((token, sink)) = resolver.resolve(division) else { continue };
-        match engine.run(division, &token, &endpoints, sink).await {
+        match crate::exact::rate_limit::in_background(engine.run(division, &token, &endpoints, sink)).await {
             Ok(report) => {
                 let failed = report.failed_tables();
                 if failed.is_empty() {
