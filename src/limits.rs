@@ -86,6 +86,13 @@ pub const MAX_STREAMS_PER_SESSION: usize = 4;
 /// The longest `returnTo` a sign-in keeps (a screen's path and query, with room to spare).
 pub const MAX_RETURN_TO: usize = 2048;
 
+/// Join queries computed at once, server-wide: each holds its base rows and matches parsed (tens
+/// of MB for a page of wide rows), so many at once would take the memory of the machine.
+pub const JOIN_MAX_CONCURRENT: usize = 2;
+
+/// How long a join query waits for one of those slots before it answers 503.
+pub const JOIN_QUEUE_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// Bytes a printer's IPP answer may have: attribute answers are a few KB, and anything on the LAN
 /// can claim to be a printer.
 pub const PRINTER_ANSWER_MAX_BYTES: usize = 1024 * 1024;

@@ -5,6 +5,7 @@ use super::router::Router;
 use super::scope::Org;
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::catalogue::{self, Kind};
+use crate::limits::{JOIN_MAX_CONCURRENT, JOIN_QUEUE_WAIT};
 use crate::server::AppState;
 use crate::store::Query;
 use crate::store::joins::parse_joins_query;
@@ -46,6 +47,9 @@ async fn read(
     Ok(json(page.into_json()))
 }
 
+/// The join queries being computed (see [`JOIN_MAX_CONCURRENT`]).
+static JOIN_SLOTS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(JOIN_MAX_CONCURRENT);
+
 async fn joins(state: web::Data<AppState>, org: Org, req: HttpRequest) -> AppResult<HttpResponse> {
     let base = query_base(req.query_string())?;
     // `table` names the base table; the rest is the query and the joins.
@@ -58,6 +62,16 @@ async fn joins(state: web::Data<AppState>, org: Org, req: HttpRequest) -> AppRes
         stored_table(&j.source)?;
     }
     let store = state.stores.get(org.division)?;
+    let _slot = match tokio::time::timeout(JOIN_QUEUE_WAIT, JOIN_SLOTS.acquire()).await {
+        Ok(Ok(slot)) => slot,
+        Ok(Err(e)) => return Err(AppError::internal(e)),
+        Err(_) => {
+            return Err(AppError::with_message(
+                Code::Unavailable,
+                "The server is busy with other join queries: try again in a moment",
+            ));
+        }
+    };
     let body = web::block(move || store.query_joins(ep.table, &query, &specs, flatten))
         .await
         .map_err(|e| AppError::new(Code::TableInfo).caused_by(anyhow::anyhow!("{e}")))??;
