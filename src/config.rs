@@ -90,6 +90,10 @@ pub struct Config {
     pub admin: AdminConfig,
     pub server: ServerConfig,
     pub backup: BackupConfig,
+    /// The file this configuration was read from (`--config`, else `./config.toml`): where the
+    /// first-run setup writes the provider settings. Not a setting.
+    #[serde(skip)]
+    pub file: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
@@ -256,6 +260,7 @@ impl Default for Config {
             admin: AdminConfig::default(),
             server: ServerConfig::default(),
             backup: BackupConfig::default(),
+            file: None,
         }
     }
 }
@@ -332,6 +337,7 @@ impl Config {
         }
         // The defaults serialise secrets as "" so the merge never carries a masked value.
         let mut config: Config = fig.merge(env).extract().map_err(|e| ConfigError::Parse(describe_figment(e)))?;
+        config.file = Some(file.map_or_else(|| PathBuf::from(DEFAULT_CONFIG_FILE), Path::to_path_buf));
         config.read_secret_files()?;
         config.validate()?;
         Ok(config)

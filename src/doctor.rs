@@ -71,10 +71,10 @@ pub async fn run(config: &Config) -> Vec<Check> {
 /// The app's credentials are there, and the admin password is stored as a hash.
 pub fn check_secrets(config: &Config) -> Vec<Check> {
     let mut checks = Vec::new();
-    if config.provider.client_id.is_empty() || config.provider.client_secret.is_empty() {
+    if crate::setup::needed(config) {
         checks.push(Check::fail(
             "exact-app",
-            "provider.client_id or client_secret is empty: set them from the Exact App Center (README: Registering the app)",
+            "provider.client_id or client_secret is empty: open the server's Home page with the setup code from its log, or set them from the Exact App Center (README: Registering the app)",
         ));
     } else {
         checks.push(Check::ok("exact-app", "client id and secret are set"));

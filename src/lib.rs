@@ -23,6 +23,7 @@ pub mod pictures;
 pub mod printing;
 pub mod server;
 pub mod serverdb;
+pub mod setup;
 #[cfg(feature = "demo")]
 pub mod sim;
 pub mod store;

@@ -321,7 +321,12 @@ fn main() -> ExitCode {
                 Ok(c) => c,
                 Err(code) => return code,
             };
-            run_async(serve(config))
+            let file = cli.config.clone();
+            // After the first-run setup wrote the config, it is read again the same way.
+            let reload = move || {
+                load_config(file.as_deref(), &args).map_err(|_| anyhow::anyhow!("the configuration no longer loads"))
+            };
+            run_async(serve(config, reload))
         }
     }
 }
@@ -474,12 +479,29 @@ fn run_async(fut: impl std::future::Future<Output = anyhow::Result<()>>) -> Exit
     }
 }
 
-async fn serve(config: Config) -> anyhow::Result<()> {
+/// A line on the console for whoever started the server; a closed stdout (a reader that took the
+/// first line and went) must not stop the server, as `println!` would by panicking.
+fn say(line: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+}
+
+async fn serve(config: Config, reload: impl Fn() -> anyhow::Result<Config>) -> anyhow::Result<()> {
     stock_manager::telemetry::init(&config);
     stock_manager::tls::install_crypto_provider();
-    let running = server::start(config, StartOptions { handle_signals: true, ..StartOptions::default() }).await?;
-    println!("URL: {}", running.url);
-    running.wait().await
+    let mut config = config;
+    loop {
+        let running = server::start(config, StartOptions { handle_signals: true, ..StartOptions::default() }).await?;
+        say(&format!("URL: {}", running.url));
+        if let Some(code) = running.setup_code() {
+            say(&format!("Setup code: {code} (open the URL above to set up the connection to Exact Online)"));
+        }
+        match running.wait_or_restart().await? {
+            server::Ended::Stopped => return Ok(()),
+            server::Ended::Restart => config = reload()?,
+        }
+    }
 }
 
 #[cfg(feature = "demo")]

@@ -74,6 +74,11 @@ pub struct AppState {
     /// The token of `{data_dir}/control.json` that local admin commands (backup) present; set by
     /// [`start`].
     pub control_token: Option<String>,
+    /// The first-run setup, while no provider client id and secret are configured.
+    pub first_run: Option<Arc<crate::setup::FirstRun>>,
+    /// Notified when the server should stop and start again with its config read anew (after
+    /// the first-run setup wrote it).
+    pub restart: Arc<tokio::sync::Notify>,
 }
 
 impl AppState {
@@ -124,6 +129,11 @@ impl AppState {
             );
         }
         let proxies = api::client::TrustedProxies::from_config(&config.server.trusted_proxies);
+        let restart = Arc::new(tokio::sync::Notify::new());
+        let first_run = crate::setup::needed(&config).then(|| {
+            let file = config.file.clone().unwrap_or_else(|| crate::config::DEFAULT_CONFIG_FILE.into());
+            Arc::new(crate::setup::FirstRun::new(file, restart.clone()))
+        });
         Ok(AppState {
             config,
             started: Instant::now(),
@@ -140,6 +150,8 @@ impl AppState {
             proxies,
             write_probe: parking_lot::Mutex::new(None),
             control_token: None,
+            first_run,
+            restart,
         })
     }
 
@@ -255,6 +267,15 @@ pub struct RunningServer {
     renewals: Option<tokio::task::JoinHandle<()>>,
     /// The daily backup, when configured.
     backups: Option<tokio::task::JoinHandle<()>>,
+}
+
+/// How a served run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// A signal or a failure: the process ends.
+    Stopped,
+    /// The config was written (first-run setup): read it again and start again.
+    Restart,
 }
 
 /// The background schedule's view of the server: every activated organization with an account.
@@ -380,6 +401,15 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
     let backups = crate::backup::schedule::spawn(state.clone());
     let url = config.effective_public_url(bound);
     tracing::info!(%url, listen = %bound, tls = config.tls.enabled, "Stock Manager is serving");
+    if let Some(first_run) = &state.first_run {
+        // The one secret that is logged on purpose: whoever can read the log or the console may
+        // set the server up; it is good for this start only.
+        tracing::warn!(
+            setup_code = first_run.code(),
+            config_file = %first_run.config_file.display(),
+            "Stock Manager is not set up: no Exact Online client id and secret. Open {url} and enter the setup code"
+        );
+    }
     Ok(RunningServer { addr: bound, url, state, handle, task, discovery, schedule, renewals, backups })
 }
 
@@ -406,6 +436,33 @@ impl RunningServer {
         let result = (&mut self.task).await;
         self.release().await;
         result.context("server task panicked")?.context("server failed")
+    }
+
+    /// The first-run setup code while the server waits to be set up (the console shows it).
+    pub fn setup_code(&self) -> Option<&str> {
+        self.state.first_run.as_ref().map(|f| f.code())
+    }
+
+    /// Waits until the server ends (as [`Self::wait`]) or its config changed and it should be
+    /// started again: then it stops (gracefully) and answers [`Ended::Restart`].
+    pub async fn wait_or_restart(mut self) -> Result<Ended> {
+        let restart = self.state.restart.clone();
+        let ended = tokio::select! {
+            result = &mut self.task => Some(result),
+            () = restart.notified() => None,
+        };
+        match ended {
+            Some(result) => {
+                self.release().await;
+                result.context("server task panicked")?.context("server failed")?;
+                Ok(Ended::Stopped)
+            }
+            None => {
+                tracing::info!("restarting with the new configuration");
+                self.stop(true).await?;
+                Ok(Ended::Restart)
+            }
+        }
     }
 
     /// Stops accepting, lets in-flight requests finish (bounded by [`SHUTDOWN_GRACE`]), withdraws

@@ -34,7 +34,7 @@ pub fn routes(r: &mut Router) {
 
 /// Where the provider sends the browser back: `{public_url}/callback`, else this server as the
 /// browser reached it.
-fn callback_url(state: &AppState, req: &HttpRequest) -> String {
+pub(crate) fn callback_url(state: &AppState, req: &HttpRequest) -> String {
     let base = match &state.config.public_url {
         Some(url) => url.trim_end_matches('/').to_string(),
         None => {
@@ -64,6 +64,12 @@ const MAX_CALLBACK_URL: usize = 512;
 
 async fn login(state: web::Data<AppState>, req: HttpRequest, q: web::Query<LoginQuery>) -> AppResult<HttpResponse> {
     let q = q.into_inner();
+    if state.first_run.as_ref().is_some_and(|f| !f.is_done()) {
+        return Err(AppError::with_message(
+            Code::Unavailable,
+            "Stock Manager is not set up yet: its Home page sets up the connection to Exact Online",
+        ));
+    }
     if q.return_to.as_ref().is_some_and(|r| r.len() > MAX_RETURN_TO) {
         return Err(AppError::bad_request(format!("returnTo is longer than {MAX_RETURN_TO} characters")));
     }

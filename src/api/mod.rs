@@ -18,6 +18,7 @@ pub mod pictures;
 pub mod printers;
 pub mod router;
 pub mod scope;
+pub mod setup;
 pub mod status;
 pub mod sync;
 pub mod write;
@@ -31,6 +32,7 @@ pub fn register(r: &mut Router) {
     health::routes(r);
     status::routes(r);
     openapi::routes(r);
+    setup::routes(r);
     auth::routes(r);
     licence::routes(r);
     org::routes(r);

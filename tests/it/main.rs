@@ -34,6 +34,8 @@ mod printing;
 mod reliability;
 mod server;
 #[cfg(feature = "demo")]
+mod setup;
+#[cfg(feature = "demo")]
 mod sim;
 #[cfg(feature = "demo")]
 mod sync;

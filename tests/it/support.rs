@@ -21,6 +21,9 @@ pub fn test_config(dir: &tempfile::TempDir) -> Config {
         ..Default::default()
     };
     config.mdns.enabled = false;
+    // A set-up server (the first-run setup has its own tests in `setup.rs`).
+    config.provider.client_id = "test-client".into();
+    config.provider.client_secret = stock_manager::config::Secret::new("test-secret");
     config
 }
 

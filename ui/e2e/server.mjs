@@ -9,22 +9,27 @@ import { chromium } from 'playwright-core'
 
 const BIN = process.env.ESM_BIN ?? new URL('../../target/release/stock-manager', import.meta.url).pathname
 
-/** Starts `stock-manager <command>` and resolves once it printed its `URL:` line. */
-export async function startServer(command = 'serve', extraArgs = []) {
+/**
+ * Starts `stock-manager <command>` and resolves once it printed its `URL:` line. `listen` and
+ * `env` change where it listens and its environment; `beforeArgs` go before the command
+ * (`--config FILE`). `lines` keeps every `Name: value` line printed, the latest of each.
+ */
+export async function startServer(command = 'serve', extraArgs = [], { listen = '127.0.0.1:0', env = {}, beforeArgs = [], readyLine = 'URL' } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'esm-e2e-'))
-  const child = spawn(BIN, [command, '--listen', '127.0.0.1:0', '--data-dir', dataDir, ...extraArgs], {
-    env: { ...process.env, ESM_MDNS__ENABLED: 'false', RUST_LOG: process.env.RUST_LOG ?? 'warn' },
+  const args = command === 'sim' ? [command, ...extraArgs] : [...beforeArgs, command, '--listen', listen, '--data-dir', dataDir, ...extraArgs]
+  const child = spawn(BIN, args, {
+    env: { ...process.env, ESM_MDNS__ENABLED: 'false', RUST_LOG: process.env.RUST_LOG ?? 'warn', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   const lines = {}
   const rl = createInterface({ input: child.stdout })
   const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('server did not print its URL within 60 s')), 60_000)
+    const timer = setTimeout(() => reject(new Error(`server did not print its ${readyLine} within 60 s`)), 60_000)
     child.on('exit', (code) => reject(new Error(`server exited early with ${code}`)))
     rl.on('line', (line) => {
       const m = /^([A-Za-z ]+): (.*)$/.exec(line)
       if (m) lines[m[1]] = m[2]
-      if (m && m[1] === 'URL') {
+      if (m && m[1] === readyLine) {
         clearTimeout(timer)
         resolve(m[2])
       }

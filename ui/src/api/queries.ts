@@ -10,6 +10,7 @@ export const queryKeys = {
   syncStatus: ['sync', 'status'] as const,
   syncEndpoints: ['sync', 'endpoints'] as const,
   status: ['status'] as const,
+  setup: ['setup'] as const,
 }
 
 /** The session check runs every 10 s while signed in (spec §4) and stops when public. */

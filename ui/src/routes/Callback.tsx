@@ -2,12 +2,22 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, Navigate, useSearchParams } from 'react-router'
 import { authorize, checkUser, getSession } from '../api/auth.ts'
 import { queryKeys } from '../api/queries.ts'
+import { SETUP_STATE_PREFIX } from '../api/setup.ts'
 import { t } from '../i18n/index.ts'
 import { HOME, landingAfterSignIn } from '../lib/access.ts'
+import { SetupReturn } from './FirstRunSetup.tsx'
 
-/** The provider's return: exchange the code (once), then find where the user belongs. */
+/** The provider's return: a first-run setup's test sign-in, or a user's sign-in. */
 export default function Callback() {
   const [params] = useSearchParams()
+  const code = params.get('code')
+  const state = params.get('state') ?? ''
+  if (code && state.startsWith(SETUP_STATE_PREFIX)) return <SetupReturn code={code} state={state} />
+  return <SignIn params={params} />
+}
+
+/** A user's sign-in: exchange the code (once), then find where the user belongs. */
+function SignIn({ params }: { params: URLSearchParams }) {
   const code = params.get('code')
   const state = params.get('state') ?? ''
   const providerError = params.get('error_description') ?? params.get('error')

@@ -1,13 +1,16 @@
+import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Navigate, useLocation } from 'react-router'
 import { loginUrl } from '../api/auth.ts'
-import { useSession } from '../api/queries.ts'
+import { queryKeys, useSession } from '../api/queries.ts'
+import { getSetup } from '../api/setup.ts'
 import { BrandName } from '../components/BrandName.tsx'
 import { Loading } from '../components/Loading.tsx'
 import { ServerStatus } from '../components/ServerStatus.tsx'
 import { t } from '../i18n/index.ts'
 import { signedInLanding } from '../lib/access.ts'
 import type { HomeNotice } from '../state/session.tsx'
+import { FirstRunSetup } from './FirstRunSetup.tsx'
 
 /** The start page: sign in, or go on when already signed in. */
 export default function Home() {
@@ -15,9 +18,20 @@ export default function Home() {
   const notice = (useLocation().state as HomeNotice | null)?.notice
   const [leaving, setLeaving] = useState(false)
 
-  if (isPending) return <Loading />
+  // An older server without the route, or one that cannot be asked: the sign-in as before.
+  const setup = useQuery({ queryKey: queryKeys.setup, queryFn: getSetup, retry: false })
+
+  if (isPending || setup.isPending) return <Loading />
   const landing = signedInLanding(session)
   if (landing) return <Navigate to={landing} replace />
+  if (setup.data?.needed) {
+    return (
+      <div className="flex flex-1 flex-col items-center justify-center gap-8 p-6">
+        <FirstRunSetup status={setup.data} />
+        <ServerStatus />
+      </div>
+    )
+  }
 
   return (
     <div className="flex flex-1 flex-col items-center justify-center gap-8 p-6">
