@@ -133,7 +133,8 @@ struct SyncArgs {
     /// Only this organization (division number); default every organization that signed in.
     #[arg(long, value_name = "DIV")]
     org: Option<i64>,
-    /// Tables or endpoint names to sync; default every sync endpoint except deleted entries.
+    /// Tables or endpoint names to sync; default every sync endpoint except deleted entries
+    /// (which are synced after every sync anyway).
     #[arg(long, value_name = "NAME", num_args = 1..)]
     endpoints: Vec<String>,
     /// Data directory (overrides `data_dir`).

@@ -98,6 +98,33 @@ async fn read(
     }
 }
 
+/// Refreshes a live table's cache now (a "Fetched live" endpoint ticked in the Sync Data menu):
+/// `Ok` once the fresh rows are stored, else why not. The fetch goes on in the background past
+/// the live-read deadline, and then stores its rows when they come.
+pub(crate) async fn refresh_now(
+    state: &web::Data<AppState>,
+    division: i64,
+    ep: &'static catalogue::Endpoint,
+) -> Result<(), String> {
+    let token = org_token(state, division).map_err(|e| e.message().to_string())?;
+    let store = state.stores.get(division).map_err(|e| e.to_string())?;
+    let read = tokio::spawn(crate::exact::rate_limit::in_background(refresh(
+        state.clone(),
+        store,
+        division,
+        ep,
+        token.user,
+        Progress::default(),
+    )));
+    match tokio::time::timeout(live_read::deadline_for(state, division), read).await {
+        Ok(Ok(Ok(true))) => Ok(()),
+        Ok(Ok(Ok(false))) => Err("the fetched rows could not be stored".into()),
+        Ok(Ok(Err(e))) => Err(e.to_string()),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(_) => Err("Exact Online is slow to answer: the rows are stored when they come".into()),
+    }
+}
+
 /// The cached table; `as_of` marks a copy served in place of a fresh read.
 fn answer(store: &OrgStore, ep: &catalogue::Endpoint, as_of: Option<i64>) -> AppResult<HttpResponse> {
     let order = if ep.table == "warehouses" { "order=Code.asc&limit=1000" } else { "limit=1000" };

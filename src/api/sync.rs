@@ -98,19 +98,48 @@ async fn start(
     let org = Org { division: session.record.division };
     let chosen = body.and_then(|b| b.into_inner().endpoints);
     let names = chosen.clone().or_else(|| saved_selection(&state, &session)).unwrap_or_default();
-    let endpoints = SyncEngine::resolve(&names).map_err(|e| AppError::bad_request(e.to_string()))?;
+    // "Fetched live" endpoints ticked in the menu refresh their cached copy; the rest is synced.
+    let (live, synced): (Vec<String>, Vec<String>) =
+        names.into_iter().partition(|n| catalogue::lookup(n).is_some_and(|e| e.kind == catalogue::Kind::Live));
+    let live: Vec<&'static catalogue::Endpoint> = live.iter().filter_map(|n| catalogue::lookup(n)).collect();
+    let endpoints = if synced.is_empty() && !live.is_empty() {
+        Vec::new()
+    } else {
+        SyncEngine::resolve(&synced).map_err(|e| AppError::bad_request(e.to_string()))?
+    };
     if chosen.is_some() {
-        let tables: Vec<&str> = endpoints.iter().map(|e| e.table).collect();
+        let tables: Vec<&str> = endpoints.iter().chain(&live).map(|e| e.table).collect();
         save_selection(&state, &session, &tables)?;
     }
     let token = org_token(&state, org.division)?;
     let store = state.stores.get(org.division)?;
     let tables: Vec<&str> = endpoints.iter().map(|e| e.table).collect();
-    match state.sync.start(org.division, token, endpoints, store as Arc<dyn SyncSink>) {
-        Ok(()) => Ok(HttpResponse::Accepted().json(serde_json::json!({ "started": true, "endpoints": tables }))),
-        Err(SyncError::AlreadyRunning) => Err(AppError::new(Code::SyncRunning)),
-        Err(e) => Err(AppError::bad_request(e.to_string())),
-    }
+    let started = if endpoints.is_empty() {
+        false
+    } else {
+        match state.sync.start(org.division, token, endpoints, store as Arc<dyn SyncSink>) {
+            Ok(()) => true,
+            Err(SyncError::AlreadyRunning) => return Err(AppError::new(Code::SyncRunning)),
+            Err(e) => return Err(AppError::bad_request(e.to_string())),
+        }
+    };
+    let refreshes = live.iter().map(|ep| super::live::refresh_now(&state, org.division, ep));
+    let refreshed: serde_json::Map<String, serde_json::Value> = live
+        .iter()
+        .zip(futures_util::future::join_all(refreshes).await)
+        .map(|(ep, outcome)| {
+            let v = match outcome {
+                Ok(()) => serde_json::json!({ "ok": true }),
+                Err(why) => serde_json::json!({ "ok": false, "error": why }),
+            };
+            (ep.table.to_string(), v)
+        })
+        .collect();
+    Ok(HttpResponse::Accepted().json(serde_json::json!({
+        "started": started,
+        "endpoints": tables,
+        "refreshed": refreshed,
+    })))
 }
 
 #[derive(Serialize)]

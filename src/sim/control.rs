@@ -92,6 +92,17 @@ impl SimHandle {
         )
     }
 
+    /// Deletes a record the way someone in Exact Online would (its lines with it, logged in
+    /// `sync/Deleted` where Exact logs the entity); false when there is no such record.
+    pub fn delete(&self, division: i32, path: &str, id: &str) -> bool {
+        let (Some(i), Some(e), Ok(key)) =
+            (self.0.division_index(division), schema::entity(path), id.parse::<uuid::Uuid>())
+        else {
+            return false;
+        };
+        super::writes::remove(&mut self.0.data[i].write(), e, key.as_u128()).is_ok()
+    }
+
     /// Row counts per table of a division.
     pub fn table_sizes(&self, division: i32) -> Option<Vec<(String, usize)>> {
         let i = self.0.division_index(division)?;

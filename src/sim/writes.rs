@@ -460,7 +460,7 @@ fn update(d: &mut Division, e: &'static Entity, key: u128, obj: &Map<String, J>)
     Ok(())
 }
 
-fn remove(d: &mut Division, e: &'static Entity, key: u128) -> Result<(), ODataError> {
+pub(super) fn remove(d: &mut Division, e: &'static Entity, key: u128) -> Result<(), ODataError> {
     let table = table_of(e);
     if d.table(table).and_then(|t| t.get(key)).is_none() {
         return Err(not_found());

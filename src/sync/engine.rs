@@ -142,7 +142,8 @@ impl SyncEngine {
         Ok(RunningGuard { engine: self, division })
     }
 
-    /// Runs a sync of `endpoints` to completion. Deleted entries, when selected, run last.
+    /// Runs a sync of `endpoints` to completion; deleted entries run last, after every sync of
+    /// tables whether chosen or not.
     pub async fn run(
         &self,
         division: i64,
@@ -181,8 +182,13 @@ impl SyncEngine {
         sink: Arc<dyn SyncSink>,
     ) -> SyncReport {
         let mut report = SyncReport { division, ..Default::default() };
-        let (deleted, tables): (Vec<&&Endpoint>, Vec<&&Endpoint>) =
-            endpoints.iter().partition(|e| e.kind == Kind::Deleted);
+        let (mut deleted, tables): (Vec<&'static Endpoint>, Vec<&'static Endpoint>) =
+            endpoints.iter().copied().partition(|e| e.kind == Kind::Deleted);
+        // Spec §5: deleted entries are synced after every sync, whether or not they were chosen;
+        // otherwise a record deleted in Exact stays in Planning, Materials and Scanning for good.
+        if deleted.is_empty() && tables.iter().any(|e| e.kind == Kind::Sync) {
+            deleted.extend(catalogue::ENDPOINTS.iter().filter(|e| e.kind == Kind::Deleted));
+        }
         for ep in tables.into_iter().filter(|e| e.kind == Kind::Sync) {
             let outcome = self.run_table(division, token, ep, &sink).await;
             report.tables.insert(ep.table.to_string(), outcome);

@@ -189,14 +189,41 @@ async fn the_background_schedule_syncs_every_signed_in_organization() {
     let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
     let before: Value = w.get("/api/v1/sync").await.json().await.unwrap();
     assert!(before["last_sync"].is_null());
+    // One deletion in Exact, so the deleted entries the sync reads are not empty.
+    let orders = w.sim.handle().rows(w.division as i32, "manufacturing/ShopOrders").unwrap();
+    assert!(w.sim.handle().delete(w.division as i32, "manufacturing/ShopOrders", orders[0]["ID"].as_str().unwrap()));
     w.server.running.as_ref().unwrap().run_scheduled_sync().await;
     let after: Value = w.get("/api/v1/sync").await.json().await.unwrap();
     assert!(after["last_sync"].is_string(), "{after}");
     assert!(after["tables"]["items"]["rows"].as_u64().unwrap() > 0);
     assert!(
-        after["tables"]["deletedEntries"]["timestamp"].is_null(),
-        "deleted entries are not in the default selection"
+        after["tables"]["deletedEntries"]["timestamp"].is_i64(),
+        "deleted entries follow every sync, though not in the default selection: {after}"
     );
+    w.stop().await;
+}
+
+#[actix_web::test]
+async fn a_record_deleted_in_exact_leaves_the_local_copy_after_a_default_sync() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    w.sync(None).await;
+    let orders: Value = w.get("/api/v1/db/shopOrders?limit=1&select=ID").await.json().await.unwrap();
+    let id = orders["data"][0]["ID"].as_str().or_else(|| orders[0]["ID"].as_str()).expect("a shop order").to_string();
+    let plans = |body: &Value| body["data"].as_array().or_else(|| body.as_array()).map_or(0, Vec::len);
+    let before: Value =
+        w.get(&format!("/api/v1/db/shopOrderMaterialPlans?ShopOrder=eq.{id}&select=ID")).await.json().await.unwrap();
+    assert!(plans(&before) > 0, "the order has material lines: {before}");
+
+    // Someone deletes the order in Exact Online (its material lines go with it).
+    assert!(w.sim.handle().delete(w.division as i32, "manufacturing/ShopOrders", &id));
+    // The Sync Data menu's default selection, without "Deleted entries" ticked.
+    let status = w.sync(None).await;
+    assert!(status["tables"]["deletedEntries"]["error"].is_null(), "{status}");
+    let order: Value = w.get(&format!("/api/v1/db/shopOrders?ID=eq.{id}&select=ID")).await.json().await.unwrap();
+    assert_eq!(plans(&order), 0, "the deleted order is gone: {order}");
+    let after: Value =
+        w.get(&format!("/api/v1/db/shopOrderMaterialPlans?ShopOrder=eq.{id}&select=ID")).await.json().await.unwrap();
+    assert_eq!(plans(&after), 0, "its material lines are gone: {after}");
     w.stop().await;
 }
 
@@ -223,5 +250,44 @@ async fn the_sync_menu_lists_sync_endpoints_first_with_the_default_selection() {
     let started: Value = res.json().await.unwrap();
     assert_eq!(started["endpoints"], serde_json::json!(["projects", "items"]));
     w.wait_for_sync().await;
+    w.stop().await;
+}
+
+#[actix_web::test]
+async fn a_live_endpoint_ticked_in_the_sync_menu_refreshes_its_cache_and_is_remembered() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    let res = w.post_json("/api/v1/sync", serde_json::json!({"endpoints": ["items", "Warehouses"]})).await;
+    assert_eq!(res.status(), 202, "a live endpoint in the selection is no error");
+    let started: Value = res.json().await.unwrap();
+    assert_eq!(started["started"], true);
+    assert_eq!(started["endpoints"], serde_json::json!(["items"]));
+    assert_eq!(started["refreshed"]["warehouses"]["ok"], true, "{started}");
+    w.wait_for_sync().await;
+    // The cache is fresh now: with Exact gone the live read still answers, from that copy.
+    w.sim.handle().set_serving(false);
+    let cached = w.get("/api/v1/exact/live/warehouses").await;
+    assert_eq!(cached.status(), 200);
+    let cached: Value = cached.json().await.unwrap();
+    assert!(cached.to_string().contains("Code"), "the live table's cache is filled: {cached}");
+    w.sim.handle().set_serving(true);
+
+    // The choice is remembered, and a sync of the saved selection works.
+    let list: Vec<Value> = w.get("/api/v1/sync/endpoints").await.json().await.unwrap();
+    let selected: Vec<&str> =
+        list.iter().filter(|e| e["selected"] == true).filter_map(|e| e["table"].as_str()).collect();
+    assert_eq!(selected, vec!["items", "warehouses"]);
+    let res = w.post_json("/api/v1/sync", serde_json::json!({})).await;
+    assert_eq!(res.status(), 202);
+    w.wait_for_sync().await;
+
+    // Only live endpoints: no sync starts, the caches are refreshed.
+    let res = w.post_json("/api/v1/sync", serde_json::json!({"endpoints": ["warehouses"]})).await;
+    assert_eq!(res.status(), 202);
+    let started: Value = res.json().await.unwrap();
+    assert_eq!(started["started"], false);
+    assert_eq!(started["refreshed"]["warehouses"]["ok"], true);
+    // A name that is no endpoint at all is still refused.
+    let res = w.post_json("/api/v1/sync", serde_json::json!({"endpoints": ["nonsense"]})).await;
+    assert_eq!(res.status(), 400);
     w.stop().await;
 }

@@ -22,5 +22,12 @@ export interface SyncEndpoint {
 
 export const getSyncStatus = () => api<SyncStatus>('/sync')
 export const getSyncEndpoints = () => api<SyncEndpoint[]>('/sync/endpoints')
-export const startSync = (endpoints: string[]) =>
-  api<{ started: boolean; endpoints: string[] }>('/sync', { method: 'POST', body: { endpoints } })
+/** What `POST /sync` did: the sync started (`started`, of `endpoints`), and the "Fetched live"
+ * endpoints of the selection refreshed in their cache (`refreshed`, with why one was not). */
+export interface SyncStarted {
+  started: boolean
+  endpoints: string[]
+  refreshed?: Record<string, { ok: boolean; error?: string }>
+}
+
+export const startSync = (endpoints: string[]) => api<SyncStarted>('/sync', { method: 'POST', body: { endpoints } })

@@ -15,7 +15,14 @@ export function SyncButton({ endpoints, running }: { endpoints: readonly SyncEnd
   const queryClient = useQueryClient()
   const sync = useMutation({
     mutationFn: () => startSync(selection),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.syncStatus }),
+    onSettled: async (answer) => {
+      await queryClient.invalidateQueries({ queryKey: queryKeys.syncStatus })
+      // "Fetched live" endpoints ticked in the menu were refreshed on the server: read them anew
+      const refreshed = Object.keys(answer?.refreshed ?? {})
+      if (refreshed.length > 0) {
+        await queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'live' && refreshed.includes(String(q.queryKey[1])) })
+      }
+    },
   })
 
   useEffect(() => {
