@@ -124,9 +124,12 @@ pub struct SessionView {
     user_preferences: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     return_to: Option<String>,
+    /// The configured Exact Online host of the company's country, for links to its pages.
+    exact_host: String,
 }
 
 fn view(state: &AppState, session: Option<&Session>) -> SessionView {
+    let exact_host = state.config.provider.base_url.trim_end_matches('/').to_string();
     let Some(s) = session else {
         return SessionView {
             tier: Tier::Public,
@@ -144,6 +147,7 @@ fn view(state: &AppState, session: Option<&Session>) -> SessionView {
             organization_details: org::placeholder("notInitialized", -1),
             user_preferences: Value::Object(Map::new()),
             return_to: None,
+            exact_host,
         };
     };
     let r = &s.record;
@@ -164,6 +168,7 @@ fn view(state: &AppState, session: Option<&Session>) -> SessionView {
         organization_details: organization_details(state, r.division),
         user_preferences: org::user_preferences(state, r.division, &r.user),
         return_to: None,
+        exact_host,
     }
 }
 

@@ -91,6 +91,8 @@ async fn sign_in_sets_a_safe_cookie_and_the_session_reports_the_organization() {
     assert_eq!(anonymous["tier"], "public");
     assert_eq!(anonymous["organizationDetails"]["uuid"], "notInitialized");
     assert_eq!(anonymous["organizationDetails"]["division"], -1);
+    // Links to Exact's pages go to the configured country host.
+    assert_eq!(anonymous["exactHost"], sim.base_url().trim_end_matches('/'));
 
     let login = call(&server, Method::GET, "/api/v1/auth/login?returnTo=/planning", None, None).await;
     assert_eq!(login.status(), 302);

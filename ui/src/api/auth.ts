@@ -51,6 +51,8 @@ export interface Session {
   returnTo?: string
   /** Absent from older servers: read it through `providerAccess()`. */
   providerAccess?: ProviderAccess
+  /** The configured Exact Online host of the company's country (links to Exact's pages). */
+  exactHost?: string
 }
 
 export function providerAccess(s: Session | undefined): ProviderAccess {

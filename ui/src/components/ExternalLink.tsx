@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react'
 import { t } from '../i18n/index.ts'
-import { exactPageLabel, exactUrl, type ExactPage } from '../lib/exactLinks.ts'
+import { useSession } from '../api/queries.ts'
+import { exactHost, exactPageLabel, exactUrl, type ExactPage } from '../lib/exactLinks.ts'
 import { CopyIcon, ExternalIcon } from './icons.tsx'
 
 async function copyText(text: string): Promise<void> {
@@ -35,7 +36,8 @@ export function ExternalLink({
   children?: ReactNode
   className?: string
 }) {
-  const url = exactUrl(page, division, id)
+  const { data: session } = useSession()
+  const url = exactUrl(page, division, id, exactHost(session))
   const label = t(exactPageLabel(page))
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null)
 

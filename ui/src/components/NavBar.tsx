@@ -2,12 +2,10 @@ import { NavLink } from 'react-router'
 import type { Session } from '../api/auth.ts'
 import { t } from '../i18n/index.ts'
 import { withDivision } from '../lib/access.ts'
+import { exactHost, exactUrl } from '../lib/exactLinks.ts'
 import { navRoutes } from '../routes/table.ts'
 import { OrgSwitcher } from './OrgSwitcher.tsx'
 
-export function portalUrl(division: number): string {
-  return `https://start.exactonline.nl/docs/MenuPortal.aspx?_Division_=${division}`
-}
 
 /** The screens' links (each with ?division=) and "for {customer}" to the provider's portal. */
 export function NavBar({ session }: { session: Session }) {
@@ -16,7 +14,7 @@ export function NavBar({ session }: { session: Session }) {
       <span className="text-sm text-sky-100">
         {t('nav.for')}{' '}
         <a
-          href={portalUrl(session.division)}
+          href={exactUrl('portal', session.division, undefined, exactHost(session))}
           target="_blank"
           rel="noopener noreferrer"
           title={t('nav.portalTitle')}

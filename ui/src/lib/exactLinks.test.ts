@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { exactUrl } from './exactLinks.ts'
+import { exactHost, exactUrl } from './exactLinks.ts'
 
 const ID = '4792a639-3840-4d8a-b086-017acd738a52'
 
@@ -20,5 +20,16 @@ describe('exactUrl', () => {
     const urls = pages.map((p) => exactUrl(p, 1, ID))
     expect(new Set(urls).size).toBe(pages.length)
     for (const u of urls) expect(u).toContain(encodeURIComponent(ID))
+  })
+})
+
+describe('exactHost', () => {
+  it("uses the server's configured country host, else the Dutch one", () => {
+    expect(exactHost({ exactHost: 'https://start.exactonline.be/' })).toBe('https://start.exactonline.be')
+    expect(exactUrl('portal', 5, undefined, exactHost({ exactHost: 'https://start.exactonline.de' }))).toBe(
+      'https://start.exactonline.de/docs/MenuPortal.aspx?_Division_=5',
+    )
+    expect(exactHost(undefined)).toBe('https://start.exactonline.nl')
+    expect(exactHost({ exactHost: '' })).toBe('https://start.exactonline.nl')
   })
 })

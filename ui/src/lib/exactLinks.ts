@@ -2,7 +2,14 @@
 // The page paths are kept here only, so a change at the provider is one edit.
 import type { MessageKey } from '../i18n/index.ts'
 
+/** The host when the server did not say which (an older server). */
 export const EXACT_HOST = 'https://start.exactonline.nl'
+
+/** The company's Exact Online host as the server is configured (its country's), else the default. */
+export function exactHost(session: { exactHost?: string } | undefined): string {
+  const host = session?.exactHost?.replace(/\/+$/, '')
+  return host || EXACT_HOST
+}
 
 export type ExactPage =
   | 'portal'
