@@ -27,6 +27,9 @@ export default function Home() {
   if (setup.data?.needed) {
     return (
       <div className="flex flex-1 flex-col items-center justify-center gap-8 p-6">
+        <p className="text-3xl font-bold text-sky-900">
+          <BrandName />
+        </p>
         <FirstRunSetup status={setup.data} />
         <ServerStatus />
       </div>
