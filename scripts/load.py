@@ -358,7 +358,7 @@ def main():
             print(f"{'  answered otherwise':<28} {len(stats.hostile_failures):>8}   (target 0)")
             for e in stats.hostile_failures[:10]:
                 print("   ", e)
-            print(f"{'server memory (RSS)':<28} {rss_before // 1024:>5} MB before, peak {rss_peak // 1024} MB during the run")
+        print(f"{'server memory (RSS)':<28} {rss_before // 1024:>5} MB before, peak {rss_peak // 1024} MB during the run")
         print(f"{'provider calls, busiest min':<28} {per_minute:>8}   (target <= 60 per division)")
         print(f"{'  with sign-ins (current/Me)':<28} {all_per_minute:>8}")
         print(f"{'provider 429 answers':<28} {counters['sent_429']:>8}   (target 0)")

@@ -236,7 +236,8 @@ impl PictureService {
             state.running = true;
         }
         let service = self.clone();
-        self.spawn(async move {
+        // A pass is background work: it leaves part of each minute's calls to writes and reads.
+        self.spawn(crate::exact::rate_limit::in_background(async move {
             let mut prune = prune;
             loop {
                 let report = service.run_pass(division, prune).await;
@@ -251,7 +252,7 @@ impl PictureService {
                 state.queued = false;
                 prune = std::mem::take(&mut state.prune_queued);
             }
-        });
+        }));
     }
 
     pub fn status(&self, division: i64) -> Result<Status> {

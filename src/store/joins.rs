@@ -82,28 +82,23 @@ fn tuple_of(obj: &Map<String, Value>, fields: &[String]) -> Option<Vec<NormKey>>
         .collect()
 }
 
-/// Hands `each` the source rows whose first join field is one of `firsts`, parsed, each with its
-/// size as JSON; `each` may stop the reading with an error.
+/// Hands `each` the source rows (as stored JSON) whose first join field is one of `firsts`;
+/// `each` may stop the reading with an error.
 fn fetch_source(
     txn: &ReadTransaction,
     spec: &TableSpec,
     field: &str,
     firsts: &HashSet<NormKey>,
     raw_firsts: &HashSet<String>,
-    mut each: impl FnMut(Map<String, Value>, usize) -> StoreResult<()>,
+    mut each: impl FnMut(&[u8]) -> StoreResult<()>,
 ) -> StoreResult<()> {
     let name = rows_name(&spec.name);
     let rows_t = txn.open_table(RowsDef::new(&name))?;
     let unpacker = Unpacker::open(txn, &spec.name)?;
-    let parse = |text: &[u8]| -> StoreResult<(Map<String, Value>, usize)> {
-        let row = serde_json::from_slice(text).map_err(|e| StoreError::Corrupt(format!("stored row: {e}")))?;
-        Ok((row, text.len()))
-    };
     if field == spec.key {
         for id in index::row_ids_of_keys(txn, &spec.name, raw_firsts.iter().map(String::as_str))? {
             if let Some(g) = rows_t.get(id)? {
-                let (row, size) = parse(&unpacker.unpack(g.value())?)?;
-                each(row, size)?;
+                each(&unpacker.unpack(g.value())?)?;
             }
         }
     } else if spec.is_indexed(field) {
@@ -111,8 +106,7 @@ fn fetch_source(
         norms.sort();
         for id in index::lookup_norm(txn, &spec.name, field, &norms)? {
             if let Some(g) = rows_t.get(id)? {
-                let (row, size) = parse(&unpacker.unpack(g.value())?)?;
-                each(row, size)?;
+                each(&unpacker.unpack(g.value())?)?;
             }
         }
     } else {
@@ -122,9 +116,78 @@ fn fetch_source(
             let mut raw = [None];
             extract(&bytes, &[field], &mut raw)?;
             if raw[0].is_some_and(|r| firsts.contains(&norm_raw(r))) {
-                let (row, size) = parse(&bytes)?;
-                each(row, size)?;
+                each(&bytes)?;
             }
+        }
+    }
+    Ok(())
+}
+
+fn parse_row(text: &[u8]) -> StoreResult<Map<String, Value>> {
+    serde_json::from_slice(text).map_err(|e| StoreError::Corrupt(format!("stored row: {e}")))
+}
+
+/// [`tuple_of`] read from a stored row without parsing it.
+fn tuple_of_raw(row: &[u8], fields: &[String]) -> StoreResult<Option<Vec<NormKey>>> {
+    let names: Vec<&str> = fields.iter().map(String::as_str).collect();
+    let mut out = vec![None; names.len()];
+    extract(row, &names, &mut out)?;
+    Ok(out
+        .into_iter()
+        .map(|r| r.map(norm_raw).filter(|k| !matches!(k.first(), Some(&TAG_NULL) | Some(&TAG_OTHER))))
+        .collect())
+}
+
+/// The first join field's value as text (for key lookups), read from a stored row.
+fn first_text_raw(row: &[u8], field: &str) -> StoreResult<Option<String>> {
+    let mut out = [None];
+    extract(row, &[field], &mut out)?;
+    Ok(out[0].and_then(|r| match serde_json::from_str::<Value>(r.get()) {
+        Ok(v) => raw_text_of(&v),
+        Err(_) => None,
+    }))
+}
+
+/// Counts each join's matches per base row from the stored rows, parsing none of them, and
+/// refuses a join past the limits before anything is built: a careless join on a flag of a
+/// wide table would otherwise hold a thousand parsed rows (tens of MB) before it is refused.
+fn check_sizes(
+    txn: &ReadTransaction,
+    registry: &Registry,
+    base_rows: &[&[u8]],
+    joins: &[JoinSpec],
+    mut bytes: usize,
+) -> StoreResult<()> {
+    let mut rows = base_rows.len();
+    for j in joins.iter().filter(|j| !j.join_on.is_empty()) {
+        let source = registry.get(&j.source).ok_or_else(|| StoreError::UnknownTable(j.source.clone()))?;
+        let mut wanted: HashMap<Vec<NormKey>, usize> = HashMap::new();
+        let mut raw_firsts = HashSet::new();
+        for row in base_rows {
+            if let Some(t) = tuple_of_raw(row, &j.join_on_self)? {
+                if let Some(text) = first_text_raw(row, &j.join_on_self[0])? {
+                    raw_firsts.insert(text);
+                }
+                *wanted.entry(t).or_default() += 1;
+            }
+        }
+        let firsts: HashSet<NormKey> = wanted.keys().map(|t| t[0].clone()).collect();
+        if firsts.is_empty() {
+            continue;
+        }
+        let mut matched: HashMap<Vec<NormKey>, usize> = HashMap::new();
+        fetch_source(txn, source, &j.join_on[0], &firsts, &raw_firsts, |row| {
+            let Some(t) = tuple_of_raw(row, &j.join_on)? else { return Ok(()) };
+            let Some(base_count) = wanted.get(&t) else { return Ok(()) };
+            let n = matched.entry(t).or_default();
+            *n += 1;
+            // Every base row with this tuple carries the match.
+            bytes += (row.len() + 1) * base_count;
+            AnswerSize::early(*n, bytes)
+        })?;
+        rows += wanted.iter().map(|(t, base_count)| matched.get(t).copied().unwrap_or(0) * base_count).sum::<usize>();
+        if rows > JOIN_MAX_ROWS {
+            return Err(too_large());
         }
     }
     Ok(())
@@ -215,10 +278,11 @@ pub(crate) fn run(
     // The base rows are read whole: join fields may lie outside the caller's selection.
     let base_query = Query { select: None, ..q.clone() };
     let page = plan::run(txn, spec, &base_query)?;
-    let mut rows: Vec<Map<String, Value>> = page
-        .rows()
-        .map(|r| serde_json::from_slice(r).map_err(|e| StoreError::Corrupt(format!("stored row: {e}"))))
-        .collect::<StoreResult<_>>()?;
+    if !flatten {
+        let raw: Vec<&[u8]> = page.rows().collect();
+        check_sizes(txn, registry, &raw, joins, raw.iter().map(|r| r.len()).sum())?;
+    }
+    let mut rows: Vec<Map<String, Value>> = page.rows().map(parse_row).collect::<StoreResult<_>>()?;
     let mut attached: Vec<Map<String, Value>> = vec![Map::new(); rows.len()];
     // What the answer will hold, counted before anything is copied into it.
     let mut answer = AnswerSize { rows: rows.len(), bytes: page.rows().map(<[u8]>::len).sum() };
@@ -240,14 +304,15 @@ pub(crate) fn run(
             // past the limits: a join on a flag must not first read the whole table.
             let wanted: HashSet<&Vec<NormKey>> = tuples.iter().flatten().collect();
             let mut fetched = 0usize;
-            fetch_source(txn, source, &j.join_on[0], &firsts, &raw_firsts, |m, size| {
-                let Some(t) = tuple_of(&m, &j.join_on) else { return Ok(()) };
+            fetch_source(txn, source, &j.join_on[0], &firsts, &raw_firsts, |row| {
+                let Some(t) = tuple_of_raw(row, &j.join_on)? else { return Ok(()) };
                 if !wanted.contains(&t) {
                     return Ok(());
                 }
+                let size = row.len();
                 let entry = by_tuple.entry(t).or_default();
                 entry.bytes += size + 1;
-                entry.rows.push(m);
+                entry.rows.push(parse_row(row)?);
                 fetched += size + 1;
                 if !flatten {
                     AnswerSize::early(entry.rows.len(), answer.bytes + fetched)?;
