@@ -113,7 +113,9 @@ async fn start(
     }
     let token = org_token(&state, org.division)?;
     let store = state.stores.get(org.division)?;
+    // The chosen tables; deleted entries follow them (not listed: they were not chosen).
     let tables: Vec<&str> = endpoints.iter().map(|e| e.table).collect();
+    let endpoints = SyncEngine::with_deleted_entries(endpoints);
     let started = if endpoints.is_empty() {
         false
     } else {

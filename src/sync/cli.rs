@@ -19,7 +19,7 @@ pub async fn run(config: &Config, org: Option<i64>, endpoints: &[String]) -> Res
          (Sync Data in the UI, or POST /api/v1/sync)",
     )?;
     let (serverdb, tokens, stores, engine) = (state.serverdb, state.tokens, state.stores, state.sync);
-    let selected = SyncEngine::resolve(endpoints)?;
+    let selected = SyncEngine::with_deleted_entries(SyncEngine::resolve(endpoints)?);
     let divisions = match org {
         Some(d) => vec![d],
         None => serverdb.org_divisions()?,

@@ -134,6 +134,18 @@ impl SyncEngine {
             .collect()
     }
 
+    /// `endpoints` with deleted entries after them when they hold a table (spec §5: deleted
+    /// entries are synced after every sync, chosen or not; otherwise a record deleted in Exact
+    /// stays in Planning, Materials and Scanning for good). For the syncs users and the schedule
+    /// start; the outbox's refresh of the tables it wrote to leaves them out.
+    pub fn with_deleted_entries(mut endpoints: Vec<&'static Endpoint>) -> Vec<&'static Endpoint> {
+        let has_table = endpoints.iter().any(|e| e.kind == Kind::Sync);
+        if has_table && !endpoints.iter().any(|e| e.kind == Kind::Deleted) {
+            endpoints.extend(catalogue::ENDPOINTS.iter().filter(|e| e.kind == Kind::Deleted));
+        }
+        endpoints
+    }
+
     /// Marks the organization as syncing, or refuses when a sync already runs.
     fn claim(&self, division: i64) -> Result<RunningGuard<'_>, SyncError> {
         if !self.running.lock().insert(division) {
@@ -142,8 +154,7 @@ impl SyncEngine {
         Ok(RunningGuard { engine: self, division })
     }
 
-    /// Runs a sync of `endpoints` to completion; deleted entries run last, after every sync of
-    /// tables whether chosen or not.
+    /// Runs a sync of `endpoints` to completion. Deleted entries, when in the list, run last.
     pub async fn run(
         &self,
         division: i64,
@@ -182,13 +193,8 @@ impl SyncEngine {
         sink: Arc<dyn SyncSink>,
     ) -> SyncReport {
         let mut report = SyncReport { division, ..Default::default() };
-        let (mut deleted, tables): (Vec<&'static Endpoint>, Vec<&'static Endpoint>) =
+        let (deleted, tables): (Vec<&'static Endpoint>, Vec<&'static Endpoint>) =
             endpoints.iter().copied().partition(|e| e.kind == Kind::Deleted);
-        // Spec §5: deleted entries are synced after every sync, whether or not they were chosen;
-        // otherwise a record deleted in Exact stays in Planning, Materials and Scanning for good.
-        if deleted.is_empty() && tables.iter().any(|e| e.kind == Kind::Sync) {
-            deleted.extend(catalogue::ENDPOINTS.iter().filter(|e| e.kind == Kind::Deleted));
-        }
         for ep in tables.into_iter().filter(|e| e.kind == Kind::Sync) {
             let outcome = self.run_table(division, token, ep, &sink).await;
             report.tables.insert(ep.table.to_string(), outcome);

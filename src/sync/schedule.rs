@@ -67,7 +67,7 @@ pub async fn run_once(engine: &SyncEngine, resolver: &dyn OrgResolver) {
 /// One pass over `divisions`.
 async fn run_for(engine: &SyncEngine, resolver: &dyn OrgResolver, divisions: &[i64]) {
     let endpoints = match SyncEngine::resolve(&[]) {
-        Ok(e) => e,
+        Ok(e) => SyncEngine::with_deleted_entries(e),
         Err(e) => {
             tracing::error!(error = %e, "scheduled sync: endpoint selection failed");
             return;
