@@ -35,6 +35,11 @@ fn is_background() -> bool {
     BACKGROUND.try_with(|_| ()).is_ok()
 }
 
+/// Whether the current task's calls are background work (tasks it spawns follow it).
+pub fn is_background_task() -> bool {
+    is_background()
+}
+
 #[derive(Debug, Default)]
 struct Window {
     /// Calls left in the current minute, as last reported minus calls started since.

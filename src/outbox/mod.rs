@@ -474,7 +474,12 @@ impl OutboxService {
         tokio::spawn(async move {
             // A sync already running may have read before the write landed: wait and run ours.
             for _ in 0..120 {
-                match sync.start(division, token.clone(), endpoints.clone(), store.clone() as Arc<dyn SyncSink>) {
+                match sync.start_foreground(
+                    division,
+                    token.clone(),
+                    endpoints.clone(),
+                    store.clone() as Arc<dyn SyncSink>,
+                ) {
                     Err(SyncError::AlreadyRunning) => tokio::time::sleep(Duration::from_millis(500)).await,
                     Err(e) => {
                         tracing::warn!(division, error = %e, "outbox: sync after writes not started");

@@ -166,7 +166,8 @@ impl SyncEngine {
         Ok(self.run_claimed(division, token, endpoints, sink).await)
     }
 
-    /// Claims the organization now and runs the sync in the background (the HTTP `202` path).
+    /// Claims the organization now and runs the sync in the background (the HTTP `202` path),
+    /// as background work under the rate limiter.
     pub fn start(
         self: &Arc<Self>,
         division: i64,
@@ -174,14 +175,43 @@ impl SyncEngine {
         endpoints: Vec<&'static Endpoint>,
         sink: Arc<dyn SyncSink>,
     ) -> Result<(), SyncError> {
+        self.start_as(division, token, endpoints, sink, true)
+    }
+
+    /// [`Self::start`] for a few tables a user just wrote to (the outbox's refresh): its calls
+    /// may use the minute's foreground reserve, so a long sync or a picture pass cannot hold the
+    /// organization's sync (and everything waiting for it) for a minute.
+    pub fn start_foreground(
+        self: &Arc<Self>,
+        division: i64,
+        token: OrgToken,
+        endpoints: Vec<&'static Endpoint>,
+        sink: Arc<dyn SyncSink>,
+    ) -> Result<(), SyncError> {
+        self.start_as(division, token, endpoints, sink, false)
+    }
+
+    fn start_as(
+        self: &Arc<Self>,
+        division: i64,
+        token: OrgToken,
+        endpoints: Vec<&'static Endpoint>,
+        sink: Arc<dyn SyncSink>,
+        background: bool,
+    ) -> Result<(), SyncError> {
         if !self.running.lock().insert(division) {
             return Err(SyncError::AlreadyRunning);
         }
         let engine = self.clone();
-        tokio::spawn(crate::exact::rate_limit::in_background(async move {
+        let work = async move {
             let _guard = RunningGuard { engine: &engine, division };
             engine.run_claimed(division, &token, &endpoints, sink).await;
-        }));
+        };
+        if background {
+            tokio::spawn(crate::exact::rate_limit::in_background(work));
+        } else {
+            tokio::spawn(work);
+        }
         Ok(())
     }
 
@@ -325,9 +355,16 @@ impl SyncEngine {
             // provider and the store work at the same time. Still one call at a time.
             if let Some(n) = &next {
                 let (client, access, n) = (self.client.clone(), token.get().await?, n.clone());
-                ahead = Some(Ahead(tokio::spawn(crate::exact::rate_limit::in_background(async move {
-                    client.get_page_raw(division, &access, &n).await
-                }))));
+                // Spawned as the sync runs: in the background, or in the foreground for the
+                // outbox's refresh after writes.
+                let fetch = async move { client.get_page_raw(division, &access, &n).await };
+                let fetch: std::pin::Pin<Box<dyn std::future::Future<Output = _> + Send>> =
+                    if crate::exact::rate_limit::is_background_task() {
+                        Box::pin(crate::exact::rate_limit::in_background(fetch))
+                    } else {
+                        Box::pin(fetch)
+                    };
+                ahead = Some(Ahead(tokio::spawn(fetch)));
             }
             let (rows, stamps) = (page.rows, page.stamps);
             // Rows arrive in Timestamp order on Exact; order them anyway (stable, rows without
