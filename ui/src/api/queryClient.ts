@@ -29,3 +29,16 @@ export function createQueryClient(): QueryClient {
   })
   return client
 }
+
+/**
+ * For a query that spends something single-use (a provider's authorization code): it runs once
+ * however often its component mounts (StrictMode mounts twice) and is never retried or refetched.
+ */
+export const SINGLE_USE = {
+  retry: false,
+  staleTime: Infinity,
+  gcTime: Infinity,
+  refetchOnWindowFocus: false,
+  refetchOnReconnect: false,
+  refetchOnMount: false,
+} as const

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, Navigate, useSearchParams } from 'react-router'
 import { authorize, checkUser, getSession } from '../api/auth.ts'
 import { queryKeys } from '../api/queries.ts'
+import { SINGLE_USE } from '../api/queryClient.ts'
 import { SETUP_STATE_PREFIX } from '../api/setup.ts'
 import { t } from '../i18n/index.ts'
 import { HOME, landingAfterSignIn } from '../lib/access.ts'
@@ -39,12 +40,7 @@ function SignIn({ params }: { params: URLSearchParams }) {
       return landingAfterSignIn(user)
     },
     enabled: !!code,
-    retry: false,
-    staleTime: Infinity,
-    gcTime: Infinity,
-    refetchOnWindowFocus: false,
-    refetchOnReconnect: false,
-    refetchOnMount: false,
+    ...SINGLE_USE,
   })
 
   const failure = !code ? (providerError ?? t('callback.missingCode')) : signIn.error?.message

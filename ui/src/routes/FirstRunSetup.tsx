@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react'
 import { Link } from 'react-router'
 import { loginUrl } from '../api/auth.ts'
 import { queryKeys } from '../api/queries.ts'
+import { SINGLE_USE } from '../api/queryClient.ts'
 import { finishSetup, getSetup, hostChoices, testSetup, type SetupStatus } from '../api/setup.ts'
 import { inputClass, labelClass, primaryButton } from '../components/formStyles.ts'
 import { t } from '../i18n/index.ts'
@@ -130,12 +131,7 @@ export function SetupReturn({ code, state }: { code: string; state: string }) {
   const finish = useQuery({
     queryKey: ['setupFinish', code, state],
     queryFn: () => finishSetup(code, state),
-    retry: false,
-    staleTime: Infinity,
-    gcTime: Infinity,
-    refetchOnWindowFocus: false,
-    refetchOnReconnect: false,
-    refetchOnMount: false,
+    ...SINGLE_USE,
   })
   // After the restart the server answers again and no longer needs setting up.
   const back = useQuery({
