@@ -1,9 +1,11 @@
 // Screenshots of every screen at desktop and phone size, for the README and review:
 // `npm run screenshots` (after `npm run build`; ESM_BIN picks the binary, as for the e2e specs).
 // Writes docs/screenshots/{screen}-{desktop|phone}.png and copies them to test-results/.
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { activate, MOBILE_UA, signIn, syncSettled } from './flows.mjs'
+import { activate, api, MOBILE_UA, signIn, syncSettled } from './flows.mjs'
 import { launchBrowser, startServer } from './server.mjs'
 
 const OUT = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url))
@@ -28,10 +30,80 @@ async function shoot(page, name, size) {
   console.log(`${name}-${size}.png`)
 }
 
+/** The screens of the shop floor: planning (and an order's window), materials, purchases,
+ * receipts, transfers, hours and scanning (with an item's card). */
+async function shopFloor(page, go, size) {
+  await go('/planning')
+  await page.getByTestId('planning-count').waitFor()
+  const bar = page.locator('[data-testid^=bar-]').first()
+  await bar.waitFor()
+  await shoot(page, 'planning', size)
+  await bar.click()
+  await page.getByTestId('shop-order-modal').getByTestId('modal-plans').waitFor()
+  await shoot(page, 'planning-shop-order', size)
+  await page.keyboard.press('Escape')
+
+  await go('/materials')
+  await page.getByTestId('materials-summary').waitFor({ timeout: 60_000 })
+  await page.getByTestId('materials-live-reading').waitFor({ state: 'detached', timeout: 120_000 })
+  await shoot(page, 'materials', size)
+
+  await go('/purchaseOverview')
+  await page.getByTestId('purchases-summary').waitFor({ timeout: 60_000 })
+  await shoot(page, 'purchases', size)
+
+  await go('/receipts')
+  await page.locator('#receipts-list').waitFor()
+  await shoot(page, 'receipts', size)
+
+  await go('/transfers')
+  await page.getByTestId('transfer-item').waitFor()
+  await shoot(page, 'transfers', size)
+
+  await go('/hours')
+  await page.getByTestId('week-title').waitFor()
+  await shoot(page, 'hours', size)
+
+  await go('/scanning')
+  await page.locator('#scan-input').waitFor()
+  await shoot(page, 'scanning', size)
+  const [stock] = await api(page, '/db/storageLocationStockPositions?Stock=gt.2&limit=1')
+  const [item] = stock ? await api(page, `/db/items?ID=eq.${stock.Item}&limit=1`) : []
+  if (item) {
+    await page.locator('#scan-input').focus()
+    await page.keyboard.type(item.Code)
+    await page.keyboard.press('Enter')
+    await page.getByTestId('item-card').waitFor()
+    await page.locator('[data-testid=item-stock] tr').first().waitFor()
+    await shoot(page, 'scanning-item', size)
+  }
+}
+
+/** The first run's setup page: a server started with no Exact Online app. */
+async function firstRun(browser) {
+  const dir = mkdtempSync(join(tmpdir(), 'esm-screens-'))
+  writeFileSync(join(dir, 'config.toml'), '[sync]\ninterval_minutes = 0\n')
+  const server = await startServer('serve', [], { beforeArgs: ['--config', join(dir, 'config.toml')] })
+  try {
+    for (const [size, options] of Object.entries(SIZES)) {
+      const context = await browser.newContext({ ...options, locale: 'en-GB' })
+      const page = await context.newPage()
+      await page.goto(server.url + '/')
+      await page.getByRole('heading', { name: 'Set up Stock Manager' }).waitFor()
+      await shoot(page, 'first-run', size)
+      await context.close()
+    }
+  } finally {
+    await server.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 async function main() {
   mkdirSync(OUT, { recursive: true })
-  const server = await startServer('demo')
   const browser = await launchBrowser()
+  await firstRun(browser)
+  const server = await startServer('demo')
   try {
     for (const [size, options] of Object.entries(SIZES)) {
       const context = await browser.newContext({ ...options, locale: 'en-GB' })
@@ -84,6 +156,8 @@ async function main() {
       await go('/mng')
       await page.getByRole('heading', { name: 'Local tables' }).waitFor()
       await shoot(page, 'management', size)
+
+      await shopFloor(page, go, size)
 
       if (size === 'desktop') {
         await go('/dashboard')
