@@ -177,6 +177,14 @@ pub fn update_shop_order(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Inva
     for f in ["PlannedStartDate", "PlannedDate", "EntryDate"] {
         optional_date(&fields, f)?;
     }
+    if fields.contains_key("ProductionLeadDays") {
+        let days = number(&fields, "ProductionLeadDays")?;
+        // The provider's field is an Int32 of days: a fraction or a negative would be refused there.
+        if days < 0.0 || days.fract() != 0.0 || days > f64::from(i32::MAX) {
+            return Err(invalid(format!("ProductionLeadDays must be a whole number of days, not {days}")));
+        }
+    }
+    optional_guid(&fields, "SelectionCode")?;
     let mut e = entry(
         actor,
         "updateShopOrder",
@@ -480,6 +488,40 @@ mod tests {
         assert!(
             update_shop_order(&actor(), &json!({"ID": G, "PlannedDate": "tomorrow"})).unwrap_err().0.contains("date")
         );
+    }
+
+    #[test]
+    fn shop_order_lead_days_and_selection_code_are_checked_before_queueing() {
+        let ok = update_shop_order(
+            &actor(),
+            &json!({"ID": G, "ProductionLeadDays": 4, "SelectionCode": G, "YourRef": "PO-1"}),
+        )
+        .unwrap();
+        assert_eq!(ok[0].body, Some(json!({"ProductionLeadDays": 4, "SelectionCode": G, "YourRef": "PO-1"})));
+        // clearing the selection code is a change too
+        assert!(update_shop_order(&actor(), &json!({"ID": G, "SelectionCode": null})).is_ok());
+        for bad in [json!(1.5), json!(-1), json!("soon")] {
+            let err = update_shop_order(&actor(), &json!({"ID": G, "ProductionLeadDays": bad})).unwrap_err();
+            assert!(err.0.contains("ProductionLeadDays"), "{}", err.0);
+        }
+        let err = update_shop_order(&actor(), &json!({"ID": G, "SelectionCode": "ABC"})).unwrap_err();
+        assert!(err.0.contains("SelectionCode must be a GUID"), "{}", err.0);
+    }
+
+    #[test]
+    fn hours_transfers_and_counts_can_be_deleted() {
+        for (endpoint, path) in [
+            ("timeTransactions", "manufacturing/TimeTransactions"),
+            ("warehouseTransfers", "inventory/WarehouseTransfers"),
+            ("stockCounts", "inventory/StockCounts"),
+        ] {
+            let e = delete(&actor(), endpoint, &G.to_uppercase()).unwrap();
+            assert_eq!(e[0].method, Method::Delete);
+            assert_eq!(e[0].path, format!("{path}(guid'{G}')"));
+        }
+        // the stock a transfer or count moved is read again once the delete is delivered
+        assert_eq!(delete(&actor(), "stockCounts", G).unwrap()[0].tables, STOCK);
+        assert!(delete(&actor(), "timeTransactions", "12").unwrap_err().0.contains("GUID"));
     }
 
     #[test]

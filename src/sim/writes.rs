@@ -37,6 +37,10 @@ pub fn apply(
     match method {
         "DELETE" => {
             let key = key.ok_or_else(|| ODataError::bad("A key is required to delete."))?;
+            if processed(d, e, key) {
+                // As the provider: a processed transfer or count has moved stock; only drafts go.
+                return Err(ODataError::bad("Only drafts can be deleted."));
+            }
             remove(d, e, key)?;
             Ok(None)
         }
@@ -123,6 +127,11 @@ fn denormalise(d: &Division, vals: &mut Vec<(&'static str, Val)>) {
             &[("StorageLocationCode", "Code"), ("StorageLocationDescription", "Description")],
         ),
         ("ShopOrder", SHOP_ORDERS, &[("ShopOrderNumber", "ShopOrderNumber")]),
+        (
+            "SelectionCode",
+            "logistics/SelectionCodes",
+            &[("SelectionCodeCode", "Code"), ("SelectionCodeDescription", "Description")],
+        ),
         (
             "Supplier",
             "crm/Accounts",
@@ -437,17 +446,23 @@ fn process_count(d: &mut Division, id: u128) -> Result<(), ODataError> {
     Ok(())
 }
 
+/// A transfer or stock count that was processed (its stock moved): the provider changes and
+/// deletes only drafts.
+fn processed(d: &Division, e: &Entity, key: u128) -> bool {
+    let done = match e.path {
+        TRANSFERS => 50,
+        COUNTS => 21,
+        _ => return false,
+    };
+    text(d, table_of(e), key, "Status").as_i64() == Some(done)
+}
+
 fn update(d: &mut Division, e: &'static Entity, key: u128, obj: &Map<String, J>) -> Result<(), ODataError> {
     let table = table_of(e);
     if d.table(table).and_then(|t| t.get(key)).is_none() {
         return Err(not_found());
     }
-    let draft_only = match e.path {
-        "inventory/WarehouseTransfers" => text(d, table, key, "Status").as_i64() == Some(50),
-        "inventory/StockCounts" => text(d, table, key, "Status").as_i64() == Some(21),
-        _ => false,
-    };
-    if draft_only {
+    if processed(d, e, key) {
         return Err(ODataError::bad("Only drafts can be changed."));
     }
     let mut vals = values(e, obj, false)?;
@@ -485,4 +500,71 @@ pub(super) fn remove(d: &mut Division, e: &'static Entity, key: u128) -> Result<
     }
     d.delete(table, key);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::generate::{Scale, generate};
+    use serde_json::json;
+
+    fn division() -> Division {
+        generate(Scale::Small, 7, 1_780_000_000_000, "http://sim").data.remove(0)
+    }
+
+    fn first_key(d: &Division, table: &str) -> u128 {
+        d.table(table).and_then(|t| t.rows.keys().next().copied()).expect("generated rows")
+    }
+
+    fn send(
+        d: &mut Division,
+        path: &str,
+        method: &str,
+        key: Option<u128>,
+        body: J,
+    ) -> Result<Option<u128>, ODataError> {
+        let key = key.map(|k| format!("guid'{}'", uuid::Uuid::from_u128(k)));
+        apply(d, entity(path), method, key.as_deref(), body.to_string().as_bytes())
+    }
+
+    #[test]
+    fn only_draft_transfers_and_counts_can_be_deleted() {
+        let mut d = division();
+        let wh = first_key(&d, WAREHOUSES);
+        let item = first_key(&d, ITEMS);
+        let line = json!([{"Item": uuid::Uuid::from_u128(item).to_string(), "Quantity": 1}]);
+        let wh = uuid::Uuid::from_u128(wh).to_string();
+        let body =
+            json!({"WarehouseFrom": wh, "WarehouseTo": wh, "EntryDate": "2026-03-10", "WarehouseTransferLines": line});
+        let draft = send(&mut d, TRANSFERS, "POST", None, body.clone()).unwrap().unwrap();
+        let mut done = body;
+        done["Status"] = json!(50);
+        let done = send(&mut d, TRANSFERS, "POST", None, done).unwrap().unwrap();
+        let err = send(&mut d, TRANSFERS, "DELETE", Some(done), J::Null).unwrap_err();
+        assert_eq!((err.status, err.message.as_str()), (400, "Only drafts can be deleted."));
+        assert!(send(&mut d, TRANSFERS, "DELETE", Some(draft), J::Null).unwrap().is_none());
+        assert!(d.table(TRANSFERS).and_then(|t| t.get(draft)).is_none());
+        assert!(d.table(TRANSFERS).and_then(|t| t.get(done)).is_some());
+
+        let count = json!({"Warehouse": wh, "StockCountDate": "2026-03-10", "Status": 21,
+            "StockCountLines": [{"Item": uuid::Uuid::from_u128(item).to_string(), "QuantityNew": 3}]});
+        let counted = send(&mut d, COUNTS, "POST", None, count).unwrap().unwrap();
+        assert_eq!(send(&mut d, COUNTS, "DELETE", Some(counted), J::Null).unwrap_err().status, 400);
+    }
+
+    #[test]
+    fn a_new_selection_code_carries_its_code_and_description() {
+        let mut d = division();
+        let order = first_key(&d, SHOP_ORDERS);
+        let code = first_key(&d, "logistics/SelectionCodes");
+        let status = text(&d, SHOP_ORDERS, order, "Status");
+        let other = if status.as_i64() == Some(40) { 10 } else { 40 };
+        let body = json!({"SelectionCode": uuid::Uuid::from_u128(code).to_string(), "Status": other, "YourRef": "X-1"});
+        send(&mut d, SHOP_ORDERS, "PUT", Some(order), body).unwrap();
+        let so = |f: &str| text(&d, SHOP_ORDERS, order, f);
+        assert_eq!(so("SelectionCodeCode"), text(&d, "logistics/SelectionCodes", code, "Code"));
+        assert_eq!(so("YourRef"), Val::str("X-1"));
+        // Status is read-only at the provider: a PUT carrying it is accepted and leaves it alone
+        assert_eq!(so("Status"), status);
+    }
 }
