@@ -2,6 +2,7 @@
 import { api } from './client.ts'
 import { dbGet, dbGetAll, type Row } from './db.ts'
 import type { OutboxEntry, WriteResult } from './outbox.ts'
+import { sendWrite } from './writes.ts'
 
 /** Enough pages for organizations with tens of thousands of open orders. */
 const MAX_PAGES = 200
@@ -29,11 +30,13 @@ export interface ShopOrder {
   YourRef: string | null
   Notes: string | null
   Unit: string | null
+  ProductionLeadDays: number | null
 }
 
 const ORDER_FIELDS =
   'ID,ShopOrderNumber,Description,Item,ItemCode,ItemDescription,PlannedQuantity,ProducedQuantity,PlannedStartDate,PlannedDate,' +
-  'Status,IsReleased,IsOnHold,IsInPlanning,Warehouse,SelectionCode,SelectionCodeCode,Project,ProjectDescription,YourRef,Notes,Unit'
+  'Status,IsReleased,IsOnHold,IsInPlanning,Warehouse,SelectionCode,SelectionCodeCode,Project,ProjectDescription,YourRef,Notes,Unit,' +
+  'ProductionLeadDays'
 
 /** Shop orders still to be made: open (10) and in process (20). */
 export const fetchOpenShopOrders = () =>
@@ -98,10 +101,41 @@ export interface ShopOrderChange {
   IsOnHold?: number
   IsInPlanning?: number
   Notes?: string
+  /** A selection code's id, or null to clear it. */
+  SelectionCode?: string | null
+  YourRef?: string
+  ProductionLeadDays?: number
 }
+
+/** What a change shows besides the fields it writes: the new selection code's own code. */
+export type ShownChange = Partial<Pick<ShopOrder, 'SelectionCodeCode'>>
 
 /** 200 delivered, 202 queued; a refusal (422) throws with Exact's message. */
 export const updateShopOrder = (id: string, change: ShopOrderChange) =>
   api<WriteResult>('/exact/updateShopOrder', { method: 'PUT', body: { ID: id, ...change } })
 
 export const getOutboxEntry = (id: number) => api<OutboxEntry>(`/outbox/${id}`)
+
+/** A sales order line made by a shop order (its ShopOrder link), as the local copy has it. */
+export interface SalesLine {
+  ID: string
+  OrderNumber: number
+  LineNumber: number
+  ItemCode: string | null
+  Description: string | null
+  Quantity: number
+  QuantityDelivered: number
+  DeliveryDate: string | null
+  Status: number
+}
+
+export const fetchOrderSalesLines = (order: string) =>
+  dbGet<SalesLine>('salesOrderLines', [
+    ['ShopOrder', `eq.${order}`],
+    ['select', 'ID,OrderNumber,LineNumber,ItemCode,Description,Quantity,QuantityDelivered,DeliveryDate,Status'],
+    ['order', 'OrderNumber,LineNumber'],
+  ])
+
+/** A new delivery date (`YYYY-MM-DD`) for a sales order line. */
+export const updateSalesLineDelivery = (id: string, deliveryDate: string) =>
+  sendWrite('/exact/updateSalesOrderLine', 'PUT', { ID: id, DeliveryDate: deliveryDate })

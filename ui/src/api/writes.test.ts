@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { OutboxEntry } from './outbox.ts'
-import { combine, sendWrite } from './writes.ts'
+import { combine, deleteFromExact, sendWrite } from './writes.ts'
 
 const entry = (state: OutboxEntry['state'], error: string | null = null) => ({ state, error }) as OutboxEntry
 
@@ -55,5 +55,14 @@ describe('sendWrite', () => {
   it('lets other failures through', async () => {
     vi.stubGlobal('fetch', answer(500, { error: { code: 'unknown', message: 'boom' } }))
     await expect(sendWrite('/exact/timeTransactions', 'POST', {})).rejects.toThrow('boom')
+  })
+
+  it('deletes through deleteDataFromExact with the wait after the query', async () => {
+    const fetchMock = answer(200, { state: 'delivered', error: null, entries: [{ id: 3, state: 'delivered', error: null }] })
+    vi.stubGlobal('fetch', fetchMock)
+    expect(await deleteFromExact('timeTransactions', 'a1b2')).toEqual({ state: 'delivered', message: null, entryIds: [3] })
+    expect(fetchMock.mock.calls[0][0]).toBe('/api/v1/exact/deleteDataFromExact?endpoint=timeTransactions&id=a1b2&wait=10')
+    expect(fetchMock.mock.calls[0][1]?.method).toBe('DELETE')
+    expect(fetchMock.mock.calls[0][1]?.body).toBeUndefined()
   })
 })

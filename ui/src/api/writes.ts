@@ -20,9 +20,9 @@ const WAIT_SECS = 10
  * Sends a write; a refusal (422) or a refused body (400) is an outcome, not an exception. During
  * an outage the server queues it and answers 202 at once: 'pending', sent when Exact Online answers.
  */
-export async function sendWrite(path: string, method: 'POST' | 'PUT', body: unknown): Promise<WriteOutcome> {
+export async function sendWrite(path: string, method: 'POST' | 'PUT' | 'DELETE', body?: unknown): Promise<WriteOutcome> {
   try {
-    const res = await api<WriteResult>(`${path}?wait=${WAIT_SECS}`, { method, body })
+    const res = await api<WriteResult>(`${path}${path.includes('?') ? '&' : '?'}wait=${WAIT_SECS}`, { method, body })
     const open = res.state === 'pending' || res.state === 'sending'
     const message = res.error ?? (open ? waitingReason(res.entries) : null)
     return { state: res.state, message, entryIds: res.entries.map((e) => e.id) }
@@ -33,6 +33,13 @@ export async function sendWrite(path: string, method: 'POST' | 'PUT', body: unkn
 }
 
 export const getEntry = (id: number) => api<OutboxEntry>(`/outbox/${id}`)
+
+/** What `deleteDataFromExact` may delete: hour bookings, draft transfers and draft counts. */
+export type Deletable = 'timeTransactions' | 'warehouseTransfers' | 'stockCounts'
+
+/** Deletes a record in Exact Online through the outbox. */
+export const deleteFromExact = (endpoint: Deletable, id: string) =>
+  sendWrite(`/exact/deleteDataFromExact?endpoint=${endpoint}&id=${encodeURIComponent(id)}`, 'DELETE')
 
 /** Why open entries wait, if the server says: the first reason given. */
 export function waitingReason(entries: readonly Pick<OutboxEntry, 'state' | 'error'>[]): string | null {

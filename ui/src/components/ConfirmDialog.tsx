@@ -1,7 +1,9 @@
-import { useEffect, useId, useRef } from 'react'
+import { useEffect, useId, useRef, type ReactNode } from 'react'
 
 interface Props {
   message: string
+  /** What the question is about, shown under it (a list of what will change). */
+  children?: ReactNode
   noLabel: string
   yesLabel: string
   onNo: () => void
@@ -9,7 +11,7 @@ interface Props {
 }
 
 /** A modal yes/no question; No has the focus and Escape answers No. */
-export function ConfirmDialog({ message, noLabel, yesLabel, onNo, onYes }: Props) {
+export function ConfirmDialog({ message, children, noLabel, yesLabel, onNo, onYes }: Props) {
   const ref = useRef<HTMLDialogElement>(null)
   const id = useId()
 
@@ -35,6 +37,7 @@ export function ConfirmDialog({ message, noLabel, yesLabel, onNo, onYes }: Props
       <p id={id} className="mb-6 text-lg text-slate-900">
         {message}
       </p>
+      {children && <div className="mb-6 max-h-[50vh] overflow-y-auto">{children}</div>}
       <div className="flex justify-end gap-3">
         <button
           type="button"

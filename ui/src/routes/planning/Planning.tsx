@@ -20,12 +20,14 @@ import { locale, t, tCount } from '../../i18n/index.ts'
 import { readJson, writeJson } from '../../lib/storage.ts'
 import { availability } from '../../lib/planning/availability.ts'
 import { activeFilterCount, filterOrders, NO_FILTERS, type PlanningFilters } from '../../lib/planning/filters.ts'
+import { moveChange, moveDays, projectMoves, type DateChange, type ProjectMove } from '../../lib/planning/projectShift.ts'
 import { dayIso, draggedDates, makeAxis, SCALES, today as todayOf, toDay, VIEWS, type DragMode, type View } from '../../lib/planning/timeline.ts'
 import type { BarOrder } from './Bar.tsx'
 import { Filters, type FilterLists } from './Filters.tsx'
 import { Legend } from './Legend.tsx'
+import { ProjectShiftDialog } from './ProjectShiftDialog.tsx'
 import { SettingsCog } from './SettingsCog.tsx'
-import { ShopOrderModal } from './ShopOrderModal.tsx'
+import { ShopOrderModal, type SelectionCodeOption } from './ShopOrderModal.tsx'
 import { Timeline } from './Timeline.tsx'
 import { useShopOrderWrites } from './useShopOrderWrites.ts'
 import { WriteList } from './WriteList.tsx'
@@ -50,6 +52,9 @@ function Screen({ session }: { session: Session }) {
   const deferred = useDeferredValue(filters)
   const [openId, setOpenId] = useState<string | null>(null)
   const { overrides, writes, write, dismiss } = useShopOrderWrites()
+  // Not remembered: moving a whole project by mistake on a later visit costs more than a tick.
+  const [shiftProject, setShiftProject] = useState(false)
+  const [proposal, setProposal] = useState<{ moves: ProjectMove<ShopOrder>[]; days: number } | null>(null)
 
   const key = (name: string) => ['planning', name, division]
   const orders = useQuery({ queryKey: key('orders'), queryFn: fetchOpenShopOrders })
@@ -142,6 +147,21 @@ function Screen({ session }: { session: Session }) {
     setDisplay(next)
     writeJson(localStorage, DISPLAY_KEY, next)
   }
+  /** New dates for an order; with "shift the whole project" the other orders first wait for a yes. */
+  const move = (order: ShopOrder, change: DateChange) => {
+    if (shiftProject && order.Project) {
+      const moves = projectMoves(merged, order, change, weekendsHidden)
+      if (moves.length > 1) return setProposal({ moves, days: moveDays(order, change, weekendsHidden) })
+    }
+    void write(order, change)
+  }
+  const shiftAll = (moves: ProjectMove<ShopOrder>[]) => {
+    setProposal(null)
+    for (const m of moves) {
+      const change = moveChange(m)
+      if (Object.keys(change).length > 0) void write(m.order, change)
+    }
+  }
   const onDrag = (id: string, mode: DragMode, steps: number) => {
     const d = dated.find((x) => x.order.ID === id)
     if (!d) return
@@ -149,7 +169,7 @@ function Screen({ session }: { session: Session }) {
     const change: ShopOrderChange = {}
     if (next.startDay !== d.startDay) change.PlannedStartDate = dayIso(next.startDay)
     if (next.endDay !== d.endDay) change.PlannedDate = dayIso(next.endDay)
-    if (Object.keys(change).length > 0) void write(d.order, change)
+    if (Object.keys(change).length > 0) move(d.order, change)
   }
 
   if (orders.isPending || lines.isPending || stock.isPending) return <LoadingScreen />
@@ -207,7 +227,13 @@ function Screen({ session }: { session: Session }) {
           {inGroup.error.message}
         </p>
       )}
-      <Legend />
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <Legend />
+        <label className="inline-flex min-h-11 items-center gap-2 text-sm">
+          <input type="checkbox" className="h-5 w-5" checked={shiftProject} onChange={(e) => setShiftProject(e.target.checked)} />
+          {t('planning.shift.option')}
+        </label>
+      </div>
       <WriteList writes={writes} onDismiss={dismiss} />
       {loadError ? (
         <p role="alert" className="rounded bg-red-50 p-4 text-red-800">
@@ -231,10 +257,23 @@ function Screen({ session }: { session: Session }) {
           division={division}
           availability={avail.orders.get(open.ID) ?? 'none'}
           lineAvailability={avail.lines}
+          selectionCodes={selectionCodes.data?.rows as SelectionCodeOption[] | undefined}
           writes={writes}
-          onWrite={(change) => void write(open, change)}
+          onWrite={(change, shown) => void write(open, change, shown)}
+          onMove={(change) => move(open, change)}
+          shiftProject={shiftProject}
+          onShiftProject={setShiftProject}
           onDismissWrite={dismiss}
           onClose={() => setOpenId(null)}
+        />
+      )}
+      {proposal && (
+        <ProjectShiftDialog
+          moves={proposal.moves}
+          days={proposal.days}
+          skipWeekends={weekendsHidden}
+          onNo={() => setProposal(null)}
+          onYes={() => shiftAll(proposal.moves)}
         />
       )}
     </div>

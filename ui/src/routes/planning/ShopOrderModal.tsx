@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
-import { fetchOrderPlans, fetchOrderSteps, type ShopOrder, type ShopOrderChange } from '../../api/planning.ts'
+import { fetchOrderPlans, fetchOrderSteps, type ShopOrder, type ShopOrderChange, type ShownChange } from '../../api/planning.ts'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { InfoTip } from '../../components/Tooltip.tsx'
@@ -9,6 +9,8 @@ import type { Availability } from '../../lib/planning/availability.ts'
 import { dayIso, toDay } from '../../lib/planning/timeline.ts'
 import { materialPlanStatusName, shopOrderStatusName } from '../../lib/status.ts'
 import { AVAILABILITY_DOT, AVAILABILITY_LABEL } from './bars.ts'
+import { SalesLines } from './SalesLines.tsx'
+import { ShopOrderLabels } from './ShopOrderLabels.tsx'
 import { WriteList } from './WriteList.tsx'
 import type { WriteRecord } from './useShopOrderWrites.ts'
 
@@ -36,14 +38,31 @@ function Toggle({ label, checked, onChange }: { label: string; checked: boolean;
   )
 }
 
+/** A selection code to choose from (Exact's logistics/SelectionCodes). */
+export interface SelectionCodeOption {
+  ID: string
+  Code: string
+  Description?: string | null
+}
+
+/** A whole number of days (0 or more), or null. */
+function leadDaysOf(typed: string): number | null {
+  const v = typed.trim()
+  return /^\d{1,5}$/.test(v) ? Number(v) : null
+}
+
 /** A shop order: its details, material plans with their state, routing steps, and its planning to change. */
 export function ShopOrderModal({
   order,
   division,
   availability,
   lineAvailability,
+  selectionCodes,
   writes,
   onWrite,
+  onMove,
+  shiftProject,
+  onShiftProject,
   onDismissWrite,
   onClose,
 }: {
@@ -51,8 +70,14 @@ export function ShopOrderModal({
   division: number
   availability: Availability
   lineAvailability: Map<string, Availability>
+  /** The selection codes to choose from; undefined while unknown (the list could not be read). */
+  selectionCodes: SelectionCodeOption[] | undefined
   writes: WriteRecord[]
-  onWrite: (change: ShopOrderChange) => void
+  onWrite: (change: ShopOrderChange, shown?: ShownChange) => void
+  /** New dates: with the whole project when `shiftProject` (Planning asks first). */
+  onMove: (change: Pick<ShopOrderChange, 'PlannedStartDate' | 'PlannedDate'>) => void
+  shiftProject: boolean
+  onShiftProject: (on: boolean) => void
   onDismissWrite: (key: number) => void
   onClose: () => void
 }) {
@@ -64,6 +89,10 @@ export function ShopOrderModal({
   const [end, setEnd] = useState(date(order.PlannedDate))
   const [notes, setNotes] = useState(order.Notes ?? '')
   const [dateError, setDateError] = useState<string | null>(null)
+  const [selectionCode, setSelectionCode] = useState((order.SelectionCode ?? '').toLowerCase())
+  const [yourRef, setYourRef] = useState(order.YourRef ?? '')
+  const [leadDays, setLeadDays] = useState(order.ProductionLeadDays === null || order.ProductionLeadDays === undefined ? '' : String(order.ProductionLeadDays))
+  const [detailsError, setDetailsError] = useState<string | null>(null)
 
   useEffect(() => {
     const d = ref.current
@@ -83,8 +112,28 @@ export function ShopOrderModal({
     if (start !== date(order.PlannedStartDate)) change.PlannedStartDate = start
     if (end !== date(order.PlannedDate)) change.PlannedDate = end
     if (Object.keys(change).length === 0) return setDateError(t('planning.modal.noChange'))
-    onWrite(change)
+    onMove(change)
   }
+  const saveDetails = (e: FormEvent) => {
+    e.preventDefault()
+    const change: ShopOrderChange = {}
+    const shown: ShownChange = {}
+    if (selectionCode !== (order.SelectionCode ?? '').toLowerCase()) {
+      change.SelectionCode = selectionCode || null
+      shown.SelectionCodeCode = selectionCodes?.find((c) => c.ID.toLowerCase() === selectionCode)?.Code ?? null
+    }
+    if (yourRef.trim() !== (order.YourRef ?? '')) change.YourRef = yourRef.trim()
+    const days = leadDaysOf(leadDays)
+    if (leadDays.trim() !== '' && days === null) return setDetailsError(t('planning.modal.leadDaysInvalid'))
+    if (days !== null && days !== order.ProductionLeadDays) change.ProductionLeadDays = days
+    if (Object.keys(change).length === 0) return setDetailsError(t('planning.modal.detailsUnchanged'))
+    setDetailsError(null)
+    onWrite(change, shown)
+  }
+  // the order's own code stays choosable even when the list could not be read
+  const codeChoices: SelectionCodeOption[] = [...(selectionCodes ?? [])]
+  if (order.SelectionCode && !codeChoices.some((c) => c.ID.toLowerCase() === order.SelectionCode?.toLowerCase()))
+    codeChoices.unshift({ ID: order.SelectionCode, Code: order.SelectionCodeCode ?? order.SelectionCode })
   const mine = writes.filter((w) => w.orderId === order.ID)
   const section = 'flex flex-col gap-2 border-t border-slate-200 pt-3'
 
@@ -119,7 +168,12 @@ export function ShopOrderModal({
         </div>
 
         <dl className="grid gap-1 md:grid-cols-2">
-          <Row label={t('planning.modal.status')}>{shopOrderStatusName(order.Status)}</Row>
+          <Row label={t('planning.modal.status')}>
+            <span className="inline-flex items-center gap-1">
+              {shopOrderStatusName(order.Status)}
+              <InfoTip label={t('planning.modal.statusHelpLabel')} text={t('planning.modal.statusHelp')} />
+            </span>
+          </Row>
           <Row label={t('planning.modal.material')}>
             <span className="inline-flex items-center gap-1">
               <span aria-hidden="true" className={`h-2.5 w-2.5 rounded-full ${AVAILABILITY_DOT[availability]}`} />
@@ -129,9 +183,7 @@ export function ShopOrderModal({
           <Row label={t('planning.modal.quantity')}>
             {num(order.ProducedQuantity)} / {num(order.PlannedQuantity)} {order.Unit ?? ''}
           </Row>
-          <Row label={t('planning.modal.yourRef')}>{order.YourRef || '–'}</Row>
           <Row label={t('planning.modal.project')}>{order.ProjectDescription || '–'}</Row>
-          <Row label={t('planning.modal.selectionCode')}>{order.SelectionCodeCode || '–'}</Row>
           <Row label={t('planning.modal.exact')}>
             <ExternalLink page="shopOrder" division={division} id={order.ID} />
           </Row>
@@ -157,9 +209,46 @@ export function ShopOrderModal({
           <button type="submit" className="min-h-11 rounded bg-sky-800 px-4 font-medium text-white hover:bg-sky-900">
             {t('planning.modal.saveDates')}
           </button>
+          {order.Project && (
+            <label className="flex min-h-11 items-center gap-2 text-sm">
+              <input type="checkbox" className="h-5 w-5" checked={shiftProject} onChange={(e) => onShiftProject(e.target.checked)} />
+              {t('planning.shift.option')}
+            </label>
+          )}
           {dateError && (
             <p role="alert" className="text-sm text-red-700">
               {dateError}
+            </p>
+          )}
+        </form>
+
+        <form onSubmit={saveDetails} className={`${section} md:grid md:grid-cols-3 md:items-end`} noValidate data-testid="order-details">
+          <label className="flex flex-col gap-1 text-sm">
+            {t('planning.modal.selectionCode')}
+            <select value={selectionCode} onChange={(e) => setSelectionCode(e.target.value)} className="min-h-11 rounded border border-slate-300 bg-white px-2">
+              <option value="">{t('planning.modal.noSelectionCode')}</option>
+              {codeChoices.map((c) => (
+                <option key={c.ID} value={c.ID.toLowerCase()}>
+                  {c.Description ? `${c.Code} – ${c.Description}` : c.Code}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="flex flex-col gap-1 text-sm">
+            {t('planning.modal.yourRef')}
+            <input value={yourRef} onChange={(e) => setYourRef(e.target.value)} className="min-h-11 rounded border border-slate-300 px-2" />
+          </label>
+          <label className="flex flex-col gap-1 text-sm">
+            {t('planning.modal.leadDays')}
+            <input inputMode="numeric" value={leadDays} onChange={(e) => setLeadDays(e.target.value)} className="min-h-11 rounded border border-slate-300 px-2" />
+          </label>
+          <button type="submit" className="min-h-11 w-fit rounded bg-sky-800 px-4 font-medium text-white hover:bg-sky-900">
+            {t('planning.modal.saveDetails')}
+          </button>
+          {selectionCodes === undefined && <p className="text-sm text-amber-800 md:col-span-2">{t('planning.modal.codesUnavailable')}</p>}
+          {detailsError && (
+            <p role="alert" className="text-sm text-red-700 md:col-span-3">
+              {detailsError}
             </p>
           )}
         </form>
@@ -179,6 +268,8 @@ export function ShopOrderModal({
             {t('planning.modal.saveNotes')}
           </button>
         </form>
+
+        <ShopOrderLabels order={order} />
 
         <section className={section} aria-label={t('planning.modal.plans')}>
           <h3 className="font-semibold">{t('planning.modal.plans')}</h3>
@@ -212,6 +303,8 @@ export function ShopOrderModal({
             </ul>
           )}
         </section>
+
+        <SalesLines orderId={order.ID} />
 
         <section className={section} aria-label={t('planning.modal.steps')}>
           <h3 className="font-semibold">{t('planning.modal.steps')}</h3>

@@ -1,5 +1,5 @@
 import { t, type MessageKey } from '../../i18n/index.ts'
-import type { ShopOrderChange } from '../../api/planning.ts'
+import type { ShopOrderChange, ShownChange } from '../../api/planning.ts'
 import type { WriteRecord, WriteStatus } from './useShopOrderWrites.ts'
 
 const STATUS: Record<WriteStatus, { label: MessageKey; className: string }> = {
@@ -10,7 +10,7 @@ const STATUS: Record<WriteStatus, { label: MessageKey; className: string }> = {
 }
 
 /** What a change was, in words: "start 2026-11-23, planned 2026-11-25", "on hold: yes". */
-export function describeChange(c: ShopOrderChange): string {
+export function describeChange(c: ShopOrderChange, shown: ShownChange = {}): string {
   const parts: string[] = []
   const yesNo = (v: number) => t(v ? 'planning.yes' : 'planning.no')
   if (c.PlannedStartDate) parts.push(t('planning.change.start', { date: c.PlannedStartDate }))
@@ -19,6 +19,10 @@ export function describeChange(c: ShopOrderChange): string {
   if (c.IsOnHold !== undefined) parts.push(`${t('planning.onHold')}: ${yesNo(c.IsOnHold)}`)
   if (c.IsInPlanning !== undefined) parts.push(`${t('planning.inPlanning')}: ${yesNo(c.IsInPlanning)}`)
   if (c.Notes !== undefined) parts.push(t('planning.change.notes'))
+  if (c.SelectionCode !== undefined)
+    parts.push(`${t('planning.modal.selectionCode')}: ${c.SelectionCode === null ? t('planning.change.none') : (shown.SelectionCodeCode ?? c.SelectionCode)}`)
+  if (c.YourRef !== undefined) parts.push(`${t('planning.modal.yourRef')}: ${c.YourRef || t('planning.change.none')}`)
+  if (c.ProductionLeadDays !== undefined) parts.push(`${t('planning.modal.leadDays')}: ${c.ProductionLeadDays}`)
   return parts.join(', ')
 }
 
@@ -37,7 +41,7 @@ export function WriteList({ writes, onDismiss }: { writes: WriteRecord[]; onDism
             className={`flex flex-wrap items-center gap-2 rounded border px-3 py-1.5 text-sm ${s.className}`}
           >
             <strong className="font-mono">{w.number}</strong>
-            <span>{describeChange(w.change)}</span>
+            <span>{describeChange(w.change, w.shown)}</span>
             <span className="font-semibold">{t(s.label)}</span>
             {w.error && w.status === 'failed' && <span>: {w.error}</span>}
             {w.error && (w.status === 'pending' || w.status === 'sending') && (

@@ -25,6 +25,18 @@ describe('useShopOrderWrites', () => {
     expect(JSON.parse(String(init.body))).toEqual({ ID: ORDER.ID, PlannedStartDate: '2026-11-23' })
   })
 
+  it('shows a new selection code by its code but sends only its id', async () => {
+    const fetch = vi.fn(async () => reply(200, { state: 'delivered', error: null, entries: [entry('delivered')] }))
+    vi.stubGlobal('fetch', fetch)
+    const { result } = renderHook(() => useShopOrderWrites())
+    const code = '5e1f0a3c-0000-4000-8000-000000000001'
+    await act(() => result.current.write(ORDER, { SelectionCode: code, YourRef: 'PO-9' }, { SelectionCodeCode: 'RUSH' }))
+    expect(result.current.overrides[ORDER.ID]).toEqual({ SelectionCode: code, YourRef: 'PO-9', SelectionCodeCode: 'RUSH' })
+    expect(result.current.writes[0].shown).toEqual({ SelectionCodeCode: 'RUSH' })
+    const [, init] = fetch.mock.calls[0] as unknown as [string, RequestInit]
+    expect(JSON.parse(String(init.body))).toEqual({ ID: ORDER.ID, SelectionCode: code, YourRef: 'PO-9' })
+  })
+
   it('undoes a refused change and keeps Exact Online’s message', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => reply(422, { state: 'failed', error: 'Datum ongeldig', entries: [] })))
     const { result } = renderHook(() => useShopOrderWrites())

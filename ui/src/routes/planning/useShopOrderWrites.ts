@@ -4,7 +4,7 @@
 // it waits: only a refusal undoes it.
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { isApiError } from '../../api/client.ts'
-import { getOutboxEntry, updateShopOrder, type ShopOrder, type ShopOrderChange } from '../../api/planning.ts'
+import { getOutboxEntry, updateShopOrder, type ShopOrder, type ShopOrderChange, type ShownChange } from '../../api/planning.ts'
 import { waitingReason } from '../../api/writes.ts'
 
 export type WriteStatus = 'sending' | 'pending' | 'delivered' | 'failed'
@@ -14,6 +14,8 @@ export interface WriteRecord {
   orderId: string
   number: number
   change: ShopOrderChange
+  /** What the change shows but does not write (the new selection code's code). */
+  shown: ShownChange
   status: WriteStatus
   /** When failed: Exact's refusal (or why it could not be sent). When pending: why it waits, if known. */
   error: string | null
@@ -25,7 +27,7 @@ const POLL_MS = 1_500
 const KEEP = 5
 
 export function useShopOrderWrites() {
-  const [overrides, setOverrides] = useState<Record<string, ShopOrderChange>>({})
+  const [overrides, setOverrides] = useState<Record<string, ShopOrderChange & ShownChange>>({})
   const [writes, setWrites] = useState<WriteRecord[]>([])
   const seq = useRef(0)
   const alive = useRef(true)
@@ -62,12 +64,12 @@ export function useShopOrderWrites() {
   )
 
   const write = useCallback(
-    async (order: Pick<ShopOrder, 'ID' | 'ShopOrderNumber'>, change: ShopOrderChange) => {
+    async (order: Pick<ShopOrder, 'ID' | 'ShopOrderNumber'>, change: ShopOrderChange, shown: ShownChange = {}) => {
       const key = ++seq.current
-      let previous: ShopOrderChange | undefined
+      let previous: (ShopOrderChange & ShownChange) | undefined
       setOverrides((o) => {
         previous = o[order.ID]
-        return { ...o, [order.ID]: { ...o[order.ID], ...change } }
+        return { ...o, [order.ID]: { ...o[order.ID], ...change, ...shown } }
       })
       const undo = () =>
         alive.current &&
@@ -78,7 +80,7 @@ export function useShopOrderWrites() {
           return next
         })
       setWrites((list) => [
-        { key, orderId: order.ID, number: order.ShopOrderNumber, change, status: 'sending' as const, error: null, entryId: null },
+        { key, orderId: order.ID, number: order.ShopOrderNumber, change, shown, status: 'sending' as const, error: null, entryId: null },
         ...list.filter((w) => w.status === 'sending' || w.status === 'pending' || list.indexOf(w) < KEEP),
       ])
       try {
