@@ -17,6 +17,7 @@ pub mod org;
 pub mod pictures;
 pub mod printers;
 pub mod router;
+pub mod scanning;
 pub mod scope;
 pub mod setup;
 pub mod status;
@@ -39,6 +40,7 @@ pub fn register(r: &mut Router) {
     sync::routes(r);
     events::routes(r);
     db::routes(r);
+    scanning::routes(r);
     live::routes(r);
     write::routes(r);
     import_data::routes(r);

@@ -32,6 +32,8 @@ mod pictures;
 mod printing;
 #[cfg(feature = "demo")]
 mod reliability;
+#[cfg(feature = "demo")]
+mod scanning;
 mod server;
 #[cfg(feature = "demo")]
 mod setup;

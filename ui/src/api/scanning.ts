@@ -70,23 +70,13 @@ export const itemById = async (id: string) => (await dbGet<ScannedItem>('items',
 export const stockOfItem = (itemId: string) =>
   dbGet<LocationStock>('storageLocationStockPositions', [['Item', `eq.${itemId}`], ['limit', '1000']])
 
-/** Open and in-process shop orders with a material plan line for the item, with that line. */
-export async function ordersNeeding(itemId: string): Promise<{ order: ScanShopOrder; plan: MaterialPlan }[]> {
-  const plans = await dbGet<MaterialPlan>('shopOrderMaterialPlans', [
-    ['Item', `eq.${itemId}`],
-    ['Type', `eq.${PLAN_MATERIAL}`],
-    ['limit', '1000'],
-  ])
-  if (plans.length === 0) return []
-  const ids = [...new Set(plans.map((p) => p.ShopOrder))].slice(0, 100)
-  const orders = await dbGet<ScanShopOrder>('shopOrders', [
-    ['ID', inList(ids)],
-    ['Status', inList(ACTIVE_SHOP_ORDER)],
-    ['order', 'ShopOrderNumber.asc'],
-    ['limit', '1000'],
-  ])
-  return orders.flatMap((order) => plans.filter((p) => p.ShopOrder === order.ID).map((plan) => ({ order, plan })))
-}
+/**
+ * Open and in-process shop orders with a material plan line for the item, each with that line, by
+ * order number. The server picks the open orders first, so an item's long history of finished
+ * orders never hides them.
+ */
+export const ordersNeeding = (itemId: string) =>
+  api<{ order: ScanShopOrder; plan: MaterialPlan }[]>(`/scanning/ordersNeeding?item=${encodeURIComponent(itemId)}`)
 
 export const shopOrderByNumber = async (n: number) =>
   (await dbGet<ScanShopOrder>('shopOrders', [['ShopOrderNumber', `eq.${n}`]]))[0] ?? null
