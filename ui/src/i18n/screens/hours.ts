@@ -61,6 +61,8 @@ export const en = {
   'hours.entries': 'Bookings ({count})',
   'hours.hoursValue': '{hours} h',
   'hours.edit': 'Change',
+  'hours.deleteQuestion': 'Delete {hours} h of {employee} on {day} in Exact Online?',
+  'hours.deleted': 'Booking deleted',
 } as const
 
 export const nl: Record<keyof typeof en, string> = {
@@ -125,4 +127,6 @@ export const nl: Record<keyof typeof en, string> = {
   'hours.entries': 'Boekingen ({count})',
   'hours.hoursValue': '{hours} u',
   'hours.edit': 'Wijzigen',
+  'hours.deleteQuestion': '{hours} u van {employee} op {day} verwijderen in Exact Online?',
+  'hours.deleted': 'Boeking verwijderd',
 }

@@ -38,6 +38,9 @@ export const en = {
   'transfers.number': 'Transfer {number}',
   'transfers.processed': 'Processed',
   'transfers.draft': 'Draft',
+  'transfers.deleteQuestion': 'Delete draft transfer {number} in Exact Online?',
+  'transfers.deleted': 'Transfer deleted',
+  'transfers.processedKept': 'Processed: Exact Online deletes only drafts. Transfer it back to undo it.',
   'transfers.route': 'from {from} to {to}',
 } as const
 
@@ -80,5 +83,8 @@ export const nl: Record<keyof typeof en, string> = {
   'transfers.number': 'Verplaatsing {number}',
   'transfers.processed': 'Verwerkt',
   'transfers.draft': 'Concept',
+  'transfers.deleteQuestion': 'Conceptverplaatsing {number} verwijderen in Exact Online?',
+  'transfers.deleted': 'Verplaatsing verwijderd',
+  'transfers.processedKept': 'Verwerkt: Exact Online verwijdert alleen concepten. Verplaats terug om het ongedaan te maken.',
   'transfers.route': 'van {from} naar {to}',
 }

@@ -9,6 +9,7 @@ import { formatQuantity } from '../../lib/quantity.ts'
 import { LIVE_STALE_MS } from '../../api/exactDirect.ts'
 import { oldestAsOf } from '../../api/live.ts'
 import { AsOf } from '../../components/AsOf.tsx'
+import { DeleteInExact } from '../../components/DeleteInExact.tsx'
 import { HourForm, type Editing } from './HourForm.tsx'
 
 const fmt = (n: number) => (n ? formatQuantity(n, locale()) : '')
@@ -18,16 +19,24 @@ export function WeekView({ employees, employeesAsOf = null }: { employees: Emplo
   const [start, setStart] = useState(() => weekStart(new Date()))
   const [who, setWho] = useState('')
   const [editing, setEditing] = useState<Editing | null>(null)
+  // bookings Exact deleted: gone at once, before the week is read again
+  const [deleted, setDeleted] = useState<ReadonlySet<string>>(new Set())
   const week = useQuery({ queryKey: ['hours', 'week', isoDay(start)], queryFn: () => fetchWeek(start), retry: false, staleTime: LIVE_STALE_MS })
   const names = useQuery({ queryKey: ['hours', 'names', isoDay(start), week.data?.rows.length], queryFn: () => fetchNames(week.data?.rows ?? []), enabled: week.isSuccess })
   const employeeName = useMemo(() => new Map(employees.map((e) => [e.ID.toLowerCase(), e.FullName || e.Code])), [employees])
   const days = weekDays(start)
-  const entries = (week.data?.rows ?? []).filter((e) => !who || e.employee === who)
+  const entries = (week.data?.rows ?? []).filter((e) => (!who || e.employee === who) && !deleted.has(e.id))
   const totals = weekTotals(entries, start).sort((a, b) => (employeeName.get(a.employee) ?? '').localeCompare(employeeName.get(b.employee) ?? ''))
   const sorted = [...entries].sort((a, b) => a.day.localeCompare(b.day) || (employeeName.get(a.employee) ?? '').localeCompare(employeeName.get(b.employee) ?? ''))
 
   const edit = (e: HourEntry) =>
     setEditing({ entry: e, order: names.data?.orders.get(e.shopOrder) ?? null, step: names.data?.steps.get(e.step) ?? null, day: e.day, employee: e.employee })
+  const gone = (id: string) => {
+    setDeleted((s) => new Set(s).add(id))
+    setEditing((ed) => (ed?.entry?.id === id ? null : ed))
+    void week.refetch()
+  }
+  const dayName = (day: string) => new Date(`${day}T12:00:00`).toLocaleDateString(locale(), { weekday: 'short', day: 'numeric', month: 'short' })
   const add = () => setEditing({ entry: null, order: null, step: null, day: isoDay(new Date()), employee: who })
 
   return (
@@ -130,7 +139,7 @@ export function WeekView({ employees, employeesAsOf = null }: { employees: Emplo
                 <li key={e.id} className="flex items-center gap-3 py-2" data-testid="hour-entry">
                   <div className="flex min-w-0 flex-1 flex-col text-sm">
                     <span>
-                      <strong>{employeeName.get(e.employee) ?? e.employee}</strong> · {new Date(`${e.day}T12:00:00`).toLocaleDateString(locale(), { weekday: 'short', day: 'numeric', month: 'short' })} ·{' '}
+                      <strong>{employeeName.get(e.employee) ?? e.employee}</strong> · {dayName(e.day)} ·{' '}
                       <span className="tabular-nums">{t('hours.hoursValue', { hours: formatQuantity(e.hours, locale()) })}</span> · {t(e.activity === 'setup' ? 'hours.setup' : 'hours.run')}
                     </span>
                     <span className="text-slate-600">
@@ -142,6 +151,17 @@ export function WeekView({ employees, employeesAsOf = null }: { employees: Emplo
                   <button type="button" className={secondaryButton} onClick={() => edit(e)}>
                     {t('hours.edit')}
                   </button>
+                  <DeleteInExact
+                    endpoint="timeTransactions"
+                    id={e.id}
+                    question={t('hours.deleteQuestion', {
+                      hours: formatQuantity(e.hours, locale()),
+                      employee: employeeName.get(e.employee) ?? e.employee,
+                      day: dayName(e.day),
+                    })}
+                    what={t('hours.deleted')}
+                    onDeleted={() => gone(e.id)}
+                  />
                 </li>
               )
             })}

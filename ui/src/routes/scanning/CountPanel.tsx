@@ -3,6 +3,7 @@ import { countStock, type ScannedItem } from '../../api/scanning.ts'
 import { t } from '../../i18n/index.ts'
 import { parseQuantity, type LocationRef } from '../../lib/scan.ts'
 import { bigButton, LocationSelect, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
+import { RecentCounts } from './RecentCounts.tsx'
 
 /** Count the item in one storage location: the counted quantity becomes its stock there. */
 export function CountPanel({
@@ -44,6 +45,7 @@ export function CountPanel({
         {t('scanning.countSubmit')}
       </button>
       <WriteOutcome error={write.error} data={write.data} />
+      <RecentCounts item={item.ID} />
     </Panel>
   )
 }

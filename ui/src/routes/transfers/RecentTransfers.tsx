@@ -1,10 +1,13 @@
 import { useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
 import { fetchRecentTransfers, RECENT_DAYS } from '../../api/transfers.ts'
 import { secondaryButton, sectionClass } from '../../components/formStyles.ts'
 import { locale, t } from '../../i18n/index.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
 import { LIVE_STALE_MS } from '../../api/exactDirect.ts'
 import { AsOf } from '../../components/AsOf.tsx'
+import { DeleteInExact } from '../../components/DeleteInExact.tsx'
+import { InfoTip } from '../../components/Tooltip.tsx'
 
 /** Rows shown; older ones are in Exact Online. */
 const SHOWN = 50
@@ -12,6 +15,9 @@ const SHOWN = 50
 /** Warehouse transfers of the last two weeks, read live from Exact Online. */
 export function RecentTransfers() {
   const recent = useQuery({ queryKey: ['transfers', 'recent'], queryFn: () => fetchRecentTransfers(), retry: false, staleTime: LIVE_STALE_MS })
+  // transfers Exact deleted: gone at once, before the list is read again
+  const [deleted, setDeleted] = useState<ReadonlySet<string>>(new Set())
+  const rows = (recent.data?.rows ?? []).filter((tr) => !deleted.has(tr.id))
   return (
     <section className={sectionClass} aria-labelledby="recent-title">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -29,9 +35,9 @@ export function RecentTransfers() {
         </p>
       )}
       <AsOf asOf={recent.data?.asOf} />
-      {recent.isSuccess && recent.data.rows.length === 0 && <p className="text-slate-600">{t('transfers.noneRecent')}</p>}
+      {recent.isSuccess && rows.length === 0 && <p className="text-slate-600">{t('transfers.noneRecent')}</p>}
       <ul className="divide-y divide-slate-100" data-testid="recent-transfers">
-        {(recent.data?.rows ?? []).slice(0, SHOWN).map((tr) => (
+        {rows.slice(0, SHOWN).map((tr) => (
           <li key={tr.id} className="flex flex-col gap-1 py-2" data-testid="recent-transfer">
             <div className="flex flex-wrap items-baseline gap-x-3 text-sm">
               <span className="font-semibold">{t('transfers.number', { number: tr.number })}</span>
@@ -40,6 +46,22 @@ export function RecentTransfers() {
                 {tr.processed ? t('transfers.processed') : t('transfers.draft')}
               </span>
               <span className="text-slate-500">{tr.by}</span>
+              {tr.processed ? (
+                <InfoTip label={t('transfers.processed')} text={t('transfers.processedKept')} />
+              ) : (
+                <span className="ml-auto">
+                  <DeleteInExact
+                    endpoint="warehouseTransfers"
+                    id={tr.id}
+                    question={t('transfers.deleteQuestion', { number: tr.number })}
+                    what={t('transfers.deleted')}
+                    onDeleted={() => {
+                      setDeleted((s) => new Set(s).add(tr.id))
+                      void recent.refetch()
+                    }}
+                  />
+                </span>
+              )}
             </div>
             {tr.lines.map((l, i) => (
               <p key={i} className="text-sm text-slate-700">
