@@ -40,8 +40,10 @@ pub const LABEL_MAX_PER_JOB: usize = 5000;
 /// More copies than this of one print request is a typing error, not a print run.
 pub const LABEL_MAX_COPIES: u32 = 100;
 
-/// Most rows an `urlDirect` read gathers over all its pages before it stops.
-pub const DIRECT_MAX_ROWS: usize = 50_000;
+/// Most rows one read of Exact Online gathers over all its pages (`urlDirect`, the live lists such
+/// as storage locations, the client's every-page reads); past it the read answers an error that
+/// says so, never a silently shortened list. No factory has this many warehouses or locations.
+pub const PROVIDER_READ_MAX_ROWS: usize = 50_000;
 
 /// Largest JSON body of a public route (sign-in and the like): they take a few short fields.
 pub const JSON_BODY_MAX_PUBLIC: usize = 16 * 1024;

@@ -10,8 +10,11 @@ use super::sync::org_token;
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::ExactError;
 use crate::exact::catalogue::{self, Kind};
+use crate::exact::client::gather;
 use crate::exact::oauth::now_ms;
+use crate::limits::PROVIDER_READ_MAX_ROWS;
 use crate::server::AppState;
+use crate::store::query::MAX_LIMIT;
 use crate::store::{Commit, OrgStore, Query};
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
@@ -76,6 +79,8 @@ async fn read(
         Settled::Fresh(true) => return answer(&store, ep, None),
         Settled::Fresh(false) => ("the fetched rows could not be stored".to_string(), true),
         Settled::Stale(why) => (why, false),
+        // A list past the bound is an answer of its own: an older copy would hide it.
+        Settled::Refused(e @ ExactError::TooManyRows { .. }) => return Err(e.into()),
         Settled::Refused(e) => {
             if fetched_at(&store, ep.table)?.is_none() {
                 return Err(if ep.table == "warehouses" {
@@ -125,16 +130,36 @@ pub(crate) async fn refresh_now(
     }
 }
 
-/// The cached table; `as_of` marks a copy served in place of a fresh read.
+/// The cached table, every row of it (the store answers pages of 1000, a list holds more); `as_of`
+/// marks a copy served in place of a fresh read.
 fn answer(store: &OrgStore, ep: &catalogue::Endpoint, as_of: Option<i64>) -> AppResult<HttpResponse> {
-    let order = if ep.table == "warehouses" { "order=Code.asc&limit=1000" } else { "limit=1000" };
-    let page = store.query(ep.table, &Query::parse(order)?)?;
+    let mut body = vec![b'['];
+    let mut count = 0;
+    loop {
+        let order = if ep.table == "warehouses" { "&order=Code.asc" } else { "" };
+        let page = store.query(ep.table, &Query::parse(&format!("limit={MAX_LIMIT}&offset={count}{order}"))?)?;
+        for row in page.rows() {
+            if count > 0 {
+                body.push(b',');
+            }
+            body.extend_from_slice(row);
+            count += 1;
+        }
+        if page.len() < MAX_LIMIT {
+            break;
+        }
+        // Only a copy stored by an older release can hold more: the fetch refuses such a list.
+        if count >= PROVIDER_READ_MAX_ROWS {
+            return Err(ExactError::TooManyRows { limit: PROVIDER_READ_MAX_ROWS }.into());
+        }
+    }
+    body.push(b']');
     let mut res = HttpResponse::Ok();
     res.content_type("application/json");
     if let Some(t) = as_of {
         res.insert_header((AS_OF_HEADER, t.to_string()));
     }
-    Ok(res.body(page.into_json()))
+    Ok(res.body(body))
 }
 
 /// Fetches the table and replaces its cache; answers whether the rows were stored (a store
@@ -193,8 +218,8 @@ async fn fetch(
         .exact
         .for_each_page(division, &access, &url, false, |page| {
             progress.answered();
-            rows.extend(page.rows.into_iter().map(Value::Object));
-            async { Ok(true) }
+            let within = gather(&mut rows, page.rows.into_iter().map(Value::Object));
+            async move { within.map(|()| true) }
         })
         .await?;
     Ok(rows)

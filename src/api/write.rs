@@ -178,11 +178,11 @@ struct DirectQuery {
     url: String,
 }
 
-// Rows a direct read may gather before it is cut off (a read, not an export).
-use crate::limits::DIRECT_MAX_ROWS;
+// A direct read past `PROVIDER_READ_MAX_ROWS` answers an error (a read, not an export).
+use crate::exact::client::gather;
 
 /// `GET /exact/urlDirect?url=…`: a provider path of the session's division (relative, or absolute on
-/// the configured host), every page followed. Answers `{responseDirect: {results: [...], truncated}}`;
+/// the configured host), every page followed. Answers `{responseDirect: {results: [...]}}`;
 /// during an outage its last known answer with `asOf` (and `X-Data-As-Of`), or `provider_unreachable`.
 async fn url_direct(
     state: web::Data<AppState>,
@@ -283,7 +283,7 @@ fn direct_url(base: &str, division: i64, raw: &str) -> Option<String> {
     (sent.origin() == allowed.origin() && sent.path().starts_with(allowed.path())).then_some(url)
 }
 
-/// `{"responseDirect": BODY}`, with `"asOf"` added to BODY (`{"results", "truncated"}`) when it
+/// `{"responseDirect": BODY}`, with `"asOf"` added to BODY (`{"results"}`) when it
 /// is a last known answer rather than a fresh one.
 fn direct_answer(body: &[u8], as_of: Option<i64>) -> Vec<u8> {
     let mut out = Vec::with_capacity(body.len() + 48);
@@ -299,8 +299,8 @@ fn direct_answer(body: &[u8], as_of: Option<i64>) -> Vec<u8> {
     out
 }
 
-/// Reads every page of `url` (up to `DIRECT_MAX_ROWS` rows) and answers `{"results",
-/// "truncated"}` as JSON, keeping it as the URL's last known answer (off the request, best effort).
+/// Reads every page of `url` (more than `PROVIDER_READ_MAX_ROWS` rows is an error) and answers
+/// `{"results"}` as JSON, keeping it as the URL's last known answer (off the request, best effort).
 async fn direct_read(
     state: web::Data<AppState>,
     store: Arc<OrgStore>,
@@ -311,25 +311,16 @@ async fn direct_read(
 ) -> Result<Vec<u8>, ExactError> {
     let token = state.tokens.access_token(&user).await?;
     let mut rows = Vec::new();
-    let mut truncated = false;
     state
         .exact
         .for_each_page(division, &token, &url, false, |page| {
             progress.answered();
-            for row in page.rows {
-                if rows.len() >= DIRECT_MAX_ROWS {
-                    truncated = true;
-                    break;
-                }
-                rows.push(Value::Object(row));
-            }
-            let more = !truncated;
-            async move { Ok(more) }
+            let within = gather(&mut rows, page.rows.into_iter().map(Value::Object));
+            async move { within.map(|()| true) }
         })
         .await?;
     let fetched = now_ms();
-    let body = serde_json::to_vec(&json!({"results": rows, "truncated": truncated}))
-        .map_err(|e| ExactError::Malformed(e.to_string()))?;
+    let body = serde_json::to_vec(&json!({"results": rows})).map_err(|e| ExactError::Malformed(e.to_string()))?;
     let (copy, bytes) = (body.clone(), body.len());
     tokio::spawn(async move {
         match web::block(move || store.keep_last_known(&url, &copy, fetched, &last_known::LIMITS)).await {

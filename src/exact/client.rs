@@ -299,12 +299,13 @@ impl ExactClient {
         envelope::parse_collection_raw(&answer.body).map_err(|e| ExactError::Malformed(e.to_string()))
     }
 
-    /// Every row of a collection, following `__next`.
+    /// Every row of a collection, following `__next`; more than `PROVIDER_READ_MAX_ROWS` rows
+    /// is an error rather than a list cut short.
     pub async fn get_all(&self, division: i64, token: &str, url: &str) -> Result<Vec<Map<String, Value>>, ExactError> {
         let mut rows = Vec::new();
         self.for_each_page(division, token, url, false, |page| {
-            rows.extend(page.rows);
-            async { Ok(true) }
+            let within = gather(&mut rows, page.rows);
+            async move { within.map(|()| true) }
         })
         .await?;
         Ok(rows)
@@ -381,9 +382,36 @@ impl ExactClient {
     }
 }
 
+/// Adds a page's rows to `rows`, or answers [`ExactError::TooManyRows`] when they would pass
+/// `PROVIDER_READ_MAX_ROWS` (every reader of all pages shares the one bound).
+pub fn gather<T>(rows: &mut Vec<T>, page: impl IntoIterator<Item = T>) -> Result<(), ExactError> {
+    use crate::limits::PROVIDER_READ_MAX_ROWS;
+    for row in page {
+        if rows.len() >= PROVIDER_READ_MAX_ROWS {
+            return Err(ExactError::TooManyRows { limit: PROVIDER_READ_MAX_ROWS });
+        }
+        rows.push(row);
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_of_every_page_stop_with_an_error_past_the_bound() {
+        use crate::limits::PROVIDER_READ_MAX_ROWS;
+        let mut rows = Vec::new();
+        gather(&mut rows, 0..PROVIDER_READ_MAX_ROWS - 1).expect("within");
+        gather(&mut rows, [0]).expect("exactly the bound");
+        let err = gather(&mut rows, [1]).expect_err("one more");
+        assert!(matches!(err, ExactError::TooManyRows { limit: PROVIDER_READ_MAX_ROWS }));
+        assert_eq!(rows.len(), PROVIDER_READ_MAX_ROWS, "nothing past the bound is kept");
+        let answer = crate::error::AppError::from(err);
+        assert_eq!(answer.code(), crate::error::Code::BadRequest);
+        assert!(answer.message().contains("narrow it with a filter"), "{}", answer.message());
+    }
 
     #[tokio::test]
     async fn a_call_dropped_before_its_answer_gives_its_limiter_slot_back() {

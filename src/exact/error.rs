@@ -28,6 +28,9 @@ pub enum ExactError {
     /// No provider token is stored for this user or organization.
     #[error("no provider token")]
     NoToken,
+    /// A read over every page found more rows than one read may gather.
+    #[error("Exact Online has more than {limit} rows for this read: narrow it with a filter")]
+    TooManyRows { limit: usize },
 }
 
 impl ExactError {
@@ -62,6 +65,7 @@ impl From<ExactError> for AppError {
                 AppError::with_message(Code::Provider, message.clone())
             }
             ExactError::Malformed(_) => AppError::new(Code::Provider).caused_by(e),
+            ExactError::TooManyRows { .. } => AppError::bad_request(e.to_string()),
         }
     }
 }

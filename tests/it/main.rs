@@ -20,6 +20,8 @@ mod labels;
 #[cfg(feature = "demo")]
 mod labels_api;
 #[cfg(feature = "demo")]
+mod live_lists;
+#[cfg(feature = "demo")]
 mod live_outage;
 #[cfg(feature = "demo")]
 mod ops;
