@@ -306,6 +306,11 @@ impl OrgResolver for ScheduledOrgs {
         };
         Some((token, store as Arc<dyn SyncSink>))
     }
+
+    fn interval(&self, division: i64) -> Option<Duration> {
+        let details = self.0.stores.get(division).ok()?.org_details().ok()??;
+        sync::schedule::interval_preference(&details.preferences)
+    }
 }
 
 /// Options that tests and the `demo` command change; `serve` uses the defaults.
@@ -392,12 +397,12 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
     state.outbox.resume();
     state.pictures.follow(state.sync.subscribe());
     let renewals = Some(state.tokens.spawn_renewals(TOKEN_RENEWAL_TICK, TOKEN_RENEWAL_RETRY));
-    let schedule = sync::schedule::spawn(
+    let schedule = Some(sync::schedule::spawn(
         state.sync.clone(),
         Arc::new(ScheduledOrgs(state.clone())),
         Duration::from_secs(config.sync.interval_minutes * 60),
         config.sync.on_startup,
-    );
+    ));
     let backups = crate::backup::schedule::spawn(state.clone());
     let url = config.effective_public_url(bound);
     tracing::info!(%url, listen = %bound, tls = config.tls.enabled, "Stock Manager is serving");

@@ -269,9 +269,23 @@ async fn update_org_preferences(
     };
     let mut details = same_org(&state, &session, &body.uuid)?;
     check_sync_account(&state, session.record.division, &prefs)?;
+    check_sync_interval(&prefs)?;
     details.preferences = prefs;
     state.stores.get(session.record.division)?.set_org_details(&details)?;
     Ok(HttpResponse::Ok().json(organization_details(&state, session.record.division)))
+}
+
+/// The sync interval (the background schedule reads it at every check) is whole minutes from 0
+/// (off) to a day, as the config's.
+fn check_sync_interval(prefs: &Value) -> AppResult<()> {
+    use crate::sync::schedule::{INTERVAL_PREFERENCE, MAX_INTERVAL_MINUTES};
+    match prefs.get(INTERVAL_PREFERENCE) {
+        None => Ok(()),
+        Some(v) if v.as_u64().is_some_and(|m| m <= MAX_INTERVAL_MINUTES) => Ok(()),
+        Some(_) => Err(AppError::bad_request(format!(
+            "{INTERVAL_PREFERENCE} must be whole minutes from 0 (off) to {MAX_INTERVAL_MINUTES}"
+        ))),
+    }
 }
 
 /// The chosen sync account must be one of the organization's accounts ('' = automatic).

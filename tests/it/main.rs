@@ -44,6 +44,8 @@ mod sim;
 #[cfg(feature = "demo")]
 mod sync;
 #[cfg(feature = "demo")]
+mod sync_schedule;
+#[cfg(feature = "demo")]
 mod tokens;
 mod upgrade;
 #[cfg(feature = "demo")]
