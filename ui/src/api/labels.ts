@@ -3,9 +3,12 @@ import { api, ApiError } from './client.ts'
 
 export type LabelSource = 'shop_order' | 'item_direct' | 'goods_receipt'
 
+/** A record to label: its id alone (the source's own print count), or with how many labels. */
+export type LabelSelection = string | { id: string; print_count?: number }
+
 export interface LabelRequest {
   source: LabelSource
-  ids: { id: string; print_count: number }[]
+  ids: LabelSelection[]
   type: string
 }
 
@@ -54,5 +57,36 @@ export interface PrintAnswer {
   result: LabelResult
 }
 
-export const printLabels = (req: LabelRequest, printer: string) =>
-  api<PrintAnswer>('/labels/print', { method: 'POST', body: { ...req, printer } })
+/** How long a PDF's address stays valid after its tab got it (the viewer may read it again to save or print). */
+const PDF_URL_LIFETIME_MS = 60_000
+
+/**
+ * The labels as a PDF in `tab`, which the click itself opened (a window opened after the answer
+ * is blocked as a pop-up); without one a new tab is tried. The tab is closed when no PDF comes.
+ */
+export async function openLabelsPdf(
+  req: LabelRequest,
+  tab: Window | null,
+  fetchImpl: typeof fetch = fetch,
+): Promise<{ url: string; result: LabelResult | null }> {
+  let answer: Awaited<ReturnType<typeof labelsPdf>>
+  try {
+    answer = await labelsPdf(req, fetchImpl)
+  } catch (e) {
+    tab?.close()
+    throw e
+  }
+  const url = URL.createObjectURL(answer.pdf)
+  if (tab) tab.location.href = url
+  else window.open(url, '_blank')
+  return { url, result: answer.result }
+}
+
+/** Gives up a PDF's address once its tab has surely read it. */
+export function releasePdfUrl(url: string): void {
+  setTimeout(() => URL.revokeObjectURL(url), PDF_URL_LIFETIME_MS)
+}
+
+/** The labels as a job on `printer`; `copies` repeats the whole batch (the server's default is 1). */
+export const printLabels = (req: LabelRequest, printer: string, copies = 1) =>
+  api<PrintAnswer>('/labels/print', { method: 'POST', body: { ...req, printer, ...(copies > 1 ? { copies } : {}) } })

@@ -165,41 +165,4 @@ export const countStock = (b: { item: string; warehouse: string; location?: stri
     },
   })
 
-export interface LabelInput {
-  item: string
-  type: string | number
-}
-
-/** The item's label as a PDF, opened in `tab` (opened by the click, so no pop-up blocker stops it). */
-export async function openItemLabel(b: LabelInput, tab: Window | null): Promise<void> {
-  const res = await fetch('/api/v1/labels', {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/pdf' },
-    body: JSON.stringify({ source: 'item_direct', ids: [b.item], type: b.type }),
-  })
-  if (!res.ok) {
-    tab?.close()
-    let message = `HTTP ${res.status}`
-    try {
-      const body = (await res.json()) as { error?: { message?: string } }
-      if (body.error?.message) message = body.error.message
-    } catch {
-      // not JSON: keep the status
-    }
-    throw new Error(message)
-  }
-  const url = URL.createObjectURL(await res.blob())
-  if (tab) tab.location.href = url
-  else window.open(url, '_blank')
-  // the tab has the PDF by then; the address is not needed after
-  setTimeout(() => URL.revokeObjectURL(url), 60_000)
-}
-
-export const printItemLabel = (b: LabelInput & { printer: string; copies: number }) =>
-  api<unknown>('/labels/print', {
-    method: 'POST',
-    body: { source: 'item_direct', ids: [b.item], type: b.type, printer: b.printer, copies: b.copies },
-  })
-
 export const getEntry = (id: number) => api<OutboxEntry>(`/outbox/${id}`)

@@ -8,6 +8,7 @@ import * as transfers from './screens/transfers.ts'
 import * as hours from './screens/hours.ts'
 import * as scanning from './screens/scanning.ts'
 import * as importData from './screens/importData.ts'
+import * as labels from './screens/labels.ts'
 
 export const nl: Catalogue = {
   'app.name': 'Stock Manager',
@@ -365,4 +366,5 @@ export const nl: Catalogue = {
   ...hours.nl,
   ...scanning.nl,
   ...importData.nl,
+  ...labels.nl,
 }

@@ -9,6 +9,7 @@ import * as transfers from './screens/transfers.ts'
 import * as hours from './screens/hours.ts'
 import * as scanning from './screens/scanning.ts'
 import * as importData from './screens/importData.ts'
+import * as labels from './screens/labels.ts'
 
 export const en = {
   'app.name': 'Stock Manager',
@@ -366,6 +367,7 @@ export const en = {
   ...hours.en,
   ...scanning.en,
   ...importData.en,
+  ...labels.en,
 } as const
 
 export type MessageKey = keyof typeof en

@@ -18,14 +18,14 @@ afterEach(() => {
   vi.unstubAllGlobals()
 })
 
-function renderSettings(preferences: Record<string, unknown> = {}) {
+function renderSettings(preferences: Record<string, unknown> = {}, printers: unknown[] = []) {
   const s = session({ organizationDetails: { ...session().organizationDetails, preferences } })
   const saved: unknown[] = []
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init?: RequestInit) => {
       if (url === '/api/v1/auth/session') return json(s)
-      if (url === '/api/v1/printers') return json([])
+      if (url === '/api/v1/printers') return json(printers)
       if (url === '/api/v1/organization/accounts') return json(ACCOUNTS)
       if (url === '/api/v1/updateOrganizationPreferences') {
         const body = JSON.parse(String(init?.body)) as { preferences: Record<string, unknown> }
@@ -72,5 +72,27 @@ describe('GlobalSettings sync account', () => {
     expect(readSettings({}).sync_account).toBe('')
     expect(readSettings({ sync_account: null }).sync_account).toBe('')
     expect(readSettings({ sync_account: 'u-1' }).sync_account).toBe('u-1')
+  })
+})
+
+describe('GlobalSettings labels', () => {
+  it('saves the label types, default printer and copies under the keys the label buttons read', async () => {
+    const saved = renderSettings({}, [{ name: 'Floor', accepted: true, label_types: [] }])
+    await screen.findByRole('option', { name: 'Floor' })
+    fireEvent.change(screen.getByLabelText('Default printer'), { target: { value: 'Floor' } })
+    fireEvent.change(screen.getByLabelText('Label type for shop orders'), { target: { value: 'cnc-new' } })
+    fireEvent.change(screen.getByLabelText('Label type for single items'), { target: { value: 'electrical-x4' } })
+    fireEvent.change(screen.getByLabelText('Label type for goods receipts'), { target: { value: 'electrical-NEW' } })
+    fireEvent.change(screen.getByLabelText('Copies per label'), { target: { value: '4' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(saved).toHaveLength(1))
+    const { preferences } = saved[0] as { preferences: Record<string, unknown> }
+    expect(readSettings(preferences)).toMatchObject({
+      default_printer: 'Floor',
+      label_type_shop_order: 'cnc-new',
+      label_type_item: 'electrical-x4',
+      label_type_receipt: 'electrical-NEW',
+      label_copies: 4,
+    })
   })
 })

@@ -13,9 +13,7 @@ import { queryKeys, useSession } from '../api/queries.ts'
 import { LoadingScreen } from '../components/LoadingScreen.tsx'
 import { NetworkPrinters } from './NetworkPrinters.tsx'
 import { t } from '../i18n/index.ts'
-
-/** Label types by name (spec §9); the server takes the name or the number. */
-export const LABEL_TYPES = ['electrical-72001926', 'electrical-72001925', 'electrical-x4', 'electrical-NEW', 'cnc-new', 'receipts'] as const
+import { LABEL_TYPES } from '../lib/labels.ts'
 
 /** The organization preferences this screen edits, with their defaults. */
 export interface OrgSettings {

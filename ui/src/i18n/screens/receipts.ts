@@ -48,9 +48,7 @@ export const en = {
   'receipts.printersLoading': 'Looking for printers…',
   'receipts.choosePrinter': 'Choose a printer',
   'receipts.print': 'Print',
-  'receipts.noPrinters': 'No printers found; use the PDF.',
   'receipts.pdfAgain': 'Open the labels again',
-  'receipts.labelResult': '{status}: {count} label(s)',
   'receipts.printJob': 'Print job {id}: {state} ({count} label(s))',
 } as const
 
@@ -103,8 +101,6 @@ export const nl: Record<keyof typeof en, string> = {
   'receipts.printersLoading': 'Printers zoeken…',
   'receipts.choosePrinter': 'Kies een printer',
   'receipts.print': 'Afdrukken',
-  'receipts.noPrinters': 'Geen printers gevonden; gebruik de PDF.',
   'receipts.pdfAgain': 'Etiketten opnieuw openen',
-  'receipts.labelResult': '{status}: {count} etiket(ten)',
   'receipts.printJob': 'Afdruktaak {id}: {state} ({count} etiket(ten))',
 }

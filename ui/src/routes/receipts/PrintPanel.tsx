@@ -1,16 +1,16 @@
-import { useMutation, useQuery } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import { labelsPdf, printLabels, type LabelRequest, type LabelResult } from '../../api/labels.ts'
-import { getPrinters, usablePrinters } from '../../api/org.ts'
+import { useSession } from '../../api/queries.ts'
 import { fetchNeeds } from '../../api/receipts.ts'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
+import { LabelResultNote, useLabelPrint } from '../../components/LabelActions.tsx'
 import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
 import { locale, t } from '../../i18n/index.ts'
+import { labelCopies } from '../../lib/labels.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
 import type { ReceiptLine } from '../../lib/receipts.ts'
+import { readSettings } from '../GlobalSettings.tsx'
 
-/** The receipt label (type 7, spec §9). */
-const LABEL_TYPE = 'receipts'
 const MAX_COUNT = 100
 
 function countError(text: string): boolean {
@@ -18,56 +18,27 @@ function countError(text: string): boolean {
   return !Number.isInteger(n) || n < 1 || n > MAX_COUNT
 }
 
-function ResultNote({ result }: { result: LabelResult | null }) {
-  if (!result) return null
-  return (
-    <div className="text-sm text-slate-700" data-testid="label-result">
-      <p>{t('receipts.labelResult', { status: result.status, count: result.labels })}</p>
-      {result.messages.length > 0 && (
-        <ul className="list-disc pl-5 text-amber-900">
-          {result.messages.map((m) => (
-            <li key={m}>{m}</li>
-          ))}
-        </ul>
-      )}
-    </div>
-  )
-}
-
 /**
- * The lines picked for labels, each with how many to print and the shop orders that need its
- * item; the labels open as a PDF in a new tab or go to a printer.
+ * The lines picked for labels, each with how many to print (Global Settings' copies to start
+ * with) and the shop orders that need its item; the labels, of the type Global Settings choose
+ * for goods receipts, open as a PDF in a new tab or go to a printer (the default one preselected).
  */
 export function PrintPanel({ lines, division, onRemove }: { lines: ReceiptLine[]; division: number; onRemove: (id: string) => void }) {
+  const { data: session } = useSession()
+  const startCount = String(labelCopies(readSettings(session?.organizationDetails.preferences ?? {})))
   const [counts, setCounts] = useState<Record<string, string>>({})
-  const [printer, setPrinter] = useState('')
-  const [pdfUrl, setPdfUrl] = useState<string | null>(null)
+  const countOf = (id: string) => counts[id] ?? startCount
   const itemIds = lines.map((l) => l.item).filter(Boolean)
   const needs = useQuery({ queryKey: ['receipts', 'needs', itemIds], queryFn: () => fetchNeeds(itemIds), enabled: itemIds.length > 0 })
-  const printers = useQuery({ queryKey: ['printers'], queryFn: getPrinters, retry: false })
 
-  const invalid = lines.some((l) => countError(counts[l.id] ?? '1'))
-  const request = (): LabelRequest => ({
+  const invalid = lines.some((l) => countError(countOf(l.id)))
+  // the copies are in each line's count already
+  const labels = useLabelPrint({
     source: 'goods_receipt',
-    ids: lines.map((l) => ({ id: l.id, print_count: Number(counts[l.id] ?? '1') })),
-    type: LABEL_TYPE,
+    ids: lines.map((l) => ({ id: l.id, print_count: Number(countOf(l.id)) })),
+    copies: 1,
   })
-
-  const pdf = useMutation({
-    mutationFn: async (target: Window | null) => {
-      const { pdf, result } = await labelsPdf(request())
-      const url = URL.createObjectURL(pdf)
-      setPdfUrl((previous) => {
-        if (previous) URL.revokeObjectURL(previous)
-        return url
-      })
-      // the tab was opened on the click (a later window.open is blocked as a pop-up)
-      if (target) target.location.href = url
-      return result
-    },
-    onError: (_e, target) => target?.close(),
-  })
-  const print = useMutation({ mutationFn: () => printLabels(request(), printer) })
+  const { pdf, print } = labels
 
   return (
     <section className={sectionClass} aria-labelledby="print-title" data-testid="print-panel">
@@ -77,7 +48,7 @@ export function PrintPanel({ lines, division, onRemove }: { lines: ReceiptLine[]
       <ul className="divide-y divide-slate-100">
         {lines.map((l) => {
           const need = needs.data?.get(l.item.toLowerCase()) ?? []
-          const count = counts[l.id] ?? '1'
+          const count = countOf(l.id)
           return (
             <li key={l.id} className="flex flex-col gap-2 py-2 sm:flex-row sm:items-start" data-testid="print-line">
               <div className="flex min-w-0 flex-1 flex-col">
@@ -132,14 +103,24 @@ export function PrintPanel({ lines, division, onRemove }: { lines: ReceiptLine[]
         </p>
       )}
       <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end">
-        <button type="button" className={primaryButton} disabled={invalid || pdf.isPending} onClick={() => pdf.mutate(window.open('', '_blank'))}>
+        <label className={`${labelClass} sm:w-56`}>
+          {t('labels.type')}
+          <select className={inputClass} value={labels.type} onChange={(e) => labels.setType(e.target.value)}>
+            {labels.types.map((type) => (
+              <option key={type} value={type}>
+                {type}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" className={primaryButton} disabled={invalid || pdf.isPending} onClick={labels.openPdf}>
           {pdf.isPending ? t('receipts.making') : t('receipts.openPdf')}
         </button>
         <label className={`${labelClass} sm:w-64`}>
           {t('receipts.printer')}
-          <select className={inputClass} value={printer} onChange={(e) => setPrinter(e.target.value)}>
-            <option value="">{printers.isPending ? t('receipts.printersLoading') : t('receipts.choosePrinter')}</option>
-            {usablePrinters(printers.data).map((p) => (
+          <select className={inputClass} value={labels.printer} onChange={(e) => labels.setPrinter(e.target.value)}>
+            <option value="">{labels.printersQuery.isPending ? t('receipts.printersLoading') : t('receipts.choosePrinter')}</option>
+            {labels.printers.map((p) => (
               <option key={p.name} value={p.name}>
                 {p.name}
                 {p.state ? ` (${p.state})` : ''}
@@ -147,11 +128,11 @@ export function PrintPanel({ lines, division, onRemove }: { lines: ReceiptLine[]
             ))}
           </select>
         </label>
-        <button type="button" className={secondaryButton} disabled={invalid || !printer || print.isPending} onClick={() => print.mutate()}>
+        <button type="button" className={secondaryButton} disabled={invalid || !labels.printer || print.isPending} onClick={labels.sendToPrinter}>
           {t('receipts.print')}
         </button>
       </div>
-      {printers.isSuccess && usablePrinters(printers.data).length === 0 && <p className="text-sm text-slate-600">{t('receipts.noPrinters')}</p>}
+      {labels.printersQuery.isSuccess && labels.printers.length === 0 && <p className="text-sm text-slate-600">{t('labels.noPrinters')}</p>}
       {pdf.error && (
         <p role="alert" className="text-sm text-red-700">
           {pdf.error.message}
@@ -159,9 +140,9 @@ export function PrintPanel({ lines, division, onRemove }: { lines: ReceiptLine[]
       )}
       {pdf.isSuccess && (
         <>
-          <ResultNote result={pdf.data} />
-          {pdfUrl && (
-            <a href={pdfUrl} target="_blank" rel="noopener" className="text-sm text-sky-800 underline">
+          <LabelResultNote result={pdf.data.result} />
+          {labels.pdfUrl && (
+            <a href={labels.pdfUrl} target="_blank" rel="noopener" className="text-sm text-sky-800 underline">
               {t('receipts.pdfAgain')}
             </a>
           )}

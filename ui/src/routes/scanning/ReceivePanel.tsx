@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { byProductsOf, ordersMaking, receiveShopOrder, type ScannedItem, type ScanShopOrder } from '../../api/scanning.ts'
 import { locale, t } from '../../i18n/index.ts'
 import { parseQuantity, type LocationRef } from '../../lib/scan.ts'
+import { LabelPanel } from './LabelPanel.tsx'
 import { bigButton, checkQuantity, control, field, locationLabel, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
 
 const fmt = (n: number | null | undefined) => (n ?? 0).toLocaleString(locale(), { maximumFractionDigits: 3 })
@@ -11,7 +12,10 @@ function remaining(o: ScanShopOrder): number {
   return Math.max(0, (o.PlannedQuantity ?? 0) - (o.ProducedQuantity ?? 0))
 }
 
-/** Receive finished products of a shop order into stock (at the location in context, if it is in the order's warehouse). */
+/**
+ * Receive finished products of a shop order into stock (at the location in context, if it is in
+ * the order's warehouse), and print the order's labels.
+ */
 export function ReceivePanel({
   item,
   location,
@@ -39,70 +43,75 @@ export function ReceivePanel({
   const into = location && order && location.Warehouse === order.Warehouse ? location : null
 
   return (
-    <Panel
-      title={t('scanning.receiveTitle')}
-      onSubmit={() => {
-        setTried(true)
-        if (!order || quantity === null || checkQuantity(quantity)) return
-        write.mutate({ shopOrder: order.ID, quantity, location: into?.ID ?? null })
-      }}
-    >
-      {making.isPending && !scanned && <p role="status">{t('scanning.loading')}</p>}
-      {making.error && <p role="alert" className="text-red-700">{making.error.message}</p>}
-      {!making.isPending && orders.length === 0 && <p className="text-slate-700">{t('scanning.noOrdersMaking')}</p>}
-      {orders.length > 0 && (
-        <div className={field}>
-          <label htmlFor="receive-order">{t('scanning.chooseShopOrder')}</label>
-          <select
-            id="receive-order"
-            value={orderId}
-            onChange={(e) => {
-              setOrderId(e.target.value)
-              const o = orders.find((x) => x.ID === e.target.value)
-              if (o) setQty(String(remaining(o) || 1))
-            }}
-            className={control}
-          >
-            <option value="">{t('scanning.selectOne')}</option>
-            {orders.map((o) => (
-              <option key={o.ID} value={o.ID}>
-                {t('scanning.receiveOption', {
-                  number: o.ShopOrderNumber,
-                  produced: fmt(o.ProducedQuantity),
-                  planned: fmt(o.PlannedQuantity),
-                })}
-              </option>
-            ))}
-          </select>
-          {tried && !order && (
-            <span role="alert" className="text-sm font-normal text-red-700">
-              {t('scanning.pickShopOrder')}
-            </span>
-          )}
-        </div>
-      )}
-      <QuantityField id="receive-qty" label={t('scanning.quantity')} value={qty} onChange={setQty} error={qtyError} />
+    <>
+      <Panel
+        title={t('scanning.receiveTitle')}
+        onSubmit={() => {
+          setTried(true)
+          if (!order || quantity === null || checkQuantity(quantity)) return
+          write.mutate({ shopOrder: order.ID, quantity, location: into?.ID ?? null })
+        }}
+      >
+        {making.isPending && !scanned && <p role="status">{t('scanning.loading')}</p>}
+        {making.error && <p role="alert" className="text-red-700">{making.error.message}</p>}
+        {!making.isPending && orders.length === 0 && <p className="text-slate-700">{t('scanning.noOrdersMaking')}</p>}
+        {orders.length > 0 && (
+          <div className={field}>
+            <label htmlFor="receive-order">{t('scanning.chooseShopOrder')}</label>
+            <select
+              id="receive-order"
+              value={orderId}
+              onChange={(e) => {
+                setOrderId(e.target.value)
+                const o = orders.find((x) => x.ID === e.target.value)
+                if (o) setQty(String(remaining(o) || 1))
+              }}
+              className={control}
+            >
+              <option value="">{t('scanning.selectOne')}</option>
+              {orders.map((o) => (
+                <option key={o.ID} value={o.ID}>
+                  {t('scanning.receiveOption', {
+                    number: o.ShopOrderNumber,
+                    produced: fmt(o.ProducedQuantity),
+                    planned: fmt(o.PlannedQuantity),
+                  })}
+                </option>
+              ))}
+            </select>
+            {tried && !order && (
+              <span role="alert" className="text-sm font-normal text-red-700">
+                {t('scanning.pickShopOrder')}
+              </span>
+            )}
+          </div>
+        )}
+        <QuantityField id="receive-qty" label={t('scanning.quantity')} value={qty} onChange={setQty} error={qtyError} />
+        {order && (
+          <p className="text-sm text-slate-700">
+            {into ? t('scanning.receiveInto', { location: locationLabel(into) }) : t('scanning.receiveDefault', { warehouse: order.WarehouseCode ?? '' })}
+          </p>
+        )}
+        {byProducts.data && byProducts.data.length > 0 && (
+          <div className="rounded-md bg-white p-2 text-sm">
+            <p className="font-medium">{t('scanning.byProducts')}</p>
+            <ul className="list-disc pl-5">
+              {byProducts.data.map((b) => (
+                <li key={b.ID}>
+                  {b.ItemCode} {b.ItemDescription} · {fmt(b.PlannedQuantity)}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        <button type="submit" disabled={write.isPending || orders.length === 0} className={bigButton}>
+          {t('scanning.receiveSubmit')}
+        </button>
+        <WriteOutcome error={write.error} data={write.data} />
+      </Panel>
       {order && (
-        <p className="text-sm text-slate-700">
-          {into ? t('scanning.receiveInto', { location: locationLabel(into) }) : t('scanning.receiveDefault', { warehouse: order.WarehouseCode ?? '' })}
-        </p>
+        <LabelPanel key={order.ID} source="shop_order" id={order.ID} title={t('labels.shopOrderTitle', { number: order.ShopOrderNumber })} />
       )}
-      {byProducts.data && byProducts.data.length > 0 && (
-        <div className="rounded-md bg-white p-2 text-sm">
-          <p className="font-medium">{t('scanning.byProducts')}</p>
-          <ul className="list-disc pl-5">
-            {byProducts.data.map((b) => (
-              <li key={b.ID}>
-                {b.ItemCode} {b.ItemDescription} · {fmt(b.PlannedQuantity)}
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
-      <button type="submit" disabled={write.isPending || orders.length === 0} className={bigButton}>
-        {t('scanning.receiveSubmit')}
-      </button>
-      <WriteOutcome error={write.error} data={write.data} />
-    </Panel>
+    </>
   )
 }

@@ -229,7 +229,7 @@ export default function Scanning() {
           {action === 'count' && (
             <CountPanel key={panelKey} item={current.item} location={location} itemLocations={itemLocations} locations={all} />
           )}
-          {action === 'label' && <LabelPanel key={panelKey} item={current.item} session={session} />}
+          {action === 'label' && <LabelPanel key={panelKey} source="item_direct" id={current.item.ID} title={t('scanning.labelTitle')} />}
         </>
       )}
       {!current && !notice && <p className="text-center text-slate-600">{t('scanning.start')}</p>}

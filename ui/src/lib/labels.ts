@@ -1,0 +1,101 @@
+// What a print of labels starts with, the same on every screen that prints them: the label type
+// Global Settings choose for the source, the default printer when it can print that type, and
+// the copies of each label.
+import type { LabelSelection, LabelSource } from '../api/labels.ts'
+import { usablePrinters, type Printer } from '../api/org.ts'
+import type { OrgSettings } from '../routes/GlobalSettings.tsx'
+
+/** Label types by name, with the number the server also takes (spec §9). */
+const TYPE_NUMBERS = {
+  'electrical-72001926': 1,
+  'electrical-72001925': 2,
+  'electrical-x4': 3,
+  'electrical-NEW': 4,
+  'cnc-new': 6,
+  receipts: 7,
+} as const
+
+export type LabelTypeName = keyof typeof TYPE_NUMBERS
+
+export const LABEL_TYPES = Object.keys(TYPE_NUMBERS) as LabelTypeName[]
+
+/** The server's limit on copies of one print. */
+export const MAX_COPIES = 100
+
+/** The type's name and number, for a name (any case) or a number; null for neither. */
+function resolveType(type: string): { name: string; number: number } | null {
+  const wanted = type.trim().toLowerCase()
+  for (const [name, number] of Object.entries(TYPE_NUMBERS)) {
+    if (name.toLowerCase() === wanted || String(number) === wanted) return { name, number }
+  }
+  return null
+}
+
+/** The label type Global Settings choose for labels of `source`. */
+export function labelTypeFor(settings: OrgSettings, source: LabelSource): string {
+  switch (source) {
+    case 'shop_order':
+      return settings.label_type_shop_order
+    case 'item_direct':
+      return settings.label_type_item
+    case 'goods_receipt':
+      return settings.label_type_receipt
+  }
+}
+
+/** Whether the printer holds media for the type, judged as the server does (no list: any type). */
+export function printerTakes(printer: Printer, type: string): boolean {
+  const listed = Array.isArray(printer.label_types) ? printer.label_types.filter((x): x is string => typeof x === 'string') : []
+  if (listed.length === 0) return true
+  const resolved = resolveType(type)
+  if (!resolved) return false
+  return listed.some((x) => x.trim().toLowerCase() === resolved.name.toLowerCase() || x.trim() === String(resolved.number))
+}
+
+/** The printers that take jobs and can print the type. */
+export function printersFor(printers: Printer[] | undefined, type: string): Printer[] {
+  return usablePrinters(printers).filter((p) => printerTakes(p, type))
+}
+
+/**
+ * The printer to print on: the user's pick (null: none made yet) or else the default printer,
+ * as long as it can print the type; '' when there is none.
+ */
+export function chosenPrinter(picked: string | null, settings: OrgSettings, printers: Printer[] | undefined, type: string): string {
+  const wanted = picked ?? settings.default_printer
+  return wanted && printersFor(printers, type).some((p) => p.name === wanted) ? wanted : ''
+}
+
+/** Copies of each label (Global Settings), as a whole number the server takes. */
+export function labelCopies(settings: OrgSettings): number {
+  const n = settings.label_copies
+  return Number.isFinite(n) ? Math.min(MAX_COPIES, Math.max(1, Math.round(n))) : 1
+}
+
+export interface CopiesPlan {
+  /** The ids of the PDF's request. */
+  pdf: LabelSelection[]
+  /** The ids of the print's request. */
+  print: LabelSelection[]
+  /** The print's `copies` of the whole batch. */
+  printCopies: number
+  /** Copies of each label the PDF holds. */
+  pdfCopies: number
+}
+
+/**
+ * How `copies` of every label are asked for. Item and goods receipt labels default to one label
+ * per record, so the copies go into each print count and the PDF holds them too. A shop order's
+ * counts come from its quantities on the server (the planned quantity of what it makes, each
+ * by-product's own), so its copies go to the printer as copies of the whole batch, and its PDF
+ * holds each label once (the PDF answer takes no copies).
+ */
+export function planCopies(source: LabelSource, ids: readonly LabelSelection[], copies: number): CopiesPlan {
+  if (source === 'shop_order' || copies === 1) return { pdf: [...ids], print: [...ids], printCopies: copies, pdfCopies: 1 }
+  const counted = ids.map((s): LabelSelection => {
+    const id = typeof s === 'string' ? s : s.id
+    const count = typeof s === 'string' ? 1 : (s.print_count ?? 1)
+    return { id, print_count: count * copies }
+  })
+  return { pdf: counted, print: counted, printCopies: 1, pdfCopies: copies }
+}

@@ -1,0 +1,81 @@
+import { QueryClientProvider } from '@tanstack/react-query'
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { createQueryClient } from '../../api/queryClient.ts'
+import type { ReceiptLine } from '../../lib/receipts.ts'
+import { json, session } from '../../test/fixtures.ts'
+import { PrintPanel } from './PrintPanel.tsx'
+
+const LINES: ReceiptLine[] = [
+  { id: 'line-1', receiptId: 'r1', item: 'item-1', itemCode: 'BOLT-8', itemDescription: 'Bolt M8', quantity: 10, orderNumber: '1234', location: '' },
+  { id: 'line-2', receiptId: 'r1', item: 'item-2', itemCode: 'NUT-8', itemDescription: 'Nut M8', quantity: 5, orderNumber: '1234', location: '' },
+]
+const PRINTERS = [
+  { name: 'Desk', label_types: ['electrical-x4'], accepted: true },
+  { name: 'Floor', label_types: ['cnc-new'], accepted: true },
+  { name: 'Receipts desk', label_types: [], accepted: true },
+]
+
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+})
+
+function serve(preferences: Record<string, unknown>) {
+  const printed: unknown[] = []
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      if (url === '/api/v1/auth/session') return json(session({ organizationDetails: { ...session().organizationDetails, preferences } }))
+      if (url === '/api/v1/printers') return json(PRINTERS)
+      if (url.startsWith('/api/v1/db/joins')) return json([])
+      if (url === '/api/v1/labels/print') {
+        printed.push(JSON.parse(String(init?.body)))
+        return json({ job: { id: 9, state: 'queued' }, result: { status: 'SUCCESS', labels: 4, messages: [] } }, 202)
+      }
+      return json({ error: { code: 'not_found', message: url } }, 404)
+    }),
+  )
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <PrintPanel lines={LINES} division={1} onRemove={() => {}} />
+    </QueryClientProvider>,
+  )
+  return printed
+}
+
+describe('Receipt labels take Global Settings', () => {
+  it('start with the receipt label type, the default printer and the copies as each line’s count', async () => {
+    const printed = serve({ label_type_receipt: 'cnc-new', default_printer: 'Floor', label_copies: 2 })
+    const printer = (await screen.findByLabelText('Printer')) as HTMLSelectElement
+    await waitFor(() => expect(printer.value).toBe('Floor'))
+    expect((screen.getByLabelText('Label type') as HTMLSelectElement).value).toBe('cnc-new')
+    // only printers that hold cnc-new labels (or any) are offered
+    expect([...printer.options].map((o) => o.value)).toEqual(['', 'Floor', 'Receipts desk'])
+    expect(screen.getAllByLabelText('Labels').map((i) => (i as HTMLInputElement).value)).toEqual(['2', '2'])
+    // a count changed by hand is what is printed
+    fireEvent.change(screen.getAllByLabelText('Labels')[1], { target: { value: '5' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Print' }))
+    await screen.findByTestId('print-job')
+    expect(printed).toEqual([
+      {
+        source: 'goods_receipt',
+        ids: [
+          { id: 'line-1', print_count: 2 },
+          { id: 'line-2', print_count: 5 },
+        ],
+        type: 'cnc-new',
+        printer: 'Floor',
+      },
+    ])
+  })
+
+  it('use the spec’s receipt label and one label per line when nothing is saved', async () => {
+    serve({})
+    const printer = (await screen.findByLabelText('Printer')) as HTMLSelectElement
+    await screen.findByRole('option', { name: 'Receipts desk' })
+    expect(printer.value).toBe('')
+    expect((screen.getByLabelText('Label type') as HTMLSelectElement).value).toBe('receipts')
+    expect(screen.getAllByLabelText('Labels').map((i) => (i as HTMLInputElement).value)).toEqual(['1', '1'])
+  })
+})
