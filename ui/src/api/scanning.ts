@@ -70,6 +70,23 @@ export const itemById = async (id: string) => (await dbGet<ScannedItem>('items',
 export const stockOfItem = (itemId: string) =>
   dbGet<LocationStock>('storageLocationStockPositions', [['Item', `eq.${itemId}`], ['limit', '1000']])
 
+/** The item's stock per warehouse, storage locations or not (as the Dashboard reads it). */
+export interface WarehouseStock {
+  ID: string
+  ItemId: string
+  CurrentStock: number | null
+  Warehouse: string
+  WarehouseCode: string | null
+  WarehouseDescription: string | null
+}
+
+export const warehouseStockOfItem = (itemId: string) =>
+  dbGet<WarehouseStock>('stockPositions', [
+    ['ItemId', `eq.${itemId}`],
+    ['select', 'ID,ItemId,CurrentStock,Warehouse,WarehouseCode,WarehouseDescription'],
+    ['limit', '1000'],
+  ])
+
 /**
  * Open and in-process shop orders with a material plan line for the item, each with that line, by
  * order number. The server picks the open orders first, so an item's long history of finished

@@ -1,10 +1,11 @@
 import { useState } from 'react'
-import type { LocationStock, ScannedItem } from '../../api/scanning.ts'
+import type { LocationStock, ScannedItem, WarehouseStock } from '../../api/scanning.ts'
 import { hasRealPicture } from '../../api/stock.ts'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
 import { PictureIcon } from '../../components/icons.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import type { LocationRef } from '../../lib/scan.ts'
+import { cardStock } from './stock.ts'
 
 const fmt = (n: number) => n.toLocaleString(locale(), { maximumFractionDigits: 3 })
 
@@ -27,22 +28,24 @@ function Picture({ item }: { item: ScannedItem }) {
   )
 }
 
-/** The scanned item: picture, code, description and its stock per storage location. */
+/** The scanned item: picture, code, description and its stock per storage location and warehouse. */
 export function ItemCard({
   item,
   stock,
+  warehouses,
   stockLoading,
   location,
   division,
 }: {
   item: ScannedItem
   stock: readonly LocationStock[] | undefined
+  /** The item's stock positions per warehouse: the only stock of warehouses without storage locations. */
+  warehouses: readonly WarehouseStock[] | undefined
   stockLoading: boolean
   location: LocationRef | null
   division: number
 }) {
-  const rows = [...(stock ?? [])].sort((a, b) => (a.StorageLocationCode ?? '').localeCompare(b.StorageLocationCode ?? ''))
-  const total = rows.reduce((sum, r) => sum + (r.Stock ?? 0), 0)
+  const { rows, total } = cardStock(stock, warehouses)
   return (
     <section aria-label={t('scanning.itemCard')} data-testid="item-card" className="flex flex-col gap-3 rounded-lg bg-white p-3 shadow">
       <div className="flex gap-3">
@@ -67,13 +70,13 @@ export function ItemCard({
         </thead>
         <tbody className="divide-y divide-slate-100">
           {rows.map((r) => (
-            <tr key={r.ID} data-location={r.StorageLocationCode ?? ''} className={r.StorageLocation && r.StorageLocation === location?.ID ? 'bg-amber-50 font-semibold' : ''}>
+            <tr key={r.key} data-location={r.locationCode ?? ''} className={r.storageLocation && r.storageLocation === location?.ID ? 'bg-amber-50 font-semibold' : ''}>
               <td className="py-2">
-                {r.StorageLocationCode ?? t('scanning.noLocation')}
-                {r.StorageLocationDescription && <span className="block text-sm font-normal text-slate-500">{r.StorageLocationDescription}</span>}
+                {r.locationCode ?? t('scanning.noLocation')}
+                {r.locationDescription && <span className="block text-sm font-normal text-slate-500">{r.locationDescription}</span>}
               </td>
-              <td className="py-2">{r.WarehouseCode ?? ''}</td>
-              <td className="py-2 text-right tabular-nums">{fmt(r.Stock ?? 0)}</td>
+              <td className="py-2">{r.warehouseCode}</td>
+              <td className="py-2 text-right tabular-nums">{fmt(r.stock)}</td>
             </tr>
           ))}
         </tbody>

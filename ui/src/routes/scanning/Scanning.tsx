@@ -2,7 +2,15 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useMemo, useState } from 'react'
 import { liveGet } from '../../api/db.ts'
 import { useSession } from '../../api/queries.ts'
-import { findItem, itemById, shopOrderByNumber, stockOfItem, type ScannedItem, type ScanShopOrder } from '../../api/scanning.ts'
+import {
+  findItem,
+  itemById,
+  shopOrderByNumber,
+  stockOfItem,
+  warehouseStockOfItem,
+  type ScannedItem,
+  type ScanShopOrder,
+} from '../../api/scanning.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { t, type MessageKey } from '../../i18n/index.ts'
@@ -72,6 +80,13 @@ export default function Scanning() {
     queryFn: () => stockOfItem(current!.item.ID),
     enabled: !!current,
     // writes reach the local copy through the outbox's sync a few seconds later
+    refetchInterval: 5000,
+  })
+  // warehouses without storage locations have their stock only here
+  const warehouseStock = useQuery({
+    queryKey: ['scan', 'warehouseStock', current?.item.ID],
+    queryFn: () => warehouseStockOfItem(current!.item.ID),
+    enabled: !!current,
     refetchInterval: 5000,
   })
 
@@ -207,7 +222,14 @@ export default function Scanning() {
       )}
       {current && (
         <>
-          <ItemCard item={current.item} stock={stock.data} stockLoading={stock.isPending} location={location} division={session.division} />
+          <ItemCard
+            item={current.item}
+            stock={stock.data}
+            warehouses={warehouseStock.data}
+            stockLoading={stock.isPending || warehouseStock.isPending}
+            location={location}
+            division={session.division}
+          />
           <div role="group" aria-label={t('scanning.actions')} className="grid grid-cols-2 gap-2 sm:grid-cols-5">
             {ACTIONS.map((a) => (
               <button

@@ -1,0 +1,44 @@
+import { QueryClientProvider } from '@tanstack/react-query'
+import { cleanup, render, screen, within } from '@testing-library/react'
+import type { ReactElement } from 'react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createQueryClient } from '../../api/queryClient.ts'
+import { json, session } from '../../test/fixtures.ts'
+import { ItemCard } from './ItemCard.tsx'
+
+beforeEach(() => {
+  vi.stubGlobal('fetch', vi.fn(async () => json(session())))
+})
+
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+})
+
+const show = (ui: ReactElement) => render(<QueryClientProvider client={createQueryClient()}>{ui}</QueryClientProvider>)
+
+const ITEM = { ID: 'item-1', Code: 'BOLT-8', Description: 'Bolt M8', Barcode: null, Unit: 'pc', PictureUrl: null }
+
+describe('ItemCard', () => {
+  it('shows the stock of a warehouse without storage locations instead of "No stock"', () => {
+    show(
+      <ItemCard
+        item={ITEM}
+        stock={[]}
+        warehouses={[{ ID: 'sp', ItemId: 'item-1', CurrentStock: 12, Warehouse: 'w2', WarehouseCode: '2', WarehouseDescription: 'Yard' }]}
+        stockLoading={false}
+        location={null}
+        division={1}
+      />,
+    )
+    const table = screen.getByTestId('item-stock')
+    const cells = within(table).getAllByRole('cell').map((c) => c.textContent)
+    expect(cells).toEqual(['(no location)', '2', '12', '12'])
+    expect(screen.queryByText('No stock')).toBeNull()
+  })
+
+  it('says "No stock" when neither a location nor a warehouse holds the item', () => {
+    show(<ItemCard item={ITEM} stock={[]} warehouses={[]} stockLoading={false} location={null} division={1} />)
+    screen.getByText('No stock in any warehouse.')
+  })
+})
