@@ -29,6 +29,8 @@ pub struct Endpoint {
     pub entity_type: Option<i64>,
     /// Fields screens filter by; the store keeps secondary indexes on them.
     pub indexed: &'static [&'static str],
+    /// Navigation collections read inline with each row (`$expand`), kept in the row as arrays.
+    pub expand: &'static [&'static str],
     pub kind: Kind,
 }
 
@@ -46,7 +48,17 @@ const fn sync(
     entity_type: Option<i64>,
     indexed: &'static [&'static str],
 ) -> Endpoint {
-    Endpoint { name, path, sync_path: Some(sync_path), table, key: "ID", entity_type, indexed, kind: Kind::Sync }
+    Endpoint {
+        name,
+        path,
+        sync_path: Some(sync_path),
+        table,
+        key: "ID",
+        entity_type,
+        indexed,
+        expand: &[],
+        kind: Kind::Sync,
+    }
 }
 
 const fn live(
@@ -55,13 +67,34 @@ const fn live(
     table: &'static str,
     indexed: &'static [&'static str],
 ) -> Endpoint {
-    Endpoint { name, path, sync_path: None, table, key: "ID", entity_type: None, indexed, kind: Kind::Live }
+    Endpoint {
+        name,
+        path,
+        sync_path: None,
+        table,
+        key: "ID",
+        entity_type: None,
+        indexed,
+        expand: &[],
+        kind: Kind::Live,
+    }
 }
 
 /// Every endpoint: the sync endpoints first (the order of the Sync Data menu), then deleted
 /// entries, then the live ones.
 pub const ENDPOINTS: &[Endpoint] = &[
-    sync("Accounts", "crm/Accounts", "CRM/Accounts", "accounts", Some(2), &["Code", "IsSupplier", "IsSales", "Name"]),
+    // Spec §3: Accounts expand BankAccounts.
+    Endpoint {
+        expand: &["BankAccounts"],
+        ..sync(
+            "Accounts",
+            "crm/Accounts",
+            "CRM/Accounts",
+            "accounts",
+            Some(2),
+            &["Code", "IsSupplier", "IsSales", "Name"],
+        )
+    },
     sync(
         "Sales Order Headers",
         "salesorder/SalesOrders",
@@ -161,6 +194,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         key: "ID",
         entity_type: None,
         indexed: &["EntityType", "EntityKey"],
+        expand: &[],
         kind: Kind::Deleted,
     },
     live(
@@ -247,12 +281,19 @@ mod tests {
 }
 
 /// The `$select` of a sync endpoint: every scalar field of its sync entity (the local copy is
-/// complete). Sync endpoints refuse `$select=*`, so the list is always explicit.
+/// complete), and its expanded collections. Sync endpoints refuse `$select=*`, so the list is
+/// always explicit.
 pub fn sync_select(ep: &Endpoint) -> String {
-    ep.sync_path
+    let mut select = ep
+        .sync_path
         .and_then(super::schema::sync_entity)
         .map(|e| e.select_all())
-        .unwrap_or_else(|| format!("{},Timestamp", ep.key))
+        .unwrap_or_else(|| format!("{},Timestamp", ep.key));
+    for collection in ep.expand {
+        select.push(',');
+        select.push_str(collection);
+    }
+    select
 }
 
 /// The `$select` of a live endpoint: every scalar field of its regular entity.
@@ -266,7 +307,10 @@ pub fn columns(ep: &Endpoint) -> Vec<&'static str> {
         Kind::Live => super::schema::entity(ep.path),
         _ => ep.sync_path.and_then(super::schema::sync_entity),
     };
-    entity.map(|e| e.fields.iter().filter(|f| f.ty.is_scalar()).map(|f| f.name).collect()).unwrap_or_default()
+    let mut cols: Vec<&'static str> =
+        entity.map(|e| e.fields.iter().filter(|f| f.ty.is_scalar()).map(|f| f.name).collect()).unwrap_or_default();
+    cols.extend(ep.expand);
+    cols
 }
 
 /// The store's table layout, built from the catalogue and the provider schema.
@@ -286,6 +330,12 @@ mod schema_tests {
             assert!(cols.contains(&ep.key), "{} lacks its key {}", ep.name, ep.key);
             for f in ep.indexed {
                 assert!(cols.contains(f), "{}: indexed field {f} is not a column", ep.name);
+            }
+            for collection in ep.expand {
+                let entity = ep.sync_path.and_then(crate::exact::schema::sync_entity).expect("sync entity");
+                let field = entity.field(collection).expect("an expanded collection of the entity");
+                assert_eq!(field.ty, crate::exact::schema::EdmType::Collection, "{collection}");
+                assert!(sync_select(ep).split(',').any(|f| f == *collection));
             }
             if ep.is_sync() {
                 assert!(cols.contains(&"Timestamp"), "{} lacks Timestamp", ep.name);

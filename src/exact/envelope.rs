@@ -42,14 +42,59 @@ pub fn parse_collection(body: &[u8]) -> Result<Page, Malformed> {
     let mut rows = Vec::with_capacity(results.len());
     for row in results {
         match row {
-            Value::Object(mut m) => {
-                m.remove("__metadata");
-                rows.push(m);
-            }
+            Value::Object(m) => rows.push(plain_row(m)),
             _ => return Err(Malformed("a row is not an object".into())),
         }
     }
     Ok(Page { rows, next, count })
+}
+
+/// A row as the product keeps it: no `__metadata`, navigation collections that were not read
+/// (`{"__deferred": …}`) left out, and expanded ones (`{"results": […]}`) as plain arrays of
+/// such rows.
+fn plain_row(mut row: Map<String, Value>) -> Map<String, Value> {
+    row.remove("__metadata");
+    let mut out = Map::with_capacity(row.len());
+    for (k, v) in row {
+        match navigation(&v) {
+            Some(Navigation::Deferred) => {}
+            Some(Navigation::Expanded) => {
+                let Value::Object(mut wrapper) = v else { continue };
+                let children = match wrapper.remove("results") {
+                    Some(Value::Array(items)) => items
+                        .into_iter()
+                        .map(|c| match c {
+                            Value::Object(m) => Value::Object(plain_row(m)),
+                            other => other,
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                out.insert(k, Value::Array(children));
+            }
+            None => {
+                out.insert(k, v);
+            }
+        }
+    }
+    out
+}
+
+enum Navigation {
+    Deferred,
+    Expanded,
+}
+
+/// Whether a member's value is a navigation collection, and in which form.
+fn navigation(v: &Value) -> Option<Navigation> {
+    let obj = v.as_object().filter(|o| o.len() == 1)?;
+    if obj.contains_key("__deferred") {
+        Some(Navigation::Deferred)
+    } else if obj.get("results").is_some_and(Value::is_array) {
+        Some(Navigation::Expanded)
+    } else {
+        None
+    }
 }
 
 /// Rows as the provider wrote them, each without `__metadata`, end to end in one buffer: a
@@ -302,6 +347,22 @@ mod raw {
                     continue;
                 }
                 let value: &RawValue = map.next_value()?;
+                // Navigation collections are rare (an `$expand`): parsed only when an object.
+                let nested = if value.get().starts_with('{') {
+                    let parsed: serde_json::Value = serde_json::from_str(value.get()).map_err(de::Error::custom)?;
+                    match super::navigation(&parsed) {
+                        Some(super::Navigation::Deferred) => continue,
+                        Some(super::Navigation::Expanded) => {
+                            let mut row = serde_json::Map::new();
+                            row.insert(String::new(), parsed);
+                            let plain = super::plain_row(row).remove("").unwrap_or_default();
+                            Some(serde_json::to_vec(&plain).map_err(de::Error::custom)?)
+                        }
+                        None => None,
+                    }
+                } else {
+                    None
+                };
                 if out.len() > begin + 1 {
                     out.push(b',');
                 }
@@ -315,7 +376,7 @@ mod raw {
                     Cow::Owned(k) => serde_json::to_writer(&mut *out, k).map_err(de::Error::custom)?,
                 }
                 out.push(b':');
-                out.extend_from_slice(value.get().as_bytes());
+                out.extend_from_slice(nested.as_deref().unwrap_or(value.get().as_bytes()));
                 if key == "Timestamp" {
                     stamp = crate::store::fields::raw_i64(crate::store::fields::Raw::new(value.get()));
                 }
@@ -403,6 +464,22 @@ mod tests {
         {
             assert!(parse_collection_raw(body).is_err(), "{}", String::from_utf8_lossy(body));
         }
+    }
+
+    #[test]
+    fn expanded_collections_become_arrays_and_deferred_ones_are_left_out() {
+        let body = br#"{"d":{"results":[{"__metadata":{"uri":"u"},"ID":"a","Timestamp":"5",
+            "BankAccounts":{"results":[{"__metadata":{"uri":"b"},"IBAN":"NL91ABNA0417164300","Main":true}]},
+            "Addresses":{"__deferred":{"uri":"https://x/Accounts(guid'a')/Addresses"}},"Empty":{"results":[]},
+            "Other":{"results":1},"Blob":{"a":1}}]}}"#;
+        let expected = serde_json::json!({"ID": "a", "Timestamp": "5",
+            "BankAccounts": [{"IBAN": "NL91ABNA0417164300", "Main": true}], "Empty": [],
+            "Other": {"results": 1}, "Blob": {"a": 1}});
+        let page = parse_collection(body).unwrap();
+        assert_eq!(Value::Object(page.rows[0].clone()), expected);
+        let raw = parse_collection_raw(body).unwrap();
+        assert_eq!(serde_json::from_slice::<Value>(raw.rows.get(0)).unwrap(), expected);
+        assert_eq!(raw.stamps, [Some(5)]);
     }
 
     #[test]

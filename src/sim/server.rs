@@ -393,7 +393,7 @@ fn read(req: &HttpRequest, st: &SimState, di: usize, division: i32, t: &Target<'
             Err(err) => return error(err.status, &err.message),
         };
         let mut out = String::from("{\"d\":");
-        odata::write_row(&mut out, &u, table, k, &odata::Projection::new(e, table, &q.select));
+        odata::write_row(&mut out, &u, table, k, &odata::Projection::new(e, table, &q.select).expanding(&q, &d, &[k]));
         out.push('}');
         return HttpResponse::Ok().content_type("application/json; charset=utf-8").body(out);
     }
@@ -412,7 +412,7 @@ fn read(req: &HttpRequest, st: &SimState, di: usize, division: i32, t: &Target<'
     if json {
         HttpResponse::Ok()
             .content_type("application/json; charset=utf-8")
-            .body(odata::write_page(&u, e, table, &q, &page))
+            .body(odata::write_page(&u, e, table, &q, &page, &d))
     } else {
         HttpResponse::Ok()
             .content_type("application/atom+xml;type=feed;charset=utf-8")

@@ -298,12 +298,19 @@ impl SyncEngine {
         progress: &mut Progress,
     ) -> anyhow::Result<()> {
         let sync_path = ep.sync_path.ok_or_else(|| anyhow::anyhow!("{} has no sync path", ep.name))?;
-        let since = sink.timestamp(ep.table)?.unwrap_or(INITIAL_TIMESTAMP);
+        let expand = ep.expand.join(",");
+        let stored = sink.timestamp(ep.table)?;
+        // Rows stored without the collections now expanded (by an older release) lack them, and an
+        // incremental sync would only bring the changed ones: read the table from the start once.
+        let reshaped = sink.expanded_with(ep.table)?.unwrap_or_default() != expand;
+        let since = if reshaped { INITIAL_TIMESTAMP } else { stored.unwrap_or(INITIAL_TIMESTAMP) };
         let select = catalogue::sync_select(ep);
+        let expand_option =
+            if expand.is_empty() { String::new() } else { format!("&$expand={}", urlencoding::encode(&expand)) };
         let first = self.client.api_url(
             division,
             &format!(
-                "sync/{sync_path}?$select={}&$filter={}",
+                "sync/{sync_path}?$select={}{expand_option}&$filter={}",
                 urlencoding::encode(&select),
                 urlencoding::encode(&format!("Timestamp gt {}", odata::int64_literal(since)))
             ),
@@ -316,9 +323,13 @@ impl SyncEngine {
             Ok(c) => Some(*c).filter(|c| *c > since),
             Err(_) => None,
         };
-        let stored = writer.finish(committed).await;
+        let stored_rows = writer.finish(committed).await;
         fetched?;
-        stored
+        stored_rows?;
+        if reshaped {
+            sink.set_expanded_with(ep.table, &expand)?;
+        }
+        Ok(())
     }
 
     /// Fetches the pages after `since`, handing 500-row batches to `writer`; returns the newest

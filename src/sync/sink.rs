@@ -35,4 +35,11 @@ pub trait SyncSink: Send + Sync {
 
     /// Rows stored in `table`.
     fn row_count(&self, table: &str) -> anyhow::Result<u64>;
+
+    /// The collections (`$expand`, comma-separated) the stored rows of `table` were read with;
+    /// `None` when none were.
+    fn expanded_with(&self, table: &str) -> anyhow::Result<Option<String>>;
+
+    /// Records the collections a complete read of `table` brought with its rows.
+    fn set_expanded_with(&self, table: &str, expand: &str) -> anyhow::Result<()>;
 }

@@ -49,4 +49,20 @@ impl SyncSink for OrgStore {
     fn row_count(&self, table: &str) -> anyhow::Result<u64> {
         Ok(OrgStore::row_count(self, table)?)
     }
+
+    fn expanded_with(&self, table: &str) -> anyhow::Result<Option<String>> {
+        Ok(self
+            .kv_get(&expanded_key(table))?
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .filter(|s| !s.is_empty()))
+    }
+
+    fn set_expanded_with(&self, table: &str, expand: &str) -> anyhow::Result<()> {
+        Ok(self.kv_put(&expanded_key(table), expand.as_bytes())?)
+    }
+}
+
+/// Under the cache prefix: a store rebuilt for a new schema forgets it with the rows.
+fn expanded_key(table: &str) -> String {
+    format!("{}sync_expand/{table}", crate::store::meta::KV_CACHE_PREFIX)
 }

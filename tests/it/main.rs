@@ -9,6 +9,8 @@ mod support;
 mod auth;
 #[cfg(feature = "demo")]
 mod backup;
+#[cfg(feature = "demo")]
+mod bank_accounts;
 mod cli;
 mod discovery;
 mod fuzz_regressions;

@@ -212,6 +212,47 @@ impl<'a> Gen<'a> {
         self.sales_orders(&items, &customers, &shop_orders, &warehouses[0]);
         self.purchase_orders(&items, &suppliers, &warehouses[0]);
         self.time_transactions(&shop_orders, &employees, &workcenters);
+        self.bank_accounts(&customers);
+        self.bank_accounts(&suppliers);
+    }
+
+    /// One main bank account per account, a second on every third: derived from the account
+    /// alone (no draw from the generator), so the rest of the demo data stays as it was.
+    fn bank_accounts(&mut self, accounts: &[Named]) {
+        const BANKS: [(&str, &str, &str); 3] =
+            [("INGB", "INGBNL2A", "ING Bank"), ("RABO", "RABONL2U", "Rabobank"), ("ABNA", "ABNANL2A", "ABN AMRO")];
+        for (i, account) in accounts.iter().enumerate() {
+            for n in 0..if i % 3 == 0 { 2 } else { 1 } {
+                let (bank, bic, bank_name) = BANKS[(i + n) % BANKS.len()];
+                let number = format!("{:010}", (account.id % 9_000_000_000) as u64 + 1_000_000_000 + n as u64);
+                let iban = dutch_iban(bank, &number);
+                let id = crate::sim::store::deterministic_id(account.id, 0xba4c + n as u128);
+                let fields = [
+                    ("Account", Val::guid(account.id)),
+                    ("AccountName", account.description.clone()),
+                    ("BankAccount", Val::str(&iban)),
+                    ("BankAccountHolderName", account.description.clone()),
+                    ("BankDescription", Val::str(bank_name)),
+                    ("BankName", Val::str(bank_name)),
+                    ("BICCode", Val::str(bic)),
+                    ("Blocked", Val::Bool(false)),
+                    ("Created", Val::Date(self.today - 400 * DAY)),
+                    ("Creator", Val::guid(self.creator)),
+                    ("CreatorFullName", Val::str("Eva van Dijk")),
+                    ("Description", Val::str(if n == 0 { "Hoofdrekening" } else { "Spaarrekening" })),
+                    ("Division", Val::Int(self.d.code as i64)),
+                    ("Format", Val::str("IBAN")),
+                    ("IBAN", Val::str(&iban)),
+                    ("Main", Val::Bool(n == 0)),
+                    ("Modified", Val::Date(self.today - 60 * DAY)),
+                    ("Modifier", Val::guid(self.creator)),
+                    ("ModifierFullName", Val::str("Eva van Dijk")),
+                    ("Type", Val::str("B")),
+                    ("TypeDescription", Val::str("Bank")),
+                ];
+                self.d.upsert("crm/BankAccounts", id, &fields);
+            }
+        }
     }
 
     fn warehouses(&mut self, n_items: usize) -> (Vec<Named>, Vec<Vec<Named>>) {
@@ -1083,5 +1124,25 @@ impl<'a> Gen<'a> {
                 );
             }
         }
+    }
+}
+
+/// A Dutch IBAN with its real check digits (ISO 13616: mod 97 of the rearranged digits is 1).
+fn dutch_iban(bank: &str, number: &str) -> String {
+    let digits: String = format!("{bank}{number}NL00")
+        .chars()
+        .map(|c| if c.is_ascii_digit() { c.to_string() } else { (c as u32 - 'A' as u32 + 10).to_string() })
+        .collect();
+    let rem = digits.bytes().fold(0u32, |acc, b| (acc * 10 + u32::from(b - b'0')) % 97);
+    format!("NL{:02}{bank}{number}", 98 - rem)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn dutch_ibans_carry_their_check_digits() {
+        // The example IBAN of the Dutch banks' own documentation.
+        assert_eq!(super::dutch_iban("ABNA", "0417164300"), "NL91ABNA0417164300");
+        assert_eq!(super::dutch_iban("INGB", "0001234567"), "NL20INGB0001234567");
     }
 }

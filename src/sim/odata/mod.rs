@@ -4,11 +4,12 @@ pub mod eval;
 pub mod parse;
 
 use crate::exact::schema::{EdmType, Entity, Kind};
-use crate::sim::store::{Row, Table};
+use crate::sim::store::{Division, Row, Table, table_of};
 use crate::sim::value::{self, Val};
 use eval::Bound;
 use parse::Expr;
 use std::cmp::Ordering;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// A refusal with the provider's status and message.
@@ -36,8 +37,22 @@ pub struct Query {
     pub top: Option<usize>,
     pub skiptoken: Option<Val>,
     pub inlinecount: bool,
+    /// Indexes of the navigation collections to render inline (`$expand`).
+    pub expand: Vec<usize>,
     /// Decoded (name, value) pairs as sent, to rebuild `__next`.
     pub pairs: Vec<(String, String)>,
+}
+
+/// The navigation collections the simulator can expand: (entity set, collection, the child
+/// endpoint, the child's field that points at the parent). Others stay `__deferred`, and asking to
+/// expand one is refused, so a test never takes a missing expansion for an empty one.
+const EXPANSIONS: &[(&str, &str, &str, &str)] = &[("Accounts", "BankAccounts", "crm/BankAccounts", "Account")];
+
+fn expansion(view: &Entity, collection: &str) -> Option<(&'static str, &'static str)> {
+    EXPANSIONS
+        .iter()
+        .find(|(set, c, _, _)| *set == view.name() && *c == collection)
+        .map(|(_, _, child, parent)| (*child, *parent))
 }
 
 /// `Exact.Web.Api.Models.…` type name for a view's rows (manufacturing/sync names are a documented guess).
@@ -106,6 +121,7 @@ pub fn parse_query(view: &Entity, table: &Table, raw: &str) -> Result<Query, ODa
         top: None,
         skiptoken: None,
         inlinecount: false,
+        expand: Vec::new(),
         pairs,
     };
     let mut select: Option<String> = None;
@@ -164,7 +180,23 @@ pub fn parse_query(view: &Entity, table: &Table, raw: &str) -> Result<Query, ODa
                     "The query parameter '$skip' is not supported on this endpoint. Use __next.",
                 ));
             }
-            "$expand" | "$format" => {}
+            "$expand" => {
+                for name in v.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                    let Some(i) = view.fields.iter().position(|f| f.name == name && f.ty == EdmType::Collection) else {
+                        return Err(ODataError::bad(format!(
+                            "No navigation property '{name}' exists in type '{}'.",
+                            type_name(view)
+                        )));
+                    };
+                    if expansion(view, name).is_none() {
+                        return Err(ODataError::bad(format!("The simulator cannot expand '{name}' of {}.", view.path)));
+                    }
+                    if !q.expand.contains(&i) {
+                        q.expand.push(i);
+                    }
+                }
+            }
+            "$format" => {}
             k if k.starts_with('$') => return Err(ODataError::bad(parse::SYNTAX_ERROR)),
             _ => {}
         }
@@ -310,6 +342,15 @@ pub struct Projection<'v> {
     fields: Vec<(usize, Option<u16>)>,
     needs_uri: bool,
     tname: String,
+    /// Expanded collections: the field, the child rows' view and table, and their keys by parent.
+    expanded: Vec<Expanded<'v>>,
+}
+
+struct Expanded<'v> {
+    field: usize,
+    table: &'v Table,
+    children: HashMap<u128, Vec<u128>>,
+    projection: Box<Projection<'v>>,
 }
 
 impl<'v> Projection<'v> {
@@ -317,7 +358,29 @@ impl<'v> Projection<'v> {
         let fields: Vec<(usize, Option<u16>)> =
             select.iter().map(|&i| (i, table.layout.col(view.fields[i].name))).collect();
         let needs_uri = select.iter().any(|&i| view.fields[i].ty == EdmType::Collection);
-        Projection { view, fields, needs_uri, tname: type_name(view) }
+        Projection { view, fields, needs_uri, tname: type_name(view), expanded: Vec::new() }
+    }
+
+    /// Renders the query's `$expand` collections inline, with the child rows `d` holds for the
+    /// parents in `keys` (one pass over each child table).
+    pub fn expanding(mut self, q: &Query, d: &'v Division, keys: &[u128]) -> Projection<'v> {
+        let wanted: std::collections::HashSet<u128> = keys.iter().copied().collect();
+        for &field in &q.expand {
+            let Some((child_path, parent_field)) = expansion(self.view, self.view.fields[field].name) else { continue };
+            let Some(child_view) = crate::exact::schema::entity(child_path) else { continue };
+            let Some(child_table) = d.table(table_of(child_view)) else { continue };
+            let Some(col) = child_table.layout.col(parent_field) else { continue };
+            let mut children: HashMap<u128, Vec<u128>> = HashMap::new();
+            for (key, row) in &child_table.rows {
+                if let Some(parent) = row.get(col).as_guid().filter(|p| wanted.contains(p)) {
+                    children.entry(parent).or_default().push(*key);
+                }
+            }
+            let all: Vec<usize> = (0..child_view.fields.len()).collect();
+            let projection = Box::new(Projection::new(child_view, child_table, &all));
+            self.expanded.push(Expanded { field, table: child_table, children, projection });
+        }
+        self
     }
 }
 
@@ -340,9 +403,21 @@ pub fn write_row(out: &mut String, u: &UriBase<'_>, table: &Table, key: u128, p:
         out.push_str(f.name);
         out.push_str("\":");
         match f.ty {
-            EdmType::Collection => {
-                let _ = write!(out, "{{\"__deferred\":{{\"uri\":\"{uri}/{}\"}}}}", f.name);
-            }
+            EdmType::Collection => match p.expanded.iter().find(|x| x.field == i) {
+                Some(x) => {
+                    out.push_str("{\"results\":[");
+                    for (n, child) in x.children.get(&key).map(Vec::as_slice).unwrap_or_default().iter().enumerate() {
+                        if n > 0 {
+                            out.push(',');
+                        }
+                        write_row(out, u, x.table, *child, &x.projection);
+                    }
+                    out.push_str("]}");
+                }
+                None => {
+                    let _ = write!(out, "{{\"__deferred\":{{\"uri\":\"{uri}/{}\"}}}}", f.name);
+                }
+            },
             EdmType::Complex | EdmType::Binary => out.push_str("null"),
             ty => match col {
                 Some(c) => value::write_json(out, ty, row.get(c)),
@@ -353,9 +428,10 @@ pub fn write_row(out: &mut String, u: &UriBase<'_>, table: &Table, key: u128, p:
     out.push('}');
 }
 
-/// The collection envelope `{"d":{"results":[…],"__count":…,"__next":…}}`.
-pub fn write_page(u: &UriBase<'_>, view: &Entity, table: &Table, q: &Query, page: &Page) -> String {
-    let proj = Projection::new(view, table, &q.select);
+/// The collection envelope `{"d":{"results":[…],"__count":…,"__next":…}}`; `d` holds the rows of
+/// expanded collections.
+pub fn write_page(u: &UriBase<'_>, view: &Entity, table: &Table, q: &Query, page: &Page, d: &Division) -> String {
+    let proj = Projection::new(view, table, &q.select).expanding(q, d, &page.keys);
     let mut out = String::with_capacity(256 + page.keys.len() * (q.select.len() * 40 + 200));
     out.push_str("{\"d\":{\"results\":[");
     for (i, k) in page.keys.iter().enumerate() {
