@@ -17,7 +17,7 @@ use crate::exact::tokens::Access;
 use crate::server::AppState;
 use crate::serverdb::OrgAccount;
 use actix_web::http::header;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::time::Instant;
@@ -248,10 +248,20 @@ async fn authorize(
         .json(v))
 }
 
-/// Always 200: the placeholder organization when there is no good session.
+/// 200, with the placeholder organization when there is no good session; a 401 `critical` when the
+/// stored session could not be read any more (the browser forgets the cookie and signs in again).
 async fn session_state(state: web::Data<AppState>, req: HttpRequest) -> AppResult<HttpResponse> {
     let had_cookie = req.cookie(state.auth.session_cookie()).is_some();
-    let session = resolve(&state, &req).await?;
+    let session = match resolve(&state, &req).await {
+        Ok(session) => session,
+        Err(e) if e.code() == Code::Critical => {
+            let mut res = e.error_response();
+            res.add_cookie(&session::removal(state.auth.session_cookie(), state.auth.secure_cookies))
+                .map_err(AppError::internal)?;
+            return Ok(res);
+        }
+        Err(e) => return Err(e),
+    };
     let mut res = HttpResponse::Ok();
     res.insert_header((header::CACHE_CONTROL, "no-store"));
     if had_cookie && session.is_none() {

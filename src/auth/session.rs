@@ -163,10 +163,26 @@ impl Sessions {
         Ok(id)
     }
 
+    /// The record stored under `key`. One that no longer decodes (damaged, or written by a version
+    /// with another shape) is removed and answers [`Unreadable`]: its browser cannot go on with it
+    /// and must sign in again, where a plain error would refuse it on every call.
+    fn read(&self, key: &str) -> Result<Option<SessionRecord>> {
+        let Some(raw) =
+            self.db.get_json::<serde_json::Value>(SESSIONS, key).map_err(|e| unreadable_if_decoding(self, key, e))?
+        else {
+            return Ok(None);
+        };
+        match serde_json::from_value::<SessionRecord>(raw) {
+            Ok(record) => Ok(Some(record)),
+            Err(e) => Err(unreadable(self, key, e.into())),
+        }
+    }
+
     /// The live session behind a cookie value; an idle or too old one is removed and answers `None`.
+    /// A stored record that cannot be read any more is removed and answers an [`Unreadable`] error.
     pub fn get(&self, cookie_value: &str, now_ms: i64) -> Result<Option<SessionRecord>> {
         let key = key_of(cookie_value);
-        let Some(mut record) = self.db.get_json::<SessionRecord>(SESSIONS, &key)? else { return Ok(None) };
+        let Some(mut record) = self.read(&key)? else { return Ok(None) };
         if !record.live_at(now_ms) {
             self.db.remove(SESSIONS, &key)?;
             return Ok(None);
@@ -181,8 +197,11 @@ impl Sessions {
     /// Whether the session behind a cookie value still holds, without counting as a use (an open
     /// event stream must not keep an idle session alive).
     pub fn is_live(&self, cookie_value: &str, now_ms: i64) -> Result<bool> {
-        let record = self.db.get_json::<SessionRecord>(SESSIONS, &key_of(cookie_value))?;
-        Ok(record.is_some_and(|r| r.live_at(now_ms)))
+        match self.read(&key_of(cookie_value)) {
+            Ok(record) => Ok(record.is_some_and(|r| r.live_at(now_ms))),
+            Err(e) if e.is::<Unreadable>() => Ok(false),
+            Err(e) => Err(e),
+        }
     }
 
     /// Takes one of the session's event stream slots. When all are in use the oldest stream is
@@ -221,7 +240,9 @@ impl Sessions {
 
     /// Whether any other session still belongs to `user` (their tokens are shared).
     pub fn user_has_sessions(&self, user: &str) -> Result<bool> {
-        Ok(self.db.all_json::<SessionRecord>(SESSIONS)?.iter().any(|(_, r)| r.user == user))
+        // Read loosely: one unreadable record must not stop every logout from dropping tokens.
+        let all = self.db.all_json::<serde_json::Value>(SESSIONS)?;
+        Ok(all.iter().any(|(_, r)| r.get("user").and_then(serde_json::Value::as_str) == Some(user)))
     }
 
     /// Remembers a sign-in that is leaving for the provider; answers its `state`.
@@ -253,6 +274,26 @@ impl Sessions {
         let login = pending.remove(state)?;
         (now_ms - login.created_ms < LOGIN_TTL_MS).then_some(login)
     }
+}
+
+/// A stored session that could not be decoded any more; it has been removed (spec §8's critical
+/// error: the browser is returned to the sign-in).
+#[derive(Debug, thiserror::Error)]
+#[error("a stored session could not be read and was removed")]
+pub struct Unreadable;
+
+/// `e` (from reading `key`) as [`Unreadable`] when it is a decoding failure, after removing the
+/// record; other failures (the database itself) pass unchanged.
+fn unreadable_if_decoding(sessions: &Sessions, key: &str, e: anyhow::Error) -> anyhow::Error {
+    if e.downcast_ref::<serde_json::Error>().is_some() { unreadable(sessions, key, e) } else { e }
+}
+
+fn unreadable(sessions: &Sessions, key: &str, cause: anyhow::Error) -> anyhow::Error {
+    tracing::warn!(cause = %format!("{cause:#}"), "a stored session cannot be read; it is removed");
+    if let Err(e) = sessions.db.remove(SESSIONS, key) {
+        tracing::error!(error = %format!("{e:#}"), "cannot remove an unreadable session");
+    }
+    anyhow::Error::new(Unreadable)
 }
 
 /// A cookie with the flags every cookie of ours carries (`secure` ones are named `__Host-…` by
@@ -304,6 +345,25 @@ mod tests {
         assert!(sessions.get("forged", 2_000).unwrap().is_none());
         assert!(sessions.get(&id, 1_000 + SESSION_IDLE_MS + 1).unwrap().is_none(), "idle sessions end");
         assert!(sessions.get(&id, 2_000).unwrap().is_none(), "and are gone");
+    }
+
+    #[test]
+    fn an_unreadable_session_is_removed_and_reported_as_such() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Arc::new(ServerDb::open(dir.path()).unwrap());
+        let sessions = Sessions::new(db.clone());
+        let id = sessions.create(&record(1_000)).unwrap();
+        let other = sessions.create(&record(1_000)).unwrap();
+        // a record of another shape (an incompatible version, or damage)
+        db.put_json(SESSIONS, &key_of(&id), &serde_json::json!({ "user": 7 })).unwrap();
+        assert!(sessions.user_has_sessions("u1").unwrap(), "the readable one still counts");
+        let err = sessions.get(&id, 2_000).expect_err("not a session any more");
+        assert!(err.is::<Unreadable>(), "{err:#}");
+        assert!(sessions.get(&id, 2_000).unwrap().is_none(), "and it is gone");
+        assert!(sessions.get(&other, 2_000).unwrap().is_some(), "the others stay");
+        db.put_json(SESSIONS, &key_of(&other), &serde_json::json!("garbage")).unwrap();
+        assert!(!sessions.is_live(&other, 2_000).unwrap(), "an event stream ends with it");
+        assert!(sessions.get(&other, 2_000).unwrap().is_none());
     }
 
     #[test]

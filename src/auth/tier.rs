@@ -5,7 +5,7 @@
 
 use super::licence::{LicenceError, Verifier};
 use super::orgs;
-use super::session::{SessionRecord, Sessions, login_cookie_name, session_cookie_name};
+use super::session::{SessionRecord, Sessions, Unreadable, login_cookie_name, session_cookie_name};
 use super::throttle::Throttle;
 use crate::error::{AppError, Code};
 use crate::exact::oauth::now_ms;
@@ -89,7 +89,12 @@ pub fn today() -> chrono::NaiveDate {
 pub async fn resolve(state: &AppState, req: &HttpRequest) -> Result<Option<Session>, AppError> {
     let Some(cookie) = req.cookie(state.auth.session_cookie()) else { return Ok(None) };
     let id = cookie.value().to_string();
-    let Some(record) = state.auth.sessions.get(&id, now_ms()).map_err(AppError::internal)? else { return Ok(None) };
+    let record = state.auth.sessions.get(&id, now_ms()).map_err(|e| {
+        // The session cannot go on (spec §8's critical error): the UI logs out and returns to the
+        // sign-in, instead of a 500 on every call for as long as the cookie lives.
+        if e.is::<Unreadable>() { AppError::new(Code::Critical).caused_by(e) } else { AppError::internal(e) }
+    })?;
+    let Some(record) = record else { return Ok(None) };
     let active = orgs::is_active(&state.serverdb, record.division, today()).map_err(AppError::internal)?;
     let tier = if record.registered && active { Tier::Full } else { Tier::SignedIn };
     Ok(Some(Session { id, record, tier }))

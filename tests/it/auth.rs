@@ -265,6 +265,42 @@ async fn a_revoked_provider_token_asks_for_a_new_sign_in_without_ending_the_sess
 }
 
 #[actix_web::test]
+async fn a_session_the_server_cannot_read_any_more_is_a_critical_error_once() {
+    let sim = Simulator::start(sim_options()).await.unwrap();
+    let server = server_for(&sim, &Issuer::generate(), |_| {}).await;
+    let first = browser_sign_in(&server.url).await;
+    let second = browser_sign_in(&server.url).await;
+    // Both records turn into something no version of the server wrote (damage, or a downgrade).
+    let db = &server.running.as_ref().unwrap().state().serverdb;
+    use stock_manager::serverdb::SESSIONS;
+    for (key, _) in db.all_json::<Value>(SESSIONS).unwrap() {
+        db.put_json(SESSIONS, &key, &json!({ "user": 7, "division": "x" })).unwrap();
+    }
+
+    let res = call(&server, Method::GET, "/api/v1/checkUser", Some(&first.cookie), None).await;
+    assert_eq!(res.status(), 401, "not a 500 on every call");
+    let body = json_of(res).await;
+    assert_eq!(body["error"]["code"], "critical");
+    assert_eq!(body["error"]["message"], "A CRITICAL error occurred, you will be returned to the login screen");
+    let res = call(&server, Method::GET, "/api/v1/checkUser", Some(&first.cookie), None).await;
+    assert_eq!(json_of(res).await["error"]["code"], "not_authorized", "said once: the record is gone");
+
+    // The session check says it too, and tells the browser to forget the cookie.
+    let res = call(&server, Method::GET, "/api/v1/auth/session", Some(&second.cookie), None).await;
+    assert_eq!(res.status(), 401);
+    assert!(set_cookie(&res, "esm_session").is_some_and(|v| v.is_empty()), "the cookie is removed");
+    assert_eq!(json_of(res).await["error"]["code"], "critical");
+    let session = json_of(call(&server, Method::GET, "/api/v1/auth/session", Some(&second.cookie), None).await).await;
+    assert_eq!(session["tier"], "public");
+
+    // Signing in again works as ever.
+    let again = browser_sign_in(&server.url).await;
+    assert_eq!(call(&server, Method::GET, "/api/v1/checkUser", Some(&again.cookie), None).await.status(), 200);
+    server.stop().await;
+    sim.stop().await;
+}
+
+#[actix_web::test]
 async fn licence_codes_are_checked_and_guessing_is_throttled() {
     let sim = Simulator::start(sim_options()).await.unwrap();
     let issuer = Issuer::generate();
