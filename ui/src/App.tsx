@@ -2,6 +2,7 @@ import { Navigate, Route, Routes } from 'react-router'
 import { useSession } from './api/queries.ts'
 import { AppShell } from './components/AppShell.tsx'
 import { ErrorBoundary } from './components/ErrorBoundary.tsx'
+import { ErrorToasts } from './components/ErrorToasts.tsx'
 import { Loading } from './components/Loading.tsx'
 import { RouteGuard } from './components/RouteGuard.tsx'
 import { fallbackPath } from './lib/access.ts'
@@ -22,6 +23,7 @@ export default function App() {
           </Routes>
         </ErrorBoundary>
       </AppShell>
+      <ErrorToasts />
     </SessionProvider>
   )
 }

@@ -6,7 +6,10 @@ import './index.css'
 import App from './App.tsx'
 import { createQueryClient } from './api/queryClient.ts'
 import { getLanguage, useLanguage } from './i18n/index.ts'
+import { installGlobalErrorHandler } from './lib/globalErrors.ts'
 
+// before anything runs, so no failed promise goes untold
+installGlobalErrorHandler()
 const queryClient = createQueryClient()
 document.documentElement.lang = getLanguage()
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { setLanguage } from '../i18n/index.ts'
 import { json } from '../test/fixtures.ts'
-import { api, ApiError } from './client.ts'
+import { api, ApiError, NETWORK_ERROR_STATUS, onApiError } from './client.ts'
 
 describe('api', () => {
   it('sends JSON with the session cookie and parses the answer', async () => {
@@ -34,13 +35,75 @@ describe('api', () => {
     })
   })
 
-  it('handles 204, non-JSON errors and network failures', async () => {
+  it('handles 204 and non-JSON errors', async () => {
     await expect(api('/x', { fetchImpl: (async () => new Response(null, { status: 204 })) as typeof fetch })).resolves.toBeUndefined()
     await expect(
-      api('/x', { fetchImpl: (async () => new Response('bad gateway', { status: 502 })) as typeof fetch }),
-    ).rejects.toMatchObject({ status: 502, code: '-', message: 'HTTP 502' })
+      api('/x', { fetchImpl: (async () => new Response('teapot', { status: 418 })) as typeof fetch }),
+    ).rejects.toMatchObject({ status: 418, code: '-', message: 'HTTP 418' })
+  })
+})
+
+const NETWORK = 'Function code timed out or there was a network issue / try executing the call again'
+const failing = (e: unknown) => (async () => Promise.reject(e)) as typeof fetch
+
+describe('api when the server cannot be reached', () => {
+  it.each([
+    ['Chromium', new TypeError('Failed to fetch')],
+    ['Firefox', new TypeError('NetworkError when attempting to fetch resource.')],
+    ['Safari', new TypeError('Load failed')],
+    ['a timeout signal', new DOMException('signal timed out', 'TimeoutError')],
+  ])('turns %s’s failure into the catalogue’s network message and code', async (_, raw) => {
+    const e = await api('/x', { fetchImpl: failing(raw) }).catch((x: unknown) => x)
+    expect(e).toBeInstanceOf(ApiError)
+    expect(e).toMatchObject({ status: NETWORK_ERROR_STATUS, code: 'timeout', message: NETWORK })
+  })
+
+  it('says it in Dutch for a Dutch user', async () => {
+    setLanguage('nl', false)
+    try {
+      const e = await api('/x', { fetchImpl: failing(new TypeError('Failed to fetch')) }).catch((x: unknown) => x)
+      expect((e as Error).message).toBe('Er was een time-out of een netwerkprobleem / probeer het opnieuw')
+    } finally {
+      setLanguage('en', false)
+    }
+  })
+
+  it('also when the answer breaks off, or a gateway answers for a server that is gone', async () => {
+    const cutOff = new Response(new ReadableStream({ start: (c) => c.error(new TypeError('network error')) }), { status: 200 })
+    await expect(api('/x', { fetchImpl: (async () => cutOff) as typeof fetch })).rejects.toMatchObject({ code: 'timeout', message: NETWORK })
     await expect(
-      api('/x', { fetchImpl: (async () => Promise.reject(new TypeError('Failed to fetch'))) as typeof fetch }),
-    ).rejects.toMatchObject({ status: 0, code: 'network' })
+      api('/x', { fetchImpl: (async () => new Response('<html>Bad Gateway</html>', { status: 502 })) as typeof fetch }),
+    ).rejects.toMatchObject({ status: 502, code: 'timeout', message: NETWORK })
+    // a captive portal's page instead of the server's JSON
+    await expect(
+      api('/x', { fetchImpl: (async () => new Response('<html>Sign in to the Wi-Fi</html>', { status: 200 })) as typeof fetch }),
+    ).rejects.toMatchObject({ code: 'timeout', message: NETWORK })
+  })
+
+  it('keeps a gateway status the server answered itself', async () => {
+    const unavailable = json({ error: { code: 'provider_unreachable', message: 'Exact Online cannot be reached right now' } }, 503)
+    await expect(api('/x', { fetchImpl: (async () => unavailable) as typeof fetch })).rejects.toMatchObject({
+      status: 503,
+      code: 'provider_unreachable',
+    })
+  })
+
+  it('passes a cancelled call on as it is', async () => {
+    const abort = new DOMException('The operation was aborted.', 'AbortError')
+    await expect(api('/x', { fetchImpl: failing(abort) })).rejects.toBe(abort)
+  })
+})
+
+describe('onApiError', () => {
+  it('hears every failed call until it stops listening', async () => {
+    const heard: string[] = []
+    const stop = onApiError((e) => heard.push(`${e.status} ${e.code}`))
+    const critical = json({ error: { code: 'critical', message: 'A CRITICAL error occurred' } }, 401)
+    await api('/x', { fetchImpl: (async () => critical) as typeof fetch }).catch(() => undefined)
+    await api('/x', { fetchImpl: failing(new TypeError('Failed to fetch')) }).catch(() => undefined)
+    await api('/x', { fetchImpl: (async () => json({ ok: 1 })) as typeof fetch })
+    stop()
+    await api('/x', { fetchImpl: failing(new TypeError('Failed to fetch')) }).catch(() => undefined)
+    expect(heard).toEqual(['401 critical', '0 timeout'])
   })
 })

@@ -17,6 +17,59 @@ export class ApiError extends Error {
 /** Status 0: the request never got an answer (network down, server gone). */
 export const NETWORK_ERROR_STATUS = 0
 
+/**
+ * The catalogue's code for a call that timed out or met a network issue (spec §8, the server's
+ * `timeout`): a client that cannot reach the server gets the same code and message.
+ */
+export const TIMEOUT_CODE = 'timeout'
+
+/** The catalogue's answer for a call that never got an answer from this server. */
+export function networkError(status = NETWORK_ERROR_STATUS): ApiError {
+  return new ApiError(status, TIMEOUT_CODE, t('error.network'))
+}
+
+/**
+ * Whether `e` is a fetch that failed on the way (the browser's "Failed to fetch", Firefox's
+ * "NetworkError when attempting to fetch resource.", Safari's "Load failed", a body cut off, or
+ * an `AbortSignal.timeout`), as opposed to an answer the server gave.
+ */
+export function isFetchFailure(e: unknown): boolean {
+  if (e instanceof TypeError) return true
+  return e instanceof DOMException && e.name === 'TimeoutError'
+}
+
+/** A cancelled call (its AbortSignal fired): nothing went wrong, nothing to show. */
+export function isAbort(e: unknown): boolean {
+  return e instanceof DOMException && e.name === 'AbortError'
+}
+
+/** Told of every ApiError a call ends in, before it is thrown (see `onApiError`). */
+type ApiErrorListener = (e: ApiError) => void
+const listeners = new Set<ApiErrorListener>()
+
+/**
+ * Hears every failed call, whoever made it and whether or not they handle it: the session uses it
+ * to end on the catalogue's critical error and to notice a refused Exact sign-in at once.
+ */
+export function onApiError(listener: ApiErrorListener): () => void {
+  listeners.add(listener)
+  return () => void listeners.delete(listener)
+}
+
+function failed(e: ApiError): ApiError {
+  for (const listener of listeners) {
+    try {
+      listener(e)
+    } catch (err) {
+      console.error('an API error listener failed', err)
+    }
+  }
+  return e
+}
+
+/** Gateways answer these for a server behind them that is gone (stopped, restarting). */
+const GATEWAY_STATUSES = new Set([502, 503, 504])
+
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE'
   body?: unknown
@@ -31,6 +84,9 @@ export const AS_OF_HEADER = 'X-Data-As-Of'
 
 /** The code of the catalogue's answer when something needs Exact Online and nothing is stored (503). */
 export const PROVIDER_UNREACHABLE = 'provider_unreachable'
+
+/** The code of a call refused because Exact Online no longer accepts the user's sign-in (403). */
+export const PROVIDER_SIGN_IN = 'provider_sign_in'
 
 /** An answer's body and, when it came from the server's stored copy, the copy's time. */
 export interface Answer<T> {
@@ -53,6 +109,7 @@ export async function request<T>(path: string, { method = 'GET', body, fetchImpl
   const headers: Record<string, string> = { Accept: 'application/json' }
   if (body !== undefined) headers['Content-Type'] = 'application/json'
   let res: Response
+  let text: string
   try {
     res = await fetchImpl('/api/v1' + path, {
       method,
@@ -60,32 +117,39 @@ export async function request<T>(path: string, { method = 'GET', body, fetchImpl
       credentials: 'same-origin',
       body: body === undefined ? undefined : JSON.stringify(body),
     })
+    text = res.status === 204 ? '' : await res.text()
+  } catch (e) {
+    if (isAbort(e)) throw e
+    // the browser's own text ("Failed to fetch", "NetworkError when…", "Load failed") tells a
+    // user nothing: the catalogue's message for a call that met a network issue does
+    if (isFetchFailure(e)) throw failed(networkError())
+    throw e
+  }
+  if (!res.ok) throw failed(errorOf(res.status, text))
+  let parsed: unknown
+  try {
+    parsed = text ? JSON.parse(text) : undefined
   } catch {
-    // the browser's own text ("Failed to fetch", "NetworkError when…") tells a user nothing
-    throw new ApiError(NETWORK_ERROR_STATUS, 'network', t('error.serverUnreachable'))
+    // not this server's answer (a captive portal's or a proxy's page): the server was not reached
+    throw failed(networkError())
   }
-  if (!res.ok) {
-    let code = '-'
-    let message = `HTTP ${res.status}`
-    try {
-      const parsed = (await res.json()) as { error?: { code?: string; message?: string } | string | null }
-      if (typeof parsed.error === 'string') {
-        // a write refused by Exact Online: `{state: "failed", error: "<Exact's message>", entries}`
-        code = 'refused'
-        message = parsed.error
-      } else {
-        if (parsed.error?.code) code = parsed.error.code
-        if (parsed.error?.message) message = parsed.error.message
-      }
-    } catch {
-      // not JSON: keep the status
-    }
-    throw new ApiError(res.status, code, message)
+  return { body: parsed as T, asOf: asOfOf(res) }
+}
+
+/** The ApiError of a refused call, from the server's `{"error": {"code", "message"}}`. */
+function errorOf(status: number, text: string): ApiError {
+  let parsed: { error?: { code?: string; message?: string } | string | null }
+  try {
+    parsed = JSON.parse(text) as typeof parsed
+  } catch {
+    // not JSON: a gateway's page for a server that is gone, else only the status says anything
+    return GATEWAY_STATUSES.has(status) ? networkError(status) : new ApiError(status, '-', `HTTP ${status}`)
   }
-  const asOf = asOfOf(res)
-  if (res.status === 204) return { body: undefined as T, asOf }
-  const text = await res.text()
-  return { body: (text ? JSON.parse(text) : undefined) as T, asOf }
+  if (typeof parsed?.error === 'string') {
+    // a write refused by Exact Online: `{state: "failed", error: "<Exact's message>", entries}`
+    return new ApiError(status, 'refused', parsed.error)
+  }
+  return new ApiError(status, parsed?.error?.code || '-', parsed?.error?.message || `HTTP ${status}`)
 }
 
 export function isApiError(e: unknown, status?: number): e is ApiError {

@@ -72,7 +72,7 @@ describe('live reads', () => {
   it('never show the browser’s own text when the server cannot be reached', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))))
     const e = await api('/x').catch((x: unknown) => x)
-    expect(e).toMatchObject({ status: 0, code: 'network' })
+    expect(e).toMatchObject({ status: 0, code: 'timeout' })
     expect((e as Error).message).not.toContain('Failed to fetch')
     expect(shouldRetry(0, e)).toBe(true)
   })

@@ -76,7 +76,12 @@ export const nl: Catalogue = {
   'error.critical': 'Er is een KRITIEKE fout opgetreden, u keert terug naar het inlogscherm',
   'error.continue': 'Doorgaan',
   'error.network': 'Er was een time-out of een netwerkprobleem / probeer het opnieuw',
-  'error.serverUnreachable': 'De server is niet bereikbaar. Controleer de netwerkverbinding en probeer het opnieuw.',
+  'error.unknown':
+    'ONBEKENDE FOUT OPGETREDEN: geef uw lokale programmeur details over hoe de fout is ontstaan, zodat die hem kan oplossen',
+  'error.list': 'Fouten',
+  'error.dismiss': 'Sluiten',
+  'error.repeated.one': 'één keer',
+  'error.repeated.other': '{count} keer',
 
   'dashboard.title': 'Dashboard',
   'dashboard.division': 'Administratie {division}',

@@ -77,7 +77,12 @@ export const en = {
   'error.critical': 'A CRITICAL error occurred, you will be returned to the login screen',
   'error.continue': 'Continue',
   'error.network': 'Function code timed out or there was a network issue / try executing the call again',
-  'error.serverUnreachable': 'The server cannot be reached. Check the network connection and try again.',
+  'error.unknown':
+    'UNKNOWN ERROR OCCURRED: Please provide your local programmer with details about: how the error occurred so that they can fix it',
+  'error.list': 'Errors',
+  'error.dismiss': 'Dismiss',
+  'error.repeated.one': 'once',
+  'error.repeated.other': '{count} times',
 
   'dashboard.title': 'Dashboard',
   'dashboard.division': 'Division {division}',

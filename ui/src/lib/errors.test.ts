@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { CustomError, errorOutcome } from './errors.ts'
+import { ApiError } from '../api/client.ts'
+import { catalogueEntry, CustomError, errorOutcome } from './errors.ts'
+
+const NETWORK = 'Function code timed out or there was a network issue / try executing the call again'
 
 describe('errorOutcome', () => {
   it('shows a custom error with its code and takes its redirect', () => {
@@ -15,5 +18,40 @@ describe('errorOutcome', () => {
   it('sends any other error to the fallback as "An error has occurred"', () => {
     expect(errorOutcome(new TypeError('boom'), '/')).toEqual({ title: 'generic', detail: 'boom', redirect: '/' })
     expect(errorOutcome('text', '/')).toEqual({ title: 'generic', detail: null, redirect: '/' })
+  })
+
+  it('says a failed call in the catalogue’s words, never the browser’s', () => {
+    expect(errorOutcome(new TypeError('Failed to fetch'), '/')).toEqual({ title: 'generic', detail: `${NETWORK} (timeout)`, redirect: '/' })
+    expect(errorOutcome(new ApiError(502, 'provider', 'Exact Online returned an error'), '/')).toMatchObject({
+      detail: 'Exact Online returned an error (provider)',
+    })
+  })
+})
+
+describe('catalogueEntry', () => {
+  it('keeps the message and code a call failed with', () => {
+    expect(catalogueEntry(new ApiError(409, 'sync_running', 'A sync is already running'))).toEqual({
+      message: 'A sync is already running',
+      code: 'sync_running',
+    })
+    expect(catalogueEntry(new CustomError('Join parameters lengths must match', { code: 'join' }))).toEqual({
+      message: 'Join parameters lengths must match',
+      code: 'join',
+    })
+  })
+
+  it('turns every browser’s failed fetch into the network message', () => {
+    for (const raw of ['Failed to fetch', 'NetworkError when attempting to fetch resource.', 'Load failed', 'network error']) {
+      expect(catalogueEntry(new TypeError(raw))).toEqual({ message: NETWORK, code: 'timeout' })
+    }
+    expect(catalogueEntry(new DOMException('signal timed out', 'TimeoutError'))).toEqual({ message: NETWORK, code: 'timeout' })
+  })
+
+  it('calls anything else the unknown error, and a cancelled call nothing', () => {
+    const unknown = { message: expect.stringMatching(/^UNKNOWN ERROR OCCURRED: Please provide your local programmer/), code: '-' }
+    expect(catalogueEntry(new TypeError("Cannot read properties of undefined (reading 'x')"))).toEqual(unknown)
+    expect(catalogueEntry('thrown text')).toEqual(unknown)
+    expect(catalogueEntry(undefined)).toEqual(unknown)
+    expect(catalogueEntry(new DOMException('The operation was aborted.', 'AbortError'))).toBeNull()
   })
 })

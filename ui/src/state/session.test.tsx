@@ -17,7 +17,7 @@ afterEach(() => {
 
 /** A server whose session answer the test changes; records every call. */
 function fakeServer(first: Session) {
-  const state = { session: first as Session | 'unauthorized', calls: [] as string[] }
+  const state = { session: first as Session | 'unauthorized' | 'critical', calls: [] as string[] }
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init?: RequestInit) => {
@@ -26,7 +26,11 @@ function fakeServer(first: Session) {
       if (url === '/api/v1/boom') {
         return json({ error: { code: 'critical', message: 'A CRITICAL error occurred' } }, 401)
       }
+      if (url === '/api/v1/refused') {
+        return json({ error: { code: 'provider_sign_in', message: 'Exact Online no longer accepts the sign-in' } }, 403)
+      }
       if (url === '/api/v1/auth/session') {
+        if (state.session === 'critical') return json({ error: { code: 'critical', message: 'A CRITICAL error occurred' } }, 401)
         return state.session === 'unauthorized'
           ? json({ error: { code: 'not_authorized', message: 'not authorized' } }, 401)
           : json(state.session)
@@ -98,6 +102,42 @@ describe('SessionProvider', () => {
     })
     await screen.findByText('home page A CRITICAL error occurred, you will be returned to the login screen')
     expect(server.calls).toContain('POST /api/v1/auth/logout')
+  })
+
+  it('logs out once with the critical message when a call outside any query fails critically', async () => {
+    const server = fakeServer(session())
+    const queryClient = renderAt('/dashboard')
+    await waitFor(() => expect(queryClient.getQueryData(queryKeys.session)).toMatchObject({ tier: 'full' }))
+    await act(async () => {
+      await Promise.all([api('/boom').catch(() => undefined), api('/boom').catch(() => undefined)])
+    })
+    await screen.findByText('home page A CRITICAL error occurred, you will be returned to the login screen')
+    expect(server.calls.filter((c) => c === 'POST /api/v1/auth/logout')).toHaveLength(1)
+  })
+
+  it('says the critical message when the session check itself answers it', async () => {
+    const server = fakeServer(session())
+    const queryClient = renderAt('/dashboard')
+    await waitFor(() => expect(queryClient.getQueryData(queryKeys.session)).toMatchObject({ tier: 'full' }))
+    server.session = 'critical'
+    await act(() => queryClient.refetchQueries({ queryKey: queryKeys.session }))
+    await screen.findByText('home page A CRITICAL error occurred, you will be returned to the login screen')
+    // a server that keeps saying it does not log out in a loop
+    await act(() => queryClient.refetchQueries({ queryKey: queryKeys.session }))
+    await act(() => new Promise((r) => setTimeout(r, 100)))
+    expect(server.calls.filter((c) => c === 'POST /api/v1/auth/logout')).toHaveLength(1)
+  })
+
+  it('checks the session at once when Exact refuses the user’s sign-in', async () => {
+    const server = fakeServer(session())
+    const queryClient = renderAt('/dashboard')
+    await waitFor(() => expect(queryClient.getQueryData(queryKeys.session)).toMatchObject({ tier: 'full' }))
+    server.session = session({ providerAccess: 'signInNeeded' })
+    await act(async () => {
+      await api('/refused').catch(() => undefined)
+    })
+    await waitFor(() => expect(queryClient.getQueryData(queryKeys.session)).toMatchObject({ providerAccess: 'signInNeeded' }))
+    expect(server.calls).not.toContain('POST /api/v1/auth/logout')
   })
 
   it('leaves a public visitor alone', async () => {

@@ -3,10 +3,11 @@ import { useQueryClient } from '@tanstack/react-query'
 import { createContext, useCallback, useContext, useEffect, useRef, type ReactNode } from 'react'
 import { useNavigate } from 'react-router'
 import { logout as postLogout } from '../api/auth.ts'
-import { isCriticalError } from '../api/client.ts'
-import { useSession } from '../api/queries.ts'
+import { isCriticalError, onApiError, PROVIDER_SIGN_IN } from '../api/client.ts'
+import { queryKeys, useSession } from '../api/queries.ts'
 import { isLanguage, setLanguage, t } from '../i18n/index.ts'
 import { HOME, isSignedIn } from '../lib/access.ts'
+import { errorNotices } from '../lib/globalErrors.ts'
 import { endSession, sessionEnded } from './sessionEnd.ts'
 
 /** Why the session ends; anything but the user's own choice is told on Home. */
@@ -29,18 +30,41 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const { data, error } = useSession()
   const wasSignedIn = useRef(false)
 
+  // several calls may fail at once as a session ends: it ends once
+  const ending = useRef(false)
+  // told once: a server that keeps answering critical must not log out in a loop
+  const criticalTold = useRef(false)
   const end = useCallback(
     async (reason: EndReason) => {
+      if (ending.current || (reason === 'critical' && criticalTold.current)) return
+      ending.current = true
+      if (reason === 'critical') criticalTold.current = true
       wasSignedIn.current = false
-      await endSession({ postLogout, queryClient, local: window.localStorage, session: window.sessionStorage })
-      const notice =
-        reason === 'critical' ? t('error.critical') : reason === 'expired' ? t('session.expired') : undefined
-      navigate(HOME, { replace: true, state: notice ? ({ notice } satisfies HomeNotice) : null })
+      try {
+        await endSession({ postLogout, queryClient, local: window.localStorage, session: window.sessionStorage })
+        errorNotices.clear()
+        const notice =
+          reason === 'critical' ? t('error.critical') : reason === 'expired' ? t('session.expired') : undefined
+        navigate(HOME, { replace: true, state: notice ? ({ notice } satisfies HomeNotice) : null })
+      } finally {
+        ending.current = false
+      }
     },
     [queryClient, navigate],
   )
 
-  // A critical error from any call ends the session (spec §8).
+  // Every call made through the API client, in a query or not: a critical error ends the session
+  // (spec §8); Exact refusing the user's sign-in shows its notice at once, not at the next check.
+  useEffect(
+    () =>
+      onApiError((error) => {
+        if (isCriticalError(error)) void end('critical')
+        else if (error.code === PROVIDER_SIGN_IN) void queryClient.invalidateQueries({ queryKey: queryKeys.session })
+      }),
+    [queryClient, end],
+  )
+
+  // A critical error from any call ends the session (spec §8), also one made outside the client.
   useEffect(() => {
     const onCritical = (error: unknown) => {
       if (isCriticalError(error)) void end('critical')
@@ -65,9 +89,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (sessionEnded(wasSignedIn.current, data, error)) {
-      void end('expired')
+      void end(isCriticalError(error) ? 'critical' : 'expired')
     } else if (!error) {
       wasSignedIn.current = isSignedIn(data)
+      if (wasSignedIn.current) criticalTold.current = false
     }
   }, [data, error, end])
 
