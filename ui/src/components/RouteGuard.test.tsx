@@ -1,10 +1,11 @@
 import { QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, render, screen } from '@testing-library/react'
+import { act, cleanup, render, screen } from '@testing-library/react'
 import { lazy } from 'react'
 import { MemoryRouter, Route, Routes } from 'react-router'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { Session } from '../api/auth.ts'
+import { PUBLIC_SESSION, type Session } from '../api/auth.ts'
 import { createQueryClient } from '../api/queryClient.ts'
+import { routes, type RouteDef } from '../routes/table.ts'
 import { json, session } from '../test/fixtures.ts'
 import { RouteGuard } from './RouteGuard.tsx'
 
@@ -44,8 +45,62 @@ describe('RouteGuard for ImportData', () => {
     await screen.findByText('the import screen')
   })
 
-  it('sends a user without full access Home', async () => {
-    renderAt(session({ tier: 'signedIn', importDataUntil: Date.now() + 60_000 }))
+  it('shows a user of an organization not activated the way to activation', async () => {
+    renderAt(session({ tier: 'signedIn', registered: false, importDataUntil: Date.now() + 60_000 }))
+    await screen.findByTestId('activation-notice')
+    expect(screen.queryByText('the import screen')).toBeNull()
+  })
+
+  it('sends a signed-out visitor Home', async () => {
+    renderAt(PUBLIC_SESSION)
     await screen.findByText('home')
+  })
+})
+
+/** Every call the screen under test makes, answered 403 as the server does below full access. */
+function renderRoute(route: RouteDef, s: Session) {
+  const calls: string[] = []
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      calls.push(url)
+      if (url === '/api/v1/auth/session') return json(s)
+      return json({ error: { code: 'forbidden', message: 'This organization is not activated yet' } }, 403)
+    }),
+  )
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter initialEntries={[route.path]}>
+        <Routes>
+          <Route path={route.path} element={<RouteGuard route={route} />} />
+          <Route path="/" element={<p>home</p>} />
+          <Route path="/license-code" element={<p>licence page</p>} />
+        </Routes>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  )
+  return calls
+}
+
+describe('RouteGuard before activation', () => {
+  const notActivated = session({ tier: 'signedIn', registered: false })
+  const fullRoutes = routes.filter((r) => r.access === 'full')
+
+  it('covers Transfers, whose every call needs full access', () => {
+    expect(fullRoutes.map((r) => r.path)).toContain('/transfers')
+  })
+
+  it.each(fullRoutes.map((r) => [r.path, r] as const))('shows %s’s notice and link to activation, and calls nothing', async (_, route) => {
+    const calls = renderRoute(route, notActivated)
+    const notice = await screen.findByTestId('activation-notice')
+    expect(notice.textContent).toContain('This organization is not activated yet.')
+    expect(calls.filter((c) => c !== '/api/v1/auth/session')).toEqual([])
+    act(() => screen.getByRole('link', { name: 'Enter a licence code' }).click())
+    await screen.findByText('licence page')
+  })
+
+  it('shows the screen once activated', async () => {
+    renderRoute({ path: '/transfers', access: 'full', screen: lazy(async () => ({ default: () => <p>the transfers screen</p> })) }, session())
+    await screen.findByText('the transfers screen')
   })
 })

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { PUBLIC_SESSION } from '../api/auth.ts'
 import { hasRoute, menuRoutes, navRoutes, routes } from '../routes/table.ts'
 import { session } from '../test/fixtures.ts'
-import { fallbackPath, landingAfterSignIn, mayEnter, signedInLanding, withDivision } from './access.ts'
+import { fallbackPath, landingAfterSignIn, mayEnter, needsActivation, signedInLanding, withDivision } from './access.ts'
 
 const NOW = Date.parse('2026-11-20T10:00:00Z')
 const signedIn = session({ tier: 'signedIn', registered: false })
@@ -38,6 +38,19 @@ describe('mayEnter', () => {
     expect(
       mayEnter('importData', session({ tier: 'signedIn', importDataUntil: '2026-11-20T10:05:00Z' }), NOW),
     ).toBe(false)
+  })
+})
+
+describe('needsActivation', () => {
+  it('is a signed-in user below full access on a route that needs it', () => {
+    expect(needsActivation('full', signedIn)).toBe(true)
+    expect(needsActivation('importData', signedIn)).toBe(true)
+    expect(needsActivation('full', full)).toBe(false)
+    expect(needsActivation('signedIn', signedIn)).toBe(false)
+    expect(needsActivation('public', signedIn)).toBe(false)
+    // nobody signed in goes Home instead
+    expect(needsActivation('full', PUBLIC_SESSION)).toBe(false)
+    expect(needsActivation('full', undefined)).toBe(false)
   })
 })
 
@@ -82,21 +95,23 @@ describe('landings', () => {
 })
 
 describe('route table', () => {
-  it('holds the screens that exist, with the spec access', () => {
+  it('holds the screens that exist, with the spec access but where the server asks for more', () => {
     expect(routes.map((r) => [r.path, r.access])).toEqual([
       ['/', 'public'],
       ['/callback', 'public'],
       ['/dashboard', 'signedIn'],
       ['/license-code', 'signedIn'],
       ['/globalSettings', 'signedIn'],
-      ['/importItems', 'signedIn'],
+      // reads and writes items: the server's full tier
+      ['/importItems', 'full'],
       ['/accountSettings', 'signedIn'],
       ['/planning', 'full'],
       ['/mng', 'full'],
       ['/purchaseOverview', 'full'],
       ['/materials', 'full'],
       ['/scanning', 'full'],
-      ['/transfers', 'signedIn'],
+      // reads stock and transfers, books transfers: the server's full tier
+      ['/transfers', 'full'],
       ['/hours', 'full'],
       ['/receipts', 'full'],
       ['/importData', 'importData'],

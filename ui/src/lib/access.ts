@@ -30,6 +30,15 @@ export function mayEnter(access: Access, s: Session | undefined, nowMs: number):
   }
 }
 
+/**
+ * Whether the route needs full access that this signed-in session lacks only for want of an
+ * activated organization (not yet activated, or its licence ran out): every call of its screen
+ * would be refused, so the way to activation is shown instead.
+ */
+export function needsActivation(access: Access, s: Session | undefined): s is Session {
+  return (access === 'full' || access === 'importData') && isSignedIn(s) && s.tier !== 'full'
+}
+
 /** `path?division=D` for a signed-in user, as every in-app link carries the division. */
 export function withDivision(path: string, s: Session | undefined): string {
   return isSignedIn(s) && s.division > 0 ? `${path}?division=${s.division}` : path

@@ -1,10 +1,9 @@
-import { Link } from 'react-router'
 import { useSession, useSyncEndpoints, useSyncStatus } from '../api/queries.ts'
+import { ActivationNotice } from '../components/ActivationNotice.tsx'
 import { Loading } from '../components/Loading.tsx'
 import { SyncButton } from '../components/SyncButton.tsx'
 import { StockTable } from '../components/StockTable.tsx'
 import { t } from '../i18n/index.ts'
-import { landingAfterSignIn } from '../lib/access.ts'
 
 /** The organization, Sync Data, and the Table view of stock in all locations. */
 export default function Dashboard() {
@@ -26,16 +25,7 @@ export default function Dashboard() {
         </div>
         {full && endpoints.data && <SyncButton endpoints={endpoints.data} running={!!status.data?.running} />}
       </div>
-      {!full && (
-        <p role="status" className="rounded bg-amber-50 p-4 text-amber-900">
-          {t('dashboard.notActivated')}{' '}
-          <Link
-            to={landingAfterSignIn({ activated: false, division: session.division, customer: session.customer_name ?? '' })}
-            className="font-medium underline">
-            {t('dashboard.activateLink')}
-          </Link>
-        </p>
-      )}
+      {!full && <ActivationNotice session={session} />}
       {(endpoints.error ?? status.error) && (
         <p role="alert" className="text-red-700">
           {(endpoints.error ?? status.error)?.message}

