@@ -127,12 +127,13 @@ export interface SalesLine {
   QuantityDelivered: number
   DeliveryDate: string | null
   Status: number
+  DeliveryStatus: number | null
 }
 
 export const fetchOrderSalesLines = (order: string) =>
   dbGet<SalesLine>('salesOrderLines', [
     ['ShopOrder', `eq.${order}`],
-    ['select', 'ID,OrderNumber,LineNumber,ItemCode,Description,Quantity,QuantityDelivered,DeliveryDate,Status'],
+    ['select', 'ID,OrderNumber,LineNumber,ItemCode,Description,Quantity,QuantityDelivered,DeliveryDate,Status,DeliveryStatus'],
     ['order', 'OrderNumber,LineNumber'],
   ])
 

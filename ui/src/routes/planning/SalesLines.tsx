@@ -22,7 +22,8 @@ function Line({ line }: { line: SalesLine }) {
   const [sending, setSending] = useState(false)
   const [problem, setProblem] = useState<string | null>(null)
   const [outcome, setOutcome] = useState<WriteOutcome | null>(null)
-  const open = OPEN_SALES_LINE.includes(Number(line.Status))
+  // delivered in full (or cancelled): nothing left to deliver, so no date to move
+  const open = OPEN_SALES_LINE.includes(Number(line.DeliveryStatus ?? line.Status))
 
   const save = async (e: FormEvent) => {
     e.preventDefault()
