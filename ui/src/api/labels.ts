@@ -1,5 +1,5 @@
 // Labels: a PDF for a new tab, or a job on an IPP printer (`/api/v1/labels`).
-import { api, ApiError } from './client.ts'
+import { api, ApiError, isFetchFailure, networkError } from './client.ts'
 
 export type LabelSource = 'shop_order' | 'item_direct' | 'goods_receipt'
 
@@ -31,12 +31,18 @@ function readResult(res: Response): LabelResult | null {
 
 /** The labels as a PDF; a refusal (no labels, bad ids) comes back as an ApiError. */
 export async function labelsPdf(req: LabelRequest, fetchImpl: typeof fetch = fetch): Promise<{ pdf: Blob; result: LabelResult | null }> {
-  const res = await fetchImpl('/api/v1/labels', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/pdf, application/json' },
-    credentials: 'same-origin',
-    body: JSON.stringify(req),
-  })
+  let res: Response
+  try {
+    res = await fetchImpl('/api/v1/labels', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/pdf, application/json' },
+      credentials: 'same-origin',
+      body: JSON.stringify(req),
+    })
+  } catch (e) {
+    // the browser's own text ("Failed to fetch") tells a user nothing: the catalogue's does
+    throw isFetchFailure(e) ? networkError() : e
+  }
   if (!res.ok) {
     let message = `HTTP ${res.status}`
     let code = '-'
