@@ -1,5 +1,5 @@
-//! `POST /api/v1/labels` `{source, ids, type}` → the labels as a PDF for a new browser tab;
-//! `POST /api/v1/labels/print` (the same plus `printer`, optional `copies`) → an IPP job, 202.
+//! `POST /api/v1/labels` `{source, ids, type, copies?}` → the labels as a PDF for a new browser
+//! tab; `POST /api/v1/labels/print` (the same plus `printer`) → an IPP job, 202.
 //! Both read the label data live from Exact Online for the caller's organization, and tell the
 //! spec's result (SUCCESS / WARNING / INFO with the reasons) in the `X-Label-Result` header.
 //! While Exact Online cannot be reached (or the organization has no usable token), shop order and
@@ -40,11 +40,26 @@ pub fn routes(r: &mut Router) {
 }
 
 #[derive(Deserialize)]
-struct PrintBody {
+struct LabelBody {
     #[serde(flatten)]
     request: LabelRequest,
     /// Copies of the whole batch; default 1.
     copies: Option<u32>,
+}
+
+fn checked_copies(copies: Option<u32>) -> AppResult<u32> {
+    let copies = copies.unwrap_or(1);
+    if !(1..=MAX_COPIES).contains(&copies) {
+        return Err(AppError::bad_request(format!("`copies` must be between 1 and {MAX_COPIES}")));
+    }
+    Ok(copies)
+}
+
+/// Every label of the batch `copies` times (the limits were checked on the multiplied count).
+fn multiply(batch: &mut LabelBatch, copies: u32) {
+    for record in &mut batch.records {
+        record.print_count = record.print_count.saturating_mul(copies);
+    }
 }
 
 /// Spec §4's result of a generation: its kind, how many labels, and why some were left out.
@@ -177,12 +192,14 @@ fn summarised(err: RecordError) -> HttpResponse {
     response
 }
 
-async fn pdf(state: web::Data<AppState>, org: Org, body: web::Json<LabelRequest>) -> AppResult<HttpResponse> {
-    let request = body.into_inner();
-    let batch = match build(&state, org, &request, 1).await {
+async fn pdf(state: web::Data<AppState>, org: Org, body: web::Json<LabelBody>) -> AppResult<HttpResponse> {
+    let LabelBody { request, copies } = body.into_inner();
+    let copies = checked_copies(copies)?;
+    let mut batch = match build(&state, org, &request, copies).await {
         Ok(batch) => batch,
         Err(response) => return Ok(response),
     };
+    multiply(&mut batch, copies);
     let templates = state.templates.clone();
     let summary = result_header(batch.status, batch.label_count(), &batch.messages);
     let filename = format!("labels-{}.pdf", batch.label_type.name());
@@ -199,8 +216,8 @@ async fn pdf(state: web::Data<AppState>, org: Org, body: web::Json<LabelRequest>
         .body(pdf))
 }
 
-async fn print(state: web::Data<AppState>, org: Org, body: web::Json<PrintBody>) -> AppResult<HttpResponse> {
-    let PrintBody { request, copies } = body.into_inner();
+async fn print(state: web::Data<AppState>, org: Org, body: web::Json<LabelBody>) -> AppResult<HttpResponse> {
+    let LabelBody { request, copies } = body.into_inner();
     let printer = request
         .printer
         .as_deref()
@@ -208,10 +225,7 @@ async fn print(state: web::Data<AppState>, org: Org, body: web::Json<PrintBody>)
         .filter(|p| !p.is_empty())
         .ok_or_else(|| AppError::bad_request("Name the printer to print on (`printer`)"))?
         .to_string();
-    let copies = copies.unwrap_or(1);
-    if !(1..=MAX_COPIES).contains(&copies) {
-        return Err(AppError::bad_request(format!("`copies` must be between 1 and {MAX_COPIES}")));
-    }
+    let copies = checked_copies(copies)?;
     let service = service(&state)?;
     // A wrong printer is told before Exact Online is asked for anything.
     let found = service.registry().get(&printer).ok_or_else(|| PrintError::UnknownPrinter(printer.clone()))?;
@@ -226,9 +240,7 @@ async fn print(state: web::Data<AppState>, org: Org, body: web::Json<PrintBody>)
         Ok(batch) => batch,
         Err(response) => return Ok(response),
     };
-    for record in &mut batch.records {
-        record.print_count = record.print_count.saturating_mul(copies);
-    }
+    multiply(&mut batch, copies);
     let summary = result_header(batch.status, batch.label_count(), &batch.messages);
     // Laying out up to the job limit's labels is CPU work: keep it off the request threads.
     let (id, batch) = {

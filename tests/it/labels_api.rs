@@ -169,6 +169,31 @@ async fn receipt_and_cnc_labels_carry_the_looked_up_fields() {
 }
 
 #[actix_web::test]
+async fn a_pdf_holds_the_copies_asked_for() {
+    let w = World::start(sim_options()).await;
+    let item = items_without_zv(&w).into_iter().next().expect("an item");
+    let body = |copies: Value| json!({"source": "item_direct", "ids": [item["ID"]], "type": 1, "copies": copies});
+    let code = text(&item, "Code");
+    let mut mentions = Vec::new();
+    for copies in [1, 3] {
+        let res = w.post_json("/api/v1/labels", body(json!(copies))).await;
+        assert_eq!(res.status(), 200);
+        assert_eq!(summary(&res)["labels"], copies, "the summary counts the copies");
+        let pdf = res.bytes().await.unwrap();
+        mentions.extend(pdf_text(&pdf).map(|t| t.matches(code.as_str()).count()));
+    }
+    if let [one, three] = mentions[..] {
+        assert!(one > 0, "the label names the item");
+        assert_eq!(three, 3 * one, "three copies print the item's label three times");
+    }
+    for bad in [json!(0), json!(101), json!("two")] {
+        let res = w.post_json("/api/v1/labels", body(bad.clone())).await;
+        assert_eq!(res.status(), 400, "copies {bad}");
+    }
+    w.stop().await;
+}
+
+#[actix_web::test]
 async fn requests_without_labels_answer_the_spec_message() {
     let w = World::start(sim_options()).await;
     let unknown = "00000000-0000-4000-8000-00000000abcd";

@@ -10,6 +10,13 @@ export interface LabelRequest {
   source: LabelSource
   ids: LabelSelection[]
   type: string
+  /** Copies of the whole batch (the server's default is 1). */
+  copies?: number
+}
+
+/** The request as sent: `copies` only when more than one. */
+function body({ copies, ...req }: LabelRequest): Omit<LabelRequest, 'copies'> & { copies?: number } {
+  return copies && copies > 1 ? { ...req, copies } : req
 }
 
 /** Spec §4's result of a generation, from the `X-Label-Result` header. */
@@ -37,7 +44,7 @@ export async function labelsPdf(req: LabelRequest, fetchImpl: typeof fetch = fet
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/pdf, application/json' },
       credentials: 'same-origin',
-      body: JSON.stringify(req),
+      body: JSON.stringify(body(req)),
     })
   } catch (e) {
     // the browser's own text ("Failed to fetch") tells a user nothing: the catalogue's does
@@ -93,6 +100,6 @@ export function releasePdfUrl(url: string): void {
   setTimeout(() => URL.revokeObjectURL(url), PDF_URL_LIFETIME_MS)
 }
 
-/** The labels as a job on `printer`; `copies` repeats the whole batch (the server's default is 1). */
-export const printLabels = (req: LabelRequest, printer: string, copies = 1) =>
-  api<PrintAnswer>('/labels/print', { method: 'POST', body: { ...req, printer, ...(copies > 1 ? { copies } : {}) } })
+/** The labels as a job on `printer`. */
+export const printLabels = (req: LabelRequest, printer: string) =>
+  api<PrintAnswer>('/labels/print', { method: 'POST', body: { ...body(req), printer } })

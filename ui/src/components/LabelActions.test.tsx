@@ -66,8 +66,6 @@ describe('LabelActions takes Global Settings', () => {
     expect((within(section).getByLabelText('Label type') as HTMLSelectElement).value).toBe('cnc-new')
     // the receipts-only printer holds no cnc-new labels
     expect([...printer.options].map((o) => o.value)).toEqual(['', 'Desk', 'Floor'])
-    // the PDF answer takes no copies: the screen says so
-    within(section).getByText('The PDF holds each label once; a printer prints 3 copies.')
 
     fireEvent.click(within(section).getByRole('button', { name: 'Print (3×)' }))
     await within(section).findByText('Sent to Floor: print job 41, queued.')
@@ -76,15 +74,17 @@ describe('LabelActions takes Global Settings', () => {
     ])
   })
 
-  it('opens the PDF in the tab the click opened, with the type picked here', async () => {
+  it('opens the PDF in the tab the click opened, with the type picked here and the copies of the batch', async () => {
     const sent = serve(SETTINGS)
     show(<LabelActions source="shop_order" ids={['so-1']} title="Labels" />)
+    // the settings (3 copies) have loaded
+    await screen.findByRole('button', { name: 'Print (3×)' })
     fireEvent.change(screen.getByLabelText('Label type'), { target: { value: 'electrical-NEW' } })
     fireEvent.click(screen.getByRole('button', { name: 'Open as PDF' }))
     expect(window.open).toHaveBeenCalledWith('', '_blank')
     await screen.findByText('SUCCESS: 6 label(s)')
     expect(tab.location.href).toBe('blob:labels')
-    expect(sent).toEqual([{ url: '/api/v1/labels', body: { source: 'shop_order', ids: ['so-1'], type: 'electrical-NEW' } }])
+    expect(sent).toEqual([{ url: '/api/v1/labels', body: { source: 'shop_order', ids: ['so-1'], type: 'electrical-NEW', copies: 3 } }])
   })
 
   it("puts an item label's copies into its print count, for the PDF and the printer alike", async () => {
@@ -93,7 +93,6 @@ describe('LabelActions takes Global Settings', () => {
     const printer = (await screen.findByLabelText('Printer')) as HTMLSelectElement
     await waitFor(() => expect(printer.value).toBe('Floor'))
     expect((screen.getByLabelText('Label type') as HTMLSelectElement).value).toBe('electrical-x4')
-    expect(screen.queryByText(/The PDF holds each label once/)).toBeNull()
     fireEvent.click(screen.getByRole('button', { name: 'Open as PDF' }))
     await screen.findByText('SUCCESS: 6 label(s)')
     fireEvent.click(screen.getByRole('button', { name: 'Print (3×)' }))

@@ -36,7 +36,7 @@ export function useLabelPrint({ source, ids, copies, onOutcome }: LabelPrintOpti
   useEffect(() => () => (pdfUrl ? releasePdfUrl(pdfUrl) : undefined), [pdfUrl])
 
   const pdf = useMutation({
-    mutationFn: (tab: Window | null) => openLabelsPdf({ source, ids: plan.pdf, type }, tab),
+    mutationFn: (tab: Window | null) => openLabelsPdf({ source, ids: plan.ids, type, copies: plan.batchCopies }, tab),
     onSuccess: ({ url }) => {
       setPdfUrl(url)
       onOutcome?.(true)
@@ -44,7 +44,7 @@ export function useLabelPrint({ source, ids, copies, onOutcome }: LabelPrintOpti
     onError: () => onOutcome?.(false),
   })
   const print = useMutation({
-    mutationFn: () => printLabels({ source, ids: plan.print, type }, printer, plan.printCopies),
+    mutationFn: () => printLabels({ source, ids: plan.ids, type, copies: plan.batchCopies }, printer),
     onSuccess: () => onOutcome?.(true),
     onError: () => onOutcome?.(false),
   })
@@ -138,7 +138,6 @@ export function LabelActions({ title, styles = DEFAULT_STYLES, ...options }: Lab
       <button type="button" disabled={nothing || l.pdf.isPending} onClick={l.openPdf} className={styles.primary}>
         {l.pdf.isPending ? t('labels.making') : t('labels.pdf')}
       </button>
-      {l.plan.pdfCopies < l.copies && <p className="text-sm text-slate-600">{t('labels.pdfOnce', { copies: l.copies })}</p>}
       {l.printers.length > 0 ? (
         <>
           <div className={styles.field}>

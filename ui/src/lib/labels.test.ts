@@ -76,23 +76,18 @@ describe('copies', () => {
   })
 
   it('puts the copies into item and receipt print counts, so the PDF holds them too', () => {
-    expect(planCopies('item_direct', ['i1'], 3)).toEqual({
-      pdf: [{ id: 'i1', print_count: 3 }],
-      print: [{ id: 'i1', print_count: 3 }],
-      printCopies: 1,
-      pdfCopies: 3,
-    })
-    expect(planCopies('goods_receipt', [{ id: 'r1', print_count: 2 }, { id: 'r2' }], 2).print).toEqual([
+    expect(planCopies('item_direct', ['i1'], 3)).toEqual({ ids: [{ id: 'i1', print_count: 3 }], batchCopies: 1 })
+    expect(planCopies('goods_receipt', [{ id: 'r1', print_count: 2 }, { id: 'r2' }], 2).ids).toEqual([
       { id: 'r1', print_count: 4 },
       { id: 'r2', print_count: 2 },
     ])
   })
 
-  it("sends a shop order's copies to the printer as copies of the batch (its counts are the server's)", () => {
-    expect(planCopies('shop_order', ['s1'], 3)).toEqual({ pdf: ['s1'], print: ['s1'], printCopies: 3, pdfCopies: 1 })
+  it("asks for a shop order's copies as copies of the batch (its counts are the server's)", () => {
+    expect(planCopies('shop_order', ['s1'], 3)).toEqual({ ids: ['s1'], batchCopies: 3 })
   })
 
   it('leaves the ids as they are for one copy', () => {
-    expect(planCopies('item_direct', ['i1'], 1)).toEqual({ pdf: ['i1'], print: ['i1'], printCopies: 1, pdfCopies: 1 })
+    expect(planCopies('item_direct', ['i1'], 1)).toEqual({ ids: ['i1'], batchCopies: 1 })
   })
 })

@@ -73,29 +73,24 @@ export function labelCopies(settings: OrgSettings): number {
 }
 
 export interface CopiesPlan {
-  /** The ids of the PDF's request. */
-  pdf: LabelSelection[]
-  /** The ids of the print's request. */
-  print: LabelSelection[]
-  /** The print's `copies` of the whole batch. */
-  printCopies: number
-  /** Copies of each label the PDF holds. */
-  pdfCopies: number
+  /** The ids of the request, the PDF's and the printer's alike. */
+  ids: LabelSelection[]
+  /** The request's `copies` of the whole batch. */
+  batchCopies: number
 }
 
 /**
  * How `copies` of every label are asked for. Item and goods receipt labels default to one label
- * per record, so the copies go into each print count and the PDF holds them too. A shop order's
- * counts come from its quantities on the server (the planned quantity of what it makes, each
- * by-product's own), so its copies go to the printer as copies of the whole batch, and its PDF
- * holds each label once (the PDF answer takes no copies).
+ * per record, so the copies go into each print count (a count the user typed is multiplied too).
+ * A shop order's counts come from its quantities on the server (the planned quantity of what it
+ * makes, each by-product's own), so its copies are copies of the whole batch.
  */
 export function planCopies(source: LabelSource, ids: readonly LabelSelection[], copies: number): CopiesPlan {
-  if (source === 'shop_order' || copies === 1) return { pdf: [...ids], print: [...ids], printCopies: copies, pdfCopies: 1 }
+  if (source === 'shop_order' || copies === 1) return { ids: [...ids], batchCopies: copies }
   const counted = ids.map((s): LabelSelection => {
     const id = typeof s === 'string' ? s : s.id
     const count = typeof s === 'string' ? 1 : (s.print_count ?? 1)
     return { id, print_count: count * copies }
   })
-  return { pdf: counted, print: counted, printCopies: 1, pdfCopies: copies }
+  return { ids: counted, batchCopies: 1 }
 }
