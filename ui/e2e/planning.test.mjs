@@ -129,12 +129,12 @@ test('search by number and Your Ref, and filter by project', async () => {
   await search('')
 
   const withProject = open.filter((o) => o.Project === target.Project)
-  await page.getByLabel('Project').selectOption(target.Project)
+  await page.getByRole('combobox', { name: 'Project' }).selectOption(target.Project)
   await countIs(withProject.length)
   const shown = await page.locator('[data-testid^=bar-]').evaluateAll((els) => els.map((e) => Number(e.dataset.testid.slice(4))))
   assert.ok(shown.length > 0)
   for (const n of shown) assert.ok(withProject.some((o) => o.ShopOrderNumber === n), `${n} is not of the project`)
-  await page.getByLabel('Project').selectOption('')
+  await page.getByRole('combobox', { name: 'Project' }).selectOption('')
 
   // the selection code, and the item group of the item made
   const coded = open.find((o) => o.SelectionCode)
