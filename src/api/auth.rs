@@ -126,10 +126,13 @@ pub struct SessionView {
     return_to: Option<String>,
     /// The configured Exact Online host of the company's country, for links to its pages.
     exact_host: String,
+    /// The config's sync interval in minutes: the schedule's for organizations that set none.
+    sync_interval_default: u64,
 }
 
 fn view(state: &AppState, session: Option<&Session>) -> SessionView {
     let exact_host = state.config.provider.base_url.trim_end_matches('/').to_string();
+    let sync_interval_default = state.config.sync.interval_minutes;
     let Some(s) = session else {
         return SessionView {
             tier: Tier::Public,
@@ -148,6 +151,7 @@ fn view(state: &AppState, session: Option<&Session>) -> SessionView {
             user_preferences: Value::Object(Map::new()),
             return_to: None,
             exact_host,
+            sync_interval_default,
         };
     };
     let r = &s.record;
@@ -169,6 +173,7 @@ fn view(state: &AppState, session: Option<&Session>) -> SessionView {
         user_preferences: org::user_preferences(state, r.division, &r.user),
         return_to: None,
         exact_host,
+        sync_interval_default,
     }
 }
 

@@ -86,9 +86,11 @@ async fn every_route_below_public_refuses_without_a_session_and_below_its_tier()
 async fn sign_in_sets_a_safe_cookie_and_the_session_reports_the_organization() {
     let sim = Simulator::start(sim_options()).await.unwrap();
     let issuer = Issuer::generate();
-    let server = server_for(&sim, &issuer, |_| {}).await;
+    let server = server_for(&sim, &issuer, |c| c.sync.interval_minutes = 45).await;
     let anonymous = json_of(call(&server, Method::GET, "/api/v1/auth/session", None, None).await).await;
     assert_eq!(anonymous["tier"], "public");
+    // Global Settings shows the server's interval for organizations that set none.
+    assert_eq!(anonymous["syncIntervalDefault"], 45);
     assert_eq!(anonymous["organizationDetails"]["uuid"], "notInitialized");
     assert_eq!(anonymous["organizationDetails"]["division"], -1);
     // Links to Exact's pages go to the configured country host.

@@ -200,7 +200,7 @@ test('the shop order window puts an order on hold in Exact Online', async () => 
   await search(String(target.ShopOrderNumber))
   await page.getByTestId(`bar-${target.ShopOrderNumber}`).click()
   const modal = page.getByTestId('shop-order-modal')
-  await modal.getByRole('heading', { name: `Shop order ${target.ShopOrderNumber}` }).waitFor()
+  await modal.getByRole('heading', { name: new RegExp(`^Shop order ${target.ShopOrderNumber}\\b`) }).waitFor()
   await modal.getByTestId('modal-plans').waitFor()
   assert.ok(await modal.getByRole('link', { name: /Shop order/ }).first().getAttribute('href'))
   await modal.getByLabel('On hold').check()

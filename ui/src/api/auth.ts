@@ -53,6 +53,8 @@ export interface Session {
   providerAccess?: ProviderAccess
   /** The configured Exact Online host of the company's country (links to Exact's pages). */
   exactHost?: string
+  /** The server's sync interval (minutes) for organizations that set none of their own. */
+  syncIntervalDefault?: number
 }
 
 export function providerAccess(s: Session | undefined): ProviderAccess {

@@ -206,6 +206,7 @@ export const nl: Catalogue = {
   'global.weekendsDisabled': 'Weekenden verbergen in de planning',
   'global.sync': 'Synchronisatieschema',
   'global.syncInterval': 'Synchroniseren elke (minuten, 0 = alleen handmatig)',
+  'global.syncIntervalDefault': 'Zolang hier niets is opgeslagen, synchroniseert de server elke {minutes} minuten (zijn configuratie).',
   'global.labels': 'Printers en etiketten',
   'global.defaultPrinter': 'Standaardprinter',
   'global.noPrinter': 'Geen (PDF openen)',
@@ -351,12 +352,6 @@ export const nl: Catalogue = {
   'reauth.leaving': 'U gaat naar Exact Online…',
 
   'write.queued': 'In de wachtrij: verzonden zodra Exact Online antwoordt',
-
-  ...planning.nl,
-  ...materials.nl,
-  ...purchases.nl,
-  ...receipts.nl,
-  ...transfers.nl,
   'delete.button': 'Verwijderen',
   'delete.sending': 'Verwijderen…',
   'delete.no': 'Behouden',
@@ -368,6 +363,12 @@ export const nl: Catalogue = {
   'counts.draft': 'Concept',
   'counts.deleteQuestion': 'Concepttelling {number} verwijderen in Exact Online?',
   'counts.deleted': 'Telling verwijderd',
+
+  ...planning.nl,
+  ...materials.nl,
+  ...purchases.nl,
+  ...receipts.nl,
+  ...transfers.nl,
   ...hours.nl,
   ...scanning.nl,
   ...importData.nl,

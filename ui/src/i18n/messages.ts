@@ -207,6 +207,7 @@ export const en = {
   'global.weekendsDisabled': 'Hide weekends in the planning',
   'global.sync': 'Sync schedule',
   'global.syncInterval': 'Sync every (minutes, 0 = only by hand)',
+  'global.syncIntervalDefault': 'Until one is saved here, the server syncs every {minutes} minutes (its configuration).',
   'global.labels': 'Printers and labels',
   'global.defaultPrinter': 'Default printer',
   'global.noPrinter': 'None (open the PDF)',
@@ -351,12 +352,6 @@ export const en = {
   'reauth.leaving': 'Taking you to Exact Online…',
 
   'write.queued': 'Queued: sent when Exact Online answers',
-
-  // Screens with many messages keep them in a file of their own (screens/).
-  ...planning.en,
-  ...materials.en,
-  ...purchases.en,
-  ...receipts.en,
   'delete.button': 'Delete',
   'delete.sending': 'Deleting…',
   'delete.no': 'Keep it',
@@ -368,6 +363,12 @@ export const en = {
   'counts.draft': 'Draft',
   'counts.deleteQuestion': 'Delete draft count {number} in Exact Online?',
   'counts.deleted': 'Count deleted',
+
+  // Screens with many messages keep them in a file of their own (screens/).
+  ...planning.en,
+  ...materials.en,
+  ...purchases.en,
+  ...receipts.en,
   ...transfers.en,
   ...hours.en,
   ...scanning.en,

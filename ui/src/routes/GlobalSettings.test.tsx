@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '../api/queryClient.ts'
 import { json, session } from '../test/fixtures.ts'
-import GlobalSettings, { readSettings } from './GlobalSettings.tsx'
+import GlobalSettings, { readSettings, toSave } from './GlobalSettings.tsx'
 
 const ACCOUNTS = {
   accounts: [
@@ -72,6 +72,22 @@ describe('GlobalSettings sync account', () => {
     expect(readSettings({}).sync_account).toBe('')
     expect(readSettings({ sync_account: null }).sync_account).toBe('')
     expect(readSettings({ sync_account: 'u-1' }).sync_account).toBe('u-1')
+  })
+})
+
+describe('GlobalSettings sync interval', () => {
+  it("starts from the server's interval while the organization has none of its own", () => {
+    expect(readSettings({}, 30).sync_interval_minutes).toBe(30)
+    expect(readSettings({ sync_interval_minutes: 5 }, 30).sync_interval_minutes).toBe(5)
+  })
+
+  it("leaves the interval unset when it was never set and stays the server's", () => {
+    const form = readSettings({ other: 1 }, 30)
+    expect(toSave({ other: 1 }, form, 30)).not.toHaveProperty('sync_interval_minutes')
+    expect(toSave({ other: 1 }, form, 30)).toHaveProperty('other', 1)
+    expect(toSave({ other: 1 }, { ...form, sync_interval_minutes: 10 }, 30)).toHaveProperty('sync_interval_minutes', 10)
+    // once saved, it stays the organization's, even at the server's figure
+    expect(toSave({ sync_interval_minutes: 10 }, { ...form, sync_interval_minutes: 30 }, 30)).toHaveProperty('sync_interval_minutes', 30)
   })
 })
 

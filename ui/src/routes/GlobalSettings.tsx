@@ -28,12 +28,16 @@ export interface OrgSettings {
   label_copies: number
 }
 
-export function readSettings(p: Preferences): OrgSettings {
+/**
+ * The settings as saved, with their defaults; `syncIntervalDefault` is the server's interval for
+ * organizations that set none.
+ */
+export function readSettings(p: Preferences, syncIntervalDefault = 15): OrgSettings {
   const str = (k: string, d: string) => (typeof p[k] === 'string' ? (p[k] as string) : d)
   const num = (k: string, d: number) => (typeof p[k] === 'number' ? (p[k] as number) : d)
   return {
     weekends_disabled: p.weekends_disabled === true,
-    sync_interval_minutes: num('sync_interval_minutes', 15),
+    sync_interval_minutes: num('sync_interval_minutes', syncIntervalDefault),
     sync_account: str('sync_account', ''),
     default_printer: str('default_printer', ''),
     label_type_shop_order: str('label_type_shop_order', 'electrical-72001926'),
@@ -41,6 +45,17 @@ export function readSettings(p: Preferences): OrgSettings {
     label_type_receipt: str('label_type_receipt', 'receipts'),
     label_copies: num('label_copies', 1),
   }
+}
+
+/**
+ * The preferences to save: the form over what was there (unknown keys other screens keep are
+ * carried over). An interval never set and left at the server's default stays unset, so the
+ * organization keeps following the server's setting.
+ */
+export function toSave(prefs: Preferences, form: OrgSettings, syncIntervalDefault: number): Preferences {
+  const out: Preferences = { ...prefs, ...form }
+  if (!('sync_interval_minutes' in prefs) && form.sync_interval_minutes === syncIntervalDefault) delete out.sync_interval_minutes
+  return out
 }
 
 /** "Full Name (userName)", marked when Exact Online wants that user to sign in again. */
@@ -52,12 +67,13 @@ export function accountLabel(a: OrgAccount): string {
 function Form({ session }: { session: Session }) {
   const queryClient = useQueryClient()
   const prefs = session.organizationDetails.preferences
-  const [form, setForm] = useState<OrgSettings>(() => readSettings(prefs))
+  const intervalDefault = session.syncIntervalDefault ?? 15
+  const [form, setForm] = useState<OrgSettings>(() => readSettings(prefs, intervalDefault))
   const printers = useQuery({ queryKey: ['printers'], queryFn: getPrinters, enabled: session.tier === 'full', retry: false })
   const accounts = useQuery({ queryKey: ['organization', 'accounts'], queryFn: getOrganizationAccounts, enabled: session.tier === 'full', retry: false })
   const save = useMutation({
     // unknown keys other screens keep in the preferences are carried over
-    mutationFn: () => updateOrganizationPreferences(session.organizationDetails.uuid, { ...prefs, ...form }),
+    mutationFn: () => updateOrganizationPreferences(session.organizationDetails.uuid, toSave(prefs, form, intervalDefault)),
     onSuccess: (details) => {
       queryClient.setQueryData<Session>(queryKeys.session, (s) => (s ? { ...s, organizationDetails: details } : s))
     },
@@ -117,6 +133,7 @@ function Form({ session }: { session: Session }) {
             className={`${input} w-32`}
           />
         </label>
+        <p className="text-sm text-slate-600">{t('global.syncIntervalDefault', { minutes: intervalDefault })}</p>
         {!intervalOk && (
           <p role="alert" className="text-sm text-red-700">
             {t('global.invalidInterval')}
