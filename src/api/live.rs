@@ -82,6 +82,10 @@ async fn read(
         // A list past the bound is an answer of its own: an older copy would hide it.
         Settled::Refused(e @ ExactError::TooManyRows { .. }) => return Err(e.into()),
         Settled::Refused(e) => {
+            // A refused sign-in without a copy says so (the UI offers the sign-in), not a table error.
+            if matches!(e, ExactError::Unauthorized(_)) && fetched_at(&store, ep.table)?.is_none() {
+                return Err(e.into());
+            }
             if fetched_at(&store, ep.table)?.is_none() {
                 return Err(if ep.table == "warehouses" {
                     AppError::new(Code::Warehouses).caused_by(e)

@@ -1,7 +1,7 @@
 // ImportData's calls: the fresh re-authentication, and the import of an export file with upload
 // progress (fetch cannot report it, XMLHttpRequest can).
 import type { Session } from './auth.ts'
-import { api, ApiError } from './client.ts'
+import { api, ApiError, networkError } from './client.ts'
 
 export interface ImportReport {
   dry_run: boolean
@@ -34,7 +34,8 @@ export function uploadImport(file: Blob, dryRun: boolean, onProgress: (loaded: n
     xhr.setRequestHeader('Accept', 'application/json')
     xhr.withCredentials = true
     xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : file.size)
-    xhr.onerror = () => reject(new ApiError(0, 'network', 'The upload broke off'))
+    // a broken connection says what the catalogue says, in the user's language
+    xhr.onerror = () => reject(networkError())
     xhr.onload = () => {
       let body: unknown = null
       try {
