@@ -7,6 +7,7 @@ import App from './App.tsx'
 import { createQueryClient } from './api/queryClient.ts'
 import { getLanguage, useLanguage } from './i18n/index.ts'
 import { installGlobalErrorHandler } from './lib/globalErrors.ts'
+import { RootErrorBoundary } from './components/RootErrorBoundary.tsx'
 
 // before anything runs, so no failed promise goes untold
 installGlobalErrorHandler()
@@ -23,11 +24,13 @@ const root = document.getElementById('root')
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <BrowserRouter>
-          <LanguageRoot />
-        </BrowserRouter>
-      </QueryClientProvider>
+      <RootErrorBoundary>
+        <QueryClientProvider client={queryClient}>
+          <BrowserRouter>
+            <LanguageRoot />
+          </BrowserRouter>
+        </QueryClientProvider>
+      </RootErrorBoundary>
     </StrictMode>,
   )
 }
