@@ -9,6 +9,10 @@ pub const ITEMS: &str = "logistics/Items";
 pub const WAREHOUSES: &str = "inventory/Warehouses";
 pub const LOCATIONS: &str = "inventory/StorageLocations";
 pub const ITEM_WAREHOUSES: &str = "inventory/ItemWarehouses";
+/// Serial numbers of the units that entered stock (only goods receipts record them here).
+pub const SERIAL_NUMBERS: &str = "inventory/StockSerialNumbers";
+/// StockTransactionType of a goods receipt (Exact's list: 130 = Goods receipt).
+pub const GOODS_RECEIPT_TRANSACTION: i64 = 130;
 
 /// Where stock of an item lands in a warehouse when no location is given: the item-warehouse
 /// default, else the warehouse default.

@@ -1,11 +1,12 @@
 //! POST/PUT/DELETE: change the data the way the ERP would, bumping Timestamps and logging deletions.
 
 use super::odata::ODataError;
-use super::stock::{self, ITEMS, LOCATIONS, WAREHOUSES};
+use super::stock::{self, GOODS_RECEIPT_TRANSACTION, ITEMS, LOCATIONS, SERIAL_NUMBERS, WAREHOUSES};
 use super::store::{Division, table_of};
 use super::value::{self, Val};
 use crate::exact::schema::{EdmType, Entity};
 use serde_json::{Map, Value as J};
+use std::collections::HashSet;
 
 const BAD_BODY: &str = "Error processing request stream. The request should be a valid top-level resource object.";
 
@@ -186,6 +187,14 @@ fn defaults(d: &Division, e: &Entity, vals: &mut Vec<(&'static str, Val)>) {
                 set(flag, Val::Int(0));
             }
         }
+        "purchaseorder/GoodsReceipts" => {
+            let next = d
+                .table(e.path)
+                .map(|t| t.rows.keys().filter_map(|k| t.value(*k, "ReceiptNumber").as_i64()).max().unwrap_or(0) + 1)
+                .unwrap_or(1);
+            set("ReceiptNumber", Val::Int(next));
+            set("EntryNumber", Val::Int(next));
+        }
         PLANS => {
             set("Type", Val::Int(1));
             set("Status", Val::Int(PLAN_OPEN));
@@ -243,9 +252,12 @@ fn create(d: &mut Division, e: &'static Entity, obj: &Map<String, J>) -> Result<
             if ls.is_empty() {
                 return Err(ODataError::bad("Verplicht: GoodsReceiptLines"));
             }
+            // Serial numbers are checked on every line before anything is written.
+            let mut seen = HashSet::new();
+            let serials = ls.iter().map(|l| receipt_serials(d, l, &mut seen)).collect::<Result<Vec<_>, _>>()?;
             d.upsert(table, key, &vals);
-            for (n, l) in ls.iter().enumerate() {
-                receive_line(d, key, n as i64 + 1, l)?;
+            for (n, (l, serials)) in ls.iter().zip(&serials).enumerate() {
+                receive_line(d, key, n as i64 + 1, l, serials)?;
             }
         }
         "manufacturing/MaterialIssues" | "manufacturing/ByProductReceipts" => {
@@ -362,8 +374,75 @@ fn child(d: &Division, path: &str, l: &Map<String, J>) -> Result<Vec<(&'static s
     Ok(lv)
 }
 
-/// One goods-receipt line: raises the PO line's received quantity and the stock.
-fn receive_line(d: &mut Division, receipt: u128, n: i64, l: &Map<String, J>) -> Result<(), ODataError> {
+/// The serial numbers a goods receipt line brings in (`"SerialNumbers": [{"SerialNumber": "…"}]`,
+/// the line's collection of StockSerialNumbers): only for a serial item, one per unit received, and
+/// none its item already has (`seen` holds those of the receipt's earlier lines). A line without
+/// them is taken as it is (see README). An unknown purchase order line is left to
+/// [`receive_line`] to refuse.
+fn receipt_serials(
+    d: &Division,
+    l: &Map<String, J>,
+    seen: &mut HashSet<(u128, String)>,
+) -> Result<Vec<String>, ODataError> {
+    let given = match l.get("SerialNumbers") {
+        None | Some(J::Null) => return Ok(Vec::new()),
+        Some(J::Array(given)) => given,
+        Some(_) => return Err(ODataError::bad(BAD_BODY)),
+    };
+    let mut serials = Vec::with_capacity(given.len());
+    for s in given {
+        let serial = s.get("SerialNumber").and_then(J::as_str).map(str::trim).filter(|s| !s.is_empty());
+        serials.push(serial.ok_or_else(|| ODataError::bad("Verplicht: SerialNumber"))?.to_string());
+    }
+    let po_line = l.get("PurchaseOrderLineID").and_then(J::as_str).and_then(|s| uuid::Uuid::parse_str(s).ok());
+    let Some(po_line) = po_line.map(|u| u.as_u128()).filter(|k| d.table(PO_LINES).and_then(|t| t.get(*k)).is_some())
+    else {
+        return Ok(serials);
+    };
+    if serials.is_empty() {
+        return Ok(serials);
+    }
+    let item = text(d, PO_LINES, po_line, "Item").as_guid().unwrap_or(0);
+    let code = text(d, ITEMS, item, "Code");
+    let code = code.as_str().unwrap_or_default();
+    if text(d, ITEMS, item, "IsSerialItem") != Val::Bool(true) {
+        return Err(ODataError::bad(format!("Item {code} is not a serial item: it takes no serial numbers.")));
+    }
+    let quantity = l.get("QuantityReceived").map(|q| value::from_json(EdmType::Double, q)).transpose();
+    let quantity = quantity.map_err(ODataError::bad)?.and_then(|q| q.as_f64()).unwrap_or(0.0);
+    if serials.len() as f64 != quantity {
+        return Err(ODataError::bad(format!(
+            "{} serial numbers for a quantity received of {quantity} of item {code}: one serial number per unit.",
+            serials.len()
+        )));
+    }
+    let known: HashSet<String> = d
+        .table(SERIAL_NUMBERS)
+        .map(|t| {
+            t.rows
+                .keys()
+                .filter(|k| t.value(**k, "Item").as_guid() == Some(item))
+                .filter_map(|k| t.value(*k, "SerialNumber").as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    for serial in &serials {
+        if known.contains(serial) || !seen.insert((item, serial.clone())) {
+            return Err(ODataError::bad(format!("Serial number {serial} of item {code} already exists.")));
+        }
+    }
+    Ok(serials)
+}
+
+/// One goods-receipt line: raises the PO line's received quantity and the stock, and records the
+/// serial numbers of the units received under the line's stock transaction.
+fn receive_line(
+    d: &mut Division,
+    receipt: u128,
+    n: i64,
+    l: &Map<String, J>,
+    serials: &[String],
+) -> Result<(), ODataError> {
     let mut lv = child(d, "purchaseorder/GoodsReceiptLines", l)?;
     let po_line =
         get(&lv, "PurchaseOrderLineID").as_guid().ok_or_else(|| ODataError::bad("Verplicht: PurchaseOrderLineID"))?;
@@ -380,11 +459,31 @@ fn receive_line(d: &mut Division, receipt: u128, n: i64, l: &Map<String, J>) -> 
         ("LineNumber", Val::Int(n)),
         ("Item", Val::guid(item)),
         ("PurchaseOrderID", Val::guid(po)),
+        ("PurchaseOrderNumber", text(d, PURCHASE_ORDERS, po, "OrderNumber")),
         ("QuantityOrdered", text(d, PO_LINES, po_line, "QuantityInPurchaseUnits")),
     ]);
     denormalise(d, &mut lv);
     let lk = new_key(entity("purchaseorder/GoodsReceiptLines"), &lv);
     d.upsert("purchaseorder/GoodsReceiptLines", lk, &lv);
+    for serial in serials {
+        let mut sv = vec![
+            ("Item", Val::guid(item)),
+            ("SerialNumber", Val::str(serial)),
+            ("SerialNumberID", Val::guid(uuid::Uuid::new_v4().as_u128())),
+            ("StockTransactionID", Val::guid(lk)),
+            ("StockTransactionType", Val::Int(GOODS_RECEIPT_TRANSACTION)),
+            ("Warehouse", Val::guid(wh)),
+            ("IsBlocked", Val::Int(0)),
+            ("IsDraft", Val::Int(0)),
+            ("StartDate", Val::Date(d.now_ms)),
+        ];
+        if loc != 0 {
+            sv.push(("StorageLocation", Val::guid(loc)));
+        }
+        denormalise(d, &mut sv);
+        stamp(d, &mut sv, true);
+        d.upsert(SERIAL_NUMBERS, uuid::Uuid::new_v4().as_u128(), &sv);
+    }
     d.add(PO_LINES, po_line, "ReceivedQuantity", qty);
     // A change to any line bumps the header too (sync/PurchaseOrders streams them together).
     d.update(PURCHASE_ORDERS, po, &[]);
@@ -566,5 +665,68 @@ mod tests {
         assert_eq!(so("YourRef"), Val::str("X-1"));
         // Status is read-only at the provider: a PUT carrying it is accepted and leaves it alone
         assert_eq!(so("Status"), status);
+    }
+
+    #[test]
+    fn a_receipt_of_a_serial_item_keeps_one_serial_number_per_unit() {
+        let mut d = division();
+        let po_lines = d.table(PO_LINES).expect("purchase order lines");
+        let of_item = |serial: bool| {
+            po_lines.rows.keys().copied().find(|k| {
+                let item = po_lines.value(*k, "Item").as_guid().unwrap_or(0);
+                (text(&d, ITEMS, item, "IsSerialItem") == Val::Bool(true)) == serial
+            })
+        };
+        let (serial_line, plain_line) =
+            (of_item(true).expect("a serial item's line"), of_item(false).expect("another"));
+        let item = text(&d, PO_LINES, serial_line, "Item").as_guid().unwrap();
+        let receipt = |line: u128, quantity: u32, serials: &[&str]| {
+            let numbers: Vec<J> = serials.iter().map(|s| json!({"SerialNumber": s})).collect();
+            json!({"ReceiptDate": "2026-03-10", "GoodsReceiptLines": [{"PurchaseOrderLineID":
+                uuid::Uuid::from_u128(line).to_string(), "QuantityReceived": quantity, "SerialNumbers": numbers}]})
+        };
+        let receipts = |d: &Division| d.table("purchaseorder/GoodsReceipts").map_or(0, |t| t.rows.len());
+        let before = receipts(&d);
+
+        let body = receipt(serial_line, 2, &["X-2", "X-1"]);
+        let key = send(&mut d, "purchaseorder/GoodsReceipts", "POST", None, body).unwrap().expect("created");
+        let line = lines_of(&d, "purchaseorder/GoodsReceiptLines", "GoodsReceiptID", key)[0];
+        // Numbered as the provider numbers them: the next receipt number, the order's number on the line.
+        let numbers = d.table("purchaseorder/GoodsReceipts").unwrap();
+        let last =
+            numbers.rows.keys().filter(|k| **k != key).filter_map(|k| numbers.value(*k, "ReceiptNumber").as_i64());
+        assert_eq!(text(&d, "purchaseorder/GoodsReceipts", key, "ReceiptNumber").as_i64(), last.max().map(|n| n + 1));
+        let po = text(&d, PO_LINES, serial_line, "PurchaseOrderID").as_guid().unwrap();
+        let po_number = text(&d, PURCHASE_ORDERS, po, "OrderNumber");
+        assert_eq!(text(&d, "purchaseorder/GoodsReceiptLines", line, "PurchaseOrderNumber"), po_number);
+        let mut kept: Vec<(Val, Val, Val, Val)> = lines_of(&d, SERIAL_NUMBERS, "StockTransactionID", line)
+            .into_iter()
+            .map(|k| {
+                let v = |f: &str| text(&d, SERIAL_NUMBERS, k, f);
+                (v("SerialNumber"), v("Item"), v("StockTransactionType"), v("ItemCode"))
+            })
+            .collect();
+        kept.sort_by_key(|(serial, ..)| serial.as_str().map(str::to_string));
+        let code = text(&d, ITEMS, item, "Code");
+        let expected = |s: &str| (Val::str(s), Val::guid(item), Val::Int(GOODS_RECEIPT_TRANSACTION), code.clone());
+        assert_eq!(kept, vec![expected("X-1"), expected("X-2")]);
+
+        let refused =
+            |d: &mut Division, body: J| send(d, "purchaseorder/GoodsReceipts", "POST", None, body).unwrap_err();
+        let err = refused(&mut d, receipt(serial_line, 3, &["X-3", "X-4"]));
+        assert!(err.message.contains("one serial number per unit"), "{err:?}");
+        let err = refused(&mut d, receipt(serial_line, 2, &["X-5", "X-5"]));
+        assert!(err.message.contains("X-5") && err.message.contains("already exists"), "{err:?}");
+        let err = refused(&mut d, receipt(serial_line, 1, &["X-1"]));
+        assert!(err.message.contains("X-1") && err.message.contains("already exists"), "{err:?}");
+        let err = refused(&mut d, receipt(plain_line, 1, &["Y-1"]));
+        assert!(err.message.contains("not a serial item"), "{err:?}");
+        let err = refused(&mut d, receipt(serial_line, 1, &[" "]));
+        assert_eq!(err.message, "Verplicht: SerialNumber");
+        assert_eq!(receipts(&d), before + 1, "a refused receipt writes nothing");
+
+        // Without numbers (the product cannot enter them) the receipt is taken as it is.
+        assert!(send(&mut d, "purchaseorder/GoodsReceipts", "POST", None, receipt(serial_line, 1, &[])).is_ok());
+        assert_eq!(receipts(&d), before + 2);
     }
 }

@@ -122,6 +122,23 @@ struct ItemRef {
     unit: Val,
     picture: Val,
     make: bool,
+    /// Tracked by serial number (`IsSerialItem`): its receipts carry one number per unit.
+    serial: bool,
+}
+
+/// Purchased parts tracked by serial number: motors and sensors, by the first word of their
+/// description, so the choice draws nothing from the generator and the other data stays as it was.
+const SERIAL_PARTS: [&str; 2] = ["Motor", "Sensor"];
+
+/// A goods receipt line of a serial item, to be given its serial numbers once everything else exists.
+struct SerialReceipt {
+    line: u128,
+    item: u128,
+    code: Val,
+    description: Val,
+    quantity: f64,
+    warehouse: u128,
+    date: Val,
 }
 
 struct Named {
@@ -210,10 +227,48 @@ impl<'a> Gen<'a> {
         let employees = self.employees((n_items / 40).max(15));
         let shop_orders = self.shop_orders(&items, &warehouses[0], &projects, &selection, &operations, &workcenters);
         self.sales_orders(&items, &customers, &shop_orders, &warehouses[0]);
-        self.purchase_orders(&items, &suppliers, &warehouses[0]);
+        let serial_receipts = self.purchase_orders(&items, &suppliers, &warehouses[0]);
         self.time_transactions(&shop_orders, &employees, &workcenters);
         self.bank_accounts(&customers);
         self.bank_accounts(&suppliers);
+        self.serial_numbers(&serial_receipts);
+    }
+
+    /// The serial numbers of the demo receipts of serial items, as Exact keeps them
+    /// (StockSerialNumbers of the receipt line's stock transaction, type 130 goods receipt): one
+    /// per unit received, `{item code}-{n:04}` counted per item. Derived from the receipts alone
+    /// and written last, so no other row's values or Timestamp change.
+    fn serial_numbers(&mut self, receipts: &[SerialReceipt]) {
+        let mut next: std::collections::HashMap<u128, u64> = std::collections::HashMap::new();
+        for r in receipts {
+            let code = r.code.as_str().unwrap_or_default().to_string();
+            for unit in 0..r.quantity.max(0.0) as u64 {
+                let n = next.entry(r.item).or_insert(0);
+                *n += 1;
+                let id = deterministic_id(r.line, 0x5e71_a100 + u128::from(unit));
+                let fields = [
+                    ("Item", Val::guid(r.item)),
+                    ("ItemCode", r.code.clone()),
+                    ("ItemDescription", r.description.clone()),
+                    ("SerialNumber", Val::str(&format!("{code}-{n:04}"))),
+                    ("SerialNumberID", Val::guid(deterministic_id(r.item, u128::from(*n)))),
+                    ("StockTransactionID", Val::guid(r.line)),
+                    ("StockTransactionType", Val::Int(stock::GOODS_RECEIPT_TRANSACTION)),
+                    ("Warehouse", Val::guid(r.warehouse)),
+                    ("IsBlocked", Val::Int(0)),
+                    ("IsDraft", Val::Int(0)),
+                    ("StartDate", r.date.clone()),
+                    ("Created", r.date.clone()),
+                    ("Creator", Val::guid(self.creator)),
+                    ("CreatorFullName", Val::str("Eva van Dijk")),
+                    ("Modified", r.date.clone()),
+                    ("Modifier", Val::guid(self.creator)),
+                    ("ModifierFullName", Val::str("Eva van Dijk")),
+                    ("Division", Val::Int(self.d.code as i64)),
+                ];
+                self.d.upsert(stock::SERIAL_NUMBERS, id, &fields);
+            }
+        }
     }
 
     /// One main bank account per account, a second on every third: derived from the account
@@ -392,6 +447,11 @@ impl<'a> Gen<'a> {
                 PLACEHOLDER_ITEM.to_string()
             };
             let thumb = picture.replace("ThumbSize=500", "ThumbSize=100");
+            let serial = if make {
+                i % 3 == 0
+            } else {
+                description.split(' ').next().is_some_and(|word| SERIAL_PARTS.contains(&word))
+            };
             let cost = (self.rng.random_range(50..200_000) as f64) / 100.0;
             let mut f = vec![
                 ("Code", Val::str(&code)),
@@ -416,8 +476,8 @@ impl<'a> Gen<'a> {
                 ("IsPurchaseItem", Val::Bool(!make)),
                 ("IsSalesItem", Val::Bool(make || i % 5 == 0)),
                 ("IsMakeItem", Val::Int(make as i64)),
-                ("IsSerialItem", Val::Bool(make && i % 3 == 0)),
-                ("IsSerialNumberItem", Val::Bool(make && i % 3 == 0)),
+                ("IsSerialItem", Val::Bool(serial)),
+                ("IsSerialNumberItem", Val::Bool(serial)),
                 ("IsBatchItem", Val::Int(0)),
                 ("IsBatchNumberItem", Val::Int(0)),
                 ("IsFractionAllowedItem", Val::Bool(unit.starts_with('m') || unit.starts_with("kg"))),
@@ -489,6 +549,7 @@ impl<'a> Gen<'a> {
                 unit: Val::str(unit),
                 picture: Val::str(&picture),
                 make,
+                serial,
             });
         }
         out
@@ -966,8 +1027,11 @@ impl<'a> Gen<'a> {
         }
     }
 
-    fn purchase_orders(&mut self, items: &[ItemRef], suppliers: &[Named], wh: &Named) {
+    /// Purchase orders, their lines and the receipts of the older ones; answers the receipt lines
+    /// of serial items.
+    fn purchase_orders(&mut self, items: &[ItemRef], suppliers: &[Named], wh: &Named) -> Vec<SerialReceipt> {
         let parts: Vec<&ItemRef> = items.iter().filter(|i| !i.make).collect();
+        let mut serial_receipts = Vec::new();
         let n = (items.len() / 10).max(40);
         let mut receipt_no = 1;
         for i in 0..n {
@@ -1074,6 +1138,17 @@ impl<'a> Gen<'a> {
                 );
                 for (n, (lid, it, qty, rec)) in received_lines.into_iter().enumerate() {
                     let rid = self.id();
+                    if it.serial {
+                        serial_receipts.push(SerialReceipt {
+                            line: rid,
+                            item: it.id,
+                            code: it.code.clone(),
+                            description: it.description.clone(),
+                            quantity: rec,
+                            warehouse: wh.id,
+                            date: receipt_date.clone(),
+                        });
+                    }
                     self.put(
                         "purchaseorder/GoodsReceiptLines",
                         rid,
@@ -1095,6 +1170,7 @@ impl<'a> Gen<'a> {
                 receipt_no += 1;
             }
         }
+        serial_receipts
     }
 
     fn time_transactions(&mut self, sos: &[(u128, ItemRef, f64, i64, Vec<u128>)], employees: &[u128], wcs: &[Named]) {
@@ -1144,5 +1220,52 @@ mod tests {
         // The example IBAN of the Dutch banks' own documentation.
         assert_eq!(super::dutch_iban("ABNA", "0417164300"), "NL91ABNA0417164300");
         assert_eq!(super::dutch_iban("INGB", "0001234567"), "NL20INGB0001234567");
+    }
+
+    #[test]
+    fn receipts_of_serial_items_carry_one_serial_number_per_unit() {
+        use crate::sim::stock::{ITEMS, SERIAL_NUMBERS};
+        use crate::sim::value::Val;
+        use std::collections::{HashMap, HashSet};
+        let world = super::generate(crate::sim::Scale::Small, 42, 1_773_136_805_000, "http://sim");
+        for d in &world.data {
+            let items = d.table(ITEMS).expect("items");
+            let serial_item = |k: u128| items.value(k, "IsSerialItem") == Val::Bool(true);
+            let parts = items.rows.keys().filter(|k| items.value(**k, "IsMakeItem") == Val::Int(0));
+            assert!(parts.filter(|k| serial_item(**k)).count() > 0, "{}: purchased serial items", d.code);
+            let serials = d.table(SERIAL_NUMBERS).expect("serial numbers");
+            let mut by_line: HashMap<u128, Vec<String>> = HashMap::new();
+            for k in serials.rows.keys() {
+                let line = serials.value(*k, "StockTransactionID").as_guid().expect("a stock transaction");
+                let serial = serials.value(*k, "SerialNumber").as_str().expect("a serial number").to_string();
+                by_line.entry(line).or_default().push(serial);
+            }
+            let lines = d.table("purchaseorder/GoodsReceiptLines").expect("receipt lines");
+            let mut serial_lines = 0;
+            for k in lines.rows.keys() {
+                let item = lines.value(*k, "Item").as_guid().expect("an item");
+                let received = lines.value(*k, "QuantityReceived").as_f64().expect("a quantity");
+                let numbers = by_line.remove(k).unwrap_or_default();
+                if serial_item(item) {
+                    serial_lines += 1;
+                    assert_eq!(numbers.len() as f64, received, "one serial number per unit received");
+                    let code = items.value(item, "Code");
+                    assert!(numbers.iter().all(|n| n.starts_with(code.as_str().unwrap_or("?"))), "{numbers:?}");
+                } else {
+                    assert!(numbers.is_empty(), "a line of an item without serial numbers has none");
+                }
+            }
+            assert!(serial_lines > 0, "{}: receipts of serial items", d.code);
+            assert!(by_line.is_empty(), "every serial number belongs to a receipt line");
+            let unique: HashSet<(Option<u128>, Option<String>)> = serials
+                .rows
+                .keys()
+                .map(|k| {
+                    let serial = serials.value(*k, "SerialNumber").as_str().map(str::to_string);
+                    (serials.value(*k, "Item").as_guid(), serial)
+                })
+                .collect();
+            assert_eq!(unique.len(), serials.rows.len(), "serial numbers are unique per item");
+        }
     }
 }

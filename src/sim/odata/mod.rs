@@ -45,8 +45,12 @@ pub struct Query {
 
 /// The navigation collections the simulator can expand: (entity set, collection, the child
 /// endpoint, the child's field that points at the parent). Others stay `__deferred`, and asking to
-/// expand one is refused, so a test never takes a missing expansion for an empty one.
-const EXPANSIONS: &[(&str, &str, &str, &str)] = &[("Accounts", "BankAccounts", "crm/BankAccounts", "Account")];
+/// expand one is refused, so a test never takes a missing expansion for an empty one. A goods
+/// receipt line's serial numbers are those of its stock transaction (the line itself).
+const EXPANSIONS: &[(&str, &str, &str, &str)] = &[
+    ("Accounts", "BankAccounts", "crm/BankAccounts", "Account"),
+    ("GoodsReceiptLines", "SerialNumbers", "inventory/StockSerialNumbers", "StockTransactionID"),
+];
 
 fn expansion(view: &Entity, collection: &str) -> Option<(&'static str, &'static str)> {
     EXPANSIONS
