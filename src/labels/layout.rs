@@ -55,12 +55,26 @@ fn default_line_mm() -> f32 {
     0.3
 }
 
-/// One thing drawn on a label, in millimetres relative to the label's top-left corner.
+/// One thing drawn on a label, in millimetres relative to the label's top-left corner. Any
+/// element may be drawn only for records that have a field (`if_present`, e.g. the serial number
+/// line) or only for those that lack it (`if_absent`, e.g. the layout it replaces).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
 pub enum Element {
     /// Text wrapped to `max_lines` and shrunk from `font_px` until it fits the box.
-    Text { x: f32, y: f32, w: f32, h: f32, text: String, font_px: f32, max_lines: usize },
+    Text {
+        x: f32,
+        y: f32,
+        w: f32,
+        h: f32,
+        text: String,
+        font_px: f32,
+        max_lines: usize,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        if_present: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        if_absent: Option<String>,
+    },
     /// A barcode filling the box height; the quiet zone is inside the box.
     Barcode {
         x: f32,
@@ -70,6 +84,10 @@ pub enum Element {
         data: String,
         #[serde(default)]
         symbology: Symbology,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        if_present: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        if_absent: Option<String>,
     },
     /// A straight rule.
     Line {
@@ -79,7 +97,28 @@ pub enum Element {
         y2: f32,
         #[serde(default = "default_line_mm")]
         width: f32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        if_present: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        if_absent: Option<String>,
     },
+}
+
+impl Element {
+    /// The fields a record must have and must lack for this element to be drawn.
+    fn condition(&self) -> (Option<&str>, Option<&str>) {
+        match self {
+            Element::Text { if_present, if_absent, .. }
+            | Element::Barcode { if_present, if_absent, .. }
+            | Element::Line { if_present, if_absent, .. } => (if_present.as_deref(), if_absent.as_deref()),
+        }
+    }
+
+    /// Whether the element is drawn on `record`'s label ([`LabelRecord::has`]).
+    pub fn applies_to(&self, record: &LabelRecord) -> bool {
+        let (present, absent) = self.condition();
+        present.is_none_or(|f| record.has(f)) && absent.is_none_or(|f| !record.has(f))
+    }
 }
 
 /// A resolved sheet: what to draw, ready for a renderer.
@@ -143,7 +182,7 @@ impl Template {
         };
         for (i, e) in self.elements.iter().enumerate() {
             let (ok, texts) = match e {
-                Element::Text { x, y, w, h, text, max_lines, font_px } => {
+                Element::Text { x, y, w, h, text, max_lines, font_px, .. } => {
                     if *max_lines == 0 || *font_px <= 0.0 {
                         return Err(bad(format!("element {i}: max_lines and font_px must be positive")));
                     }
@@ -157,6 +196,12 @@ impl Template {
             };
             if !ok {
                 return Err(bad(format!("element {i} is outside the {MARGIN_MM:.2} mm margin")));
+            }
+            let (present, absent) = e.condition();
+            for (key, name) in [("if_present", present), ("if_absent", absent)] {
+                if let Some(name) = name.filter(|n| !LabelRecord::FIELDS.contains(n)) {
+                    return Err(bad(format!("element {i}: unknown field {name} in {key}")));
+                }
             }
             for t in texts {
                 for name in placeholders(t) {
@@ -175,7 +220,7 @@ impl Template {
         for sheet in records.chunks(self.slots.len()) {
             let mut marks = Vec::new();
             for (record, [sx, sy]) in sheet.iter().zip(&self.slots) {
-                for e in &self.elements {
+                for e in self.elements.iter().filter(|e| e.applies_to(record)) {
                     self.place(e, record, *sx, *sy, dpi, &mut marks)?;
                 }
             }
@@ -199,7 +244,7 @@ impl Template {
         marks: &mut Vec<Mark>,
     ) -> Result<(), LayoutError> {
         match e {
-            Element::Text { x, y, w, h, text, font_px, max_lines } => {
+            Element::Text { x, y, w, h, text, font_px, max_lines, .. } => {
                 let value = fill(text, record);
                 let fitted = fit_text(&value, *w, *h, font_px * self.px_mm, *max_lines);
                 for (i, line) in fitted.lines.into_iter().enumerate() {
@@ -207,7 +252,7 @@ impl Template {
                     marks.push(Mark::Text { x: ox + x, baseline, em: fitted.em, text: line });
                 }
             }
-            Element::Barcode { x, y, w, h, data, symbology } => {
+            Element::Barcode { x, y, w, h, data, symbology, .. } => {
                 let value = fill(data, record);
                 let code = barcode::encode(*symbology, &value)?;
                 let dot = 25.4 / dpi;
@@ -238,7 +283,7 @@ impl Template {
                     text: code.text,
                 });
             }
-            Element::Line { x1, y1, x2, y2, width } => {
+            Element::Line { x1, y1, x2, y2, width, .. } => {
                 let (x, y) = (ox + x1.min(*x2), oy + y1.min(*y2));
                 let (w, h) = ((x2 - x1).abs(), (y2 - y1).abs());
                 let (w, h) = if h < w { (w, *width) } else { (*width, h) };
@@ -393,6 +438,61 @@ mod tests {
         let fitted = fit_text(&text, 20.0, 3.0, 3.8, 1);
         assert_eq!(fitted.lines.len(), 1);
         assert!(fitted.lines[0].ends_with('~'));
+    }
+
+    #[test]
+    fn conditional_elements_follow_the_record() {
+        let json = r#"{"label_type": 7, "sheet_width_mm": 50, "sheet_height_mm": 20, "label_width_mm": 50,
+            "label_height_mm": 20, "slots": [[0, 0]], "elements": [
+            {"kind": "text", "x": 2, "y": 2, "w": 46, "h": 4, "text": "{ItemCode}", "font_px": 30, "max_lines": 1},
+            {"kind": "text", "x": 2, "y": 7, "w": 46, "h": 4, "text": "no serial", "font_px": 30, "max_lines": 1,
+             "if_absent": "SerialNumber"},
+            {"kind": "text", "x": 2, "y": 7, "w": 46, "h": 4, "text": "S/N {SerialNumber}", "font_px": 30,
+             "max_lines": 1, "if_present": "SerialNumber"},
+            {"kind": "line", "x1": 2, "y1": 12, "x2": 48, "y2": 12, "if_present": "SerialNumber"},
+            {"kind": "barcode", "x": 2, "y": 13, "w": 46, "h": 5, "data": "{SerialNumber}", "if_present": "SerialNumber"}
+        ]}"#;
+        let template: Template = serde_json::from_str(json).unwrap();
+        template.validate().unwrap();
+        let drawn = |r: &LabelRecord| {
+            let pages = template.layout(std::slice::from_ref(r), 300.0).unwrap();
+            let texts: Vec<String> = pages[0]
+                .marks
+                .iter()
+                .filter_map(|m| match m {
+                    Mark::Text { text, .. } => Some(text.clone()),
+                    _ => None,
+                })
+                .collect();
+            let barcodes: Vec<String> = pages[0]
+                .marks
+                .iter()
+                .filter_map(|m| match m {
+                    Mark::BarcodeInfo { text, .. } => Some(text.clone()),
+                    _ => None,
+                })
+                .collect();
+            let rects = pages[0].marks.iter().filter(|m| matches!(m, Mark::Rect { .. })).count();
+            (texts, barcodes, rects)
+        };
+        let plain = LabelRecord { item_code: "A-1".into(), ..LabelRecord::default() };
+        assert_eq!(drawn(&plain), (vec!["A-1".to_string(), "no serial".to_string()], vec![], 0));
+        let serial = LabelRecord { serial_number: Some("SN-7".into()), ..plain.clone() };
+        let (texts, barcodes, rects) = drawn(&serial);
+        assert_eq!(texts, vec!["A-1", "S/N SN-7"]);
+        assert_eq!(barcodes, vec!["SN-7"]);
+        assert!(rects > 1, "the rule and the bars");
+        let blank = LabelRecord { serial_number: Some(" ".into()), ..plain.clone() };
+        assert_eq!(drawn(&blank).0, vec!["A-1", "no serial"], "a blank serial number is none");
+
+        let back = serde_json::to_value(&template).unwrap();
+        assert_eq!(back["elements"][2]["if_present"], "SerialNumber");
+        assert!(back["elements"][0].get("if_present").is_none() && back["elements"][0].get("if_absent").is_none());
+        let unknown = json.replace(r#""if_absent": "SerialNumber""#, r#""if_absent": "Serial""#);
+        let err = serde_json::from_str::<Template>(&unknown).unwrap().validate().unwrap_err().to_string();
+        assert!(err.contains("unknown field Serial in if_absent"), "{err}");
+        let typo = json.replace(r#""if_absent""#, r#""if_missing""#);
+        assert!(serde_json::from_str::<Template>(&typo).is_err(), "unknown keys are refused");
     }
 
     #[test]

@@ -22,7 +22,9 @@ const BY_PRODUCT_SELECT: &str = "Item,ItemCode,ItemDescription,Quantity,ShopOrde
 const ITEMS: &str = "logistics/Items";
 const GOODS_RECEIPT_LINES: &str = "purchaseorder/GoodsReceiptLines";
 const GOODS_RECEIPT_LINE_SELECT: &str =
-    "ID,GoodsReceiptID,Item,ItemCode,ItemDescription,Description,ProjectDescription,PurchaseOrderNumber";
+    "ID,GoodsReceiptID,Item,ItemCode,ItemDescription,Description,ProjectDescription,PurchaseOrderNumber,SerialNumbers";
+/// A serial item's receipt line holds the numbers of the units received: read inline.
+const GOODS_RECEIPT_LINE_EXPAND: &str = "SerialNumbers";
 const GOODS_RECEIPTS: &str = "purchaseorder/GoodsReceipts";
 const ITEM_WAREHOUSES: &str = "inventory/ItemWarehouses";
 const SUPPLIER_ITEMS: &str = "logistics/SupplierItem";
@@ -63,7 +65,20 @@ impl ProviderLookups {
         field: &str,
         ids: &[String],
     ) -> Result<Vec<Value>, ExactError> {
-        let read = self.read_rows_by_ids(path, select, field, ids);
+        self.expanded_rows_by_ids(path, select, None, field, ids).await
+    }
+
+    /// [`Self::rows_by_ids`] with navigation collections read inline (`$expand`, also named in
+    /// `select`).
+    async fn expanded_rows_by_ids(
+        &self,
+        path: &str,
+        select: Option<&str>,
+        expand: Option<&str>,
+        field: &str,
+        ids: &[String],
+    ) -> Result<Vec<Value>, ExactError> {
+        let read = self.read_rows_by_ids(path, select, expand, field, ids);
         let Some(limit) = self.deadline else { return read.await };
         // A read held back by the division's spent minute budget waits for it: Exact is busy,
         // not away.
@@ -77,6 +92,7 @@ impl ProviderLookups {
         &self,
         path: &str,
         select: Option<&str>,
+        expand: Option<&str>,
         field: &str,
         ids: &[String],
     ) -> Result<Vec<Value>, ExactError> {
@@ -85,10 +101,14 @@ impl ProviderLookups {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
-        let query = match select {
-            Some(s) => format!("{path}?$select={}&$filter=", urlencoding::encode(s)),
-            None => format!("{path}?$filter="),
-        };
+        let mut query = format!("{path}?");
+        if let Some(s) = select {
+            query.push_str(&format!("$select={}&", urlencoding::encode(s)));
+        }
+        if let Some(e) = expand {
+            query.push_str(&format!("$expand={}&", urlencoding::encode(e)));
+        }
+        query.push_str("$filter=");
         let base = self.client.api_url(self.division, &query);
         let access = self.access().await?;
         let mut rows = Vec::new();
@@ -137,7 +157,15 @@ impl LabelLookups for ProviderLookups {
     }
 
     async fn goods_receipt_lines(&self, ids: &[String]) -> anyhow::Result<Vec<Value>> {
-        let lines = self.rows_by_ids(GOODS_RECEIPT_LINES, Some(GOODS_RECEIPT_LINE_SELECT), "ID", ids).await?;
+        let lines = self
+            .expanded_rows_by_ids(
+                GOODS_RECEIPT_LINES,
+                Some(GOODS_RECEIPT_LINE_SELECT),
+                Some(GOODS_RECEIPT_LINE_EXPAND),
+                "ID",
+                ids,
+            )
+            .await?;
         let receipt_ids: Vec<String> =
             lines.iter().filter_map(|l| l.get("GoodsReceiptID")?.as_str().map(str::to_string)).collect();
         let headers = self.rows_by_ids(GOODS_RECEIPTS, Some("ID,ReceiptNumber"), "ID", &receipt_ids).await?;

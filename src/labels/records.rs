@@ -155,6 +155,33 @@ impl LabelRecord {
         }
     }
 
+    /// Whether the record holds a value of its own for a field, rather than the default printed for
+    /// missing data ('-', 'No supplier', 'W-L: -', 'Pr: N/A'): what a template's `if_present` and
+    /// `if_absent` test.
+    pub fn has(&self, name: &str) -> bool {
+        let real = |v: Option<&str>, default: &str| v.map(str::trim).is_some_and(|s| !s.is_empty() && s != default);
+        let opt = |v: &Option<String>| real(v.as_deref(), "");
+        match name {
+            "ItemCode" => real(Some(&self.item_code), ""),
+            "Description" | "ItemDescription" => real(Some(&self.description), ""),
+            "ShopOrderNumber" => opt(&self.shop_order_number),
+            "ProjectDescription" | "Project" => opt(&self.project_description),
+            "PurchaseOrderNumber" => opt(&self.purchase_order_number),
+            "ReceiptNumber" => opt(&self.receipt_number),
+            "SerialNumber" => opt(&self.serial_number),
+            "SupplierCode" => opt(&self.supplier_code),
+            "SupplierDescription" => real(self.supplier_description.as_deref(), SUPPLIER_DEFAULT),
+            "Supplier" => opt(&self.supplier_code) || real(self.supplier_description.as_deref(), SUPPLIER_DEFAULT),
+            "WarehouseAndLocationForLabel" => real(Some(&self.warehouse_and_location_for_label), NO_WAREHOUSE),
+            "PostProcessingDescription" => opt(&self.post_processing_description),
+            "FreeTextField_06" => opt(&self.free_text_06),
+            "FreeTextField_07" => opt(&self.free_text_07),
+            "FreeTextField_08" => opt(&self.free_text_08),
+            "FreeTextField_09" => opt(&self.free_text_09),
+            _ => false,
+        }
+    }
+
     /// `Pr: {first word of the project}` or `Pr: N/A`.
     pub fn project_label(&self) -> String {
         match self.project_description.as_deref().and_then(|p| p.split_whitespace().next()) {
@@ -219,7 +246,9 @@ pub trait LabelLookups: Send + Sync {
     /// Items rows for item-direct labels: ID, Code, Description.
     fn items(&self, ids: &[String]) -> impl Future<Output = anyhow::Result<Vec<Value>>> + Send;
     /// GoodsReceiptLines rows: ID, Item, ItemCode, ItemDescription, PurchaseOrderNumber,
-    /// ProjectDescription, and ReceiptNumber when the caller joins the receipt header.
+    /// ProjectDescription, ReceiptNumber when the caller joins the receipt header, and the
+    /// `SerialNumbers` of serial items (rows with `SerialNumber`, as an array or the provider's
+    /// `{"results": […]}`).
     fn goods_receipt_lines(&self, ids: &[String]) -> impl Future<Output = anyhow::Result<Vec<Value>>> + Send;
     /// Extra free-text values (types 1–4): ItemID, Number, Value.
     fn free_text_values(&self, item_ids: &[String]) -> impl Future<Output = anyhow::Result<Vec<Value>>> + Send;
@@ -478,19 +507,74 @@ async fn goods_receipt_records<L: LabelLookups>(
         if excluded(item.as_deref(), code.as_deref(), messages) {
             continue;
         }
-        out.push(LabelRecord {
+        let record = LabelRecord {
             item_id: item.unwrap_or_default(),
             item_code: code.unwrap_or_default(),
             description: text(line, "ItemDescription").or_else(|| text(line, "Description")).unwrap_or_default(),
             project_description: text(line, "ProjectDescription"),
             purchase_order_number: text(line, "PurchaseOrderNumber"),
             receipt_number: text(line, "ReceiptNumber").or_else(|| text(line, "GoodsReceiptNumber")),
-            serial_number: text(line, "SerialNumber"),
             print_count: counts.get(id.as_str()).copied().flatten().unwrap_or(1),
             ..LabelRecord::default()
-        });
+        };
+        let serials = serial_numbers(line);
+        if serials.is_empty() {
+            out.push(record);
+            continue;
+        }
+        // A serial item's units each get their own label with their number, once: the numbers
+        // say how many, whatever count was asked for the line.
+        out.extend(serials.into_iter().map(|serial| LabelRecord {
+            serial_number: Some(serial),
+            print_count: 1,
+            ..record.clone()
+        }));
     }
     Ok(out)
+}
+
+/// The serial numbers of a goods receipt line (its expanded `SerialNumbers`), in counting order.
+fn serial_numbers(line: &Value) -> Vec<String> {
+    let rows = match line.get("SerialNumbers") {
+        Some(Value::Array(rows)) => rows,
+        Some(Value::Object(envelope)) => match envelope.get("results") {
+            Some(Value::Array(rows)) => rows,
+            _ => return Vec::new(),
+        },
+        _ => return Vec::new(),
+    };
+    let mut serials: Vec<String> = rows.iter().filter_map(|r| text(r, "SerialNumber")).collect();
+    serials.sort_by(|a, b| natural_order(a, b));
+    serials
+}
+
+/// Text with its runs of digits compared by value, as people count: "SN-9" before "SN-10".
+fn natural_order(a: &str, b: &str) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let digits_end = |s: &str| s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    let (mut x, mut y) = (a, b);
+    loop {
+        match (x.chars().next(), y.chars().next()) {
+            (None, None) => return a.cmp(b),
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(c), Some(d)) if c.is_ascii_digit() && d.is_ascii_digit() => {
+                let (dx, dy) = (digits_end(x), digits_end(y));
+                let (nx, ny) = (x[..dx].trim_start_matches('0'), y[..dy].trim_start_matches('0'));
+                let by_value = nx.len().cmp(&ny.len()).then_with(|| nx.cmp(ny));
+                if by_value != Ordering::Equal {
+                    return by_value;
+                }
+                (x, y) = (&x[dx..], &y[dy..]);
+            }
+            (Some(c), Some(d)) => {
+                if c != d {
+                    return c.cmp(&d);
+                }
+                (x, y) = (&x[c.len_utf8()..], &y[d.len_utf8()..]);
+            }
+        }
+    }
 }
 
 /// Types 1–4: free-text value number N fills FreeTextField_0N (6 to 9).

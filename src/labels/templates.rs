@@ -115,6 +115,58 @@ mod tests {
         assert_eq!((get(7).label_width_mm, get(7).label_height_mm), (76.2, 44.45));
     }
 
+    /// Every text line drawn, as (left, top, right, bottom) in mm and its text.
+    fn text_boxes(template: &Template, record: &crate::labels::LabelRecord) -> Vec<([f32; 4], String)> {
+        use crate::labels::layout::{ADVANCE_EM, Mark};
+        let pages = template.layout(std::slice::from_ref(record), 300.0).expect("laid out");
+        pages[0]
+            .marks
+            .iter()
+            .filter_map(|m| match m {
+                Mark::Text { x, baseline, em, text } => {
+                    let right = x + text.chars().count() as f32 * em * ADVANCE_EM;
+                    Some(([*x, baseline - 0.8 * em, right, baseline + 0.25 * em], text.clone()))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_builtin_template_prints_a_serial_number_only_where_there_is_one() {
+        use crate::labels::LabelRecord;
+        let templates = Templates::builtin().unwrap();
+        // A description at full size and one that has to shrink.
+        for description in ["Motor RVS 304 120x5", "Motor RVS 304 120x5 with a description too long for one line"] {
+            let plain = LabelRecord {
+                item_code: "42-100123".into(),
+                description: description.into(),
+                project_description: Some("Alpha hall".into()),
+                purchase_order_number: Some("40012".into()),
+                receipt_number: Some("7".into()),
+                free_text_06: Some("TK-00012".into()),
+                free_text_07: Some("Rev B".into()),
+                ..LabelRecord::default()
+            };
+            let serial = LabelRecord { serial_number: Some("42-100123-0017".into()), ..plain.clone() };
+            for t in LabelType::all() {
+                let template = templates.get(t).unwrap();
+                let lines = text_boxes(template, &plain);
+                assert!(lines.iter().all(|(_, text)| !text.contains("S/N")), "{t}: {lines:?}");
+                let lines = text_boxes(template, &serial);
+                let with_serial = lines.iter().filter(|(_, text)| text.contains("S/N 42-100123-0017")).count();
+                assert_eq!(with_serial, 1, "{t}: the serial number once, whole: {lines:?}");
+                assert!(lines.iter().any(|(_, text)| text.starts_with("Motor")), "{t}: the description stays");
+                for (i, (a, ta)) in lines.iter().enumerate() {
+                    for (b, tb) in &lines[i + 1..] {
+                        let apart = a[2] <= b[0] || b[2] <= a[0] || a[3] <= b[1] + 0.01 || b[3] <= a[1] + 0.01;
+                        assert!(apart, "{t}: '{ta}' and '{tb}' overlap");
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn overrides_replace_builtins_and_bad_ones_fail() {
         let dir = tempfile::tempdir().unwrap();

@@ -22,6 +22,8 @@ mod labels;
 #[cfg(feature = "demo")]
 mod labels_api;
 #[cfg(feature = "demo")]
+mod labels_serial;
+#[cfg(feature = "demo")]
 mod live_lists;
 #[cfg(feature = "demo")]
 mod live_outage;

@@ -221,3 +221,106 @@ fn main_supplier_comes_first() {
     ]);
     assert_eq!(rows[0]["SupplierCode"], "A");
 }
+
+fn serial_receipt() -> Memory {
+    Memory {
+        receipt_lines: vec![
+            json!({"ID": "gr-s", "Item": "it-s", "ItemCode": "MTR-1", "ItemDescription": "Motor 0.75 kW",
+                   "PurchaseOrderNumber": 20002, "ReceiptNumber": 56,
+                   "SerialNumbers": [{"SerialNumber": "SN-10"}, {"SerialNumber": "SN-9"}, {"SerialNumber": " "},
+                                     {"SerialNumber": "SN-11"}]}),
+            json!({"ID": "gr-e", "Item": "it-e", "ItemCode": "SNS-1", "ItemDescription": "Sensor",
+                   "SerialNumbers": {"results": [{"SerialNumber": "B2"}, {"SerialNumber": "A7"}]}}),
+            json!({"ID": "gr-n", "Item": "it-n", "ItemCode": "BOLT-1", "ItemDescription": "Bolt", "SerialNumbers": []}),
+        ],
+        ..Memory::default()
+    }
+}
+
+#[tokio::test]
+async fn a_serial_item_gets_one_label_per_serial_number() {
+    let sel = vec![
+        Selection::WithCount { id: "gr-s".into(), print_count: Some(5) },
+        Selection::Id("gr-e".into()),
+        Selection::WithCount { id: "gr-n".into(), print_count: Some(3) },
+    ];
+    let batch = build_records(&serial_receipt(), LabelSource::GoodsReceipt, &sel, t(7)).await.unwrap();
+    let labels: Vec<_> =
+        batch.records.iter().map(|r| (r.item_code.as_str(), r.serial_number.as_deref(), r.print_count)).collect();
+    assert_eq!(
+        labels,
+        vec![
+            ("MTR-1", Some("SN-9"), 1),
+            ("MTR-1", Some("SN-10"), 1),
+            ("MTR-1", Some("SN-11"), 1),
+            ("SNS-1", Some("A7"), 1),
+            ("SNS-1", Some("B2"), 1),
+            ("BOLT-1", None, 3),
+        ],
+        "the numbers decide the count of a serial item, in counting order; the envelope is read too"
+    );
+    assert_eq!(batch.label_count(), 8);
+    let first = &batch.records[0];
+    assert_eq!(first.field("SerialNumber"), "SN-9");
+    assert_eq!(first.field("PurchaseOrderNumber"), "20002");
+    assert_eq!(first.field("ReceiptNumber"), "56");
+    assert_eq!(serde_json::to_value(first).unwrap()["SerialNumber"], "SN-9");
+}
+
+#[tokio::test]
+async fn shop_order_and_item_labels_have_no_serial_number() {
+    // Units get their numbers when they are received: a shop order or an item has none yet.
+    let batch = build_records(&shop(), LabelSource::ShopOrder, &ids(&["so-1"]), t(1)).await.unwrap();
+    assert!(batch.records.iter().all(|r| r.serial_number.is_none() && !r.has("SerialNumber")));
+    let memory = Memory { items: vec![json!({"ID": "it-9", "Code": "C", "Description": "D"})], ..Memory::default() };
+    let batch = build_records(&memory, LabelSource::ItemDirect, &ids(&["it-9"]), t(6)).await.unwrap();
+    assert!(batch.records.iter().all(|r| r.serial_number.is_none()));
+}
+
+#[test]
+fn serial_numbers_sort_as_people_count() {
+    let mut v = vec!["SN-10", "SN-9", "SN-009", "A-2-10", "A-2-9", "B", "A", "10", "9a"];
+    v.sort_by(|a, b| natural_order(a, b));
+    assert_eq!(v, vec!["9a", "10", "A", "A-2-9", "A-2-10", "B", "SN-009", "SN-9", "SN-10"]);
+}
+
+#[test]
+fn has_tells_own_values_from_printed_defaults() {
+    let mut r = LabelRecord { item_code: "A".into(), ..LabelRecord::default() };
+    assert!(r.has("ItemCode"));
+    assert!(!r.has("SerialNumber") && !r.has("Description") && !r.has("Project"));
+    r.serial_number = Some("  ".into());
+    assert!(!r.has("SerialNumber"), "blank is absent");
+    r.serial_number = Some("SN-1".into());
+    assert!(r.has("SerialNumber"));
+    r.supplier_description = Some(SUPPLIER_DEFAULT.into());
+    r.warehouse_and_location_for_label = NO_WAREHOUSE.into();
+    assert!(!r.has("SupplierDescription") && !r.has("Supplier") && !r.has("WarehouseAndLocationForLabel"));
+    r.supplier_code = Some("S1".into());
+    assert!(r.has("Supplier"));
+    r.free_text_07 = Some("IP65".into());
+    assert!(r.has("FreeTextField_07") && !r.has("FreeTextField_06"));
+    assert!(!r.has("NoSuchField"));
+    // Every placeholder a template may test is known to `has`.
+    let full = LabelRecord {
+        item_code: "A".into(),
+        description: "D".into(),
+        shop_order_number: Some("1".into()),
+        project_description: Some("P".into()),
+        purchase_order_number: Some("2".into()),
+        receipt_number: Some("3".into()),
+        serial_number: Some("S".into()),
+        supplier_code: Some("C".into()),
+        supplier_description: Some("X".into()),
+        warehouse_and_location_for_label: "W-L: 1-A".into(),
+        post_processing_description: Some("Z".into()),
+        free_text_06: Some("6".into()),
+        free_text_07: Some("7".into()),
+        free_text_08: Some("8".into()),
+        free_text_09: Some("9".into()),
+        ..LabelRecord::default()
+    };
+    for field in LabelRecord::FIELDS {
+        assert!(full.has(field), "{field}");
+    }
+}
