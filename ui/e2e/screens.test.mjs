@@ -270,7 +270,7 @@ test('Dutch from the browser until the user’s own choice applies; a handheld g
   assert.equal(await p.evaluate(() => document.documentElement.lang), 'nl')
   await signIn(p, server.url, { button: 'Inloggen met Exact Online' })
   // the demo user chose English in Account Settings above: that wins over the browser
-  await p.getByPlaceholder('Shop order number, item code or description').waitFor()
+  await p.getByPlaceholder('Shop order (SO 24005), item code, barcode or description').waitFor()
   await p.getByRole('banner').getByText('ESM', { exact: true }).waitFor()
   assert.equal(await p.getByRole('button', { name: 'Settings' }).count(), 0)
   await p.getByRole('button', { name: 'Logout' }).click()

@@ -1,5 +1,6 @@
 // The Dashboard's Table view: items with their stock in every warehouse and storage location,
 // read from the local copy page by page.
+import { classifyCode, shopOrderNumberOf } from '../lib/scan.ts'
 import { chunks, dbGet, dbGetAll, dbJoins, inList, likeValue, MAX_LIMIT, type Params, type Row } from './db.ts'
 
 /** The Table view first shows about this many items (spec §9); more load on demand. */
@@ -70,24 +71,18 @@ export function parseExactDate(v: unknown): number | null {
   return Number.isNaN(ms) ? null : ms
 }
 
-/** A search of only digits may be a shop order number. */
-export function shopOrderNumberOf(search: string): number | null {
-  const s = search.trim()
-  return /^\d{1,10}$/.test(s) ? Number(s) : null
-}
-
 /**
- * The filters for the items table: text over code and description (or the items of a
- * matching shop order), item group, active or not.
+ * The filters for the items table: text over code and description (or the items the search
+ * names otherwise: a shop order's, a barcode's), item group, active or not.
  */
-export function itemParams(f: StockFilters, shopOrderItems: readonly string[], now: Date = new Date(), prefix = ''): Params {
+export function itemParams(f: StockFilters, namedItems: readonly string[], now: Date = new Date(), prefix = ''): Params {
   const p: Params = []
   const col = (c: string) => prefix + c
   const text = f.search.trim()
   if (text) {
     const like = likeValue(text)
     const terms = [`${col('Code')}.ilike.${like}`, `${col('Description')}.ilike.${like}`]
-    if (shopOrderItems.length) terms.push(`${col('ID')}.${inList(shopOrderItems)}`)
+    if (namedItems.length) terms.push(`${col('ID')}.${inList(namedItems)}`)
     p.push(['or', `(${terms.join(',')})`])
   }
   if (f.itemGroup) p.push([col('ItemGroup'), `eq.${f.itemGroup}`])
@@ -165,19 +160,44 @@ async function stockFor(ids: readonly string[]): Promise<Map<string, { total: nu
   return combineStock(slsp.flat(), sp.flat())
 }
 
-/** Items of the shop orders with this number (the search may be one). */
-async function shopOrderItems(search: string): Promise<{ number: number | null; items: string[] }> {
-  const number = shopOrderNumberOf(search)
-  if (number === null) return { number: null, items: [] }
-  const rows = await dbGet('shopOrders', [
-    ['ShopOrderNumber', `eq.${number}`],
-    ['select', 'Item'],
-    ['limit', '50'],
-  ])
-  return { number, items: rows.map((r) => text(r.Item)).filter(Boolean) }
+/** What a search names besides text in code and description: a shop order's items, a barcode's item. */
+interface Named {
+  /** The shop order number the search read as, if any. */
+  number: number | null
+  orderItems: string[]
+  barcodeItems: string[]
 }
 
-function toItem(r: Row, stock: Map<string, { total: number; locations: StockLocation[] }>, so: { number: number | null; items: string[] }, prefix = ''): StockItem {
+/**
+ * The items the search names as a code, read as every scan box reads it: "SO 24005" (or a
+ * bare number) is a shop order's item, anything else may be an item's barcode (EAN).
+ */
+async function namedBySearch(search: string): Promise<Named> {
+  const kind = classifyCode(search)
+  if (kind.kind === 'empty') return { number: null, orderItems: [], barcodeItems: [] }
+  const number = shopOrderNumberOf(search)
+  const [orders, barcodes] = await Promise.all([
+    number === null
+      ? Promise.resolve([] as Row[])
+      : dbGet('shopOrders', [
+          ['ShopOrderNumber', `eq.${number}`],
+          ['select', 'Item'],
+          ['limit', '50'],
+        ]),
+    kind.kind === 'item'
+      ? dbGet('items', [
+          // a plain filter takes its value as is, no quoting needed
+          ['Barcode', `eq.${kind.code}`],
+          ['select', 'ID'],
+          ['limit', '50'],
+        ])
+      : Promise.resolve([] as Row[]),
+  ])
+  const orderItems = orders.map((r) => text(r.Item)).filter(Boolean)
+  return { number: orderItems.length ? number : null, orderItems, barcodeItems: barcodes.map((r) => text(r.ID)).filter(Boolean) }
+}
+
+function toItem(r: Row, stock: Map<string, { total: number; locations: StockLocation[] }>, named: Named, prefix = ''): StockItem {
   const id = text(r[prefix + 'ID'])
   const s = stock.get(id.toLowerCase())
   const group = text(r[prefix + 'ItemGroupCode'])
@@ -192,7 +212,7 @@ function toItem(r: Row, stock: Map<string, { total: number; locations: StockLoca
     hasPicture: hasRealPicture(r[prefix + 'PictureThumbnailUrl']),
     total: s?.total ?? 0,
     locations: s?.locations ?? [],
-    shopOrder: so.items.some((x) => x.toLowerCase() === id.toLowerCase()) ? so.number : null,
+    shopOrder: named.orderItems.some((x) => x.toLowerCase() === id.toLowerCase()) ? named.number : null,
   }
 }
 
@@ -202,17 +222,18 @@ function toItem(r: Row, stock: Map<string, { total: number; locations: StockLoca
  * status are applied to the joined rows (the server filters base rows only).
  */
 export async function fetchStockPage(f: StockFilters, offset: number, now: Date = new Date()): Promise<StockPage> {
-  const so = await shopOrderItems(f.search)
+  const named = await namedBySearch(f.search)
+  const namedItems = [...named.orderItems, ...named.barcodeItems]
   if (!f.warehouse) {
     const rows = await dbGet('items', [
-      ...itemParams(f, so.items, now),
+      ...itemParams(f, namedItems, now),
       ['select', ITEM_FIELDS],
       ['order', 'Code.asc'],
       ['limit', String(PAGE_SIZE)],
       ['offset', String(offset)],
     ])
     const stock = await stockFor(rows.map((r) => text(r.ID)))
-    return { items: rows.map((r) => toItem(r, stock, so)), next: rows.length < PAGE_SIZE ? null : offset + PAGE_SIZE }
+    return { items: rows.map((r) => toItem(r, stock, named)), next: rows.length < PAGE_SIZE ? null : offset + PAGE_SIZE }
   }
 
   const base: Params = [['Warehouse', `eq.${f.warehouse}`]]
@@ -220,7 +241,7 @@ export async function fetchStockPage(f: StockFilters, offset: number, now: Date 
   if (textSearch) {
     const like = likeValue(textSearch)
     const terms = [`ItemCode.ilike.${like}`, `ItemDescription.ilike.${like}`]
-    if (so.items.length) terms.push(`ItemId.${inList(so.items)}`)
+    if (namedItems.length) terms.push(`ItemId.${inList(namedItems)}`)
     base.push(['or', `(${terms.join(',')})`])
   }
   const joins = [{ source: 'items', joinOn: ['ID'], joinOnSelf: ['ItemId'] }]
@@ -243,5 +264,5 @@ export async function fetchStockPage(f: StockFilters, offset: number, now: Date 
     next = rows.length < MAX_LIMIT ? null : next + MAX_LIMIT
   }
   const stock = await stockFor(wanted.map((r) => text(r['items.ID'])))
-  return { items: wanted.map((r) => toItem(r, stock, so, 'items.')), next }
+  return { items: wanted.map((r) => toItem(r, stock, named, 'items.')), next }
 }

@@ -168,7 +168,7 @@ export const nl: Catalogue = {
 
   'stock.title': 'Voorraad',
   'stock.search': 'Zoeken',
-  'stock.searchPlaceholder': 'Productieordernummer, artikelcode of omschrijving',
+  'stock.searchPlaceholder': 'Productieorder (SO 24005), artikelcode, barcode of omschrijving',
   'stock.warehouse': 'Magazijn',
   'stock.itemGroup': 'Artikelgroep',
   'stock.activity': 'Status',

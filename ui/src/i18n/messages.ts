@@ -169,7 +169,7 @@ export const en = {
 
   'stock.title': 'Stock',
   'stock.search': 'Search',
-  'stock.searchPlaceholder': 'Shop order number, item code or description',
+  'stock.searchPlaceholder': 'Shop order (SO 24005), item code, barcode or description',
   'stock.warehouse': 'Warehouse',
   'stock.itemGroup': 'Item group',
   'stock.activity': 'Status',

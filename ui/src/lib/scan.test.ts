@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { classifyScan, cleanScan, parseQuantity, scanGate } from './scan.ts'
+import { classifyCode, classifyScan, cleanScan, parseQuantity, scanGate, shopOrderNumberOf } from './scan.ts'
 
 const locations = [
   { ID: 'l1', Code: 'A01-03', Warehouse: 'w1' },
@@ -47,12 +47,45 @@ describe('classifyScan', () => {
     expect(classifyScan('SO24098', locations)).toEqual({ kind: 'shopOrder', number: 24098 })
   })
   it('takes anything else as an item code or barcode', () => {
-    expect(classifyScan('44-100434', locations)).toEqual({ kind: 'item', code: '44-100434' })
-    expect(classifyScan('8715166523257', locations)).toEqual({ kind: 'item', code: '8715166523257' })
-    expect(classifyScan('SOAP-1', locations)).toEqual({ kind: 'item', code: 'SOAP-1' })
+    expect(classifyScan('44-100434', locations)).toEqual({ kind: 'item', code: '44-100434', orderNumber: null })
+    expect(classifyScan('8715166523257', locations)).toEqual({ kind: 'item', code: '8715166523257', orderNumber: null })
+    expect(classifyScan('SOAP-1', locations)).toEqual({ kind: 'item', code: 'SOAP-1', orderNumber: null })
   })
   it('says when there is nothing', () => {
     expect(classifyScan('', locations)).toEqual({ kind: 'empty' })
+    expect(classifyScan(' \r', locations)).toEqual({ kind: 'empty' })
+  })
+  it('finds a location through blanks and scanner control characters', () => {
+    expect(classifyScan(' a01-03\r', locations)).toEqual({ kind: 'location', location: locations[0] })
+  })
+})
+
+describe('classifyCode', () => {
+  it('reads shop orders with or without the SO prefix, as every scan box and search must', () => {
+    expect(classifyCode('SO 24005')).toEqual({ kind: 'shopOrder', number: 24005 })
+    expect(classifyCode(' so-24005\r')).toEqual({ kind: 'shopOrder', number: 24005 })
+    expect(classifyCode('24005')).toEqual({ kind: 'item', code: '24005', orderNumber: 24005 })
+  })
+  it('keeps barcodes and codes as items, never as order numbers', () => {
+    expect(classifyCode('8715166523257')).toEqual({ kind: 'item', code: '8715166523257', orderNumber: null })
+    expect(classifyCode('44-100434')).toEqual({ kind: 'item', code: '44-100434', orderNumber: null })
+    expect(classifyCode('SO 24005 A')).toEqual({ kind: 'item', code: 'SO 24005 A', orderNumber: null })
+  })
+  it('says when there is nothing', () => {
+    expect(classifyCode('  ')).toEqual({ kind: 'empty' })
+  })
+})
+
+describe('shopOrderNumberOf', () => {
+  it('gives the number an SO code or a bare number names', () => {
+    expect(shopOrderNumberOf('SO 24005')).toBe(24005)
+    expect(shopOrderNumberOf('SO24005')).toBe(24005)
+    expect(shopOrderNumberOf(' 24005 ')).toBe(24005)
+  })
+  it('gives null for codes, barcodes and nothing', () => {
+    expect(shopOrderNumberOf('44-100434')).toBeNull()
+    expect(shopOrderNumberOf('8715166523257')).toBeNull()
+    expect(shopOrderNumberOf('')).toBeNull()
   })
 })
 

@@ -34,27 +34,47 @@ export interface LocationRef {
   WarehouseDescription?: string | null
 }
 
-export type ScanKind =
+export type CodeKind =
   | { kind: 'empty' }
-  | { kind: 'location'; location: LocationRef }
   | { kind: 'shopOrder'; number: number }
-  | { kind: 'item'; code: string }
+  /** `orderNumber`: a bare number that names no item may still be a shop order's number. */
+  | { kind: 'item'; code: string; orderNumber: number | null }
+
+export type ScanKind = CodeKind | { kind: 'location'; location: LocationRef }
 
 /** Shop order numbers as printed on the order's papers: "SO 24098", "SO-24098" or "SO24098". */
 const SHOP_ORDER = /^SO[\s-]?(\d{1,9})$/i
+/** A bare number short enough to be a shop order's; an EAN-13 or UPC barcode is longer. */
+const BARE_NUMBER = /^\d{1,9}$/
 
 /**
- * What a cleaned scan names. A storage location's code wins (they are few and known); a
- * "SO"-prefixed number is a shop order; anything else is looked up as an item code or barcode.
+ * What a code names, for every scan box and search alike: a "SO"-prefixed number is a shop
+ * order; anything else is an item code or barcode, and a bare number may also be an order's.
+ * Blanks and scanner control characters around the code do not count.
  */
-export function classifyScan(code: string, locations: readonly LocationRef[]): ScanKind {
+export function classifyCode(raw: string): CodeKind {
+  const code = cleanScan(raw)
   if (!code) return { kind: 'empty' }
-  const upper = code.toUpperCase()
-  const location = locations.find((l) => l.Code.trim().toUpperCase() === upper)
-  if (location) return { kind: 'location', location }
   const so = SHOP_ORDER.exec(code)
   if (so) return { kind: 'shopOrder', number: Number(so[1]) }
-  return { kind: 'item', code }
+  return { kind: 'item', code, orderNumber: BARE_NUMBER.test(code) ? Number(code) : null }
+}
+
+/** The shop order number a code may name ("SO 24005" or 24005), or null. */
+export function shopOrderNumberOf(raw: string): number | null {
+  const kind = classifyCode(raw)
+  return kind.kind === 'shopOrder' ? kind.number : kind.kind === 'item' ? kind.orderNumber : null
+}
+
+/**
+ * What a scan names where storage locations can be scanned too: a location's code wins (they
+ * are few and known), otherwise as `classifyCode`.
+ */
+export function classifyScan(code: string, locations: readonly LocationRef[]): ScanKind {
+  const upper = cleanScan(code).toUpperCase()
+  const location = upper ? locations.find((l) => l.Code.trim().toUpperCase() === upper) : undefined
+  if (location) return { kind: 'location', location }
+  return classifyCode(code)
 }
 
 /** A quantity typed by a person: either decimal style ("2,5" or "2.5"); null when it is not one. */

@@ -16,6 +16,8 @@ describe('filterOrders', () => {
   it('searches shop order number and Your Ref', () => {
     expect(filterOrders(orders, { ...NO_FILTERS, search: '2400' }).map((x) => x.ShopOrderNumber)).toEqual([24001, 24002])
     expect(filterOrders(orders, { ...NO_FILTERS, search: ' abc ' }).map((x) => x.ShopOrderNumber)).toEqual([24103])
+    expect(filterOrders(orders, { ...NO_FILTERS, search: 'SO 24002' }).map((x) => x.ShopOrderNumber)).toEqual([24002])
+    expect(filterOrders(orders, { ...NO_FILTERS, search: 'so-24103' }).map((x) => x.ShopOrderNumber)).toEqual([24103])
   })
   it('combines warehouse, project, selection code and item group', () => {
     expect(filterOrders(orders, { ...NO_FILTERS, warehouse: 'w2' })).toHaveLength(1)

@@ -1,5 +1,6 @@
 // Which shop orders the planning shows: the filters (warehouse, selection code, project, item
 // group) and the search on shop order number and Your Ref.
+import { classifyCode } from '../scan.ts'
 
 export interface PlanningFilters {
   warehouse: string
@@ -29,7 +30,9 @@ function sameId(a: string | null, b: string): boolean {
  * (shop orders carry no item group of their own).
  */
 export function filterOrders<T extends FilterableOrder>(orders: readonly T[], f: PlanningFilters, itemsInGroup?: ReadonlySet<string>): T[] {
-  const q = f.search.trim().toLowerCase()
+  // "SO 24005" off the order's papers reads as its number, as in every scan box
+  const code = classifyCode(f.search)
+  const q = code.kind === 'shopOrder' ? String(code.number) : f.search.trim().toLowerCase()
   return orders.filter(
     (o) =>
       (!f.warehouse || sameId(o.Warehouse, f.warehouse)) &&

@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { fetchSteps, findShopOrder, stepLabel, type ShopOrderRef, type StepRef } from '../../api/hours.ts'
 import { inputClass, labelClass, secondaryButton } from '../../components/formStyles.ts'
 import { t } from '../../i18n/index.ts'
+import { shopOrderNumberOf } from '../../lib/scan.ts'
 import { shopOrderStatusName } from '../../lib/status.ts'
 
 export interface Picked {
@@ -22,11 +23,13 @@ export function StepPicker({ value, onChange, initialNumber = '' }: { value: Pic
 
   async function look() {
     setError(null)
-    const n = typed.trim()
-    if (!/^\d{1,10}$/.test(n)) {
+    // the same reading of a code as Scanning's: "SO 24005" off the order's papers, or the bare number
+    const number = shopOrderNumberOf(typed)
+    if (number === null) {
       setError(t('hours.error.shopOrderNumber'))
       return
     }
+    const n = String(number)
     try {
       const order = await findShopOrder(n)
       setLooked({ number: n, found: !!order })

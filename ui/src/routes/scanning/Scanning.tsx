@@ -159,7 +159,7 @@ export default function Scanning() {
         const item = askedFirst ? null : await findItem(kind.code)
         if (item) return shown(item)
         // a bare number that is no item may be a shop order's number
-        if (/^\d{1,9}$/.test(kind.code) && (await byNumber(Number(kind.code)))) return
+        if (kind.orderNumber !== null && (await byNumber(kind.orderNumber))) return
         fail(t('scanning.notFound', { code: kind.code }))
       } catch (e) {
         fail(e instanceof Error ? e.message : String(e))
