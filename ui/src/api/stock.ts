@@ -34,6 +34,8 @@ export interface StockItem {
   endDate: string | null
   hasPicture: boolean
   total: number
+  /** The stock in the warehouse the table is filtered on; null when it shows all warehouses. */
+  warehouseStock: number | null
   locations: StockLocation[]
   /** The shop order number the search matched through, if any. */
   shopOrder: number | null
@@ -100,17 +102,40 @@ function num(v: unknown): number {
   return Number.isFinite(n) ? n : 0
 }
 
-/** Stock per item from storage-location positions and warehouse positions. */
-export function combineStock(slsp: readonly Row[], sp: readonly Row[]): Map<string, { total: number; locations: StockLocation[] }> {
-  const out = new Map<string, { total: number; locations: StockLocation[]; warehouses: Set<string>; spTotal: number | null }>()
+export interface ItemStock {
+  total: number
+  /** Stock per warehouse id (lower case). */
+  byWarehouse: Map<string, number>
+  locations: StockLocation[]
+}
+
+/**
+ * Stock per item from storage-location positions and warehouse positions. The warehouse
+ * positions give the totals where the item has them (a location's stock is part of its
+ * warehouse's); the storage locations count only for an item with none.
+ */
+export function combineStock(slsp: readonly Row[], sp: readonly Row[]): Map<string, ItemStock> {
+  interface Acc {
+    total: number
+    locations: StockLocation[]
+    warehouses: Set<string>
+    slspByWarehouse: Map<string, number>
+    spByWarehouse: Map<string, number> | null
+    spTotal: number
+  }
+  const out = new Map<string, Acc>()
   const get = (id: string) => {
     const key = id.toLowerCase()
     let e = out.get(key)
     if (!e) {
-      e = { total: 0, locations: [], warehouses: new Set(), spTotal: null }
+      e = { total: 0, locations: [], warehouses: new Set(), slspByWarehouse: new Map(), spByWarehouse: null, spTotal: 0 }
       out.set(key, e)
     }
     return e
+  }
+  const add = (m: Map<string, number>, warehouseId: unknown, stock: number) => {
+    const key = text(warehouseId).toLowerCase()
+    if (key) m.set(key, (m.get(key) ?? 0) + stock)
   }
   for (const r of slsp) {
     const stock = num(r.Stock)
@@ -120,31 +145,35 @@ export function combineStock(slsp: readonly Row[], sp: readonly Row[]): Map<stri
     e.locations.push({ warehouse, location: text(r.StorageLocationCode) || null, stock })
     e.warehouses.add(warehouse)
     e.total += stock
+    add(e.slspByWarehouse, r.Warehouse, stock)
   }
   for (const r of sp) {
     const stock = num(r.CurrentStock)
     const e = get(text(r.ItemId))
-    e.spTotal = (e.spTotal ?? 0) + stock
+    e.spByWarehouse ??= new Map()
+    e.spTotal += stock
+    add(e.spByWarehouse, r.Warehouse, stock)
     const warehouse = text(r.WarehouseCode) || text(r.WarehouseDescription)
     // a warehouse without storage locations shows its own figure
     if (stock !== 0 && !e.warehouses.has(warehouse)) e.locations.push({ warehouse, location: null, stock })
   }
-  const result = new Map<string, { total: number; locations: StockLocation[] }>()
+  const result = new Map<string, ItemStock>()
   for (const [id, e] of out) {
     e.locations.sort((a, b) => a.warehouse.localeCompare(b.warehouse, undefined, { numeric: true }) || (a.location ?? '').localeCompare(b.location ?? ''))
-    result.set(id, { total: e.spTotal ?? e.total, locations: e.locations })
+    const byWarehouse = e.spByWarehouse ?? e.slspByWarehouse
+    result.set(id, { total: e.spByWarehouse ? e.spTotal : e.total, byWarehouse, locations: e.locations })
   }
   return result
 }
 
-async function stockFor(ids: readonly string[]): Promise<Map<string, { total: number; locations: StockLocation[] }>> {
+async function stockFor(ids: readonly string[]): Promise<Map<string, ItemStock>> {
   const parts = chunks(ids, IDS_PER_CALL)
   const [slsp, sp] = await Promise.all([
     Promise.all(
       parts.map((p) =>
         dbGetAll('storageLocationStockPositions', [
           ['Item', inList(p)],
-          ['select', 'Item,Stock,WarehouseCode,WarehouseDescription,StorageLocationCode'],
+          ['select', 'Item,Stock,Warehouse,WarehouseCode,WarehouseDescription,StorageLocationCode'],
         ]),
       ),
     ),
@@ -152,7 +181,7 @@ async function stockFor(ids: readonly string[]): Promise<Map<string, { total: nu
       parts.map((p) =>
         dbGetAll('stockPositions', [
           ['ItemId', inList(p)],
-          ['select', 'ItemId,CurrentStock,WarehouseCode,WarehouseDescription'],
+          ['select', 'ItemId,CurrentStock,Warehouse,WarehouseCode,WarehouseDescription'],
         ]),
       ),
     ),
@@ -197,7 +226,7 @@ async function namedBySearch(search: string): Promise<Named> {
   return { number: orderItems.length ? number : null, orderItems, barcodeItems: barcodes.map((r) => text(r.ID)).filter(Boolean) }
 }
 
-function toItem(r: Row, stock: Map<string, { total: number; locations: StockLocation[] }>, named: Named, prefix = ''): StockItem {
+function toItem(r: Row, stock: Map<string, ItemStock>, named: Named, warehouse: string, prefix = ''): StockItem {
   const id = text(r[prefix + 'ID'])
   const s = stock.get(id.toLowerCase())
   const group = text(r[prefix + 'ItemGroupCode'])
@@ -211,6 +240,7 @@ function toItem(r: Row, stock: Map<string, { total: number; locations: StockLoca
     endDate: text(r[prefix + 'EndDate']) || null,
     hasPicture: hasRealPicture(r[prefix + 'PictureThumbnailUrl']),
     total: s?.total ?? 0,
+    warehouseStock: warehouse ? (s?.byWarehouse.get(warehouse.toLowerCase()) ?? 0) : null,
     locations: s?.locations ?? [],
     shopOrder: named.orderItems.some((x) => x.toLowerCase() === id.toLowerCase()) ? named.number : null,
   }
@@ -233,7 +263,7 @@ export async function fetchStockPage(f: StockFilters, offset: number, now: Date 
       ['offset', String(offset)],
     ])
     const stock = await stockFor(rows.map((r) => text(r.ID)))
-    return { items: rows.map((r) => toItem(r, stock, named)), next: rows.length < PAGE_SIZE ? null : offset + PAGE_SIZE }
+    return { items: rows.map((r) => toItem(r, stock, named, '')), next: rows.length < PAGE_SIZE ? null : offset + PAGE_SIZE }
   }
 
   const base: Params = [['Warehouse', `eq.${f.warehouse}`]]
@@ -264,5 +294,5 @@ export async function fetchStockPage(f: StockFilters, offset: number, now: Date 
     next = rows.length < MAX_LIMIT ? null : next + MAX_LIMIT
   }
   const stock = await stockFor(wanted.map((r) => text(r['items.ID'])))
-  return { items: wanted.map((r) => toItem(r, stock, named, 'items.')), next }
+  return { items: wanted.map((r) => toItem(r, stock, named, f.warehouse, 'items.')), next }
 }

@@ -15,7 +15,7 @@ import { InfoTip } from './Tooltip.tsx'
 const ROW_WIDE = 64
 const ROW_NARROW = 100
 /** Columns of the wide layout: picture, code, description, group, stock, locations, links. */
-const GRID = 'grid-cols-[56px_minmax(8rem,1fr)_minmax(12rem,2fr)_minmax(8rem,1fr)_6rem_minmax(12rem,2fr)_11rem]'
+const GRID = 'grid-cols-[56px_minmax(8rem,1fr)_minmax(12rem,2fr)_minmax(8rem,1fr)_8rem_minmax(12rem,2fr)_11rem]'
 
 function fmt(n: number): string {
   return n.toLocaleString(locale(), { maximumFractionDigits: 3 })
@@ -45,6 +45,28 @@ function Thumbnail({ item }: { item: StockItem }) {
       onError={() => setFailed(true)}
       className="h-11 w-11 rounded bg-slate-100 object-cover"
     />
+  )
+}
+
+/** The stock shown: the chosen warehouse's, with the item's total beside it; or the total. */
+function StockFigure({ item }: { item: StockItem }) {
+  const unit = <span className="text-xs font-normal text-slate-500">{item.unit}</span>
+  if (item.warehouseStock === null) {
+    return (
+      <span data-testid="stock-figure">
+        {fmt(item.total)} {unit}
+      </span>
+    )
+  }
+  return (
+    <span className="flex flex-col items-end" data-testid="stock-figure">
+      <span>
+        {fmt(item.warehouseStock)} {unit}
+      </span>
+      <span className="text-xs font-normal text-slate-600" data-testid="stock-total">
+        {t('stock.ofTotal', { total: fmt(item.total) })}
+      </span>
+    </span>
   )
 }
 
@@ -97,7 +119,7 @@ const WideRow = memo(function WideRow({ item, division }: { item: StockItem; div
         {item.itemGroup}
       </span>
       <span role="cell" className="text-right font-semibold tabular-nums">
-        {fmt(item.total)} <span className="text-xs font-normal text-slate-500">{item.unit}</span>
+        <StockFigure item={item} />
       </span>
       <span role="cell" className="max-h-14 overflow-hidden">
         <Locations item={item} />
@@ -118,8 +140,8 @@ const NarrowRow = memo(function NarrowRow({ item, division }: { item: StockItem;
       <span role="cell" className="flex min-w-0 flex-1 flex-col gap-1">
         <span className="flex items-start justify-between gap-2">
           <CodeCell item={item} division={division} />
-          <strong className="tabular-nums">
-            {fmt(item.total)} <span className="text-xs font-normal text-slate-500">{item.unit}</span>
+          <strong className="text-right tabular-nums">
+            <StockFigure item={item} />
           </strong>
         </span>
         <span className="truncate">{item.description}</span>
@@ -253,7 +275,7 @@ export function StockTable({ division }: { division: number }) {
                 <span role="columnheader">{t('stock.description')}</span>
                 <span role="columnheader">{t('stock.group')}</span>
                 <span role="columnheader" className="text-right">
-                  {t('stock.total')}
+                  {deferred.warehouse ? t('stock.inWarehouse') : t('stock.total')}
                 </span>
                 <span role="columnheader">{t('stock.locations')}</span>
                 <span role="columnheader">{t('stock.links')}</span>

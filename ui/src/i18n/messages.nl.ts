@@ -183,6 +183,8 @@ export const nl: Catalogue = {
   'stock.description': 'Omschrijving',
   'stock.group': 'Groep',
   'stock.total': 'Voorraad',
+  'stock.inWarehouse': 'In magazijn',
+  'stock.ofTotal': '{total} in totaal',
   'stock.locations': 'Locaties',
   'stock.unit': 'Eenheid',
   'stock.links': 'Exact Online',

@@ -184,6 +184,8 @@ export const en = {
   'stock.description': 'Description',
   'stock.group': 'Group',
   'stock.total': 'Stock',
+  'stock.inWarehouse': 'In warehouse',
+  'stock.ofTotal': '{total} in total',
   'stock.locations': 'Locations',
   'stock.unit': 'Unit',
   'stock.links': 'Exact Online',
