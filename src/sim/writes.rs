@@ -255,6 +255,7 @@ fn create(d: &mut Division, e: &'static Entity, obj: &Map<String, J>) -> Result<
             // Serial numbers are checked on every line before anything is written.
             let mut seen = HashSet::new();
             let serials = ls.iter().map(|l| receipt_serials(d, l, &mut seen)).collect::<Result<Vec<_>, _>>()?;
+            vals.extend(receipt_header_from_order(d, &ls[0]));
             d.upsert(table, key, &vals);
             for (n, (l, serials)) in ls.iter().zip(&serials).enumerate() {
                 receive_line(d, key, n as i64 + 1, l, serials)?;
@@ -434,6 +435,21 @@ fn receipt_serials(
     Ok(serials)
 }
 
+/// What Exact fills on a receipt header from the purchase order its lines receive: the supplier
+/// and the warehouse (read-only on GoodsReceipts). Without them a posted receipt would differ from
+/// Exact's, and whatever joins the header (lists, labels) would show nothing or another order's.
+fn receipt_header_from_order(d: &Division, first_line: &Map<String, J>) -> Vec<(&'static str, Val)> {
+    let po_line = first_line.get("PurchaseOrderLineID").and_then(J::as_str).and_then(|s| uuid::Uuid::parse_str(s).ok());
+    let Some(po) = po_line.and_then(|l| text(d, PO_LINES, l.as_u128(), "PurchaseOrderID").as_guid()) else {
+        return Vec::new();
+    };
+    ["Supplier", "SupplierCode", "SupplierName", "Warehouse", "WarehouseCode", "WarehouseDescription"]
+        .into_iter()
+        .map(|f| (f, text(d, PURCHASE_ORDERS, po, f)))
+        .filter(|(_, v)| *v != Val::Null)
+        .collect()
+}
+
 /// One goods-receipt line: raises the PO line's received quantity and the stock, and records the
 /// serial numbers of the units received under the line's stock transaction.
 fn receive_line(
@@ -461,7 +477,14 @@ fn receive_line(
         ("PurchaseOrderID", Val::guid(po)),
         ("PurchaseOrderNumber", text(d, PURCHASE_ORDERS, po, "OrderNumber")),
         ("QuantityOrdered", text(d, PO_LINES, po_line, "QuantityInPurchaseUnits")),
+        ("ItemUnitCode", text(d, ITEMS, item, "Unit")),
     ]);
+    if loc != 0 {
+        lv.extend([
+            ("LocationCode", text(d, LOCATIONS, loc, "Code")),
+            ("LocationDescription", text(d, LOCATIONS, loc, "Description")),
+        ]);
+    }
     denormalise(d, &mut lv);
     let lk = new_key(entity("purchaseorder/GoodsReceiptLines"), &lv);
     d.upsert("purchaseorder/GoodsReceiptLines", lk, &lv);
@@ -728,5 +751,45 @@ mod tests {
         // Without numbers (the product cannot enter them) the receipt is taken as it is.
         assert!(send(&mut d, "purchaseorder/GoodsReceipts", "POST", None, receipt(serial_line, 1, &[])).is_ok());
         assert_eq!(receipts(&d), before + 2);
+    }
+
+    #[test]
+    fn a_posted_receipt_carries_its_orders_supplier_and_warehouse_as_exact_fills_them() {
+        let mut d = division();
+        let po_lines = d.table(PO_LINES).expect("purchase order lines");
+        let pos = d.table(PURCHASE_ORDERS).expect("purchase orders");
+        let order_of = |l: u128| po_lines.value(l, "PurchaseOrderID").as_guid().unwrap_or(0);
+        // An order of another supplier than the first one's, so a value taken from the wrong order shows.
+        let first = first_key(&d, PO_LINES);
+        let other = po_lines
+            .rows
+            .keys()
+            .copied()
+            .find(|l| pos.value(order_of(first), "Supplier") != pos.value(order_of(*l), "Supplier"))
+            .expect("an order of another supplier");
+        let location = d
+            .table(LOCATIONS)
+            .and_then(|t| {
+                t.rows.keys().copied().find(|k| t.value(*k, "Warehouse") == pos.value(order_of(other), "Warehouse"))
+            })
+            .expect("a storage location of the order's warehouse");
+        let body = json!({"ReceiptDate": "2026-03-10", "GoodsReceiptLines": [{"PurchaseOrderLineID":
+            uuid::Uuid::from_u128(other).to_string(), "QuantityReceived": 2,
+            "Location": uuid::Uuid::from_u128(location).to_string()}]});
+        let po = order_of(other);
+        let key = send(&mut d, "purchaseorder/GoodsReceipts", "POST", None, body).unwrap().expect("created");
+        for field in ["Supplier", "SupplierCode", "SupplierName", "Warehouse", "WarehouseCode", "WarehouseDescription"]
+        {
+            let from_order = text(&d, PURCHASE_ORDERS, po, field);
+            assert_ne!(from_order, Val::Null, "{field}");
+            assert_eq!(text(&d, "purchaseorder/GoodsReceipts", key, field), from_order, "{field}");
+        }
+        let line = lines_of(&d, "purchaseorder/GoodsReceiptLines", "GoodsReceiptID", key)[0];
+        let item = text(&d, PO_LINES, other, "Item").as_guid().expect("an item");
+        let on_line = |f: &str| text(&d, "purchaseorder/GoodsReceiptLines", line, f);
+        assert_eq!(on_line("ItemUnitCode"), text(&d, ITEMS, item, "Unit"));
+        assert_eq!(on_line("LocationCode"), text(&d, LOCATIONS, location, "Code"));
+        assert_eq!(on_line("LocationDescription"), text(&d, LOCATIONS, location, "Description"));
+        assert_eq!(on_line("QuantityReceived"), Val::Dbl(2.0));
     }
 }
