@@ -21,18 +21,22 @@ async function copyText(text: string): Promise<void> {
 
 /**
  * A page of Exact Online (by division and record id) opened in a new tab, with a button that
- * copies its address.
+ * copies the record's `code` (an item code, an order number: what people paste into a search
+ * or a message), or the page's address where the link shows no code.
  */
 export function ExternalLink({
   page,
   division,
   id,
+  code,
   children,
   className = '',
 }: {
   page: ExactPage
   division: number
   id?: string
+  /** The code the link shows or stands beside; the copy button copies it. */
+  code?: string | number | null
   children?: ReactNode
   className?: string
 }) {
@@ -40,6 +44,10 @@ export function ExternalLink({
   const url = exactUrl(page, division, id, exactHost(session))
   const label = t(exactPageLabel(page))
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null)
+  const copyable = code === null || code === undefined || String(code).trim() === '' ? null : String(code).trim()
+  const copyLabel = copyable ? t('link.copyCode', { code: copyable }) : `${t('link.copy')}: ${label}`
+  const done = copyable ? t('link.codeCopied', { code: copyable }) : t('link.copied')
+  const failed = copyable ? t('link.copyCodeFailed') : t('link.copyFailed')
 
   useEffect(() => {
     if (!copied) return
@@ -61,10 +69,10 @@ export function ExternalLink({
       </a>
       <button
         type="button"
-        aria-label={`${t('link.copy')}: ${label}`}
-        title={copied === 'yes' ? t('link.copied') : copied === 'failed' ? t('link.copyFailed') : t('link.copy')}
+        aria-label={copyLabel}
+        title={copied === 'yes' ? done : copied === 'failed' ? failed : copyLabel}
         onClick={() => {
-          copyText(url).then(
+          copyText(copyable ?? url).then(
             () => setCopied('yes'),
             () => setCopied('failed'),
           )
@@ -75,7 +83,7 @@ export function ExternalLink({
       </button>
       {copied && (
         <span role="status" className={`text-xs ${copied === 'yes' ? 'text-emerald-700' : 'text-red-700'}`}>
-          {copied === 'yes' ? t('link.copied') : t('link.copyFailed')}
+          {copied === 'yes' ? done : failed}
         </span>
       )}
     </span>

@@ -34,7 +34,7 @@ function Reference({ line, division }: { line: BalanceLine; division: number }) 
   const page = KIND_PAGE[line.kind]
   if (!page || !line.refId) return <span className="text-slate-600">{t('materials.line.warehouse', { code: line.refNumber })}</span>
   return (
-    <ExternalLink page={page} division={division} id={line.refId}>
+    <ExternalLink page={page} division={division} id={line.refId} code={line.refNumber}>
       {line.refNumber}
     </ExternalLink>
   )

@@ -49,7 +49,7 @@ export const MaterialRow = memo(function MaterialRow({
       <div className="flex flex-col gap-3 md:flex-row md:items-center">
         <div className="flex min-w-0 flex-1 flex-col gap-1">
           <span className="flex flex-wrap items-center gap-2">
-            <ExternalLink page="itemCard" division={division} id={p.item} className="font-mono text-sm">
+            <ExternalLink page="itemCard" division={division} id={p.item} code={code} className="font-mono text-sm">
               {code}
             </ExternalLink>
             <span className={`rounded px-2 py-0.5 text-xs font-semibold ${BADGE[p.availability]}`}>

@@ -185,7 +185,7 @@ export function ShopOrderModal({
           </Row>
           <Row label={t('planning.modal.project')}>{order.ProjectDescription || '–'}</Row>
           <Row label={t('planning.modal.exact')}>
-            <ExternalLink page="shopOrder" division={division} id={order.ID} />
+            <ExternalLink page="shopOrder" division={division} id={order.ID} code={order.ShopOrderNumber} />
           </Row>
         </dl>
 

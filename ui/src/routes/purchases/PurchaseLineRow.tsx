@@ -46,13 +46,13 @@ export const PurchaseLineRow = memo(function PurchaseLineRow({
       data-order={line.orderNumber}
       className={`grid grid-cols-1 gap-2 border-b border-slate-100 px-3 py-3 text-sm md:grid-cols-[8rem_minmax(12rem,2fr)_minmax(10rem,1fr)_11rem_10rem_7rem] md:items-center ${late ? 'bg-red-50' : ''}`}>
       <span>
-        <ExternalLink page="purchaseOrder" division={division} id={line.orderId} className="font-mono">
+        <ExternalLink page="purchaseOrder" division={division} id={line.orderId} code={line.orderNumber} className="font-mono">
           {line.orderNumber}
         </ExternalLink>
       </span>
       <span className="flex min-w-0 flex-col">
         {groupBy !== 'item' && (
-          <ExternalLink page="itemCard" division={division} id={line.item} className="font-mono">
+          <ExternalLink page="itemCard" division={division} id={line.item} code={line.itemCode} className="font-mono">
             {line.itemCode}
           </ExternalLink>
         )}

@@ -110,7 +110,7 @@ export default function PurchaseOverview() {
                 {groupBy === 'date' ? (
                   <span>{g.key ? formatDay(g.key) : t('purchases.noDate')}</span>
                 ) : groupBy === 'item' ? (
-                  <ExternalLink page="itemCard" division={session.division} id={g.key} className="font-mono">
+                  <ExternalLink page="itemCard" division={session.division} id={g.key} code={g.code} className="font-mono">
                     {g.code}
                   </ExternalLink>
                 ) : (

@@ -65,7 +65,7 @@ export function PrintPanel({ lines, division, onRemove }: { lines: ReceiptLine[]
                   <ul className="flex flex-wrap gap-1">
                     {need.map((n) => (
                       <li key={`${n.shopOrderId}-${n.quantity}`} className="rounded bg-amber-50 px-1.5 py-0.5 text-xs text-amber-900">
-                        <ExternalLink page="shopOrder" division={division} id={n.shopOrderId}>
+                        <ExternalLink page="shopOrder" division={division} id={n.shopOrderId} code={n.shopOrderNumber}>
                           {t('receipts.shopOrderNeed', { number: n.shopOrderNumber, quantity: formatQuantity(n.quantity, locale()) })}
                         </ExternalLink>
                       </li>

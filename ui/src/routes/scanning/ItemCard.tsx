@@ -56,7 +56,7 @@ export function ItemCard({
           </h2>
           <p className="text-base break-words text-slate-700">{item.Description}</p>
           {item.Barcode && <p className="text-sm text-slate-500">{t('scanning.barcode', { barcode: item.Barcode })}</p>}
-          <ExternalLink page="itemCard" division={division} id={item.ID} className="text-sm" />
+          <ExternalLink page="itemCard" division={division} id={item.ID} code={item.Code} className="text-sm" />
         </div>
       </div>
       <table className="w-full text-base" data-testid="item-stock">
