@@ -3,9 +3,11 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react'
 import { liveGet } from '../api/db.ts'
 import { oldestAsOf } from '../api/live.ts'
-import { fetchStockPage, NO_FILTERS, type Activity, type StockFilters, type StockItem } from '../api/stock.ts'
+import { useSearchParams } from 'react-router'
+import { fetchStockPage, type Activity, type StockFilters, type StockItem } from '../api/stock.ts'
 import { locale, t, tCount } from '../i18n/index.ts'
 import { useIsWide } from '../lib/media.ts'
+import { filtersFromParams, paramsWithFilters } from '../lib/stockFilters.ts'
 import { AsOf } from './AsOf.tsx'
 import { ExternalLink } from './ExternalLink.tsx'
 import { PictureIcon } from './icons.tsx'
@@ -90,7 +92,7 @@ function Locations({ item }: { item: StockItem }) {
 function CodeCell({ item, division }: { item: StockItem; division: number }) {
   return (
     <span className="flex min-w-0 flex-col">
-      <ExternalLink page="itemCard" division={division} id={item.id} className="font-mono text-sm">
+      <ExternalLink page="itemCard" division={division} id={item.id} code={item.code} className="font-mono text-sm">
         {item.code}
       </ExternalLink>
       {item.shopOrder !== null && (
@@ -216,7 +218,18 @@ function Filters({ filters, onChange }: { filters: StockFilters; onChange: (f: S
  * more as the list scrolls near its end; only the rows in view are in the page.
  */
 export function StockTable({ division }: { division: number }) {
-  const [filters, setFilters] = useState<StockFilters>(NO_FILTERS)
+  // the filters start from the address and are written back to it, so a reload keeps them
+  const [searchParams, setSearchParams] = useSearchParams()
+  const [filters, setFilters] = useState<StockFilters>(() => filtersFromParams(searchParams))
+  useEffect(() => {
+    setSearchParams(
+      (prev) => {
+        const next = paramsWithFilters(prev, filters)
+        return next.toString() === prev.toString() ? prev : next
+      },
+      { replace: true },
+    )
+  }, [filters, setSearchParams])
   // typing stays quick; the query follows the settled text
   const deferred = useDeferredValue(filters)
   const wide = useIsWide()
