@@ -1,4 +1,4 @@
-import { QueryClient } from '@tanstack/react-query'
+import { QueryClient, QueryObserver } from '@tanstack/react-query'
 import { describe, expect, it, vi } from 'vitest'
 import { PUBLIC_SESSION } from '../api/auth.ts'
 import { ApiError } from '../api/client.ts'
@@ -71,5 +71,20 @@ describe('endSession', () => {
     })
     expect(queryClient.getQueryData(queryKeys.syncStatus)).toBeUndefined()
     expect(local.getItem('selectedEndpoints')).toBeNull()
+  })
+
+  it('tells a screen that is already watching the session that it is public now, without a reload', async () => {
+    // the header watched the session before the logout: it must stop showing the nav and names
+    const queryClient = new QueryClient()
+    queryClient.setQueryData(queryKeys.session, session())
+    queryClient.setQueryData(queryKeys.syncStatus, { running: false })
+    const observer = new QueryObserver(queryClient, { queryKey: queryKeys.session, queryFn: async () => session(), staleTime: Infinity })
+    const seen: unknown[] = []
+    const unsubscribe = observer.subscribe((r) => seen.push(r.data))
+    await endSession({ postLogout: async () => undefined, queryClient, local: memoryStorage(), session: memoryStorage() })
+    expect(observer.getCurrentResult().data).toEqual(PUBLIC_SESSION)
+    expect(seen.at(-1)).toEqual(PUBLIC_SESSION)
+    expect(queryClient.getQueryData(queryKeys.syncStatus)).toBeUndefined()
+    unsubscribe()
   })
 })

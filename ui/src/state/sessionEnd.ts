@@ -34,8 +34,11 @@ export async function endSession({ postLogout, queryClient, local, session }: En
     // the server session is already gone or unreachable; clear ours anyway
   }
   await queryClient.cancelQueries()
-  queryClient.clear()
+  // The session is set in place, not cleared and made anew: a cleared query leaves the header's
+  // observer on the old signed-in answer (nav, organization names, banners) until a reload.
   queryClient.setQueryData(queryKeys.session, PUBLIC_SESSION)
+  queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.session[0] })
+  queryClient.getMutationCache().clear()
   try {
     session.clear()
     for (const key of APP_LOCAL_KEYS) local.removeItem(key)
