@@ -12,20 +12,23 @@ use std::time::Duration;
 
 const SHOP_ORDERS: &str = "manufacturing/ShopOrders";
 const SHOP_ORDER_SELECT: &str = "ID,Item,ItemCode,ItemDescription,PlannedQuantity,ProducedQuantity,PlannedDate,\
-PlannedStartDate,IsInPlanning,ShopOrderNumber,Status,Warehouse,ProjectDescription";
+PlannedStartDate,IsInPlanning,ShopOrderNumber,Status,Unit,Warehouse,ProjectDescription";
 const MATERIAL_PLANS: &str = "manufacturing/ShopOrderMaterialPlans";
 const MATERIAL_PLAN_SELECT: &str = "ID,Backflush,Description,Item,ItemCode,ItemDescription,LineNumber,\
 PlannedDate,PlannedQuantity,ShopOrder,Status,Type,Unit";
 /// The by-products lookup (spec §3 "By-product receipts: Item, ItemCode, ItemDescription").
 const BY_PRODUCTS: &str = "manufacturing/ByProductReceipts";
-const BY_PRODUCT_SELECT: &str = "Item,ItemCode,ItemDescription,Quantity,ShopOrder";
+const BY_PRODUCT_SELECT: &str = "Item,ItemCode,ItemDescription,Quantity,ShopOrder,Unit";
 const ITEMS: &str = "logistics/Items";
 const GOODS_RECEIPT_LINES: &str = "purchaseorder/GoodsReceiptLines";
-const GOODS_RECEIPT_LINE_SELECT: &str =
-    "ID,GoodsReceiptID,Item,ItemCode,ItemDescription,Description,ProjectDescription,PurchaseOrderNumber,SerialNumbers";
+const GOODS_RECEIPT_LINE_SELECT: &str = "ID,GoodsReceiptID,Item,ItemCode,ItemDescription,Description,ProjectDescription,PurchaseOrderNumber,\
+QuantityReceived,ItemUnitCode,LocationCode,SerialNumbers";
 /// A serial item's receipt line holds the numbers of the units received: read inline.
 const GOODS_RECEIPT_LINE_EXPAND: &str = "SerialNumbers";
 const GOODS_RECEIPTS: &str = "purchaseorder/GoodsReceipts";
+/// What a receipt line takes from its own header (see [`with_receipt_headers`]).
+const HEADER_FIELDS: [&str; 4] = ["ReceiptNumber", "SupplierCode", "SupplierName", "WarehouseCode"];
+const GOODS_RECEIPT_SELECT: &str = "ID,ReceiptNumber,SupplierCode,SupplierName,WarehouseCode";
 const ITEM_WAREHOUSES: &str = "inventory/ItemWarehouses";
 const SUPPLIER_ITEMS: &str = "logistics/SupplierItem";
 const ITEM_EXTRA_FIELDS: &str = "read/logistics/ItemExtraField";
@@ -124,16 +127,18 @@ impl ProviderLookups {
     }
 }
 
-/// Puts each line's receipt number (from its GoodsReceipts header) on the line.
-fn with_receipt_numbers(mut lines: Vec<Value>, headers: &[Value]) -> Vec<Value> {
-    let numbers: HashMap<String, Value> = headers
-        .iter()
-        .filter_map(|h| Some((h.get("ID")?.as_str()?.to_ascii_lowercase(), h.get("ReceiptNumber")?.clone())))
-        .collect();
+/// Puts on each line what its own GoodsReceipts header says (by the line's GoodsReceiptID): the
+/// receipt number, the supplier and the warehouse received into.
+fn with_receipt_headers(mut lines: Vec<Value>, headers: &[Value]) -> Vec<Value> {
+    let by_id: HashMap<String, &Value> =
+        headers.iter().filter_map(|h| Some((h.get("ID")?.as_str()?.to_ascii_lowercase(), h))).collect();
     for line in &mut lines {
         let header = line.get("GoodsReceiptID").and_then(Value::as_str).map(str::to_ascii_lowercase);
-        if let (Some(number), Some(obj)) = (header.and_then(|h| numbers.get(&h)), line.as_object_mut()) {
-            obj.insert("ReceiptNumber".into(), number.clone());
+        let (Some(header), Some(obj)) = (header.and_then(|h| by_id.get(&h)), line.as_object_mut()) else { continue };
+        for field in HEADER_FIELDS {
+            if let Some(value) = header.get(field).filter(|v| !v.is_null()) {
+                obj.insert(field.into(), value.clone());
+            }
         }
     }
     lines
@@ -168,8 +173,8 @@ impl LabelLookups for ProviderLookups {
             .await?;
         let receipt_ids: Vec<String> =
             lines.iter().filter_map(|l| l.get("GoodsReceiptID")?.as_str().map(str::to_string)).collect();
-        let headers = self.rows_by_ids(GOODS_RECEIPTS, Some("ID,ReceiptNumber"), "ID", &receipt_ids).await?;
-        Ok(with_receipt_numbers(lines, &headers))
+        let headers = self.rows_by_ids(GOODS_RECEIPTS, Some(GOODS_RECEIPT_SELECT), "ID", &receipt_ids).await?;
+        Ok(with_receipt_headers(lines, &headers))
     }
 
     async fn free_text_values(&self, item_ids: &[String]) -> anyhow::Result<Vec<Value>> {
@@ -204,10 +209,20 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn receipt_numbers_join_by_header_id_in_any_case() {
-        let lines = vec![json!({"ID": "l1", "GoodsReceiptID": "ABC"}), json!({"ID": "l2"})];
-        let joined = with_receipt_numbers(lines, &[json!({"ID": "abc", "ReceiptNumber": 55})]);
-        assert_eq!(joined[0]["ReceiptNumber"], 55);
-        assert!(joined[1].get("ReceiptNumber").is_none());
+    fn receipt_headers_join_by_the_lines_own_header_id_in_any_case() {
+        let lines = vec![
+            json!({"ID": "l1", "GoodsReceiptID": "ABC"}),
+            json!({"ID": "l2", "GoodsReceiptID": "def"}),
+            json!({"ID": "l3"}),
+        ];
+        let headers = [
+            json!({"ID": "def", "ReceiptNumber": 27, "SupplierCode": "S2", "SupplierName": "De Jong", "WarehouseCode": "2"}),
+            json!({"ID": "abc", "ReceiptNumber": 28, "SupplierCode": "S1", "SupplierName": "Dutch Elektro", "WarehouseCode": "1"}),
+        ];
+        let joined = with_receipt_headers(lines, &headers);
+        let header_of = |l: &Value| HEADER_FIELDS.map(|f| l[f].clone());
+        assert_eq!(header_of(&joined[0]), [json!(28), json!("S1"), json!("Dutch Elektro"), json!("1")]);
+        assert_eq!(header_of(&joined[1]), [json!(27), json!("S2"), json!("De Jong"), json!("2")]);
+        assert!(HEADER_FIELDS.iter().all(|f| joined[2].get(f).is_none()), "a line without a header gets nothing");
     }
 }

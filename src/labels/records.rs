@@ -81,6 +81,9 @@ pub struct LabelRecord {
     pub purchase_order_number: Option<String>,
     pub receipt_number: Option<String>,
     pub serial_number: Option<String>,
+    /// What the label stands for with its unit: a receipt line's received quantity (one unit on
+    /// a serial number's label), a shop order's or by-product's planned quantity.
+    pub quantity: Option<String>,
     pub supplier_code: Option<String>,
     pub supplier_description: Option<String>,
     pub warehouses_and_locations: Vec<WarehouseLocation>,
@@ -109,6 +112,7 @@ impl LabelRecord {
         "PurchaseOrderNumber",
         "ReceiptNumber",
         "SerialNumber",
+        "Quantity",
         "SupplierCode",
         "SupplierDescription",
         "Supplier",
@@ -136,6 +140,7 @@ impl LabelRecord {
             "PurchaseOrderNumber" => opt(&self.purchase_order_number),
             "ReceiptNumber" => opt(&self.receipt_number),
             "SerialNumber" => opt(&self.serial_number),
+            "Quantity" => opt(&self.quantity),
             "SupplierCode" => opt(&self.supplier_code),
             "SupplierDescription" => self.supplier_description.clone().unwrap_or_else(|| SUPPLIER_DEFAULT.into()),
             "Supplier" => match (&self.supplier_code, &self.supplier_description) {
@@ -169,6 +174,7 @@ impl LabelRecord {
             "PurchaseOrderNumber" => opt(&self.purchase_order_number),
             "ReceiptNumber" => opt(&self.receipt_number),
             "SerialNumber" => opt(&self.serial_number),
+            "Quantity" => opt(&self.quantity),
             "SupplierCode" => opt(&self.supplier_code),
             "SupplierDescription" => real(self.supplier_description.as_deref(), SUPPLIER_DEFAULT),
             "Supplier" => opt(&self.supplier_code) || real(self.supplier_description.as_deref(), SUPPLIER_DEFAULT),
@@ -235,18 +241,20 @@ pub(super) fn main_supplier_first(mut rows: Vec<Value>) -> Vec<Value> {
 
 /// The provider reads label generation needs (spec §7). Rows keep the provider's field names.
 pub trait LabelLookups: Send + Sync {
-    /// ShopOrders rows for the ids: ID, Item, ItemCode, ItemDescription, PlannedQuantity,
+    /// ShopOrders rows for the ids: ID, Item, ItemCode, ItemDescription, PlannedQuantity, Unit,
     /// ShopOrderNumber, ProjectDescription.
     fn shop_orders(&self, ids: &[String]) -> impl Future<Output = anyhow::Result<Vec<Value>>> + Send;
     /// ShopOrderMaterialPlans rows of one shop order: ID, Item, ItemCode, ItemDescription,
     /// PlannedQuantity, Type, Unit.
     fn material_plans(&self, shop_order_id: &str) -> impl Future<Output = anyhow::Result<Vec<Value>>> + Send;
-    /// By-product rows of one shop order: Item, ItemCode, ItemDescription (and Quantity).
+    /// By-product rows of one shop order: Item, ItemCode, ItemDescription (and Quantity, Unit).
     fn by_products(&self, shop_order_id: &str) -> impl Future<Output = anyhow::Result<Vec<Value>>> + Send;
     /// Items rows for item-direct labels: ID, Code, Description.
     fn items(&self, ids: &[String]) -> impl Future<Output = anyhow::Result<Vec<Value>>> + Send;
     /// GoodsReceiptLines rows: ID, Item, ItemCode, ItemDescription, PurchaseOrderNumber,
-    /// ProjectDescription, ReceiptNumber when the caller joins the receipt header, and the
+    /// ProjectDescription, QuantityReceived, ItemUnitCode, LocationCode (the storage location
+    /// received into); from the line's own receipt header (GoodsReceiptID): ReceiptNumber,
+    /// SupplierCode, SupplierName and WarehouseCode; and the
     /// `SerialNumbers` of serial items (rows with `SerialNumber`, as an array or the provider's
     /// `{"results": […]}`).
     fn goods_receipt_lines(&self, ids: &[String]) -> impl Future<Output = anyhow::Result<Vec<Value>>> + Send;
@@ -339,6 +347,17 @@ fn count_from(quantity: Option<f64>) -> u32 {
     }
 }
 
+/// A quantity with its unit as printed: `12 stuk`, `2.5 m`; nothing without a quantity.
+fn quantity_text(quantity: Option<f64>, unit: Option<String>) -> Option<String> {
+    let q = quantity.filter(|q| q.is_finite() && *q > 0.0)?;
+    // Whole numbers without '.0'; parts to at most four decimals, as units are kept.
+    let amount = (q * 10_000.0).round() / 10_000.0;
+    Some(match unit {
+        Some(unit) => format!("{amount} {unit}"),
+        None => amount.to_string(),
+    })
+}
+
 /// Builds the label records for a request. Rules (spec §5, §9) are applied in order:
 /// exclusion, lookups by label type, defaults, and the print count.
 pub async fn build_records<L: LabelLookups>(
@@ -410,12 +429,13 @@ async fn shop_order_records<L: LabelLookups>(
         };
         let so_number = text(order, "ShopOrderNumber");
         let project = text(order, "ProjectDescription");
-        let base = |row: &Value, code: String, desc_key: &str, count: u32| LabelRecord {
+        let base = |row: &Value, code: String, desc_key: &str, count: u32, quantity: Option<String>| LabelRecord {
             item_id: text(row, "Item").unwrap_or_default(),
             item_code: code,
             description: text(row, desc_key).unwrap_or_default(),
             shop_order_number: so_number.clone(),
             project_description: project.clone(),
+            quantity,
             print_count: count,
             ..LabelRecord::default()
         };
@@ -428,7 +448,8 @@ async fn shop_order_records<L: LabelLookups>(
                 .copied()
                 .flatten()
                 .unwrap_or_else(|| count_from(number(order, "PlannedQuantity")));
-            out.push(base(order, item_code.unwrap_or_default(), "ItemDescription", count));
+            let planned = quantity_text(number(order, "PlannedQuantity"), text(order, "Unit"));
+            out.push(base(order, item_code.unwrap_or_default(), "ItemDescription", count, planned));
         }
         // By-products: material plan lines of Type 2, completed by the by-products lookup.
         let plans = lookups.material_plans(id).await.map_err(RecordError::Lookup)?;
@@ -446,6 +467,7 @@ async fn shop_order_records<L: LabelLookups>(
                 code.unwrap_or_default(),
                 "ItemDescription",
                 count_from(number(plan, "PlannedQuantity")),
+                quantity_text(number(plan, "PlannedQuantity"), text(plan, "Unit")),
             ));
         }
         for bp in &by_products {
@@ -458,8 +480,15 @@ async fn shop_order_records<L: LabelLookups>(
                 continue;
             }
             labelled_items.insert(item.clone().unwrap_or_default());
-            let count = count_from(number(bp, "Quantity").or_else(|| number(bp, "PlannedQuantity"))).max(1);
-            out.push(base(bp, code.unwrap_or_default(), "ItemDescription", count));
+            let planned = number(bp, "Quantity").or_else(|| number(bp, "PlannedQuantity"));
+            let count = count_from(planned).max(1);
+            out.push(base(
+                bp,
+                code.unwrap_or_default(),
+                "ItemDescription",
+                count,
+                quantity_text(planned, text(bp, "Unit")),
+            ));
         }
     }
     Ok(out)
@@ -514,6 +543,18 @@ async fn goods_receipt_records<L: LabelLookups>(
             project_description: text(line, "ProjectDescription"),
             purchase_order_number: text(line, "PurchaseOrderNumber"),
             receipt_number: text(line, "ReceiptNumber").or_else(|| text(line, "GoodsReceiptNumber")),
+            quantity: quantity_text(number(line, "QuantityReceived"), text(line, "ItemUnitCode")),
+            // The receipt's own supplier and warehouse (from its header), not the item's main
+            // supplier or first warehouse: another order of the item may come from elsewhere.
+            supplier_code: text(line, "SupplierCode"),
+            supplier_description: text(line, "SupplierName"),
+            warehouses_and_locations: text(line, "WarehouseCode")
+                .map(|warehouse| WarehouseLocation {
+                    warehouse,
+                    location: text(line, "LocationCode").unwrap_or_default(),
+                })
+                .into_iter()
+                .collect(),
             print_count: counts.get(id.as_str()).copied().flatten().unwrap_or(1),
             ..LabelRecord::default()
         };
@@ -524,8 +565,10 @@ async fn goods_receipt_records<L: LabelLookups>(
         }
         // A serial item's units each get their own label with their number, once: the numbers
         // say how many, whatever count was asked for the line.
+        let one = quantity_text(Some(1.0), text(line, "ItemUnitCode"));
         out.extend(serials.into_iter().map(|serial| LabelRecord {
             serial_number: Some(serial),
+            quantity: one.clone(),
             print_count: 1,
             ..record.clone()
         }));
@@ -599,25 +642,51 @@ fn apply_label_info(records: &mut [LabelRecord], info: &LabelInfoRows) {
         let mine = |rows: &'_ [Value], key: &str| -> Vec<Value> {
             rows.iter().filter(|r| text(r, key).as_deref() == Some(record.item_id.as_str())).cloned().collect()
         };
-        record.warehouses_and_locations = mine(&info.item_warehouses, "Item")
-            .iter()
-            .filter_map(|row| {
-                let warehouse = text(row, "WarehouseCode")?;
-                let location = text(row, "DefaultStorageLocationCode")?;
-                // Warehouses whose code ends in 3 ('xxx3') hold no labelled stock.
-                (!warehouse.ends_with('3')).then_some(WarehouseLocation { warehouse, location })
-            })
-            .collect();
+        let item_warehouses = mine(&info.item_warehouses, "Item");
+        let default_location = |warehouse: &str| {
+            item_warehouses
+                .iter()
+                .find(|row| text(row, "WarehouseCode").as_deref() == Some(warehouse))
+                .and_then(|row| text(row, "DefaultStorageLocationCode"))
+        };
+        let pairs: Vec<WarehouseLocation> = if record.warehouses_and_locations.is_empty() {
+            item_warehouses
+                .iter()
+                .filter_map(|row| {
+                    let warehouse = text(row, "WarehouseCode")?;
+                    let location = text(row, "DefaultStorageLocationCode")?;
+                    Some(WarehouseLocation { warehouse, location })
+                })
+                .collect()
+        } else {
+            // A receipt's warehouse is where the goods went: its line's location, else the item's
+            // default location in that warehouse (never one of another warehouse).
+            record
+                .warehouses_and_locations
+                .iter()
+                .map(|wl| WarehouseLocation {
+                    warehouse: wl.warehouse.clone(),
+                    location: match wl.location.trim() {
+                        "" => default_location(&wl.warehouse).unwrap_or_default(),
+                        given => given.to_string(),
+                    },
+                })
+                .collect()
+        };
+        // Warehouses whose code ends in 3 ('xxx3') hold no labelled stock; a pair needs a location.
+        record.warehouses_and_locations =
+            pairs.into_iter().filter(|wl| !wl.warehouse.ends_with('3') && !wl.location.trim().is_empty()).collect();
         record.warehouse_and_location_for_label = match record.warehouses_and_locations.first() {
             Some(wl) => format!("W-L: {}-{}", wl.warehouse, wl.location),
             None => NO_WAREHOUSE.to_string(),
         };
-        let supplier = mine(&info.supplier_items, "Item").into_iter().next();
-        record.supplier_code = supplier.as_ref().and_then(|s| text(s, "SupplierCode"));
-        record.supplier_description = supplier
-            .as_ref()
-            .and_then(|s| text(s, "SupplierDescription"))
-            .or_else(|| Some(SUPPLIER_DEFAULT.to_string()));
+        // A record that has its supplier (a goods receipt's) keeps it; others get the item's main one.
+        if record.supplier_code.is_none() && record.supplier_description.is_none() {
+            let supplier = mine(&info.supplier_items, "Item").into_iter().next();
+            record.supplier_code = supplier.as_ref().and_then(|s| text(s, "SupplierCode"));
+            record.supplier_description = supplier.as_ref().and_then(|s| text(s, "SupplierDescription"));
+        }
+        record.supplier_description.get_or_insert_with(|| SUPPLIER_DEFAULT.to_string());
         record.post_processing_description = mine(&info.item_extra_fields, "ItemID")
             .iter()
             .find(|f| text(f, "Description").as_deref() == Some(POST_PROCESSING_FIELD))

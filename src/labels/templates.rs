@@ -151,18 +151,31 @@ mod tests {
             let serial = LabelRecord { serial_number: Some("42-100123-0017".into()), ..plain.clone() };
             for t in LabelType::all() {
                 let template = templates.get(t).unwrap();
+                // The quantity where the type has room for it (4, 6 and 7), never overlapping.
+                for record in [&plain, &serial] {
+                    let counted = LabelRecord { quantity: Some("100 stuk".into()), ..record.clone() };
+                    let lines = text_boxes(template, &counted);
+                    let with_quantity = lines.iter().filter(|(_, text)| text.contains("Qty 100 stuk")).count();
+                    assert_eq!(with_quantity, usize::from([4, 6, 7].contains(&t.number())), "{t}: {lines:?}");
+                    assert_no_overlap(t, &lines);
+                }
                 let lines = text_boxes(template, &plain);
+                assert!(lines.iter().all(|(_, text)| !text.contains("Qty")), "{t}: no quantity, no 'Qty': {lines:?}");
                 assert!(lines.iter().all(|(_, text)| !text.contains("S/N")), "{t}: {lines:?}");
                 let lines = text_boxes(template, &serial);
                 let with_serial = lines.iter().filter(|(_, text)| text.contains("S/N 42-100123-0017")).count();
                 assert_eq!(with_serial, 1, "{t}: the serial number once, whole: {lines:?}");
                 assert!(lines.iter().any(|(_, text)| text.starts_with("Motor")), "{t}: the description stays");
-                for (i, (a, ta)) in lines.iter().enumerate() {
-                    for (b, tb) in &lines[i + 1..] {
-                        let apart = a[2] <= b[0] || b[2] <= a[0] || a[3] <= b[1] + 0.01 || b[3] <= a[1] + 0.01;
-                        assert!(apart, "{t}: '{ta}' and '{tb}' overlap");
-                    }
-                }
+                assert_no_overlap(t, &lines);
+            }
+        }
+    }
+
+    fn assert_no_overlap(t: LabelType, lines: &[([f32; 4], String)]) {
+        for (i, (a, ta)) in lines.iter().enumerate() {
+            for (b, tb) in &lines[i + 1..] {
+                let apart = a[2] <= b[0] || b[2] <= a[0] || a[3] <= b[1] + 0.01 || b[3] <= a[1] + 0.01;
+                assert!(apart, "{t}: '{ta}' and '{tb}' overlap");
             }
         }
     }

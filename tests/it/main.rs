@@ -22,6 +22,8 @@ mod labels;
 #[cfg(feature = "demo")]
 mod labels_api;
 #[cfg(feature = "demo")]
+mod labels_receipt;
+#[cfg(feature = "demo")]
 mod labels_serial;
 #[cfg(feature = "demo")]
 mod live_lists;

@@ -310,6 +310,7 @@ fn has_tells_own_values_from_printed_defaults() {
         purchase_order_number: Some("2".into()),
         receipt_number: Some("3".into()),
         serial_number: Some("S".into()),
+        quantity: Some("1 stuk".into()),
         supplier_code: Some("C".into()),
         supplier_description: Some("X".into()),
         warehouse_and_location_for_label: "W-L: 1-A".into(),
@@ -323,4 +324,174 @@ fn has_tells_own_values_from_printed_defaults() {
     for field in LabelRecord::FIELDS {
         assert!(full.has(field), "{field}");
     }
+}
+
+/// A receipt of Dutch Elektro into warehouse 1, of an item whose main supplier is De Jong Food
+/// Machinery and whose first warehouse is 2: the receipt's own supplier and warehouse must win.
+fn receipt_of_another_supplier() -> Memory {
+    Memory {
+        receipt_lines: vec![
+            json!({"ID": "gr-28", "GoodsReceiptID": "h-28", "Item": "it-m", "ItemCode": "MTR-075",
+                   "ItemDescription": "Motor 0.75 kW", "PurchaseOrderNumber": 40012, "QuantityReceived": 12.0,
+                   "ItemUnitCode": "stuk    ", "ReceiptNumber": 28, "SupplierCode": "  2001",
+                   "SupplierName": "Dutch Elektro", "WarehouseCode": "1"}),
+            json!({"ID": "gr-29", "GoodsReceiptID": "h-29", "Item": "it-m", "ItemCode": "MTR-075",
+                   "ItemDescription": "Motor 0.75 kW", "PurchaseOrderNumber": 40013, "QuantityReceived": 2.5,
+                   "ItemUnitCode": "m", "LocationCode": "R-09", "ReceiptNumber": 29, "SupplierCode": "2002",
+                   "SupplierName": "De Jong Food Machinery", "WarehouseCode": "2"}),
+        ],
+        info: LabelInfoRows {
+            item_warehouses: vec![
+                json!({"Item": "it-m", "WarehouseCode": "2", "DefaultStorageLocationCode": "B-07"}),
+                json!({"Item": "it-m", "WarehouseCode": "1", "DefaultStorageLocationCode": "A-01"}),
+            ],
+            supplier_items: vec![
+                json!({"Item": "it-m", "SupplierCode": "2002", "SupplierDescription": "De Jong Food Machinery"}),
+                json!({"Item": "it-m", "SupplierCode": "2001", "SupplierDescription": "Dutch Elektro"}),
+            ],
+            item_extra_fields: vec![],
+        },
+        ..Memory::default()
+    }
+}
+
+#[tokio::test]
+async fn a_receipt_label_has_the_receipts_supplier_warehouse_and_quantity() {
+    let memory = receipt_of_another_supplier();
+    let batch = build_records(&memory, LabelSource::GoodsReceipt, &ids(&["gr-28", "gr-29"]), t(7)).await.unwrap();
+    let common = LabelRecord {
+        item_id: "it-m".into(),
+        item_code: "MTR-075".into(),
+        description: "Motor 0.75 kW".into(),
+        print_count: 1,
+        ..LabelRecord::default()
+    };
+    let wl = |w: &str, l: &str| vec![WarehouseLocation { warehouse: w.into(), location: l.into() }];
+    assert_eq!(
+        batch.records,
+        vec![
+            LabelRecord {
+                purchase_order_number: Some("40012".into()),
+                receipt_number: Some("28".into()),
+                quantity: Some("12 stuk".into()),
+                supplier_code: Some("2001".into()),
+                supplier_description: Some("Dutch Elektro".into()),
+                // No location on the line: the item's default location in the receipt's warehouse.
+                warehouses_and_locations: wl("1", "A-01"),
+                warehouse_and_location_for_label: "W-L: 1-A-01".into(),
+                ..common.clone()
+            },
+            LabelRecord {
+                purchase_order_number: Some("40013".into()),
+                receipt_number: Some("29".into()),
+                quantity: Some("2.5 m".into()),
+                supplier_code: Some("2002".into()),
+                supplier_description: Some("De Jong Food Machinery".into()),
+                warehouses_and_locations: wl("2", "R-09"),
+                warehouse_and_location_for_label: "W-L: 2-R-09".into(),
+                ..common.clone()
+            },
+        ]
+    );
+    assert_eq!(batch.records[0].field("Supplier"), "2001 Dutch Elektro");
+    assert_eq!(batch.records[0].field("Quantity"), "12 stuk");
+
+    // A receipt without a supplier or warehouse on its header (older data) falls back to the item's.
+    let mut bare = receipt_of_another_supplier();
+    for key in ["SupplierCode", "SupplierName", "WarehouseCode"] {
+        bare.receipt_lines[0].as_object_mut().unwrap().remove(key);
+    }
+    let batch = build_records(&bare, LabelSource::GoodsReceipt, &ids(&["gr-28"]), t(7)).await.unwrap();
+    assert_eq!(batch.records[0].field("Supplier"), "2002 De Jong Food Machinery");
+    assert_eq!(batch.records[0].field("WarehouseAndLocationForLabel"), "W-L: 2-B-07");
+
+    // A receipt into a warehouse the item has no default location in prints no other warehouse's.
+    let mut elsewhere = receipt_of_another_supplier();
+    elsewhere.receipt_lines[0]["WarehouseCode"] = json!("5");
+    let batch = build_records(&elsewhere, LabelSource::GoodsReceipt, &ids(&["gr-28"]), t(7)).await.unwrap();
+    assert_eq!(batch.records[0].field("WarehouseAndLocationForLabel"), NO_WAREHOUSE);
+    assert_eq!(batch.records[0].warehouses_and_locations, vec![]);
+
+    // Types without label info still carry the receipt's own supplier and quantity.
+    let batch = build_records(&memory, LabelSource::GoodsReceipt, &ids(&["gr-28"]), t(1)).await.unwrap();
+    assert_eq!(batch.records[0].supplier_description.as_deref(), Some("Dutch Elektro"));
+    assert_eq!(batch.records[0].quantity.as_deref(), Some("12 stuk"));
+}
+
+#[tokio::test]
+async fn a_serial_units_label_says_one_unit() {
+    let mut memory = receipt_of_another_supplier();
+    memory.receipt_lines[1]["SerialNumbers"] = json!([{"SerialNumber": "M-2"}, {"SerialNumber": "M-1"}]);
+    memory.receipt_lines[1]["ItemUnitCode"] = json!("stuk");
+    let batch = build_records(&memory, LabelSource::GoodsReceipt, &ids(&["gr-29"]), t(7)).await.unwrap();
+    let labels: Vec<_> = batch
+        .records
+        .iter()
+        .map(|r| (r.serial_number.as_deref(), r.quantity.as_deref(), r.field("Supplier")))
+        .collect();
+    let supplier = "2002 De Jong Food Machinery".to_string();
+    assert_eq!(labels, vec![(Some("M-1"), Some("1 stuk"), supplier.clone()), (Some("M-2"), Some("1 stuk"), supplier)]);
+}
+
+#[tokio::test]
+async fn shop_order_and_item_records_field_by_field() {
+    let mut memory = shop();
+    memory.shop_orders[0]["Unit"] = json!("stuk    ");
+    memory.plans[1]["Unit"] = json!("m");
+    memory.by_products[1]["Unit"] = json!("kg");
+    memory.info.item_warehouses =
+        vec![json!({"Item": "it-main", "WarehouseCode": "1", "DefaultStorageLocationCode": "A-01"})];
+    memory.info.supplier_items =
+        vec![json!({"Item": "it-main", "SupplierCode": "2001", "SupplierDescription": "Dutch Elektro"})];
+    let batch = build_records(&memory, LabelSource::ShopOrder, &ids(&["so-1"]), t(6)).await.unwrap();
+    let order = |item_id: &str, code: &str, description: &str, quantity: &str, count: u32| LabelRecord {
+        item_id: item_id.into(),
+        item_code: code.into(),
+        description: description.into(),
+        shop_order_number: Some("4711".into()),
+        project_description: Some("Alpha hall extension".into()),
+        quantity: Some(quantity.into()),
+        supplier_description: Some(SUPPLIER_DEFAULT.into()),
+        warehouse_and_location_for_label: NO_WAREHOUSE.into(),
+        print_count: count,
+        ..LabelRecord::default()
+    };
+    assert_eq!(
+        batch.records,
+        vec![
+            LabelRecord {
+                supplier_code: Some("2001".into()),
+                supplier_description: Some("Dutch Elektro".into()),
+                warehouses_and_locations: vec![WarehouseLocation { warehouse: "1".into(), location: "A-01".into() }],
+                warehouse_and_location_for_label: "W-L: 1-A-01".into(),
+                ..order("it-main", "EL-100", "Control cabinet", "3 stuk", 3)
+            },
+            order("it-bp", "BP-1", "By-product", "2.5 m", 3),
+            order("it-bp2", "BP-2", "Second by-product", "1 kg", 1),
+        ]
+    );
+
+    let memory = Memory {
+        items: vec![json!({"ID": "it-9", "Code": "EL-9", "Description": "Direct item"})],
+        info: LabelInfoRows {
+            item_warehouses: vec![json!({"Item": "it-9", "WarehouseCode": "2", "DefaultStorageLocationCode": "B-07"})],
+            ..LabelInfoRows::default()
+        },
+        ..Memory::default()
+    };
+    let batch = build_records(&memory, LabelSource::ItemDirect, &ids(&["it-9"]), t(6)).await.unwrap();
+    assert_eq!(
+        batch.records,
+        vec![LabelRecord {
+            item_id: "it-9".into(),
+            item_code: "EL-9".into(),
+            description: "Direct item".into(),
+            supplier_description: Some(SUPPLIER_DEFAULT.into()),
+            warehouses_and_locations: vec![WarehouseLocation { warehouse: "2".into(), location: "B-07".into() }],
+            warehouse_and_location_for_label: "W-L: 2-B-07".into(),
+            print_count: 1,
+            ..LabelRecord::default()
+        }],
+        "an item label has no quantity: it stands for no order"
+    );
 }
