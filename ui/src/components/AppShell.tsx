@@ -9,6 +9,7 @@ import { useSyncToasts } from '../state/toasts.ts'
 import { BrandName } from './BrandName.tsx'
 import { MobileLogout } from './MobileLogout.tsx'
 import { NavBar } from './NavBar.tsx'
+import { DivisionFromUrl } from './OrgSwitcher.tsx'
 import { OutageBanner } from './OutageBanner.tsx'
 import { SettingsMenu } from './SettingsMenu.tsx'
 import { SignInNotice } from './SignInNotice.tsx'
@@ -44,7 +45,9 @@ function Header({ session }: { session: Session }) {
           <BrandName />
         </span>
       )}
-      {registered && <NavBar session={session} />}
+      {/* also before activation: its organization switcher is the way back to an activated one */}
+      <NavBar session={session} />
+      <DivisionFromUrl session={session} />
       <div className="ml-auto">{isMobileUserAgent() ? <MobileLogout /> : <SettingsMenu session={session} />}</div>
     </header>
   )

@@ -1,13 +1,16 @@
 import { NavLink } from 'react-router'
-import type { Session } from '../api/auth.ts'
+import { isRegistered, type Session } from '../api/auth.ts'
 import { t } from '../i18n/index.ts'
-import { withDivision } from '../lib/access.ts'
+import { organizationName, withDivision } from '../lib/access.ts'
 import { exactHost, exactUrl } from '../lib/exactLinks.ts'
 import { navRoutes } from '../routes/table.ts'
 import { OrgSwitcher } from './OrgSwitcher.tsx'
 
 
-/** The screens' links (each with ?division=) and "for {customer}" to the provider's portal. */
+/**
+ * "for {organization}" to the provider's portal, the screens' links (each with ?division=) once
+ * the organization is activated, and the organization switcher.
+ */
 export function NavBar({ session }: { session: Session }) {
   return (
     <>
@@ -20,22 +23,24 @@ export function NavBar({ session }: { session: Session }) {
           title={t('nav.portalTitle')}
           className="font-medium text-white underline-offset-2 hover:underline"
         >
-          {session.customer_name}
+          {organizationName(session)}
         </a>
       </span>
-      <nav aria-label={t('nav.label')} className="flex flex-wrap gap-1">
-        {navRoutes().map((r) => (
-          <NavLink
-            key={r.path}
-            to={withDivision(r.path, session)}
-            className={({ isActive }) =>
-              `rounded px-3 py-1 text-sm ${isActive ? 'bg-white/20 text-white' : 'text-sky-100 hover:bg-white/10'}`
-            }
-          >
-            {t(r.nav)}
-          </NavLink>
-        ))}
-      </nav>
+      {isRegistered(session) && (
+        <nav aria-label={t('nav.label')} className="flex flex-wrap gap-1">
+          {navRoutes().map((r) => (
+            <NavLink
+              key={r.path}
+              to={withDivision(r.path, session)}
+              className={({ isActive }) =>
+                `rounded px-3 py-1 text-sm ${isActive ? 'bg-white/20 text-white' : 'text-sky-100 hover:bg-white/10'}`
+              }
+            >
+              {t(r.nav)}
+            </NavLink>
+          ))}
+        </nav>
+      )}
       <OrgSwitcher session={session} />
     </>
   )

@@ -2,7 +2,17 @@ import { describe, expect, it } from 'vitest'
 import { PUBLIC_SESSION } from '../api/auth.ts'
 import { hasRoute, menuRoutes, navRoutes, routes } from '../routes/table.ts'
 import { session } from '../test/fixtures.ts'
-import { fallbackPath, landingAfterSignIn, mayEnter, needsActivation, signedInLanding, withDivision } from './access.ts'
+import {
+  afterSwitch,
+  askedDivision,
+  fallbackPath,
+  landingAfterSignIn,
+  mayEnter,
+  needsActivation,
+  organizationName,
+  signedInLanding,
+  withDivision,
+} from './access.ts'
 
 const NOW = Date.parse('2026-11-20T10:00:00Z')
 const signedIn = session({ tier: 'signedIn', registered: false })
@@ -144,5 +154,37 @@ describe('route table', () => {
     // the cog menu in the spec's order, then the user's own settings and the database page
     expect(menuRoutes().map((r) => r.path)).toEqual(['/globalSettings', '/importItems', '/accountSettings', '/mng'])
     expect(hasRoute('/scanning')).toBe(true)
+  })
+})
+
+describe('switching organizations', () => {
+  const two = [
+    { division: 3154102, name: 'Van Dijk Machinebouw B.V.' },
+    { division: 3154117, name: 'Van Dijk Service B.V.' },
+  ]
+  const second = session({ tier: 'signedIn', registered: false, division: 3154117, divisions: two })
+
+  it('leads to the licence page of an organization not activated yet', () => {
+    expect(afterSwitch('/planning', second)).toBe('/license-code?division=3154117&customer=Van+Dijk+Machinebouw+B.V.')
+  })
+
+  it('keeps the screen in an activated organization, and leaves the licence page for the Dashboard', () => {
+    const first = session({ divisions: two })
+    expect(afterSwitch('/planning', first)).toBe('/planning?division=3154102')
+    expect(afterSwitch('/license-code', first)).toBe('/dashboard?division=3154102')
+  })
+
+  it("follows a link's ?division= only to another of the user's organizations", () => {
+    expect(askedDivision('?division=3154102', second)).toBe(3154102)
+    expect(askedDivision('?division=3154117', second)).toBeNull()
+    expect(askedDivision('?division=999', second)).toBeNull()
+    expect(askedDivision('', second)).toBeNull()
+    expect(askedDivision('?division=abc', second)).toBeNull()
+    expect(askedDivision('?division=3154102', PUBLIC_SESSION)).toBeNull()
+  })
+
+  it("names the chosen division, not the licence's customer", () => {
+    expect(organizationName(second)).toBe('Van Dijk Service B.V.')
+    expect(organizationName(session({ divisions: [] }))).toBe('Van Dijk Machinebouw B.V.')
   })
 })

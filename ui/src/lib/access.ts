@@ -65,3 +65,33 @@ export function landingAfterSignIn(user: { activated: boolean; division: number;
   const q = new URLSearchParams({ division: String(user.division), customer: user.customer })
   return `${LICENSE_CODE}?${q}`
 }
+
+/**
+ * Where switching organizations leads: an organization not activated yet to its licence page
+ * (its screens would all be refused), away from the licence page once the new one is activated,
+ * otherwise the same screen in the new organization.
+ */
+export function afterSwitch(pathname: string, next: Session): string {
+  if (!next.registered) return landingAfterSignIn({ activated: false, division: next.division, customer: next.customer_name ?? '' })
+  return withDivision(pathname === LICENSE_CODE ? DASHBOARD : pathname, next)
+}
+
+/**
+ * The organization a link's `?division=` asks for when it is another of the user's own (a
+ * bookmark, the browser's back button, a typed address); null when it asks for none, for the
+ * current one, or for one the user cannot choose.
+ */
+export function askedDivision(search: string, s: Session | undefined): number | null {
+  if (!isSignedIn(s)) return null
+  const asked = Number(new URLSearchParams(search).get('division'))
+  if (!(asked > 0) || asked === s.division) return null
+  return s.divisions.some((d) => d.division === asked) ? asked : null
+}
+
+/**
+ * The chosen organization's own name. The customer name is the licence holder's, the same for
+ * every division of one licence, so it named the first company while the second was chosen.
+ */
+export function organizationName(s: Session): string {
+  return s.divisions.find((d) => d.division === s.division)?.name || s.organizationDetails.name || s.customer_name || ''
+}

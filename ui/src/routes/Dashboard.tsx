@@ -4,6 +4,7 @@ import { Loading } from '../components/Loading.tsx'
 import { SyncButton } from '../components/SyncButton.tsx'
 import { StockTable } from '../components/StockTable.tsx'
 import { t } from '../i18n/index.ts'
+import { organizationName } from '../lib/access.ts'
 
 /** The organization, Sync Data, and the Table view of stock in all locations. */
 export default function Dashboard() {
@@ -13,12 +14,11 @@ export default function Dashboard() {
   const status = useSyncStatus(full)
 
   if (!session) return <Loading />
-  const org = session.organizationDetails
   return (
     <div className="mx-auto flex w-full max-w-[1600px] flex-1 flex-col gap-4 p-4 md:p-6">
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
-          <h1 className="text-2xl font-bold text-sky-900">{org.name || session.customer_name}</h1>
+          <h1 className="text-2xl font-bold text-sky-900">{organizationName(session)}</h1>
           <p className="text-sm text-slate-600" data-testid="dashboard-division">
             {t('dashboard.division', { division: session.division })}
           </p>
