@@ -133,7 +133,7 @@ export const nl: Catalogue = {
     'Ontvangsten laadt alleen de goederenontvangsten van de laatste 30 dagen en toont bij het kiezen van etiketten welke productieorders een artikel nodig hebben.',
 
   'tooltip.filters':
-    'Zoeken vindt een productieordernummer, een artikelcode of een omschrijving. Filters beperken de lijst op magazijn, artikelgroep en of een artikel actief is.',
+    'Zoeken vindt een productieordernummer (SO 24005 of 24005), een artikelcode, een barcode of een omschrijving. Filters beperken de lijst op magazijn, artikelgroep en of een artikel actief is.',
   'tooltip.shopOrderModal': 'Wijzig de planning van deze productieorder. Opgeslagen wijzigingen gaan naar Exact Online.',
   'tooltip.receive': 'Ontvang de aangekomen hoeveelheid; de goederenontvangst gaat naar Exact Online.',
   'tooltip.transferStockAdjusted': 'De voorraad is na deze overboeking aangepast, dus de aantallen kunnen afwijken van Exact Online.',

@@ -134,7 +134,7 @@ export const en = {
     'The Receipts view loads only the last 30 days of goods receipts and shows which shop orders need an item when picking items to print.',
 
   'tooltip.filters':
-    'Search matches a shop order number, an item code or a description. Filters narrow the list by warehouse, item group and whether an item is active.',
+    'Search matches a shop order number (SO 24005 or 24005), an item code, a barcode or a description. Filters narrow the list by warehouse, item group and whether an item is active.',
   'tooltip.shopOrderModal': 'Change the planning of this shop order. Saved changes are sent to Exact Online.',
   'tooltip.receive': 'Receive the quantity that arrived; the goods receipt is sent to Exact Online.',
   'tooltip.transferStockAdjusted': 'Stock was adjusted after this transfer, so the figures may differ from Exact Online.',
