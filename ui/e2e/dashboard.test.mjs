@@ -1,0 +1,185 @@
+// The Dashboard against the demo at desktop size: a chosen warehouse's stock beside the total,
+// filters that survive a reload, a search by "SO <number>" and by barcode, copy buttons that
+// copy codes; and at handheld size the operator timer taking "SO <number>" as Scanning does.
+import { after, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { activate, api, signIn, syncSettled, watchConsole } from './flows.mjs'
+import { launchBrowser, startServer } from './server.mjs'
+
+let server
+let browser
+let context
+let page
+let errors
+let division
+
+before(async () => {
+  server = await startServer('demo')
+  browser = await launchBrowser()
+  context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-GB' })
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+  page = await context.newPage()
+  errors = watchConsole(page)
+  await signIn(page, server.url)
+  await activate(page, server.url, server.lines['Licence code'])
+  division = new URL(page.url()).searchParams.get('division')
+  await api(page, '/sync', { method: 'POST', body: {} })
+  await syncSettled(page, 300_000)
+})
+
+after(async () => {
+  await browser?.close()
+  await server?.stop()
+})
+
+/** Waits for the Table view to settle after a change. */
+async function settled() {
+  const idle = () => page.waitForFunction(() => {
+    const c = document.querySelector('[data-testid=stock-count]')
+    return c && !c.textContent.includes('…')
+  })
+  await idle()
+  await page.waitForTimeout(400)
+  await idle()
+}
+
+/** The item codes of the rows in view. */
+const codes = () => page.getByTestId('stock-rows').locator('[role=row] [role=cell]:nth-child(2) a').allInnerTexts()
+
+/** A figure as the table writes it (en-GB: "1,234.5") as a number. */
+const figure = (text) => Number(/-?[\d,]+(\.\d+)?/.exec(text)?.[0].replace(/,/g, ''))
+
+/** Every row of a local table, page by page. */
+async function all(table, select) {
+  const out = []
+  for (let offset = 0; ; offset += 1000) {
+    const rows = await api(page, `/db/${table}?select=${select}&limit=1000&offset=${offset}`)
+    out.push(...rows)
+    if (rows.length < 1000) return out
+  }
+}
+
+/** The row of the item with exactly this code. */
+const rowOf = (code) =>
+  page
+    .getByTestId('stock-rows')
+    .locator('[role=row]')
+    .filter({ has: page.locator('[role=cell]:nth-child(2) a', { hasText: new RegExp(`^${code.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) })
+
+/** Equal as the table rounds (three decimals). */
+const near = (actual, expected, what) => assert.ok(Math.abs(actual - expected) < 0.001, `${what}: ${actual} vs ${expected}`)
+
+const search = () => page.getByRole('searchbox', { name: 'Search' })
+
+test("with a warehouse chosen, a row shows that warehouse's stock and the total beside it", async () => {
+  const positions = await all('stockPositions', 'ItemId,ItemCode,CurrentStock,Warehouse')
+  const byItem = new Map()
+  for (const p of positions) {
+    const e = byItem.get(p.ItemId) ?? { code: p.ItemCode, total: 0, warehouses: new Map() }
+    e.total += p.CurrentStock
+    e.warehouses.set(p.Warehouse.toLowerCase(), (e.warehouses.get(p.Warehouse.toLowerCase()) ?? 0) + p.CurrentStock)
+    byItem.set(p.ItemId, e)
+  }
+  // an item whose stock in one warehouse differs from its total
+  const [, item] = [...byItem].find(([, e]) => [...e.warehouses.values()].some((s) => s > 0 && Math.abs(s - e.total) > 0.01))
+  const [warehouseId, inWarehouse] = [...item.warehouses].find(([, s]) => s > 0 && Math.abs(s - item.total) > 0.01)
+  const warehouses = await api(page, '/exact/live/warehouses')
+  const warehouse = warehouses.find((w) => w.ID.toLowerCase() === warehouseId)
+
+  await page.goto(`${server.url}/dashboard?division=${division}`)
+  await page.getByLabel('Warehouse').selectOption(warehouse.ID)
+  await page.getByLabel('Status').selectOption('all')
+  await search().fill(item.code)
+  await settled()
+  assert.ok((await codes()).includes(item.code), `${item.code}: ${await codes()}`)
+  assert.equal(await page.getByRole('columnheader', { name: 'In warehouse' }).count(), 1)
+  const row = rowOf(item.code)
+  const shown = await row.getByTestId('stock-figure').innerText()
+  near(figure(shown), inWarehouse, `${item.code} in warehouse ${warehouse.Code}: ${shown}`)
+  near(figure(await row.getByTestId('stock-total').innerText()), item.total, 'total')
+  assert.match(await row.getByTestId('stock-total').innerText(), / in total$/)
+
+  // all warehouses again: the total alone
+  await page.getByLabel('Warehouse').selectOption('')
+  await settled()
+  near(figure(await row.getByTestId('stock-figure').innerText()), item.total, 'total of all warehouses')
+  assert.equal(await row.getByTestId('stock-total').count(), 0)
+  assert.equal(await page.getByRole('columnheader', { name: 'Stock' }).count(), 1)
+})
+
+test('the filters are in the address and survive a reload', async () => {
+  const warehouses = await api(page, '/exact/live/warehouses')
+  const warehouse = warehouses[1] ?? warehouses[0]
+  await page.goto(`${server.url}/dashboard?division=${division}`)
+  await page.getByLabel('Warehouse').selectOption(warehouse.ID)
+  await page.getByLabel('Status').selectOption('all')
+  await search().fill('moer')
+  await settled()
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('q') === 'moer')
+  const before = await codes()
+  assert.ok(before.length > 0, `'moer' in warehouse ${warehouse.Code}`)
+
+  await page.reload()
+  const url = new URL(page.url())
+  assert.equal(url.searchParams.get('division'), division)
+  assert.equal(url.searchParams.get('q'), 'moer')
+  assert.equal(url.searchParams.get('warehouse'), warehouse.ID)
+  assert.equal(url.searchParams.get('status'), 'all')
+  await search().waitFor()
+  assert.equal(await search().inputValue(), 'moer')
+  assert.equal(await page.getByLabel('Warehouse').inputValue(), warehouse.ID)
+  assert.equal(await page.getByLabel('Status').inputValue(), 'all')
+  await settled()
+  assert.deepEqual(await codes(), before)
+
+  // back to the defaults: only the division stays in the address
+  await page.getByLabel('Warehouse').selectOption('')
+  await page.getByLabel('Status').selectOption('active')
+  await search().fill('')
+  await page.waitForFunction((d) => location.search === `?division=${d}`, division)
+})
+
+test('the search finds an item by "SO <number>" and by its barcode', async () => {
+  await page.goto(`${server.url}/dashboard?division=${division}&status=all`)
+  const [so] = await api(page, '/db/shopOrders?select=ShopOrderNumber,ItemCode&limit=1')
+  await search().fill(`SO ${so.ShopOrderNumber}`)
+  await settled()
+  assert.ok((await codes()).includes(so.ItemCode), `SO ${so.ShopOrderNumber} → ${so.ItemCode}: ${await codes()}`)
+  await page.getByText(`Shop order ${so.ShopOrderNumber}`).first().waitFor()
+
+  const items = await all('items', 'Code,Barcode')
+  const withBarcode = items.find((i) => i.Barcode && items.filter((x) => x.Barcode === i.Barcode).length === 1)
+  assert.ok(withBarcode, 'the demo has items with a barcode')
+  await search().fill(withBarcode.Barcode)
+  await settled()
+  assert.deepEqual(await codes(), [withBarcode.Code])
+})
+
+test("an item's copy button copies its code, not the link", async () => {
+  const [code] = await codes()
+  await page.getByRole('button', { name: `Copy ${code}`, exact: true }).click()
+  await page.getByRole('status').filter({ hasText: `${code} copied` }).waitFor()
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), code)
+  assert.deepEqual(errors, [])
+})
+
+test('at handheld size the operator timer takes "SO <number>" as Scanning does', async () => {
+  const hand = await context.newPage()
+  const handErrors = watchConsole(hand)
+  await hand.setViewportSize({ width: 390, height: 844 })
+  const [so] = await api(page, '/db/shopOrders?select=ShopOrderNumber&limit=1&offset=3')
+  await hand.goto(`${server.url}/hours?division=${division}`)
+  assert.equal(await hand.getByRole('tab', { name: 'Operator' }).getAttribute('aria-selected'), 'true')
+  await hand.locator('section[aria-labelledby=who-title] button').first().click()
+  const box = hand.getByLabel('Shop order')
+  await box.fill(`SO ${so.ShopOrderNumber}`)
+  await box.press('Enter')
+  await hand.getByTestId('picked-order').filter({ hasText: `Shop order ${so.ShopOrderNumber}:` }).waitFor()
+  assert.equal(await hand.getByText('That is not a shop order number', { exact: false }).count(), 0)
+  // a code that names no order is refused with the catalogue's message
+  await box.fill('44-100434')
+  await box.press('Enter')
+  await hand.getByRole('alert').filter({ hasText: 'That is not a shop order number' }).waitFor()
+  assert.deepEqual(handErrors, [])
+  await hand.close()
+})
