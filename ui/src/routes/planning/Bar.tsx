@@ -1,8 +1,9 @@
-import { useRef, useState, type KeyboardEvent, type PointerEvent } from 'react'
+import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react'
 import { t } from '../../i18n/index.ts'
 import type { Availability } from '../../lib/planning/availability.ts'
-import { barBox, dayIso, dragSteps, type Axis, type DragMode } from '../../lib/planning/timeline.ts'
-import { AVAILABILITY_DOT, AVAILABILITY_LABEL, statusClass } from './bars.ts'
+import { keyMoveBuffer, type KeyMove } from '../../lib/planning/keyMoves.ts'
+import { barBox, dayIso, draggedDates, dragSteps, type Axis, type DragMode } from '../../lib/planning/timeline.ts'
+import { AVAILABILITY_DOT, AVAILABILITY_LABEL, LATE_RING, statusClass } from './bars.ts'
 
 export interface BarOrder {
   id: string
@@ -12,6 +13,8 @@ export interface BarOrder {
   endDay: number
   status: number
   onHold: boolean
+  /** Planned date passed and not finished. */
+  late: boolean
   availability: Availability
   pending: boolean
 }
@@ -21,7 +24,8 @@ const CLICK_PX = 4
 
 /**
  * One shop order on the timeline. Drag the middle to move it, an edge to change its start or
- * planned date; arrow keys do the same by one column (Shift: the planned date only).
+ * planned date; arrow keys do the same by one column (Shift: the planned date only), moving the
+ * bar at once and writing the presses as one change once the keys rest or the bar loses focus.
  */
 export function Bar({
   order,
@@ -36,10 +40,20 @@ export function Bar({
 }) {
   const [drag, setDrag] = useState<{ mode: DragMode; dx: number } | null>(null)
   const origin = useRef<{ x: number; mode: DragMode } | null>(null)
-  const box = barBox(axis, order.startDay, order.endDay)
+  const [keyed, setKeyed] = useState<KeyMove | null>(null)
+  // the latest onDrag and id, so the buffer made once writes through the current ones
+  const write = useRef({ onDrag, id: order.id })
+  write.current = { onDrag, id: order.id }
+  const keys = useRef<ReturnType<typeof keyMoveBuffer> | null>(null)
+  keys.current ??= keyMoveBuffer((m) => write.current.onDrag(write.current.id, m.mode, m.steps), setKeyed)
+  // a bar scrolled out of the page (its row is virtual) or closed still writes its moves
+  useEffect(() => () => keys.current?.flush(), [])
+  const days = keyed ? draggedDates(keyed.mode, order.startDay, order.endDay, keyed.steps, axis.skipWeekends) : order
+  const box = barBox(axis, days.startDay, days.endDay)
 
   const down = (e: PointerEvent<HTMLButtonElement>) => {
     if (e.button !== 0) return
+    keys.current?.flush()
     const edge = (e.target as HTMLElement).dataset.edge as DragMode | undefined
     origin.current = { x: e.clientX, mode: edge ?? 'move' }
     e.currentTarget.setPointerCapture(e.pointerId)
@@ -65,7 +79,7 @@ export function Bar({
     const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0
     if (!step) return
     e.preventDefault()
-    onDrag(order.id, e.shiftKey ? 'end' : 'move', step)
+    keys.current?.press(e.shiftKey ? 'end' : 'move', step)
   }
 
   let left = box.left
@@ -80,16 +94,17 @@ export function Bar({
   const title = t('planning.bar.title', {
     number: order.number,
     label: order.label,
-    start: dayIso(order.startDay),
-    end: dayIso(order.endDay),
+    start: dayIso(days.startDay),
+    end: dayIso(days.endDay),
     availability: t(AVAILABILITY_LABEL[order.availability]),
-  })
+  }) + (order.late ? ` ${t('planning.lateTitle', { end: dayIso(order.endDay) })}` : '')
   return (
     <button
       type="button"
       data-testid={`bar-${order.number}`}
-      data-start={dayIso(order.startDay)}
-      data-end={dayIso(order.endDay)}
+      data-start={dayIso(days.startDay)}
+      data-end={dayIso(days.endDay)}
+      data-late={order.late || undefined}
       aria-label={title}
       title={title}
       onPointerDown={down}
@@ -100,15 +115,19 @@ export function Bar({
         setDrag(null)
       }}
       onKeyDown={key}
+      onBlur={() => keys.current?.flush()}
       onClick={(e) => {
         // pointer clicks are handled on pointer up; this is the keyboard's Enter and Space
         if (e.detail === 0) onOpen(order.id)
       }}
       style={{ left, width, touchAction: 'none' }}
-      className={`absolute top-1.5 bottom-1.5 flex cursor-grab items-center gap-1 overflow-hidden rounded border px-1 text-left text-xs font-medium whitespace-nowrap shadow-sm select-none focus:ring-2 focus:ring-sky-600 focus:outline-none active:cursor-grabbing ${statusClass(order.status, order.onHold)} ${drag ? 'z-20 opacity-80 shadow-lg' : ''} ${order.pending ? 'animate-pulse' : ''}`}
+      className={`absolute top-1.5 bottom-1.5 flex cursor-grab items-center gap-1 overflow-hidden rounded border px-1 text-left text-xs font-medium whitespace-nowrap shadow-sm select-none focus:ring-2 focus:ring-sky-600 focus:outline-none active:cursor-grabbing ${statusClass(order.status, order.onHold)} ${order.late ? LATE_RING : ''} ${drag ? 'z-20 opacity-80 shadow-lg' : ''} ${order.pending ? 'animate-pulse' : ''}`}
     >
       <span data-edge="start" aria-hidden="true" className="absolute inset-y-0 left-0 w-2 cursor-ew-resize" />
       <span aria-hidden="true" className={`h-2.5 w-2.5 shrink-0 rounded-full ${AVAILABILITY_DOT[order.availability]}`} />
+      {order.late && (
+        <span className="shrink-0 rounded bg-red-700 px-1 text-[10px] leading-4 font-semibold text-white">{t('planning.late')}</span>
+      )}
       <span className="truncate">
         {order.number} {order.label}
       </span>

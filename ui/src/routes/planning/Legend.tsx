@@ -1,6 +1,6 @@
 import { t } from '../../i18n/index.ts'
 import type { Availability } from '../../lib/planning/availability.ts'
-import { AVAILABILITY_DOT, AVAILABILITY_LABEL, statusClass } from './bars.ts'
+import { AVAILABILITY_DOT, AVAILABILITY_LABEL, LATE_RING, statusClass } from './bars.ts'
 
 const STATES: Availability[] = ['inStock', 'expected', 'notAvailable', 'none']
 
@@ -17,6 +17,9 @@ export function Legend() {
       </span>
       <span className="inline-flex items-center gap-1">
         <span className={`${swatch} ${statusClass(10, true)}`} /> {t('planning.onHold')}
+      </span>
+      <span className="inline-flex items-center gap-1">
+        <span className={`${swatch} ${statusClass(10, false)} ${LATE_RING}`} /> {t('planning.lateLegend')}
       </span>
       {STATES.map((s) => (
         <span key={s} className="inline-flex items-center gap-1">

@@ -21,7 +21,9 @@ import { readJson, writeJson } from '../../lib/storage.ts'
 import { availability } from '../../lib/planning/availability.ts'
 import { activeFilterCount, filterOrders, NO_FILTERS, type PlanningFilters } from '../../lib/planning/filters.ts'
 import { moveChange, moveDays, projectMoves, type DateChange, type ProjectMove } from '../../lib/planning/projectShift.ts'
-import { dayIso, draggedDates, makeAxis, SCALES, today as todayOf, toDay, VIEWS, type DragMode, type View } from '../../lib/planning/timeline.ts'
+import { isLate, lateCount } from '../../lib/planning/late.ts'
+import { datedRows } from '../../lib/planning/rows.ts'
+import { dayIso, draggedDates, makeAxis, SCALES, today as todayOf, VIEWS, type DragMode, type View } from '../../lib/planning/timeline.ts'
 import type { BarOrder } from './Bar.tsx'
 import { Filters, type FilterLists } from './Filters.tsx'
 import { Legend } from './Legend.tsx'
@@ -89,15 +91,10 @@ function Screen({ session }: { session: Session }) {
     () => (orders.data ?? []).map((o) => (overrides[o.ID] ? { ...o, ...overrides[o.ID] } : o)) as ShopOrder[],
     [orders.data, overrides],
   )
-  const dated = useMemo(() => {
-    const out: { order: ShopOrder; startDay: number; endDay: number }[] = []
-    for (const o of merged) {
-      const s = toDay(o.PlannedStartDate) ?? toDay(o.PlannedDate)
-      const e = toDay(o.PlannedDate) ?? s
-      if (s !== null && e !== null) out.push({ order: o, startDay: s, endDay: Math.max(s, e) })
-    }
-    return out.sort((a, b) => a.startDay - b.startDay || a.order.ShopOrderNumber - b.order.ShopOrderNumber)
-  }, [merged])
+  const dated = useMemo(
+    () => datedRows(orders.data ?? [], (o) => (overrides[o.ID] ? ({ ...o, ...overrides[o.ID] } as ShopOrder) : o)),
+    [orders.data, overrides],
+  )
   const avail = useMemo(
     () =>
       availability(
@@ -107,6 +104,7 @@ function Screen({ session }: { session: Session }) {
       ),
     [dated, lines.data, stock.data],
   )
+  const now = todayOf()
   const pendingIds = useMemo(
     () => new Set(writes.filter((w) => w.status === 'sending' || w.status === 'pending').map((w) => w.orderId)),
     [writes],
@@ -124,15 +122,17 @@ function Screen({ session }: { session: Session }) {
           endDay: d.endDay,
           status: Number(d.order.Status),
           onHold: !!d.order.IsOnHold,
+          late: isLate(d.endDay, Number(d.order.Status), now),
           availability: avail.orders.get(d.order.ID) ?? 'none',
           pending: pendingIds.has(d.order.ID),
         }),
       )
-  }, [dated, deferred, inGroup.data, avail, pendingIds])
+  }, [dated, deferred, inGroup.data, avail, pendingIds, now])
+  const late = useMemo(() => lateCount(shown, now), [shown, now])
 
-  const now = todayOf()
   const axis = useMemo(() => {
-    const first = Math.min(now - 7, ...shown.slice(0, 1).map((o) => o.startDay))
+    // rows keep their order while a move settles, so the first row need not start first
+    const first = shown.reduce((m, o) => Math.min(m, o.startDay), now - 7)
     const last = shown.reduce((m, o) => Math.max(m, o.endDay), now + 28)
     return makeAxis(first, last + 14, display.view, display.scale, weekendsHidden)
   }, [shown, now, display, weekendsHidden])
@@ -205,6 +205,11 @@ function Screen({ session }: { session: Session }) {
             {activeFilterCount(filters) > 0 && ` ${t('planning.ofTotal', { total: dated.length.toLocaleString(locale()) })}`}
             {undated > 0 && ` · ${tCount('planning.undated', undated)}`}
           </p>
+          {late > 0 && (
+            <p data-testid="planning-late" className="text-sm font-semibold text-red-700">
+              {tCount('planning.lateCount', late)}
+            </p>
+          )}
         </div>
         <SettingsCog
           weekendsHidden={weekendsHidden}

@@ -15,31 +15,64 @@ import {
   type HeaderUnit,
   type View,
 } from '../../lib/planning/timeline.ts'
+import { fitLabel } from '../../lib/planning/headerLabels.ts'
 import { Bar, type BarOrder } from './Bar.tsx'
 
 const ROW_PX = 48
+/** The two header rows: the coarse one (24 px) and the columns' (32 px, a day's two lines). */
+const HEADER_PX = 56
 const DAY_MS = 86_400_000
 
-function cellLabel(unit: HeaderUnit, cell: HeaderCell): string {
+/** The forms of a cell's label, longest first; the header shows the longest that fits. */
+function cellLabels(unit: HeaderUnit, cell: HeaderCell): string[] {
   const date = new Date(cell.day * DAY_MS)
   const opts = { timeZone: 'UTC' } as const
-  if (unit === 'days') return date.toLocaleDateString(locale(), { ...opts, weekday: 'short', day: 'numeric' })
-  if (unit === 'weeks') return t('planning.week', { week: Number(cell.key.slice(-2)) })
-  if (unit === 'months') return date.toLocaleDateString(locale(), { ...opts, month: 'short', year: 'numeric' })
-  return cell.key
+  if (unit === 'weeks') {
+    const week = Number(cell.key.slice(-2))
+    return [t('planning.week', { week }), String(week)]
+  }
+  if (unit === 'months') {
+    return [
+      date.toLocaleDateString(locale(), { ...opts, month: 'short', year: 'numeric' }),
+      date.toLocaleDateString(locale(), { ...opts, month: 'short' }),
+      date.toLocaleDateString(locale(), { ...opts, month: 'narrow' }),
+    ]
+  }
+  return [cell.key]
 }
 
-function HeaderRow({ axis, unit, offset }: { axis: Axis; unit: HeaderUnit; offset: number }) {
+/** A day column's label: the weekday above the day of the month, each as wide as fits. */
+function DayLabel({ cell }: { cell: HeaderCell }) {
+  const date = new Date(cell.day * DAY_MS)
+  const opts = { timeZone: 'UTC' } as const
+  const weekday = fitLabel(cell.width, [
+    date.toLocaleDateString(locale(), { ...opts, weekday: 'short' }),
+    date.toLocaleDateString(locale(), { ...opts, weekday: 'narrow' }),
+  ])
+  return (
+    <>
+      <span className="block leading-4">{weekday}</span>
+      <span className="block leading-4 font-semibold text-slate-800">{fitLabel(cell.width, [String(date.getUTCDate())])}</span>
+    </>
+  )
+}
+
+function HeaderRow({ axis, unit, lower }: { axis: Axis; unit: HeaderUnit; lower: boolean }) {
   const cells = useMemo(() => headerCells(axis, unit), [axis, unit])
   return (
-    <div className="relative h-6 border-b border-slate-200">
+    <div className={`relative border-b border-slate-200 ${lower ? 'h-8' : 'h-6'}`}>
       {cells.map((c) => (
         <div
           key={c.key}
-          style={{ left: offset + c.left, width: c.width }}
-          className="absolute inset-y-0 overflow-hidden border-l border-slate-200 px-1 text-xs leading-6 whitespace-nowrap text-slate-600"
+          data-testid={unit === 'days' ? 'day-header' : undefined}
+          style={{ left: c.left, width: c.width }}
+          // the whole date on hover, whatever form fits the cell
+          title={unit === 'days' ? new Date(c.day * DAY_MS).toLocaleDateString(locale(), { timeZone: 'UTC', dateStyle: 'full' }) : undefined}
+          className={`absolute inset-y-0 overflow-hidden border-l border-slate-200 text-[11px] whitespace-nowrap text-slate-600 ${
+            unit === 'days' ? 'text-center' : `px-1 ${lower ? 'leading-8' : 'leading-6'}`
+          }`}
         >
-          {c.width >= 18 ? cellLabel(unit, c) : ''}
+          {unit === 'days' ? <DayLabel cell={c} /> : fitLabel(c.width, cellLabels(unit, c))}
         </div>
       ))}
     </div>
@@ -108,11 +141,11 @@ export function Timeline({
       // a fixed height (not flex growth) keeps the rows virtual: the list scrolls inside it
       style={{ height: 'calc(100dvh - 16rem)' }}
     >
-      <div style={{ width: labelPx + width, height: rows.getTotalSize() + 48 }} className="relative">
+      <div style={{ width: labelPx + width, height: rows.getTotalSize() + HEADER_PX }} className="relative">
         <div className="sticky top-0 z-30 flex bg-white" style={{ width: labelPx + width }}>
           <div
-            className="sticky left-0 z-10 flex h-12 shrink-0 items-end gap-1 border-r border-b border-slate-200 bg-white px-2 pb-1 text-xs font-semibold text-slate-700"
-            style={{ width: labelPx }}
+            className="sticky left-0 z-10 flex shrink-0 items-end gap-1 border-r border-b border-slate-200 bg-white px-2 pb-1 text-xs font-semibold text-slate-700"
+            style={{ width: labelPx, height: HEADER_PX }}
           >
             <span className="flex-1">{t('planning.column.order')}</span>
             <button
@@ -127,8 +160,8 @@ export function Timeline({
             </button>
           </div>
           <div className="relative shrink-0" style={{ width }}>
-            <HeaderRow axis={axis} unit={upper} offset={0} />
-            <HeaderRow axis={axis} unit={lower} offset={0} />
+            <HeaderRow axis={axis} unit={upper} lower={false} />
+            <HeaderRow axis={axis} unit={lower} lower />
           </div>
         </div>
         {shaded.map((d) => (
@@ -136,11 +169,11 @@ export function Timeline({
             key={d}
             aria-hidden="true"
             className="absolute bottom-0 bg-slate-100"
-            style={{ top: 48, left: labelPx + xOf(axis, d), width: axis.pxPerDay }}
+            style={{ top: HEADER_PX, left: labelPx + xOf(axis, d), width: axis.pxPerDay }}
           />
         ))}
         {todayX !== null && (
-          <div aria-hidden="true" className="absolute bottom-0 z-10 w-0.5 bg-red-500/70" style={{ top: 48, left: todayX }} />
+          <div aria-hidden="true" className="absolute bottom-0 z-10 w-0.5 bg-red-500/70" style={{ top: HEADER_PX, left: todayX }} />
         )}
         <div role="rowgroup" data-testid="planning-rows">
           {rows.getVirtualItems().map((v) => {
@@ -150,7 +183,7 @@ export function Timeline({
                 key={o.id}
                 role="row"
                 className="absolute left-0 flex border-b border-slate-100"
-                style={{ top: 48 + v.start, height: ROW_PX, width: labelPx + width }}
+                style={{ top: HEADER_PX + v.start, height: ROW_PX, width: labelPx + width }}
               >
                 <button
                   type="button"
@@ -158,7 +191,14 @@ export function Timeline({
                   className="sticky left-0 z-20 flex h-full shrink-0 flex-col justify-center overflow-hidden border-r border-slate-200 bg-white px-2 text-left hover:bg-sky-50 focus:ring-2 focus:ring-sky-600 focus:outline-none focus:ring-inset"
                   style={{ width: labelPx }}
                 >
-                  <span className="font-mono text-sm font-semibold text-sky-900">{o.number}</span>
+                  <span className="flex items-center gap-1">
+                    <span className="font-mono text-sm font-semibold text-sky-900">{o.number}</span>
+                    {o.late && (
+                      <span data-testid="row-late" className="rounded bg-red-700 px-1 text-[10px] leading-4 font-semibold text-white">
+                        {t('planning.late')}
+                      </span>
+                    )}
+                  </span>
                   {wide && <span className="truncate text-xs text-slate-600">{o.label}</span>}
                 </button>
                 <div className="relative h-full" style={{ width }}>

@@ -21,3 +21,6 @@ export const AVAILABILITY_LABEL: Record<Availability, MessageKey> = {
   notAvailable: 'planning.availability.notAvailable',
   none: 'planning.availability.none',
 }
+
+/** A late order's mark on its bar and in the legend: a red outline, whatever the status fill. */
+export const LATE_RING = 'ring-2 ring-red-600 ring-offset-1'
