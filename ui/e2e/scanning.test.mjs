@@ -102,7 +102,8 @@ test('sign in on a phone, activate and sync', async () => {
   const open = new Map(orders.filter((o) => o.Status === 10 || o.Status === 20).map((o) => [o.ID, o]))
   for (const plan of plans) {
     const order = open.get(plan.ShopOrder)
-    if (plan.Type !== 1 || !order) continue
+    // an issue above what the line still needs asks for a confirmation (quantities.test.mjs)
+    if (plan.Type !== 1 || !order || plan.PlannedQuantity - (plan.IssuedQuantity ?? 0) < 1) continue
     const row = stock.find((s) => s.Item === plan.Item && s.Stock >= 3 && s.StorageLocation)
     if (!row) continue
     const other = locations.find((l) => l.Warehouse === row.Warehouse && l.ID !== row.StorageLocation)

@@ -1,11 +1,11 @@
 // The Receipts screen's reads and writes: goods receipts of the last 30 days and open purchase
 // order lines (live from the provider), the shop orders that need an item (local copy).
-import { chunks, dbJoins, inList, type Row } from './db.ts'
+import { chunks, dbGet, dbJoins, inList, type Row } from './db.ts'
 import { readDirect, readDirectByIds } from './exactDirect.ts'
 import { oldestAsOf, type LiveRows } from './live.ts'
 import { sendWrite } from './writes.ts'
 import { dayLit } from '../lib/odata.ts'
-import { needsByItem, toOpenLines, toReceipts, windowStart, type Need, type OpenLine, type Receipt } from '../lib/receipts.ts'
+import { needsByItem, toOpenLines, toReceipts, windowStart, withUnits, type Need, type OpenLine, type Receipt } from '../lib/receipts.ts'
 
 const RECEIPT_FIELDS = 'ID,ReceiptNumber,ReceiptDate,SupplierCode,SupplierName,WarehouseCode'
 const RECEIPT_LINE_FIELDS = 'ID,GoodsReceiptID,Item,ItemCode,ItemDescription,Description,QuantityReceived,PurchaseOrderNumber,LocationCode'
@@ -30,7 +30,12 @@ export async function fetchOpenLines(): Promise<LiveRows<OpenLine>> {
   const lines = await readDirectByIds('purchaseorder/PurchaseOrderLines', 'PurchaseOrderID', orders.rows.map((o) => String(o.PurchaseOrderID)), {
     select: ORDER_LINE_FIELDS,
   })
-  return { rows: toOpenLines(orders.rows, lines.rows), asOf: oldestAsOf(orders.asOf, lines.asOf) }
+  const open = toOpenLines(orders.rows, lines.rows)
+  const itemIds = [...new Set(open.map((l) => l.item).filter(Boolean))]
+  const items = (
+    await Promise.all(chunks(itemIds, 100).map((ids) => dbGet('items', [['ID', inList(ids)], ['select', 'ID,IsFractionAllowedItem'], ['limit', '1000']])))
+  ).flat()
+  return { rows: withUnits(open, items), asOf: oldestAsOf(orders.asOf, lines.asOf) }
 }
 
 /**

@@ -11,6 +11,8 @@ export interface ScannedItem {
   Barcode: string | null
   Unit: string | null
   PictureUrl: string | null
+  /** Exact's "may be counted in fractions" (false for pieces); absent in an older copy. */
+  IsFractionAllowedItem?: boolean | number | null
 }
 
 export interface LocationStock {
@@ -32,6 +34,7 @@ export interface MaterialPlan {
   ItemCode: string | null
   ItemDescription: string | null
   PlannedQuantity: number | null
+  IssuedQuantity?: number | null
   Type: number | null
   Status: number | null
 }

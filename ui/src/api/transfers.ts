@@ -11,9 +11,10 @@ export interface FoundItem {
   Code: string
   Description: string
   Unit?: string
+  IsFractionAllowedItem?: boolean | number | null
 }
 
-const ITEM_FIELDS = 'ID,Code,Description,Unit,Barcode'
+const ITEM_FIELDS = 'ID,Code,Description,Unit,Barcode,IsFractionAllowedItem'
 /** Candidates shown when the text is not a code or barcode. */
 const CANDIDATES = 20
 

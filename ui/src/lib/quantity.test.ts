@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatQuantity, parseQuantity } from './quantity.ts'
+import { exceeds, fitsUnit, formatQuantity, fractionsAllowed, parseQuantity } from './quantity.ts'
 
 describe('parseQuantity', () => {
   it('reads both decimal marks', () => {
@@ -18,5 +18,36 @@ describe('parseQuantity', () => {
     expect(formatQuantity(2.5, 'en-GB')).toBe('2.5')
     expect(formatQuantity(2.5, 'nl-NL')).toBe('2,5')
     expect(formatQuantity(3, 'en-GB')).toBe('3')
+  })
+})
+
+describe('units', () => {
+  it("reads Exact's fraction flag in its Boolean and Byte forms", () => {
+    expect(fractionsAllowed(true)).toBe(true)
+    expect(fractionsAllowed(1)).toBe(true)
+    expect(fractionsAllowed(false)).toBe(false)
+    expect(fractionsAllowed(0)).toBe(false)
+    expect(fractionsAllowed('0')).toBe(false)
+  })
+  it('allows fractions when the flag is not known', () => {
+    expect(fractionsAllowed(undefined)).toBe(true)
+    expect(fractionsAllowed(null)).toBe(true)
+  })
+  it('takes only whole numbers in a piece unit', () => {
+    expect(fitsUnit(12.5, false)).toBe(false)
+    expect(fitsUnit(12, false)).toBe(true)
+    expect(fitsUnit(12.5, true)).toBe(true)
+    // 0.1 + 0.2 style noise is still a whole piece
+    expect(fitsUnit(3.0000000000000004, false)).toBe(true)
+  })
+})
+
+describe('exceeds', () => {
+  it('is true only above a known limit', () => {
+    expect(exceeds(99_999, 29)).toBe(true)
+    expect(exceeds(29, 29)).toBe(false)
+    expect(exceeds(0.30000000000000004, 0.3)).toBe(false)
+    expect(exceeds(5, null)).toBe(false)
+    expect(exceeds(5, undefined)).toBe(false)
   })
 })

@@ -12,3 +12,22 @@ export function parseQuantity(text: string): number | null {
 export function formatQuantity(n: number, locale: string, decimals = 2): string {
   return n.toLocaleString(locale, { maximumFractionDigits: decimals })
 }
+
+/**
+ * Whether Exact lets the item be counted in fractions: its `IsFractionAllowedItem` (a Boolean on
+ * Items, a Byte on other entities) or a purchase line's `ItemDivisable`. Only an explicit "no"
+ * makes it whole pieces, so a copy without the field never refuses a real quantity.
+ */
+export function fractionsAllowed(flag: unknown): boolean {
+  return !(flag === false || flag === 0 || flag === '0' || flag === 'false')
+}
+
+/** Whether `n` can be booked in the item's unit: anything when fractions are allowed, else whole pieces. */
+export function fitsUnit(n: number, fractions: boolean): boolean {
+  return fractions || Math.abs(n - Math.round(n)) < 1e-9
+}
+
+/** Whether `n` goes above `limit` (a limit that is not known is never exceeded). */
+export function exceeds(n: number, limit: number | null | undefined): boolean {
+  return limit !== null && limit !== undefined && Number.isFinite(limit) && n > limit + 1e-9
+}

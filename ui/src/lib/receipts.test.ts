@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { matchesLine, needsByItem, receiptBodies, receiveError, toOpenLines, toReceipts, windowStart, type OpenLine } from './receipts.ts'
+import { matchesLine, needsByItem, overDelivered, receiptBodies, receiveError, toOpenLines, toReceipts, windowStart, withUnits, type OpenLine } from './receipts.ts'
 
 const PO = 'a03da7c9-91df-4457-8622-a607473de8b4'
 const PO2 = 'b03da7c9-91df-4457-8622-a607473de8b4'
@@ -32,13 +32,34 @@ describe('open purchase order lines', () => {
     expect(matchesLine(open[1], '13')).toBe(true)
     expect(matchesLine(open[1], '')).toBe(true)
   })
-  it('refuses quantities that are not numbers, not positive, or more than open', () => {
-    expect(receiveError('2,5', 6)).toBeNull()
-    expect(receiveError('6', 6)).toBeNull()
-    expect(receiveError('', 6)).toBe('receipts.error.notNumber')
-    expect(receiveError('two', 6)).toBe('receipts.error.notNumber')
-    expect(receiveError('0', 6)).toBe('receipts.error.notPositive')
-    expect(receiveError('6.5', 6)).toBe('receipts.error.moreThanOpen')
+  it('refuses quantities that are not numbers, not positive, or fractions of pieces', () => {
+    expect(receiveError('2,5')).toBeNull()
+    expect(receiveError('6')).toBeNull()
+    expect(receiveError('', true)).toBe('receipts.error.notNumber')
+    expect(receiveError('two')).toBe('receipts.error.notNumber')
+    expect(receiveError('0')).toBe('receipts.error.notPositive')
+    expect(receiveError('12,5', false)).toBe('receipts.error.notWhole')
+    expect(receiveError('12', false)).toBeNull()
+  })
+  it("takes each line's unit rule from its item in the local copy", () => {
+    const mine = toOpenLines(orders, [
+      { ...lines[0], Item: 'I-PIECE' },
+      { ...lines[2], Item: 'i-metre' },
+    ])
+    const [piece, metre] = withUnits(mine, [
+      { ID: 'i-piece', IsFractionAllowedItem: false },
+      { ID: 'I-METRE', IsFractionAllowedItem: true },
+    ])
+    expect(piece.fractions).toBe(false)
+    expect(metre.fractions).toBe(true)
+    // an item the copy does not hold takes any quantity
+    expect(withUnits(mine, [])[0].fractions).toBe(true)
+  })
+  it('takes more than is open as an over-delivery, not an error', () => {
+    expect(receiveError('105')).toBeNull()
+    expect(overDelivered('105', 99)).toBe(true)
+    expect(overDelivered('99', 99)).toBe(false)
+    expect(overDelivered('abc', 99)).toBe(false)
   })
   it('makes one receipt per purchase order, with the location only when chosen', () => {
     const [a, b] = open as [OpenLine, OpenLine]

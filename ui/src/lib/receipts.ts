@@ -3,7 +3,7 @@
 import type { MessageKey } from '../i18n/index.ts'
 import { parseExactDate } from '../api/stock.ts'
 import type { Row } from '../api/db.ts'
-import { parseQuantity } from './quantity.ts'
+import { exceeds, fitsUnit, fractionsAllowed, parseQuantity } from './quantity.ts'
 
 /** The Receipts view reads this many days of goods receipts (spec §9). */
 export const RECEIPT_DAYS = 30
@@ -41,6 +41,8 @@ export interface OpenLine {
   barcode: string
   supplierItemCode: string
   unit: string
+  /** Whether Exact counts the item in fractions (false for pieces); see fractionsAllowed. */
+  fractions: boolean
   ordered: number
   received: number
   open: number
@@ -115,6 +117,7 @@ export function toOpenLines(orders: readonly Row[], lines: readonly Row[]): Open
       barcode: text(l.ItemBarcode),
       supplierItemCode: text(l.SupplierItemCode),
       unit: text(l.UnitDescription) || text(l.Unit),
+      fractions: true,
       ordered,
       received,
       open,
@@ -122,6 +125,15 @@ export function toOpenLines(orders: readonly Row[], lines: readonly Row[]): Open
     })
   }
   return out.sort((a, b) => Number(a.orderNumber) - Number(b.orderNumber) || a.itemCode.localeCompare(b.itemCode))
+}
+
+/**
+ * The lines with their items' unit rule from the local copy's Items (`IsFractionAllowedItem`):
+ * a purchase line read live does not say whether its unit takes decimals.
+ */
+export function withUnits(lines: readonly OpenLine[], items: readonly Row[]): OpenLine[] {
+  const flags = new Map(items.map((i) => [key(i.ID), i.IsFractionAllowedItem]))
+  return lines.map((l) => ({ ...l, fractions: fractionsAllowed(flags.get(key(l.item))) }))
 }
 
 /**
@@ -136,13 +148,22 @@ export function matchesLine(line: OpenLine, query: string): boolean {
   return q.split(/\s+/).every((w) => hay.includes(w))
 }
 
-/** Why a typed quantity to receive cannot be sent, or null. */
-export function receiveError(typed: string, open: number): MessageKey | null {
+/**
+ * Why a typed quantity to receive cannot be sent, or null. More than is open is not refused:
+ * suppliers over-deliver, and the desk records what came (see overDelivered).
+ */
+export function receiveError(typed: string, fractions = true): MessageKey | null {
   const n = parseQuantity(typed)
   if (n === null) return 'receipts.error.notNumber'
   if (n <= 0) return 'receipts.error.notPositive'
-  if (n > open + 1e-9) return 'receipts.error.moreThanOpen'
+  if (!fitsUnit(n, fractions)) return 'receipts.error.notWhole'
   return null
+}
+
+/** Whether the typed quantity is more than the line still has open (received only after a confirmation). */
+export function overDelivered(typed: string, open: number): boolean {
+  const n = parseQuantity(typed)
+  return n !== null && exceeds(n, open)
 }
 
 export interface Receiving {

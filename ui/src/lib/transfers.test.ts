@@ -27,6 +27,10 @@ describe('transfers', () => {
     expect(transferError('0', from, to)).toBe('transfers.error.notPositive')
     expect(transferError('-1', from, to)).toBe('transfers.error.notPositive')
     expect(transferError('5,5', from, to)).toBe('transfers.error.moreThanStock')
+    // pieces: whole numbers only; a unit with decimals takes 2,5
+    expect(transferError('2,5', from, to, false)).toBe('transfers.error.notWhole')
+    expect(transferError('2,5', from, to, true)).toBeNull()
+    expect(transferError('2', from, to, false)).toBeNull()
   })
   it('builds a processed transfer between the two warehouses', () => {
     expect(transferBody('item', places[1], to, 2, 'why')).toEqual({

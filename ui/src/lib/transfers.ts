@@ -3,7 +3,7 @@
 import type { MessageKey } from '../i18n/index.ts'
 import type { Row } from '../api/db.ts'
 import { parseExactDate } from '../api/stock.ts'
-import { parseQuantity } from './quantity.ts'
+import { fitsUnit, parseQuantity } from './quantity.ts'
 
 const text = (v: unknown) => (typeof v === 'string' ? v.trim() : v === null || v === undefined ? '' : String(v))
 const num = (v: unknown) => {
@@ -36,14 +36,18 @@ export function fromPlaces(rows: readonly Row[]): FromPlace[] {
     .sort((a, b) => a.warehouseCode.localeCompare(b.warehouseCode, undefined, { numeric: true }) || a.locationCode.localeCompare(b.locationCode))
 }
 
-/** Why a transfer cannot be sent, or null: quantity above 0 and within the stock at the source, to another place. */
-export function transferError(typed: string, from: FromPlace | undefined, to: Place | undefined): MessageKey | null {
+/**
+ * Why a transfer cannot be sent, or null: quantity above 0, whole for an item Exact counts in
+ * whole units (`fractions` false), within the stock at the source, to another place.
+ */
+export function transferError(typed: string, from: FromPlace | undefined, to: Place | undefined, fractions = true): MessageKey | null {
   if (!from) return 'transfers.error.noFrom'
   if (!to) return 'transfers.error.noTo'
   if (from.location === to.location) return 'transfers.error.sameLocation'
   const n = parseQuantity(typed)
   if (n === null) return 'transfers.error.notNumber'
   if (n <= 0) return 'transfers.error.notPositive'
+  if (!fitsUnit(n, fractions)) return 'transfers.error.notWhole'
   if (n > from.stock + 1e-9) return 'transfers.error.moreThanStock'
   return null
 }

@@ -11,7 +11,7 @@ import { InfoTip } from '../../components/Tooltip.tsx'
 import { WriteStatus } from '../../components/WriteStatus.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { formatQuantity, parseQuantity } from '../../lib/quantity.ts'
-import { matchesLine, receiptBodies, receiveError, type OpenLine } from '../../lib/receipts.ts'
+import { matchesLine, overDelivered, receiptBodies, receiveError, type OpenLine } from '../../lib/receipts.ts'
 
 interface StorageLocation {
   ID: string
@@ -41,7 +41,8 @@ function LineRow({
   onToggle: () => void
   onChange: (d: Draft) => void
 }) {
-  const error = draft ? receiveError(draft.quantity, line.open) : null
+  const error = draft ? receiveError(draft.quantity, line.fractions) : null
+  const over = !!draft && !error && overDelivered(draft.quantity, line.open)
   const own = locations.filter((l) => l.Warehouse?.toLowerCase() === line.warehouseId.toLowerCase())
   return (
     <li className={`flex flex-col gap-2 p-3 ${draft ? 'bg-sky-50' : ''}`} data-testid="open-line">
@@ -74,7 +75,12 @@ function LineRow({
             />
             {error && (
               <span role="alert" className="text-sm font-normal text-red-700">
-                {t(error, { open: formatQuantity(line.open, locale()) })}
+                {t(error, { unit: line.unit })}
+              </span>
+            )}
+            {over && (
+              <span className="text-sm font-normal text-amber-800" data-testid="over-delivery">
+                {t('receipts.overDelivery', { open: formatQuantity(line.open, locale()) })}
               </span>
             )}
           </label>
@@ -107,6 +113,8 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
   const [sending, setSending] = useState(false)
   const [outcomes, setOutcomes] = useState<{ order: string; outcome: WriteOutcome }[]>([])
   const [sendError, setSendError] = useState<string | null>(null)
+  // over-deliveries are listed for a confirmation before anything is sent
+  const [confirming, setConfirming] = useState(false)
 
   useEffect(() => {
     const d = ref.current
@@ -122,17 +130,21 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
   const all = useMemo(() => lines.data?.rows ?? [], [lines.data])
   const matching = useMemo(() => all.filter((l) => matchesLine(l, search)), [all, search])
   const chosen = all.filter((l) => drafts[l.id])
-  const invalid = chosen.some((l) => receiveError(drafts[l.id].quantity, l.open) !== null)
+  const invalid = chosen.some((l) => receiveError(drafts[l.id].quantity, l.fractions) !== null)
+  const over = chosen.filter((l) => overDelivered(drafts[l.id].quantity, l.open))
 
-  const toggle = (l: OpenLine) =>
+  const toggle = (l: OpenLine) => {
+    setConfirming(false)
     setDrafts((d) => {
       const next = { ...d }
       if (next[l.id]) delete next[l.id]
       else next[l.id] = { quantity: String(l.open), location: '' }
       return next
     })
+  }
 
   async function send() {
+    setConfirming(false)
     setSending(true)
     setSendError(null)
     const bodies = receiptBodies(chosen.map((l) => ({ line: l, quantity: parseQuantity(drafts[l.id].quantity) ?? 0, location: drafts[l.id].location })))
@@ -219,7 +231,10 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
                 draft={drafts[l.id]}
                 locations={locations.data?.rows ?? []}
                 onToggle={() => toggle(l)}
-                onChange={(d) => setDrafts((all) => ({ ...all, [l.id]: d }))}
+                onChange={(d) => {
+                  setConfirming(false)
+                  setDrafts((all) => ({ ...all, [l.id]: d }))
+                }}
               />
             ))}
           </ul>
@@ -233,9 +248,42 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
           {outcomes.map((o, i) => (
             <WriteStatus key={outcomes.length - i} outcome={o.outcome} what={t('receipts.receiptFor', { order: o.order })} onDelivered={refresh} />
           ))}
-          <button type="button" className={primaryButton} disabled={!chosen.length || invalid || sending} onClick={() => void send()}>
-            {sending ? t('receipts.sending') : t('receipts.receiveButton', { count: chosen.length })}
-          </button>
+          {confirming && over.length > 0 ? (
+            <div role="alertdialog" aria-labelledby="confirm-over-title" className="flex flex-col gap-2 rounded-md border border-amber-400 bg-amber-50 p-3">
+              <p id="confirm-over-title" className="font-semibold text-amber-900">
+                {t('receipts.confirmOverTitle')}
+              </p>
+              <ul className="text-sm text-amber-900">
+                {over.map((l) => (
+                  <li key={l.id}>
+                    {t('receipts.confirmOverLine', {
+                      order: l.orderNumber,
+                      code: l.itemCode,
+                      quantity: formatQuantity(parseQuantity(drafts[l.id].quantity) ?? 0, locale(), 6),
+                      open: formatQuantity(l.open, locale()),
+                    })}
+                  </li>
+                ))}
+              </ul>
+              <div className="flex flex-wrap gap-2">
+                <button type="button" className={primaryButton} disabled={sending} onClick={() => void send()} autoFocus>
+                  {t('receipts.confirmOver')}
+                </button>
+                <button type="button" className={secondaryButton} onClick={() => setConfirming(false)}>
+                  {t('receipts.confirmBack')}
+                </button>
+              </div>
+            </div>
+          ) : (
+            <button
+              type="button"
+              className={primaryButton}
+              disabled={!chosen.length || invalid || sending}
+              onClick={() => (over.length ? setConfirming(true) : void send())}
+            >
+              {sending ? t('receipts.sending') : t('receipts.receiveButton', { count: chosen.length })}
+            </button>
+          )}
         </footer>
       </div>
     </dialog>

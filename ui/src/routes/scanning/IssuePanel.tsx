@@ -1,38 +1,68 @@
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import { issueMaterial, ordersNeeding, type ScannedItem } from '../../api/scanning.ts'
+import { issueMaterial, ordersNeeding, type LocationStock, type MaterialPlan, type ScannedItem, type WarehouseStock } from '../../api/scanning.ts'
 import { locale, t } from '../../i18n/index.ts'
-import { parseQuantity, type LocationRef } from '../../lib/scan.ts'
+import { exceeds, formatQuantity, parseQuantity } from '../../lib/quantity.ts'
+import type { LocationRef } from '../../lib/scan.ts'
 import { shopOrderStatusName } from '../../lib/status.ts'
-import { bigButton, checkQuantity, LocationSelect, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
+import { bigButton, checkQuantity, ConfirmOver, LocationSelect, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
+import { stockToIssueFrom } from './stock.ts'
 
-/** Issue the item to an open shop order that has it in its material plan. */
+const fmt = (n: number) => formatQuantity(n, locale(), 3)
+const stillToIssue = (p: MaterialPlan) => Math.max(0, (p.PlannedQuantity ?? 0) - (p.IssuedQuantity ?? 0))
+
+/**
+ * Issue the item to an open shop order that has it in its material plan. A quantity above the
+ * stock where it is issued from, or above what the line still needs, is booked only after the
+ * user confirms it with both figures in front of them.
+ */
 export function IssuePanel({
   item,
   location,
   itemLocations,
+  stock,
+  warehouseStock,
 }: {
   item: ScannedItem
   location: LocationRef | null
   itemLocations: readonly LocationRef[]
+  stock: readonly LocationStock[] | undefined
+  warehouseStock: readonly WarehouseStock[] | undefined
 }) {
   const orders = useQuery({ queryKey: ['scan', 'ordersNeeding', item.ID], queryFn: () => ordersNeeding(item.ID) })
   const [plan, setPlan] = useState('')
   const [qty, setQty] = useState('1')
   const [from, setFrom] = useState(location?.ID ?? itemLocations[0]?.ID ?? '')
   const [tried, setTried] = useState(false)
+  const [confirming, setConfirming] = useState(false)
   const write = useWrite(issueMaterial)
   const quantity = parseQuantity(qty)
-  const qtyError = tried ? checkQuantity(quantity) : null
+  const qtyError = tried ? checkQuantity(quantity, item) : null
   const choices = location && !itemLocations.some((l) => l.ID === location.ID) ? [location, ...itemLocations] : itemLocations
+  const chosen = orders.data?.find((o) => o.plan.ID === plan)
+  const available = stockToIssueFrom(from, chosen?.order.Warehouse, stock, warehouseStock)
+  const open = chosen ? stillToIssue(chosen.plan) : null
+  const place = (choices.find((l) => l.ID === from)?.Code ?? chosen?.order.WarehouseCode ?? '').trim()
+  const over = quantity !== null && (exceeds(quantity, available) || exceeds(quantity, open))
+  // a changed figure needs a new look before booking
+  const edit = <T,>(set: (v: T) => void) => (v: T) => {
+    set(v)
+    setConfirming(false)
+  }
+  const book = () => {
+    if (quantity === null) return
+    setConfirming(false)
+    write.mutate({ plan, quantity, location: from || null })
+  }
 
   return (
     <Panel
       title={t('scanning.issueTitle')}
       onSubmit={() => {
         setTried(true)
-        if (!plan || checkQuantity(quantity) || quantity === null) return
-        write.mutate({ plan, quantity, location: from || null })
+        if (!plan || checkQuantity(quantity, item) || quantity === null) return
+        if (over) setConfirming(true)
+        else book()
       }}
     >
       {orders.isPending && <p role="status">{t('scanning.loading')}</p>}
@@ -46,13 +76,13 @@ export function IssuePanel({
               key={p.ID}
               className={`flex min-h-14 cursor-pointer items-center gap-3 rounded-md border px-3 py-2 ${plan === p.ID ? 'border-sky-700 bg-sky-100' : 'border-slate-300 bg-white'}`}
             >
-              <input type="radio" name="issue-plan" value={p.ID} checked={plan === p.ID} onChange={() => setPlan(p.ID)} className="h-5 w-5" />
+              <input type="radio" name="issue-plan" value={p.ID} checked={plan === p.ID} onChange={() => edit(setPlan)(p.ID)} className="h-5 w-5" />
               <span className="flex flex-col">
                 <span className="font-semibold">
                   {t('scanning.shopOrderNumber', { number: order.ShopOrderNumber })} · {order.ItemCode}
                 </span>
                 <span className="text-sm text-slate-600">
-                  {t('scanning.planned', { quantity: (p.PlannedQuantity ?? 0).toLocaleString(locale()) })} ·{' '}
+                  {t('scanning.planned', { quantity: fmt(p.PlannedQuantity ?? 0) })} · {t('scanning.stillToIssue', { quantity: fmt(stillToIssue(p)) })} ·{' '}
                   {shopOrderStatusName(order.Status)}
                 </span>
               </span>
@@ -65,8 +95,25 @@ export function IssuePanel({
           )}
         </fieldset>
       )}
-      <QuantityField id="issue-qty" label={t('scanning.quantity')} value={qty} onChange={setQty} error={qtyError} />
-      <LocationSelect id="issue-from" label={t('scanning.fromLocation')} value={from} onChange={setFrom} locations={choices} empty={t('scanning.defaultLocation')} />
+      <QuantityField id="issue-qty" label={t('scanning.quantity')} value={qty} onChange={edit(setQty)} error={qtyError} />
+      <LocationSelect id="issue-from" label={t('scanning.fromLocation')} value={from} onChange={edit(setFrom)} locations={choices} empty={t('scanning.defaultLocation')} />
+      {confirming && quantity !== null && chosen && (
+        <ConfirmOver
+          message={t('scanning.issueOver', {
+            quantity: fmt(quantity),
+            stock: available === null ? '–' : fmt(available),
+            place,
+            open: fmt(open ?? 0),
+            number: chosen.order.ShopOrderNumber,
+          })}
+          confirm={t('scanning.issueAnyway')}
+          onConfirm={book}
+          onBack={() => {
+            setConfirming(false)
+            document.getElementById('issue-qty')?.focus()
+          }}
+        />
+      )}
       <button type="submit" disabled={write.isPending || !orders.data?.length} className={bigButton}>
         {t('scanning.issueSubmit')}
       </button>

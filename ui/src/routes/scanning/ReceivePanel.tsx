@@ -2,11 +2,12 @@ import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { byProductsOf, ordersMaking, receiveShopOrder, type ScannedItem, type ScanShopOrder } from '../../api/scanning.ts'
 import { locale, t } from '../../i18n/index.ts'
-import { parseQuantity, type LocationRef } from '../../lib/scan.ts'
+import { exceeds, formatQuantity, parseQuantity } from '../../lib/quantity.ts'
+import type { LocationRef } from '../../lib/scan.ts'
 import { LabelPanel } from './LabelPanel.tsx'
-import { bigButton, checkQuantity, control, field, locationLabel, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
+import { bigButton, checkQuantity, ConfirmOver, control, field, locationLabel, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
 
-const fmt = (n: number | null | undefined) => (n ?? 0).toLocaleString(locale(), { maximumFractionDigits: 3 })
+const fmt = (n: number | null | undefined) => formatQuantity(n ?? 0, locale(), 3)
 
 function remaining(o: ScanShopOrder): number {
   return Math.max(0, (o.PlannedQuantity ?? 0) - (o.ProducedQuantity ?? 0))
@@ -31,6 +32,8 @@ export function ReceivePanel({
   const order = orders.find((o) => o.ID === orderId) ?? null
   const [qty, setQty] = useState(scanned ? String(remaining(scanned) || 1) : '1')
   const [tried, setTried] = useState(false)
+  // more than the order still has open is a real over-production, booked after a confirmation
+  const [confirming, setConfirming] = useState(false)
   const byProducts = useQuery({
     queryKey: ['scan', 'byProducts', orderId],
     queryFn: () => byProductsOf(orderId),
@@ -38,7 +41,7 @@ export function ReceivePanel({
   })
   const write = useWrite(receiveShopOrder)
   const quantity = parseQuantity(qty)
-  const qtyError = tried ? checkQuantity(quantity) : null
+  const qtyError = tried ? checkQuantity(quantity, item) : null
   // a location of another warehouse would be refused: the order's own default is used then
   const into = location && order && location.Warehouse === order.Warehouse ? location : null
 
@@ -48,8 +51,9 @@ export function ReceivePanel({
         title={t('scanning.receiveTitle')}
         onSubmit={() => {
           setTried(true)
-          if (!order || quantity === null || checkQuantity(quantity)) return
-          write.mutate({ shopOrder: order.ID, quantity, location: into?.ID ?? null })
+          if (!order || quantity === null || checkQuantity(quantity, item)) return
+          if (exceeds(quantity, remaining(order))) setConfirming(true)
+          else write.mutate({ shopOrder: order.ID, quantity, location: into?.ID ?? null })
         }}
       >
         {making.isPending && !scanned && <p role="status">{t('scanning.loading')}</p>}
@@ -63,6 +67,7 @@ export function ReceivePanel({
               value={orderId}
               onChange={(e) => {
                 setOrderId(e.target.value)
+                setConfirming(false)
                 const o = orders.find((x) => x.ID === e.target.value)
                 if (o) setQty(String(remaining(o) || 1))
               }}
@@ -86,7 +91,30 @@ export function ReceivePanel({
             )}
           </div>
         )}
-        <QuantityField id="receive-qty" label={t('scanning.quantity')} value={qty} onChange={setQty} error={qtyError} />
+        <QuantityField
+          id="receive-qty"
+          label={t('scanning.quantity')}
+          value={qty}
+          onChange={(v) => {
+            setQty(v)
+            setConfirming(false)
+          }}
+          error={qtyError}
+        />
+        {confirming && order && quantity !== null && (
+          <ConfirmOver
+            message={t('scanning.receiveOver', { quantity: fmt(quantity), open: fmt(remaining(order)), number: order.ShopOrderNumber })}
+            confirm={t('scanning.receiveAnyway')}
+            onConfirm={() => {
+              setConfirming(false)
+              write.mutate({ shopOrder: order.ID, quantity, location: into?.ID ?? null })
+            }}
+            onBack={() => {
+              setConfirming(false)
+              document.getElementById('receive-qty')?.focus()
+            }}
+          />
+        )}
         {order && (
           <p className="text-sm text-slate-700">
             {into ? t('scanning.receiveInto', { location: locationLabel(into) }) : t('scanning.receiveDefault', { warehouse: order.WarehouseCode ?? '' })}

@@ -243,7 +243,7 @@ export default function Scanning() {
               </button>
             ))}
           </div>
-          {action === 'issue' && <IssuePanel key={panelKey} item={current.item} location={location} itemLocations={itemLocations} />}
+          {action === 'issue' && <IssuePanel key={panelKey} item={current.item} location={location} itemLocations={itemLocations} stock={stock.data} warehouseStock={warehouseStock.data} />}
           {action === 'receive' && <ReceivePanel key={panelKey} item={current.item} location={location} scanned={current.order} />}
           {action === 'transfer' && (
             <TransferPanel key={panelKey} item={current.item} location={location} stock={stock.data ?? []} locations={all} />

@@ -1,7 +1,8 @@
 import { useState } from 'react'
 import { transferStock, type LocationStock, type ScannedItem } from '../../api/scanning.ts'
 import { t } from '../../i18n/index.ts'
-import { parseQuantity, type LocationRef } from '../../lib/scan.ts'
+import { parseQuantity } from '../../lib/quantity.ts'
+import type { LocationRef } from '../../lib/scan.ts'
 import { bigButton, checkQuantity, LocationSelect, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
 
 /** Move the item from one of its storage locations to another (the one in context by default). */
@@ -23,7 +24,7 @@ export function TransferPanel({
   const [tried, setTried] = useState(false)
   const write = useWrite(transferStock)
   const quantity = parseQuantity(qty)
-  const qtyError = tried ? checkQuantity(quantity) : null
+  const qtyError = tried ? checkQuantity(quantity, item) : null
   const fromLoc = locations.find((l) => l.ID === from)
   const toLoc = locations.find((l) => l.ID === to)
   const placeError = !tried ? null : !fromLoc || !toLoc ? t('scanning.pickBothLocations') : from === to ? t('scanning.sameLocation') : null
@@ -33,7 +34,7 @@ export function TransferPanel({
       title={t('scanning.transferTitle')}
       onSubmit={() => {
         setTried(true)
-        if (!fromLoc?.Warehouse || !toLoc?.Warehouse || from === to || quantity === null || checkQuantity(quantity)) return
+        if (!fromLoc?.Warehouse || !toLoc?.Warehouse || from === to || quantity === null || checkQuantity(quantity, item)) return
         write.mutate({
           item: item.ID,
           quantity,

@@ -1,10 +1,12 @@
 // Pieces the action panels share: big touch targets, a quantity field that says what is wrong,
 // a storage location picker, and the write with its outbox state and sound.
 import { useMutation } from '@tanstack/react-query'
-import type { ReactNode } from 'react'
+import { useEffect, useRef, type ReactNode } from 'react'
 import type { WriteResult } from '../../api/outbox.ts'
 import { t } from '../../i18n/index.ts'
 import { signal } from '../../lib/feedback.ts'
+import type { ScannedItem } from '../../api/scanning.ts'
+import { fitsUnit, fractionsAllowed } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
 import { WriteStatus } from './WriteStatus.tsx'
 
@@ -121,9 +123,44 @@ export function Panel({ title, children, onSubmit }: { title: string; children: 
   )
 }
 
-/** The quantity as a number above zero, or the message that says why not. */
-export function checkQuantity(q: number | null): string | null {
+/**
+ * The quantity as a number above zero that the item's unit can hold, or the message that says
+ * why not. `item` without Exact's fraction flag takes any number.
+ */
+export function checkQuantity(q: number | null, item?: Pick<ScannedItem, 'Unit' | 'IsFractionAllowedItem'>): string | null {
   if (q === null) return t('scanning.badQuantity')
   if (q <= 0) return t('scanning.quantityPositive')
+  if (item && !fitsUnit(q, fractionsAllowed(item.IsFractionAllowedItem))) return t('scanning.wholeUnits', { unit: item.Unit?.trim() ?? '' })
   return null
+}
+
+/**
+ * A quantity above what is expected: says so with the figures and asks before booking. It is
+ * scrolled into view (the scan field keeps the focus for the next scan), so a handheld user sees
+ * it at once.
+ */
+export function ConfirmOver({ message, confirm, onConfirm, onBack }: { message: string; confirm: string; onConfirm: () => void; onBack: () => void }) {
+  const ref = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    // a block body: newer browsers return a promise from scrollIntoView, which is no cleanup
+    ref.current?.scrollIntoView?.({ block: 'nearest' })
+  }, [])
+  return (
+    <div ref={ref} role="alertdialog" aria-labelledby="confirm-over-title" aria-describedby="confirm-over-text" className="flex flex-col gap-2 rounded-md border border-amber-400 bg-amber-50 p-3">
+      <p id="confirm-over-title" className="font-semibold text-amber-900">
+        {t('scanning.confirmTitle')}
+      </p>
+      <p id="confirm-over-text" className="text-base text-amber-900">
+        {message}
+      </p>
+      <div className="flex flex-wrap gap-2">
+        <button type="button" onClick={onConfirm} className={bigButton}>
+          {confirm}
+        </button>
+        <button type="button" onClick={onBack} className="min-h-14 rounded-lg border border-slate-400 bg-white px-5 text-lg font-semibold text-slate-800 hover:bg-slate-100">
+          {t('scanning.changeQuantity')}
+        </button>
+      </div>
+    </div>
+  )
 }

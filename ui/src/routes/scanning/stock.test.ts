@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { LocationStock, WarehouseStock } from '../../api/scanning.ts'
-import { cardStock } from './stock.ts'
+import { cardStock, stockToIssueFrom } from './stock.ts'
 
 const W1 = 'aaaaaaaa-0000-0000-0000-000000000001'
 const W2 = 'aaaaaaaa-0000-0000-0000-000000000002'
@@ -50,5 +50,22 @@ describe('the item card stock', () => {
   it('counts the locations while the stock positions are not read', () => {
     expect(cardStock([location('a', 'A-1', 4)], undefined).total).toBe(4)
     expect(cardStock(undefined, undefined)).toEqual({ rows: [], total: 0 })
+  })
+})
+
+describe('the stock an issue books from', () => {
+  const locations = [location('a', 'A1', 29), location('b', 'B1', 4)]
+  it('is the chosen storage location', () => {
+    expect(stockToIssueFrom('LOC-A1', W1, locations, [])).toBe(29)
+    expect(stockToIssueFrom('loc-none', W1, locations, [])).toBe(0)
+  })
+  it("is the order's warehouse when the default location is used", () => {
+    expect(stockToIssueFrom('', W1, locations, [warehouse('w', W1, '1', 40)])).toBe(40)
+    // no stock position for the warehouse: its locations' sum
+    expect(stockToIssueFrom('', W1, locations, [warehouse('w', W2, '2', 7)])).toBe(33)
+  })
+  it('is unknown while the stock is being read', () => {
+    expect(stockToIssueFrom('loc-A1', W1, undefined, undefined)).toBeNull()
+    expect(stockToIssueFrom('', null, locations, [])).toBeNull()
   })
 })

@@ -47,3 +47,24 @@ export function cardStock(locations: readonly LocationStock[] | undefined, wareh
     : byLocation.reduce((sum, r) => sum + (r.Stock ?? 0), 0)
   return { rows, total }
 }
+
+/**
+ * The stock an issue books from: the chosen storage location's, else (the default location) the
+ * whole warehouse's. Null while the stock is not read yet, so nothing is warned about blindly.
+ */
+export function stockToIssueFrom(
+  location: string,
+  warehouse: string | null | undefined,
+  locations: readonly LocationStock[] | undefined,
+  warehouses: readonly WarehouseStock[] | undefined,
+): number | null {
+  if (location) {
+    if (!locations) return null
+    return locations.filter((r) => same(r.StorageLocation, location)).reduce((sum, r) => sum + (r.Stock ?? 0), 0)
+  }
+  if (!warehouse) return null
+  const position = warehouses?.find((w) => same(w.Warehouse, warehouse))
+  if (position) return position.CurrentStock ?? 0
+  if (!locations || !warehouses) return null
+  return locations.filter((r) => same(r.Warehouse, warehouse)).reduce((sum, r) => sum + (r.Stock ?? 0), 0)
+}

@@ -8,7 +8,7 @@ import { InfoTip } from '../../components/Tooltip.tsx'
 import { AsOf } from '../../components/AsOf.tsx'
 import { WriteStatus } from '../../components/WriteStatus.tsx'
 import { locale, t } from '../../i18n/index.ts'
-import { formatQuantity, parseQuantity } from '../../lib/quantity.ts'
+import { formatQuantity, fractionsAllowed, parseQuantity } from '../../lib/quantity.ts'
 import { transferBody, transferError, type Place } from '../../lib/transfers.ts'
 import { ItemPicker } from './ItemPicker.tsx'
 
@@ -50,7 +50,7 @@ export function TransferForm() {
     warehouse: toRow.Warehouse.toLowerCase(),
     warehouseCode: toRow.WarehouseCode,
   }
-  const error = transferError(quantity, from, to)
+  const error = transferError(quantity, from, to, fractionsAllowed(item?.IsFractionAllowedItem))
 
   const onDelivered = useCallback(() => {
     setAdjusted(true)
@@ -137,7 +137,7 @@ export function TransferForm() {
           </label>
           {tried && error && (
             <p role="alert" className="text-sm text-red-700">
-              {t(error, { stock: from ? formatQuantity(from.stock, locale()) : '' })}
+              {t(error, { stock: from ? formatQuantity(from.stock, locale()) : '', unit: item?.Unit?.trim() ?? '' })}
             </p>
           )}
           {locations.error && (
