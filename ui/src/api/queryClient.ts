@@ -30,6 +30,22 @@ export function createQueryClient(): QueryClient {
   return client
 }
 
+/** How long a live list waits before asking again when Exact Online could not be reached. */
+const LIVE_LIST_RETRY_MS = 15_000
+
+/**
+ * For a live list that names things on a screen (employees, warehouses, locations): "Exact Online
+ * cannot be reached" is asked again every 15 s a few times, since it is often only the spent
+ * minute budget after a sync (otherwise names stay missing until a reload); screens show the
+ * `failureReason` meanwhile.
+ */
+export const LIVE_LIST_RETRY = {
+  retry: (failureCount: number, error: Error) =>
+    isProviderUnreachable(error) ? failureCount < 4 : shouldRetry(failureCount, error),
+  retryDelay: (failureCount: number, error: Error) =>
+    isProviderUnreachable(error) ? LIVE_LIST_RETRY_MS : Math.min(1000 * 2 ** failureCount, 30_000),
+} as const
+
 /**
  * For a query that spends something single-use (a provider's authorization code): it runs once
  * however often its component mounts (StrictMode mounts twice) and is never retried or refetched.

@@ -8,6 +8,7 @@ import { t } from '../../i18n/index.ts'
 import { useIsWide } from '../../lib/media.ts'
 import { OperatorMode } from './OperatorMode.tsx'
 import { WeekView } from './WeekView.tsx'
+import { LIVE_LIST_RETRY } from '../../api/queryClient.ts'
 
 type Mode = 'week' | 'operator'
 
@@ -17,7 +18,7 @@ export default function Hours() {
   const wide = useIsWide()
   const [mode, setMode] = useState<Mode>(() => (wide ? 'week' : 'operator'))
   const queryClient = useQueryClient()
-  const employees = useQuery({ queryKey: ['live', 'employees'], queryFn: fetchEmployees, retry: false })
+  const employees = useQuery({ queryKey: ['live', 'employees'], queryFn: fetchEmployees, ...LIVE_LIST_RETRY })
   if (!session) return <Loading />
   const sorted = [...(employees.data?.rows ?? [])].sort((a, b) => (a.FullName ?? '').localeCompare(b.FullName ?? ''))
   const tab = (m: Mode, label: string) => (
@@ -40,9 +41,9 @@ export default function Hours() {
           {tab('operator', t('hours.operatorMode'))}
         </div>
       </div>
-      {employees.error && (
+      {(employees.error ?? employees.failureReason) && (
         <p role="alert" className="text-red-700">
-          {t('hours.employeesError', { message: employees.error.message })}
+          {t('hours.employeesError', { message: (employees.error ?? employees.failureReason)?.message ?? '' })}
         </p>
       )}
       {mode === 'week' ? (

@@ -33,6 +33,7 @@ import { ShopOrderModal, type SelectionCodeOption } from './ShopOrderModal.tsx'
 import { Timeline } from './Timeline.tsx'
 import { useShopOrderWrites } from './useShopOrderWrites.ts'
 import { WriteList } from './WriteList.tsx'
+import { LIVE_LIST_RETRY } from '../../api/queryClient.ts'
 
 /** This browser's view and scale (weekends are the organization's, kept on the server). */
 const DISPLAY_KEY = 'esm.planning.display'
@@ -62,9 +63,9 @@ function Screen({ session }: { session: Session }) {
   const orders = useQuery({ queryKey: key('orders'), queryFn: fetchOpenShopOrders })
   const lines = useQuery({ queryKey: key('materialLines'), queryFn: fetchMaterialLines })
   const stock = useQuery({ queryKey: key('stock'), queryFn: fetchStockPositions })
-  const warehouses = useQuery({ queryKey: ['live', 'warehouses', division], queryFn: () => liveGet('warehouses'), retry: false })
-  const selectionCodes = useQuery({ queryKey: ['live', 'selectionCodes', division], queryFn: () => liveGet('selectionCodes'), retry: false })
-  const itemGroups = useQuery({ queryKey: ['live', 'itemGroups', division], queryFn: () => liveGet('itemGroups'), retry: false })
+  const warehouses = useQuery({ queryKey: ['live', 'warehouses', division], queryFn: () => liveGet('warehouses'), ...LIVE_LIST_RETRY })
+  const selectionCodes = useQuery({ queryKey: ['live', 'selectionCodes', division], queryFn: () => liveGet('selectionCodes'), ...LIVE_LIST_RETRY })
+  const itemGroups = useQuery({ queryKey: ['live', 'itemGroups', division], queryFn: () => liveGet('itemGroups'), ...LIVE_LIST_RETRY })
   const projects = useQuery({ queryKey: key('projects'), queryFn: fetchProjects, retry: false })
   const inGroup = useQuery({
     queryKey: [...key('itemGroup'), deferred.itemGroup],

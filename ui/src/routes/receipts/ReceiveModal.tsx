@@ -12,6 +12,7 @@ import { WriteStatus } from '../../components/WriteStatus.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { formatQuantity, parseQuantity } from '../../lib/quantity.ts'
 import { matchesLine, overDelivered, receiptBodies, receiveError, type OpenLine } from '../../lib/receipts.ts'
+import { LIVE_LIST_RETRY } from '../../api/queryClient.ts'
 
 interface StorageLocation {
   ID: string
@@ -107,7 +108,7 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
   const scanRef = useRef<HTMLInputElement>(null)
   const queryClient = useQueryClient()
   const lines = useQuery({ queryKey: ['receipts', 'openLines'], queryFn: fetchOpenLines, retry: false, staleTime: LIVE_STALE_MS })
-  const locations = useQuery({ queryKey: ['live', 'storageLocations'], queryFn: () => liveGet<StorageLocation>('storageLocations'), retry: false })
+  const locations = useQuery({ queryKey: ['live', 'storageLocations'], queryFn: () => liveGet<StorageLocation>('storageLocations'), ...LIVE_LIST_RETRY })
   const [search, setSearch] = useState('')
   const [drafts, setDrafts] = useState<Record<string, Draft>>({})
   const [sending, setSending] = useState(false)
@@ -209,9 +210,9 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
             </p>
           )}
           <AsOf asOf={oldestAsOf(lines.data?.asOf, locations.data?.asOf)} compact />
-          {locations.error && (
+          {(locations.error ?? locations.failureReason) && (
             <p role="alert" className="text-xs text-red-700">
-              {locations.error.message}
+              {(locations.error ?? locations.failureReason)?.message}
             </p>
           )}
         </div>

@@ -11,6 +11,7 @@ import { locale, t } from '../../i18n/index.ts'
 import { formatQuantity, fractionsAllowed, parseQuantity } from '../../lib/quantity.ts'
 import { transferBody, transferError, type Place } from '../../lib/transfers.ts'
 import { ItemPicker } from './ItemPicker.tsx'
+import { LIVE_LIST_RETRY } from '../../api/queryClient.ts'
 
 interface StorageLocation {
   ID: string
@@ -40,7 +41,7 @@ export function TransferForm() {
   const [sendError, setSendError] = useState<string | null>(null)
 
   const places = useQuery({ queryKey: ['transfers', 'from', item?.ID], queryFn: () => fetchFromPlaces(item!.ID), enabled: !!item })
-  const locations = useQuery({ queryKey: ['live', 'storageLocations'], queryFn: () => liveGet<StorageLocation>('storageLocations'), retry: false })
+  const locations = useQuery({ queryKey: ['live', 'storageLocations'], queryFn: () => liveGet<StorageLocation>('storageLocations'), ...LIVE_LIST_RETRY })
 
   const from = places.data?.find((p) => p.location === fromId)
   const toRow = locations.data?.rows.find((l) => l.ID.toLowerCase() === toId)
@@ -140,9 +141,9 @@ export function TransferForm() {
               {t(error, { stock: from ? formatQuantity(from.stock, locale()) : '', unit: item?.Unit?.trim() ?? '' })}
             </p>
           )}
-          {locations.error && (
+          {(locations.error ?? locations.failureReason) && (
             <p role="alert" className="text-sm text-red-700">
-              {locations.error.message}
+              {(locations.error ?? locations.failureReason)?.message}
             </p>
           )}
           <button type="submit" className={primaryButton} disabled={sending}>
