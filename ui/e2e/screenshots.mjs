@@ -56,19 +56,28 @@ async function shopFloor(page, go, size) {
   await page.locator('#receipts-list').waitFor()
   await shoot(page, 'receipts', size)
 
+  // an item in stock at a storage location, for Transfers and Scanning
+  const [stock] = await api(page, '/db/storageLocationStockPositions?Stock=gt.2&limit=1')
+  const [item] = stock ? await api(page, `/db/items?ID=eq.${stock.Item}&limit=1`) : []
+
   await go('/transfers')
-  await page.getByTestId('transfer-item').waitFor()
+  await page.getByLabel('Item').waitFor()
+  if (item) {
+    await page.getByLabel('Item').fill(item.Code)
+    await page.getByLabel('Item').press('Enter')
+    await page.getByTestId('transfer-item').waitFor()
+  }
   await shoot(page, 'transfers', size)
 
   await go('/hours')
-  await page.getByTestId('week-title').waitFor()
+  // the office gets the week, a handheld the operator mode
+  if (size === 'desktop') await page.getByTestId('week-title').waitFor()
+  else await page.getByRole('tablist').waitFor()
   await shoot(page, 'hours', size)
 
   await go('/scanning')
   await page.locator('#scan-input').waitFor()
   await shoot(page, 'scanning', size)
-  const [stock] = await api(page, '/db/storageLocationStockPositions?Stock=gt.2&limit=1')
-  const [item] = stock ? await api(page, `/db/items?ID=eq.${stock.Item}&limit=1`) : []
   if (item) {
     await page.locator('#scan-input').focus()
     await page.keyboard.type(item.Code)
