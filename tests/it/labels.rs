@@ -10,6 +10,23 @@ use stock_manager::labels::{
     render_raster_pages,
 };
 
+/// One page's text per PDF page (pdftotext ends each with a form feed), whitespace collapsed;
+/// `None` without pdftotext.
+pub(crate) fn page_texts(pdf: &[u8]) -> Option<Vec<String>> {
+    let pdftotext = tool("pdftotext")?;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("labels.pdf");
+    std::fs::write(&file, pdf).expect("write pdf");
+    let out = std::process::Command::new(pdftotext).arg(&file).arg("-").output().expect("pdftotext runs");
+    let all = String::from_utf8_lossy(&out.stdout).into_owned();
+    let mut pages: Vec<String> =
+        all.split('\u{c}').map(|p| p.split_whitespace().collect::<Vec<_>>().join(" ")).collect();
+    if pages.last().is_some_and(String::is_empty) {
+        pages.pop();
+    }
+    Some(pages)
+}
+
 /// A tool from the real world, or None when it is missing outside CI (under CI a missing tool fails).
 pub fn tool(name: &str) -> Option<PathBuf> {
     let found = std::env::var_os("PATH")

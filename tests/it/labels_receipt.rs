@@ -2,7 +2,7 @@
 //! received: two receipts of one item, from different suppliers into different warehouses, each
 //! print their own, read back from the label records and from the PDF with `pdftotext`.
 
-use crate::labels::tool;
+use crate::labels::page_texts;
 use crate::provider::World;
 use serde_json::{Value, json};
 use stock_manager::labels::{
@@ -22,22 +22,6 @@ fn text(v: &Value, key: &str) -> String {
 
 fn find<'a>(rows: &'a [Value], what: &str, pick: impl Fn(&Value) -> bool) -> &'a Value {
     rows.iter().find(|r| pick(r)).unwrap_or_else(|| panic!("the demo data has {what}"))
-}
-
-/// The PDF's text, one string per page with whitespace collapsed; `None` without pdftotext.
-fn page_texts(pdf: &[u8]) -> Option<Vec<String>> {
-    let pdftotext = tool("pdftotext")?;
-    let dir = tempfile::tempdir().expect("temp dir");
-    let file = dir.path().join("labels.pdf");
-    std::fs::write(&file, pdf).expect("write pdf");
-    let out = std::process::Command::new(pdftotext).arg(&file).arg("-").output().expect("pdftotext runs");
-    let all = String::from_utf8_lossy(&out.stdout).into_owned();
-    let mut pages: Vec<String> =
-        all.split('\u{c}').map(|p| p.split_whitespace().collect::<Vec<_>>().join(" ")).collect();
-    if pages.last().is_some_and(String::is_empty) {
-        pages.pop();
-    }
-    Some(pages)
 }
 
 #[actix_web::test]

@@ -3,7 +3,7 @@
 //! and a serial item's receipt prints one label per serial number with the number on it, read
 //! back from the PDF with `pdftotext` and its barcodes with `zbarimg`; other lines print as before.
 
-use crate::labels::{pdf_to_pngs, tool, zbar_decode};
+use crate::labels::{page_texts, pdf_to_pngs, tool, zbar_decode};
 use crate::provider::World;
 use crate::sim::{DIV, Sim};
 use serde_json::{Value, json};
@@ -27,23 +27,6 @@ fn po_line(items: &[Value], lines: &[Value], serial: bool) -> Value {
         })
         .cloned()
         .expect("a purchase order line")
-}
-
-/// One page's text per PDF page (pdftotext ends each with a form feed), whitespace collapsed;
-/// `None` without pdftotext.
-fn page_texts(pdf: &[u8]) -> Option<Vec<String>> {
-    let pdftotext = tool("pdftotext")?;
-    let dir = tempfile::tempdir().expect("temp dir");
-    let file = dir.path().join("labels.pdf");
-    std::fs::write(&file, pdf).expect("write pdf");
-    let out = std::process::Command::new(pdftotext).arg(&file).arg("-").output().expect("pdftotext runs");
-    let all = String::from_utf8_lossy(&out.stdout).into_owned();
-    let mut pages: Vec<String> =
-        all.split('\u{c}').map(|p| p.split_whitespace().collect::<Vec<_>>().join(" ")).collect();
-    if pages.last().is_some_and(String::is_empty) {
-        pages.pop();
-    }
-    Some(pages)
 }
 
 /// The serial numbers printed on a page: the word after each "S/N".
