@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react'
+import { useId, type ReactNode, type RefObject } from 'react'
+import { useModalDialog } from './useModalDialog.ts'
 
 interface Props {
   message: string
@@ -8,21 +9,14 @@ interface Props {
   yesLabel: string
   onNo: () => void
   onYes: () => void
+  /** Where the focus goes when the question closes, when its opener leaves the page with it. */
+  returnFocusTo?: RefObject<HTMLElement | null>
 }
 
 /** A modal yes/no question; No has the focus and Escape answers No. */
-export function ConfirmDialog({ message, children, noLabel, yesLabel, onNo, onYes }: Props) {
-  const ref = useRef<HTMLDialogElement>(null)
+export function ConfirmDialog({ message, children, noLabel, yesLabel, onNo, onYes, returnFocusTo }: Props) {
+  const ref = useModalDialog(returnFocusTo)
   const id = useId()
-
-  useEffect(() => {
-    const dialog = ref.current
-    if (dialog && !dialog.open) {
-      if (typeof dialog.showModal === 'function') dialog.showModal()
-      else dialog.setAttribute('open', '')
-    }
-    return () => dialog?.close?.()
-  }, [])
 
   return (
     <dialog

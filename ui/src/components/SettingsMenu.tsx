@@ -12,11 +12,17 @@ export function SettingsMenu({ session }: { session: Session }) {
   const [open, setOpen] = useState(false)
   const [confirming, setConfirming] = useState(false)
   const ref = useRef<HTMLDivElement>(null)
+  const button = useRef<HTMLButtonElement>(null)
 
   useEffect(() => {
     if (!open) return
     const close = (e: Event) => {
-      if (e instanceof KeyboardEvent ? e.key === 'Escape' : !ref.current?.contains(e.target as Node)) setOpen(false)
+      if (e instanceof KeyboardEvent) {
+        if (e.key !== 'Escape') return
+        setOpen(false)
+        // the focused item leaves with the menu: the cog takes the focus back
+        button.current?.focus()
+      } else if (!ref.current?.contains(e.target as Node)) setOpen(false)
     }
     document.addEventListener('mousedown', close)
     document.addEventListener('keydown', close)
@@ -30,6 +36,7 @@ export function SettingsMenu({ session }: { session: Session }) {
   return (
     <div ref={ref} className="relative">
       <button
+        ref={button}
         type="button"
         aria-label={t('nav.settings')}
         aria-haspopup="menu"
@@ -65,7 +72,7 @@ export function SettingsMenu({ session }: { session: Session }) {
           </button>
         </div>
       )}
-      {confirming && <LogoutDialog onClose={() => setConfirming(false)} />}
+      {confirming && <LogoutDialog onClose={() => setConfirming(false)} returnFocusTo={button} />}
     </div>
   )
 }

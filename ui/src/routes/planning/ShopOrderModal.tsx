@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query'
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
+import { useId, useState, type FormEvent, type ReactNode } from 'react'
 import { fetchOrderPlans, fetchOrderSteps, type ShopOrder, type ShopOrderChange, type ShownChange } from '../../api/planning.ts'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { InfoTip } from '../../components/Tooltip.tsx'
+import { useModalDialog } from '../../components/useModalDialog.ts'
 import { locale, t } from '../../i18n/index.ts'
 import type { Availability } from '../../lib/planning/availability.ts'
 import { dayIso, toDay } from '../../lib/planning/timeline.ts'
@@ -81,7 +82,7 @@ export function ShopOrderModal({
   onDismissWrite: (key: number) => void
   onClose: () => void
 }) {
-  const ref = useRef<HTMLDialogElement>(null)
+  const ref = useModalDialog()
   const titleId = useId()
   const plans = useQuery({ queryKey: ['planning', 'plans', order.ID], queryFn: () => fetchOrderPlans(order.ID) })
   const steps = useQuery({ queryKey: ['planning', 'steps', order.ID], queryFn: () => fetchOrderSteps(order.ID) })
@@ -93,15 +94,6 @@ export function ShopOrderModal({
   const [yourRef, setYourRef] = useState(order.YourRef ?? '')
   const [leadDays, setLeadDays] = useState(order.ProductionLeadDays === null || order.ProductionLeadDays === undefined ? '' : String(order.ProductionLeadDays))
   const [detailsError, setDetailsError] = useState<string | null>(null)
-
-  useEffect(() => {
-    const d = ref.current
-    if (d && !d.open) {
-      if (typeof d.showModal === 'function') d.showModal()
-      else d.setAttribute('open', '')
-    }
-    return () => d?.close?.()
-  }, [])
 
   const saveDates = (e: FormEvent) => {
     e.preventDefault()

@@ -8,6 +8,7 @@ import type { WriteOutcome } from '../../api/writes.ts'
 import { inputClass, labelClass, primaryButton, secondaryButton } from '../../components/formStyles.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { InfoTip } from '../../components/Tooltip.tsx'
+import { useModalDialog } from '../../components/useModalDialog.ts'
 import { WriteStatus } from '../../components/WriteStatus.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { formatQuantity, parseQuantity } from '../../lib/quantity.ts'
@@ -104,7 +105,7 @@ function LineRow({
 
 /** Receive open purchase order lines: scan or search, quantity and storage location, send. */
 export function ReceiveModal({ onClose }: { onClose: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null)
+  const ref = useModalDialog()
   const scanRef = useRef<HTMLInputElement>(null)
   const queryClient = useQueryClient()
   const lines = useQuery({ queryKey: ['receipts', 'openLines'], queryFn: fetchOpenLines, retry: false, staleTime: LIVE_STALE_MS })
@@ -117,16 +118,8 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
   // over-deliveries are listed for a confirmation before anything is sent
   const [confirming, setConfirming] = useState(false)
 
-  useEffect(() => {
-    const d = ref.current
-    if (d && !d.open) {
-      if (typeof d.showModal === 'function') d.showModal()
-      else d.setAttribute('open', '')
-    }
-    // showModal focuses the first button (the help tip); a scanner types into the search box
-    scanRef.current?.focus()
-    return () => d?.close?.()
-  }, [])
+  // showModal focuses the first button (the help tip); a scanner types into the search box
+  useEffect(() => scanRef.current?.focus(), [])
 
   const all = useMemo(() => lines.data?.rows ?? [], [lines.data])
   const matching = useMemo(() => all.filter((l) => matchesLine(l, search)), [all, search])
