@@ -1,5 +1,6 @@
 // Sign-in, session, organization and licence calls.
 import { api } from './client.ts'
+import { setTimeZone } from '../lib/dateTime.ts'
 
 export type Tier = 'public' | 'signedIn' | 'full'
 
@@ -55,6 +56,8 @@ export interface Session {
   exactHost?: string
   /** The server's sync interval (minutes) for organizations that set none of their own. */
   syncIntervalDefault?: number
+  /** The organization's time zone (IANA name) for the server's times and "today"; absent from older servers. */
+  timeZone?: string
 }
 
 export function providerAccess(s: Session | undefined): ProviderAccess {
@@ -92,7 +95,12 @@ export interface Activation {
   organizationDetails: OrganizationDetails
 }
 
-export const getSession = () => api<Session>('/auth/session')
+/** The session; its time zone becomes the one every date on screen is shown in. */
+export async function getSession(): Promise<Session> {
+  const session = await api<Session>('/auth/session')
+  setTimeZone(session.timeZone)
+  return session
+}
 export const authorize = (code: string, state: string) =>
   api<Session>('/auth/authorize', { method: 'POST', body: { code, state } })
 export const logout = () => api<void>('/auth/logout', { method: 'POST' })

@@ -2,7 +2,7 @@
 import type { Row } from './db.ts'
 import { readDirect, readDirectByIds } from './exactDirect.ts'
 import { oldestAsOf, type LiveRows } from './live.ts'
-import { parseExactDate } from './stock.ts'
+import { addDays, orgToday, parseProviderDate } from '../lib/dateTime.ts'
 import { dayLit, guidLit } from '../lib/odata.ts'
 
 /** Days of counts the list reads. */
@@ -35,7 +35,7 @@ export function toRecentCounts(lines: readonly Row[], headers: readonly Row[]): 
     out.push({
       id: text(h.StockCountID),
       number: text(h.StockCountNumber),
-      date: parseExactDate(h.StockCountDate) ?? parseExactDate(l.Created),
+      date: parseProviderDate(h.StockCountDate) ?? parseProviderDate(l.Created),
       processed: Number(h.Status) === PROCESSED,
       by: text(h.CreatorFullName),
       location: [text(h.WarehouseCode), text(l.StorageLocationCode)].filter(Boolean).join(' · '),
@@ -45,8 +45,8 @@ export function toRecentCounts(lines: readonly Row[], headers: readonly Row[]): 
   return out.sort((a, b) => (b.date ?? 0) - (a.date ?? 0) || Number(b.number) - Number(a.number))
 }
 
-export async function fetchRecentCounts(item: string, now: Date = new Date()): Promise<LiveRows<RecentCount>> {
-  const since = new Date(now.getFullYear(), now.getMonth(), now.getDate() - RECENT_COUNT_DAYS)
+export async function fetchRecentCounts(item: string, now: number = Date.now()): Promise<LiveRows<RecentCount>> {
+  const since = addDays(orgToday(now), -RECENT_COUNT_DAYS)
   const lines = await readDirect('inventory/StockCountLines', {
     filter: `Item eq ${guidLit(item)} and Created ge ${dayLit(since)}`,
     select: 'StockCountID,StorageLocationCode,QuantityNew,Created',

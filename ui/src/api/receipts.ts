@@ -13,7 +13,7 @@ const ORDER_FIELDS = 'PurchaseOrderID,OrderNumber,SupplierCode,SupplierName,Ware
 const ORDER_LINE_FIELDS =
   'ID,PurchaseOrderID,Item,ItemCode,ItemDescription,Description,ItemBarcode,SupplierItemCode,Unit,UnitDescription,Quantity,QuantityInPurchaseUnits,ReceivedQuantity,ReceiptDate'
 
-export async function fetchReceipts(now: Date = new Date()): Promise<LiveRows<Receipt>> {
+export async function fetchReceipts(now: number = Date.now()): Promise<LiveRows<Receipt>> {
   const headers = await readDirect('purchaseorder/GoodsReceipts', {
     filter: `ReceiptDate ge ${dayLit(windowStart(now))}`,
     select: RECEIPT_FIELDS,

@@ -1,6 +1,7 @@
 // Reads and writes of the Scanning screen: items by code or barcode, their stock per storage
 // location, the open shop orders that need them, and the stock movements booked from a handheld.
 import { api } from './client.ts'
+import { orgToday } from '../lib/dateTime.ts'
 import { dbGet, inList } from './db.ts'
 import type { OutboxEntry, WriteResult } from './outbox.ts'
 
@@ -116,10 +117,9 @@ export const byProductsOf = (shopOrderId: string) =>
     ['Type', `eq.${PLAN_BY_PRODUCT}`],
   ])
 
-/** Today at midnight, as the provider's transaction dates are written. */
-export function today(now = new Date()): string {
-  const p = (n: number) => String(n).padStart(2, '0')
-  return `${now.getFullYear()}-${p(now.getMonth() + 1)}-${p(now.getDate())}T00:00:00`
+/** The organization's today at midnight, as the provider's transaction dates are written. */
+export function today(now: number = Date.now()): string {
+  return `${orgToday(now)}T00:00:00`
 }
 
 export const issueMaterial = (b: { plan: string; quantity: number; location?: string | null }) =>

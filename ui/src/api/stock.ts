@@ -1,5 +1,6 @@
 // The Dashboard's Table view: items with their stock in every warehouse and storage location,
 // read from the local copy page by page.
+import { dayStart, orgToday, parseProviderDate } from '../lib/dateTime.ts'
 import { classifyCode, shopOrderNumberOf } from '../lib/scan.ts'
 import { chunks, dbGet, dbGetAll, dbJoins, inList, likeValue, MAX_LIMIT, type Params, type Row } from './db.ts'
 
@@ -49,35 +50,22 @@ export interface StockPage {
 
 const ITEM_FIELDS = 'ID,Code,Description,ItemGroup,ItemGroupCode,ItemGroupDescription,Unit,UnitDescription,EndDate,PictureThumbnailUrl'
 
-/** Today as an ISO date, for EndDate comparisons. */
-function today(now: Date): string {
-  return now.toISOString().slice(0, 10)
-}
-
 /** Exact's "no picture" image means there is nothing to ask the server for. */
 export function hasRealPicture(url: unknown): boolean {
   return typeof url === 'string' && url.length > 0 && !/placeholder/i.test(url)
 }
 
-export function isActive(endDate: unknown, now: Date = new Date()): boolean {
-  const ms = parseExactDate(endDate)
-  return ms === null || ms > now.getTime()
-}
-
-/** `/Date(ms)/` or an ISO text as epoch ms; null when absent. */
-export function parseExactDate(v: unknown): number | null {
-  if (typeof v !== 'string' || !v) return null
-  const m = /^\/Date\((-?\d+)\)\/$/.exec(v)
-  if (m) return Number(m[1])
-  const ms = Date.parse(v)
-  return Number.isNaN(ms) ? null : ms
+/** Active: no end date, or one after the organization's today began, as the table's filter says. */
+export function isActive(endDate: unknown, now: number = Date.now()): boolean {
+  const ms = typeof endDate === 'string' ? parseProviderDate(endDate) : null
+  return ms === null || ms > (dayStart(orgToday(now)) ?? 0)
 }
 
 /**
  * The filters for the items table: text over code and description (or the items the search
  * names otherwise: a shop order's, a barcode's), item group, active or not.
  */
-export function itemParams(f: StockFilters, namedItems: readonly string[], now: Date = new Date(), prefix = ''): Params {
+export function itemParams(f: StockFilters, namedItems: readonly string[], now: number = Date.now(), prefix = ''): Params {
   const p: Params = []
   const col = (c: string) => prefix + c
   const text = f.search.trim()
@@ -88,8 +76,10 @@ export function itemParams(f: StockFilters, namedItems: readonly string[], now: 
     p.push(['or', `(${terms.join(',')})`])
   }
   if (f.itemGroup) p.push([col('ItemGroup'), `eq.${f.itemGroup}`])
-  if (f.activity === 'active') p.push(['or', `(${col('EndDate')}.is.null,${col('EndDate')}.gt.${today(now)})`])
-  if (f.activity === 'inactive') p.push([col('EndDate'), `lte.${today(now)}`])
+  // the store compares a day with the provider's wall-clock dates: the organization's today
+  const today = orgToday(now)
+  if (f.activity === 'active') p.push(['or', `(${col('EndDate')}.is.null,${col('EndDate')}.gt.${today})`])
+  if (f.activity === 'inactive') p.push([col('EndDate'), `lte.${today}`])
   return p
 }
 
@@ -251,7 +241,7 @@ function toItem(r: Row, stock: Map<string, ItemStock>, named: Named, warehouse: 
  * with one it is that warehouse's stock positions joined to their items, where item group and
  * status are applied to the joined rows (the server filters base rows only).
  */
-export async function fetchStockPage(f: StockFilters, offset: number, now: Date = new Date()): Promise<StockPage> {
+export async function fetchStockPage(f: StockFilters, offset: number, now: number = Date.now()): Promise<StockPage> {
   const named = await namedBySearch(f.search)
   const namedItems = [...named.orderItems, ...named.barcodeItems]
   if (!f.warehouse) {

@@ -3,6 +3,7 @@ import { dbGet, dbGetAll, likeValue, type Row } from './db.ts'
 import { readDirect, readDirectByIds } from './exactDirect.ts'
 import { oldestAsOf, type LiveRows } from './live.ts'
 import { sendWrite } from './writes.ts'
+import { addDays, orgToday } from '../lib/dateTime.ts'
 import { dayLit } from '../lib/odata.ts'
 import { fromPlaces, toRecent, type FromPlace, type RecentTransfer } from '../lib/transfers.ts'
 
@@ -51,8 +52,8 @@ export async function fetchFromPlaces(item: string): Promise<FromPlace[]> {
 /** Days of transfers the recent list reads. */
 export const RECENT_DAYS = 14
 
-export async function fetchRecentTransfers(now: Date = new Date()): Promise<LiveRows<RecentTransfer>> {
-  const since = new Date(now.getFullYear(), now.getMonth(), now.getDate() - RECENT_DAYS)
+export async function fetchRecentTransfers(now: number = Date.now()): Promise<LiveRows<RecentTransfer>> {
+  const since = addDays(orgToday(now), -RECENT_DAYS)
   const headers = await readDirect('inventory/WarehouseTransfers', {
     filter: `EntryDate ge ${dayLit(since)}`,
     select: 'TransferID,TransferNumber,EntryDate,TransferDate,Status,WarehouseFromCode,WarehouseToCode,CreatorFullName,Description',

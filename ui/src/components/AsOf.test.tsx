@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { AS_OF_HEADER } from '../api/client.ts'
 import { createQueryClient } from '../api/queryClient.ts'
 import { setLanguage } from '../i18n/index.ts'
-import { formatAsOf } from '../lib/format.ts'
+import { formatAsOf } from '../lib/dateTime.ts'
 import { RecentTransfers } from '../routes/transfers/RecentTransfers.tsx'
 import { WeekView } from '../routes/hours/WeekView.tsx'
 import { json } from '../test/fixtures.ts'
@@ -46,10 +46,12 @@ describe('AsOf', () => {
     expect(screen.getByTestId('as-of').textContent).toBe(`Stand van ${formatAsOf(STORED)}`)
   })
 
-  it('gives the time alone today and the day too before', () => {
-    const now = new Date(2026, 10, 24, 18, 0)
-    expect(formatAsOf(STORED, now)).toBe('13:05')
-    expect(formatAsOf(STORED, new Date(2026, 10, 25, 8, 0))).toMatch(/24.*Nov.*13:05/)
+  it('gives the time alone today and the day too before, in the organization’s time zone', () => {
+    const at = Date.UTC(2026, 10, 24, 13, 5) // 14:05 in Amsterdam
+    expect(formatAsOf(at, Date.UTC(2026, 10, 24, 18, 0))).toBe('14:05')
+    expect(formatAsOf(at, Date.UTC(2026, 10, 25, 8, 0))).toMatch(/24 Nov.*14:05/)
+    // 23:30 UTC is already the next day in Amsterdam: today there, so the time alone
+    expect(formatAsOf(Date.UTC(2026, 10, 24, 23, 30), Date.UTC(2026, 10, 25, 0, 10))).toBe('00:30')
   })
 
   it('shows the transfers history of the stored copy with its time', async () => {

@@ -1,5 +1,5 @@
 import { t } from '../i18n/index.ts'
-import { formatAsOf } from '../lib/format.ts'
+import { formatAsOf } from '../lib/dateTime.ts'
 
 /**
  * Says that what a screen shows is the server's stored copy of an earlier time (Exact Online

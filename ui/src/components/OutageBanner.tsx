@@ -5,8 +5,9 @@ import { providerAccess, type Session } from '../api/auth.ts'
 import { isDated } from '../api/live.ts'
 import { queryKeys } from '../api/queries.ts'
 import { getStatus } from '../api/status.ts'
-import { locale, t, tCount } from '../i18n/index.ts'
+import { t, tCount } from '../i18n/index.ts'
 import { withDivision } from '../lib/access.ts'
+import { formatTime, wallOf } from '../lib/dateTime.ts'
 import { noticeFor } from '../lib/outage.ts'
 
 /** How often a signed-in screen asks whether Exact Online answers and how the queue stands. */
@@ -49,7 +50,7 @@ export function OutageBanner({ session }: { session: Session }) {
       </Link>
     ) : null
   if (notice.kind === 'outage') {
-    const time = notice.since?.toLocaleTimeString(locale(), { hour: '2-digit', minute: '2-digit' })
+    const time = notice.since && formatTime(wallOf(notice.since.getTime()))
     return (
       <div role="alert" aria-label={t('outage.label')} data-testid="outage" className="bg-amber-100 px-4 py-2 text-sm text-amber-950">
         {time ? t('outage.down', { time }) : t('outage.downNoTime')}{' '}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatDateTime, formatUptime } from './format.ts'
+import { formatUptime } from './format.ts'
 
 describe('formatUptime', () => {
   it('formats seconds, minutes and hours', () => {
@@ -7,12 +7,5 @@ describe('formatUptime', () => {
     expect(formatUptime(65)).toBe('1 min 5 s')
     expect(formatUptime(3725)).toBe('1 h 2 min')
     expect(formatUptime(-3)).toBe('0 s')
-  })
-})
-
-describe('formatDateTime', () => {
-  it('keeps text that is not a date', () => {
-    expect(formatDateTime('never')).toBe('never')
-    expect(formatDateTime('2026-11-20T10:00:00')).not.toBe('2026-11-20T10:00:00')
   })
 })

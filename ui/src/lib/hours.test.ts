@@ -8,7 +8,6 @@ import {
   readTimers,
   timeTransactionData,
   toEntries,
-  weekNumber,
   weekStart,
   weekTotals,
   writeTimers,
@@ -21,11 +20,6 @@ describe('weeks', () => {
     expect(isoDay(weekStart(new Date(2026, 10, 22, 10)))).toBe('2026-11-16') // a Sunday
     expect(isoDay(weekStart(new Date(2026, 10, 16, 0)))).toBe('2026-11-16')
     expect(isoDay(weekStart(new Date(2026, 10, 21)))).toBe('2026-11-16')
-  })
-  it('are numbered as ISO weeks', () => {
-    expect(weekNumber(new Date(2026, 10, 16))).toBe(47)
-    expect(weekNumber(new Date(2026, 0, 1))).toBe(1)
-    expect(weekNumber(new Date(2027, 0, 1))).toBe(53)
   })
 })
 

@@ -2,7 +2,7 @@
 // operator's running timers.
 import type { MessageKey } from '../i18n/index.ts'
 import type { Row } from '../api/db.ts'
-import { parseExactDate } from '../api/stock.ts'
+import { providerDay } from './dateTime.ts'
 import { isoDay } from './odata.ts'
 import { parseQuantity } from './quantity.ts'
 
@@ -35,14 +35,6 @@ export function weekDays(start: Date): Date[] {
   return Array.from({ length: 7 }, (_, i) => addDays(start, i))
 }
 
-/** ISO 8601 week number. */
-export function weekNumber(d: Date): number {
-  const t = new Date(Date.UTC(d.getFullYear(), d.getMonth(), d.getDate()))
-  t.setUTCDate(t.getUTCDate() + 4 - (t.getUTCDay() || 7))
-  const yearStart = new Date(Date.UTC(t.getUTCFullYear(), 0, 1))
-  return Math.ceil(((t.getTime() - yearStart.getTime()) / 86_400_000 + 1) / 7)
-}
-
 export interface HourEntry {
   id: string
   employee: string
@@ -56,20 +48,12 @@ export interface HourEntry {
   notes: string
 }
 
-/** The day a provider date stands for; dates are local days written at midnight UTC or local. */
-function dayOf(v: unknown): string {
-  const ms = parseExactDate(v)
-  if (ms === null) return ''
-  const d = new Date(ms)
-  // `/Date(ms)/` is midnight UTC of the day in the provider's API
-  return typeof v === 'string' && v.startsWith('/Date(') ? d.toISOString().slice(0, 10) : isoDay(d)
-}
 
 export function toEntries(rows: readonly Row[]): HourEntry[] {
   return rows.map((r) => ({
     id: text(r.ID),
     employee: text(r.Employee).toLowerCase(),
-    day: dayOf(r.Date),
+    day: providerDay(r.Date) ?? '',
     hours: num(r.Hours),
     activity: activityOf(r.Activity),
     shopOrder: text(r.ShopOrder).toLowerCase(),

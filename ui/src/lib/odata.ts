@@ -7,8 +7,8 @@ export function isoDay(d: Date): string {
 
 export const guidLit = (id: string) => `guid'${id.replace(/[{}']/g, '')}'`
 
-/** The start of a local day as an OData datetime literal (the provider's dates are local days). */
-export const dayLit = (d: Date) => `datetime'${isoDay(d)}T00:00:00'`
+/** The start of a day (`YYYY-MM-DD`, or a local Date's day) as an OData datetime literal. */
+export const dayLit = (d: Date | string) => `datetime'${typeof d === 'string' ? d : isoDay(d)}T00:00:00'`
 
 /** `(F eq guid'a' or F eq guid'b')`: OData v2 has no `in`. */
 export function anyGuid(field: string, ids: readonly string[]): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { daysLate, filterLines, groupLines, isLate, suppliersOf, todayDay, toPurchaseLines } from './purchases.ts'
+import { daysLate, filterLines, groupLines, isLate, suppliersOf, toPurchaseLines } from './purchases.ts'
 
 const ms = (day: string) => `/Date(${Date.parse(day + 'T00:00:00Z')})/`
 
@@ -50,9 +50,5 @@ describe('open purchase lines', () => {
     expect(groupLines(open, 'item', '2026-02-15').map((g) => g.code)).toEqual(['P-1', 'P-2'])
     expect(groupLines(open, 'date', '2026-02-15').map((g) => g.key)).toEqual(['2026-01-20', '2026-02-15'])
     expect(suppliersOf(open).map((s) => s.code)).toEqual(['200', '100'])
-  })
-
-  it('today is the browser calendar day', () => {
-    expect(todayDay(new Date(2026, 0, 9, 23, 30))).toBe('2026-01-09')
   })
 })

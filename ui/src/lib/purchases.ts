@@ -1,5 +1,6 @@
 // Open purchase order lines: joined to their order's supplier and warehouse, grouped, sorted and
 // marked late. Pure: the rows come from src/api/purchases.ts.
+import { daysBetween } from './dateTime.ts'
 import { dayOf, num, str } from './shortage.ts'
 
 type Row = Record<string, unknown>
@@ -76,12 +77,6 @@ export function toPurchaseLines(headers: readonly Row[], lines: readonly Row[]):
   return out
 }
 
-/** Today in the browser's calendar as `YYYY-MM-DD`. */
-export function todayDay(now: Date = new Date()): string {
-  const p = (n: number) => String(n).padStart(2, '0')
-  return `${now.getFullYear()}-${p(now.getMonth() + 1)}-${p(now.getDate())}`
-}
-
 /** Late: expected before today and still not (fully) received. */
 export function isLate(line: PurchaseLine, today: string): boolean {
   return line.day !== null && line.day < today && line.received < line.quantity
@@ -89,7 +84,7 @@ export function isLate(line: PurchaseLine, today: string): boolean {
 
 export function daysLate(line: PurchaseLine, today: string): number {
   if (!isLate(line, today) || !line.day) return 0
-  return Math.round((Date.parse(today + 'T00:00:00Z') - Date.parse(line.day + 'T00:00:00Z')) / 86_400_000)
+  return daysBetween(line.day, today)
 }
 
 export type GroupBy = 'supplier' | 'item' | 'date'

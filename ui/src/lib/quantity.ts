@@ -1,4 +1,5 @@
 // Quantities typed by people on the shop floor: "2,5" (Dutch) and "2.5" both mean two and a half.
+import { locale } from '../i18n/index.ts'
 
 /** The number in `text`, or null when it is empty or not a plain decimal number. */
 export function parseQuantity(text: string): number | null {
@@ -6,6 +7,12 @@ export function parseQuantity(text: string): number | null {
   if (!/^-?\d+([.,]\d+)?$/.test(s)) return null
   const n = Number(s.replace(',', '.'))
   return Number.isFinite(n) ? n : null
+}
+
+/** A quantity in the user's language (up to three decimals), `+` before a gain on request. */
+export function formatQty(n: number, signed = false): string {
+  const text = n.toLocaleString(locale(), { maximumFractionDigits: 3 })
+  return signed && n > 0 ? `+${text}` : text
 }
 
 /** A quantity for display: at most `decimals` decimals, no trailing zeros. */

@@ -1,8 +1,8 @@
 // Goods receipts and open purchase order lines as the Receipts screen shows them, from the
 // provider's rows (read live).
 import type { MessageKey } from '../i18n/index.ts'
-import { parseExactDate } from '../api/stock.ts'
 import type { Row } from '../api/db.ts'
+import { addDays, orgToday, parseProviderDate } from './dateTime.ts'
 import { exceeds, fitsUnit, fractionsAllowed, parseQuantity } from './quantity.ts'
 
 /** The Receipts view reads this many days of goods receipts (spec §9). */
@@ -56,11 +56,9 @@ const num = (v: unknown) => {
 }
 const key = (v: unknown) => text(v).toLowerCase()
 
-/** The first day of the receipts window: midnight, `RECEIPT_DAYS` days before `now`. */
-export function windowStart(now: Date): Date {
-  const d = new Date(now.getFullYear(), now.getMonth(), now.getDate())
-  d.setDate(d.getDate() - RECEIPT_DAYS)
-  return d
+/** The first day of the receipts window: `RECEIPT_DAYS` days before the organization's today. */
+export function windowStart(now: number = Date.now()): string {
+  return addDays(orgToday(now), -RECEIPT_DAYS)
 }
 
 /** Receipts with their lines, newest first. */
@@ -85,7 +83,7 @@ export function toReceipts(headers: readonly Row[], lines: readonly Row[]): Rece
     .map((h) => ({
       id: text(h.ID),
       number: text(h.ReceiptNumber),
-      date: parseExactDate(h.ReceiptDate),
+      date: parseProviderDate(h.ReceiptDate),
       supplier: [text(h.SupplierCode), text(h.SupplierName)].filter(Boolean).join(' '),
       warehouse: text(h.WarehouseCode),
       lines: byReceipt.get(key(h.ID)) ?? [],
@@ -121,7 +119,7 @@ export function toOpenLines(orders: readonly Row[], lines: readonly Row[]): Open
       ordered,
       received,
       open,
-      due: parseExactDate(l.ReceiptDate),
+      due: parseProviderDate(l.ReceiptDate),
     })
   }
   return out.sort((a, b) => Number(a.orderNumber) - Number(b.orderNumber) || a.itemCode.localeCompare(b.itemCode))
@@ -205,7 +203,7 @@ export function needsByItem(plans: readonly Row[]): Map<string, Need[]> {
       shopOrderId: text(p.ShopOrder),
       shopOrderNumber: text(p['shopOrders.ShopOrderNumber']),
       quantity: num(p.PlannedQuantity),
-      plannedDate: parseExactDate(p.PlannedDate),
+      plannedDate: parseProviderDate(p.PlannedDate),
     })
     out.set(item, list)
   }

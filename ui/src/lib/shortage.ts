@@ -9,6 +9,7 @@
 //   MS  shop order material still to be issued                 demand on its planned date
 //   SO  sales order line still to be delivered                 demand on its delivery date
 import type { PurchaseLine } from './purchases.ts'
+import { providerDay } from './dateTime.ts'
 
 export type LineKind = 'FI' | 'PO' | 'MA' | 'MS' | 'SO'
 
@@ -161,13 +162,8 @@ export function num(v: unknown): number {
 
 const id = (v: unknown) => str(v).toLowerCase()
 
-/** `/Date(ms)/` or ISO text as a `YYYY-MM-DD` day (UTC); null when absent. */
-export function dayOf(v: unknown): string | null {
-  if (typeof v !== 'string' || !v) return null
-  const m = /^\/Date\((-?\d+)\)\/$/.exec(v)
-  const ms = m ? Number(m[1]) : Date.parse(v)
-  return Number.isNaN(ms) ? null : new Date(ms).toISOString().slice(0, 10)
-}
+/** `/Date(ms)/` or ISO text as a `YYYY-MM-DD` day; null when absent. */
+export const dayOf = (v: unknown): string | null => (typeof v === 'string' ? providerDay(v) : null)
 
 /** Shop order statuses still to be produced: 10 Open, 20 In process. */
 export const OPEN_SHOP_ORDER = [10, 20]

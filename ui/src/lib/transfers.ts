@@ -2,7 +2,7 @@
 // the recent transfers as the provider lists them.
 import type { MessageKey } from '../i18n/index.ts'
 import type { Row } from '../api/db.ts'
-import { parseExactDate } from '../api/stock.ts'
+import { parseProviderDate } from './dateTime.ts'
 import { fitsUnit, parseQuantity } from './quantity.ts'
 
 const text = (v: unknown) => (typeof v === 'string' ? v.trim() : v === null || v === undefined ? '' : String(v))
@@ -103,7 +103,7 @@ export function toRecent(headers: readonly Row[], lines: readonly Row[]): Recent
     .map((h) => ({
       id: text(h.TransferID),
       number: text(h.TransferNumber),
-      date: parseExactDate(h.TransferDate) ?? parseExactDate(h.EntryDate),
+      date: parseProviderDate(h.TransferDate) ?? parseProviderDate(h.EntryDate),
       processed: num(h.Status) === 50,
       from: text(h.WarehouseFromCode),
       to: text(h.WarehouseToCode),

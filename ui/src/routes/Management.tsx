@@ -11,7 +11,7 @@ import { EntryMessage } from '../components/EntryMessage.tsx'
 import { LoadingScreen } from '../components/LoadingScreen.tsx'
 import { locale, t, type MessageKey } from '../i18n/index.ts'
 import { withDivision } from '../lib/access.ts'
-import { formatDateTime } from '../lib/format.ts'
+import { formatServerTime } from '../lib/dateTime.ts'
 
 const STATE_LABEL: Record<EntryState, MessageKey> = {
   pending: 'mng.state.pending',
@@ -56,7 +56,7 @@ function Tables({ status, endpoints }: { status: SyncStatus; endpoints: readonly
           {status.running
             ? t('dashboard.running')
             : status.last_sync
-              ? t('dashboard.lastSync', { time: formatDateTime(status.last_sync) })
+              ? t('dashboard.lastSync', { time: formatServerTime(status.last_sync) })
               : t('dashboard.neverSynced')}
         </p>
       </header>
@@ -209,8 +209,8 @@ function OutboxPanel() {
             <tbody className="divide-y divide-slate-100">
               {outbox.data.entries.map((e) => (
                 <tr key={e.id} data-testid="outbox-entry">
-                  <td className="px-3 py-2 whitespace-nowrap text-slate-600">
-                    {new Date(e.created_ms).toLocaleString(locale())}
+                  <td className="px-3 py-2 whitespace-nowrap text-slate-600" data-testid="outbox-created">
+                    {formatServerTime(e.created_ms)}
                   </td>
                   <td className="max-w-80 truncate px-3 py-2 font-mono text-xs" title={describe(e)}>
                     {describe(e)}

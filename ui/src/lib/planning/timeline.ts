@@ -1,5 +1,6 @@
 // The planning timeline's arithmetic: provider dates as calendar days, the axis (with or without
 // weekends), pixels per day per view, and what a drag of N pixels does to a shop order's dates.
+import { dayOf, dayStart, isoWeek, orgToday, parseProviderDate } from '../dateTime.ts'
 import { addWorkdays } from '../workdays.ts'
 
 export type View = 'days' | 'weeks' | 'months'
@@ -16,20 +17,13 @@ const DAY_MS = 86_400_000
  * The provider's date-only values are midnight; their UTC calendar day is the day meant.
  */
 export function toDay(v: unknown): number | null {
-  let ms: number
-  if (typeof v === 'number') ms = v
-  else if (typeof v === 'string') {
-    const m = /^\/Date\((-?\d+)(?:[+-]\d+)?\)\/$/.exec(v.trim())
-    // an ISO text without a zone is the provider's wall-clock date: read it as UTC too
-    const local = /^\d{4}-\d{2}-\d{2}(T[\d:.]+)?$/.exec(v.trim())
-    ms = m ? Number(m[1]) : Date.parse(local ? `${local[0].slice(0, 10)}T${local[1]?.slice(1) ?? '00:00:00'}Z` : v)
-  } else return null
-  return Number.isFinite(ms) ? Math.floor(ms / DAY_MS) : null
+  const ms = parseProviderDate(v)
+  return ms === null ? null : Math.floor(ms / DAY_MS)
 }
 
 /** The calendar day as `YYYY-MM-DD` (what the write-back sends). */
 export function dayIso(day: number): string {
-  return new Date(day * DAY_MS).toISOString().slice(0, 10)
+  return dayOf(day * DAY_MS)
 }
 
 /** 0 Sunday … 6 Saturday; 1970-01-01 was a Thursday. */
@@ -42,9 +36,9 @@ export function isWeekendDay(day: number): boolean {
   return w === 0 || w === 6
 }
 
-/** Today in the browser's own calendar. */
-export function today(now: Date = new Date()): number {
-  return Math.floor(Date.UTC(now.getFullYear(), now.getMonth(), now.getDate()) / DAY_MS)
+/** The organization's today. */
+export function today(now: number = Date.now()): number {
+  return Math.floor((dayStart(orgToday(now)) ?? 0) / DAY_MS)
 }
 
 /** `day` moved by `n` days, skipping Saturdays and Sundays when `skipWeekends` (workdays.ts). */
@@ -157,8 +151,6 @@ export function headerCells(axis: Axis, unit: HeaderUnit): HeaderCell[] {
 
 /** ISO week `YYYY-Www` of a day. */
 export function weekKey(day: number): string {
-  const thursday = day - ((weekday(day) + 6) % 7) + 3
-  const year = new Date(thursday * DAY_MS).getUTCFullYear()
-  const jan1 = Math.floor(Date.UTC(year, 0, 1) / DAY_MS)
-  return `${year}-W${String(Math.floor((thursday - jan1) / 7) + 1).padStart(2, '0')}`
+  const w = isoWeek(dayIso(day))
+  return w ? `${w.year}-W${String(w.week).padStart(2, '0')}` : ''
 }

@@ -3,7 +3,8 @@ import { useMemo, useState } from 'react'
 import { fetchNames, fetchWeek, stepLabel, type Employee } from '../../api/hours.ts'
 import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
 import { locale, t } from '../../i18n/index.ts'
-import { addDays, weekDays, weekNumber, weekStart, weekTotals, type HourEntry } from '../../lib/hours.ts'
+import { formatDate, formatWeekday, orgToday, weekNumber } from '../../lib/dateTime.ts'
+import { addDays, weekDays, weekStart, weekTotals, type HourEntry } from '../../lib/hours.ts'
 import { isoDay } from '../../lib/odata.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
 import { LIVE_STALE_MS } from '../../api/exactDirect.ts'
@@ -13,10 +14,12 @@ import { DeleteInExact } from '../../components/DeleteInExact.tsx'
 import { HourForm, type Editing } from './HourForm.tsx'
 
 const fmt = (n: number) => (n ? formatQuantity(n, locale()) : '')
+/** The organization's today as a local midnight, the weeks' arithmetic. */
+const today = () => new Date(`${orgToday()}T00:00:00`)
 
 /** A week of hour registrations: totals per employee and day, the bookings, add and change. */
 export function WeekView({ employees, employeesAsOf = null }: { employees: Employee[]; employeesAsOf?: number | null }) {
-  const [start, setStart] = useState(() => weekStart(new Date()))
+  const [start, setStart] = useState(() => weekStart(today()))
   const [who, setWho] = useState('')
   const [editing, setEditing] = useState<Editing | null>(null)
   // bookings Exact deleted: gone at once, before the week is read again
@@ -36,8 +39,8 @@ export function WeekView({ employees, employeesAsOf = null }: { employees: Emplo
     setEditing((ed) => (ed?.entry?.id === id ? null : ed))
     void week.refetch()
   }
-  const dayName = (day: string) => new Date(`${day}T12:00:00`).toLocaleDateString(locale(), { weekday: 'short', day: 'numeric', month: 'short' })
-  const add = () => setEditing({ entry: null, order: null, step: null, day: isoDay(new Date()), employee: who })
+  const dayName = (day: string) => formatWeekday(day)
+  const add = () => setEditing({ entry: null, order: null, step: null, day: orgToday(), employee: who })
 
   return (
     <div className="flex flex-col gap-4">
@@ -48,12 +51,12 @@ export function WeekView({ employees, employeesAsOf = null }: { employees: Emplo
               ‹
             </button>
             <h2 id="week-title" className="text-lg font-semibold" data-testid="week-title">
-              {t('hours.week', { number: weekNumber(start), from: days[0].toLocaleDateString(locale()), to: days[6].toLocaleDateString(locale()) })}
+              {t('hours.week', { number: weekNumber(isoDay(start)), from: formatDate(isoDay(days[0])), to: formatDate(isoDay(days[6])) })}
             </h2>
             <button type="button" className={secondaryButton} onClick={() => setStart(addDays(start, 7))} aria-label={t('hours.nextWeek')}>
               ›
             </button>
-            <button type="button" className={secondaryButton} onClick={() => setStart(weekStart(new Date()))}>
+            <button type="button" className={secondaryButton} onClick={() => setStart(weekStart(today()))}>
               {t('hours.thisWeek')}
             </button>
           </div>
@@ -90,7 +93,7 @@ export function WeekView({ employees, employeesAsOf = null }: { employees: Emplo
                   </th>
                   {days.map((d) => (
                     <th key={d.getTime()} scope="col" className="px-2 py-2 text-right font-medium">
-                      {d.toLocaleDateString(locale(), { weekday: 'short', day: 'numeric' })}
+                      {formatWeekday(isoDay(d), false)}
                     </th>
                   ))}
                   <th scope="col" className="px-2 py-2 text-right font-medium">

@@ -6,6 +6,7 @@ import { useSession } from '../../api/queries.ts'
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { locale, t, type MessageKey } from '../../i18n/index.ts'
+import { formatServerTime } from '../../lib/dateTime.ts'
 import { checkHeader, firstLine, MAX_IMPORT_BYTES, percent, timeLeft, type ExportHeader, type HeaderCheck } from '../../lib/importData.ts'
 
 const primary = 'min-h-12 rounded-md bg-sky-800 px-4 py-2 font-medium text-white hover:bg-sky-900 disabled:opacity-60'
@@ -163,7 +164,7 @@ export default function ImportData() {
             {t('importData.fileSummary', {
               name: file.name,
               org: header.name || String(header.division),
-              date: header.exported_at ?? '?',
+              date: header.exported_at ? formatServerTime(header.exported_at) : '?',
             })}
           </p>
         )}

@@ -7,7 +7,7 @@ import { AsOf } from '../../components/AsOf.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { InfoTip } from '../../components/Tooltip.tsx'
 import { t } from '../../i18n/index.ts'
-import { todayDay } from '../../lib/purchases.ts'
+import { orgToday } from '../../lib/dateTime.ts'
 import { materialLines, projectAll, purchaseFlow, type ItemProjection } from '../../lib/shortage.ts'
 import { MaterialFilters, NO_MATERIAL_FILTERS, type MaterialFilterState } from './MaterialFilters.tsx'
 import { MaterialRow } from './MaterialRow.tsx'
@@ -24,7 +24,7 @@ export default function Materials() {
   const [filters, setFilters] = useState<MaterialFilterState>(NO_MATERIAL_FILTERS)
   const f = useDeferredValue(filters)
   const [limit, setLimit] = useState(PAGE)
-  const today = todayDay()
+  const today = orgToday()
 
   const all = useMemo<ItemProjection[]>(() => {
     if (!local.data) return []

@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useLayoutEffect, useMemo, useRef } from 'react'
-import { locale, t } from '../../i18n/index.ts'
+import { t } from '../../i18n/index.ts'
+import { formatFullDay, formatMonth, formatWeekdayName } from '../../lib/dateTime.ts'
 import { useIsWide } from '../../lib/media.ts'
 import {
   axisDays,
@@ -25,17 +26,16 @@ const DAY_MS = 86_400_000
 
 /** The forms of a cell's label, longest first; the header shows the longest that fits. */
 function cellLabels(unit: HeaderUnit, cell: HeaderCell): string[] {
-  const date = new Date(cell.day * DAY_MS)
-  const opts = { timeZone: 'UTC' } as const
+  const date = cell.day * DAY_MS
   if (unit === 'weeks') {
     const week = Number(cell.key.slice(-2))
     return [t('planning.week', { week }), String(week)]
   }
   if (unit === 'months') {
     return [
-      date.toLocaleDateString(locale(), { ...opts, month: 'short', year: 'numeric' }),
-      date.toLocaleDateString(locale(), { ...opts, month: 'short' }),
-      date.toLocaleDateString(locale(), { ...opts, month: 'narrow' }),
+      formatMonth(date, 'withYear'),
+      formatMonth(date, 'short'),
+      formatMonth(date, 'narrow'),
     ]
   }
   return [cell.key]
@@ -44,11 +44,7 @@ function cellLabels(unit: HeaderUnit, cell: HeaderCell): string[] {
 /** A day column's label: the weekday above the day of the month, each as wide as fits. */
 function DayLabel({ cell }: { cell: HeaderCell }) {
   const date = new Date(cell.day * DAY_MS)
-  const opts = { timeZone: 'UTC' } as const
-  const weekday = fitLabel(cell.width, [
-    date.toLocaleDateString(locale(), { ...opts, weekday: 'short' }),
-    date.toLocaleDateString(locale(), { ...opts, weekday: 'narrow' }),
-  ])
+  const weekday = fitLabel(cell.width, [formatWeekdayName(cell.day * DAY_MS), formatWeekdayName(cell.day * DAY_MS, true)])
   return (
     <>
       <span className="block leading-4">{weekday}</span>
@@ -67,7 +63,7 @@ function HeaderRow({ axis, unit, lower }: { axis: Axis; unit: HeaderUnit; lower:
           data-testid={unit === 'days' ? 'day-header' : undefined}
           style={{ left: c.left, width: c.width }}
           // the whole date on hover, whatever form fits the cell
-          title={unit === 'days' ? new Date(c.day * DAY_MS).toLocaleDateString(locale(), { timeZone: 'UTC', dateStyle: 'full' }) : undefined}
+          title={unit === 'days' ? formatFullDay(c.day * DAY_MS) : undefined}
           className={`absolute inset-y-0 overflow-hidden border-l border-slate-200 text-[11px] whitespace-nowrap text-slate-600 ${
             unit === 'days' ? 'text-center' : `px-1 ${lower ? 'leading-8' : 'leading-6'}`
           }`}

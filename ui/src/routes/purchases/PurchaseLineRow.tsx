@@ -1,7 +1,8 @@
 import { memo } from 'react'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
 import { t, tCount } from '../../i18n/index.ts'
-import { formatDay, formatQty } from '../../lib/dayFormat.ts'
+import { formatDay } from '../../lib/dateTime.ts'
+import { formatQty } from '../../lib/quantity.ts'
 import { daysLate, isLate, type GroupBy, type PurchaseLine } from '../../lib/purchases.ts'
 
 /** Received against ordered, as a bar and figures. */

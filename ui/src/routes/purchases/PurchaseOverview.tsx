@@ -5,8 +5,8 @@ import { ExternalLink } from '../../components/ExternalLink.tsx'
 import { AsOf } from '../../components/AsOf.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { t } from '../../i18n/index.ts'
-import { filterLines, groupLines, isLate, suppliersOf, todayDay, type GroupBy, type PurchaseFilters } from '../../lib/purchases.ts'
-import { formatDay } from '../../lib/dayFormat.ts'
+import { filterLines, groupLines, isLate, suppliersOf, type GroupBy, type PurchaseFilters } from '../../lib/purchases.ts'
+import { formatDay, orgToday } from '../../lib/dateTime.ts'
 import { PurchaseLineRow } from './PurchaseLineRow.tsx'
 
 const FIELD = 'flex min-w-40 flex-1 flex-col gap-1 text-sm font-medium'
@@ -22,7 +22,7 @@ export default function PurchaseOverview() {
   const [filters, setFilters] = useState<PurchaseFilters>({ supplier: '', search: '', lateOnly: false })
   const [groupBy, setGroupBy] = useState<GroupBy>('supplier')
   const f = useDeferredValue(filters)
-  const today = todayDay()
+  const today = orgToday()
 
   const lines = useMemo(() => filterLines(query.data?.rows ?? [], f, today), [query.data, f, today])
   const groups = useMemo(() => groupLines(lines, groupBy, today), [lines, groupBy, today])

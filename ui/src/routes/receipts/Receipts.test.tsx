@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/rea
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { AS_OF_HEADER } from '../../api/client.ts'
 import { createQueryClient } from '../../api/queryClient.ts'
-import { formatAsOf } from '../../lib/format.ts'
+import { formatAsOf } from '../../lib/dateTime.ts'
 import { json, session } from '../../test/fixtures.ts'
 import Receipts from './Receipts.tsx'
 

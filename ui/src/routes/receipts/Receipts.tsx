@@ -7,6 +7,7 @@ import { inputClass, primaryButton, secondaryButton, sectionClass } from '../../
 import { AsOf } from '../../components/AsOf.tsx'
 import { LoadingScreen } from '../../components/LoadingScreen.tsx'
 import { locale, t } from '../../i18n/index.ts'
+import { formatDate } from '../../lib/dateTime.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
 import { RECEIPT_DAYS, type Receipt, type ReceiptLine } from '../../lib/receipts.ts'
 import { PrintPanel } from './PrintPanel.tsx'
@@ -26,7 +27,7 @@ function ReceiptCard({ receipt, picked, onPick }: { receipt: Receipt; picked: Se
     <li className="rounded-lg bg-white shadow" data-testid="receipt">
       <header className="flex flex-wrap items-baseline gap-x-4 gap-y-1 border-b border-slate-100 px-3 py-2">
         <span className="font-semibold">{t('receipts.number', { number: receipt.number })}</span>
-        <span className="text-sm text-slate-600">{receipt.date === null ? '–' : new Date(receipt.date).toLocaleDateString(locale())}</span>
+        <span className="text-sm text-slate-600">{receipt.date === null ? '–' : formatDate(receipt.date)}</span>
         <span className="text-sm text-slate-700">{receipt.supplier}</span>
         <span className="text-sm text-slate-500">{t('receipts.warehouse', { code: receipt.warehouse })}</span>
       </header>

@@ -5,6 +5,7 @@ import { LIVE_STALE_MS } from '../../api/exactDirect.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { DeleteInExact } from '../../components/DeleteInExact.tsx'
 import { locale, t } from '../../i18n/index.ts'
+import { formatDate } from '../../lib/dateTime.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
 
 /**
@@ -31,7 +32,7 @@ export function RecentCounts({ item }: { item: string }) {
         {rows.map((c) => (
           <li key={c.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2 text-sm" data-testid="recent-count">
             <span className="font-semibold">{t('counts.number', { number: c.number })}</span>
-            <span className="text-slate-600">{c.date === null ? '–' : new Date(c.date).toLocaleDateString(locale())}</span>
+            <span className="text-slate-600">{c.date === null ? '–' : formatDate(c.date)}</span>
             <span>{c.location}</span>
             {c.counted !== null && <strong className="tabular-nums">{formatQuantity(c.counted, locale())}</strong>}
             <span className={`rounded px-1.5 text-xs ${c.processed ? 'bg-emerald-100 text-emerald-900' : 'bg-amber-100 text-amber-900'}`}>

@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { fetchRecentTransfers, RECENT_DAYS } from '../../api/transfers.ts'
 import { secondaryButton, sectionClass } from '../../components/formStyles.ts'
 import { locale, t } from '../../i18n/index.ts'
+import { formatProviderDate } from '../../lib/dateTime.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
 import { LIVE_STALE_MS } from '../../api/exactDirect.ts'
 import { AsOf } from '../../components/AsOf.tsx'
@@ -41,7 +42,9 @@ export function RecentTransfers() {
           <li key={tr.id} className="flex flex-col gap-1 py-2" data-testid="recent-transfer">
             <div className="flex flex-wrap items-baseline gap-x-3 text-sm">
               <span className="font-semibold">{t('transfers.number', { number: tr.number })}</span>
-              <span className="text-slate-600">{tr.date === null ? '–' : new Date(tr.date).toLocaleString(locale())}</span>
+              <span className="text-slate-600" data-testid="transfer-date">
+                {tr.date === null ? '–' : formatProviderDate(tr.date)}
+              </span>
               <span className={`rounded px-1.5 text-xs ${tr.processed ? 'bg-emerald-100 text-emerald-900' : 'bg-amber-100 text-amber-900'}`}>
                 {tr.processed ? t('transfers.processed') : t('transfers.draft')}
               </span>
