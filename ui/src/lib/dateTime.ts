@@ -169,21 +169,22 @@ const wall = (wallMs: number, options: Intl.DateTimeFormatOptions) => format(loc
 const DATE: Intl.DateTimeFormatOptions = { day: '2-digit', month: '2-digit', year: 'numeric' }
 const TIME: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }
 
+/** Wall ms of a day or of wall ms. */
+const asMs = (day: string | number) => (typeof day === 'number' ? day : dayStart(day))
+
 /** A day (`YYYY-MM-DD`) or wall ms with its weekday and month name: "Sun, 1 Mar 2026", "zo 1 mrt 2026". */
 export function formatDay(day: string | number): string {
-  const ms = typeof day === 'number' ? day : dayStart(day)
+  const ms = asMs(day)
   if (ms === null) return String(day)
   return wall(ms, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' })
 }
 
 /** A weekday and day of the month: "Mon 2 Mar" (week views, timelines). */
 export function formatWeekday(day: string | number, withMonth = true): string {
-  const ms = typeof day === 'number' ? day : dayStart(day)
+  const ms = asMs(day)
   if (ms === null) return String(day)
   return wall(ms, withMonth ? { weekday: 'short', day: 'numeric', month: 'short' } : { weekday: 'short', day: 'numeric' })
 }
-
-const asMs = (day: string | number) => (typeof day === 'number' ? day : dayStart(day))
 
 /** A day's weekday: "Thu", or "T" when `narrow`. */
 export function formatWeekdayName(day: string | number, narrow = false): string {
@@ -206,7 +207,7 @@ export function formatFullDay(day: string | number): string {
 
 /** A date (wall ms or a day) in figures: "26/11/2026", "26-11-2026". */
 export function formatDate(v: number | string): string {
-  const ms = typeof v === 'number' ? v : dayStart(v)
+  const ms = asMs(v)
   return ms === null ? String(v) : wall(ms, DATE)
 }
 

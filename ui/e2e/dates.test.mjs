@@ -1,0 +1,106 @@
+// Dates and times at desktop size (1440×900) in a browser whose own locale is US English and
+// whose clock is Amsterdam's, where they broke: the Database page showed US dates in Dutch, and
+// a transfer showed an hour later in the Transfers history than in the outbox.
+import { after, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { activate, api, signIn, syncSettled, watchConsole } from './flows.mjs'
+import { launchBrowser, startServer } from './server.mjs'
+
+let server
+let browser
+let page
+let errors
+let division
+
+before(async () => {
+  server = await startServer('demo')
+  browser = await launchBrowser()
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US', timezoneId: 'Europe/Amsterdam' })
+  page = await context.newPage()
+  errors = watchConsole(page)
+  await signIn(page, server.url)
+  await activate(page, server.url, server.lines['Licence code'])
+  division = new URL(page.url()).searchParams.get('division')
+  await api(page, '/sync', { method: 'POST', body: {} })
+  await syncSettled(page, 300_000)
+})
+
+after(async () => {
+  await browser?.close()
+  await server?.stop()
+})
+
+async function rows(path) {
+  const res = await fetch(`${server.lines['Simulator']}/_sim/rows/${division}/${path}`)
+  assert.ok(res.ok, `${path}: ${res.status}`)
+  return res.json()
+}
+
+const same = (a, b) => String(a).toLowerCase() === String(b).toLowerCase()
+
+/** Today in Amsterdam (the server's default time zone) in Dutch figures: "26-11-2026". */
+function dutchToday() {
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Amsterdam', day: '2-digit', month: '2-digit', year: 'numeric' }).formatToParts(Date.now())
+  const get = (type) => parts.find((p) => p.type === type).value
+  return `${get('day')}-${get('month')}-${get('year')}`
+}
+
+/** The minutes of the day of the `HH:MM` a date-time text ends with. */
+function minutesOf(text) {
+  const m = /(\d{2}):(\d{2})$/.exec(text.trim())
+  assert.ok(m, `"${text}" ends with a time`)
+  return Number(m[1]) * 60 + Number(m[2])
+}
+
+test('a transfer shows the same time in the Transfers history and the outbox, in Dutch day-month order', async (t) => {
+  const session = await api(page, '/auth/session')
+  assert.equal(session.timeZone, 'Europe/Amsterdam')
+
+  // a transfer made in the app
+  const positions = await rows('sync/Inventory/StorageLocationStockPositions')
+  const locations = await rows('inventory/StorageLocations')
+  const items = await rows('logistics/Items')
+  const source = positions.find((p) => p.Stock >= 3 && p.StorageLocation && items.some((i) => same(i.ID, p.Item) && i.Code === p.ItemCode))
+  assert.ok(source, 'the demo has stock at a storage location')
+  const target = locations.find((l) => !same(l.ID, source.StorageLocation) && !same(l.Warehouse, source.Warehouse))
+  await page.goto(`${server.url}/transfers?division=${division}`)
+  await page.getByLabel('Item').fill(source.ItemCode)
+  await page.getByLabel('Item').press('Enter')
+  await page.getByTestId('transfer-item').waitFor()
+  await page.waitForFunction((loc) => [...document.querySelectorAll('select[name=from] option')].some((o) => o.value === loc), source.StorageLocation.toLowerCase())
+  await page.getByLabel('From location').selectOption(source.StorageLocation.toLowerCase())
+  await page.getByLabel('To location').selectOption(target.ID.toLowerCase())
+  await page.getByLabel('Quantity').fill('1')
+  await page.getByRole('button', { name: 'Transfer', exact: true }).click()
+  await page.waitForFunction(() => ['delivered', 'failed'].includes(document.querySelector('[data-testid=write-status]')?.getAttribute('data-state')), null, {
+    timeout: 120_000,
+  })
+  assert.equal(await page.getByTestId('write-status').first().getAttribute('data-state'), 'delivered')
+
+  // the app in Dutch, in a browser that would write US dates by itself
+  await page.goto(`${server.url}/accountSettings?division=${division}`)
+  await page.getByLabel('Nederlands').check()
+  await page.getByRole('heading', { name: 'Accountinstellingen' }).waitFor()
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'nl')
+  const today = dutchToday()
+
+  await page.goto(`${server.url}/transfers?division=${division}`)
+  const recent = page.getByTestId('recent-transfer').filter({ hasText: source.ItemCode }).first()
+  await recent.waitFor({ timeout: 120_000 })
+  const inHistory = await recent.getByTestId('transfer-date').innerText()
+  assert.ok(inHistory.startsWith(today), `the history writes "${inHistory}", today is ${today}`)
+
+  await page.goto(`${server.url}/mng?division=${division}`)
+  const lastSync = await page.getByTestId('last-sync').innerText()
+  assert.match(lastSync, new RegExp(`^Laatst gesynchroniseerd: ${today},? \\d{2}:\\d{2}$`))
+  const entry = page.getByTestId('outbox-entry').filter({ hasText: 'createWarehouseTransfer' }).first()
+  await entry.waitFor()
+  const inOutbox = await entry.getByTestId('outbox-created').innerText()
+  assert.ok(inOutbox.startsWith(today), `the outbox writes "${inOutbox}", today is ${today}`)
+
+  // queued and processed within moments: the same minute, or the next one, never an hour apart
+  t.diagnostic(`history "${inHistory}", outbox "${inOutbox}", ${lastSync}`)
+  const apart = Math.abs(minutesOf(inHistory) - minutesOf(inOutbox))
+  assert.ok(apart <= 1 || apart === 24 * 60 - 1, `history ${inHistory}, outbox ${inOutbox}`)
+  assert.deepEqual(errors, [])
+})
