@@ -17,6 +17,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "data_dir",
     "log_level",
     "log_format",
+    "time_zone",
     "provider",
     "tls",
     "mdns",
@@ -80,6 +81,9 @@ pub struct Config {
     pub log_level: String,
     /// `text` for people, `json` for log collectors.
     pub log_format: LogFormat,
+    /// The organization's time zone (IANA name): the UI shows server times and "today" in it.
+    /// Exact Online's own dates are Amsterdam wall-clock times, hence the default.
+    pub time_zone: String,
     pub provider: ProviderConfig,
     pub tls: TlsConfig,
     pub mdns: MdnsConfig,
@@ -250,6 +254,7 @@ impl Default for Config {
             data_dir: PathBuf::from("data"),
             log_level: "info".into(),
             log_format: LogFormat::Text,
+            time_zone: DEFAULT_TIME_ZONE.into(),
             provider: ProviderConfig::default(),
             tls: TlsConfig::default(),
             mdns: MdnsConfig::default(),
@@ -383,6 +388,7 @@ impl Config {
         if self.data_dir.as_os_str().is_empty() {
             return Err(invalid("data_dir", "must not be empty"));
         }
+        check_time_zone(&self.time_zone).map_err(|problem| invalid("time_zone", problem))?;
         tracing_subscriber::EnvFilter::try_new(&self.log_level)
             .map_err(|e| invalid("log_level", format!("is not a log filter: {e}")))?;
         let base = url::Url::parse(&self.provider.base_url)
@@ -487,6 +493,43 @@ impl Config {
         let host = if bound.ip().is_unspecified() { "localhost".to_string() } else { bound.ip().to_string() };
         let host = if host.contains(':') { format!("[{host}]") } else { host };
         format!("{scheme}://{host}:{}", bound.port())
+    }
+}
+
+/// The time zone when the config names none: Exact Online's dates are Amsterdam wall-clock times.
+pub const DEFAULT_TIME_ZONE: &str = "Europe/Amsterdam";
+
+/// The areas of the IANA time zone names ("Europe/Amsterdam", "America/Argentina/Salta").
+const ZONE_AREAS: &[&str] = &[
+    "Africa",
+    "America",
+    "Antarctica",
+    "Arctic",
+    "Asia",
+    "Atlantic",
+    "Australia",
+    "Europe",
+    "Indian",
+    "Pacific",
+    "Etc",
+];
+
+/// An IANA name's shape: `UTC`, or a known area and a place. Without a time zone database in the
+/// server this catches typos and abbreviations ("CET", "GMT+1"); the browser checks the name
+/// itself and falls back to Amsterdam time when it does not know it.
+fn check_time_zone(name: &str) -> Result<(), String> {
+    if name == "UTC" {
+        return Ok(());
+    }
+    let mut parts = name.split('/');
+    let area = parts.next().unwrap_or_default();
+    let places: Vec<&str> = parts.collect();
+    let place_ok =
+        |p: &&str| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '+'));
+    if ZONE_AREAS.contains(&area) && !places.is_empty() && places.len() <= 2 && places.iter().all(place_ok) {
+        Ok(())
+    } else {
+        Err(format!("'{name}' is not a time zone name such as \"Europe/Amsterdam\" or \"UTC\""))
     }
 }
 
@@ -658,6 +701,19 @@ mod tests {
         }
         let example = include_str!("../config.example.toml");
         assert!(Config::from_toml_str(example).is_ok(), "the example config is valid");
+    }
+
+    #[test]
+    fn the_time_zone_defaults_to_amsterdam_and_must_be_an_iana_name() {
+        assert_eq!(Config::default().time_zone, "Europe/Amsterdam");
+        for good in ["UTC", "Europe/London", "America/Argentina/Salta", "Etc/GMT-2", "America/Port-au-Prince"] {
+            let c = Config::from_toml_str(&format!("time_zone = {good:?}")).expect(good);
+            assert_eq!(c.time_zone, good);
+        }
+        for bad in ["", "CET", "GMT+1", "Europe", "Europe/", "Mars/Olympus", "Europe/Amster dam", "Europe/../etc"] {
+            let err = Config::from_toml_str(&format!("time_zone = {bad:?}")).expect_err(bad).to_string();
+            assert!(err.contains("`time_zone`"), "{bad}: {err}");
+        }
     }
 
     #[test]

@@ -128,11 +128,14 @@ pub struct SessionView {
     exact_host: String,
     /// The config's sync interval in minutes: the schedule's for organizations that set none.
     sync_interval_default: u64,
+    /// The organization's time zone (IANA name): the UI shows the server's times and "today" in it.
+    time_zone: String,
 }
 
 fn view(state: &AppState, session: Option<&Session>) -> SessionView {
     let exact_host = state.config.provider.base_url.trim_end_matches('/').to_string();
     let sync_interval_default = state.config.sync.interval_minutes;
+    let time_zone = state.config.time_zone.clone();
     let Some(s) = session else {
         return SessionView {
             tier: Tier::Public,
@@ -152,6 +155,7 @@ fn view(state: &AppState, session: Option<&Session>) -> SessionView {
             return_to: None,
             exact_host,
             sync_interval_default,
+            time_zone,
         };
     };
     let r = &s.record;
@@ -174,6 +178,7 @@ fn view(state: &AppState, session: Option<&Session>) -> SessionView {
         return_to: None,
         exact_host,
         sync_interval_default,
+        time_zone,
     }
 }
 

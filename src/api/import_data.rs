@@ -51,7 +51,8 @@ fn header(store: &OrgStore, division: i64) -> AppResult<Value> {
     Ok(json!({
         "format": FORMAT, "version": VERSION, "product_version": env!("CARGO_PKG_VERSION"),
         "division": division, "name": name,
-        "exported_at": chrono::Local::now().format("%Y-%m-%dT%H:%M:%S").to_string(),
+        // with its offset, so the file's time reads right in any time zone
+        "exported_at": chrono::Local::now().format("%Y-%m-%dT%H:%M:%S%:z").to_string(),
         "last_sync": sync.last_sync, "timestamps": timestamps, "tables": counts,
     }))
 }

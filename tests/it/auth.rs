@@ -86,7 +86,11 @@ async fn every_route_below_public_refuses_without_a_session_and_below_its_tier()
 async fn sign_in_sets_a_safe_cookie_and_the_session_reports_the_organization() {
     let sim = Simulator::start(sim_options()).await.unwrap();
     let issuer = Issuer::generate();
-    let server = server_for(&sim, &issuer, |c| c.sync.interval_minutes = 45).await;
+    let server = server_for(&sim, &issuer, |c| {
+        c.sync.interval_minutes = 45;
+        c.time_zone = "Europe/London".into();
+    })
+    .await;
     let anonymous = json_of(call(&server, Method::GET, "/api/v1/auth/session", None, None).await).await;
     assert_eq!(anonymous["tier"], "public");
     // Global Settings shows the server's interval for organizations that set none.
@@ -95,6 +99,8 @@ async fn sign_in_sets_a_safe_cookie_and_the_session_reports_the_organization() {
     assert_eq!(anonymous["organizationDetails"]["division"], -1);
     // Links to Exact's pages go to the configured country host.
     assert_eq!(anonymous["exactHost"], sim.base_url().trim_end_matches('/'));
+    // Server times and "today" are shown in the configured time zone.
+    assert_eq!(anonymous["timeZone"], "Europe/London");
 
     let login = call(&server, Method::GET, "/api/v1/auth/login?returnTo=/planning", None, None).await;
     assert_eq!(login.status(), 302);
