@@ -7,6 +7,7 @@ pub mod csrf;
 pub mod db;
 pub mod events;
 pub mod health;
+pub mod hours;
 pub mod import_data;
 pub mod labels;
 pub mod licence;
@@ -41,6 +42,7 @@ pub fn register(r: &mut Router) {
     events::routes(r);
     db::routes(r);
     scanning::routes(r);
+    hours::routes(r);
     live::routes(r);
     write::routes(r);
     import_data::routes(r);

@@ -88,6 +88,32 @@ pub(crate) fn put_raw(txn: &WriteTransaction, key: &str, value: &[u8]) -> StoreR
     Ok(())
 }
 
+/// Inserts `value` under `key` unless the key holds a value already; answers that value then.
+pub(crate) fn put_new_raw(txn: &WriteTransaction, key: &str, value: &[u8]) -> StoreResult<Option<Vec<u8>>> {
+    let mut t = txn.open_table(META)?;
+    let found = t.get(key)?.map(|g| g.value().to_vec());
+    if found.is_none() {
+        t.insert(key, value)?;
+    }
+    Ok(found)
+}
+
+/// Every entry whose key starts with `prefix`, in key order.
+pub(crate) fn scan_raw(txn: &ReadTransaction, prefix: &str) -> StoreResult<Vec<(String, Vec<u8>)>> {
+    let t = match txn.open_table(META) {
+        Ok(t) => t,
+        Err(TableError::TableDoesNotExist(_)) => return Ok(Vec::new()),
+        Err(e) => return Err(e.into()),
+    };
+    let mut out = Vec::new();
+    for entry in t.range::<&str>(prefix..)? {
+        let (k, v) = entry?;
+        let Some(rest) = k.value().strip_prefix(prefix) else { break };
+        out.push((rest.to_string(), v.value().to_vec()));
+    }
+    Ok(out)
+}
+
 pub(crate) fn delete_raw(txn: &WriteTransaction, key: &str) -> StoreResult<bool> {
     Ok(txn.open_table(META)?.remove(key)?.is_some())
 }

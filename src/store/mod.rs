@@ -394,6 +394,18 @@ impl OrgStore {
     pub fn kv_delete(&self, key: &str) -> StoreResult<bool> {
         self.write(Commit::Durable, |w| meta::delete_raw(w.txn, &meta::kv_key(key)))
     }
+
+    /// Stores `value` under `key` unless the key holds a value already, in one transaction (so
+    /// two callers cannot both store one key); answers the value found, if any.
+    pub fn kv_put_new(&self, key: &str, value: &[u8]) -> StoreResult<Option<Vec<u8>>> {
+        self.write(Commit::Durable, |w| meta::put_new_raw(w.txn, &meta::kv_key(key), value))
+    }
+
+    /// The `kv` entries whose keys start with `prefix`, as (the key after `prefix`, value), in
+    /// key order.
+    pub fn kv_scan(&self, prefix: &str) -> StoreResult<Vec<(String, Vec<u8>)>> {
+        meta::scan_raw(&self.db.begin_read()?, &meta::kv_key(prefix))
+    }
 }
 
 /// redb's page cache per organization file: holds the hot indexes and recent pages while

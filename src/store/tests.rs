@@ -428,6 +428,26 @@ fn joins_stop_at_the_fan_out_and_size_limits() {
 }
 
 #[test]
+fn kv_put_new_keeps_the_first_value_and_scan_reads_one_prefix() {
+    let (_d, stores) = open_temp();
+    let s = stores.get(42).expect("store");
+    assert_eq!(s.kv_scan("timers/").expect("scan"), vec![]);
+    assert_eq!(s.kv_put_new("timers/b", b"1").expect("put"), None);
+    assert_eq!(s.kv_put_new("timers/b", b"2").expect("again"), Some(b"1".to_vec()));
+    assert_eq!(s.kv_get("timers/b").expect("kv").as_deref(), Some(&b"1"[..]));
+    s.kv_put("timers/a", b"0").expect("put");
+    // neighbours on either side of the prefix stay out
+    s.kv_put("timers", b"x").expect("put");
+    s.kv_put("timerz/c", b"x").expect("put");
+    s.kv_put("outbox/seq", b"x").expect("put");
+    assert_eq!(
+        s.kv_scan("timers/").expect("scan"),
+        vec![("a".to_string(), b"0".to_vec()), ("b".to_string(), b"1".to_vec())]
+    );
+    assert!(stores.get(43).expect("other").kv_scan("timers/").expect("scan").is_empty());
+}
+
+#[test]
 fn meta_round_trips() {
     let (_d, stores) = open_temp();
     let s = stores.get(42).expect("store");

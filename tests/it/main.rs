@@ -17,6 +17,8 @@ mod fuzz_regressions;
 #[cfg(feature = "demo")]
 mod hostile;
 #[cfg(feature = "demo")]
+mod hours;
+#[cfg(feature = "demo")]
 mod import_data;
 mod labels;
 #[cfg(feature = "demo")]
