@@ -218,9 +218,10 @@ test('Hours: book setup hours in the week view and change them', async () => {
   assert.deepEqual(errors, [])
 })
 
-test('Hours: an operator on a handheld starts and stops a timer, which books the hours', async () => {
+test('Hours: a timer a handheld kept before timers lived on the server is handed over with its start; Stop shows the hours to book', async () => {
   const employee = (await rows('payroll/Employees'))[1]
   const { order, step } = await shopOrderWithStep()
+  const earlier = new Set((await rows('manufacturing/TimeTransactions')).map((t) => t.ID))
   await page.setViewportSize({ width: 390, height: 800 })
   await page.goto(`${server.url}/hours?division=${division}`)
   assert.equal(await page.getByRole('tab', { name: 'Operator' }).getAttribute('aria-selected'), 'true')
@@ -230,22 +231,50 @@ test('Hours: an operator on a handheld starts and stops a timer, which books the
   await page.getByRole('button', { name: new RegExp(`^${step.LineNumber}\\. `) }).click()
   await page.getByRole('button', { name: 'Start', exact: true }).click()
   await page.getByTestId('timer').waitFor()
-  // an hour and a half passes on the shop floor
-  await page.evaluate((key) => {
-    const timers = JSON.parse(localStorage.getItem(key))
-    timers[0].startedMs -= 90 * 60_000
-    localStorage.setItem(key, JSON.stringify(timers))
-  }, `esm.hours.timers.${division}`)
+  // what this browser kept before the upgrade: a timer started an hour and a half ago
+  const key = `esm.hours.timers.${division}`
+  const kept = {
+    id: '1764100000000-ab12cd',
+    employee: employee.ID.toLowerCase(),
+    employeeName: employee.FullName,
+    shopOrder: order.ID.toLowerCase(),
+    shopOrderNumber: String(order.ShopOrderNumber),
+    step: step.ID.toLowerCase(),
+    stepLabel: `${step.LineNumber}. kept in the browser`,
+    workCenter: step.Workcenter ?? '',
+    activity: 'run',
+    startedMs: Date.now() - 90 * 60_000,
+  }
+  await page.evaluate(({ key, kept }) => localStorage.setItem(key, JSON.stringify([kept])), { key, kept })
   await page.reload()
   await page.getByRole('button', { name: new RegExp(employee.FullName) }).click()
-  await page.getByTestId('timer').getByText(/^1:30:/).waitFor()
-  await page.getByRole('button', { name: 'Stop' }).click()
+  const carried = page.getByTestId('timer').filter({ hasText: 'kept in the browser' })
+  await carried.getByText(/^1:30:/).waitFor()
+  assert.equal(await page.getByTestId('timer').count(), 2)
+  assert.equal(await page.evaluate((k) => localStorage.getItem(k), key), null, 'handed over once')
+  assert.ok((await api(page, '/hours/timers')).timers.some((t) => t.id === kept.id && t.startedMs === kept.startedMs))
+
+  // the one started here: Stop, Cancel keeps it running; Remove without booking ends it
+  const started = page.getByTestId('timer').filter({ hasNotText: 'kept in the browser' })
+  await started.getByRole('button', { name: 'Stop' }).click()
+  await started.getByRole('button', { name: 'Cancel' }).click()
+  await started.getByRole('button', { name: 'Stop' }).click()
+  await started.getByRole('button', { name: 'Remove without booking' }).click()
+  await started.waitFor({ state: 'detached' })
+
+  // the carried one offers its hour and a half to book
+  await carried.getByRole('button', { name: 'Stop' }).click()
+  assert.match(await carried.getByLabel('Hours to book').inputValue(), /^1\.5\d?$/)
+  await carried.getByRole('button', { name: 'Book', exact: true }).click()
   await delivered()
   await page.getByTestId('timer').waitFor({ state: 'detached' })
+  assert.deepEqual((await api(page, '/hours/timers')).timers, [])
 
-  const booked = (await rows('manufacturing/TimeTransactions')).find((t) => same(t.Employee, employee.ID) && same(t.RoutingStepPlan, step.ID) && t.Hours >= 1.5 && t.Hours <= 1.52)
-  assert.ok(booked, 'the stopped timer booked about 1.5 hours')
-  assert.equal(booked.Activity, 20)
+  const booked = (await rows('manufacturing/TimeTransactions')).filter((t) => !earlier.has(t.ID))
+  assert.equal(booked.length, 1, 'only the carried timer booked hours')
+  assert.ok(same(booked[0].Employee, employee.ID) && same(booked[0].RoutingStepPlan, step.ID))
+  assert.ok(booked[0].Hours >= 1.5 && booked[0].Hours <= 1.52, `booked ${booked[0].Hours}`)
+  assert.equal(booked[0].Activity, 20)
   await page.setViewportSize({ width: 1280, height: 900 })
   assert.deepEqual(errors, [])
 })

@@ -1,11 +1,13 @@
 // The Hours screen's reads and writes: time transactions live from the provider, shop orders
-// and routing steps from the local copy, employees from the live list.
+// and routing steps from the local copy, employees from the live list, operator timers from the
+// server.
+import { api } from './client.ts'
 import { chunks, dbGet, inList, liveGet } from './db.ts'
 import { readDirect } from './exactDirect.ts'
 import type { LiveRows } from './live.ts'
 import { sendWrite } from './writes.ts'
 import { dayLit } from '../lib/odata.ts'
-import { addDays, timeTransactionData, toEntries, type Booking, type HourEntry } from '../lib/hours.ts'
+import { addDays, timeTransactionData, toEntries, type Booking, type HourEntry, type Timer, type TimerList, type TimerStart } from '../lib/hours.ts'
 
 export interface Employee {
   ID: string
@@ -76,3 +78,12 @@ export const stepLabel = (s: Pick<StepRef, 'LineNumber' | 'OperationCode' | 'Ope
 export const saveHours = (b: Booking, id?: string) =>
   sendWrite('/exact/timeTransactions', id ? 'PUT' : 'POST', id ? { id, data: timeTransactionData(b) } : { data: timeTransactionData(b) })
 
+
+/** The organization's running operator timers, with the server's clock. */
+export const fetchTimers = () => api<TimerList>('/hours/timers')
+
+/** Starts a timer on the server's clock (or hands over one this browser kept). */
+export const startTimer = (t: TimerStart) => api<Timer>('/hours/timers', { method: 'POST', body: t })
+
+/** Removes a timer: booked, or started by mistake. */
+export const removeTimer = (id: string) => api<void>(`/hours/timers/${encodeURIComponent(id)}`, { method: 'DELETE' })

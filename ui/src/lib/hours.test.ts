@@ -1,7 +1,11 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
+import { ApiError, networkError } from '../api/client.ts'
 import { memoryStorage } from '../test/fixtures.ts'
 import {
   activityOf,
+  carriedOver,
+  carryOverTimers,
+  clockOffset,
   elapsedHours,
   formatElapsed,
   hoursError,
@@ -10,8 +14,10 @@ import {
   toEntries,
   weekStart,
   weekTotals,
+  stopHoursText,
   writeTimers,
   type Timer,
+  type TimerStart,
 } from './hours.ts'
 import { isoDay } from './odata.ts'
 
@@ -71,13 +77,70 @@ describe('bookings', () => {
     })
     expect(activityOf('20')).toBe('run')
   })
-  it('keep timers per division and drop unreadable ones', () => {
+})
+
+describe('operator timers', () => {
+  const kept: Timer = {
+    id: '1764100000000-ab12cd',
+    employee: 'e1',
+    employeeName: 'Anna',
+    shopOrder: 's1',
+    shopOrderNumber: '24005',
+    step: 'r1',
+    stepLabel: '10. ZAGEN',
+    workCenter: 'w1',
+    activity: 'setup',
+    startedMs: 1_000,
+  }
+
+  it('take the elapsed time from the server clock', () => {
+    expect(clockOffset({ now: 10_000, timers: [] }, 7_000)).toBe(3_000)
+    expect(clockOffset({ now: Number.NaN, timers: [] }, 7_000)).toBe(0)
+    // Stop offers the elapsed hours to the hundredth, as the user types them
+    expect(stopHoursText({ startedMs: 0 }, 90 * 60_000 + 20_000, 'nl-NL')).toBe('1,51')
+    expect(stopHoursText({ startedMs: 0 }, 90 * 60_000, 'en-GB')).toBe('1.5')
+    expect(hoursError(stopHoursText({ startedMs: 0 }, 90 * 60_000 + 20_000, 'nl-NL'))).toBeNull()
+  })
+
+  it('read what a browser kept per division and drop unreadable ones', () => {
     const s = memoryStorage()
-    const timer = { id: '1', employee: 'e', startedMs: 5 } as Timer
-    writeTimers(s, 1, [timer])
-    expect(readTimers(s, 1)).toEqual([timer])
+    writeTimers(s, 1, [kept])
+    expect(readTimers(s, 1)).toEqual([kept])
     expect(readTimers(s, 2)).toEqual([])
     s.setItem('esm.hours.timers.3', '{bad')
     expect(readTimers(s, 3)).toEqual([])
+    writeTimers(s, 1, [])
+    expect(s.getItem('esm.hours.timers.1')).toBeNull()
+  })
+
+  it('hand a kept timer over with its id and start', () => {
+    expect(carriedOver(kept)).toEqual({ ...kept })
+    const odd = { ...kept, id: 'a b', shopOrderNumber: 24005 as unknown as string, workCenter: null as unknown as string }
+    expect(carriedOver(odd)).toMatchObject({ id: undefined, shopOrderNumber: '24005', workCenter: '' })
+  })
+
+  it('hand the kept timers over once, keeping those that did not reach the server', async () => {
+    const s = memoryStorage()
+    const other = { ...kept, id: 'second' }
+    const refused = { ...kept, id: 'third' }
+    writeTimers(s, 1, [kept, other, refused])
+    const posted: string[] = []
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    const post = (t: TimerStart) => {
+      posted.push(t.id ?? '')
+      if (t.id === 'second') return Promise.reject(networkError())
+      if (t.id === 'third') return Promise.reject(new ApiError(400, 'bad_request', "'employee' must be an employee ID"))
+      return Promise.resolve(t)
+    }
+    expect(await carryOverTimers(s, 1, post)).toBe(1)
+    expect(posted).toEqual(['1764100000000-ab12cd', 'second', 'third'])
+    expect(readTimers(s, 1)).toEqual([other])
+    expect(warn).toHaveBeenCalledOnce()
+    // the next load tries the one left, then nothing is kept
+    expect(await carryOverTimers(s, 1, (t) => Promise.resolve(t))).toBe(1)
+    expect(s.getItem('esm.hours.timers.1')).toBeNull()
+    expect(await carryOverTimers(s, 1, post)).toBe(0)
+    expect(posted).toHaveLength(3)
+    warn.mockRestore()
   })
 })

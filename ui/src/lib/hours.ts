@@ -1,10 +1,11 @@
 // Hour registrations (manufacturing time transactions): weeks, totals, validation and the
-// operator's running timers.
+// operator's running timers (kept by the server; those a browser still keeps are handed over).
 import type { MessageKey } from '../i18n/index.ts'
 import type { Row } from '../api/db.ts'
 import { providerDay } from './dateTime.ts'
 import { isoDay } from './odata.ts'
-import { parseQuantity } from './quantity.ts'
+import { formatQuantity, parseQuantity } from './quantity.ts'
+import { isApiError } from '../api/client.ts'
 
 /** The provider's TimeTransactions.Activity codes. */
 export const ACTIVITY = { setup: 10, run: 20 } as const
@@ -132,7 +133,7 @@ export function timeTransactionData(b: Booking): Record<string, unknown> {
   return data
 }
 
-/** An operation being timed on this terminal. */
+/** An operation being timed: kept by the server for the organization, started on its clock. */
 export interface Timer {
   id: string
   employee: string
@@ -147,8 +148,33 @@ export interface Timer {
 }
 
 /**
- * Timers live in this browser, per division: the terminal on the shop floor is shared by its
- * operators, so they stay over a logout, as on Exact's own shop-floor terminals.
+ * What starting a timer sends. `id` and `startedMs` only with a timer this browser kept before
+ * the server kept them: it keeps its start, and posting it twice keeps one.
+ */
+export type TimerStart = Omit<Timer, 'id' | 'startedMs'> & { id?: string; startedMs?: number }
+
+/** The organization's running timers and the server's clock when it listed them. */
+export interface TimerList {
+  now: number
+  timers: Timer[]
+}
+
+/**
+ * The server's clock minus this browser's, from a list received at `receivedMs`: elapsed times
+ * follow the server's clock, so two handhelds show the same whatever their own clocks say.
+ */
+export function clockOffset(list: TimerList, receivedMs: number): number {
+  return Number.isFinite(list.now) ? list.now - receivedMs : 0
+}
+
+/** The hours Stop offers to book at `nowMs` (the server's clock), as the user types them. */
+export function stopHoursText(timer: Pick<Timer, 'startedMs'>, nowMs: number, loc: string): string {
+  return formatQuantity(elapsedHours(timer.startedMs, nowMs), loc)
+}
+
+/**
+ * Where this browser kept its timers, per division, before the server kept them; read once to
+ * hand them over.
  */
 export const timersKey = (division: number) => `esm.hours.timers.${division}`
 
@@ -161,10 +187,53 @@ export function readTimers(storage: Storage, division: number): Timer[] {
   }
 }
 
+/** Keeps `timers` for the next hand-over; none removes the key. */
 export function writeTimers(storage: Storage, division: number, timers: readonly Timer[]): void {
   try {
-    storage.setItem(timersKey(division), JSON.stringify(timers))
+    if (timers.length === 0) storage.removeItem(timersKey(division))
+    else storage.setItem(timersKey(division), JSON.stringify(timers))
   } catch {
-    // storage blocked: timers last for this page
+    // storage blocked: there is nothing to hand over either
   }
+}
+
+const SERVER_ID = /^[A-Za-z0-9_-]{1,64}$/
+
+/** The start of a timer this browser kept: its own id (when the server takes it) and start. */
+export function carriedOver(t: Timer): TimerStart {
+  return {
+    id: typeof t.id === 'string' && SERVER_ID.test(t.id) ? t.id : undefined,
+    employee: t.employee,
+    employeeName: t.employeeName ?? '',
+    shopOrder: t.shopOrder,
+    shopOrderNumber: String(t.shopOrderNumber),
+    step: t.step,
+    stepLabel: t.stepLabel ?? '',
+    workCenter: t.workCenter ?? '',
+    activity: t.activity === 'setup' ? 'setup' : 'run',
+    startedMs: t.startedMs,
+  }
+}
+
+/**
+ * Hands the timers this browser kept to the server, so none is lost on the upgrade that moved
+ * them there. One the server refused as invalid (400) is dropped, with a warning; one that did
+ * not reach it stays for the next load. Answers how many the server took.
+ */
+export async function carryOverTimers(storage: Storage, division: number, post: (t: TimerStart) => Promise<unknown>): Promise<number> {
+  const kept = readTimers(storage, division)
+  if (kept.length === 0) return 0
+  const left: Timer[] = []
+  let taken = 0
+  for (const t of kept) {
+    try {
+      await post(carriedOver(t))
+      taken++
+    } catch (e) {
+      if (isApiError(e, 400)) console.warn('a timer kept in this browser was refused by the server and dropped', t, e.message)
+      else left.push(t)
+    }
+  }
+  writeTimers(storage, division, left)
+  return taken
 }

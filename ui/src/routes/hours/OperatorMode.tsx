@@ -1,12 +1,14 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import { saveHours, stepLabel, type Employee } from '../../api/hours.ts'
+import { isApiError } from '../../api/client.ts'
+import { fetchTimers, removeTimer, saveHours, startTimer, stepLabel, type Employee } from '../../api/hours.ts'
 import type { WriteOutcome } from '../../api/writes.ts'
-import { inputClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
 import { WriteStatus } from '../../components/WriteStatus.tsx'
 import { locale, t } from '../../i18n/index.ts'
-import { elapsedHours, formatElapsed, readTimers, writeTimers, type Activity, type Timer } from '../../lib/hours.ts'
+import { carryOverTimers, clockOffset, formatElapsed, hoursError, stopHoursText, type Activity, type Timer } from '../../lib/hours.ts'
 import { isoDay } from '../../lib/odata.ts'
-import { formatQuantity } from '../../lib/quantity.ts'
+import { formatQuantity, parseQuantity } from '../../lib/quantity.ts'
 import { ActivityChoice } from './ActivityChoice.tsx'
 import { StepPicker, type Picked } from './StepPicker.tsx'
 
@@ -47,51 +49,168 @@ function EmployeeGrid({ employees, timers, onPick }: { employees: Employee[]; ti
   )
 }
 
+/** How often the running timers are asked again, so a timer started on another handheld shows. */
+const TIMERS_REFRESH_MS = 10_000
+
+const timersKey = (division: number) => ['hours', 'timers', division] as const
+
+/** The server's timers with its clock's offset from this browser's. */
+async function readTimers() {
+  const list = await fetchTimers()
+  return { timers: list.timers, offset: clockOffset(list, Date.now()) }
+}
+
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e))
+
+/** The check before booking a stopped timer: the hours, editable, then Book or Cancel. */
+function StopCheck({
+  timer,
+  initial,
+  busy,
+  onBook,
+  onDiscard,
+  onCancel,
+}: {
+  timer: Timer
+  initial: string
+  busy: boolean
+  onBook: (hours: number) => void
+  onDiscard: () => void
+  onCancel: () => void
+}) {
+  const [typed, setTyped] = useState(initial)
+  const problem = hoursError(typed)
+  const id = `stop-hours-${timer.id}`
+  return (
+    <form
+      className="flex w-full flex-col gap-2 border-t border-emerald-200 pt-3"
+      data-testid="stop-check"
+      onSubmit={(e) => {
+        e.preventDefault()
+        const hours = parseQuantity(typed)
+        if (!problem && hours !== null) onBook(hours)
+      }}
+    >
+      <p className="text-sm text-slate-700">{t('hours.stopCheck')}</p>
+      <label className={labelClass} htmlFor={id}>
+        {t('hours.stopHours')}
+      </label>
+      <input id={id} className={inputClass} inputMode="decimal" value={typed} onChange={(e) => setTyped(e.target.value)} aria-invalid={!!problem} />
+      {problem && <p className="text-sm text-red-700">{t(problem)}</p>}
+      <div className="flex flex-wrap gap-2">
+        <button type="submit" className={`${primaryButton} flex-1`} disabled={busy || !!problem}>
+          {t('hours.book')}
+        </button>
+        <button type="button" className={`${secondaryButton} flex-1`} disabled={busy} onClick={onCancel}>
+          {t('hours.cancel')}
+        </button>
+      </div>
+      <button type="button" className="min-h-11 self-start px-1 text-sm text-red-700 underline hover:text-red-900 disabled:opacity-50" disabled={busy} onClick={onDiscard}>
+        {t('hours.discard')}
+      </button>
+    </form>
+  )
+}
+
 /**
  * Operator mode, after Exact's shop-floor terminal: pick yourself, start a timer on an
- * operation of a shop order, and stop it to book the hours.
+ * operation of a shop order, and stop it to book the hours. The timers are the server's, so
+ * every handheld of the organization sees the same ones.
  */
 export function OperatorMode({ employees, division, onBooked }: { employees: Employee[]; division: number; onBooked: () => void }) {
   const now = useNow()
-  const [timers, setTimers] = useState<Timer[]>(() => readTimers(localStorage, division))
+  const queryClient = useQueryClient()
+  const key = timersKey(division)
+  const list = useQuery({ queryKey: key, queryFn: readTimers, refetchInterval: TIMERS_REFRESH_MS })
+  // a booked timer's removal is asked again a few times before the user is told
+  const removal = useMutation({ mutationFn: removeTimer, retry: (n, e) => n < 4 && !isApiError(e, 404), retryDelay: 2_000 })
   const [who, setWho] = useState<Employee | null>(null)
   const [picked, setPicked] = useState<Picked>({ order: null, step: null })
   const [activity, setActivity] = useState<Activity>('run')
   const [booked, setBooked] = useState<{ key: string; what: string; outcome: WriteOutcome }[]>([])
-  const [stopping, setStopping] = useState<string | null>(null)
-  const [stopError, setStopError] = useState<string | null>(null)
+  const [checking, setChecking] = useState<{ id: string; hours: string } | null>(null)
+  const [busy, setBusy] = useState<string | null>(null)
+  const [problem, setProblem] = useState<string | null>(null)
+  // booked timers whose removal is on its way: not shown, so they cannot be booked twice
+  const [gone, setGone] = useState<ReadonlySet<string>>(() => new Set())
 
-  const update = (next: Timer[]) => {
-    setTimers(next)
-    writeTimers(localStorage, division, next)
-  }
+  // Timers this browser kept before the server kept them are handed over once.
+  useEffect(() => {
+    void carryOverTimers(localStorage, division, startTimer).then((n) => {
+      if (n > 0) void queryClient.invalidateQueries({ queryKey: timersKey(division) })
+    })
+  }, [division, queryClient])
 
-  if (!who) return <EmployeeGrid employees={employees} timers={timers} onPick={setWho} />
+  const offset = list.data?.offset ?? 0
+  const timers = (list.data?.timers ?? []).filter((x) => !gone.has(x.id))
+  const refresh = () => queryClient.invalidateQueries({ queryKey: key })
+  const listError = list.error ?? list.failureReason
+  const errorNote = listError && (
+    <p role="alert" className="text-sm text-red-700">
+      {t('hours.timersError', { message: listError.message })}
+    </p>
+  )
+
+  if (!who)
+    return (
+      <>
+        {errorNote}
+        <EmployeeGrid employees={employees} timers={timers} onPick={setWho} />
+      </>
+    )
   const mine = timers.filter((x) => x.employee === who.ID.toLowerCase())
 
-  function start() {
+  async function start() {
     if (!who || !picked.order || !picked.step) return
-    const timer: Timer = {
-      id: `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
-      employee: who.ID.toLowerCase(),
-      employeeName: who.FullName,
-      shopOrder: picked.order.ID,
-      shopOrderNumber: String(picked.order.ShopOrderNumber),
-      step: picked.step.ID,
-      stepLabel: stepLabel(picked.step),
-      workCenter: picked.step.Workcenter,
-      activity,
-      startedMs: Date.now(),
+    setBusy('start')
+    setProblem(null)
+    try {
+      await startTimer({
+        employee: who.ID.toLowerCase(),
+        employeeName: who.FullName,
+        shopOrder: picked.order.ID,
+        shopOrderNumber: String(picked.order.ShopOrderNumber),
+        step: picked.step.ID,
+        stepLabel: stepLabel(picked.step),
+        workCenter: picked.step.Workcenter ?? '',
+        activity,
+      })
+      setPicked({ order: null, step: null })
+      await refresh()
+    } catch (e) {
+      setProblem(messageOf(e))
+    } finally {
+      setBusy(null)
     }
-    update([...timers, timer])
-    setPicked({ order: null, step: null })
   }
 
-  async function stop(timer: Timer) {
-    setStopping(timer.id)
-    setStopError(null)
-    const hours = elapsedHours(timer.startedMs, Date.now())
+  /** Removes a timer on the server; answers why it could not, or null. */
+  async function remove(timer: Timer): Promise<string | null> {
+    setGone((g) => new Set(g).add(timer.id))
     try {
+      await removal.mutateAsync(timer.id)
+    } catch (e) {
+      // stopped on another handheld meanwhile: it is gone, as meant
+      if (!isApiError(e, 404)) {
+        setGone((g) => new Set([...g].filter((id) => id !== timer.id)))
+        return messageOf(e)
+      }
+    }
+    await refresh()
+    return null
+  }
+
+  async function book(timer: Timer, hours: number) {
+    setBusy(timer.id)
+    setProblem(null)
+    try {
+      // stopped on another handheld since this one last asked: booking it would count its hours twice
+      const fresh = await queryClient.fetchQuery({ queryKey: key, queryFn: readTimers })
+      if (!fresh.timers.some((x) => x.id === timer.id)) {
+        setChecking(null)
+        setProblem(t('hours.timerGone'))
+        return
+      }
       const outcome = await saveHours({
         employee: timer.employee,
         day: isoDay(new Date(timer.startedMs)),
@@ -102,13 +221,29 @@ export function OperatorMode({ employees, division, onBooked }: { employees: Emp
         workCenter: timer.workCenter,
       })
       const what = t('hours.bookedTimer', { hours: formatQuantity(hours, locale()), number: timer.shopOrderNumber, step: timer.stepLabel })
-      setBooked((b) => [{ key: timer.id, what, outcome }, ...b])
+      setBooked((b) => [{ key: `${timer.id}-${b.length}`, what, outcome }, ...b])
+      setChecking(null)
       // a refused booking keeps its timer, so the hours are not lost
-      if (outcome.state !== 'failed') update(readTimers(localStorage, division).filter((x) => x.id !== timer.id))
+      if (outcome.state !== 'failed') {
+        const failed = await remove(timer)
+        if (failed) setProblem(t('hours.removeFailed', { message: failed }))
+      }
     } catch (e) {
-      setStopError(e instanceof Error ? e.message : String(e))
+      setProblem(messageOf(e))
     } finally {
-      setStopping(null)
+      setBusy(null)
+    }
+  }
+
+  async function discard(timer: Timer) {
+    setBusy(timer.id)
+    setProblem(null)
+    try {
+      const failed = await remove(timer)
+      if (failed) setProblem(failed)
+      else setChecking(null)
+    } finally {
+      setBusy(null)
     }
   }
 
@@ -122,6 +257,7 @@ export function OperatorMode({ employees, division, onBooked }: { employees: Emp
           {t('hours.switchOperator')}
         </button>
       </div>
+      {errorNote}
       {mine.length > 0 && (
         <section className={sectionClass} aria-labelledby="running-title">
           <h2 id="running-title" className="text-lg font-semibold">
@@ -137,19 +273,35 @@ export function OperatorMode({ employees, division, onBooked }: { employees: Emp
                   </span>
                 </span>
                 <span className="font-mono text-2xl tabular-nums" aria-label={t('hours.elapsed')}>
-                  {formatElapsed(now - x.startedMs)}
+                  {formatElapsed(now + offset - x.startedMs)}
                 </span>
-                <button type="button" className="min-h-11 rounded bg-red-700 px-5 py-2 font-medium text-white hover:bg-red-800 disabled:opacity-50" disabled={stopping === x.id} onClick={() => void stop(x)}>
-                  {t('hours.stop')}
-                </button>
+                {checking?.id === x.id ? (
+                  <StopCheck
+                    timer={x}
+                    initial={checking.hours}
+                    busy={busy === x.id}
+                    onBook={(hours) => void book(x, hours)}
+                    onDiscard={() => void discard(x)}
+                    onCancel={() => setChecking(null)}
+                  />
+                ) : (
+                  <button
+                    type="button"
+                    className="min-h-11 rounded bg-red-700 px-5 py-2 font-medium text-white hover:bg-red-800 disabled:opacity-50"
+                    disabled={busy === x.id}
+                    onClick={() => setChecking({ id: x.id, hours: stopHoursText(x, Date.now() + offset, locale()) })}
+                  >
+                    {t('hours.stop')}
+                  </button>
+                )}
               </li>
             ))}
           </ul>
         </section>
       )}
-      {stopError && (
+      {problem && (
         <p role="alert" className="text-sm text-red-700">
-          {stopError}
+          {problem}
         </p>
       )}
       {booked.map((b) => (
@@ -161,7 +313,7 @@ export function OperatorMode({ employees, division, onBooked }: { employees: Emp
         </h2>
         <StepPicker value={picked} onChange={setPicked} />
         <ActivityChoice value={activity} onChange={setActivity} />
-        <button type="button" className={primaryButton} disabled={!picked.order || !picked.step} onClick={start}>
+        <button type="button" className={primaryButton} disabled={!picked.order || !picked.step || busy === 'start'} onClick={() => void start()}>
           {t('hours.start')}
         </button>
         {picked.order && !picked.step && <p className="text-sm text-slate-600">{t('hours.pickStep')}</p>}
