@@ -73,7 +73,7 @@ function StockFigure({ item }: { item: StockItem }) {
 }
 
 function Locations({ item }: { item: StockItem }) {
-  if (item.locations.length === 0) return <span className="text-slate-400">{t('stock.noLocations')}</span>
+  if (item.locations.length === 0) return <span className="text-slate-500">{t('stock.noLocations')}</span>
   return (
     <span className="flex flex-wrap gap-1">
       {item.locations.map((l) => (
@@ -105,9 +105,16 @@ function CodeCell({ item, division }: { item: StockItem; division: number }) {
   )
 }
 
-const WideRow = memo(function WideRow({ item, division }: { item: StockItem; division: number }) {
+/** One item's row; `index` is its aria-rowindex (1-based, the header row included). */
+interface RowProps {
+  item: StockItem
+  division: number
+  index: number
+}
+
+const WideRow = memo(function WideRow({ item, division, index }: RowProps) {
   return (
-    <div role="row" className={`grid ${GRID} h-full items-center gap-3 border-b border-slate-100 px-3 text-sm`}>
+    <div role="row" aria-rowindex={index} className={`grid ${GRID} h-full items-center gap-3 border-b border-slate-100 px-3 text-sm`}>
       <span role="cell">
         <Thumbnail item={item} />
       </span>
@@ -133,9 +140,9 @@ const WideRow = memo(function WideRow({ item, division }: { item: StockItem; div
   )
 })
 
-const NarrowRow = memo(function NarrowRow({ item, division }: { item: StockItem; division: number }) {
+const NarrowRow = memo(function NarrowRow({ item, division, index }: RowProps) {
   return (
-    <div role="row" className="flex h-full gap-3 border-b border-slate-100 px-3 py-2 text-sm">
+    <div role="row" aria-rowindex={index} className="flex h-full gap-3 border-b border-slate-100 px-3 py-2 text-sm">
       <span role="cell">
         <Thumbnail item={item} />
       </span>
@@ -279,48 +286,58 @@ export function StockTable({ division }: { division: number }) {
       {query.isPending ? (
         <LoadingScreen />
       ) : (
-        <div role="table" aria-label={t('stock.title')} aria-rowcount={items.length} className="flex min-h-0 flex-1 flex-col rounded-lg bg-white shadow">
-          {wide && (
-            <div role="rowgroup">
-              <div role="row" className={`grid ${GRID} gap-3 border-b border-slate-200 bg-slate-50 px-3 py-2 text-left text-xs font-medium text-slate-500 uppercase`}>
-                <span role="columnheader">{t('stock.picture')}</span>
-                <span role="columnheader">{t('stock.code')}</span>
-                <span role="columnheader">{t('stock.description')}</span>
-                <span role="columnheader">{t('stock.group')}</span>
-                <span role="columnheader" className="text-right">
-                  {deferred.warehouse ? t('stock.inWarehouse') : t('stock.total')}
-                </span>
-                <span role="columnheader">{t('stock.locations')}</span>
-                <span role="columnheader">{t('stock.links')}</span>
-              </div>
-            </div>
-          )}
-          <div
-            ref={scrollRef}
-            role="rowgroup"
-            tabIndex={0}
-            data-testid="stock-rows"
-            className="h-[60vh] min-h-64 overflow-auto focus:ring-2 focus:ring-sky-600 focus:outline-none md:h-[calc(100vh-20rem)]"
-          >
-            {items.length === 0 ? (
-              <p className="p-6 text-center text-slate-500">{t('stock.empty')}</p>
-            ) : (
-              <div className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
-                {virtualRows.map((v) => {
-                  const item = items[v.index]
-                  return (
-                    <div
-                      key={item.id + v.index}
-                      aria-rowindex={v.index + 1}
-                      className="absolute top-0 left-0 w-full"
-                      style={{ height: v.size, transform: `translateY(${v.start}px)` }}
-                    >
-                      {wide ? <WideRow item={item} division={division} /> : <NarrowRow item={item} division={division} />}
-                    </div>
-                  )
-                })}
+        <div className="flex min-h-0 flex-1 flex-col rounded-lg bg-white shadow">
+          {/* the header row counts as row 1 of the table */}
+          <div role="table" aria-label={t('stock.title')} aria-rowcount={items.length + (wide ? 1 : 0)} className="flex min-h-0 flex-1 flex-col">
+            {wide && (
+              <div role="rowgroup">
+                <div role="row" aria-rowindex={1} className={`grid ${GRID} gap-3 border-b border-slate-200 bg-slate-50 px-3 py-2 text-left text-xs font-medium text-slate-500 uppercase`}>
+                  <span role="columnheader">{t('stock.picture')}</span>
+                  <span role="columnheader">{t('stock.code')}</span>
+                  <span role="columnheader">{t('stock.description')}</span>
+                  <span role="columnheader">{t('stock.group')}</span>
+                  <span role="columnheader" className="text-right">
+                    {deferred.warehouse ? t('stock.inWarehouse') : t('stock.total')}
+                  </span>
+                  <span role="columnheader">{t('stock.locations')}</span>
+                  <span role="columnheader">{t('stock.links')}</span>
+                </div>
               </div>
             )}
+            <div
+              ref={scrollRef}
+              role="rowgroup"
+              tabIndex={0}
+              data-testid="stock-rows"
+              className="h-[60vh] min-h-64 overflow-auto focus:ring-2 focus:ring-sky-600 focus:outline-none md:h-[calc(100vh-20rem)]"
+            >
+              {items.length === 0 ? (
+                <div role="row">
+                  <p role="cell" className="p-6 text-center text-slate-500">
+                    {t('stock.empty')}
+                  </p>
+                </div>
+              ) : (
+                <div className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+                  {virtualRows.map((v) => {
+                    const item = items[v.index]
+                    return (
+                      <div
+                        key={item.id + v.index}
+                        className="absolute top-0 left-0 w-full"
+                        style={{ height: v.size, transform: `translateY(${v.start}px)` }}
+                      >
+                        {wide ? (
+                          <WideRow item={item} division={division} index={v.index + 2} />
+                        ) : (
+                          <NarrowRow item={item} division={division} index={v.index + 1} />
+                        )}
+                      </div>
+                    )
+                  })}
+                </div>
+              )}
+            </div>
           </div>
           <div className="flex items-center justify-center border-t border-slate-100 p-2 text-sm">
             {hasNextPage ? (

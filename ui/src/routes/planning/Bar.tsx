@@ -105,7 +105,8 @@ export function Bar({
       data-start={dayIso(days.startDay)}
       data-end={dayIso(days.endDay)}
       data-late={order.late || undefined}
-      aria-label={title}
+      // named by the text it shows (what voice control users say); the dates and how to move it
+      // are its description
       title={title}
       onPointerDown={down}
       onPointerMove={move}

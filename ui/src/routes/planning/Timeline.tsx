@@ -171,38 +171,43 @@ export function Timeline({
         {todayX !== null && (
           <div aria-hidden="true" className="absolute bottom-0 z-10 w-0.5 bg-red-500/70" style={{ top: HEADER_PX, left: todayX }} />
         )}
-        <div role="rowgroup" data-testid="planning-rows">
-          {rows.getVirtualItems().map((v) => {
-            const o = orders[v.index]
-            return (
-              <div
-                key={o.id}
-                role="row"
-                className="absolute left-0 flex border-b border-slate-100"
-                style={{ top: HEADER_PX + v.start, height: ROW_PX, width: labelPx + width }}
-              >
-                <button
-                  type="button"
-                  onClick={() => onOpen(o.id)}
-                  className="sticky left-0 z-20 flex h-full shrink-0 flex-col justify-center overflow-hidden border-r border-slate-200 bg-white px-2 text-left hover:bg-sky-50 focus:ring-2 focus:ring-sky-600 focus:outline-none focus:ring-inset"
-                  style={{ width: labelPx }}
+        {/* the rows are a table for assistive technology: the order heads its row, the bar is its cell */}
+        <div role="table" aria-label={t('planning.rowsLabel')} aria-rowcount={orders.length}>
+          <div role="rowgroup" data-testid="planning-rows">
+            {rows.getVirtualItems().map((v) => {
+              const o = orders[v.index]
+              return (
+                <div
+                  key={o.id}
+                  role="row"
+                  aria-rowindex={v.index + 1}
+                  className="absolute left-0 flex border-b border-slate-100"
+                  style={{ top: HEADER_PX + v.start, height: ROW_PX, width: labelPx + width }}
                 >
-                  <span className="flex items-center gap-1">
-                    <span className="font-mono text-sm font-semibold text-sky-900">{o.number}</span>
-                    {o.late && (
-                      <span data-testid="row-late" className="rounded bg-red-700 px-1 text-[10px] leading-4 font-semibold text-white">
-                        {t('planning.late')}
+                  <div role="rowheader" className="sticky left-0 z-20 h-full shrink-0" style={{ width: labelPx }}>
+                    <button
+                      type="button"
+                      onClick={() => onOpen(o.id)}
+                      className="flex h-full w-full flex-col justify-center overflow-hidden border-r border-slate-200 bg-white px-2 text-left hover:bg-sky-50 focus:ring-2 focus:ring-sky-600 focus:outline-none focus:ring-inset"
+                    >
+                      <span className="flex items-center gap-1">
+                        <span className="font-mono text-sm font-semibold text-sky-900">{o.number}</span>
+                        {o.late && (
+                          <span data-testid="row-late" className="rounded bg-red-700 px-1 text-[10px] leading-4 font-semibold text-white">
+                            {t('planning.late')}
+                          </span>
+                        )}
                       </span>
-                    )}
-                  </span>
-                  {wide && <span className="truncate text-xs text-slate-600">{o.label}</span>}
-                </button>
-                <div className="relative h-full" style={{ width }}>
-                  <Bar order={o} axis={axis} onOpen={onOpen} onDrag={onDrag} />
+                      {wide && <span className="truncate text-xs text-slate-600">{o.label}</span>}
+                    </button>
+                  </div>
+                  <div role="cell" className="relative h-full" style={{ width }}>
+                    <Bar order={o} axis={axis} onOpen={onOpen} onDrag={onDrag} />
+                  </div>
                 </div>
-              </div>
-            )
-          })}
+              )
+            })}
+          </div>
         </div>
       </div>
     </div>
