@@ -117,6 +117,8 @@ test('sign in on a phone, activate and sync', async () => {
 })
 
 test('scanning an item shows its card with stock per location', async () => {
+  // a handheld's header keeps the screens' links in its menu
+  await page.getByRole('banner').getByRole('button', { name: 'Menu' }).click()
   await page.getByRole('navigation').getByRole('link', { name: 'Warehouse' }).click()
   await page.waitForURL(/\/scanning\?division=\d+/)
   await page.locator('#scan-input').waitFor()

@@ -8,7 +8,7 @@ import { isMobileUserAgent, useIsWide } from '../lib/media.ts'
 import { useSyncToasts } from '../state/toasts.ts'
 import { BrandName } from './BrandName.tsx'
 import { MobileLogout } from './MobileLogout.tsx'
-import { NavBar } from './NavBar.tsx'
+import { NavBar, NavMenu, OrgName } from './NavBar.tsx'
 import { DivisionFromUrl } from './OrgSwitcher.tsx'
 import { OutageBanner } from './OutageBanner.tsx'
 import { SettingsMenu } from './SettingsMenu.tsx'
@@ -19,13 +19,15 @@ import { ToastList } from './ToastList.tsx'
 export function AppShell({ children }: { children: ReactNode }) {
   const { data: session } = useSession()
   const full = session?.tier === 'full'
+  // handhelds get the sync progress in the header, where it covers no form (SyncToasts)
+  const wide = useIsWide()
   return (
     <div className="flex min-h-screen flex-col">
-      {isSignedIn(session) && <Header session={session} />}
+      {isSignedIn(session) && (wide ? <Header session={session} /> : <CompactHeader session={session} toasts={full} />)}
       {isSignedIn(session) && <OutageBanner session={session} />}
       {isSignedIn(session) && <SignInNotice session={session} />}
       <main className="flex flex-1 flex-col">{children}</main>
-      {full && <SyncToasts />}
+      {full && wide && <SyncToasts />}
     </div>
   )
 }
@@ -49,6 +51,28 @@ function Header({ session }: { session: Session }) {
       <NavBar session={session} />
       <DivisionFromUrl session={session} />
       <div className="ml-auto">{isMobileUserAgent() ? <MobileLogout /> : <SettingsMenu session={session} />}</div>
+    </header>
+  )
+}
+
+/**
+ * Under 768 px one row of at most 56 px: "ESM", the organization, the sync progress, a menu with
+ * the screens' links, and Logout (or the cog), each at least 44 px to tap. The wrapping bar took
+ * 155 px of a handheld's screen.
+ */
+function CompactHeader({ session, toasts }: { session: Session; toasts: boolean }) {
+  return (
+    <header className="relative flex h-14 items-center gap-1 bg-sky-900 px-2 text-white shadow">
+      <span className="shrink-0 px-1 text-lg font-bold tracking-tight text-white">
+        <BrandName />
+      </span>
+      <OrgName session={session} />
+      <DivisionFromUrl session={session} />
+      <div className="ml-auto flex shrink-0 items-center gap-1">
+        {toasts && <SyncToasts />}
+        <NavMenu session={session} />
+        {isMobileUserAgent() ? <MobileLogout /> : <SettingsMenu session={session} />}
+      </div>
     </header>
   )
 }

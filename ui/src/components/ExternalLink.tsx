@@ -55,6 +55,7 @@ export function ExternalLink({
     return () => clearTimeout(timer)
   }, [copied])
 
+  // under 768 px the link and the copy button are 44 px tall to tap; the text keeps its size
   return (
     <span className={`inline-flex items-center gap-1 ${className}`}>
       <a
@@ -62,7 +63,7 @@ export function ExternalLink({
         target="_blank"
         rel="noopener noreferrer"
         title={t('link.opensNewTab', { label })}
-        className="inline-flex items-center gap-1 whitespace-nowrap text-sky-800 underline-offset-2 hover:underline focus:ring-2 focus:ring-sky-600 focus:outline-none"
+        className="inline-flex items-center gap-1 whitespace-nowrap text-sky-800 underline-offset-2 hover:underline focus:ring-2 focus:ring-sky-600 focus:outline-none max-md:min-h-11"
       >
         {children ?? label}
         <ExternalIcon />
@@ -77,7 +78,7 @@ export function ExternalLink({
             () => setCopied('failed'),
           )
         }}
-        className="rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800 focus:ring-2 focus:ring-sky-600 focus:outline-none"
+        className="rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800 focus:ring-2 focus:ring-sky-600 focus:outline-none max-md:inline-flex max-md:min-h-11 max-md:min-w-11 max-md:items-center max-md:justify-center"
       >
         <CopyIcon />
       </button>

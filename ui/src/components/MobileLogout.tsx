@@ -12,7 +12,7 @@ export function MobileLogout() {
         type="button"
         aria-label={t('nav.logout')}
         onClick={() => setConfirming(true)}
-        className="rounded p-2 hover:bg-white/10"
+        className="flex h-11 w-11 items-center justify-center rounded hover:bg-white/10"
       >
         <LogoutIcon />
       </button>

@@ -1,11 +1,12 @@
+import { useEffect, useRef, useState } from 'react'
 import { NavLink } from 'react-router'
 import { isRegistered, type Session } from '../api/auth.ts'
 import { t } from '../i18n/index.ts'
 import { organizationName, withDivision } from '../lib/access.ts'
 import { exactHost, exactUrl } from '../lib/exactLinks.ts'
 import { navRoutes } from '../routes/table.ts'
+import { MenuIcon } from './icons.tsx'
 import { OrgSwitcher } from './OrgSwitcher.tsx'
-
 
 /**
  * "for {organization}" to the provider's portal, the screens' links (each with ?division=) once
@@ -43,5 +44,78 @@ export function NavBar({ session }: { session: Session }) {
       )}
       <OrgSwitcher session={session} />
     </>
+  )
+}
+
+function PortalLink({ session, className }: { session: Session; className: string }) {
+  return (
+    <a href={exactUrl('portal', session.division, undefined, exactHost(session))} target="_blank" rel="noopener noreferrer" title={t('nav.portalTitle')} className={className}>
+      {organizationName(session)}
+    </a>
+  )
+}
+
+/** The compact header's organization: its switcher, or its name when the user has one. */
+export function OrgName({ session }: { session: Session }) {
+  if (session.divisions.length >= 2) return <OrgSwitcher session={session} />
+  return <PortalLink session={session} className="flex min-h-11 min-w-0 items-center truncate px-1 text-sm text-sky-100 underline-offset-2 hover:underline" />
+}
+
+/**
+ * The compact header's menu: the screens' links (once the organization is activated) and the
+ * link to the provider's portal, opened over the page below the header, so nothing moves.
+ */
+export function NavMenu({ session }: { session: Session }) {
+  const [open, setOpen] = useState(false)
+  const ref = useRef<HTMLDivElement>(null)
+
+  useEffect(() => {
+    if (!open) return
+    const close = (e: Event) => {
+      if (e instanceof KeyboardEvent ? e.key === 'Escape' : !ref.current?.contains(e.target as Node)) setOpen(false)
+    }
+    document.addEventListener('mousedown', close)
+    document.addEventListener('keydown', close)
+    return () => {
+      document.removeEventListener('mousedown', close)
+      document.removeEventListener('keydown', close)
+    }
+  }, [open])
+
+  const link = 'flex min-h-12 items-center rounded px-3 text-base'
+  return (
+    <div ref={ref}>
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls="nav-menu"
+        onClick={() => setOpen((o) => !o)}
+        className="flex h-11 min-w-11 items-center justify-center rounded px-2 text-sm font-medium hover:bg-white/10"
+      >
+        <MenuIcon />
+        <span className="sr-only">{t('nav.menu')}</span>
+      </button>
+      {open && (
+        <div id="nav-menu" className="absolute inset-x-0 top-full z-40 flex max-h-[80dvh] flex-col gap-1 overflow-y-auto bg-sky-900 p-2 shadow-lg">
+          <p className="flex items-center gap-1 px-3 text-sm text-sky-100">
+            {t('nav.for')} <PortalLink session={session} className="inline-flex min-h-11 items-center font-medium text-white underline" />
+          </p>
+          {isRegistered(session) && (
+            <nav aria-label={t('nav.label')} className="flex flex-col gap-1">
+              {navRoutes().map((r) => (
+                <NavLink
+                  key={r.path}
+                  to={withDivision(r.path, session)}
+                  onClick={() => setOpen(false)}
+                  className={({ isActive }) => `${link} ${isActive ? 'bg-white/20 text-white' : 'text-sky-100 hover:bg-white/10'}`}
+                >
+                  {t(r.nav)}
+                </NavLink>
+              ))}
+            </nav>
+          )}
+        </div>
+      )}
+    </div>
   )
 }

@@ -35,7 +35,7 @@ export function OrgSwitcher({ session }: { session: Session }) {
       value={session.division}
       disabled={mutation.isPending}
       onChange={(e) => mutation.mutate(Number(e.target.value))}
-      className="max-w-48 rounded bg-white/10 px-2 py-1 text-sm"
+      className="min-h-11 max-w-40 min-w-0 rounded bg-white/10 px-2 py-1 text-sm md:min-h-0 md:max-w-48"
     >
       {session.divisions.map((d) => (
         <option key={d.division} value={d.division} className="text-slate-900">

@@ -1,23 +1,78 @@
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { t, tCount } from '../i18n/index.ts'
+import { useIsWide } from '../lib/media.ts'
+import { SyncIcon } from './icons.tsx'
 import { progressOf, toastsInView, type Toast } from '../state/toasts.ts'
+
+type Props = { toasts: Toast[]; onToggle: (name: string) => void }
 
 /**
  * "Refreshing {name}" cards with a progress bar and a countdown; a click collapses one. A few
  * show at once (the newest); a line above them counts the older ones and shows them on a click.
+ * Under 768 px they sit behind a button in the header (SyncSummary): floating over the page they
+ * covered the handheld's forms.
  */
-export function ToastList({ toasts, onToggle }: { toasts: Toast[]; onToggle: (name: string) => void }) {
+export function ToastList(props: Props) {
+  return useIsWide() ? <Cards {...props} className="fixed right-4 bottom-4 z-30 max-h-[60dvh] w-80" /> : <SyncSummary {...props} />
+}
+
+/**
+ * The handheld's sync progress: one header button with the number of tables in progress and a
+ * bar of their progress together; a tap opens the cards over the page, until tapped again.
+ */
+function SyncSummary(props: Props) {
+  const { toasts } = props
+  const [open, setOpen] = useState(false)
+  const ref = useRef<HTMLDivElement>(null)
+  if (toasts.length === 0 && open) setOpen(false)
+
+  useEffect(() => {
+    if (!open) return
+    const close = (e: Event) => {
+      if (e instanceof KeyboardEvent ? e.key === 'Escape' : !ref.current?.contains(e.target as Node)) setOpen(false)
+    }
+    document.addEventListener('mousedown', close)
+    document.addEventListener('keydown', close)
+    return () => {
+      document.removeEventListener('mousedown', close)
+      document.removeEventListener('keydown', close)
+    }
+  }, [open])
+
+  if (toasts.length === 0) return null
+  const progress = toasts.reduce((sum, toast) => sum + progressOf(toast), 0) / toasts.length
+  const failed = toasts.some((toast) => toast.error)
+  return (
+    <div ref={ref}>
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-label={tCount('toast.summary', toasts.length)}
+        data-testid="sync-summary"
+        onClick={() => setOpen((o) => !o)}
+        className="relative flex h-11 min-w-11 items-center justify-center rounded px-2 text-sm font-semibold tabular-nums hover:bg-white/10"
+      >
+        <SyncIcon />
+        <span aria-hidden="true" className="ml-1">
+          {toasts.length}
+        </span>
+        <span aria-hidden="true" className="absolute inset-x-1 bottom-1 h-1 overflow-hidden rounded bg-white/25">
+          <span className={`block h-full ${failed ? 'bg-red-400' : 'bg-white'}`} style={{ width: `${Math.round(progress * 100)}%` }} />
+        </span>
+      </button>
+      {open && <Cards {...props} className="absolute inset-x-2 top-full z-40 mt-1 max-h-[70dvh]" />}
+    </div>
+  )
+}
+
+function Cards({ toasts, onToggle, className }: Props & { className: string }) {
   const [showAll, setShowAll] = useState(false)
   // the next sync starts with a few again
   if (toasts.length === 0 && showAll) setShowAll(false)
   if (toasts.length === 0) return null
   const { shown, more } = toastsInView(toasts, showAll)
   return (
-    <ul
-      aria-label={t('toast.list')}
-      aria-live="polite"
-      className="fixed inset-x-2 bottom-2 z-30 flex max-h-[60dvh] flex-col gap-2 overflow-y-auto sm:inset-x-auto sm:right-4 sm:bottom-4 sm:w-80"
-    >
+    <ul aria-label={t('toast.list')} aria-live="polite" className={`flex flex-col gap-2 overflow-y-auto text-slate-900 ${className}`}>
       {(more > 0 || showAll) && (
         <li>
           <button

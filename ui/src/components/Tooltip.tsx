@@ -48,12 +48,13 @@ export function Tooltip({
 export function InfoTip({ label, text, align }: { label: string; text: string; align?: 'center' | 'start' }) {
   return (
     <Tooltip text={text} align={align}>
+      {/* under 768 px a 44 px tap area around the same small circle */}
       <button
         type="button"
         aria-label={label}
-        className="inline-flex h-6 w-6 items-center justify-center rounded-full border border-slate-300 text-xs font-semibold text-slate-600 hover:bg-slate-100 focus:ring-2 focus:ring-sky-600 focus:outline-none"
+        className="group inline-flex items-center justify-center rounded-full focus:ring-2 focus:ring-sky-600 focus:outline-none max-md:h-11 max-md:w-11"
       >
-        i
+        <span className="inline-flex h-6 w-6 items-center justify-center rounded-full border border-slate-300 text-xs font-semibold text-slate-600 group-hover:bg-slate-100">i</span>
       </button>
     </Tooltip>
   )

@@ -65,6 +65,7 @@ export const nl: Catalogue = {
   'nav.settings': 'Instellingen',
   'nav.preferences': 'Voorkeuren',
   'nav.logout': 'Uitloggen',
+  'nav.menu': 'Menu',
 
   'session.expired': 'Uw sessie is beëindigd. Log opnieuw in.',
 
@@ -113,6 +114,8 @@ export const nl: Catalogue = {
   'toast.more.other': '{count} eerdere tabellen',
   'toast.fewer': 'Minder tonen',
   'toast.list': 'Voortgang synchronisatie',
+  'toast.summary.one': 'Synchronisatie: {count} tabel bezig',
+  'toast.summary.other': 'Synchronisatie: {count} tabellen bezig',
 
   'app.loadingTip': 'Tip',
 

@@ -66,6 +66,7 @@ export const en = {
   'nav.settings': 'Settings',
   'nav.preferences': 'Preferences',
   'nav.logout': 'Logout',
+  'nav.menu': 'Menu',
 
   'session.expired': 'Your session has ended. Please sign in again.',
 
@@ -114,6 +115,8 @@ export const en = {
   'toast.more.other': '{count} earlier tables',
   'toast.fewer': 'Show fewer',
   'toast.list': 'Sync progress',
+  'toast.summary.one': 'Sync: {count} table in progress',
+  'toast.summary.other': 'Sync: {count} tables in progress',
 
   'app.loadingTip': 'Tip',
 

@@ -41,4 +41,27 @@ describe('ItemCard', () => {
     show(<ItemCard item={ITEM} stock={[]} warehouses={[]} stockLoading={false} location={null} division={1} />)
     screen.getByText('No stock in any warehouse.')
   })
+
+  it('shows the total stock beside the code, then its children (the actions), then the table', () => {
+    show(
+      <ItemCard
+        item={ITEM}
+        stock={[]}
+        warehouses={[
+          { ID: 'a', ItemId: 'item-1', CurrentStock: 12, Warehouse: 'w2', WarehouseCode: '2', WarehouseDescription: 'Yard' },
+          { ID: 'b', ItemId: 'item-1', CurrentStock: 3, Warehouse: 'w3', WarehouseCode: '3', WarehouseDescription: 'Hall' },
+        ]}
+        stockLoading={false}
+        location={null}
+        division={1}
+      >
+        <button type="button">Issue</button>
+      </ItemCard>,
+    )
+    expect(screen.getByTestId('item-total').textContent).toBe('Stock: 15 pc')
+    const card = screen.getByTestId('item-card')
+    const order = [screen.getByTestId('item-total'), screen.getByRole('button', { name: 'Issue' }), screen.getByTestId('item-stock')]
+    const positions = order.map((el) => [...card.querySelectorAll('*')].indexOf(el))
+    expect(positions).toEqual([...positions].sort((a, b) => a - b))
+  })
 })

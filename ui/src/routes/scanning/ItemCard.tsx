@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import type { LocationStock, ScannedItem, WarehouseStock } from '../../api/scanning.ts'
 import { hasRealPicture } from '../../api/stock.ts'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
@@ -13,7 +13,7 @@ function Picture({ item }: { item: ScannedItem }) {
   const [failed, setFailed] = useState(false)
   if (!hasRealPicture(item.PictureUrl) || failed) {
     return (
-      <span role="img" aria-label={t('scanning.noPicture')} className="flex h-24 w-24 shrink-0 items-center justify-center rounded-lg bg-slate-100 text-slate-400">
+      <span role="img" aria-label={t('scanning.noPicture')} className="flex h-16 w-16 shrink-0 md:h-24 md:w-24 items-center justify-center rounded-lg bg-slate-100 text-slate-400">
         <PictureIcon />
       </span>
     )
@@ -23,12 +23,16 @@ function Picture({ item }: { item: ScannedItem }) {
       src={`/api/v1/pictures/${encodeURIComponent(item.ID)}`}
       alt={t('scanning.pictureOf', { code: item.Code })}
       onError={() => setFailed(true)}
-      className="h-24 w-24 shrink-0 rounded-lg bg-white object-contain"
+      className="h-16 w-16 shrink-0 rounded-lg bg-white object-contain md:h-24 md:w-24"
     />
   )
 }
 
-/** The scanned item: picture, code, description and its stock per storage location and warehouse. */
+/**
+ * The scanned item: picture, code, description and total stock first, then `children` (the
+ * actions and the chosen panel, so a handheld has them on its first screen), then the stock per
+ * storage location and warehouse.
+ */
 export function ItemCard({
   item,
   stock,
@@ -36,6 +40,7 @@ export function ItemCard({
   stockLoading,
   location,
   division,
+  children,
 }: {
   item: ScannedItem
   stock: readonly LocationStock[] | undefined
@@ -44,6 +49,7 @@ export function ItemCard({
   stockLoading: boolean
   location: LocationRef | null
   division: number
+  children?: ReactNode
 }) {
   const { rows, total } = cardStock(stock, warehouses)
   return (
@@ -55,10 +61,15 @@ export function ItemCard({
             {item.Code}
           </h2>
           <p className="text-base break-words text-slate-700">{item.Description}</p>
+          <p className="text-base" data-testid="item-total">
+            {t('scanning.stock')}: <span className="font-semibold tabular-nums">{stockLoading ? '…' : fmt(total)}</span>
+            {item.Unit ? ` ${item.Unit}` : ''}
+          </p>
           {item.Barcode && <p className="text-sm text-slate-500">{t('scanning.barcode', { barcode: item.Barcode })}</p>}
           <ExternalLink page="itemCard" division={division} id={item.ID} code={item.Code} className="text-sm" />
         </div>
       </div>
+      {children}
       <table className="w-full text-base" data-testid="item-stock">
         <caption className="text-left text-sm font-medium text-slate-600">{t('scanning.stockPerLocation')}</caption>
         <thead className="text-left text-sm text-slate-500">

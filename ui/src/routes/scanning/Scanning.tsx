@@ -189,7 +189,7 @@ export default function Scanning() {
               type="button"
               onClick={() => setLocation(null)}
               aria-label={t('scanning.clearLocation')}
-              className="h-10 w-10 rounded-full bg-white/70 text-xl leading-none"
+              className="h-11 w-11 rounded-full bg-white/70 text-xl leading-none"
             >
               ×
             </button>
@@ -229,29 +229,30 @@ export default function Scanning() {
             stockLoading={stock.isPending || warehouseStock.isPending}
             location={location}
             division={session.division}
-          />
-          <div role="group" aria-label={t('scanning.actions')} className="grid grid-cols-2 gap-2 sm:grid-cols-5">
-            {ACTIONS.map((a) => (
-              <button
-                key={a.action}
-                type="button"
-                aria-pressed={action === a.action}
-                onClick={() => setAction(action === a.action ? null : a.action)}
-                className={`min-h-14 rounded-lg px-2 text-base font-semibold ${action === a.action ? 'bg-sky-800 text-white' : 'border border-sky-800 bg-white text-sky-900'}`}
-              >
-                {t(a.label)}
-              </button>
-            ))}
-          </div>
-          {action === 'issue' && <IssuePanel key={panelKey} item={current.item} location={location} itemLocations={itemLocations} stock={stock.data} warehouseStock={warehouseStock.data} />}
-          {action === 'receive' && <ReceivePanel key={panelKey} item={current.item} location={location} scanned={current.order} />}
-          {action === 'transfer' && (
-            <TransferPanel key={panelKey} item={current.item} location={location} stock={stock.data ?? []} locations={all} />
-          )}
-          {action === 'count' && (
-            <CountPanel key={panelKey} item={current.item} location={location} itemLocations={itemLocations} locations={all} />
-          )}
-          {action === 'label' && <LabelPanel key={panelKey} source="item_direct" id={current.item.ID} title={t('scanning.labelTitle')} />}
+          >
+            <div role="group" aria-label={t('scanning.actions')} className="grid grid-cols-3 gap-2 sm:grid-cols-5">
+              {ACTIONS.map((a) => (
+                <button
+                  key={a.action}
+                  type="button"
+                  aria-pressed={action === a.action}
+                  onClick={() => setAction(action === a.action ? null : a.action)}
+                  className={`min-h-14 rounded-lg px-2 text-base font-semibold ${action === a.action ? 'bg-sky-800 text-white' : 'border border-sky-800 bg-white text-sky-900'}`}
+                >
+                  {t(a.label)}
+                </button>
+              ))}
+            </div>
+            {action === 'issue' && <IssuePanel key={panelKey} item={current.item} location={location} itemLocations={itemLocations} stock={stock.data} warehouseStock={warehouseStock.data} />}
+            {action === 'receive' && <ReceivePanel key={panelKey} item={current.item} location={location} scanned={current.order} />}
+            {action === 'transfer' && (
+              <TransferPanel key={panelKey} item={current.item} location={location} stock={stock.data ?? []} locations={all} />
+            )}
+            {action === 'count' && (
+              <CountPanel key={panelKey} item={current.item} location={location} itemLocations={itemLocations} locations={all} />
+            )}
+            {action === 'label' && <LabelPanel key={panelKey} source="item_direct" id={current.item.ID} title={t('scanning.labelTitle')} />}
+          </ItemCard>
         </>
       )}
       {!current && !notice && <p className="text-center text-slate-600">{t('scanning.start')}</p>}
