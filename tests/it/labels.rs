@@ -27,6 +27,15 @@ pub(crate) fn page_texts(pdf: &[u8]) -> Option<Vec<String>> {
     Some(pages)
 }
 
+/// A provider field as a label prints it: trimmed text, numbers without quotes, null as empty.
+pub(crate) fn field_text(v: &serde_json::Value, key: &str) -> String {
+    match &v[key] {
+        serde_json::Value::String(s) => s.trim().to_string(),
+        serde_json::Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
 /// A tool from the real world, or None when it is missing outside CI (under CI a missing tool fails).
 pub fn tool(name: &str) -> Option<PathBuf> {
     let found = std::env::var_os("PATH")

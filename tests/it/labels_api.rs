@@ -3,7 +3,7 @@
 //! goes to a real `ippeveprinter` and is followed to completed. While the simulator is down or
 //! too slow, shop order and item labels come from the local copy with a WARNING.
 
-use crate::labels::{pdf_to_pngs, tool, zbar_decode};
+use crate::labels::{field_text, page_texts, pdf_to_pngs, tool, zbar_decode};
 use crate::printing::{IppEve, decode_kept, free_port, kept_documents, tools_present};
 use crate::provider::World;
 use crate::support::{TestServer, binary};
@@ -25,14 +25,6 @@ fn rows(w: &World, path: &str) -> Vec<Value> {
     w.sim.handle().rows(w.division as i32, path).unwrap_or_else(|| panic!("the simulator serves {path}"))
 }
 
-fn text(v: &Value, key: &str) -> String {
-    match &v[key] {
-        Value::String(s) => s.clone(),
-        Value::Null => String::new(),
-        other => other.to_string(),
-    }
-}
-
 /// Labels a quantity asks for: whole labels, part units rounded up.
 fn copies(v: &Value, key: &str) -> usize {
     v[key].as_f64().map_or(0, |q| q.ceil() as usize)
@@ -50,12 +42,7 @@ fn decode_pdf(pdf: &[u8]) -> Option<Vec<String>> {
 
 /// The PDF's text with runs of whitespace as one space; `None` without pdftotext.
 fn pdf_text(pdf: &[u8]) -> Option<String> {
-    let pdftotext = tool("pdftotext")?;
-    let dir = tempfile::tempdir().expect("temp dir");
-    let file = dir.path().join("labels.pdf");
-    std::fs::write(&file, pdf).expect("write pdf");
-    let out = std::process::Command::new(pdftotext).arg(&file).arg("-").output().expect("pdftotext runs");
-    Some(String::from_utf8_lossy(&out.stdout).split_whitespace().collect::<Vec<_>>().join(" "))
+    page_texts(pdf).map(|pages| pages.join(" "))
 }
 
 fn summary(res: &reqwest::Response) -> Value {
@@ -64,7 +51,7 @@ fn summary(res: &reqwest::Response) -> Value {
 }
 
 fn items_without_zv(w: &World) -> Vec<Value> {
-    rows(w, "logistics/Items").into_iter().filter(|i| !text(i, "Code").contains("ZV")).collect()
+    rows(w, "logistics/Items").into_iter().filter(|i| !field_text(i, "Code").contains("ZV")).collect()
 }
 
 #[actix_web::test]
@@ -77,23 +64,23 @@ async fn shop_order_pdf_has_its_item_and_by_products_but_no_zv_or_material_lines
         .filter(|o| plans.iter().any(|p| p["ShopOrder"] == o["ID"] && p["Type"] == 2))
         .min_by_key(|o| copies(o, "PlannedQuantity"))
         .expect("a shop order with a by-product line");
-    let so = text(&order, "ID");
+    let so = field_text(&order, "ID");
     // A ZV item as a second by-product: it must be left out, with a reason.
-    let zv = rows(&w, "logistics/Items").into_iter().find(|i| text(i, "Code").starts_with("ZV")).expect("a ZV item");
+    let zv = rows(&w, "logistics/Items").into_iter().find(|i| field_text(i, "Code").starts_with("ZV")).expect("a ZV item");
     let state = w.server.running.as_ref().expect("running").state();
     let access = state.tokens.access_token(&w.user).await.expect("token");
     let plan = json!({"ShopOrder": so, "Item": zv["ID"], "Type": 2, "PlannedQuantity": 1.0, "Description": "Rest"});
     state.exact.post(w.division, &access, "manufacturing/ShopOrderMaterialPlans", &plan).await.expect("plan added");
 
     let mine: Vec<Value> =
-        rows(&w, "manufacturing/ShopOrderMaterialPlans").into_iter().filter(|p| text(p, "ShopOrder") == so).collect();
-    let mut expected = vec![text(&order, "ItemCode"); copies(&order, "PlannedQuantity")];
-    for p in mine.iter().filter(|p| p["Type"] == 2 && !text(p, "ItemCode").contains("ZV")) {
-        expected.extend(vec![text(p, "ItemCode"); copies(p, "PlannedQuantity")]);
+        rows(&w, "manufacturing/ShopOrderMaterialPlans").into_iter().filter(|p| field_text(p, "ShopOrder") == so).collect();
+    let mut expected = vec![field_text(&order, "ItemCode"); copies(&order, "PlannedQuantity")];
+    for p in mine.iter().filter(|p| p["Type"] == 2 && !field_text(p, "ItemCode").contains("ZV")) {
+        expected.extend(vec![field_text(p, "ItemCode"); copies(p, "PlannedQuantity")]);
     }
     expected.sort();
     let materials: Vec<String> =
-        mine.iter().filter(|p| p["Type"] == 1).map(|p| text(p, "ItemCode")).filter(|c| !expected.contains(c)).collect();
+        mine.iter().filter(|p| p["Type"] == 1).map(|p| field_text(p, "ItemCode")).filter(|c| !expected.contains(c)).collect();
     assert!(!materials.is_empty(), "the order has material lines to leave out");
 
     let res = w
@@ -105,7 +92,7 @@ async fn shop_order_pdf_has_its_item_and_by_products_but_no_zv_or_material_lines
     let result = summary(&res);
     assert_eq!(result["status"], "WARNING", "{result}");
     assert_eq!(result["labels"], expected.len());
-    let zv_code = text(&zv, "Code");
+    let zv_code = field_text(&zv, "Code");
     assert!(result["messages"].as_array().unwrap().iter().any(|m| m.as_str().unwrap().contains(&zv_code)), "{result}");
     let pdf = res.bytes().await.unwrap();
     assert!(pdf.starts_with(b"%PDF"));
@@ -123,16 +110,16 @@ async fn receipt_and_cnc_labels_carry_the_looked_up_fields() {
     // Goods receipt lines: PO and receipt number (joined from the receipt header), ZV left out.
     let lines = rows(&w, "purchaseorder/GoodsReceiptLines");
     let receipts = rows(&w, "purchaseorder/GoodsReceipts");
-    let wanted: Vec<&Value> = lines.iter().filter(|l| !text(l, "ItemCode").contains("ZV")).take(2).collect();
-    let zv_line = lines.iter().find(|l| text(l, "ItemCode").contains("ZV"));
-    let mut ids: Vec<String> = wanted.iter().map(|l| text(l, "ID")).collect();
-    ids.extend(zv_line.map(|l| text(l, "ID")));
+    let wanted: Vec<&Value> = lines.iter().filter(|l| !field_text(l, "ItemCode").contains("ZV")).take(2).collect();
+    let zv_line = lines.iter().find(|l| field_text(l, "ItemCode").contains("ZV"));
+    let mut ids: Vec<String> = wanted.iter().map(|l| field_text(l, "ID")).collect();
+    ids.extend(zv_line.map(|l| field_text(l, "ID")));
     let res = w.post_json("/api/v1/labels", json!({"source": "goods_receipt", "ids": ids, "type": "receipts"})).await;
     assert_eq!(res.status(), 200);
     let result = summary(&res);
     assert_eq!(result["status"], if zv_line.is_some() { "WARNING" } else { "SUCCESS" }, "{result}");
     let pdf = res.bytes().await.unwrap();
-    let mut expected: Vec<String> = wanted.iter().map(|l| text(l, "ItemCode")).collect();
+    let mut expected: Vec<String> = wanted.iter().map(|l| field_text(l, "ItemCode")).collect();
     expected.sort();
     if let Some(codes) = decode_pdf(&pdf) {
         assert_eq!(codes, expected);
@@ -140,7 +127,7 @@ async fn receipt_and_cnc_labels_carry_the_looked_up_fields() {
     if let Some(all_text) = pdf_text(&pdf) {
         let line = wanted[0];
         let header = receipts.iter().find(|r| r["ID"] == line["GoodsReceiptID"]).expect("the line's receipt");
-        let po_line = format!("PO {} {}", text(line, "PurchaseOrderNumber"), text(header, "ReceiptNumber"));
+        let po_line = format!("PO {} {}", field_text(line, "PurchaseOrderNumber"), field_text(header, "ReceiptNumber"));
         assert!(all_text.contains(&po_line), "{po_line} in {all_text}");
     }
 
@@ -150,7 +137,7 @@ async fn receipt_and_cnc_labels_carry_the_looked_up_fields() {
         .into_iter()
         .find_map(|i| {
             let field = extra.iter().find(|f| f["ItemID"] == i["ID"] && f["Description"] == "Bewerkingen")?;
-            Some((i, text(field, "Value")))
+            Some((i, field_text(field, "Value")))
         })
         .expect("an item with post-processing");
     let (item, post_processing) = with_extra;
@@ -159,7 +146,7 @@ async fn receipt_and_cnc_labels_carry_the_looked_up_fields() {
     assert_eq!(summary(&res)["status"], "SUCCESS");
     let pdf = res.bytes().await.unwrap();
     if let Some(codes) = decode_pdf(&pdf) {
-        assert_eq!(codes, vec![text(&item, "Code")]);
+        assert_eq!(codes, vec![field_text(&item, "Code")]);
     }
     if let Some(all_text) = pdf_text(&pdf) {
         assert!(all_text.contains(&post_processing), "{post_processing} in {all_text}");
@@ -173,7 +160,7 @@ async fn a_pdf_holds_the_copies_asked_for() {
     let w = World::start(sim_options()).await;
     let item = items_without_zv(&w).into_iter().next().expect("an item");
     let body = |copies: Value| json!({"source": "item_direct", "ids": [item["ID"]], "type": 1, "copies": copies});
-    let code = text(&item, "Code");
+    let code = field_text(&item, "Code");
     let mut mentions = Vec::new();
     for copies in [1, 3] {
         let res = w.post_json("/api/v1/labels", body(json!(copies))).await;
@@ -208,7 +195,7 @@ async fn requests_without_labels_answer_the_spec_message() {
 
     // A receipt of nothing but ZV items has nothing to print either.
     if let Some(zv_line) =
-        rows(&w, "purchaseorder/GoodsReceiptLines").iter().find(|l| text(l, "ItemCode").contains("ZV"))
+        rows(&w, "purchaseorder/GoodsReceiptLines").iter().find(|l| field_text(l, "ItemCode").contains("ZV"))
     {
         let body = json!({"source": "goods_receipt", "ids": [zv_line["ID"]], "type": "receipts"});
         let res = w.post_json("/api/v1/labels", body).await;
@@ -349,7 +336,7 @@ async fn print_request_prints_once_and_its_job_reaches_completed() {
     tokio::time::sleep(Duration::from_secs(2)).await;
     let kept = kept_documents(&device, 1).await;
     assert_eq!(kept.len(), 1, "printed exactly once: {kept:?}");
-    assert_eq!(decode_kept(&kept[0], dir.path()), vec![text(&item, "Code")]);
+    assert_eq!(decode_kept(&kept[0], dir.path()), vec![field_text(&item, "Code")]);
     w.stop().await;
 }
 
@@ -481,7 +468,7 @@ async fn labels_command_writes_the_pdf_with_the_stored_token() {
     let out_dir = tempfile::tempdir().expect("temp dir");
     let out = out_dir.path().join("labels.pdf");
     let out_arg = out.to_str().expect("UTF-8 path");
-    let id = text(&item, "ID");
+    let id = field_text(&item, "ID");
     let output =
         labels_command(&w, &data_dir, &["--source", "item", "--id", &id, "--type", "cnc-new", "--out", out_arg]).await;
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -489,7 +476,7 @@ async fn labels_command_writes_the_pdf_with_the_stored_token() {
     assert!(stdout.contains("1 labels (cnc-new) written to"), "{stdout}");
     let pdf = std::fs::read(&out).expect("the PDF was written");
     if let Some(codes) = decode_pdf(&pdf) {
-        assert_eq!(codes, vec![text(&item, "Code")]);
+        assert_eq!(codes, vec![field_text(&item, "Code")]);
     }
 
     let unknown = "00000000-0000-4000-8000-00000000abcd";
@@ -523,16 +510,16 @@ fn shop_order_from_the_plans(w: &World) -> (String, Vec<String>) {
         .expect("a shop order with a by-product line");
     let labelled = |code: String| !code.contains("ZV");
     let mut expected = Vec::new();
-    if !order["Item"].is_null() && labelled(text(&order, "ItemCode")) {
-        expected.extend(vec![text(&order, "ItemCode"); copies(&order, "PlannedQuantity")]);
+    if !order["Item"].is_null() && labelled(field_text(&order, "ItemCode")) {
+        expected.extend(vec![field_text(&order, "ItemCode"); copies(&order, "PlannedQuantity")]);
     }
     for p in plans.iter().filter(|p| p["ShopOrder"] == order["ID"] && p["Type"] == 2 && !p["Item"].is_null()) {
-        if labelled(text(p, "ItemCode")) {
-            expected.extend(vec![text(p, "ItemCode"); copies(p, "PlannedQuantity")]);
+        if labelled(field_text(p, "ItemCode")) {
+            expected.extend(vec![field_text(p, "ItemCode"); copies(p, "PlannedQuantity")]);
         }
     }
     expected.sort();
-    (text(&order, "ID"), expected)
+    (field_text(&order, "ID"), expected)
 }
 
 /// An item with exactly one warehouse location a label prints, and that line (`W-L: 1-A-01`).
@@ -545,11 +532,11 @@ fn item_with_one_location(w: &World) -> (Value, String) {
                 .iter()
                 .filter(|r| r["Item"] == item["ID"])
                 .filter(|r| {
-                    !text(r, "WarehouseCode").ends_with('3') && !text(r, "DefaultStorageLocationCode").is_empty()
+                    !field_text(r, "WarehouseCode").ends_with('3') && !field_text(r, "DefaultStorageLocationCode").is_empty()
                 })
                 .collect();
             let [only] = usable[..] else { return None };
-            let line = format!("W-L: {}-{}", text(only, "WarehouseCode"), text(only, "DefaultStorageLocationCode"));
+            let line = format!("W-L: {}-{}", field_text(only, "WarehouseCode"), field_text(only, "DefaultStorageLocationCode"));
             Some((item, line))
         })
         .expect("an item with one warehouse location")
@@ -579,10 +566,10 @@ async fn during_an_outage_shop_order_and_item_labels_come_from_the_local_copy() 
         format!("Made from the local copy as of {}: Exact Online cannot be reached", readable_time(&last_sync));
     let (so, so_codes) = shop_order_from_the_plans(&w);
     let (item, location) = item_with_one_location(&w);
-    let code = text(&item, "Code");
+    let code = field_text(&item, "Code");
     let receipt_line = rows(&w, "purchaseorder/GoodsReceiptLines")
         .into_iter()
-        .find(|l| !text(l, "ItemCode").contains("ZV"))
+        .find(|l| !field_text(l, "ItemCode").contains("ZV"))
         .expect("a goods receipt line");
 
     // Exact answers: the labels are read live, as before.
@@ -673,7 +660,7 @@ async fn exact_too_slow_to_answer_gives_way_to_the_local_copy() {
     let pdf = res.bytes().await.unwrap();
     assert_eq!(page_count(&pdf), 1);
     if let Some(codes) = decode_pdf(&pdf) {
-        assert_eq!(codes, vec![text(&item, "Code")]);
+        assert_eq!(codes, vec![field_text(&item, "Code")]);
     }
     w.sim.handle().set_faults(Faults::default());
     w.stop().await;

@@ -2,7 +2,7 @@
 //! received: two receipts of one item, from different suppliers into different warehouses, each
 //! print their own, read back from the label records and from the PDF with `pdftotext`.
 
-use crate::labels::page_texts;
+use crate::labels::{field_text, page_texts};
 use crate::provider::World;
 use serde_json::{Value, json};
 use stock_manager::labels::{
@@ -10,15 +10,6 @@ use stock_manager::labels::{
 };
 use stock_manager::sim::SimOptions;
 use stock_manager::sync::engine::OrgToken;
-
-/// A provider field as the labels print it: trimmed text, numbers without quotes.
-fn text(v: &Value, key: &str) -> String {
-    match &v[key] {
-        Value::String(s) => s.trim().to_string(),
-        Value::Null => String::new(),
-        other => other.to_string(),
-    }
-}
 
 fn find<'a>(rows: &'a [Value], what: &str, pick: impl Fn(&Value) -> bool) -> &'a Value {
     rows.iter().find(|r| pick(r)).unwrap_or_else(|| panic!("the demo data has {what}"))
@@ -39,8 +30,8 @@ async fn each_receipt_label_names_its_own_supplier_warehouse_and_quantity() {
     let old = find(&lines, "a receipt line of a plain item", |l| {
         let item = item_of(l);
         item["IsSerialItem"] == false
-            && !text(&item, "Code").contains("ZV")
-            && !text(&header_of(l), "WarehouseCode").ends_with('3')
+            && !field_text(&item, "Code").contains("ZV")
+            && !field_text(&header_of(l), "WarehouseCode").ends_with('3')
     })
     .clone();
     let old_header = header_of(&old);
@@ -54,7 +45,7 @@ async fn each_receipt_label_names_its_own_supplier_warehouse_and_quantity() {
     let locations = rows("inventory/StorageLocations");
     let warehouse = find(&rows("inventory/Warehouses"), "another warehouse with a storage location", |wh| {
         wh["ID"] != old_header["Warehouse"]
-            && !text(wh, "Code").ends_with('3')
+            && !field_text(wh, "Code").ends_with('3')
             && locations.iter().any(|l| l["Warehouse"] == wh["ID"])
     })
     .clone();
@@ -77,19 +68,19 @@ async fn each_receipt_label_names_its_own_supplier_warehouse_and_quantity() {
     let new_line = find(&lines, "the posted line", |l| l["ID"] == new).clone();
     let headers = rows("purchaseorder/GoodsReceipts");
     let new_header = find(&headers, "the posted receipt", |r| r["ID"] == new_line["GoodsReceiptID"]).clone();
-    assert_eq!(text(&new_header, "SupplierCode"), text(&supplier, "Code"), "the simulator fills it from the order");
-    assert_eq!(text(&new_header, "WarehouseCode"), text(&warehouse, "Code"));
+    assert_eq!(field_text(&new_header, "SupplierCode"), field_text(&supplier, "Code"), "the simulator fills it from the order");
+    assert_eq!(field_text(&new_header, "WarehouseCode"), field_text(&warehouse, "Code"));
 
     // What each line's record must say, from the simulator's own rows.
     let item_warehouses = rows("inventory/ItemWarehouses");
-    let unit = text(&item, "Unit");
+    let unit = field_text(&item, "Unit");
     let expected = |line: &Value, header: &Value| {
-        let warehouse = text(header, "WarehouseCode");
-        let location = Some(text(line, "LocationCode")).filter(|l| !l.is_empty()).or_else(|| {
+        let warehouse = field_text(header, "WarehouseCode");
+        let location = Some(field_text(line, "LocationCode")).filter(|l| !l.is_empty()).or_else(|| {
             item_warehouses
                 .iter()
-                .find(|r| r["Item"] == item["ID"] && text(r, "WarehouseCode") == warehouse)
-                .map(|r| text(r, "DefaultStorageLocationCode"))
+                .find(|r| r["Item"] == item["ID"] && field_text(r, "WarehouseCode") == warehouse)
+                .map(|r| field_text(r, "DefaultStorageLocationCode"))
                 .filter(|l| !l.is_empty())
         });
         let pairs: Vec<WarehouseLocation> =
@@ -97,15 +88,15 @@ async fn each_receipt_label_names_its_own_supplier_warehouse_and_quantity() {
         let some = |s: String| Some(s).filter(|s| !s.is_empty());
         let received = line["QuantityReceived"].as_f64().expect("a quantity received");
         LabelRecord {
-            item_id: text(line, "Item"),
-            item_code: text(&item, "Code"),
-            description: text(line, "ItemDescription"),
-            project_description: some(text(line, "ProjectDescription")),
-            purchase_order_number: some(text(line, "PurchaseOrderNumber")),
-            receipt_number: some(text(header, "ReceiptNumber")),
+            item_id: field_text(line, "Item"),
+            item_code: field_text(&item, "Code"),
+            description: field_text(line, "ItemDescription"),
+            project_description: some(field_text(line, "ProjectDescription")),
+            purchase_order_number: some(field_text(line, "PurchaseOrderNumber")),
+            receipt_number: some(field_text(header, "ReceiptNumber")),
             quantity: Some(format!("{received} {unit}")),
-            supplier_code: some(text(header, "SupplierCode")),
-            supplier_description: some(text(header, "SupplierName")),
+            supplier_code: some(field_text(header, "SupplierCode")),
+            supplier_description: some(field_text(header, "SupplierName")),
             warehouse_and_location_for_label: match pairs.first() {
                 Some(wl) => format!("W-L: {}-{}", wl.warehouse, wl.location),
                 None => "W-L: -".into(),
@@ -119,13 +110,13 @@ async fn each_receipt_label_names_its_own_supplier_warehouse_and_quantity() {
     assert_ne!(want_old.supplier_code, want_new.supplier_code);
     assert_eq!(
         want_new.warehouse_and_location_for_label,
-        format!("W-L: {}-{}", text(&warehouse, "Code"), text(&location, "Code"))
+        format!("W-L: {}-{}", field_text(&warehouse, "Code"), field_text(&location, "Code"))
     );
 
     let receipts = LabelType::parse("receipts").expect("type 7");
     let token = OrgToken { tokens: state.tokens.clone(), user: w.user.clone() };
     let lookups = ProviderLookups::new(state.exact.clone(), w.division, token);
-    let ids = [Selection::Id(text(&old, "ID")), Selection::Id(new.to_string())];
+    let ids = [Selection::Id(field_text(&old, "ID")), Selection::Id(new.to_string())];
     let batch = build_records(&lookups, LabelSource::GoodsReceipt, &ids, receipts).await.expect("records");
     let got: Vec<LabelRecord> = batch
         .records
@@ -138,7 +129,7 @@ async fn each_receipt_label_names_its_own_supplier_warehouse_and_quantity() {
     let res = w
         .post_json(
             "/api/v1/labels",
-            json!({"source": "goods_receipt", "ids": [text(&old, "ID"), new], "type": "receipts"}),
+            json!({"source": "goods_receipt", "ids": [field_text(&old, "ID"), new], "type": "receipts"}),
         )
         .await;
     assert_eq!(res.status(), 200);

@@ -3,19 +3,11 @@
 //! and a serial item's receipt prints one label per serial number with the number on it, read
 //! back from the PDF with `pdftotext` and its barcodes with `zbarimg`; other lines print as before.
 
-use crate::labels::{page_texts, pdf_to_pngs, tool, zbar_decode};
+use crate::labels::{field_text, page_texts, pdf_to_pngs, tool, zbar_decode};
 use crate::provider::World;
 use crate::sim::{DIV, Sim};
 use serde_json::{Value, json};
 use stock_manager::sim::SimOptions;
-
-fn text(v: &Value, key: &str) -> String {
-    match &v[key] {
-        Value::String(s) => s.clone(),
-        Value::Null => String::new(),
-        other => other.to_string(),
-    }
-}
 
 /// A purchase order line of an item that is (or is not) tracked by serial number.
 fn po_line(items: &[Value], lines: &[Value], serial: bool) -> Value {
@@ -23,7 +15,7 @@ fn po_line(items: &[Value], lines: &[Value], serial: bool) -> Value {
         .iter()
         .find(|l| {
             let item = items.iter().find(|i| i["ID"] == l["Item"]).expect("the line's item");
-            item["IsSerialItem"] == serial && !text(item, "Code").contains("ZV")
+            item["IsSerialItem"] == serial && !field_text(item, "Code").contains("ZV")
         })
         .cloned()
         .expect("a purchase order line")
@@ -51,8 +43,8 @@ async fn receipt_lines_carry_their_serial_numbers_as_exact_does() {
     let h = s.h();
     let serials = h.rows(DIV, "inventory/StockSerialNumbers").expect("serial numbers");
     let line =
-        text(serials.first().expect("the demo receipts of serial items have serial numbers"), "StockTransactionID");
-    let mine: Vec<&Value> = serials.iter().filter(|r| text(r, "StockTransactionID") == line).collect();
+        field_text(serials.first().expect("the demo receipts of serial items have serial numbers"), "StockTransactionID");
+    let mine: Vec<&Value> = serials.iter().filter(|r| field_text(r, "StockTransactionID") == line).collect();
     let filter = format!("$filter=ID eq guid'{line}'");
 
     let page = s.json(&format!("purchaseorder/GoodsReceiptLines?$select=ID,ItemCode,QuantityReceived,SerialNumbers&$expand=SerialNumbers&{filter}")).await;
@@ -62,15 +54,15 @@ async fn receipt_lines_carry_their_serial_numbers_as_exact_does() {
     assert_eq!(row["QuantityReceived"].as_f64(), Some(mine.len() as f64), "one serial number per unit");
     for serial in expanded {
         assert_eq!(serial["__metadata"]["type"], "Exact.Web.Api.Models.Inventory.StockSerialNumber");
-        assert_eq!(text(serial, "StockTransactionID"), line);
+        assert_eq!(field_text(serial, "StockTransactionID"), line);
         assert_eq!(serial["StockTransactionType"], 130, "goods receipt");
         assert_eq!(serial["ItemCode"], row["ItemCode"]);
-        assert!(!text(serial, "SerialNumber").is_empty());
+        assert!(!field_text(serial, "SerialNumber").is_empty());
     }
 
     // Not expanded, the collection is a deferred link; other collections are not expanded at all.
     let page = s.json(&format!("purchaseorder/GoodsReceiptLines?$select=ID,SerialNumbers&{filter}")).await;
-    let deferred = text(&page["d"]["results"][0]["SerialNumbers"]["__deferred"], "uri");
+    let deferred = field_text(&page["d"]["results"][0]["SerialNumbers"]["__deferred"], "uri");
     assert!(deferred.ends_with(&format!("GoodsReceiptLines(guid'{line}')/SerialNumbers")), "{deferred}");
     let r = s.get(&format!("purchaseorder/GoodsReceiptLines?$expand=BatchNumbers&{filter}")).await;
     assert_eq!(r.status(), 400);
@@ -90,7 +82,7 @@ async fn receipt_lines_carry_their_serial_numbers_as_exact_does() {
         .as_array()
         .expect("expanded")
         .iter()
-        .map(|r| text(r, "SerialNumber"))
+        .map(|r| field_text(r, "SerialNumber"))
         .collect();
     posted.sort();
     assert_eq!(posted, ["POSTED-1", "POSTED-2"]);
@@ -130,9 +122,9 @@ async fn a_serial_items_receipt_prints_one_label_per_serial_number() {
         .rows(div, "purchaseorder/GoodsReceipts")
         .and_then(|r| r.into_iter().find(|r| r["ID"] == line["GoodsReceiptID"]));
     let po_text =
-        format!("PO {} {}", text(&line, "PurchaseOrderNumber"), text(&header.expect("its receipt"), "ReceiptNumber"));
-    let serial_code = text(&serial_po, "ItemCode");
-    let plain_code = text(&plain_po, "ItemCode");
+        format!("PO {} {}", field_text(&line, "PurchaseOrderNumber"), field_text(&header.expect("its receipt"), "ReceiptNumber"));
+    let serial_code = field_text(&serial_po, "ItemCode");
+    let plain_code = field_text(&plain_po, "ItemCode");
 
     // The serial line's count is its numbers, whatever is asked; the other line prints its count.
     let ids = json!([{"id": serial_line, "print_count": 5}, {"id": plain_line, "print_count": 2}]);
@@ -151,7 +143,7 @@ async fn a_serial_items_receipt_prints_one_label_per_serial_number() {
         }
         for page in &pages[3..] {
             assert!(serials_on(page).is_empty() && !page.contains("S/N"), "no serial line: {page}");
-            assert!(page.contains(&plain_code) && page.contains(&text(&plain_po, "ItemDescription")), "{page}");
+            assert!(page.contains(&plain_code) && page.contains(&field_text(&plain_po, "ItemDescription")), "{page}");
         }
     }
     if let Some(codes) = decode_pdf(&pdf) {
