@@ -66,21 +66,28 @@ async fn shop_order_pdf_has_its_item_and_by_products_but_no_zv_or_material_lines
         .expect("a shop order with a by-product line");
     let so = field_text(&order, "ID");
     // A ZV item as a second by-product: it must be left out, with a reason.
-    let zv = rows(&w, "logistics/Items").into_iter().find(|i| field_text(i, "Code").starts_with("ZV")).expect("a ZV item");
+    let zv =
+        rows(&w, "logistics/Items").into_iter().find(|i| field_text(i, "Code").starts_with("ZV")).expect("a ZV item");
     let state = w.server.running.as_ref().expect("running").state();
     let access = state.tokens.access_token(&w.user).await.expect("token");
     let plan = json!({"ShopOrder": so, "Item": zv["ID"], "Type": 2, "PlannedQuantity": 1.0, "Description": "Rest"});
     state.exact.post(w.division, &access, "manufacturing/ShopOrderMaterialPlans", &plan).await.expect("plan added");
 
-    let mine: Vec<Value> =
-        rows(&w, "manufacturing/ShopOrderMaterialPlans").into_iter().filter(|p| field_text(p, "ShopOrder") == so).collect();
+    let mine: Vec<Value> = rows(&w, "manufacturing/ShopOrderMaterialPlans")
+        .into_iter()
+        .filter(|p| field_text(p, "ShopOrder") == so)
+        .collect();
     let mut expected = vec![field_text(&order, "ItemCode"); copies(&order, "PlannedQuantity")];
     for p in mine.iter().filter(|p| p["Type"] == 2 && !field_text(p, "ItemCode").contains("ZV")) {
         expected.extend(vec![field_text(p, "ItemCode"); copies(p, "PlannedQuantity")]);
     }
     expected.sort();
-    let materials: Vec<String> =
-        mine.iter().filter(|p| p["Type"] == 1).map(|p| field_text(p, "ItemCode")).filter(|c| !expected.contains(c)).collect();
+    let materials: Vec<String> = mine
+        .iter()
+        .filter(|p| p["Type"] == 1)
+        .map(|p| field_text(p, "ItemCode"))
+        .filter(|c| !expected.contains(c))
+        .collect();
     assert!(!materials.is_empty(), "the order has material lines to leave out");
 
     let res = w
@@ -532,11 +539,16 @@ fn item_with_one_location(w: &World) -> (Value, String) {
                 .iter()
                 .filter(|r| r["Item"] == item["ID"])
                 .filter(|r| {
-                    !field_text(r, "WarehouseCode").ends_with('3') && !field_text(r, "DefaultStorageLocationCode").is_empty()
+                    !field_text(r, "WarehouseCode").ends_with('3')
+                        && !field_text(r, "DefaultStorageLocationCode").is_empty()
                 })
                 .collect();
             let [only] = usable[..] else { return None };
-            let line = format!("W-L: {}-{}", field_text(only, "WarehouseCode"), field_text(only, "DefaultStorageLocationCode"));
+            let line = format!(
+                "W-L: {}-{}",
+                field_text(only, "WarehouseCode"),
+                field_text(only, "DefaultStorageLocationCode")
+            );
             Some((item, line))
         })
         .expect("an item with one warehouse location")

@@ -68,7 +68,11 @@ async fn each_receipt_label_names_its_own_supplier_warehouse_and_quantity() {
     let new_line = find(&lines, "the posted line", |l| l["ID"] == new).clone();
     let headers = rows("purchaseorder/GoodsReceipts");
     let new_header = find(&headers, "the posted receipt", |r| r["ID"] == new_line["GoodsReceiptID"]).clone();
-    assert_eq!(field_text(&new_header, "SupplierCode"), field_text(&supplier, "Code"), "the simulator fills it from the order");
+    assert_eq!(
+        field_text(&new_header, "SupplierCode"),
+        field_text(&supplier, "Code"),
+        "the simulator fills it from the order"
+    );
     assert_eq!(field_text(&new_header, "WarehouseCode"), field_text(&warehouse, "Code"));
 
     // What each line's record must say, from the simulator's own rows.

@@ -42,8 +42,10 @@ async fn receipt_lines_carry_their_serial_numbers_as_exact_does() {
     let s = Sim::start().await;
     let h = s.h();
     let serials = h.rows(DIV, "inventory/StockSerialNumbers").expect("serial numbers");
-    let line =
-        field_text(serials.first().expect("the demo receipts of serial items have serial numbers"), "StockTransactionID");
+    let line = field_text(
+        serials.first().expect("the demo receipts of serial items have serial numbers"),
+        "StockTransactionID",
+    );
     let mine: Vec<&Value> = serials.iter().filter(|r| field_text(r, "StockTransactionID") == line).collect();
     let filter = format!("$filter=ID eq guid'{line}'");
 
@@ -121,8 +123,11 @@ async fn a_serial_items_receipt_prints_one_label_per_serial_number() {
     let header = h
         .rows(div, "purchaseorder/GoodsReceipts")
         .and_then(|r| r.into_iter().find(|r| r["ID"] == line["GoodsReceiptID"]));
-    let po_text =
-        format!("PO {} {}", field_text(&line, "PurchaseOrderNumber"), field_text(&header.expect("its receipt"), "ReceiptNumber"));
+    let po_text = format!(
+        "PO {} {}",
+        field_text(&line, "PurchaseOrderNumber"),
+        field_text(&header.expect("its receipt"), "ReceiptNumber")
+    );
     let serial_code = field_text(&serial_po, "ItemCode");
     let plain_code = field_text(&plain_po, "ItemCode");
 
