@@ -5,6 +5,7 @@ import { isRegistered, type Session } from '../api/auth.ts'
 import { queryKeys, useSession } from '../api/queries.ts'
 import { DASHBOARD, isSignedIn, withDivision } from '../lib/access.ts'
 import { isMobileUserAgent, useIsWide } from '../lib/media.ts'
+import { t } from '../i18n/index.ts'
 import { useSyncToasts } from '../state/toasts.ts'
 import { BrandName } from './BrandName.tsx'
 import { MobileLogout } from './MobileLogout.tsx'
@@ -23,10 +24,24 @@ export function AppShell({ children }: { children: ReactNode }) {
   const wide = useIsWide()
   return (
     <div className="flex min-h-screen flex-col">
+      {/* the keyboard's first stop: past the header to the screen (WCAG 2.4.1) */}
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2 focus:text-sky-900 focus:shadow-lg focus:ring-2 focus:ring-sky-600"
+        onClick={(e) => {
+          // the address keeps its ?division=: move the focus without a hash in the URL
+          e.preventDefault()
+          document.getElementById('main')?.focus()
+        }}
+      >
+        {t('nav.skipToContent')}
+      </a>
       {isSignedIn(session) && (wide ? <Header session={session} /> : <CompactHeader session={session} toasts={full} />)}
       {isSignedIn(session) && <OutageBanner session={session} />}
       {isSignedIn(session) && <SignInNotice session={session} />}
-      <main className="flex flex-1 flex-col">{children}</main>
+      <main id="main" tabIndex={-1} className="flex flex-1 flex-col focus:outline-none">
+        {children}
+      </main>
       {full && wide && <SyncToasts />}
     </div>
   )

@@ -63,6 +63,7 @@ export const nl: Catalogue = {
   'nav.portalTitle': 'Exact Online openen',
   'nav.organization': 'Organisatie',
   'nav.settings': 'Instellingen',
+  'nav.skipToContent': 'Naar de inhoud',
   'nav.preferences': 'Voorkeuren',
   'nav.logout': 'Uitloggen',
   'nav.menu': 'Menu',

@@ -64,6 +64,7 @@ export const en = {
   'nav.portalTitle': 'Open Exact Online',
   'nav.organization': 'Organization',
   'nav.settings': 'Settings',
+  'nav.skipToContent': 'Skip to content',
   'nav.preferences': 'Preferences',
   'nav.logout': 'Logout',
   'nav.menu': 'Menu',
