@@ -66,4 +66,32 @@ describe('Receipts during an outage', () => {
     expect((await screen.findByRole('alert')).textContent).toContain(message)
     expect(screen.queryByText('Loading…')).toBeNull()
   })
+
+  it('opens the labels panel below the list, so ticking a line moves no other line', async () => {
+    const withLines = (url: string): Response => {
+      const direct = decodeURIComponent(url)
+      if (direct.includes('GoodsReceiptLines'))
+        return dated(
+          {
+            responseDirect: {
+              results: [1, 2].map((n) => ({ ID: `line-${n}`, GoodsReceiptID: RECEIPT, Item: `item-${n}`, ItemCode: `BOLT-${n}`, QuantityReceived: n, PurchaseOrderNumber: 1234 })),
+            },
+          },
+          STORED,
+        )
+      if (url.startsWith('/api/v1/db/')) return json([])
+      return stored(url)
+    }
+    vi.stubGlobal('fetch', vi.fn(async (url: string) => withLines(url)))
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <Receipts />
+      </QueryClientProvider>,
+    )
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Pick BOLT-1 for labels' }))
+    const panel = await screen.findByTestId('print-panel')
+    const next = screen.getByRole('checkbox', { name: 'Pick BOLT-2 for labels' })
+    expect(next.compareDocumentPosition(panel) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
+  })
 })
+

@@ -91,7 +91,6 @@ export default function Receipts() {
         </div>
       </div>
       <p className="rounded bg-sky-50 p-3 text-sm text-sky-900">{t('tip.receipts')}</p>
-      {picked.size > 0 && <PrintPanel lines={[...picked.values()]} division={division} onRemove={(id) => setPicked((p) => new Map([...p].filter(([k]) => k !== id)))} />}
       <section className={sectionClass} aria-labelledby="receipts-list">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <h2 id="receipts-list" className="text-lg font-semibold">
@@ -118,6 +117,8 @@ export default function Receipts() {
           ))}
         </ul>
       </section>
+      {/* below the list: opening above it moved the next line's checkbox away from the finger */}
+      {picked.size > 0 && <PrintPanel lines={[...picked.values()]} division={division} onRemove={(id) => setPicked((p) => new Map([...p].filter(([k]) => k !== id)))} />}
       {receiving && <ReceiveModal onClose={() => setReceiving(false)} />}
     </div>
   )

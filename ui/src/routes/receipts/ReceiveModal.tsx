@@ -47,8 +47,9 @@ function LineRow({
   const over = !!draft && !error && overDelivered(draft.quantity, line.open)
   const own = locations.filter((l) => l.Warehouse?.toLowerCase() === line.warehouseId.toLowerCase())
   return (
-    <li className={`flex flex-col gap-2 p-3 ${draft ? 'bg-sky-50' : ''}`} data-testid="open-line">
-      <label className="flex min-h-11 cursor-pointer items-start gap-3">
+    <li className={`flex items-start gap-3 p-3 ${draft ? 'bg-sky-50' : ''}`} data-testid="open-line">
+      {/* as tall as the quantity and location beside it, ticked or not: ticking moves no other line */}
+      <label className="flex min-h-23 min-w-0 flex-1 cursor-pointer items-start gap-3">
         <input type="checkbox" checked={!!draft} onChange={onToggle} className="mt-1 h-6 w-6 shrink-0" />
         <span className="flex min-w-0 flex-col">
           <span className="font-mono text-sm font-semibold">{line.itemCode}</span>
@@ -64,31 +65,23 @@ function LineRow({
           </span>
         </span>
       </label>
-      {draft && (
-        <div className="grid grid-cols-1 gap-2 pl-9 sm:grid-cols-2">
-          <label className={labelClass}>
-            {t('receipts.quantity')}
+      <div className="flex w-32 shrink-0 flex-col gap-1 sm:w-56">
+        {draft && (
+          <>
             <input
               className={inputClass}
               inputMode="decimal"
+              aria-label={t('receipts.quantity')}
               value={draft.quantity}
               aria-invalid={!!error}
               onChange={(e) => onChange({ ...draft, quantity: e.target.value })}
             />
-            {error && (
-              <span role="alert" className="text-sm font-normal text-red-700">
-                {t(error, { unit: line.unit })}
-              </span>
-            )}
-            {over && (
-              <span className="text-sm font-normal text-amber-800" data-testid="over-delivery">
-                {t('receipts.overDelivery', { open: formatQuantity(line.open, locale()) })}
-              </span>
-            )}
-          </label>
-          <label className={labelClass}>
-            {t('receipts.location')}
-            <select className={inputClass} value={draft.location} onChange={(e) => onChange({ ...draft, location: e.target.value })}>
+            <select
+              className={inputClass}
+              aria-label={t('receipts.location')}
+              value={draft.location}
+              onChange={(e) => onChange({ ...draft, location: e.target.value })}
+            >
               <option value="">{t('receipts.defaultLocation', { warehouse: line.warehouse })}</option>
               {own.map((l) => (
                 <option key={l.ID} value={l.ID}>
@@ -96,9 +89,19 @@ function LineRow({
                 </option>
               ))}
             </select>
-          </label>
-        </div>
-      )}
+            {error && (
+              <span role="alert" className="text-sm text-red-700">
+                {t(error, { unit: line.unit })}
+              </span>
+            )}
+            {over && (
+              <span className="text-sm text-amber-800" data-testid="over-delivery">
+                {t('receipts.overDelivery', { open: formatQuantity(line.open, locale()) })}
+              </span>
+            )}
+          </>
+        )}
+      </div>
     </li>
   )
 }
@@ -193,6 +196,8 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
                 if (e.key === 'Enter' && matching.length === 1 && !drafts[matching[0].id]) {
                   e.preventDefault()
                   toggle(matching[0])
+                  // the next scan replaces this code instead of being added to it
+                  e.currentTarget.select()
                 }
               }}
             />
