@@ -69,6 +69,8 @@ pub enum Code {
     /// What was asked needs Exact Online right now, it cannot be reached and nothing of it is
     /// kept locally.
     ProviderUnreachable,
+    /// An `Idempotency-Key` already used for a different request (another route or body).
+    IdempotencyKeyReused,
 }
 
 impl Code {
@@ -103,6 +105,7 @@ impl Code {
             Code::Unavailable => "unavailable",
             Code::ProviderSignIn => "provider_sign_in",
             Code::ProviderUnreachable => "provider_unreachable",
+            Code::IdempotencyKeyReused => "idempotency_key_reused",
         }
     }
 
@@ -147,6 +150,9 @@ impl Code {
             Code::ProviderUnreachable => {
                 "Exact Online cannot be reached right now: this needs Exact Online, local data and queued changes keep working"
             }
+            Code::IdempotencyKeyReused => {
+                "This Idempotency-Key was already used for a different request: make a new key for a new booking"
+            }
         }
     }
 
@@ -165,7 +171,7 @@ impl Code {
             Code::NotFound => StatusCode::NOT_FOUND,
             Code::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Code::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            Code::SyncRunning | Code::Canceled => StatusCode::CONFLICT,
+            Code::SyncRunning | Code::Canceled | Code::IdempotencyKeyReused => StatusCode::CONFLICT,
             Code::NoLabels => StatusCode::UNPROCESSABLE_ENTITY,
             Code::Timeout => StatusCode::GATEWAY_TIMEOUT,
             Code::Warehouses | Code::DivisionInfo | Code::Provider => StatusCode::BAD_GATEWAY,

@@ -8,6 +8,7 @@ pub mod db;
 pub mod events;
 pub mod health;
 pub mod hours;
+pub mod idempotency;
 pub mod import_data;
 pub mod labels;
 pub mod licence;

@@ -24,6 +24,23 @@ fn path_params(path: &str) -> Vec<&str> {
     path.split('/').filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}'))).collect()
 }
 
+/// The header a booking carries so that sending it twice books it once.
+fn idempotency_key() -> Value {
+    use super::idempotency::{HEADER, MAX_KEY_LEN, REPLAYED_HEADER};
+    json!({
+        "name": HEADER,
+        "in": "header",
+        "required": false,
+        "description": format!(
+            "A key the client makes once per booking (a UUID) and sends with every try of it. The same key with \
+             the same request answers the first answer again, with `{REPLAYED_HEADER}: true`, and books nothing; \
+             while the first is still being answered, the repeat waits for its answer. The same key with another \
+             request answers 409. Keys belong to the signed-in user and are kept for 7 days."
+        ),
+        "schema": {"type": "string", "minLength": 1, "maxLength": MAX_KEY_LEN, "pattern": "^[\\x20-\\x7E]+$"}
+    })
+}
+
 pub fn build(table: &[RouteInfo]) -> Value {
     let mut paths = Map::new();
     for route in table {
@@ -45,6 +62,13 @@ pub fn build(table: &[RouteInfo]) -> Value {
             });
             if route.tier != crate::auth::tier::Tier::Public {
                 op["security"] = json!([{"session": []}]);
+            }
+            if route.keyed && *method != "GET" {
+                op["parameters"].as_array_mut().into_iter().for_each(|p| p.push(idempotency_key()));
+                op["responses"]["409"] = json!({
+                    "description": "The Idempotency-Key was used before for another request (idempotency_key_reused)",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+                });
             }
             if matches!(*method, "POST" | "PUT") {
                 op["requestBody"] = json!({"required": false, "content": {"application/json": {"schema": {}}}});
@@ -101,5 +125,10 @@ mod tests {
         }
         assert!(doc["paths"]["/api/v1/db/{table}"]["get"]["parameters"][0]["name"] == "table");
         assert!(doc["paths"].as_object().unwrap().len() == table.len());
+        let receipt = &doc["paths"]["/api/v1/exact/createGoodsReceipt"]["post"];
+        assert_eq!(receipt["parameters"][0]["name"], "Idempotency-Key");
+        assert!(receipt["responses"]["409"].is_object());
+        assert_eq!(doc["paths"]["/api/v1/exact/{kind}"]["put"]["parameters"][1]["name"], "Idempotency-Key");
+        assert_eq!(doc["paths"]["/api/v1/exact/urlDirect"]["get"]["parameters"], json!([]), "reads take no key");
     }
 }

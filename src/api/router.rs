@@ -24,12 +24,15 @@ pub struct RouteInfo {
     pub tier: Tier,
     pub path: &'static str,
     pub methods: Vec<&'static str>,
+    /// Its writes take an `Idempotency-Key` header (`super::idempotency`).
+    pub keyed: bool,
 }
 
 /// A resource being declared: actix's resource (when mounting) and the methods it answers.
 pub struct Res {
     inner: Option<Resource>,
     methods: Vec<&'static str>,
+    keyed: bool,
 }
 
 macro_rules! method {
@@ -52,6 +55,13 @@ impl Res {
     method!(post, "POST");
     method!(put, "PUT");
     method!(delete, "DELETE");
+
+    /// Marks the resource's writes as taking an `Idempotency-Key` (for the OpenAPI document;
+    /// the handlers take it with `super::idempotency::IdempotencyKey`).
+    pub fn keyed(mut self) -> Self {
+        self.keyed = true;
+        self
+    }
 }
 
 pub struct Router<'a> {
@@ -97,8 +107,8 @@ impl<'a> Router<'a> {
     fn add(&mut self, tier: Tier, path: &'static str, build: impl FnOnce(Res) -> Res) {
         // Resources (not bare routes) so that a wrong method answers 405 rather than 404.
         let inner = self.cfg.is_some().then(|| web::resource(path));
-        let res = build(Res { inner, methods: Vec::new() });
-        self.table.push(RouteInfo { tier, path, methods: res.methods });
+        let res = build(Res { inner, methods: Vec::new(), keyed: false });
+        self.table.push(RouteInfo { tier, path, methods: res.methods, keyed: res.keyed });
         let (Some(cfg), Some(resource)) = (self.cfg.as_deref_mut(), res.inner) else { return };
         let resource = resource.app_data(crate::error::json_config(json_body_max(tier)));
         match tier {

@@ -1,9 +1,11 @@
 //! Write-back (full access, spec §7): the named write calls and the generic allow-listed ones
 //! queue entries in the organization's outbox (`crate::outbox`) and answer with them; `?wait=N`
 //! waits up to N seconds (max 30) for the provider's answer. `GET /outbox` lists entries; a failed
-//! one can be retried or discarded. `GET /exact/urlDirect` reads any provider path of the
+//! one can be retried or discarded. Every call that queues takes an `Idempotency-Key` header
+//! (`idempotency`): a booking sent twice is queued once and answered the first answer again. `GET /exact/urlDirect` reads any provider path of the
 //! session's division, following `__next`, under the live-read deadline (`live_read`).
 
+use super::idempotency::{self, IdempotencyKey, RequestKey};
 use super::live_read::{self, AS_OF_HEADER, Progress, Settled};
 use super::router::Router;
 use crate::auth::tier::Session;
@@ -11,7 +13,8 @@ use crate::error::{AppError, AppResult, Code};
 use crate::exact::ExactError;
 use crate::exact::oauth::now_ms;
 use crate::outbox::actions::{self, Actor, Invalid};
-use crate::outbox::{Entry, Method, QueueCounts, State};
+use crate::outbox::store::{KeptAnswer, KeyRecord};
+use crate::outbox::{Entry, KeyState, Keyed, Method, QueueCounts, State};
 use crate::server::AppState;
 use crate::store::OrgStore;
 use crate::store::last_known::{self, Kept};
@@ -25,16 +28,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub fn routes(r: &mut Router) {
-    r.full("/exact/updateShopOrder", |res| res.put(named(actions::update_shop_order)));
-    r.full("/exact/updateSalesOrderLine", |res| res.put(named(actions::update_sales_order_line)));
-    r.full("/exact/updateMaterialsIssues", |res| res.post(named(actions::material_issues)));
-    r.full("/exact/createStockCount", |res| res.post(named(actions::stock_count)));
-    r.full("/exact/createGoodsReceipt", |res| res.post(named(actions::goods_receipt)));
-    r.full("/exact/createShopOrderReceipt", |res| res.post(named(actions::shop_order_receipt)));
-    r.full("/exact/createWarehouseTransfer", |res| res.post(named(actions::warehouse_transfer)));
-    r.full("/exact/deleteDataFromExact", |res| res.delete(delete));
+    r.full("/exact/updateShopOrder", |res| res.put(named(actions::update_shop_order)).keyed());
+    r.full("/exact/updateSalesOrderLine", |res| res.put(named(actions::update_sales_order_line)).keyed());
+    r.full("/exact/updateMaterialsIssues", |res| res.post(named(actions::material_issues)).keyed());
+    r.full("/exact/createStockCount", |res| res.post(named(actions::stock_count)).keyed());
+    r.full("/exact/createGoodsReceipt", |res| res.post(named(actions::goods_receipt)).keyed());
+    r.full("/exact/createShopOrderReceipt", |res| res.post(named(actions::shop_order_receipt)).keyed());
+    r.full("/exact/createWarehouseTransfer", |res| res.post(named(actions::warehouse_transfer)).keyed());
+    r.full("/exact/deleteDataFromExact", |res| res.delete(delete).keyed());
     r.full("/exact/urlDirect", |res| res.get(url_direct));
-    r.full("/exact/{kind}", |res| res.post(generic(Method::Post)).put(generic(Method::Put)));
+    r.full("/exact/{kind}", |res| res.post(generic(Method::Post)).put(generic(Method::Put)).keyed());
     r.full("/outbox", |res| res.get(list));
     r.full("/outbox/{id}", |res| res.get(one).delete(discard));
     r.full("/outbox/{id}/retry", |res| res.post(retry));
@@ -68,10 +71,29 @@ struct WriteView {
     entries: Vec<Entry>,
 }
 
-async fn queue(state: &AppState, session: &Session, entries: Vec<Entry>, wait: u64) -> AppResult<HttpResponse> {
+/// How often a repeated idempotency key looks whether its first request has been answered.
+const REPEAT_POLL: Duration = Duration::from_millis(50);
+/// The longest a repeat waits for its first request's answer: that one waits at most
+/// `MAX_WAIT_SECS` per entry, so this is only reached by something stuck.
+const REPEAT_MAX_WAIT: Duration = Duration::from_secs(300);
+
+async fn queue(
+    state: &AppState,
+    session: &Session,
+    entries: Vec<Entry>,
+    wait: u64,
+    key: Option<RequestKey>,
+) -> AppResult<HttpResponse> {
     let division = session.record.division;
-    let mut stored = state.outbox.enqueue(division, entries).map_err(AppError::internal)?;
-    tracing::info!(division, count = stored.len(), action = %stored[0].action, "write queued");
+    let (mut stored, answering) = match &key {
+        None => (state.outbox.enqueue(division, entries).map_err(AppError::internal)?, None),
+        Some(k) => match state.outbox.enqueue_keyed(division, entries, &k.scope, &k.fingerprint) {
+            Ok(Keyed::New(stored, answering)) => (stored, Some(answering)),
+            Ok(Keyed::Known(record)) => return repeat(state, division, k, record).await,
+            Err(e) => return Err(AppError::internal(e)),
+        },
+    };
+    tracing::info!(division, count = stored.len(), action = %stored[0].action, keyed = key.is_some(), "write queued");
     let wait = Duration::from_secs(wait.min(MAX_WAIT_SECS));
     // While Exact is away (or the queue waits for a sign-in) the answer is "queued", at once.
     let blocked = !state.exact.provider_status().reachable || state.outbox.is_waiting(division);
@@ -83,31 +105,92 @@ async fn queue(state: &AppState, session: &Session, entries: Vec<Entry>, wait: u
             }
         }
     }
-    let failed = stored.iter().find(|e| e.state == State::Failed);
+    let answer = answer_of(stored)?;
+    match answering {
+        None => idempotency::respond(answer, false),
+        // Kept for repeats of the request; should one have been answered first, its answer stands.
+        Some(a) => match a.keep(answer.clone()).map_err(AppError::internal)? {
+            Some(first) if first != answer => idempotency::respond(first, true),
+            _ => idempotency::respond(answer, false),
+        },
+    }
+}
+
+/// The answer to a write that queued `entries` (status and JSON body).
+fn answer_of(entries: Vec<Entry>) -> AppResult<KeptAnswer> {
+    let failed = entries.iter().find(|e| e.state == State::Failed);
     let (status, overall) = if let Some(f) = failed {
         (StatusCode::UNPROCESSABLE_ENTITY, f.state)
-    } else if stored.iter().all(|e| e.state == State::Delivered) {
+    } else if entries.iter().all(|e| e.state == State::Delivered) {
         (StatusCode::OK, State::Delivered)
     } else {
         (StatusCode::ACCEPTED, State::Pending)
     };
     let error = failed.and_then(|f| f.error.clone());
-    Ok(HttpResponse::build(status).json(WriteView { state: overall, error, entries: stored }))
+    let body = serde_json::to_string(&WriteView { state: overall, error, entries }).map_err(AppError::internal)?;
+    Ok(KeptAnswer { status: status.as_u16(), body })
+}
+
+/// A write whose idempotency key was used before: another request under it is refused; the
+/// same request gets the first answer, waiting for it while the first request is still being
+/// answered (so parallel duplicates all see the one booking). A first request that was never
+/// answered (the server stopped, the caller went away) is answered now from its entries' states.
+async fn repeat(state: &AppState, division: i64, key: &RequestKey, record: KeyRecord) -> AppResult<HttpResponse> {
+    if record.fingerprint != key.fingerprint {
+        tracing::info!(division, "an idempotency key came back with another request");
+        return Err(AppError::new(Code::IdempotencyKeyReused));
+    }
+    let deadline = tokio::time::Instant::now() + REPEAT_MAX_WAIT;
+    loop {
+        match state.outbox.key_state(division, &key.scope).map_err(AppError::internal)? {
+            KeyState::Answered(first) => return idempotency::respond(first, true),
+            KeyState::Unanswered(record) => {
+                let mut entries = Vec::with_capacity(record.entries.len());
+                for id in &record.entries {
+                    entries.extend(state.outbox.get(division, *id).map_err(AppError::internal)?);
+                }
+                if entries.is_empty() {
+                    return Err(AppError::with_message(
+                        Code::NotFound,
+                        "The write made with this Idempotency-Key is no longer in the outbox",
+                    ));
+                }
+                let answer = answer_of(entries)?;
+                let kept =
+                    state.outbox.keep_answer(division, &key.scope, answer.clone()).map_err(AppError::internal)?;
+                return idempotency::respond(kept.unwrap_or(answer), true);
+            }
+            // Expired between the two looks (a week old): not to be booked again blind.
+            KeyState::Gone => {
+                return Err(AppError::with_message(Code::NotFound, "This Idempotency-Key is no longer known"));
+            }
+            KeyState::Answering if tokio::time::Instant::now() >= deadline => {
+                return Err(AppError::with_message(
+                    Code::Unavailable,
+                    "The first request with this Idempotency-Key is still being answered; try again shortly",
+                ));
+            }
+            KeyState::Answering => tokio::time::sleep(REPEAT_POLL).await,
+        }
+    }
 }
 
 /// Builds entries from a request body (one of `outbox::actions`).
 type Build = fn(&Actor, &Value) -> Result<Vec<Entry>, Invalid>;
 
 type Answer = Pin<Box<dyn Future<Output = AppResult<HttpResponse>>>>;
+/// The `?wait=N` and the JSON body of a write call.
+type Wait = web::Query<WaitQuery>;
+type Body = web::Json<Value>;
 
 /// The handler of a named write call: check the body, queue, answer.
 fn named(
     build: Build,
-) -> impl Fn(web::Data<AppState>, Session, web::Query<WaitQuery>, web::Json<Value>) -> Answer + Clone + 'static {
-    move |state, session, q, body| {
+) -> impl Fn(web::Data<AppState>, Session, IdempotencyKey, Wait, Body) -> Answer + Clone + 'static {
+    move |state, session, key, q, body| {
         Box::pin(async move {
             let entries = build(&actor(&session), &body)?;
-            queue(&state, &session, entries, q.wait).await
+            queue(&state, &session, entries, q.wait, key.for_write(&session, Some(&body))).await
         })
     }
 }
@@ -115,13 +198,11 @@ fn named(
 /// The handler of the generic write with `method`.
 fn generic(
     method: Method,
-) -> impl Fn(web::Data<AppState>, Session, web::Path<String>, web::Query<WaitQuery>, web::Json<Value>) -> Answer
-+ Clone
-+ 'static {
-    move |state, session, kind, q, body| {
+) -> impl Fn(web::Data<AppState>, Session, IdempotencyKey, web::Path<String>, Wait, Body) -> Answer + Clone + 'static {
+    move |state, session, key, kind, q, body| {
         Box::pin(async move {
             let entries = actions::generic(&actor(&session), &kind, method, &body)?;
-            queue(&state, &session, entries, q.wait).await
+            queue(&state, &session, entries, q.wait, key.for_write(&session, Some(&body))).await
         })
     }
 }
@@ -134,9 +215,14 @@ struct DeleteQuery {
     wait: u64,
 }
 
-async fn delete(state: web::Data<AppState>, session: Session, q: web::Query<DeleteQuery>) -> AppResult<HttpResponse> {
+async fn delete(
+    state: web::Data<AppState>,
+    session: Session,
+    key: IdempotencyKey,
+    q: web::Query<DeleteQuery>,
+) -> AppResult<HttpResponse> {
     let entries = actions::delete(&actor(&session), &q.endpoint, &q.id)?;
-    queue(&state, &session, entries, q.wait).await
+    queue(&state, &session, entries, q.wait, key.for_write(&session, None)).await
 }
 
 async fn list(state: web::Data<AppState>, session: Session) -> AppResult<HttpResponse> {

@@ -22,11 +22,11 @@ use crate::sync::{SyncEngine, SyncSink};
 use anyhow::Result;
 use parking_lot::Mutex;
 use serde_json::Value;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-use store::OutboxDb;
+use store::{Appended, KeptAnswer, KeyRecord, OutboxDb};
 use tokio::sync::Notify;
 
 /// The longest wait between tries, as a multiple of the spec's write wait (2 s → 30 s).
@@ -40,6 +40,49 @@ const UNKNOWN_OUTCOME: &str = "The connection broke while this was being sent an
 struct OrgOutbox {
     db: OutboxDb,
     wake: Notify,
+    /// Idempotency keys whose first request is being answered by this process right now.
+    answering: Mutex<HashSet<String>>,
+}
+
+/// What a write under an idempotency key found.
+pub enum Keyed {
+    /// The key is new: the entries are queued and this request gives the first answer, which it
+    /// keeps with [`Answering::keep`].
+    New(Vec<Entry>, Answering),
+    /// The key was used before: nothing was queued.
+    Known(KeyRecord),
+}
+
+/// A first request under an idempotency key, being answered; dropped (answered or not), the
+/// key no longer counts as being answered.
+pub struct Answering {
+    org: Arc<OrgOutbox>,
+    key: String,
+}
+
+impl Answering {
+    /// Keeps the answer for repeats of the request; answers the kept one (the first).
+    pub fn keep(&self, answer: KeptAnswer) -> Result<Option<KeptAnswer>> {
+        self.org.db.keep_answer(&self.key, answer)
+    }
+}
+
+impl Drop for Answering {
+    fn drop(&mut self) {
+        self.org.answering.lock().remove(&self.key);
+    }
+}
+
+/// Where a repeated idempotency key stands.
+pub enum KeyState {
+    /// Its first answer, to give again.
+    Answered(KeptAnswer),
+    /// Its first request is still being answered by this process.
+    Answering,
+    /// Its first request was never answered (the process stopped, the caller went away).
+    Unanswered(KeyRecord),
+    /// Unknown (expired since).
+    Gone,
 }
 
 /// The outboxes of all organizations and their delivery workers.
@@ -129,7 +172,7 @@ impl OutboxService {
             return Ok(o.clone());
         }
         let db = OutboxDb::open(&store::path_of(&self.data_dir, division))?;
-        let org = Arc::new(OrgOutbox { db, wake: Notify::new() });
+        let org = Arc::new(OrgOutbox { db, wake: Notify::new(), answering: Mutex::default() });
         orgs.insert(division, org.clone());
         let service = self.clone();
         let worker = org.clone();
@@ -159,6 +202,49 @@ impl OutboxService {
         let stored = org.db.append(entries)?;
         org.wake.notify_one();
         Ok(stored)
+    }
+
+    /// [`OutboxService::enqueue`] under an idempotency key (scoped by the caller): a new key
+    /// queues the entries in the same transaction that records the key, so two requests with one
+    /// key can never both queue, whatever their timing, and a crash keeps both or neither.
+    pub fn enqueue_keyed(
+        self: &Arc<Self>,
+        division: i64,
+        entries: Vec<Entry>,
+        key: &str,
+        fingerprint: &str,
+    ) -> Result<Keyed> {
+        let org = self.org(division)?;
+        // Held across the append: whoever sees the key recorded also sees it being answered.
+        let mut answering = org.answering.lock();
+        match org.db.append_keyed(entries, key, fingerprint, now_ms())? {
+            Appended::Known(record) => Ok(Keyed::Known(record)),
+            Appended::New(stored) => {
+                answering.insert(key.to_string());
+                drop(answering);
+                org.wake.notify_one();
+                Ok(Keyed::New(stored, Answering { org: org.clone(), key: key.to_string() }))
+            }
+        }
+    }
+
+    /// Where a repeated idempotency key stands (see [`KeyState`]).
+    pub fn key_state(self: &Arc<Self>, division: i64, key: &str) -> Result<KeyState> {
+        let org = self.org(division)?;
+        let answering = org.answering.lock();
+        Ok(match org.db.key(key)? {
+            None => KeyState::Gone,
+            Some(record) => match record.answer.clone() {
+                Some(answer) => KeyState::Answered(answer),
+                None if answering.contains(key) => KeyState::Answering,
+                None => KeyState::Unanswered(record),
+            },
+        })
+    }
+
+    /// Keeps an answer made for a key whose first request was never answered.
+    pub fn keep_answer(self: &Arc<Self>, division: i64, key: &str, answer: KeptAnswer) -> Result<Option<KeptAnswer>> {
+        self.org(division)?.db.keep_answer(key, answer)
     }
 
     /// Copies an organization's outbox file consistently while it stays in use (backups).

@@ -19,6 +19,8 @@ mod hostile;
 #[cfg(feature = "demo")]
 mod hours;
 #[cfg(feature = "demo")]
+mod idempotency;
+#[cfg(feature = "demo")]
 mod import_data;
 mod labels;
 #[cfg(feature = "demo")]
