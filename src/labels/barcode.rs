@@ -143,88 +143,106 @@ pub fn encode(symbology: Symbology, data: &str) -> Result<EncodedBarcode, Barcod
     }
     let (text, modules) = match symbology {
         Symbology::Code128 => encode_code128(data)?,
-        Symbology::Ean => match data.len() {
-            8 => return encode(Symbology::Ean8, data),
-            12 | 13 => return encode(Symbology::Ean13, data),
-            _ => {
-                digits_only(data, symbology)?;
-                return Err(length(symbology, "8, 12 or 13"));
-            }
-        },
-        Symbology::Ean8 => {
-            digits_only(data, symbology)?;
-            if !matches!(data.len(), 7 | 8) {
-                return Err(length(symbology, "8"));
-            }
-            let full = with_check_digit(data, 7, symbology)?;
-            let code = EAN8::new(&full).map_err(|e| cannot(data, symbology, e.to_string()))?;
-            (full, code.encode())
-        }
-        Symbology::Ean13 => {
-            digits_only(data, symbology)?;
-            if !matches!(data.len(), 12 | 13) {
-                return Err(length(symbology, "12 or 13"));
-            }
-            let full = with_check_digit(data, 12, symbology)?;
-            let code = EAN13::new(&full).map_err(|e| cannot(data, symbology, e.to_string()))?;
-            (full, code.encode())
-        }
-        Symbology::Upca => {
-            digits_only(data, symbology)?;
-            if !matches!(data.len(), 11 | 12) {
-                return Err(length(symbology, "11 or 12"));
-            }
-            let full = with_check_digit(data, 11, symbology)?;
-            // UPC-A is EAN-13 with number system 0; readers report the 12 UPC digits.
-            let code = EAN13::new(format!("0{full}")).map_err(|e| cannot(data, symbology, e.to_string()))?;
-            (full, code.encode())
-        }
-        Symbology::Itf => {
-            digits_only(data, symbology)?;
-            if !data.len().is_multiple_of(2) {
-                return Err(cannot(data, symbology, "ITF needs an even number of digits"));
-            }
-            let code = TF::interleaved(data).map_err(|e| cannot(data, symbology, e.to_string()))?;
-            (data.to_string(), code.encode())
-        }
-        Symbology::Code39 => {
-            if let Some(c) =
-                data.chars().find(|c| !matches!(c, 'A'..='Z' | '0'..='9' | '-' | '.' | ' ' | '$' | '/' | '+' | '%'))
-            {
-                return Err(cannot(data, symbology, format!("character '{c}' is not in Code 39")));
-            }
-            let code = Code39::new(data).map_err(|e| cannot(data, symbology, e.to_string()))?;
-            (data.to_string(), code.encode())
-        }
-        Symbology::Codabar => {
-            let is_guard = |c: char| matches!(c.to_ascii_uppercase(), 'A'..='D');
-            let chars: Vec<char> = data.chars().collect();
-            let framed = chars.len() >= 3
-                && chars.first().copied().is_some_and(is_guard)
-                && chars.last().copied().is_some_and(is_guard);
-            if !framed {
-                return Err(cannot(data, symbology, "Codabar starts and ends with A, B, C or D"));
-            }
-            if let Some(c) =
-                chars[1..chars.len() - 1].iter().find(|c| !matches!(c, '0'..='9' | '-' | '$' | ':' | '/' | '.' | '+'))
-            {
-                return Err(cannot(data, symbology, format!("character '{c}' is not in Codabar")));
-            }
-            let upper = data.to_ascii_uppercase();
-            // barcoders 2.0 has the B and C guard patterns swapped (zbar reads its B as C).
-            let swapped: String = upper
-                .chars()
-                .map(|c| match c {
-                    'B' => 'C',
-                    'C' => 'B',
-                    other => other,
-                })
-                .collect();
-            let code = Codabar::new(&swapped).map_err(|e| cannot(data, symbology, e.to_string()))?;
-            (upper, code.encode())
-        }
+        Symbology::Ean => return encode(ean_by_length(data)?, data),
+        Symbology::Ean8 => encode_gs1(data, symbology, 7)?,
+        Symbology::Ean13 => encode_gs1(data, symbology, 12)?,
+        Symbology::Upca => encode_gs1(data, symbology, 11)?,
+        Symbology::Itf => encode_itf(data)?,
+        Symbology::Code39 => encode_code39(data)?,
+        Symbology::Codabar => encode_codabar(data)?,
     };
     Ok(EncodedBarcode { symbology, text, modules })
+}
+
+/// "EAN" is EAN-8 or EAN-13, told apart by the data length (12 digits get their check digit).
+fn ean_by_length(data: &str) -> Result<Symbology, BarcodeError> {
+    match data.len() {
+        8 => Ok(Symbology::Ean8),
+        12 | 13 => Ok(Symbology::Ean13),
+        _ => {
+            // A non-digit is the clearer message when there is one.
+            digits_only(data, Symbology::Ean)?;
+            Err(length(Symbology::Ean, "8, 12 or 13"))
+        }
+    }
+}
+
+/// EAN-8, EAN-13 and UPC-A: digits, `body_len` of them with or without the check digit.
+fn encode_gs1(data: &str, symbology: Symbology, body_len: usize) -> Result<(String, Vec<u8>), BarcodeError> {
+    digits_only(data, symbology)?;
+    if data.len() != body_len && data.len() != body_len + 1 {
+        let lengths = match symbology {
+            Symbology::Ean8 => "8",
+            Symbology::Ean13 => "12 or 13",
+            _ => "11 or 12",
+        };
+        return Err(length(symbology, lengths));
+    }
+    let full = with_check_digit(data, body_len, symbology)?;
+    let modules = match symbology {
+        Symbology::Ean8 => EAN8::new(&full).map(|c| c.encode()),
+        // UPC-A is EAN-13 with number system 0; readers report the 12 UPC digits.
+        Symbology::Upca => EAN13::new(format!("0{full}")).map(|c| c.encode()),
+        _ => EAN13::new(&full).map(|c| c.encode()),
+    }
+    .map_err(|e| cannot(data, symbology, e.to_string()))?;
+    Ok((full, modules))
+}
+
+/// Interleaved 2 of 5: digits in pairs.
+fn encode_itf(data: &str) -> Result<(String, Vec<u8>), BarcodeError> {
+    let symbology = Symbology::Itf;
+    digits_only(data, symbology)?;
+    if !data.len().is_multiple_of(2) {
+        return Err(cannot(data, symbology, "ITF needs an even number of digits"));
+    }
+    let code = TF::interleaved(data).map_err(|e| cannot(data, symbology, e.to_string()))?;
+    Ok((data.to_string(), code.encode()))
+}
+
+/// Code 39: upper-case letters, digits and `-. $/+%`.
+fn encode_code39(data: &str) -> Result<(String, Vec<u8>), BarcodeError> {
+    let symbology = Symbology::Code39;
+    if let Some(c) =
+        data.chars().find(|c| !matches!(c, 'A'..='Z' | '0'..='9' | '-' | '.' | ' ' | '$' | '/' | '+' | '%'))
+    {
+        return Err(cannot(data, symbology, format!("character '{c}' is not in Code 39")));
+    }
+    let code = Code39::new(data).map_err(|e| cannot(data, symbology, e.to_string()))?;
+    Ok((data.to_string(), code.encode()))
+}
+
+/// Codabar: framed by guard letters A–D (either case), digits and `-$:/.+` between them.
+fn encode_codabar(data: &str) -> Result<(String, Vec<u8>), BarcodeError> {
+    let symbology = Symbology::Codabar;
+    let is_guard = |c: char| matches!(c.to_ascii_uppercase(), 'A'..='D');
+    let chars: Vec<char> = data.chars().collect();
+    let framed =
+        chars.len() >= 3 && chars.first().copied().is_some_and(is_guard) && chars.last().copied().is_some_and(is_guard);
+    if !framed {
+        return Err(cannot(data, symbology, "Codabar starts and ends with A, B, C or D"));
+    }
+    if let Some(c) =
+        chars[1..chars.len() - 1].iter().find(|c| !matches!(c, '0'..='9' | '-' | '$' | ':' | '/' | '.' | '+'))
+    {
+        return Err(cannot(data, symbology, format!("character '{c}' is not in Codabar")));
+    }
+    let upper = data.to_ascii_uppercase();
+    let code = Codabar::new(swap_codabar_b_c(&upper)).map_err(|e| cannot(data, symbology, e.to_string()))?;
+    Ok((upper, code.encode()))
+}
+
+/// barcoders 2.0 has the B and C guard patterns swapped (zbar reads its B as C), so the
+/// letters are swapped before it draws them.
+fn swap_codabar_b_c(upper: &str) -> String {
+    upper
+        .chars()
+        .map(|c| match c {
+            'B' => 'C',
+            'C' => 'B',
+            other => other,
+        })
+        .collect()
 }
 
 /// Code 128 with the character set chosen for the data: C for even digit runs, else B.

@@ -54,6 +54,90 @@ fn stored_entries(stored: &[u8], dict: Option<&Dict>, fields: &[&str]) -> StoreR
     Ok(raw.iter().map(|r| entry_key(r.map_or_else(|| vec![TAG_NULL], norm_raw))).collect())
 }
 
+/// Reads each row's key and index entries; the key first, then the indexed fields, so one
+/// scan of each row finds them all.
+fn prepare<'a>(spec: &TableSpec, fields: &[&'a str], rows: &[&'a [u8]]) -> StoreResult<Vec<Prepared<'a>>> {
+    let mut wanted: Vec<&str> = vec![spec.key.as_str()];
+    let slots: Vec<usize> = fields
+        .iter()
+        .map(|f| {
+            wanted.iter().position(|w| w == f).unwrap_or_else(|| {
+                wanted.push(f);
+                wanted.len() - 1
+            })
+        })
+        .collect();
+    let mut raw = vec![None; wanted.len()];
+    let mut prepared: Vec<Prepared<'a>> = Vec::with_capacity(rows.len());
+    for &bytes in rows {
+        extract(bytes, &wanted, &mut raw)?;
+        let key = raw_key(spec, raw[0])?;
+        let entries: Vec<Option<NormKey>> =
+            slots.iter().map(|&i| entry_key(raw[i].map_or_else(|| vec![TAG_NULL], norm_raw))).collect();
+        prepared.push((key, bytes, entries));
+    }
+    Ok(prepared)
+}
+
+/// Sorts the rows by key and keeps each key's last version. Keys in order touch each page of
+/// the key table once; the sort is stable, so a key's last version stays last.
+fn last_per_key(mut prepared: Vec<Prepared<'_>>) -> Vec<Prepared<'_>> {
+    prepared.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut unique: Vec<Prepared<'_>> = Vec::with_capacity(prepared.len());
+    for p in prepared {
+        match unique.last_mut() {
+            Some(last) if last.0 == p.0 => *last = p,
+            _ => unique.push(p),
+        }
+    }
+    unique
+}
+
+/// Index entries to remove and insert, one list per indexed field, gathered over a batch so
+/// each index is written once, in key order.
+struct IndexChanges {
+    removals: Vec<Vec<(NormKey, RowId)>>,
+    inserts: Vec<Vec<(NormKey, RowId)>>,
+}
+
+impl IndexChanges {
+    fn new(fields: usize) -> Self {
+        IndexChanges { removals: vec![Vec::new(); fields], inserts: vec![Vec::new(); fields] }
+    }
+
+    /// A row's entries changed from `old` (`None`: a new row) to `new`; unchanged ones are skipped.
+    fn record(&mut self, id: RowId, old: Option<Vec<Option<NormKey>>>, new: Vec<Option<NormKey>>) {
+        for (i, new) in new.into_iter().enumerate() {
+            let before = old.as_ref().and_then(|o| o[i].clone());
+            if old.is_some() && before == new {
+                continue;
+            }
+            if let Some(o) = before {
+                self.removals[i].push((o, id));
+            }
+            if let Some(v) = new {
+                self.inserts[i].push((v, id));
+            }
+        }
+    }
+
+    /// Applies the entries in their own key order (new rows' entries go to the end of their
+    /// value's run); a row's old and new entries differ, so removals and inserts never collide.
+    fn apply(mut self, idx_t: &mut [redb::Table<'_, (&'static [u8], RowId), ()>]) -> StoreResult<()> {
+        for (i, table) in idx_t.iter_mut().enumerate() {
+            self.removals[i].sort_unstable();
+            for (v, id) in &self.removals[i] {
+                table.remove((v.as_slice(), *id))?;
+            }
+            self.inserts[i].sort_unstable();
+            for (v, id) in &self.inserts[i] {
+                table.insert((v.as_slice(), *id), ())?;
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Writer<'_> {
     fn spec(&self, table: &str) -> StoreResult<&TableSpec> {
         self.registry.get(table).ok_or_else(|| StoreError::UnknownTable(table.to_string()))
@@ -88,42 +172,12 @@ impl Writer<'_> {
         let mut idx_t =
             idx_names.iter().map(|n| self.txn.open_table(IndexDef::new(n))).collect::<Result<Vec<_>, _>>()?;
         let fields: Vec<&str> = spec.indexed.iter().map(String::as_str).collect();
-        // The key first, then the indexed fields: one scan of each row finds them all.
-        let mut wanted: Vec<&str> = vec![spec.key.as_str()];
-        let slots: Vec<usize> = fields
-            .iter()
-            .map(|f| {
-                wanted.iter().position(|w| w == f).unwrap_or_else(|| {
-                    wanted.push(f);
-                    wanted.len() - 1
-                })
-            })
-            .collect();
-        let mut raw = vec![None; wanted.len()];
-        let mut prepared: Vec<Prepared<'_>> = Vec::with_capacity(rows.len());
-        for &bytes in rows {
-            extract(bytes, &wanted, &mut raw)?;
-            let key = raw_key(spec, raw[0])?;
-            let entries: Vec<Option<NormKey>> =
-                slots.iter().map(|&i| entry_key(raw[i].map_or_else(|| vec![TAG_NULL], norm_raw))).collect();
-            prepared.push((key, bytes, entries));
-        }
-        // Keys in order touch each page of the key table once; the stable sort keeps a key's
-        // last version last, and only that one is written.
-        prepared.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut unique: Vec<Prepared<'_>> = Vec::with_capacity(prepared.len());
-        for p in prepared {
-            match unique.last_mut() {
-                Some(last) if last.0 == p.0 => *last = p,
-                _ => unique.push(p),
-            }
-        }
+        let unique = last_per_key(prepare(spec, &fields, rows)?);
+        let mut changes = IndexChanges::new(fields.len());
         let mut next_id: RowId = rows_t.last()?.map_or(1, |(k, _)| k.value() + 1);
         let mut outcome = UpsertOutcome::default();
         let mut packed = Vec::new();
-        let mut removals: Vec<Vec<(NormKey, RowId)>> = vec![Vec::new(); fields.len()];
-        let mut inserts: Vec<Vec<(NormKey, RowId)>> = vec![Vec::new(); fields.len()];
-        for (key, bytes, new_entries) in &mut unique {
+        for (key, bytes, new_entries) in unique {
             // A new key takes the next id (one descent of the key table); a known key keeps its
             // id, so its row is overwritten where it is.
             let known = keys_t.insert(key.as_ref(), next_id)?.map(|g| g.value());
@@ -145,32 +199,9 @@ impl Writer<'_> {
                     (id, Some(old_entries))
                 }
             };
-            for (i, new) in new_entries.iter_mut().enumerate() {
-                let old = old_entries.as_ref().and_then(|o| o[i].clone());
-                if old_entries.is_some() && old == *new {
-                    continue;
-                }
-                if let Some(o) = old {
-                    removals[i].push((o, id));
-                }
-                if let Some(v) = new.take() {
-                    inserts[i].push((v, id));
-                }
-            }
+            changes.record(id, old_entries, new_entries);
         }
-        // Index entries too are applied in their own key order (new rows' entries go to the
-        // end of their value's run); a row's old and new entries differ, so removals and
-        // inserts never collide.
-        for (i, table) in idx_t.iter_mut().enumerate() {
-            removals[i].sort_unstable();
-            for (v, id) in &removals[i] {
-                table.remove((v.as_slice(), *id))?;
-            }
-            inserts[i].sort_unstable();
-            for (v, id) in &inserts[i] {
-                table.insert((v.as_slice(), *id), ())?;
-            }
-        }
+        changes.apply(&mut idx_t)?;
         drop(rows_t);
         drop(keys_t);
         drop(idx_t);
