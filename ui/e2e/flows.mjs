@@ -48,3 +48,28 @@ export async function syncSettled(page, timeoutMs = 120_000) {
   }
   throw new Error('the sync did not finish')
 }
+
+/** The rows the simulator holds for a path of one division (its test door), e.g. what a
+ * booking made in the app left in Exact Online. */
+export async function simulatorRows(server, division, path) {
+  const res = await fetch(`${server.lines.Simulator}/_sim/rows/${division}/${path}`)
+  assert.ok(res.ok, `simulator rows of ${path}: ${res.status}`)
+  return res.json()
+}
+
+/** Asks `check` every 300 ms until it gives something truthy, and returns that. */
+export async function waitFor(check, what, timeoutMs = 120_000) {
+  const end = Date.now() + timeoutMs
+  while (Date.now() < end) {
+    const found = await check()
+    if (found) return found
+    await new Promise((r) => setTimeout(r, 300))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
+/** Milliseconds of an Exact Online date (`/Date(ms)/`). */
+export const msOf = (v) => Number(/\/Date\((-?\d+)/.exec(v)[1])
+
+/** The yyyy-mm-dd of a provider date's milliseconds (its wall-clock day). */
+export const iso = (ms) => new Date(ms).toISOString().slice(0, 10)

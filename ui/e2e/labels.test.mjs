@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { activate, api, signIn, syncSettled, watchConsole } from './flows.mjs'
+import { activate, api, signIn, simulatorRows, syncSettled, waitFor, watchConsole } from './flows.mjs'
 import { printersAvailable, startPrinter } from './printer.mjs'
 import { launchBrowser, startServer } from './server.mjs'
 
@@ -26,21 +26,7 @@ let desk
 let floor
 let order
 
-async function simRows(path) {
-  const res = await fetch(`${server.lines.Simulator}/_sim/rows/${division}/${path}`)
-  assert.ok(res.ok, `simulator rows of ${path}: ${res.status}`)
-  return res.json()
-}
-
-async function waitFor(check, what, timeoutMs = 60_000) {
-  const end = Date.now() + timeoutMs
-  while (Date.now() < end) {
-    const found = await check()
-    if (found) return found
-    await new Promise((r) => setTimeout(r, 500))
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
+const simRows = (path) => simulatorRows(server, division, path)
 
 const labelsPost = (path) => (r) => new URL(r.url()).pathname === `/api/v1${path}` && r.request().method() === 'POST'
 

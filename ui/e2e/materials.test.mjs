@@ -3,7 +3,7 @@
 // (and the late ones) match the simulator's.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { activate, api, signIn, syncSettled, watchConsole } from './flows.mjs'
+import { activate, api, signIn, simulatorRows, syncSettled, watchConsole } from './flows.mjs'
 import { launchBrowser, startServer } from './server.mjs'
 
 let server
@@ -26,12 +26,7 @@ after(async () => {
 })
 
 /** Rows of a provider path as the simulator holds them now. */
-async function simRows(path) {
-  const res = await fetch(`${server.lines['Simulator']}/_sim/rows/${division}/${path}`)
-  assert.ok(res.ok, `${path}: ${res.status}`)
-  const body = await res.json()
-  return Array.isArray(body) ? body : (body.rows ?? body.results ?? body.d?.results)
-}
+const simRows = (path) => simulatorRows(server, division, path)
 
 const num = (v) => (Number.isFinite(Number(v)) ? Number(v) : 0)
 const id = (v) => String(v ?? '').toLowerCase()

@@ -2,7 +2,7 @@
 // headers are readable, and arrow-key moves of a bar make one write to Exact Online.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { activate, api, MOBILE_UA, signIn, syncSettled, watchConsole } from './flows.mjs'
+import { activate, api, MOBILE_UA, msOf, signIn, simulatorRows, syncSettled, waitFor, watchConsole } from './flows.mjs'
 import { launchBrowser, startServer } from './server.mjs'
 
 const DAY = 86_400_000
@@ -14,11 +14,7 @@ let page
 let errors
 let division
 
-async function simRows(path) {
-  const res = await fetch(`${server.lines.Simulator}/_sim/rows/${division}/${path}`)
-  assert.ok(res.ok, `simulator rows of ${path}: ${res.status}`)
-  return res.json()
-}
+const simRows = (path) => simulatorRows(server, division, path)
 
 /** Accepted writes of shop orders at the simulator. */
 async function shopOrderWrites() {
@@ -30,21 +26,10 @@ async function shopOrderWrites() {
     .reduce((n, [, v]) => n + v, 0)
 }
 
-const msOf = (v) => Number(/\/Date\((-?\d+)/.exec(v)[1])
 const dayOf = (v) => Math.floor(msOf(v) / DAY)
 const iso = (day) => new Date(day * DAY).toISOString().slice(0, 10)
 /** Today in the browser's zone, as days since 1970 (the screen's own calendar). */
 const todayDay = () => Math.floor(Date.parse(new Date().toLocaleDateString('en-CA', { timeZone: ZONE }) + 'T00:00:00Z') / DAY)
-
-async function waitFor(check, what, timeoutMs = 90_000) {
-  const end = Date.now() + timeoutMs
-  while (Date.now() < end) {
-    const v = await check()
-    if (v) return v
-    await new Promise((r) => setTimeout(r, 300))
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
 
 async function openOrders() {
   const rows = await simRows('manufacturing/ShopOrders')

@@ -3,7 +3,7 @@
 // the organization's preferences, and the narrow layout.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { activate, api, MOBILE_UA, signIn, syncSettled, watchConsole } from './flows.mjs'
+import { activate, api, iso, MOBILE_UA, msOf, signIn, simulatorRows, syncSettled, waitFor, watchConsole } from './flows.mjs'
 import { launchBrowser, startServer } from './server.mjs'
 
 const DAY = 86_400_000
@@ -15,14 +15,8 @@ let errors
 let division
 
 /** The simulator's current rows of a provider path (loopback control endpoint). */
-async function simRows(path) {
-  const res = await fetch(`${server.lines.Simulator}/_sim/rows/${division}/${path}`)
-  assert.ok(res.ok, `simulator rows of ${path}: ${res.status}`)
-  return res.json()
-}
+const simRows = (path) => simulatorRows(server, division, path)
 
-const msOf = (v) => Number(/\/Date\((-?\d+)/.exec(v)[1])
-const iso = (ms) => new Date(ms).toISOString().slice(0, 10)
 
 /** `ms` moved by `n` days, only Monday to Friday counted when `workdays`. */
 function shift(ms, n, workdays) {
@@ -34,17 +28,6 @@ function shift(ms, n, workdays) {
     if (!workdays || (w !== 0 && w !== 6)) left--
   }
   return d
-}
-
-async function waitFor(check, what, timeoutMs = 90_000) {
-  const end = Date.now() + timeoutMs
-  let last
-  while (Date.now() < end) {
-    last = await check()
-    if (last) return last
-    await new Promise((r) => setTimeout(r, 300))
-  }
-  throw new Error(`timed out waiting for ${what}`)
 }
 
 /** Waits until the planning says it shows exactly `n` shop orders. */
@@ -248,7 +231,7 @@ test('on a handheld the planning and the shop order window work', async () => {
   await phone.goto(page.url())
   const bars = phone.locator('[data-testid^=bar-]')
   await bars.first().waitFor()
-  const rowButton = phone.locator('[data-testid=planning-rows] [role=row] > button').first()
+  const rowButton = phone.locator('[data-testid=planning-rows] [role=row] [role=rowheader] > button').first()
   const size = await rowButton.boundingBox()
   assert.ok(size.height >= 44, 'touch targets are at least 44 px high')
   await rowButton.click()

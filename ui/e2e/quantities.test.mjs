@@ -4,7 +4,7 @@
 // write is looked up at the simulator.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { activate, api, MOBILE_UA, signIn, syncSettled, watchConsole } from './flows.mjs'
+import { activate, api, MOBILE_UA, signIn, simulatorRows, syncSettled, waitFor, watchConsole } from './flows.mjs'
 import { launchBrowser, startServer } from './server.mjs'
 
 let server
@@ -12,28 +12,13 @@ let browser
 let page
 let errors
 let division
-let sim
 let pick
 
 const same = (a, b) => String(a).toLowerCase() === String(b).toLowerCase()
 const fmt = (n, decimals = 3) => Number(n).toLocaleString('en-GB', { maximumFractionDigits: decimals })
 
 /** Rows of any path at the simulator, as it holds them now. */
-async function simRows(path) {
-  const res = await fetch(`${sim}/_sim/rows/${division}/${path}`)
-  assert.ok(res.ok, `${path} at the simulator answered ${res.status}`)
-  return res.json()
-}
-
-async function waitFor(what, check, timeoutMs = 30_000) {
-  const end = Date.now() + timeoutMs
-  while (Date.now() < end) {
-    const found = await check()
-    if (found) return found
-    await new Promise((r) => setTimeout(r, 500))
-  }
-  throw new Error(`${what} did not happen within ${timeoutMs} ms`)
-}
+const simRows = (path) => simulatorRows(server, division, path)
 
 /** A keyboard-wedge scan: the code typed fast, then Enter. */
 async function scan(code) {
@@ -72,7 +57,6 @@ before(async () => {
   await signIn(page, server.url)
   await activate(page, server.url, server.lines['Licence code'])
   division = new URL(page.url()).searchParams.get('division')
-  sim = await waitFor('the Simulator line', async () => server.lines.Simulator)
   await api(page, '/sync', { method: 'POST', body: {} })
   await syncSettled(page, 300_000)
 
@@ -139,10 +123,10 @@ test('handheld: an issue above the stock and the planned quantity asks first, na
   await page.getByRole('button', { name: 'Issue', exact: true }).last().click()
   await ask.getByRole('button', { name: 'Issue anyway' }).click()
   await delivered(page, 'write-state')
-  const issue = await waitFor('the material issue at the simulator', async () => {
+  const issue = await waitFor(async () => {
     const all = await issued()
     return all.length > before && all.find((m) => Number(m.Quantity) === 99_999)
-  })
+  }, 'the material issue at the simulator')
   assert.ok(same(issue.StorageLocation, pick.from.StorageLocation))
 })
 
@@ -208,8 +192,9 @@ test('desktop: a receipt above the open quantity is confirmed with that quantity
   await ask.getByRole('button', { name: 'Receive anyway' }).click()
   await delivered(dialog, 'write-status')
 
-  const received = await waitFor('the goods receipt at the simulator', async () =>
-    (await simRows('purchaseorder/GoodsReceiptLines')).find((l) => same(l.PurchaseOrderLineID, line.ID) && Number(l.QuantityReceived) === quantity),
+  const received = await waitFor(
+    async () => (await simRows('purchaseorder/GoodsReceiptLines')).find((l) => same(l.PurchaseOrderLineID, line.ID) && Number(l.QuantityReceived) === quantity),
+    'the goods receipt at the simulator',
   )
   assert.ok(received)
   const poLine = (await simRows('purchaseorder/PurchaseOrderLines')).find((l) => same(l.ID, line.ID))

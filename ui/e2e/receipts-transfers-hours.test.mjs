@@ -2,7 +2,7 @@
 // simulator is asked whether Exact Online changed as the user meant.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { activate, api, signIn, syncSettled, watchConsole } from './flows.mjs'
+import { activate, api, signIn, simulatorRows, syncSettled, watchConsole } from './flows.mjs'
 import { launchBrowser, startServer } from './server.mjs'
 
 let server
@@ -30,12 +30,7 @@ after(async () => {
 })
 
 /** Rows of a provider path as the simulator holds them now. */
-async function rows(path) {
-  // printed after the URL line, so read when needed
-  const res = await fetch(`${server.lines['Simulator']}/_sim/rows/${division}/${path}`)
-  assert.ok(res.ok, `${path}: ${res.status}`)
-  return res.json()
-}
+const rows = (path) => simulatorRows(server, division, path)
 
 const same = (a, b) => String(a).toLowerCase() === String(b).toLowerCase()
 

@@ -3,7 +3,7 @@
 // sales order line's delivery date; and an hour booking deleted. Each is checked at the simulator.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { activate, api, signIn, syncSettled, watchConsole } from './flows.mjs'
+import { activate, api, iso, msOf, signIn, simulatorRows, syncSettled, waitFor, watchConsole } from './flows.mjs'
 import { launchBrowser, startServer } from './server.mjs'
 
 const DAY = 86_400_000
@@ -15,25 +15,9 @@ let errors
 let division
 
 /** The simulator's current rows of a provider path (loopback control endpoint). */
-async function simRows(path) {
-  const res = await fetch(`${server.lines.Simulator}/_sim/rows/${division}/${path}`)
-  assert.ok(res.ok, `simulator rows of ${path}: ${res.status}`)
-  return res.json()
-}
+const simRows = (path) => simulatorRows(server, division, path)
 
-const msOf = (v) => Number(/\/Date\((-?\d+)/.exec(v)[1])
-const iso = (ms) => new Date(ms).toISOString().slice(0, 10)
 const same = (a, b) => String(a ?? '').toLowerCase() === String(b ?? '').toLowerCase()
-
-async function waitFor(check, what, timeoutMs = 120_000) {
-  const end = Date.now() + timeoutMs
-  while (Date.now() < end) {
-    const v = await check()
-    if (v) return v
-    await new Promise((r) => setTimeout(r, 500))
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
 
 /** Open shop orders with both dates, by number. */
 async function openOrders() {
