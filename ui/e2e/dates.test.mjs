@@ -3,7 +3,7 @@
 // a transfer showed an hour later in the Transfers history than in the outbox.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { activate, api, signIn, syncSettled, watchConsole } from './flows.mjs'
+import { activate, api, same, signIn, simulatorRows, syncSettled, watchConsole } from './flows.mjs'
 import { launchBrowser, startServer } from './server.mjs'
 
 let server
@@ -30,13 +30,7 @@ after(async () => {
   await server?.stop()
 })
 
-async function rows(path) {
-  const res = await fetch(`${server.lines['Simulator']}/_sim/rows/${division}/${path}`)
-  assert.ok(res.ok, `${path}: ${res.status}`)
-  return res.json()
-}
-
-const same = (a, b) => String(a).toLowerCase() === String(b).toLowerCase()
+const rows = (path) => simulatorRows(server, division, path)
 
 /** Today in Amsterdam (the server's default time zone) in Dutch figures: "26-11-2026". */
 function dutchToday() {

@@ -73,3 +73,6 @@ export const msOf = (v) => Number(/\/Date\((-?\d+)/.exec(v)[1])
 
 /** The yyyy-mm-dd of a provider date's milliseconds (its wall-clock day). */
 export const iso = (ms) => new Date(ms).toISOString().slice(0, 10)
+
+/** Equal ids (Exact's GUIDs come in either case). */
+export const same = (a, b) => String(a).toLowerCase() === String(b).toLowerCase()

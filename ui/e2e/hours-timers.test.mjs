@@ -3,7 +3,7 @@
 // the hours for a check, and Book books them at the simulator and ends the timer on both.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { activate, api, MOBILE_UA, signIn, syncSettled, watchConsole } from './flows.mjs'
+import { activate, api, MOBILE_UA, same, signIn, simulatorRows, syncSettled, watchConsole } from './flows.mjs'
 import { launchBrowser, startServer } from './server.mjs'
 
 const HANDHELD = { viewport: { width: 390, height: 844 }, userAgent: MOBILE_UA, hasTouch: true, isMobile: true, locale: 'en-GB' }
@@ -40,13 +40,7 @@ after(async () => {
 })
 
 /** Rows of a provider path as the simulator holds them now. */
-async function rows(path) {
-  const res = await fetch(`${server.lines['Simulator']}/_sim/rows/${division}/${path}`)
-  assert.ok(res.ok, `${path}: ${res.status}`)
-  return res.json()
-}
-
-const same = (a, b) => String(a).toLowerCase() === String(b).toLowerCase()
+const rows = (path) => simulatorRows(server, division, path)
 
 /** The operator screen of `employee` on a handheld. */
 async function operator(page, employee) {

@@ -4,7 +4,7 @@
 // write is looked up at the simulator.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { activate, api, MOBILE_UA, signIn, simulatorRows, syncSettled, waitFor, watchConsole } from './flows.mjs'
+import { activate, api, MOBILE_UA, same, signIn, simulatorRows, syncSettled, waitFor, watchConsole } from './flows.mjs'
 import { launchBrowser, startServer } from './server.mjs'
 
 let server
@@ -14,7 +14,6 @@ let errors
 let division
 let pick
 
-const same = (a, b) => String(a).toLowerCase() === String(b).toLowerCase()
 const fmt = (n, decimals = 3) => Number(n).toLocaleString('en-GB', { maximumFractionDigits: decimals })
 
 /** Rows of any path at the simulator, as it holds them now. */

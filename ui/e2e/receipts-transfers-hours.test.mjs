@@ -2,7 +2,7 @@
 // simulator is asked whether Exact Online changed as the user meant.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { activate, api, signIn, simulatorRows, syncSettled, watchConsole } from './flows.mjs'
+import { activate, api, same, signIn, simulatorRows, syncSettled, watchConsole } from './flows.mjs'
 import { launchBrowser, startServer } from './server.mjs'
 
 let server
@@ -31,8 +31,6 @@ after(async () => {
 
 /** Rows of a provider path as the simulator holds them now. */
 const rows = (path) => simulatorRows(server, division, path)
-
-const same = (a, b) => String(a).toLowerCase() === String(b).toLowerCase()
 
 async function delivered(scope = page) {
   const status = scope.getByTestId('write-status').first()
