@@ -16,15 +16,18 @@ const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 const SHORT: &str = "public, max-age=3600";
 /// `index.html` must always be revalidated so a new release is picked up at once.
 const NO_CACHE: &str = "no-cache";
+/// The service worker, at the root so its scope is the whole app; revalidated on every check,
+/// as it names the release the handhelds keep for opening without the server.
+const SERVICE_WORKER: &str = "sw.js";
 /// The pages' policy. Vite's build has no inline script or style (one module script and
 /// stylesheets by URL; React sets `style` through the CSSOM, which style-src does not govern).
 /// Pictures may come as data: URLs (batch reads) and label PDFs open as blob: URLs, whose document
 /// inherits this policy: Chrome's PDF viewer counts as plugin content there, hence `object-src
 /// blob:` rather than `'none'`, and reading the PDF back from its tab needs `connect-src blob:`
-/// ('self' never covers blob:).
+/// ('self' never covers blob:). The service worker and the web app manifest come from this server.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
-    img-src 'self' data: blob:; connect-src 'self' blob:; object-src blob:; frame-ancestors 'none'; \
-    base-uri 'self'; form-action 'self'";
+    img-src 'self' data: blob:; connect-src 'self' blob:; object-src blob:; worker-src 'self'; \
+    manifest-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
 
 /// Whether the bundle was built into this binary (the health check reports it).
 pub fn bundle_present() -> bool {
@@ -40,7 +43,13 @@ pub async fn serve(req: HttpRequest) -> HttpResponse {
     if !path.is_empty()
         && let Some(file) = Bundle::get(path)
     {
-        let cache = if path.starts_with("assets/") { IMMUTABLE } else { SHORT };
+        let cache = if path.starts_with("assets/") {
+            IMMUTABLE
+        } else if path == SERVICE_WORKER {
+            NO_CACHE
+        } else {
+            SHORT
+        };
         return respond(&req, path, file, cache);
     }
     // A path that looks like a file (has an extension) and is missing is a real 404, not a route.
@@ -72,7 +81,16 @@ fn respond(req: &HttpRequest, path: &str, file: rust_embed::EmbeddedFile, cache:
         return builder.finish();
     }
     let mime = file.metadata.mimetype();
-    let mime = if path.ends_with(".html") { "text/html; charset=utf-8" } else { mime };
+    let mime = if path.ends_with(".html") {
+        "text/html; charset=utf-8"
+    } else if path.ends_with(".js") {
+        // a service worker is refused under any other type
+        "text/javascript; charset=utf-8"
+    } else if path.ends_with(".webmanifest") {
+        "application/manifest+json"
+    } else {
+        mime
+    };
     builder.content_type(mime);
     if path.ends_with(".html") {
         builder.insert_header((header::X_FRAME_OPTIONS, "DENY"));

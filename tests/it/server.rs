@@ -74,6 +74,31 @@ async fn hashed_assets_are_immutable_and_revalidate_with_etag() {
 }
 
 #[actix_web::test]
+async fn service_worker_and_manifest_make_an_installable_app() {
+    let s = TestServer::start().await;
+    let sw = s.get("/sw.js").await;
+    assert_eq!(sw.status(), 200);
+    // revalidated on every check, so a new release reaches the handhelds
+    assert_eq!(sw.headers()["cache-control"], "no-cache");
+    assert!(sw.headers()["content-type"].to_str().unwrap().starts_with("text/javascript"));
+    let source = sw.text().await.unwrap();
+    assert!(source.contains("\"/index.html\""), "the shell is precached: {source}");
+    assert!(source.contains("\"/assets/"), "the screens' code is precached");
+    let manifest = s.get("/manifest.webmanifest").await;
+    assert_eq!(manifest.status(), 200);
+    assert_eq!(manifest.headers()["content-type"], "application/manifest+json");
+    let body: Value = manifest.json().await.unwrap();
+    assert_eq!(body["display"], "standalone");
+    for icon in body["icons"].as_array().unwrap() {
+        let src = icon["src"].as_str().unwrap();
+        assert_eq!(s.get(src).await.status(), 200, "{src}");
+    }
+    let csp = s.get("/").await.headers()["content-security-policy"].to_str().unwrap().to_string();
+    assert!(csp.contains("worker-src 'self'") && csp.contains("manifest-src 'self'"), "{csp}");
+    s.stop().await;
+}
+
+#[actix_web::test]
 async fn missing_files_are_404_not_the_spa() {
     let s = TestServer::start().await;
     assert_eq!(s.get("/assets/nope-123.js").await.status(), 404);

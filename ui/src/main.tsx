@@ -8,9 +8,11 @@ import { createQueryClient } from './api/queryClient.ts'
 import { getLanguage, useLanguage } from './i18n/index.ts'
 import { installGlobalErrorHandler } from './lib/globalErrors.ts'
 import { RootErrorBoundary } from './components/RootErrorBoundary.tsx'
+import { registerServiceWorker } from './sw/register.ts'
 
 // before anything runs, so no failed promise goes untold
 installGlobalErrorHandler()
+registerServiceWorker()
 const queryClient = createQueryClient()
 document.documentElement.lang = getLanguage()
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { setLanguage } from '../i18n/index.ts'
 import { json } from '../test/fixtures.ts'
-import { api, ApiError, NETWORK_ERROR_STATUS, onApiError } from './client.ts'
+import { api, ApiError, isNetworkFailure, NETWORK_ERROR_STATUS, onApiError, onReachability } from './client.ts'
 
 describe('api', () => {
   it('sends JSON with the session cookie and parses the answer', async () => {
@@ -105,5 +105,30 @@ describe('onApiError', () => {
     stop()
     await api('/x', { fetchImpl: failing(new TypeError('Failed to fetch')) }).catch(() => undefined)
     expect(heard).toEqual(['401 critical', '0 timeout'])
+  })
+})
+
+describe('onReachability', () => {
+  it('hears a call that met a network failure as unreachable and any answer of the server as reachable', async () => {
+    const heard: boolean[] = []
+    const stop = onReachability((reachable) => heard.push(reachable))
+    const down = (async () => {
+      throw new TypeError('Failed to fetch')
+    }) as typeof fetch
+    const e = await api('/x', { fetchImpl: down }).catch((x: unknown) => x)
+    expect(isNetworkFailure(e)).toBe(true)
+    expect(String((e as Error).message)).not.toMatch(/Failed to fetch/)
+    await api('/x', { fetchImpl: (async () => json({ error: { code: 'forbidden', message: 'No' } }, 403)) as typeof fetch }).catch(() => null)
+    await api('/x', { fetchImpl: (async () => new Response('<html>Bad gateway</html>', { status: 502 })) as typeof fetch }).catch(() => null)
+    await api('/x', { fetchImpl: (async () => json({ ok: 1 })) as typeof fetch })
+    stop()
+    await api('/x', { fetchImpl: down }).catch(() => null)
+    expect(heard).toEqual([false, true, false, true])
+  })
+
+  it('does not count a refusal or a timeout the server answered itself as a network failure', async () => {
+    const refused = await api('/x', { fetchImpl: (async () => json({ error: { code: 'forbidden', message: 'No' } }, 403)) as typeof fetch }).catch((x: unknown) => x)
+    expect(isNetworkFailure(refused)).toBe(false)
+    expect(isNetworkFailure(new TypeError('Failed to fetch'))).toBe(false)
   })
 })

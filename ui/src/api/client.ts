@@ -23,9 +23,24 @@ export const NETWORK_ERROR_STATUS = 0
  */
 export const TIMEOUT_CODE = 'timeout'
 
-/** The catalogue's answer for a call that never got an answer from this server. */
+/** The catalogue's answer for a call that never got an answer from this server (it tells `onReachability`). */
 export function networkError(status = NETWORK_ERROR_STATUS): ApiError {
+  reached(false)
   return new ApiError(status, TIMEOUT_CODE, t('error.network'))
+}
+
+/** Told after each call whether this server answered it (true) or could not be reached (false). */
+type ReachabilityListener = (reachable: boolean) => void
+const reachabilityListeners = new Set<ReachabilityListener>()
+
+/** Hears whether the server answers: the app's offline state comes and goes with it. */
+export function onReachability(listener: ReachabilityListener): () => void {
+  reachabilityListeners.add(listener)
+  return () => void reachabilityListeners.delete(listener)
+}
+
+function reached(reachable: boolean) {
+  for (const listener of reachabilityListeners) listener(reachable)
 }
 
 /**
@@ -73,6 +88,8 @@ const GATEWAY_STATUSES = new Set([502, 503, 504])
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE'
   body?: unknown
+  /** Headers beside Accept and Content-Type, e.g. a write's Idempotency-Key. */
+  headers?: Record<string, string>
   fetchImpl?: typeof fetch
 }
 
@@ -105,8 +122,8 @@ function asOfOf(res: Response): number | null {
 }
 
 /** `api` with the answer's as-of time, for live reads a screen dates. */
-export async function request<T>(path: string, { method = 'GET', body, fetchImpl = fetch }: RequestOptions = {}): Promise<Answer<T>> {
-  const headers: Record<string, string> = { Accept: 'application/json' }
+export async function request<T>(path: string, { method = 'GET', body, headers: extra, fetchImpl = fetch }: RequestOptions = {}): Promise<Answer<T>> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...extra }
   if (body !== undefined) headers['Content-Type'] = 'application/json'
   let res: Response
   let text: string
@@ -125,7 +142,13 @@ export async function request<T>(path: string, { method = 'GET', body, fetchImpl
     if (isFetchFailure(e)) throw failed(networkError())
     throw e
   }
-  if (!res.ok) throw failed(errorOf(res.status, text))
+  if (!res.ok) {
+    const refused = errorOf(res.status, text)
+    // a refusal in the server's own words is an answer: the server is there (a gateway's page
+    // for a server that is gone has already told the opposite)
+    if (refused.code !== TIMEOUT_CODE) reached(true)
+    throw failed(refused)
+  }
   let parsed: unknown
   try {
     parsed = text ? JSON.parse(text) : undefined
@@ -133,6 +156,7 @@ export async function request<T>(path: string, { method = 'GET', body, fetchImpl
     // not this server's answer (a captive portal's or a proxy's page): the server was not reached
     throw failed(networkError())
   }
+  reached(true)
   return { body: parsed as T, asOf: asOfOf(res) }
 }
 
@@ -154,6 +178,11 @@ function errorOf(status: number, text: string): ApiError {
 
 export function isApiError(e: unknown, status?: number): e is ApiError {
   return e instanceof ApiError && (status === undefined || e.status === status)
+}
+
+/** A call that never reached this server (network down, server gone): the catalogue's network answer. */
+export function isNetworkFailure(e: unknown): e is ApiError {
+  return isApiError(e) && e.code === TIMEOUT_CODE && (e.status === NETWORK_ERROR_STATUS || GATEWAY_STATUSES.has(e.status))
 }
 
 /** Something needed Exact Online right now and it could not be reached (local data keeps working). */

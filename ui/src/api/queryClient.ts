@@ -25,7 +25,9 @@ export function createQueryClient(): QueryClient {
   const client: QueryClient = new QueryClient({
     queryCache: new QueryCache({ onError: (error, query) => recheckSession(error, query.queryKey) }),
     mutationCache: new MutationCache({ onError: (error) => recheckSession(error) }),
-    defaultOptions: { queries: { retry: shouldRetry } },
+    // `always`: offline, a call fails at once with the catalogue's message instead of waiting
+    // unseen for the browser to come back online (the offline banner says why)
+    defaultOptions: { queries: { retry: shouldRetry, networkMode: 'always' }, mutations: { networkMode: 'always' } },
   })
   return client
 }

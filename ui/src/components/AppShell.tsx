@@ -11,6 +11,7 @@ import { BrandName } from './BrandName.tsx'
 import { MobileLogout } from './MobileLogout.tsx'
 import { NavBar, NavMenu, OrgName } from './NavBar.tsx'
 import { DivisionFromUrl } from './OrgSwitcher.tsx'
+import { OfflineBanner } from './OfflineBanner.tsx'
 import { OutageBanner } from './OutageBanner.tsx'
 import { SettingsMenu } from './SettingsMenu.tsx'
 import { SignInNotice } from './SignInNotice.tsx'
@@ -37,6 +38,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         {t('nav.skipToContent')}
       </a>
       {isSignedIn(session) && (wide ? <Header session={session} /> : <CompactHeader session={session} toasts={full} />)}
+      <OfflineBanner />
       {isSignedIn(session) && <OutageBanner session={session} />}
       {isSignedIn(session) && <SignInNotice session={session} />}
       <main id="main" tabIndex={-1} className="flex flex-1 flex-col focus:outline-none">

@@ -104,3 +104,32 @@ describe('RouteGuard before activation', () => {
     await screen.findByText('the transfers screen')
   })
 })
+
+describe('RouteGuard without the server', () => {
+  it('shows the catalogue message in place of the screen, not Home, and the screen once the server answers', async () => {
+    let up = false
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        if (!up) throw new TypeError('Failed to fetch')
+        return json(session({ importDataUntil: Date.now() + 60_000 }))
+      }),
+    )
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <MemoryRouter initialEntries={['/importData']}>
+          <Routes>
+            <Route path="/importData" element={<RouteGuard route={{ path: '/importData', access: 'importData', screen: screenOf }} />} />
+            <Route path="/" element={<p>home</p>} />
+          </Routes>
+        </MemoryRouter>
+      </QueryClientProvider>,
+    )
+    const alert = await screen.findByTestId('unreached')
+    expect(alert.textContent).toBe('Function code timed out or there was a network issue / try executing the call again (timeout)')
+    expect(screen.queryByText('home')).toBeNull()
+    up = true
+    await act(async () => screen.getByRole('button', { name: 'Try again' }).click())
+    await screen.findByText('the import screen')
+  })
+})

@@ -1,6 +1,9 @@
-import { Suspense } from 'react'
+import { Suspense, useEffect } from 'react'
 import { Navigate } from 'react-router'
+import { isNetworkFailure } from '../api/client.ts'
 import { useSession } from '../api/queries.ts'
+import { t } from '../i18n/index.ts'
+import { useOffline } from '../state/reachability.ts'
 import { HOME, mayEnter, needsActivation } from '../lib/access.ts'
 import { Reauth } from '../routes/importData/Reauth.tsx'
 import type { RouteDef } from '../routes/table.ts'
@@ -14,9 +17,29 @@ import { LoadingScreen } from './LoadingScreen.tsx'
  * refused), ImportData asks for its re-authentication, and anyone else goes Home.
  */
 export function RouteGuard({ route }: { route: RouteDef }) {
-  const { data: session, isPending } = useSession()
+  const { data: session, isPending, error, refetch, isFetching } = useSession()
+  const offline = useOffline()
+  const unreached = !session && isNetworkFailure(error)
+  // the server answers again (the offline banner's check): the session is asked for at once
+  useEffect(() => {
+    if (!offline && unreached) void refetch()
+  }, [offline, unreached, refetch])
   if (route.access !== 'public') {
     if (isPending) return <Loading />
+    // opened without the server (the kept shell): the catalogue's message on the screen asked
+    // for, which comes back by itself when the server answers, rather than Home
+    if (unreached) {
+      return (
+        <div className="mx-auto w-full max-w-3xl p-4 md:p-6">
+          <p role="alert" data-testid="unreached" className="mb-4 text-slate-800">
+            {error.message} ({error.code})
+          </p>
+          <button type="button" className="min-h-11 rounded bg-sky-700 px-4 py-2 text-white disabled:opacity-60" disabled={isFetching} onClick={() => void refetch()}>
+            {t('offline.retry')}
+          </button>
+        </div>
+      )
+    }
     if (needsActivation(route.access, session)) {
       return (
         <div className="mx-auto w-full max-w-3xl p-4 md:p-6">

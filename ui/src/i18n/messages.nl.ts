@@ -338,6 +338,8 @@ export const nl: Catalogue = {
   'mng.state.delivered': 'Afgeleverd',
   'mng.state.failed': 'Geweigerd',
 
+  'offline.banner': 'Stock Manager is niet bereikbaar — offline aan het werk',
+  'offline.retry': 'Opnieuw proberen',
   'outage.label': 'Verbinding met Exact Online',
   'outage.down': 'Exact Online is niet bereikbaar sinds {time}. U werkt met de lokale kopie.',
   'outage.downNoTime': 'Exact Online is niet bereikbaar. U werkt met de lokale kopie.',

@@ -338,6 +338,8 @@ export const en = {
   'mng.state.delivered': 'Delivered',
   'mng.state.failed': 'Refused',
 
+  'offline.banner': "Can't reach Stock Manager — working offline",
+  'offline.retry': 'Try again',
   'outage.label': 'Connection to Exact Online',
   'outage.down': 'Exact Online cannot be reached since {time}. You are working from the local copy.',
   'outage.downNoTime': 'Exact Online cannot be reached. You are working from the local copy.',
