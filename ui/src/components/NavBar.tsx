@@ -88,7 +88,7 @@ export function NavMenu({ session }: { session: Session }) {
       <button
         type="button"
         aria-expanded={open}
-        aria-controls="nav-menu"
+        aria-controls={open ? 'nav-menu' : undefined}
         onClick={() => setOpen((o) => !o)}
         className="flex h-11 min-w-11 items-center justify-center rounded px-2 text-sm font-medium hover:bg-white/10"
       >

@@ -60,7 +60,7 @@ function SyncSummary(props: Props) {
           <span className={`block h-full ${failed ? 'bg-red-400' : 'bg-white'}`} style={{ width: `${Math.round(progress * 100)}%` }} />
         </span>
       </button>
-      {open && <Cards {...props} className="absolute inset-x-2 top-full z-40 mt-1 max-h-[70dvh]" />}
+      {open && <Cards {...props} className="absolute inset-x-2 top-full z-40 mt-1 max-h-[70dvh] rounded-lg bg-slate-200 p-2 shadow-xl" />}
     </div>
   )
 }
