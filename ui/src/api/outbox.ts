@@ -1,5 +1,6 @@
 // The write-back queue to Exact Online.
 import { api } from './client.ts'
+import { keyedWrite } from './writes.ts'
 
 export type EntryState = 'pending' | 'sending' | 'delivered' | 'failed'
 
@@ -39,4 +40,4 @@ export const discardEntry = (id: number) => api<void>(`/outbox/${id}`, { method:
 
 /** Creates an item (no id) or updates one through the outbox. */
 export const writeItem = (data: Record<string, unknown>, id?: string) =>
-  api<WriteResult>('/exact/items', { method: id ? 'PUT' : 'POST', body: id ? { data, id } : { data } })
+  keyedWrite<WriteResult>('/exact/items', { method: id ? 'PUT' : 'POST', body: id ? { data, id } : { data } })

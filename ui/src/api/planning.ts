@@ -2,7 +2,7 @@
 import { api } from './client.ts'
 import { dbGet, dbGetAll, type Row } from './db.ts'
 import type { OutboxEntry, WriteResult } from './outbox.ts'
-import { sendWrite } from './writes.ts'
+import { keyedWrite, sendWrite } from './writes.ts'
 
 /** Enough pages for organizations with tens of thousands of open orders. */
 const MAX_PAGES = 200
@@ -112,7 +112,7 @@ export type ShownChange = Partial<Pick<ShopOrder, 'SelectionCodeCode'>>
 
 /** 200 delivered, 202 queued; a refusal (422) throws with Exact's message. */
 export const updateShopOrder = (id: string, change: ShopOrderChange) =>
-  api<WriteResult>('/exact/updateShopOrder', { method: 'PUT', body: { ID: id, ...change } })
+  keyedWrite<WriteResult>('/exact/updateShopOrder', { method: 'PUT', body: { ID: id, ...change } })
 
 export const getOutboxEntry = (id: number) => api<OutboxEntry>(`/outbox/${id}`)
 

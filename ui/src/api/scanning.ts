@@ -1,6 +1,7 @@
 // Reads and writes of the Scanning screen: items by code or barcode, their stock per storage
 // location, the open shop orders that need them, and the stock movements booked from a handheld.
 import { api } from './client.ts'
+import { keyedWrite } from './writes.ts'
 import { orgToday } from '../lib/dateTime.ts'
 import { dbGet, inList } from './db.ts'
 import type { OutboxEntry, WriteResult } from './outbox.ts'
@@ -123,7 +124,7 @@ export function today(now: number = Date.now()): string {
 }
 
 export const issueMaterial = (b: { plan: string; quantity: number; location?: string | null }) =>
-  api<WriteResult>('/exact/updateMaterialsIssues', {
+  keyedWrite<WriteResult>('/exact/updateMaterialsIssues', {
     method: 'POST',
     body: {
       ShopOrderMaterialPlan: b.plan,
@@ -134,7 +135,7 @@ export const issueMaterial = (b: { plan: string; quantity: number; location?: st
   })
 
 export const receiveShopOrder = (b: { shopOrder: string; quantity: number; location?: string | null }) =>
-  api<WriteResult>('/exact/createShopOrderReceipt', {
+  keyedWrite<WriteResult>('/exact/createShopOrderReceipt', {
     method: 'POST',
     body: {
       ShopOrder: b.shopOrder,
@@ -155,7 +156,7 @@ export interface TransferInput {
 
 /** A transfer of one item, processed at once (the stock moves now). */
 export const transferStock = (b: TransferInput) =>
-  api<WriteResult>('/exact/createWarehouseTransfer', {
+  keyedWrite<WriteResult>('/exact/createWarehouseTransfer', {
     method: 'POST',
     body: {
       WarehouseFrom: b.warehouseFrom,
@@ -174,7 +175,7 @@ export const transferStock = (b: TransferInput) =>
 
 /** A count of one item in one place, processed at once (the counted quantity becomes the stock). */
 export const countStock = (b: { item: string; warehouse: string; location?: string | null; quantity: number }) =>
-  api<WriteResult>('/exact/createStockCount', {
+  keyedWrite<WriteResult>('/exact/createStockCount', {
     method: 'POST',
     body: {
       Warehouse: b.warehouse,

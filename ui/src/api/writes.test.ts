@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { OutboxEntry } from './outbox.ts'
-import { combine, deleteFromExact, sendWrite } from './writes.ts'
+import { combine, deleteFromExact, idempotencyKey, SEND_TRIES, sendWrite } from './writes.ts'
 
 const entry = (state: OutboxEntry['state'], error: string | null = null) => ({ state, error }) as OutboxEntry
 
@@ -64,5 +64,55 @@ describe('sendWrite', () => {
     expect(fetchMock.mock.calls[0][0]).toBe('/api/v1/exact/deleteDataFromExact?endpoint=timeTransactions&id=a1b2&wait=10')
     expect(fetchMock.mock.calls[0][1]?.method).toBe('DELETE')
     expect(fetchMock.mock.calls[0][1]?.body).toBeUndefined()
+  })
+})
+
+describe('idempotency keys', () => {
+  afterEach(() => vi.unstubAllGlobals())
+  const ok = () => new Response(JSON.stringify({ state: 'delivered', error: null, entries: [{ id: 3 }] }), { status: 200 })
+  const keyOf = (init?: RequestInit) => (init?.headers as Record<string, string>)['Idempotency-Key']
+
+  it('every write carries a key of its own', async () => {
+    const fetchMock = vi.fn(async (_url: string, _init?: RequestInit) => ok())
+    vi.stubGlobal('fetch', fetchMock)
+    await sendWrite('/exact/createWarehouseTransfer', 'POST', { a: 1 })
+    await sendWrite('/exact/createWarehouseTransfer', 'POST', { a: 1 })
+    const [first, second] = fetchMock.mock.calls.map(([, init]) => keyOf(init))
+    expect(first).toMatch(/^[0-9a-f-]{32,36}$/)
+    expect(second).not.toBe(first)
+  })
+
+  it('a write whose answer was lost is sent again under the same key, then delivered', async () => {
+    let calls = 0
+    const fetchMock = vi.fn(async (_url: string, _init?: RequestInit) => {
+      calls++
+      if (calls < SEND_TRIES) throw new TypeError('Failed to fetch')
+      return ok()
+    })
+    vi.stubGlobal('fetch', fetchMock)
+    expect(await sendWrite('/exact/createMaterialIssue', 'POST', { q: 2 }, { pauseMs: 0 })).toEqual({ state: 'delivered', message: null, entryIds: [3] })
+    const keys = fetchMock.mock.calls.map(([, init]) => keyOf(init))
+    expect(keys).toHaveLength(SEND_TRIES)
+    expect(new Set(keys).size).toBe(1)
+  })
+
+  it('gives up after the last try with the catalogue message, and never resends a refusal', async () => {
+    const lost = vi.fn(async (_url: string, _init?: RequestInit): Promise<Response> => {
+      throw new TypeError('Failed to fetch')
+    })
+    vi.stubGlobal('fetch', lost)
+    await expect(sendWrite('/exact/createMaterialIssue', 'POST', {}, { pauseMs: 0 })).rejects.toMatchObject({ code: 'timeout' })
+    expect(lost).toHaveBeenCalledTimes(SEND_TRIES)
+
+    const refused = vi.fn(async (_url: string, _init?: RequestInit) => new Response(JSON.stringify({ state: 'failed', error: 'Verplicht: Item', entries: [] }), { status: 422 }))
+    vi.stubGlobal('fetch', refused)
+    expect((await sendWrite('/exact/createMaterialIssue', 'POST', {}, { pauseMs: 0 })).state).toBe('failed')
+    expect(refused).toHaveBeenCalledTimes(1)
+  })
+
+  it('is made without randomUUID too (a handheld on plain http)', () => {
+    const key = idempotencyKey({ getRandomValues: <T extends ArrayBufferView | null>(a: T) => a })
+    expect(key).toBe('0'.repeat(32))
+    expect(idempotencyKey()).not.toBe(idempotencyKey())
   })
 })

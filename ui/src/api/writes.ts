@@ -1,5 +1,5 @@
 // Writes to Exact Online through the outbox, with their outcome as the user should see it.
-import { api, isApiError } from './client.ts'
+import { api, isApiError, TIMEOUT_CODE, type RequestOptions } from './client.ts'
 import type { EntryState, OutboxEntry, WriteResult } from './outbox.ts'
 
 export interface WriteOutcome {
@@ -16,13 +16,55 @@ export interface WriteOutcome {
 /** Seconds the server waits for the provider before answering "pending" (202). */
 const WAIT_SECS = 10
 
+/** Times a write is sent when no answer comes back (a Wi-Fi dead spot), under one key. */
+export const SEND_TRIES = 3
+
+/**
+ * A new idempotency key: the server books a write sent twice under one key once, and answers the
+ * second time as it did the first.
+ */
+export function idempotencyKey(random: Pick<Crypto, 'getRandomValues'> & Partial<Pick<Crypto, 'randomUUID'>> = crypto): string {
+  // randomUUID exists only in secure contexts; a handheld on plain http still has getRandomValues
+  if (typeof random.randomUUID === 'function') return random.randomUUID()
+  return Array.from(random.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+/**
+ * A write to Exact Online through the server under one idempotency key, made once per write:
+ * when no answer comes back (a Wi-Fi dead spot), it is sent again under the same key, up to
+ * SEND_TRIES times, and the server books it once and answers as it did the first time.
+ */
+export async function keyedWrite<T>(
+  path: string,
+  options: Omit<RequestOptions, 'headers'>,
+  { key = idempotencyKey(), pauseMs = 1000 }: { key?: string; pauseMs?: number } = {},
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await api<T>(path, { ...options, headers: { 'Idempotency-Key': key } })
+    } catch (e) {
+      // no answer: the write may have been queued or not; under the same key a resend is safe
+      if (isApiError(e) && e.code === TIMEOUT_CODE && attempt < SEND_TRIES) {
+        await new Promise((r) => setTimeout(r, pauseMs * attempt))
+        continue
+      }
+      throw e
+    }
+  }
+}
+
 /**
  * Sends a write; a refusal (422) or a refused body (400) is an outcome, not an exception. During
  * an outage the server queues it and answers 202 at once: 'pending', sent when Exact Online answers.
  */
-export async function sendWrite(path: string, method: 'POST' | 'PUT' | 'DELETE', body?: unknown): Promise<WriteOutcome> {
+export async function sendWrite(
+  path: string,
+  method: 'POST' | 'PUT' | 'DELETE',
+  body?: unknown,
+  retry?: { key?: string; pauseMs?: number },
+): Promise<WriteOutcome> {
   try {
-    const res = await api<WriteResult>(`${path}${path.includes('?') ? '&' : '?'}wait=${WAIT_SECS}`, { method, body })
+    const res = await keyedWrite<WriteResult>(`${path}${path.includes('?') ? '&' : '?'}wait=${WAIT_SECS}`, { method, body }, retry)
     const open = res.state === 'pending' || res.state === 'sending'
     const message = res.error ?? (open ? waitingReason(res.entries) : null)
     return { state: res.state, message, entryIds: res.entries.map((e) => e.id) }
