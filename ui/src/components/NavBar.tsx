@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useCallback, useRef, useState } from 'react'
 import { NavLink } from 'react-router'
 import { isRegistered, type Session } from '../api/auth.ts'
 import { t } from '../i18n/index.ts'
@@ -6,6 +6,7 @@ import { organizationName, withDivision } from '../lib/access.ts'
 import { exactHost, exactUrl } from '../lib/exactLinks.ts'
 import { navRoutes } from '../routes/table.ts'
 import { MenuIcon } from './icons.tsx'
+import { useDismiss } from './useDismiss.ts'
 import { OrgSwitcher } from './OrgSwitcher.tsx'
 
 /**
@@ -68,24 +69,15 @@ export function OrgName({ session }: { session: Session }) {
 export function NavMenu({ session }: { session: Session }) {
   const [open, setOpen] = useState(false)
   const ref = useRef<HTMLDivElement>(null)
+  const trigger = useRef<HTMLButtonElement>(null)
 
-  useEffect(() => {
-    if (!open) return
-    const close = (e: Event) => {
-      if (e instanceof KeyboardEvent ? e.key === 'Escape' : !ref.current?.contains(e.target as Node)) setOpen(false)
-    }
-    document.addEventListener('mousedown', close)
-    document.addEventListener('keydown', close)
-    return () => {
-      document.removeEventListener('mousedown', close)
-      document.removeEventListener('keydown', close)
-    }
-  }, [open])
+  useDismiss(open, ref, useCallback(() => setOpen(false), []), trigger)
 
   const link = 'flex min-h-12 items-center rounded px-3 text-base'
   return (
     <div ref={ref}>
       <button
+        ref={trigger}
         type="button"
         aria-expanded={open}
         aria-controls={open ? 'nav-menu' : undefined}

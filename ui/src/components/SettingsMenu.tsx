@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useCallback, useRef, useState } from 'react'
 import { Link } from 'react-router'
 import type { Session } from '../api/auth.ts'
 import { t } from '../i18n/index.ts'
@@ -6,6 +6,7 @@ import { mayEnter, withDivision } from '../lib/access.ts'
 import { menuRoutes } from '../routes/table.ts'
 import { CogIcon } from './icons.tsx'
 import { LogoutDialog } from './LogoutDialog.tsx'
+import { useDismiss } from './useDismiss.ts'
 
 /** The settings cog: Preferences heading, the settings screens that exist, and Logout. */
 export function SettingsMenu({ session }: { session: Session }) {
@@ -14,23 +15,7 @@ export function SettingsMenu({ session }: { session: Session }) {
   const ref = useRef<HTMLDivElement>(null)
   const button = useRef<HTMLButtonElement>(null)
 
-  useEffect(() => {
-    if (!open) return
-    const close = (e: Event) => {
-      if (e instanceof KeyboardEvent) {
-        if (e.key !== 'Escape') return
-        setOpen(false)
-        // the focused item leaves with the menu: the cog takes the focus back
-        button.current?.focus()
-      } else if (!ref.current?.contains(e.target as Node)) setOpen(false)
-    }
-    document.addEventListener('mousedown', close)
-    document.addEventListener('keydown', close)
-    return () => {
-      document.removeEventListener('mousedown', close)
-      document.removeEventListener('keydown', close)
-    }
-  }, [open])
+  useDismiss(open, ref, useCallback(() => setOpen(false), []), button)
 
   const item = 'block w-full px-4 py-2 text-left hover:bg-slate-100 focus:bg-slate-100 focus:outline-none'
   return (

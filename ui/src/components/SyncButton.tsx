@@ -1,17 +1,19 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useRef, useState } from 'react'
+import { useCallback, useRef, useState } from 'react'
 import { isApiError } from '../api/client.ts'
 import { queryKeys } from '../api/queries.ts'
 import { startSync, type SyncEndpoint } from '../api/sync.ts'
 import { t } from '../i18n/index.ts'
 import { orderEndpoints, useEndpointSelection } from '../state/endpointSelection.ts'
 import { CaretIcon } from './icons.tsx'
+import { useDismiss } from './useDismiss.ts'
 
 /** Sync Data: the button syncs the chosen endpoints; the caret opens the checkbox list. */
 export function SyncButton({ endpoints, running }: { endpoints: readonly SyncEndpoint[]; running: boolean }) {
   const { selection, toggle } = useEndpointSelection(endpoints)
   const [open, setOpen] = useState(false)
   const ref = useRef<HTMLDivElement>(null)
+  const caret = useRef<HTMLButtonElement>(null)
   const queryClient = useQueryClient()
   const sync = useMutation({
     mutationFn: () => startSync(selection),
@@ -25,18 +27,8 @@ export function SyncButton({ endpoints, running }: { endpoints: readonly SyncEnd
     },
   })
 
-  useEffect(() => {
-    if (!open) return
-    const close = (e: Event) => {
-      if (e instanceof KeyboardEvent ? e.key === 'Escape' : !ref.current?.contains(e.target as Node)) setOpen(false)
-    }
-    document.addEventListener('mousedown', close)
-    document.addEventListener('keydown', close)
-    return () => {
-      document.removeEventListener('mousedown', close)
-      document.removeEventListener('keydown', close)
-    }
-  }, [open])
+  const close = useCallback(() => setOpen(false), [])
+  useDismiss(open, ref, close, caret)
 
   const ordered = orderEndpoints(endpoints)
   const groups = [
@@ -66,6 +58,7 @@ export function SyncButton({ endpoints, running }: { endpoints: readonly SyncEnd
           {t('sync.button')}
         </button>
         <button
+          ref={caret}
           type="button"
           aria-label={t('sync.choose')}
           aria-haspopup="true"

@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from 'react'
+import { useCallback, useRef, useState } from 'react'
 import { t, tCount } from '../i18n/index.ts'
 import { useIsWide } from '../lib/media.ts'
 import { SyncIcon } from './icons.tsx'
+import { useDismiss } from './useDismiss.ts'
 import { progressOf, toastsInView, type Toast } from '../state/toasts.ts'
 
 type Props = { toasts: Toast[]; onToggle: (name: string) => void }
@@ -24,20 +25,10 @@ function SyncSummary(props: Props) {
   const { toasts } = props
   const [open, setOpen] = useState(false)
   const ref = useRef<HTMLDivElement>(null)
+  const trigger = useRef<HTMLButtonElement>(null)
   if (toasts.length === 0 && open) setOpen(false)
 
-  useEffect(() => {
-    if (!open) return
-    const close = (e: Event) => {
-      if (e instanceof KeyboardEvent ? e.key === 'Escape' : !ref.current?.contains(e.target as Node)) setOpen(false)
-    }
-    document.addEventListener('mousedown', close)
-    document.addEventListener('keydown', close)
-    return () => {
-      document.removeEventListener('mousedown', close)
-      document.removeEventListener('keydown', close)
-    }
-  }, [open])
+  useDismiss(open, ref, useCallback(() => setOpen(false), []), trigger)
 
   if (toasts.length === 0) return null
   const progress = toasts.reduce((sum, toast) => sum + progressOf(toast), 0) / toasts.length
@@ -45,6 +36,7 @@ function SyncSummary(props: Props) {
   return (
     <div ref={ref}>
       <button
+        ref={trigger}
         type="button"
         aria-expanded={open}
         aria-label={tCount('toast.summary', toasts.length)}
