@@ -18,6 +18,7 @@ pub mod fuzzing;
 pub mod ip_range;
 pub mod labels;
 pub mod limits;
+pub mod organization;
 pub mod outbox;
 pub mod pictures;
 pub mod printing;
@@ -26,6 +27,7 @@ pub mod serverdb;
 pub mod setup;
 #[cfg(feature = "demo")]
 pub mod sim;
+pub mod state;
 pub mod store;
 pub mod sync;
 pub mod telemetry;

@@ -5,7 +5,7 @@
 
 use super::router::Router;
 use crate::error::{AppError, Code};
-use crate::server::AppState;
+use crate::state::AppState;
 use actix_web::body::SizedStream;
 use actix_web::{HttpRequest, HttpResponse, web};
 use std::path::PathBuf;

@@ -3,7 +3,6 @@
 //! `GET /auth/session` tells the tier; `POST /auth/logout`, `/auth/refresh`, `/auth/division`
 //! (switch organization) and `/auth/reauth` (ImportData's fresh re-authentication).
 
-use super::org::{self, organization_details};
 use super::router::Router;
 use crate::auth::orgs;
 use crate::auth::session::{
@@ -14,8 +13,9 @@ use crate::error::{AppError, AppResult, Code};
 use crate::exact::ExactError;
 use crate::exact::oauth::now_ms;
 use crate::exact::tokens::Access;
-use crate::server::AppState;
+use crate::organization::{self, organization_details};
 use crate::serverdb::OrgAccount;
+use crate::state::AppState;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
 use serde::{Deserialize, Serialize};
@@ -150,7 +150,7 @@ fn view(state: &AppState, session: Option<&Session>) -> SessionView {
             refreshing_authorization: false,
             provider_access: Access::None,
             import_data_until: None,
-            organization_details: org::placeholder("notInitialized", -1),
+            organization_details: organization::placeholder("notInitialized", -1),
             user_preferences: Value::Object(Map::new()),
             return_to: None,
             exact_host,
@@ -174,7 +174,7 @@ fn view(state: &AppState, session: Option<&Session>) -> SessionView {
         provider_access: state.tokens.access(&r.user),
         import_data_until: r.reauth_until_ms.filter(|t| *t > now_ms()),
         organization_details: organization_details(state, r.division),
-        user_preferences: org::user_preferences(state, r.division, &r.user),
+        user_preferences: organization::user_preferences(state, r.division, &r.user),
         return_to: None,
         exact_host,
         sync_interval_default,
@@ -223,13 +223,13 @@ async fn authorize(
         return Ok(HttpResponse::Ok().cookie(session::removal(state.auth.login_cookie(), secure)).json(v));
     }
 
-    let divisions = org::list_divisions(&state, division, &tokens.access_token).await;
+    let divisions = organization::list_divisions(&state, division, &tokens.access_token).await;
     let customer = Some(text(&me, "DivisionCustomerName"))
         .filter(|c| !c.is_empty())
         .or_else(|| divisions.iter().find(|d| d.division == division).map(|d| d.customer.clone()))
         .unwrap_or_default();
     let account = OrgAccount { user_name: text(&me, "UserName"), full_name: text(&me, "FullName") };
-    org::prepare_organization(&state, division, &customer, &user, &account)?;
+    organization::prepare_organization(&state, division, &customer, &user, &account)?;
     let now = now_ms();
     let record = SessionRecord {
         user: user.clone(),
@@ -325,7 +325,7 @@ async fn switch_division(
         .cloned()
         .ok_or_else(|| AppError::with_message(Code::Forbidden, "You have no access to that division"))?;
     let account = OrgAccount { user_name: s.record.user_name.clone(), full_name: s.record.full_name.clone() };
-    org::prepare_organization(&state, choice.division, &choice.customer, &s.record.user, &account)?;
+    organization::prepare_organization(&state, choice.division, &choice.customer, &s.record.user, &account)?;
     s.record.division = choice.division;
     s.record.customer_name = choice.customer.clone();
     s.record.registered = orgs::is_active(&state.serverdb, choice.division, today()).map_err(AppError::internal)?;

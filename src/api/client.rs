@@ -3,7 +3,7 @@
 //! believes them when the direct peer is one of `[server] trusted_proxies` (none by default):
 //! anyone else could write them to pick their own throttle key or origin.
 
-use crate::server::AppState;
+use crate::state::AppState;
 use actix_web::http::header::{HOST, HeaderMap, HeaderName};
 use actix_web::{HttpRequest, web};
 use std::net::IpAddr;

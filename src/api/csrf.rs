@@ -15,7 +15,7 @@
 
 use super::client::ClientInfo;
 use crate::error::{AppError, Code};
-use crate::server::AppState;
+use crate::state::AppState;
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::{Method, header};

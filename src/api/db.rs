@@ -6,7 +6,7 @@ use super::scope::Org;
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::catalogue::{self, Kind};
 use crate::limits::{JOIN_MAX_CONCURRENT, JOIN_QUEUE_WAIT};
-use crate::server::AppState;
+use crate::state::AppState;
 use crate::store::Query;
 use crate::store::joins::parse_joins_query;
 use actix_web::{HttpRequest, HttpResponse, web};

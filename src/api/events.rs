@@ -8,7 +8,7 @@ use crate::auth::session::StreamSlot;
 use crate::auth::tier::Session;
 use crate::error::AppResult;
 use crate::exact::oauth::now_ms;
-use crate::server::AppState;
+use crate::state::AppState;
 use crate::sync::SyncEvent;
 use actix_web::{HttpResponse, web};
 use bytes::Bytes;

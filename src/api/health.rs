@@ -1,7 +1,7 @@
 //! Liveness and version (public tier).
 
 use super::router::Router;
-use crate::server::AppState;
+use crate::state::AppState;
 use actix_web::{HttpResponse, web};
 use serde::Serialize;
 

@@ -17,7 +17,7 @@ use crate::labels::{
     Selection, build_from_local_copy, build_records, check_label_count, render_pdf,
 };
 use crate::printing::PrintError;
-use crate::server::AppState;
+use crate::state::AppState;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpResponse, ResponseError, web};
 use serde::{Deserialize, Serialize};

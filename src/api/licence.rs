@@ -3,13 +3,13 @@
 //! Failed attempts are throttled per client address and per user.
 
 use super::auth::too_many;
-use super::org::organization_details;
 use super::router::Router;
 use crate::auth::orgs;
 use crate::auth::tier::{Session, today};
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::oauth::now_ms;
-use crate::server::AppState;
+use crate::organization::organization_details;
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use serde_json::json;

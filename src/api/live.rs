@@ -13,7 +13,7 @@ use crate::exact::catalogue::{self, Kind};
 use crate::exact::client::gather;
 use crate::exact::oauth::now_ms;
 use crate::limits::PROVIDER_READ_MAX_ROWS;
-use crate::server::AppState;
+use crate::state::AppState;
 use crate::store::query::MAX_LIMIT;
 use crate::store::{Commit, OrgStore, Query};
 use actix_web::{HttpResponse, web};

@@ -11,7 +11,7 @@
 use crate::error::{AppError, Code};
 use crate::exact::ExactError;
 use crate::exact::reachability::ProviderStatus;
-use crate::server::AppState;
+use crate::state::AppState;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;

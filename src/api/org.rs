@@ -3,12 +3,11 @@
 //! preference and permission writes.
 
 use super::router::Router;
-use crate::auth::session::DivisionChoice;
 use crate::auth::tier::{Session, today};
 use crate::auth::{accounts, orgs};
 use crate::error::{AppError, AppResult, Code};
-use crate::server::AppState;
-use crate::serverdb::OrgAccount;
+use crate::organization::organization_details;
+use crate::state::AppState;
 use crate::store::{DELETED_ENTRIES_TABLE, OrgDetails};
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
@@ -27,123 +26,6 @@ pub fn routes(r: &mut Router) {
     r.full("/organization/accounts", |res| res.get(accounts));
     // Before `/db/{table}`, so it is never taken for a table name.
     r.full("/db/userPermissions", |res| res.get(permissions).put(update_permissions));
-}
-
-/// Spec §3's placeholder: `notInitialized`/-1 without a session, `error`/0 when the lookup fails.
-pub fn placeholder(uuid: &str, division: i64) -> Value {
-    json!({"uuid": uuid, "division": division, "name": "", "sync_timestamps": {}, "preferences": default_preferences()})
-}
-
-fn default_preferences() -> Value {
-    json!({"weekends_disabled": false})
-}
-
-/// Stored preferences over the defaults.
-fn with_defaults(stored: &Value) -> Value {
-    let mut out = default_preferences();
-    if let (Some(o), Some(s)) = (out.as_object_mut(), stored.as_object()) {
-        for (k, v) in s {
-            o.insert(k.clone(), v.clone());
-        }
-    }
-    out
-}
-
-/// `{uuid, division, name, sync_timestamps, preferences}`; sync_timestamps has one entry per
-/// synced table plus `last_sync` and `deleted_entries_sync_timestamp` (1 before the first sync).
-pub fn organization_details(state: &AppState, division: i64) -> Value {
-    let read = || -> anyhow::Result<Option<Value>> {
-        let store = state.stores.get(division)?;
-        let Some(d) = store.org_details()? else { return Ok(None) };
-        let sync = store.sync_state()?;
-        let mut ts = Map::new();
-        for ep in crate::exact::catalogue::sync_endpoints().filter(|e| e.table != DELETED_ENTRIES_TABLE) {
-            ts.insert(ep.table.to_string(), json!(sync.timestamps.get(ep.table).copied().unwrap_or(1)));
-        }
-        ts.insert("last_sync".into(), json!(sync.last_sync));
-        ts.insert("deleted_entries_sync_timestamp".into(), json!(sync.deleted_entries_sync_timestamp.unwrap_or(1)));
-        Ok(Some(json!({
-            "uuid": d.uuid, "division": d.division, "name": d.name,
-            "sync_timestamps": ts, "preferences": with_defaults(&d.preferences),
-        })))
-    };
-    match read() {
-        Ok(Some(v)) => v,
-        Ok(None) => placeholder("notInitialized", -1),
-        Err(e) => {
-            tracing::error!(division, error = %format!("{e:#}"), "organization lookup failed");
-            placeholder("error", 0)
-        }
-    }
-}
-
-/// The user's own preferences in the organization.
-pub fn user_preferences(state: &AppState, division: i64, user: &str) -> Value {
-    state
-        .stores
-        .get(division)
-        .ok()
-        .and_then(|s| s.user_preferences(user).ok().flatten())
-        .unwrap_or_else(|| Value::Object(Map::new()))
-}
-
-/// A sign-in to an organization: on the first, its store gets details (a uuid, the name) and the
-/// registry an entry; every signing-in user becomes one of its accounts (whose provider tokens
-/// may serve its sync), the latest one first after the chosen sync account.
-pub fn prepare_organization(
-    state: &AppState,
-    division: i64,
-    customer: &str,
-    user: &str,
-    account: &OrgAccount,
-) -> AppResult<()> {
-    let store = state.stores.get(division)?;
-    match store.org_details()? {
-        Some(d) if d.name == customer || customer.is_empty() => {}
-        Some(mut d) => {
-            d.name = customer.to_string();
-            store.set_org_details(&d)?;
-        }
-        None => store.set_org_details(&OrgDetails {
-            uuid: uuid::Uuid::new_v4().to_string(),
-            division,
-            name: customer.to_string(),
-            preferences: default_preferences(),
-        })?,
-    }
-    orgs::register(&state.serverdb, division, customer).map_err(AppError::internal)?;
-    state.serverdb.set_org_token_user(division, user).map_err(AppError::internal)?;
-    state.serverdb.add_org_user(division, user, account).map_err(AppError::internal)?;
-    Ok(())
-}
-
-/// How long sign-in waits for the list of the user's divisions.
-const DIVISIONS_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
-
-/// The user's divisions from the provider; on failure just the current one, so sign-in still works.
-pub async fn list_divisions(state: &AppState, current: i64, token: &str) -> Vec<DivisionChoice> {
-    let url = state.exact.api_url(current, "system/Divisions?$select=Code,Description,CustomerName");
-    // A spent minute budget would hold the sign-in for up to a minute: sign in with the current
-    // division only rather than keep the user waiting.
-    let listed = tokio::time::timeout(DIVISIONS_WAIT, state.exact.get_all(current, token, &url)).await;
-    let Ok(listed) = listed else {
-        tracing::warn!("listing the user's divisions took too long; signing in with the current one");
-        return Vec::new();
-    };
-    match listed {
-        Ok(rows) => rows
-            .iter()
-            .filter_map(|r| {
-                let division = r.get("Code").and_then(Value::as_i64)?;
-                let text = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or_default().trim().to_string();
-                Some(DivisionChoice { division, name: text("Description"), customer: text("CustomerName") })
-            })
-            .collect(),
-        Err(e) => {
-            tracing::warn!(error = %e, "cannot list the user's divisions");
-            Vec::new()
-        }
-    }
 }
 
 async fn access_token(state: &AppState, session: &Session) -> AppResult<String> {

@@ -10,7 +10,7 @@ use crate::auth::tier::Session;
 use crate::error::{AppError, AppResult, Code};
 use crate::pictures::SetOutcome;
 use crate::pictures::store::Image;
-use crate::server::AppState;
+use crate::state::AppState;
 use actix_web::http::header::{self, ContentEncoding, EntityTag, IfNoneMatch};
 use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
 use base64::Engine;

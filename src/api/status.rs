@@ -4,7 +4,7 @@
 use super::router::Router;
 use crate::auth::tier::Session;
 use crate::error::{AppError, AppResult};
-use crate::server::AppState;
+use crate::state::AppState;
 use actix_web::{HttpResponse, web};
 use serde_json::json;
 

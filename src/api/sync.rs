@@ -7,7 +7,7 @@ use crate::auth::accounts;
 use crate::auth::tier::Session;
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::catalogue;
-use crate::server::AppState;
+use crate::state::AppState;
 use crate::sync::engine::{OrgToken, SyncError};
 use crate::sync::{SyncEngine, SyncSink};
 use actix_web::{HttpResponse, web};

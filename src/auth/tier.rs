@@ -9,7 +9,7 @@ use super::session::{SessionRecord, Sessions, Unreadable, login_cookie_name, ses
 use super::throttle::Throttle;
 use crate::error::{AppError, Code};
 use crate::exact::oauth::now_ms;
-use crate::server::AppState;
+use crate::state::AppState;
 use actix_web::body::MessageBody;
 use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;

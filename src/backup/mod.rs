@@ -16,7 +16,7 @@ pub mod schedule;
 pub mod snapshot;
 
 use crate::config::Config;
-use crate::server::AppState;
+use crate::state::AppState;
 use anyhow::{Context, Result, bail};
 use archive::{Manifest, Source};
 use std::path::{Path, PathBuf};

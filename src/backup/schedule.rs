@@ -2,7 +2,7 @@
 //! files, into `{dir}/stock-manager-{YYYYMMDD-HHMMSS}.tar`, keeping the newest `keep`.
 
 use crate::config::BackupConfig;
-use crate::server::AppState;
+use crate::state::AppState;
 use actix_web::web;
 use anyhow::{Context, Result};
 use chrono::{DateTime, Local, NaiveTime, TimeZone};

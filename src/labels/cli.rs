@@ -6,7 +6,7 @@ use super::{LabelRequest, LabelSource, LabelType, ProviderLookups, RecordError, 
 use crate::config::Config;
 use crate::exact::Waits;
 use crate::printing::{JobState, PrintService};
-use crate::server::AppState;
+use crate::state::AppState;
 use crate::sync::engine::OrgToken;
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;

@@ -5,7 +5,7 @@ use super::engine::SyncEngine;
 use super::sink::SyncSink;
 use crate::config::Config;
 use crate::exact::Waits;
-use crate::server::AppState;
+use crate::state::AppState;
 use anyhow::{Context, Result, bail};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use std::collections::HashMap;

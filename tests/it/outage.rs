@@ -7,9 +7,9 @@ use reqwest::Method;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 use stock_manager::exact::oauth::{TokenSet, now_ms};
-use stock_manager::server::AppState;
 use stock_manager::serverdb::TOKENS;
 use stock_manager::sim::{Faults, SimOptions, Simulator};
+use stock_manager::state::AppState;
 
 fn sim_options() -> SimOptions {
     SimOptions { rate_limits: false, ..Default::default() }
