@@ -93,6 +93,54 @@ fn last_per_key(mut prepared: Vec<Prepared<'_>>) -> Vec<Prepared<'_>> {
     unique
 }
 
+/// Writes rows to a table's row and key tables, counting what it inserted and updated.
+struct RowPlacer<'t> {
+    rows_t: redb::Table<'t, RowId, &'static [u8]>,
+    keys_t: redb::Table<'t, &'static str, RowId>,
+    /// The id the next new key takes.
+    next_id: RowId,
+    /// Reused buffer for packed rows.
+    packed: Vec<u8>,
+    outcome: UpsertOutcome,
+}
+
+impl<'t> RowPlacer<'t> {
+    fn open(txn: &'t WriteTransaction, table: &str) -> StoreResult<Self> {
+        let rows_t = txn.open_table(RowsDef::new(&rows_name(table)))?;
+        let keys_t = txn.open_table(KeysDef::new(&keys_name(table)))?;
+        let next_id: RowId = rows_t.last()?.map_or(1, |(k, _)| k.value() + 1);
+        Ok(RowPlacer { rows_t, keys_t, next_id, packed: Vec::new(), outcome: UpsertOutcome::default() })
+    }
+
+    /// Stores one row; answers its id and, for a known key, the old row's index entries.
+    fn place(
+        &mut self,
+        key: &str,
+        bytes: &[u8],
+        dict: &Dict,
+        fields: &[&str],
+    ) -> StoreResult<(RowId, Option<Vec<Option<NormKey>>>)> {
+        // A new key takes the next id (one descent of the key table); a known key keeps its
+        // id, so its row is overwritten where it is.
+        let known = self.keys_t.insert(key, self.next_id)?.map(|g| g.value());
+        let Some(id) = known else {
+            let id = self.next_id;
+            self.rows_t.insert(id, pack(bytes, dict, &mut self.packed))?;
+            self.next_id += 1;
+            self.outcome.inserted += 1;
+            return Ok((id, None));
+        };
+        self.keys_t.insert(key, id)?;
+        self.outcome.updated += 1;
+        let old = self.rows_t.insert(id, pack(bytes, dict, &mut self.packed))?;
+        let old_entries = match old {
+            Some(old) if !fields.is_empty() => stored_entries(old.value(), Some(dict), fields)?,
+            _ => vec![None; fields.len()],
+        };
+        Ok((id, Some(old_entries)))
+    }
+}
+
 /// Index entries to remove and insert, one list per indexed field, gathered over a batch so
 /// each index is written once, in key order.
 struct IndexChanges {
@@ -165,45 +213,20 @@ impl Writer<'_> {
         let spec = self.spec(table)?;
         let Some(&sample) = rows.first() else { return Ok(UpsertOutcome::default()) };
         let dict = dict_for_write(self.txn, table, sample)?;
-        let (rows_name, keys_name) = (rows_name(table), keys_name(table));
-        let mut rows_t = self.txn.open_table(RowsDef::new(&rows_name))?;
-        let mut keys_t = self.txn.open_table(KeysDef::new(&keys_name))?;
+        let mut placer = RowPlacer::open(self.txn, table)?;
         let idx_names: Vec<String> = spec.indexed.iter().map(|f| index_name(table, f)).collect();
         let mut idx_t =
             idx_names.iter().map(|n| self.txn.open_table(IndexDef::new(n))).collect::<Result<Vec<_>, _>>()?;
         let fields: Vec<&str> = spec.indexed.iter().map(String::as_str).collect();
         let unique = last_per_key(prepare(spec, &fields, rows)?);
         let mut changes = IndexChanges::new(fields.len());
-        let mut next_id: RowId = rows_t.last()?.map_or(1, |(k, _)| k.value() + 1);
-        let mut outcome = UpsertOutcome::default();
-        let mut packed = Vec::new();
         for (key, bytes, new_entries) in unique {
-            // A new key takes the next id (one descent of the key table); a known key keeps its
-            // id, so its row is overwritten where it is.
-            let known = keys_t.insert(key.as_ref(), next_id)?.map(|g| g.value());
-            let (id, old_entries) = match known {
-                None => {
-                    rows_t.insert(next_id, pack(bytes, &dict, &mut packed))?;
-                    next_id += 1;
-                    outcome.inserted += 1;
-                    (next_id - 1, None)
-                }
-                Some(id) => {
-                    keys_t.insert(key.as_ref(), id)?;
-                    outcome.updated += 1;
-                    let old = rows_t.insert(id, pack(bytes, &dict, &mut packed))?;
-                    let old_entries = match old {
-                        Some(old) if !fields.is_empty() => stored_entries(old.value(), Some(&dict), &fields)?,
-                        _ => vec![None; fields.len()],
-                    };
-                    (id, Some(old_entries))
-                }
-            };
+            let (id, old_entries) = placer.place(&key, bytes, &dict, &fields)?;
             changes.record(id, old_entries, new_entries);
         }
         changes.apply(&mut idx_t)?;
-        drop(rows_t);
-        drop(keys_t);
+        let outcome = placer.outcome;
+        drop(placer);
         drop(idx_t);
         meta::add_row_count(self.txn, table, outcome.inserted as i64)?;
         Ok(outcome)
