@@ -5,7 +5,7 @@ use crate::config::Config;
 use crate::discovery::Discovery;
 use crate::error::{self, AppError, Code};
 use crate::exact::Waits;
-use crate::state::ScheduledOrgs;
+use crate::state::{AppState, ScheduledOrgs};
 use crate::sync;
 use crate::{api, telemetry, tls, ui_assets};
 use actix_web::body::{BoxBody, EitherBody};
@@ -27,9 +27,6 @@ const TOKEN_RENEWAL_TICK: Duration = Duration::from_secs(10);
 const TOKEN_RENEWAL_RETRY: Duration = Duration::from_secs(60);
 /// How long a stop waits for aborted background tasks to drop their database handles.
 const RELEASE_WAIT: Duration = Duration::from_secs(5);
-
-/// The handlers that are not yet switched to `crate::state` (the write routes) name it here.
-pub use crate::state::AppState;
 
 /// The whole route table. Tiers: public, signed in, full access (spec §2); every API resource
 /// states its tier where it is added (see `api::router`).

@@ -12,7 +12,7 @@ use super::scope::Org;
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::oauth::now_ms;
 use crate::exact::odata::is_guid;
-use crate::server::AppState;
+use crate::state::AppState;
 use crate::store::{OrgStore, StoreResult};
 use actix_web::{HttpResponse, web};
 use serde::{Deserialize, Serialize};

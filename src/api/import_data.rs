@@ -7,7 +7,7 @@ use super::router::Router;
 use crate::auth::tier::Session;
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::catalogue;
-use crate::server::AppState;
+use crate::state::AppState;
 use crate::store::{Commit, DELETED_ENTRIES_TABLE, OrgStore};
 use actix_web::{HttpResponse, web};
 use bytes::Bytes;

@@ -11,7 +11,7 @@ use super::router::Router;
 use super::scope::Org;
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::odata;
-use crate::server::AppState;
+use crate::state::AppState;
 use crate::store::query::MAX_LIMIT;
 use crate::store::{OrgStore, Query, StoreResult};
 use actix_web::{HttpResponse, web};

@@ -15,7 +15,7 @@ use crate::exact::oauth::now_ms;
 use crate::outbox::actions::{self, Actor, Invalid};
 use crate::outbox::store::{KeptAnswer, KeyRecord};
 use crate::outbox::{Entry, KeyState, Keyed, Method, QueueCounts, State};
-use crate::server::AppState;
+use crate::state::AppState;
 use crate::store::OrgStore;
 use crate::store::last_known::{self, Kept};
 use actix_web::http::StatusCode;
