@@ -3,8 +3,7 @@
 // copy codes; and at handheld size the operator timer taking "SO <number>" as Scanning does.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { activate, api, signIn, syncSettled, watchConsole } from './flows.mjs'
-import { launchBrowser, startServer } from './server.mjs'
+import { api, syncedDemo, watchConsole } from './flows.mjs'
 
 let server
 let browser
@@ -14,17 +13,8 @@ let errors
 let division
 
 before(async () => {
-  server = await startServer('demo')
-  browser = await launchBrowser()
-  context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-GB' })
+  ;({ server, browser, context, page, errors, division } = await syncedDemo({ viewport: { width: 1440, height: 900 }, locale: 'en-GB' }))
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
-  page = await context.newPage()
-  errors = watchConsole(page)
-  await signIn(page, server.url)
-  await activate(page, server.url, server.lines['Licence code'])
-  division = new URL(page.url()).searchParams.get('division')
-  await api(page, '/sync', { method: 'POST', body: {} })
-  await syncSettled(page, 300_000)
 })
 
 after(async () => {

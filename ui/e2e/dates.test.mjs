@@ -3,8 +3,7 @@
 // a transfer showed an hour later in the Transfers history than in the outbox.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { activate, api, same, signIn, simulatorRows, syncSettled, watchConsole } from './flows.mjs'
-import { launchBrowser, startServer } from './server.mjs'
+import { api, same, simulatorRows, syncedDemo } from './flows.mjs'
 
 let server
 let browser
@@ -13,16 +12,7 @@ let errors
 let division
 
 before(async () => {
-  server = await startServer('demo')
-  browser = await launchBrowser()
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US', timezoneId: 'Europe/Amsterdam' })
-  page = await context.newPage()
-  errors = watchConsole(page)
-  await signIn(page, server.url)
-  await activate(page, server.url, server.lines['Licence code'])
-  division = new URL(page.url()).searchParams.get('division')
-  await api(page, '/sync', { method: 'POST', body: {} })
-  await syncSettled(page, 300_000)
+  ;({ server, browser, page, errors, division } = await syncedDemo({ viewport: { width: 1440, height: 900 }, locale: 'en-US', timezoneId: 'Europe/Amsterdam' }))
 })
 
 after(async () => {

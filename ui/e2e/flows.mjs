@@ -1,5 +1,6 @@
 // Steps the end-to-end specs and the screenshot script share.
 import assert from 'node:assert/strict'
+import { launchBrowser, startServer } from './server.mjs'
 
 export const MOBILE_UA =
   'Mozilla/5.0 (Linux; Android 14; TC58) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36'
@@ -76,3 +77,27 @@ export const iso = (ms) => new Date(ms).toISOString().slice(0, 10)
 
 /** Equal ids (Exact's GUIDs come in either case). */
 export const same = (a, b) => String(a).toLowerCase() === String(b).toLowerCase()
+
+/** What most specs start from: the demo server, a browser, and a page (with `contextOptions`)
+ * signed in to the activated demo organization, its data synced. Stops what it started when a
+ * step fails, so a spec's after() need not know how far it got. */
+export async function syncedDemo(contextOptions) {
+  const server = await startServer('demo')
+  let browser
+  try {
+    browser = await launchBrowser()
+    const context = await browser.newContext(contextOptions)
+    const page = await context.newPage()
+    const errors = watchConsole(page)
+    await signIn(page, server.url)
+    await activate(page, server.url, server.lines['Licence code'])
+    const division = new URL(page.url()).searchParams.get('division')
+    await api(page, '/sync', { method: 'POST', body: {} })
+    await syncSettled(page, 300_000)
+    return { server, browser, context, page, errors, division }
+  } catch (e) {
+    await browser?.close()
+    await server.stop()
+    throw e
+  }
+}

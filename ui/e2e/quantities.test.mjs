@@ -4,8 +4,7 @@
 // write is looked up at the simulator.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { activate, api, MOBILE_UA, same, signIn, simulatorRows, syncSettled, waitFor, watchConsole } from './flows.mjs'
-import { launchBrowser, startServer } from './server.mjs'
+import { MOBILE_UA, same, signIn, simulatorRows, syncedDemo, waitFor, watchConsole } from './flows.mjs'
 
 let server
 let browser
@@ -42,22 +41,13 @@ async function delivered(scope, testId) {
 }
 
 before(async () => {
-  server = await startServer('demo')
-  browser = await launchBrowser()
-  const context = await browser.newContext({
+  ;({ server, browser, page, errors, division } = await syncedDemo({
     viewport: { width: 390, height: 844 },
     userAgent: MOBILE_UA,
     hasTouch: true,
     isMobile: true,
     locale: 'en-GB',
-  })
-  page = await context.newPage()
-  errors = watchConsole(page)
-  await signIn(page, server.url)
-  await activate(page, server.url, server.lines['Licence code'])
-  division = new URL(page.url()).searchParams.get('division')
-  await api(page, '/sync', { method: 'POST', body: {} })
-  await syncSettled(page, 300_000)
+  }))
 
   // a piece item (Exact allows no fractions) in stock at a storage location, needed by an open shop order
   const [stock, plans, orders, items] = await Promise.all([

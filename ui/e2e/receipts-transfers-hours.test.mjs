@@ -2,8 +2,7 @@
 // simulator is asked whether Exact Online changed as the user meant.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { activate, api, same, signIn, simulatorRows, syncSettled, watchConsole } from './flows.mjs'
-import { launchBrowser, startServer } from './server.mjs'
+import { api, same, simulatorRows, syncedDemo } from './flows.mjs'
 
 let server
 let browser
@@ -12,16 +11,7 @@ let errors
 let division
 
 before(async () => {
-  server = await startServer('demo')
-  browser = await launchBrowser()
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' })
-  page = await context.newPage()
-  errors = watchConsole(page)
-  await signIn(page, server.url)
-  await activate(page, server.url, server.lines['Licence code'])
-  division = new URL(page.url()).searchParams.get('division')
-  await api(page, '/sync', { method: 'POST', body: {} })
-  await syncSettled(page, 300_000)
+  ;({ server, browser, page, errors, division } = await syncedDemo({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' }))
 })
 
 after(async () => {
