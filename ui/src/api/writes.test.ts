@@ -70,7 +70,7 @@ describe('sendWrite', () => {
 describe('idempotency keys', () => {
   afterEach(() => vi.unstubAllGlobals())
   const ok = () => new Response(JSON.stringify({ state: 'delivered', error: null, entries: [{ id: 3 }] }), { status: 200 })
-  const keyOf = (init?: RequestInit) => (init?.headers as Record<string, string>)['Idempotency-Key']
+  const keyOf = (init?: RequestInit) => (init?.headers as Record<string, string> | undefined)?.['Idempotency-Key']
 
   it('every write carries a key of its own', async () => {
     const fetchMock = vi.fn(async (_url: string, _init?: RequestInit) => ok())
