@@ -19,6 +19,7 @@ pub mod org;
 pub mod pictures;
 pub mod printers;
 pub mod router;
+pub mod scan_catalogue;
 pub mod scanning;
 pub mod scope;
 pub mod setup;
@@ -43,6 +44,7 @@ pub fn register(r: &mut Router) {
     events::routes(r);
     db::routes(r);
     scanning::routes(r);
+    scan_catalogue::routes(r);
     hours::routes(r);
     live::routes(r);
     write::routes(r);

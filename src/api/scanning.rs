@@ -22,7 +22,7 @@ use std::collections::HashMap;
 /// Shop order statuses that still take materials: 10 open, 20 in process (spec §3).
 pub const ACTIVE_SHOP_ORDER_STATUSES: &str = "in.(10,20)";
 /// Material plan lines of Type 1 are materials (2 are by-products).
-const PLAN_TYPE_MATERIAL: &str = "eq.1";
+pub const PLAN_TYPE_MATERIAL: &str = "eq.1";
 /// Order ids per material-line query: keeps each `in.(…)` list short.
 const ORDERS_PER_QUERY: usize = 100;
 
@@ -49,7 +49,7 @@ async fn orders_needing(state: web::Data<AppState>, org: Org, q: web::Query<Need
 }
 
 /// Every row of `table` matching `pairs`, page after page.
-fn all_rows(store: &OrgStore, table: &str, pairs: &[(&str, &str)]) -> StoreResult<Vec<Value>> {
+pub(crate) fn all_rows(store: &OrgStore, table: &str, pairs: &[(&str, &str)]) -> StoreResult<Vec<Value>> {
     let limit = MAX_LIMIT.to_string();
     let mut rows = Vec::new();
     loop {

@@ -45,6 +45,8 @@ mod printing;
 #[cfg(feature = "demo")]
 mod reliability;
 #[cfg(feature = "demo")]
+mod scan_catalogue;
+#[cfg(feature = "demo")]
 mod scanning;
 mod server;
 #[cfg(feature = "demo")]
