@@ -25,7 +25,9 @@ const SERVICE_WORKER: &str = "sw.js";
 /// inherits this policy: Chrome's PDF viewer counts as plugin content there, hence `object-src
 /// blob:` rather than `'none'`, and reading the PDF back from its tab needs `connect-src blob:`
 /// ('self' never covers blob:). The service worker and the web app manifest come from this server.
-pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+/// `'wasm-unsafe-eval'` lets the camera's bundled barcode decoder (a .wasm from this server, for
+/// browsers without their own) be compiled; it allows no JavaScript eval.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; \
     img-src 'self' data: blob:; connect-src 'self' blob:; object-src blob:; worker-src 'self'; \
     manifest-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
 
@@ -88,6 +90,9 @@ fn respond(req: &HttpRequest, path: &str, file: rust_embed::EmbeddedFile, cache:
         "text/javascript; charset=utf-8"
     } else if path.ends_with(".webmanifest") {
         "application/manifest+json"
+    } else if path.ends_with(".wasm") {
+        // compiling while it downloads (instantiateStreaming) takes this type only
+        "application/wasm"
     } else {
         mime
     };

@@ -99,6 +99,26 @@ async fn service_worker_and_manifest_make_an_installable_app() {
 }
 
 #[actix_web::test]
+async fn the_cameras_bundled_decoder_is_served_precached_and_allowed_to_compile() {
+    let s = TestServer::start().await;
+    let sw = s.get("/sw.js").await.text().await.unwrap();
+    // the precache list names it, so a browser without its own decoder scans offline too
+    let end = sw.find(".wasm\"").expect("a .wasm in the precache list") + ".wasm".len();
+    let start = sw[..end].rfind('"').unwrap() + 1;
+    let wasm = &sw[start..end];
+    assert!(wasm.starts_with("/assets/"), "{wasm}");
+    let res = s.get(wasm).await;
+    assert_eq!(res.status(), 200, "{wasm}");
+    assert_eq!(res.headers()["content-type"], "application/wasm");
+    assert_eq!(res.headers()["cache-control"], "public, max-age=31536000, immutable");
+    assert_eq!(&res.bytes().await.unwrap()[..4], b"\0asm", "a WebAssembly module");
+    let csp = s.get("/").await.headers()["content-security-policy"].to_str().unwrap().to_string();
+    let script_src = csp.split(';').map(str::trim).find(|d| d.starts_with("script-src ")).unwrap_or_default();
+    assert_eq!(script_src, "script-src 'self' 'wasm-unsafe-eval'", "{csp}");
+    s.stop().await;
+}
+
+#[actix_web::test]
 async fn missing_files_are_404_not_the_spa() {
     let s = TestServer::start().await;
     assert_eq!(s.get("/assets/nope-123.js").await.status(), 404);

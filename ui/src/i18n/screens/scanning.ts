@@ -24,7 +24,7 @@ export const en = {
   'scanning.cameraInsecure':
     'The camera needs a secure (HTTPS) connection; this page was opened over plain HTTP. Use the scanner, or open the app through its HTTPS address.',
   'scanning.cameraNone': 'This browser gives no access to a camera.',
-  'scanning.cameraNoDecoder': 'This browser cannot read barcodes from the camera (no barcode decoder): use the scanner or type the code.',
+  'scanning.cameraDecoderFailed': 'The barcode reader could not be loaded from the server: use the scanner or type the code, or close the camera and try again.',
   'scanning.cameraFailed': 'The camera could not start: {message}',
   'scanning.itemCard': 'Item',
   'scanning.noPicture': 'No picture',
@@ -116,7 +116,7 @@ export const nl: Record<keyof typeof en, string> = {
   'scanning.cameraInsecure':
     'De camera werkt alleen over een beveiligde (HTTPS) verbinding; deze pagina is via gewoon HTTP geopend. Gebruik de scanner, of open de app via het HTTPS-adres.',
   'scanning.cameraNone': 'Deze browser geeft geen toegang tot een camera.',
-  'scanning.cameraNoDecoder': 'Deze browser kan geen barcodes lezen met de camera (geen barcodelezer): gebruik de scanner of typ de code.',
+  'scanning.cameraDecoderFailed': 'De barcodelezer kon niet van de server worden geladen: gebruik de scanner of typ de code, of sluit de camera en probeer het opnieuw.',
   'scanning.cameraFailed': 'De camera kon niet starten: {message}',
   'scanning.itemCard': 'Artikel',
   'scanning.noPicture': 'Geen afbeelding',
