@@ -46,7 +46,8 @@ export async function startServer(command = 'serve', extraArgs = [], { listen = 
   }
 }
 
-export async function launchBrowser() {
+/** Debian's Chromium, headless; `args` adds switches (a fake camera, say). */
+export async function launchBrowser({ args = [] } = {}) {
   return chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
@@ -59,6 +60,7 @@ export async function launchBrowser() {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...args,
     ],
   })
 }

@@ -4,7 +4,16 @@ import template from './sw.template.js?raw'
 import { precacheList, precacheVersion, PUBLIC_SHELL_FILES, serviceWorkerSource } from './precache.ts'
 
 // what Vite's bundle holds after a build: the page, the entry, lazy screens, styles, a source map
-const BUNDLE = ['index.html', 'assets/index-BTk4d2mG.js', 'assets/Scanning-x1Y2.js', 'assets/index-C0ffee.css', 'assets/Planning-BA6v.js', 'assets/index-BTk4d2mG.js.map', 'sw.js']
+const BUNDLE = [
+  'index.html',
+  'assets/index-BTk4d2mG.js',
+  'assets/Scanning-x1Y2.js',
+  'assets/index-C0ffee.css',
+  'assets/Planning-BA6v.js',
+  'assets/zxing_reader-Dq3v.wasm',
+  'assets/index-BTk4d2mG.js.map',
+  'sw.js',
+]
 
 describe('precacheList', () => {
   it('keeps the shell, every screen and the installable app files, once and in order', () => {
@@ -13,6 +22,8 @@ describe('precacheList', () => {
     expect(list).toContain('/assets/Scanning-x1Y2.js')
     expect(list).toContain('/assets/Planning-BA6v.js')
     expect(list).toContain('/assets/index-C0ffee.css')
+    // the camera's bundled decoder, for browsers without their own
+    expect(list).toContain('/assets/zxing_reader-Dq3v.wasm')
     for (const f of PUBLIC_SHELL_FILES) expect(list).toContain(f)
     expect(list).toEqual([...new Set(list)].sort())
   })

@@ -7,8 +7,9 @@ export const PUBLIC_SHELL_FILES = ['/favicon.svg', '/manifest.webmanifest', '/ic
 /** The service worker's own file name, at the root so its scope is the whole app. */
 export const SERVICE_WORKER_FILE = 'sw.js'
 
-/** What a file kept for offline use ends in: pages, code, styles, pictures, fonts. */
-const SHELL_FILE = /\.(html|js|css|svg|png|webp|woff2?)$/
+/** What a file kept for offline use ends in: pages, code, styles, pictures, fonts, and the camera's
+ * bundled barcode decoder (.wasm), so a browser without its own decoder scans without the server too. */
+const SHELL_FILE = /\.(html|js|css|svg|png|webp|woff2?|wasm)$/
 
 /**
  * The URLs to precache from the build's output file names (Vite's bundle keys, relative to dist):

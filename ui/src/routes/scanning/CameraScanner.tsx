@@ -1,21 +1,11 @@
 import { useEffect, useRef, useState } from 'react'
 import { t } from '../../i18n/index.ts'
-
-/** The browser's own decoder (Chrome on Android, Edge, Safari 17+); no library is loaded. */
-interface Detector {
-  detect(source: HTMLVideoElement): Promise<{ rawValue: string }[]>
-}
-type DetectorClass = new (opts?: { formats?: string[] }) => Detector
-
-function detectorClass(): DetectorClass | null {
-  return (globalThis as { BarcodeDetector?: DetectorClass }).BarcodeDetector ?? null
-}
+import { CAMERA_FORMATS, detectorClass, type Detector } from './decoder.ts'
 
 /** Why the camera cannot be used here, or null when it can. */
 export function cameraUnavailable(): string | null {
   if (!window.isSecureContext) return t('scanning.cameraInsecure')
   if (!navigator.mediaDevices?.getUserMedia) return t('scanning.cameraNone')
-  if (!detectorClass()) return t('scanning.cameraNoDecoder')
   return null
 }
 
@@ -25,14 +15,14 @@ export function CameraScanner({ onScan, onClose }: { onScan: (code: string) => v
   const [error, setError] = useState<string | null>(null)
 
   useEffect(() => {
-    const Detector = detectorClass()
-    if (!Detector) return
     let stream: MediaStream | null = null
     let timer: ReturnType<typeof setTimeout> | undefined
     let stopped = false
-    const detector = new Detector()
+    let detector: Detector | null = null
+    let playing = false
+    let started = false
     const tick = async () => {
-      if (stopped || !video.current) return
+      if (stopped || !video.current || !detector) return
       try {
         const found = await detector.detect(video.current)
         if (found.length > 0 && !stopped) {
@@ -45,6 +35,11 @@ export function CameraScanner({ onScan, onClose }: { onScan: (code: string) => v
       }
       timer = setTimeout(tick, 250)
     }
+    const start = () => {
+      if (started || stopped || !playing || !detector) return
+      started = true
+      void tick()
+    }
     navigator.mediaDevices
       .getUserMedia({ video: { facingMode: 'environment' }, audio: false })
       .then(async (s) => {
@@ -52,9 +47,22 @@ export function CameraScanner({ onScan, onClose }: { onScan: (code: string) => v
         if (stopped || !video.current) return
         video.current.srcObject = s
         await video.current.play()
-        void tick()
+        playing = true
+        start()
       })
       .catch((e: unknown) => setError(t('scanning.cameraFailed', { message: e instanceof Error ? e.message : String(e) })))
+    // the decoder loads while the camera starts; whichever is ready last starts the reading
+    detectorClass()
+      .then((Decoder) => {
+        if (stopped) return
+        detector = new Decoder({ formats: CAMERA_FORMATS })
+        start()
+      })
+      .catch(() => {
+        if (stopped) return
+        stream?.getTracks().forEach((track) => track.stop())
+        setError(t('scanning.cameraDecoderFailed'))
+      })
     return () => {
       stopped = true
       clearTimeout(timer)
