@@ -1,9 +1,11 @@
 // A handheld in a Wi-Fi dead spot (390×844): once the service worker keeps the app, opening it
 // without the server shows the app and its offline state, not the browser's error page; calls
 // made meanwhile say the catalogue's message, never "Failed to fetch"; back online it all goes.
+// After a sync, the scan catalogue the device keeps shows a scanned item while offline, as of
+// that sync, and the Issue panel lists the open shop orders that need it.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { activate, MOBILE_UA, signIn, watchConsole } from './flows.mjs'
+import { activate, api, MOBILE_UA, signIn, syncSettled, waitFor, watchConsole } from './flows.mjs'
 import { launchBrowser, startServer } from './server.mjs'
 
 const VIEW = { width: 390, height: 844 }
@@ -78,16 +80,24 @@ test('reloading without the server shows the app with its offline state, not the
   const res = await page.reload()
   assert.ok(res?.fromServiceWorker(), 'the page came from the service worker')
   await page.getByTestId('offline').getByText(OFFLINE).waitFor({ timeout: 30_000 })
-  // the session could not be checked: the catalogue's message where Scanning was asked for
-  await page.getByTestId('unreached').getByText(NETWORK).waitFor({ timeout: 30_000 })
+  // Scanning works offline: it opens with the last session this browser had
+  await page.locator('#scan-input').waitFor({ timeout: 30_000 })
   assert.match(page.url(), /\/scanning\?division=\d+/, 'the screen asked for stays in the address')
-  const text = await bodyText()
-  assert.doesNotMatch(text, /Failed to fetch|ERR_INTERNET_DISCONNECTED|No internet/)
+  assert.doesNotMatch(await bodyText(), /Failed to fetch|ERR_INTERNET_DISCONNECTED|No internet/)
+  // a screen that needs the server says the catalogue's message where it was asked for
+  await page.getByRole('banner').getByRole('button', { name: 'Menu' }).click()
+  await page.getByRole('navigation').getByRole('link', { name: 'Hours' }).click()
+  await page.getByTestId('unreached').getByText(NETWORK).waitFor({ timeout: 30_000 })
+  assert.doesNotMatch(await bodyText(), /Failed to fetch|ERR_INTERNET_DISCONNECTED|No internet/)
 })
 
 test('back online the banner goes and the screen comes back by itself', async () => {
   await context.setOffline(false)
   await page.getByTestId('offline').waitFor({ state: 'detached', timeout: 30_000 })
+  // the screen that said the catalogue's message is there by itself
+  await page.getByTestId('unreached').waitFor({ state: 'detached', timeout: 30_000 })
+  await page.getByRole('banner').getByRole('button', { name: 'Menu' }).click()
+  await page.getByRole('navigation').getByRole('link', { name: 'Warehouse' }).click()
   await page.locator('#scan-input').waitFor({ timeout: 30_000 })
   assert.doesNotMatch(await bodyText(), /Failed to fetch/)
   assert.deepEqual(
@@ -95,4 +105,64 @@ test('back online the banner goes and the screen comes back by itself', async ()
     [],
     'no console errors besides the refused calls',
   )
+})
+
+/** Whether this browser's offline database keeps a scan catalogue that holds `text`. */
+const catalogueHolds = (text) =>
+  page.evaluate(
+    (needle) =>
+      new Promise((resolve) => {
+        const open = indexedDB.open('esm-offline')
+        open.onerror = () => resolve(false)
+        open.onsuccess = () => {
+          const db = open.result
+          if (!db.objectStoreNames.contains('catalogue')) return resolve(false)
+          const all = db.transaction('catalogue').objectStore('catalogue').getAll()
+          all.onerror = () => resolve(false)
+          all.onsuccess = () => resolve(all.result.some((r) => typeof r.json === 'string' && r.json.includes(needle)))
+        }
+      }),
+    text,
+  )
+
+test('after a sync, an item scanned offline is shown from the kept catalogue as of the sync, with its open shop orders', async () => {
+  await api(page, '/sync', { method: 'POST', body: {} })
+  await syncSettled(page, 300_000)
+  // an item that open shop orders need, and those orders, from the server's copy
+  const orders = await api(page, '/db/shopOrders?Status=in.(10,20)&select=ID&limit=1000')
+  const open = new Set(orders.map((o) => o.ID.toLowerCase()))
+  const plans = await api(page, '/db/shopOrderMaterialPlans?Type=eq.1&select=ShopOrder,Item&limit=1000')
+  const plan = plans.find((p) => open.has(p.ShopOrder.toLowerCase()))
+  assert.ok(plan, 'the demo has an open shop order with a material')
+  const [item] = await api(page, `/db/items?ID=eq.${plan.Item}`)
+  const needing = await api(page, `/scanning/ordersNeeding?item=${item.ID}`)
+  assert.ok(needing.length > 0)
+
+  // Scanning opened while the server is in reach keeps the catalogue of the synced copy
+  await page.goto(page.url())
+  await page.locator('#scan-input').waitFor({ timeout: 30_000 })
+  await waitFor(() => catalogueHolds(JSON.stringify(item.Code)), 'the catalogue kept in IndexedDB', 60_000)
+
+  await context.setOffline(true)
+  await page.locator('#scan-input').focus()
+  await page.keyboard.insertText(item.Code)
+  await page.keyboard.press('Enter')
+  await page.getByTestId('offline').getByText(OFFLINE).waitFor({ timeout: 30_000 })
+  const card = page.getByTestId('item-card')
+  await card.waitFor({ timeout: 30_000 })
+  assert.equal(await page.getByTestId('item-code').innerText(), item.Code)
+  if (item.Description) assert.match(await card.innerText(), new RegExp(item.Description.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+  const asOf = page.locator('[data-testid=as-of][title*="copy"]')
+  await asOf.waitFor()
+  assert.match(await asOf.innerText(), /^As of /)
+
+  // Issue offline: the open shop orders that need the item, from the catalogue
+  await page.getByRole('button', { name: 'Issue', exact: true }).click()
+  for (const { order } of needing) {
+    await page.getByRole('radio', { name: new RegExp(`SO ${order.ShopOrderNumber} `) }).first().waitFor({ timeout: 30_000 })
+  }
+  assert.equal(await page.getByRole('radio').count(), needing.length)
+  assert.doesNotMatch(await bodyText(), /Failed to fetch|network issue/)
+  await context.setOffline(false)
+  await page.getByTestId('offline').waitFor({ state: 'detached', timeout: 30_000 })
 })

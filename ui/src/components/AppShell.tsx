@@ -5,6 +5,7 @@ import { isRegistered, type Session } from '../api/auth.ts'
 import { queryKeys, useSession } from '../api/queries.ts'
 import { DASHBOARD, isSignedIn, withDivision } from '../lib/access.ts'
 import { isMobileUserAgent, useIsWide } from '../lib/media.ts'
+import { afterSyncTable } from '../offline/catalogue.ts'
 import { t } from '../i18n/index.ts'
 import { useSyncToasts } from '../state/toasts.ts'
 import { BrandName } from './BrandName.tsx'
@@ -96,10 +97,13 @@ function CompactHeader({ session, toasts }: { session: Session; toasts: boolean 
 
 function SyncToasts() {
   const queryClient = useQueryClient()
+  const division = useSession().data?.division
   const refresh = useCallback(() => {
     void queryClient.invalidateQueries({ queryKey: queryKeys.syncStatus })
     void queryClient.invalidateQueries({ queryKey: ['stockTable'] })
-  }, [queryClient])
+    // the handheld's scan catalogue follows the copy once the whole sync is over
+    if (division !== undefined) void afterSyncTable(queryClient, division)
+  }, [queryClient, division])
   const { toasts, toggle } = useSyncToasts(true, refresh)
   return <ToastList toasts={toasts} onToggle={toggle} />
 }

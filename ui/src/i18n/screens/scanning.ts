@@ -89,6 +89,9 @@ export const en = {
   'scanning.stateDelivered': 'Booked in Exact Online',
   'scanning.stateFailed': 'Refused by Exact Online',
   'scanning.refused': 'Not booked: {message}',
+  'scanning.keptTitle': "The server cannot be reached: shown from this device's copy of {time}",
+  'scanning.notFoundKept': 'Nothing has the code "{code}" in this device\'s copy of {time} (the server cannot be reached).',
+  'scanning.orderNotFoundKept': 'Shop order {number} is not among the open ones in this device\'s copy of {time} (the server cannot be reached).',
 } as const
 
 export const nl: Record<keyof typeof en, string> = {
@@ -181,4 +184,7 @@ export const nl: Record<keyof typeof en, string> = {
   'scanning.stateDelivered': 'Geboekt in Exact Online',
   'scanning.stateFailed': 'Geweigerd door Exact Online',
   'scanning.refused': 'Niet geboekt: {message}',
+  'scanning.keptTitle': 'De server is niet bereikbaar: getoond uit de kopie op dit apparaat van {time}',
+  'scanning.notFoundKept': 'Niets heeft de code "{code}" in de kopie op dit apparaat van {time} (de server is niet bereikbaar).',
+  'scanning.orderNotFoundKept': 'Productieorder {number} staat niet bij de open orders in de kopie op dit apparaat van {time} (de server is niet bereikbaar).',
 }

@@ -1,10 +1,12 @@
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { issueMaterial, ordersNeeding, type LocationStock, type MaterialPlan, type ScannedItem, type WarehouseStock } from '../../api/scanning.ts'
+import { AsOf } from '../../components/AsOf.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { exceeds, formatQuantity, parseQuantity } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
 import { shopOrderStatusName } from '../../lib/status.ts'
+import { liveOrKept, type ScanCatalogue } from '../../offline/catalogue.ts'
 import { bigButton, checkQuantity, ConfirmOver, LocationSelect, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
 import { stockToIssueFrom } from './stock.ts'
 
@@ -22,14 +24,21 @@ export function IssuePanel({
   itemLocations,
   stock,
   warehouseStock,
+  catalogue = null,
 }: {
   item: ScannedItem
   location: LocationRef | null
   itemLocations: readonly LocationRef[]
   stock: readonly LocationStock[] | undefined
   warehouseStock: readonly WarehouseStock[] | undefined
+  /** The catalogue this device keeps: the orders while the server cannot be reached. */
+  catalogue?: ScanCatalogue | null
 }) {
-  const orders = useQuery({ queryKey: ['scan', 'ordersNeeding', item.ID], queryFn: () => ordersNeeding(item.ID) })
+  const answer = useQuery({
+    queryKey: ['scan', 'ordersNeeding', item.ID],
+    queryFn: () => liveOrKept(() => ordersNeeding(item.ID), (c) => c.ordersNeeding(item.ID), catalogue),
+  })
+  const orders = { ...answer, data: answer.data?.value }
   const [plan, setPlan] = useState('')
   const [qty, setQty] = useState('1')
   const [from, setFrom] = useState(location?.ID ?? itemLocations[0]?.ID ?? '')
@@ -66,6 +75,7 @@ export function IssuePanel({
       }}
     >
       {orders.isPending && <p role="status">{t('scanning.loading')}</p>}
+      <AsOf asOf={answer.data?.asOf} compact title={(time) => t('scanning.keptTitle', { time })} />
       {orders.error && <p role="alert" className="text-red-700">{orders.error.message}</p>}
       {orders.data?.length === 0 && <p className="text-slate-700">{t('scanning.noOrdersNeeding')}</p>}
       {orders.data && orders.data.length > 0 && (

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useMemo, useState } from 'react'
 import { liveGet } from '../../api/db.ts'
+import { isNetworkFailure } from '../../api/client.ts'
 import { useSession } from '../../api/queries.ts'
 import {
   findItem,
@@ -15,7 +16,10 @@ import { AsOf } from '../../components/AsOf.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { t, type MessageKey } from '../../i18n/index.ts'
 import { signal } from '../../lib/feedback.ts'
+import { formatAsOf } from '../../lib/dateTime.ts'
 import { classifyScan, type LocationRef } from '../../lib/scan.ts'
+import { catalogueKey, freshCatalogue, loadCatalogue, type ScanCatalogue } from '../../offline/catalogue.ts'
+import { isOfflineNow, useOffline } from '../../state/reachability.ts'
 import { CameraScanner, cameraUnavailable } from './CameraScanner.tsx'
 import { CountPanel } from './CountPanel.tsx'
 import { locationLabel } from './fields.tsx'
@@ -59,7 +63,14 @@ interface Current {
   order: ScanShopOrder | null
   /** Bumped on every scan, so the panels start afresh even for the same item. */
   seq: number
+  /** Found in the kept catalogue: the server could not be reached. */
+  kept: boolean
 }
+
+/** How often an open Scanning screen asks whether the kept catalogue is still the server's (a 304 mostly). */
+const CATALOGUE_CHECK_MS = 5 * 60_000
+
+const keptTitle = (time: string) => t('scanning.keptTitle', { time })
 
 /** The handheld's home: scan a location, an item or a shop order, then act on the item. */
 export default function Scanning() {
@@ -74,6 +85,18 @@ export default function Scanning() {
   const [camera, setCamera] = useState(false)
   const [history, setHistory] = useState<string[]>([])
   const cameraProblem = useMemo(() => cameraUnavailable(), [])
+  const offline = useOffline()
+  const division = session?.division
+  // refreshed on opening while the server is in reach (and after each sync, see AppShell)
+  const catalogue = useQuery({
+    queryKey: catalogueKey(division ?? 0),
+    queryFn: () => freshCatalogue(division!),
+    enabled: division !== undefined,
+    staleTime: 60_000,
+    refetchInterval: CATALOGUE_CHECK_MS,
+    retry: false,
+  })
+  const kept = catalogue.data ?? null
 
   const stock = useQuery({
     queryKey: ['scan', 'stock', current?.item.ID],
@@ -100,8 +123,8 @@ export default function Scanning() {
     }
   }
 
-  const show = (item: ScannedItem, order: ScanShopOrder | null, next: Action | null) => {
-    setCurrent((c) => ({ item, order, seq: (c?.seq ?? 0) + 1 }))
+  const show = (item: ScannedItem, order: ScanShopOrder | null, next: Action | null, fromKept = false) => {
+    setCurrent((c) => ({ item, order, seq: (c?.seq ?? 0) + 1, kept: fromKept }))
     setAction(next)
   }
 
@@ -112,8 +135,52 @@ export default function Scanning() {
         signal(false)
         setNotice({ ok: false, text })
       }
+      // Out of reach of the server (a Wi-Fi dead spot): the scan is resolved from the catalogue
+      // this device keeps, the same way, and the item is shown as of that copy.
+      const scanKept = async () => {
+        const c: ScanCatalogue | null =
+          (division === undefined ? null : (queryClient.getQueryData<ScanCatalogue | null>(catalogueKey(division)) ?? (await loadCatalogue(division)))) ?? null
+        // no copy kept, or one of a never-synced store: what any call out of reach says
+        if (!c || c.asOf === null) return fail(t('error.network'))
+        const time = formatAsOf(c.asOf)
+        const kind = classifyScan(code, c.locations())
+        if (kind.kind === 'location') {
+          setLocation(kind.location)
+          signal(true)
+          setNotice({ ok: true, text: t('scanning.locationSet', { location: locationLabel(kind.location) }) })
+          return
+        }
+        if (kind.kind === 'empty') return
+        const byNumber = (n: number) => {
+          const order = c.shopOrderByNumber(n)
+          if (!order) return false
+          const item = c.itemById(order.Item)
+          if (!item) {
+            fail(t('scanning.orderItemMissing', { number: n }))
+            return true
+          }
+          signal(true)
+          setNotice({ ok: true, text: t('scanning.orderFound', { number: n }) })
+          show(item, order, 'receive', true)
+          return true
+        }
+        if (kind.kind === 'shopOrder') {
+          if (!byNumber(kind.number)) fail(t('scanning.orderNotFoundKept', { number: kind.number, time }))
+          return
+        }
+        const item = c.findItem(kind.code)
+        if (item) {
+          signal(true)
+          setNotice(null)
+          show(item, null, null, true)
+          return
+        }
+        if (kind.orderNumber !== null && byNumber(kind.orderNumber)) return
+        fail(t('scanning.notFoundKept', { code: kind.code, time }))
+      }
       setBusy(true)
       try {
+        if (isOfflineNow()) return await scanKept()
         const shown = (item: ScannedItem) => {
           signal(true)
           setNotice(null)
@@ -162,19 +229,24 @@ export default function Scanning() {
         if (kind.orderNumber !== null && (await byNumber(kind.orderNumber))) return
         fail(t('scanning.notFound', { code: kind.code }))
       } catch (e) {
-        fail(e instanceof Error ? e.message : String(e))
+        if (isNetworkFailure(e)) await scanKept().catch((k: unknown) => fail(k instanceof Error ? k.message : String(k)))
+        else fail(e instanceof Error ? e.message : String(e))
       } finally {
         setBusy(false)
       }
     },
-    [queryClient],
+    [queryClient, division],
   )
   const closeCamera = useCallback(() => setCamera(false), [])
   const scan = useCallback((code: string) => void onScan(code), [onScan])
 
   if (!session) return <Loading />
-  const all = locations.data?.rows ?? []
-  const itemLocations = all.filter((l) => stock.data?.some((s) => s.StorageLocation === l.ID))
+  // the kept catalogue's figures while the live ones cannot be had
+  const fromKept = !!current && !!kept && !stock.data && (offline || current.kept || isNetworkFailure(stock.error))
+  const stockRows = fromKept ? kept.stockOfItem(current.item.ID) : stock.data
+  const warehouseRows = fromKept ? kept.warehouseStockOfItem(current.item.ID) : warehouseStock.data
+  const all = locations.data?.rows ?? kept?.locations() ?? []
+  const itemLocations = all.filter((l) => stockRows?.some((s) => s.StorageLocation === l.ID))
   const panelKey = `${current?.seq}-${action}-${location?.ID ?? ''}-${stock.isSuccess}`
 
   return (
@@ -222,11 +294,12 @@ export default function Scanning() {
       )}
       {current && (
         <>
+          {fromKept && <AsOf asOf={kept.asOf} compact title={keptTitle} />}
           <ItemCard
             item={current.item}
-            stock={stock.data}
-            warehouses={warehouseStock.data}
-            stockLoading={stock.isPending || warehouseStock.isPending}
+            stock={stockRows}
+            warehouses={warehouseRows}
+            stockLoading={!fromKept && (stock.isPending || warehouseStock.isPending)}
             location={location}
             division={session.division}
           >
@@ -243,10 +316,12 @@ export default function Scanning() {
                 </button>
               ))}
             </div>
-            {action === 'issue' && <IssuePanel key={panelKey} item={current.item} location={location} itemLocations={itemLocations} stock={stock.data} warehouseStock={warehouseStock.data} />}
+            {action === 'issue' && (
+              <IssuePanel key={panelKey} item={current.item} location={location} itemLocations={itemLocations} stock={stockRows} warehouseStock={warehouseRows} catalogue={kept} />
+            )}
             {action === 'receive' && <ReceivePanel key={panelKey} item={current.item} location={location} scanned={current.order} />}
             {action === 'transfer' && (
-              <TransferPanel key={panelKey} item={current.item} location={location} stock={stock.data ?? []} locations={all} />
+              <TransferPanel key={panelKey} item={current.item} location={location} stock={stockRows ?? []} locations={all} />
             )}
             {action === 'count' && (
               <CountPanel key={panelKey} item={current.item} location={location} itemLocations={itemLocations} locations={all} />
