@@ -1,5 +1,6 @@
 // Sign-in, session, organization and licence calls.
-import { api } from './client.ts'
+import { api, isNetworkFailure } from './client.ts'
+import { readJson, STORAGE_KEYS, writeJson } from '../lib/storage.ts'
 import { setTimeZone } from '../lib/dateTime.ts'
 
 export type Tier = 'public' | 'signedIn' | 'full'
@@ -58,6 +59,11 @@ export interface Session {
   syncIntervalDefault?: number
   /** The organization's time zone (IANA name) for the server's times and "today"; absent from older servers. */
   timeZone?: string
+  /**
+   * Set on the last session this browser had, shown while the server cannot be reached: screens
+   * that work offline (Scanning) open with it; the server decides again once it answers.
+   */
+  offline?: boolean
 }
 
 export function providerAccess(s: Session | undefined): ProviderAccess {
@@ -97,9 +103,39 @@ export interface Activation {
 
 /** The session; its time zone becomes the one every date on screen is shown in. */
 export async function getSession(): Promise<Session> {
-  const session = await api<Session>('/auth/session')
+  let session: Session
+  try {
+    session = await api<Session>('/auth/session')
+    keepSession(session)
+  } catch (e) {
+    const kept = isNetworkFailure(e) ? keptSession() : null
+    if (!kept) throw e
+    session = kept
+  }
   setTimeZone(session.timeZone)
   return session
+}
+
+/** Remembers a signed-in session for opening the app offline (logout removes it, see storage.ts). */
+function keepSession(s: Session) {
+  try {
+    if (s.tier === 'public') localStorage.removeItem(STORAGE_KEYS.keptSession)
+    else writeJson(localStorage, STORAGE_KEYS.keptSession, s)
+  } catch {
+    // storage blocked: the app does not open offline
+  }
+}
+
+/** The last signed-in session of this browser, marked offline, or null. */
+export function keptSession(): Session | null {
+  let s: unknown = null
+  try {
+    s = readJson(localStorage, STORAGE_KEYS.keptSession)
+  } catch {
+    // no storage here (blocked, or not a browser)
+  }
+  if (!s || typeof s !== 'object' || !('tier' in s) || (s as Session).tier === 'public') return null
+  return { ...(s as Session), offline: true }
 }
 export const authorize = (code: string, state: string) =>
   api<Session>('/auth/authorize', { method: 'POST', body: { code, state } })

@@ -91,6 +91,8 @@ export interface RequestOptions {
   /** Headers beside Accept and Content-Type, e.g. a write's Idempotency-Key. */
   headers?: Record<string, string>
   fetchImpl?: typeof fetch
+  /** Gives up after this long without an answer, as a network failure (a Wi-Fi dead spot can hold a call for minutes). */
+  timeoutMs?: number
 }
 
 /**
@@ -122,7 +124,7 @@ function asOfOf(res: Response): number | null {
 }
 
 /** `api` with the answer's as-of time, for live reads a screen dates. */
-export async function request<T>(path: string, { method = 'GET', body, headers: extra, fetchImpl = fetch }: RequestOptions = {}): Promise<Answer<T>> {
+export async function request<T>(path: string, { method = 'GET', body, headers: extra, fetchImpl = fetch, timeoutMs }: RequestOptions = {}): Promise<Answer<T>> {
   const headers: Record<string, string> = { Accept: 'application/json', ...extra }
   if (body !== undefined) headers['Content-Type'] = 'application/json'
   let res: Response
@@ -133,6 +135,7 @@ export async function request<T>(path: string, { method = 'GET', body, headers: 
       headers,
       credentials: 'same-origin',
       body: body === undefined ? undefined : JSON.stringify(body),
+      ...(timeoutMs !== undefined && typeof AbortSignal.timeout === 'function' ? { signal: AbortSignal.timeout(timeoutMs) } : {}),
     })
     text = res.status === 204 ? '' : await res.text()
   } catch (e) {

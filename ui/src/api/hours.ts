@@ -74,9 +74,14 @@ export async function fetchNames(entries: readonly HourEntry[]): Promise<{ order
 export const stepLabel = (s: Pick<StepRef, 'LineNumber' | 'OperationCode' | 'OperationDescription'>) =>
   `${s.LineNumber}. ${[s.OperationCode, s.OperationDescription].filter(Boolean).join(' ')}`
 
-/** Books hours (a new transaction) or changes the one with `id`. */
-export const saveHours = (b: Booking, id?: string) =>
-  sendWrite('/exact/timeTransactions', id ? 'PUT' : 'POST', id ? { id, data: timeTransactionData(b) } : { data: timeTransactionData(b) })
+/**
+ * Books hours (a new transaction) or changes the one with `id`; made in a Wi-Fi dead spot it
+ * waits on the device, named by `summary`.
+ */
+export const saveHours = (b: Booking, summary: string, id?: string) =>
+  sendWrite('/exact/timeTransactions', id ? 'PUT' : 'POST', id ? { id, data: timeTransactionData(b) } : { data: timeTransactionData(b) }, {
+    keep: { kind: 'hours', summary },
+  })
 
 
 /** The organization's running operator timers, with the server's clock. */

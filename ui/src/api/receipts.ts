@@ -58,4 +58,6 @@ export async function fetchNeeds(itemIds: readonly string[]): Promise<Map<string
   return needsByItem(open)
 }
 
-export const createGoodsReceipt = (body: Record<string, unknown>) => sendWrite('/exact/createGoodsReceipt', 'POST', body)
+/** A goods receipt; made in a Wi-Fi dead spot it waits on the device, named by `summary`. */
+export const createGoodsReceipt = (body: Record<string, unknown>, summary: string) =>
+  sendWrite('/exact/createGoodsReceipt', 'POST', body, { keep: { kind: 'goodsReceipt', summary } })

@@ -1,10 +1,10 @@
 // Reads and writes of the Scanning screen: items by code or barcode, their stock per storage
 // location, the open shop orders that need them, and the stock movements booked from a handheld.
 import { api } from './client.ts'
-import { keyedWrite } from './writes.ts'
+import { book } from './writes.ts'
 import { orgToday } from '../lib/dateTime.ts'
 import { dbGet, inList } from './db.ts'
-import type { OutboxEntry, WriteResult } from './outbox.ts'
+import type { OutboxEntry } from './outbox.ts'
 
 export interface ScannedItem {
   ID: string
@@ -123,29 +123,45 @@ export function today(now: number = Date.now()): string {
   return `${orgToday(now)}T00:00:00`
 }
 
-export const issueMaterial = (b: { plan: string; quantity: number; location?: string | null }) =>
-  keyedWrite<WriteResult>('/exact/updateMaterialsIssues', {
-    method: 'POST',
-    body: {
-      ShopOrderMaterialPlan: b.plan,
-      Quantity: b.quantity,
-      TransactionDate: today(),
-      ...(b.location ? { StorageLocation: b.location } : {}),
-    },
-  })
+/**
+ * Each booking of a handheld may be made in a Wi-Fi dead spot: it then waits on the device
+ * (`summary` names it in the list of those waiting) and is sent when the server answers again.
+ */
+interface Summarized {
+  summary: string
+}
 
-export const receiveShopOrder = (b: { shopOrder: string; quantity: number; location?: string | null }) =>
-  keyedWrite<WriteResult>('/exact/createShopOrderReceipt', {
-    method: 'POST',
-    body: {
-      ShopOrder: b.shopOrder,
-      Quantity: b.quantity,
-      TransactionDate: today(),
-      ...(b.location ? { StorageLocation: b.location } : {}),
+export const issueMaterial = (b: Summarized & { plan: string; quantity: number; location?: string | null }) =>
+  book(
+    '/exact/updateMaterialsIssues',
+    {
+      method: 'POST',
+      body: {
+        ShopOrderMaterialPlan: b.plan,
+        Quantity: b.quantity,
+        TransactionDate: today(),
+        ...(b.location ? { StorageLocation: b.location } : {}),
+      },
     },
-  })
+    { kind: 'issue', summary: b.summary },
+  )
 
-export interface TransferInput {
+export const receiveShopOrder = (b: Summarized & { shopOrder: string; quantity: number; location?: string | null }) =>
+  book(
+    '/exact/createShopOrderReceipt',
+    {
+      method: 'POST',
+      body: {
+        ShopOrder: b.shopOrder,
+        Quantity: b.quantity,
+        TransactionDate: today(),
+        ...(b.location ? { StorageLocation: b.location } : {}),
+      },
+    },
+    { kind: 'receipt', summary: b.summary },
+  )
+
+export interface TransferInput extends Summarized {
   item: string
   quantity: number
   warehouseFrom: string
@@ -156,34 +172,40 @@ export interface TransferInput {
 
 /** A transfer of one item, processed at once (the stock moves now). */
 export const transferStock = (b: TransferInput) =>
-  keyedWrite<WriteResult>('/exact/createWarehouseTransfer', {
-    method: 'POST',
-    body: {
-      WarehouseFrom: b.warehouseFrom,
-      WarehouseTo: b.warehouseTo,
-      process: true,
-      WarehouseTransferLines: [
-        {
-          Item: b.item,
-          Quantity: b.quantity,
-          ...(b.locationFrom ? { StorageLocationFrom: b.locationFrom } : {}),
-          ...(b.locationTo ? { StorageLocationTo: b.locationTo } : {}),
-        },
-      ],
+  book(
+    '/exact/createWarehouseTransfer',
+    {
+      method: 'POST',
+      body: {
+        WarehouseFrom: b.warehouseFrom,
+        WarehouseTo: b.warehouseTo,
+        process: true,
+        WarehouseTransferLines: [
+          {
+            Item: b.item,
+            Quantity: b.quantity,
+            ...(b.locationFrom ? { StorageLocationFrom: b.locationFrom } : {}),
+            ...(b.locationTo ? { StorageLocationTo: b.locationTo } : {}),
+          },
+        ],
+      },
     },
-  })
+    { kind: 'transfer', summary: b.summary },
+  )
 
 /** A count of one item in one place, processed at once (the counted quantity becomes the stock). */
-export const countStock = (b: { item: string; warehouse: string; location?: string | null; quantity: number }) =>
-  keyedWrite<WriteResult>('/exact/createStockCount', {
-    method: 'POST',
-    body: {
-      Warehouse: b.warehouse,
-      process: true,
-      StockCountLines: [
-        { Item: b.item, QuantityNew: b.quantity, ...(b.location ? { StorageLocation: b.location } : {}) },
-      ],
+export const countStock = (b: Summarized & { item: string; warehouse: string; location?: string | null; quantity: number }) =>
+  book(
+    '/exact/createStockCount',
+    {
+      method: 'POST',
+      body: {
+        Warehouse: b.warehouse,
+        process: true,
+        StockCountLines: [{ Item: b.item, QuantityNew: b.quantity, ...(b.location ? { StorageLocation: b.location } : {}) }],
+      },
     },
-  })
+    { kind: 'count', summary: b.summary },
+  )
 
 export const getEntry = (id: number) => api<OutboxEntry>(`/outbox/${id}`)

@@ -3,6 +3,7 @@ import { dbGet, dbGetAll, likeValue, type Row } from './db.ts'
 import { readDirect, readDirectByIds } from './exactDirect.ts'
 import { oldestAsOf, type LiveRows } from './live.ts'
 import { sendWrite } from './writes.ts'
+import type { Keepable } from '../offline/queue.ts'
 import { addDays, orgToday } from '../lib/dateTime.ts'
 import { dayLit } from '../lib/odata.ts'
 import { fromPlaces, toRecent, type FromPlace, type RecentTransfer } from '../lib/transfers.ts'
@@ -64,4 +65,6 @@ export async function fetchRecentTransfers(now: number = Date.now()): Promise<Li
   return { rows: toRecent(headers.rows, lines.rows), asOf: oldestAsOf(headers.asOf, lines.asOf) }
 }
 
-export const createTransfer = (body: Record<string, unknown>) => sendWrite('/exact/createWarehouseTransfer', 'POST', body)
+/** A transfer; made in a Wi-Fi dead spot it waits on the device, named by `summary`. */
+export const createTransfer = (body: Record<string, unknown>, summary: string) =>
+  sendWrite('/exact/createWarehouseTransfer', 'POST', body, { keep: { kind: 'transfer', summary } satisfies Keepable })

@@ -17,6 +17,7 @@ import { OutageBanner } from './OutageBanner.tsx'
 import { SettingsMenu } from './SettingsMenu.tsx'
 import { SignInNotice } from './SignInNotice.tsx'
 import { ToastList } from './ToastList.tsx'
+import { WaitingBookings } from './WaitingBookings.tsx'
 
 /** The header of a signed-in user, the page, and the sync toasts (spec §2). */
 export function AppShell({ children }: { children: ReactNode }) {
@@ -40,6 +41,7 @@ export function AppShell({ children }: { children: ReactNode }) {
       </a>
       {isSignedIn(session) && (wide ? <Header session={session} /> : <CompactHeader session={session} toasts={full} />)}
       <OfflineBanner />
+      {isSignedIn(session) && <WaitingBookings session={session} />}
       {isSignedIn(session) && <OutageBanner session={session} />}
       {isSignedIn(session) && <SignInNotice session={session} />}
       <main id="main" tabIndex={-1} className="flex flex-1 flex-col focus:outline-none">

@@ -1,11 +1,16 @@
 import type { RefObject } from 'react'
 import { t } from '../i18n/index.ts'
+import { useBookings } from '../offline/queue.ts'
 import { useEndSession } from '../state/session.tsx'
 import { ConfirmDialog } from './ConfirmDialog.tsx'
 
-/** "Are you sure you want to logout?" — Yes ends the session, No closes. */
+/**
+ * "Are you sure you want to logout?" — Yes ends the session, No closes. Bookings still waiting on
+ * this device are named: they stay, and go when someone signs in to their organization again.
+ */
 export function LogoutDialog({ onClose, returnFocusTo }: { onClose: () => void; returnFocusTo?: RefObject<HTMLElement | null> }) {
   const endSession = useEndSession()
+  const waiting = useBookings().filter((b) => !b.refused).length
   return (
     <ConfirmDialog
       message={t('logout.confirm')}
@@ -17,6 +22,12 @@ export function LogoutDialog({ onClose, returnFocusTo }: { onClose: () => void; 
         onClose()
         void endSession('user')
       }}
-    />
+    >
+      {waiting > 0 && (
+        <p data-testid="logout-waiting" className="text-amber-900">
+          {t('offline.logoutWaiting', { count: waiting })}
+        </p>
+      )}
+    </ConfirmDialog>
   )
 }

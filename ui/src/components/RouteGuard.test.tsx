@@ -132,4 +132,31 @@ describe('RouteGuard without the server', () => {
     await act(async () => screen.getByRole('button', { name: 'Try again' }).click())
     await screen.findByText('the import screen')
   })
+
+  it('with the last session this browser had, opens a screen made for offline and no other', async () => {
+    localStorage.setItem('esm.session.kept', JSON.stringify(session({ importDataUntil: Date.now() + 60_000 })))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch')
+      }),
+    )
+    const at = (offline: boolean) => (
+      <QueryClientProvider client={createQueryClient()}>
+        <MemoryRouter initialEntries={['/importData']}>
+          <Routes>
+            <Route path="/importData" element={<RouteGuard route={{ path: '/importData', access: 'importData', screen: screenOf, offline }} />} />
+            <Route path="/" element={<p>home</p>} />
+          </Routes>
+        </MemoryRouter>
+      </QueryClientProvider>
+    )
+    const view = render(at(true))
+    await screen.findByText('the import screen')
+    view.unmount()
+    render(at(false))
+    expect((await screen.findByTestId('unreached')).textContent).toContain('(timeout)')
+    expect(screen.queryByText('the import screen')).toBeNull()
+    localStorage.clear()
+  })
 })

@@ -1,6 +1,6 @@
 import { Suspense, useEffect } from 'react'
 import { Navigate } from 'react-router'
-import { isNetworkFailure } from '../api/client.ts'
+import { ApiError, isNetworkFailure, NETWORK_ERROR_STATUS, TIMEOUT_CODE } from '../api/client.ts'
 import { useSession } from '../api/queries.ts'
 import { t } from '../i18n/index.ts'
 import { useOffline } from '../state/reachability.ts'
@@ -19,20 +19,23 @@ import { LoadingScreen } from './LoadingScreen.tsx'
 export function RouteGuard({ route }: { route: RouteDef }) {
   const { data: session, isPending, error, refetch, isFetching } = useSession()
   const offline = useOffline()
-  const unreached = !session && isNetworkFailure(error)
+  // opened without the server: no session, or the last one this browser had (`Session.offline`),
+  // with which only screens made for it open
+  const unreachedError = !session && isNetworkFailure(error) ? error : session?.offline && !route.offline ? new ApiError(NETWORK_ERROR_STATUS, TIMEOUT_CODE, t('error.network')) : null
+  const unconfirmed = (!session && isNetworkFailure(error)) || !!session?.offline
   // the server answers again (the offline banner's check): the session is asked for at once
   useEffect(() => {
-    if (!offline && unreached) void refetch()
-  }, [offline, unreached, refetch])
+    if (!offline && unconfirmed) void refetch()
+  }, [offline, unconfirmed, refetch])
   if (route.access !== 'public') {
     if (isPending) return <Loading />
     // opened without the server (the kept shell): the catalogue's message on the screen asked
     // for, which comes back by itself when the server answers, rather than Home
-    if (unreached) {
+    if (unreachedError) {
       return (
         <div className="mx-auto w-full max-w-3xl p-4 md:p-6">
           <p role="alert" data-testid="unreached" className="mb-4 text-slate-800">
-            {error.message} ({error.code})
+            {unreachedError.message} ({unreachedError.code})
           </p>
           <button type="button" className="min-h-11 rounded bg-sky-700 px-4 py-2 text-white disabled:opacity-60" disabled={isFetching} onClick={() => void refetch()}>
             {t('offline.retry')}

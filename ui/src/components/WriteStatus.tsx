@@ -1,25 +1,39 @@
 import { useQuery } from '@tanstack/react-query'
 import { useEffect, useRef } from 'react'
-import type { EntryState } from '../api/outbox.ts'
-import { combine, getEntry, type WriteOutcome } from '../api/writes.ts'
+import { combine, getEntry, outcomeOf, type WriteOutcome, type WriteState } from '../api/writes.ts'
 import { t, type MessageKey } from '../i18n/index.ts'
+import { useFate, type Fate } from '../offline/queue.ts'
 
-const LABEL: Record<EntryState, MessageKey> = {
+const LABEL: Record<WriteState, MessageKey> = {
+  kept: 'offline.keptState',
   pending: 'write.queued',
   sending: 'mng.state.sending',
   delivered: 'mng.state.delivered',
   failed: 'mng.state.failed',
 }
 
-const STYLE: Record<EntryState, string> = {
+const STYLE: Record<WriteState, string> = {
+  kept: 'bg-slate-200 text-slate-900',
   pending: 'bg-amber-100 text-amber-900',
   sending: 'bg-sky-100 text-sky-900',
   delivered: 'bg-emerald-100 text-emerald-900',
   failed: 'bg-red-100 text-red-900',
 }
 
-/** Follows a write in the outbox until Exact Online delivered or refused it. */
-export function useWriteState(outcome: WriteOutcome): Pick<WriteOutcome, 'state' | 'message'> {
+/** A kept booking's outcome so far: waiting on this device, refused, or sent (then its answer). */
+function keptOutcome(outcome: WriteOutcome, fate: Fate): WriteOutcome {
+  if (outcome.state !== 'kept') return outcome
+  if (fate.status === 'waiting') return { ...outcome, message: fate.booking.lastError }
+  if (fate.status === 'refused') return { state: 'failed', message: fate.booking.refused, entryIds: [] }
+  return fate.result ? outcomeOf(fate.result) : { state: 'pending', message: null, entryIds: [] }
+}
+
+/**
+ * Follows a write in the outbox until Exact Online delivered or refused it; a booking kept on
+ * this device first until it is sent.
+ */
+export function useWriteState(given: WriteOutcome): Pick<WriteOutcome, 'state' | 'message'> {
+  const outcome = keptOutcome(given, useFate(given.key ?? ''))
   const open = outcome.state === 'pending' || outcome.state === 'sending'
   const followed = useQuery({
     queryKey: ['outbox', 'entries', outcome.entryIds],

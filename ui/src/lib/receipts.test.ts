@@ -71,6 +71,7 @@ describe('open purchase order lines', () => {
     expect(bodies).toHaveLength(2)
     expect(bodies[0]).toEqual({
       orderNumber: '12',
+      lines: 2,
       body: {
         GoodsReceiptLines: [
           { PurchaseOrderLineID: 'l1', QuantityReceived: 2, Location: 'loc-1' },

@@ -171,11 +171,12 @@ export interface Receiving {
 }
 
 /** One goods receipt body per purchase order (the provider receives per order and warehouse). */
-export function receiptBodies(list: readonly Receiving[]): { orderNumber: string; body: Record<string, unknown> }[] {
+export function receiptBodies(list: readonly Receiving[]): { orderNumber: string; lines: number; body: Record<string, unknown> }[] {
   const byOrder = new Map<string, Receiving[]>()
   for (const r of list) byOrder.set(r.line.orderId, [...(byOrder.get(r.line.orderId) ?? []), r])
   return [...byOrder.values()].map((rs) => ({
     orderNumber: rs[0].line.orderNumber,
+    lines: rs.length,
     body: {
       GoodsReceiptLines: rs.map((r) => ({
         PurchaseOrderLineID: r.line.id,

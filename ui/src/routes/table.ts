@@ -14,6 +14,8 @@ export interface RouteDef {
   nav?: MessageKey
   /** Label of its entry under the settings cog. */
   menu?: MessageKey
+  /** Opens without the server with the last session (its scans and bookings work offline). */
+  offline?: boolean
 }
 
 export const routes: readonly RouteDef[] = [
@@ -59,6 +61,7 @@ export const routes: readonly RouteDef[] = [
     access: 'full',
     screen: lazyScreen(() => import('./scanning/Scanning.tsx')),
     nav: 'scanning.nav',
+    offline: true,
   },
   {
     // the spec says signed in, but its stock, transfers and bookings need an activated organization

@@ -51,6 +51,12 @@ export function HourForm({ employees, editing, onSaved, onClose }: { employees: 
           workCenter: picked.step?.Workcenter,
           notes,
         },
+        t('offline.hours', {
+          hours: hours.trim(),
+          day,
+          employee: employees.find((x) => x.ID === employee)?.FullName ?? '',
+          order: picked.order ? String(picked.order.ShopOrderNumber) : '–',
+        }),
         e?.id,
       )
       setOutcome(res)

@@ -211,16 +211,19 @@ export function OperatorMode({ employees, division, onBooked }: { employees: Emp
         setProblem(t('hours.timerGone'))
         return
       }
-      const outcome = await saveHours({
-        employee: timer.employee,
-        day: isoDay(new Date(timer.startedMs)),
-        hours,
-        activity: timer.activity,
-        shopOrder: timer.shopOrder,
-        step: timer.step,
-        workCenter: timer.workCenter,
-      })
       const what = t('hours.bookedTimer', { hours: formatQuantity(hours, locale()), number: timer.shopOrderNumber, step: timer.stepLabel })
+      const outcome = await saveHours(
+        {
+          employee: timer.employee,
+          day: isoDay(new Date(timer.startedMs)),
+          hours,
+          activity: timer.activity,
+          shopOrder: timer.shopOrder,
+          step: timer.step,
+          workCenter: timer.workCenter,
+        },
+        what,
+      )
       setBooked((b) => [{ key: `${timer.id}-${b.length}`, what, outcome }, ...b])
       setChecking(null)
       // a refused booking keeps its timer, so the hours are not lost

@@ -147,7 +147,7 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
     const bodies = receiptBodies(chosen.map((l) => ({ line: l, quantity: parseQuantity(drafts[l.id].quantity) ?? 0, location: drafts[l.id].location })))
     const done: { order: string; outcome: WriteOutcome }[] = []
     try {
-      for (const b of bodies) done.push({ order: b.orderNumber, outcome: await createGoodsReceipt(b.body) })
+      for (const b of bodies) done.push({ order: b.orderNumber, outcome: await createGoodsReceipt(b.body, t('offline.goodsReceipt', { number: b.orderNumber, lines: b.lines })) })
       setDrafts({})
     } catch (e) {
       setSendError(e instanceof Error ? e.message : String(e))

@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { countStock, type ScannedItem } from '../../api/scanning.ts'
 import { t } from '../../i18n/index.ts'
 import { parseQuantity, type LocationRef } from '../../lib/scan.ts'
-import { bigButton, LocationSelect, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
+import { bigButton, bookingWords, LocationSelect, locationLabel, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
 import { RecentCounts } from './RecentCounts.tsx'
 
 /** Count the item in one storage location: the counted quantity becomes its stock there. */
@@ -31,7 +31,13 @@ export function CountPanel({
       onSubmit={() => {
         setTried(true)
         if (!place?.Warehouse || quantity === null || quantity < 0) return
-        write.mutate({ item: item.ID, warehouse: place.Warehouse, location: place.ID, quantity })
+        write.mutate({
+          item: item.ID,
+          warehouse: place.Warehouse,
+          location: place.ID,
+          quantity,
+          summary: t('offline.count', { ...bookingWords(item, quantity), place: locationLabel(place) }),
+        })
       }}
     >
       <LocationSelect id="count-where" label={t('scanning.countLocation')} value={where} onChange={setWhere} locations={locations} empty={t('scanning.selectOne')} />

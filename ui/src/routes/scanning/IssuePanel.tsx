@@ -7,7 +7,7 @@ import { exceeds, formatQuantity, parseQuantity } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
 import { shopOrderStatusName } from '../../lib/status.ts'
 import { liveOrKept, type ScanCatalogue } from '../../offline/catalogue.ts'
-import { bigButton, checkQuantity, ConfirmOver, LocationSelect, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
+import { bigButton, bookingWords, checkQuantity, ConfirmOver, LocationSelect, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
 import { stockToIssueFrom } from './stock.ts'
 
 const fmt = (n: number) => formatQuantity(n, locale(), 3)
@@ -61,7 +61,12 @@ export function IssuePanel({
   const book = () => {
     if (quantity === null) return
     setConfirming(false)
-    write.mutate({ plan, quantity, location: from || null })
+    write.mutate({
+      plan,
+      quantity,
+      location: from || null,
+      summary: t('offline.issue', { ...bookingWords(item, quantity), number: chosen?.order.ShopOrderNumber ?? '' }),
+    })
   }
 
   return (

@@ -5,7 +5,7 @@ import { locale, t } from '../../i18n/index.ts'
 import { exceeds, formatQuantity, parseQuantity } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
 import { LabelPanel } from './LabelPanel.tsx'
-import { bigButton, checkQuantity, ConfirmOver, control, field, locationLabel, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
+import { bigButton, bookingWords, checkQuantity, ConfirmOver, control, field, locationLabel, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
 
 const fmt = (n: number | null | undefined) => formatQuantity(n ?? 0, locale(), 3)
 
@@ -53,7 +53,7 @@ export function ReceivePanel({
           setTried(true)
           if (!order || quantity === null || checkQuantity(quantity, item)) return
           if (exceeds(quantity, remaining(order))) setConfirming(true)
-          else write.mutate({ shopOrder: order.ID, quantity, location: into?.ID ?? null })
+          else write.mutate({ shopOrder: order.ID, quantity, location: into?.ID ?? null, summary: t('offline.receive', { ...bookingWords(item, quantity), number: order.ShopOrderNumber }) })
         }}
       >
         {making.isPending && !scanned && <p role="status">{t('scanning.loading')}</p>}
@@ -107,7 +107,7 @@ export function ReceivePanel({
             confirm={t('scanning.receiveAnyway')}
             onConfirm={() => {
               setConfirming(false)
-              write.mutate({ shopOrder: order.ID, quantity, location: into?.ID ?? null })
+              write.mutate({ shopOrder: order.ID, quantity, location: into?.ID ?? null, summary: t('offline.receive', { ...bookingWords(item, quantity), number: order.ShopOrderNumber }) })
             }}
             onBack={() => {
               setConfirming(false)

@@ -3,7 +3,7 @@ import { transferStock, type LocationStock, type ScannedItem } from '../../api/s
 import { t } from '../../i18n/index.ts'
 import { parseQuantity } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
-import { bigButton, checkQuantity, LocationSelect, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
+import { bigButton, bookingWords, checkQuantity, LocationSelect, locationLabel, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
 
 /** Move the item from one of its storage locations to another (the one in context by default). */
 export function TransferPanel({
@@ -42,6 +42,7 @@ export function TransferPanel({
           locationFrom: fromLoc.ID,
           warehouseTo: toLoc.Warehouse,
           locationTo: toLoc.ID,
+          summary: t('offline.transfer', { ...bookingWords(item, quantity), from: locationLabel(fromLoc), to: locationLabel(toLoc) }),
         })
       }}
     >

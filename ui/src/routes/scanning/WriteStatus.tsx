@@ -1,38 +1,50 @@
 import { useQuery } from '@tanstack/react-query'
 import { useEffect, useRef } from 'react'
-import type { EntryState, WriteResult } from '../../api/outbox.ts'
 import { getEntry } from '../../api/scanning.ts'
+import type { BookResult, WriteState } from '../../api/writes.ts'
 import { t, type MessageKey } from '../../i18n/index.ts'
 import { signal } from '../../lib/feedback.ts'
+import { useFate, type Fate } from '../../offline/queue.ts'
 
-const LABEL: Record<EntryState, MessageKey> = {
+const LABEL: Record<WriteState, MessageKey> = {
+  kept: 'offline.keptState',
   pending: 'scanning.statePending',
   sending: 'scanning.stateSending',
   delivered: 'scanning.stateDelivered',
   failed: 'scanning.stateFailed',
 }
 
-const TONE: Record<EntryState, string> = {
+const TONE: Record<WriteState, string> = {
+  kept: 'bg-slate-200 text-slate-900',
   pending: 'bg-amber-50 text-amber-900',
   sending: 'bg-amber-50 text-amber-900',
   delivered: 'bg-emerald-50 text-emerald-900',
   failed: 'bg-red-50 text-red-800',
 }
 
+/** A kept booking so far: waiting on this device, refused when sent, or the answer it got. */
+function keptResult(result: BookResult, fate: Fate): BookResult {
+  if (result.state !== 'kept' || fate.status === 'waiting') return result
+  if (fate.status === 'refused') return { state: 'failed', error: fate.booking.refused, entries: [] }
+  return fate.result ?? { state: 'pending', error: null, entries: [] }
+}
+
 /**
  * The outbox state of a write: its last entry is followed until Exact Online delivered or
- * refused it, with a sound when that is decided after the first answer.
+ * refused it, with a sound when that is decided after the first answer. A booking kept on this
+ * device shows so until it is sent, then the same.
  */
-export function WriteStatus({ result, onSettled }: { result: WriteResult; onSettled?: (ok: boolean) => void }) {
+export function WriteStatus({ result: given, onSettled }: { result: BookResult; onSettled?: (ok: boolean) => void }) {
+  const result = keptResult(given, useFate(given.key ?? ''))
   const last = result.entries[result.entries.length - 1]
-  const done = (s: EntryState | undefined) => s === 'delivered' || s === 'failed'
+  const done = (s: WriteState | undefined) => s === 'delivered' || s === 'failed'
   const entry = useQuery({
     queryKey: ['outbox', 'entry', last?.id],
     queryFn: () => getEntry(last.id),
     enabled: !!last && !done(result.state),
     refetchInterval: (q) => (done(q.state.data?.state) ? false : 1000),
   })
-  const state: EntryState = entry.data?.state ?? result.state
+  const state: WriteState = entry.data?.state ?? result.state
   const error = entry.data?.error ?? result.error
   const told = useRef(done(result.state))
   useEffect(() => {

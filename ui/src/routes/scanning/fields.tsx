@@ -2,11 +2,11 @@
 // a storage location picker, and the write with its outbox state and sound.
 import { useMutation } from '@tanstack/react-query'
 import { useEffect, useRef, type ReactNode } from 'react'
-import type { WriteResult } from '../../api/outbox.ts'
-import { t } from '../../i18n/index.ts'
+import type { BookResult } from '../../api/writes.ts'
+import { locale, t } from '../../i18n/index.ts'
 import { signal } from '../../lib/feedback.ts'
 import type { ScannedItem } from '../../api/scanning.ts'
-import { fitsUnit, fractionsAllowed } from '../../lib/quantity.ts'
+import { fitsUnit, formatQuantity, fractionsAllowed } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
 import { WriteStatus } from './WriteStatus.tsx'
 
@@ -15,6 +15,11 @@ export const control =
   'min-h-12 w-full rounded-md border border-slate-300 bg-white px-3 text-lg font-normal focus:ring-2 focus:ring-sky-600 focus:outline-none'
 export const bigButton =
   'min-h-14 rounded-lg bg-sky-800 px-5 text-lg font-semibold text-white hover:bg-sky-900 disabled:opacity-60'
+
+/** The words a booking's summary names its item by: quantity, unit and code. */
+export function bookingWords(item: Pick<ScannedItem, 'Code' | 'Unit'>, quantity: number) {
+  return { quantity: formatQuantity(quantity, locale(), 3), unit: item.Unit?.trim() ?? '', item: item.Code }
+}
 
 export function locationLabel(l: LocationRef): string {
   const wh = l.WarehouseCode ? `${l.WarehouseCode.trim()} · ` : ''
@@ -87,7 +92,7 @@ export function LocationSelect({
 }
 
 /** A write to Exact Online through the outbox: a sound for the first answer, then its state. */
-export function useWrite<I>(send: (input: I) => Promise<WriteResult>) {
+export function useWrite<I>(send: (input: I) => Promise<BookResult>) {
   return useMutation({
     mutationFn: send,
     onSuccess: (r) => signal(r.state !== 'failed'),
@@ -95,7 +100,7 @@ export function useWrite<I>(send: (input: I) => Promise<WriteResult>) {
   })
 }
 
-export function WriteOutcome({ error, data }: { error: Error | null; data: WriteResult | undefined }) {
+export function WriteOutcome({ error, data }: { error: Error | null; data: BookResult | undefined }) {
   if (error) {
     return (
       <p role="alert" data-testid="write-state" data-state="refused" className="rounded-md bg-red-50 p-3 text-base text-red-800">

@@ -74,8 +74,8 @@ export function TransferForm() {
     setSending(true)
     setSendError(null)
     try {
-      const outcome = await createTransfer(transferBody(item.ID, from, to, qty, t('transfers.description', { code: item.Code })))
       const what = t('transfers.sentWhat', { quantity: formatQuantity(qty, locale()), code: item.Code, from: from.locationCode, to: to.locationCode })
+      const outcome = await createTransfer(transferBody(item.ID, from, to, qty, t('transfers.description', { code: item.Code })), what)
       setSent((s) => [{ key: Date.now(), what, outcome }, ...s])
       setQuantity('')
       setTried(false)
