@@ -97,6 +97,39 @@ struct Run {
     /// Fewest calls that can fetch these rows: one per page of 1000, at least one per table.
     floor: u64,
     peak_rss: f64,
+    /// The scan catalogue built from the synced store (`api::scan_catalogue`).
+    catalogue: CatalogueFigures,
+}
+
+struct CatalogueFigures {
+    build_ms: f64,
+    json_bytes: usize,
+    /// At the level the server's compression middleware uses (fast).
+    gzip_bytes: usize,
+    counts: String,
+}
+
+/// Builds the organization's scan catalogue as the endpoint does and measures it.
+fn measure_catalogue(store: &stock_manager::store::OrgStore, division: i64) -> CatalogueFigures {
+    use std::io::Write;
+    let started = Instant::now();
+    let body = stock_manager::api::scan_catalogue::build(store, division).expect("catalogue");
+    let build_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&body).expect("gzip");
+    let gzip_bytes = gz.finish().expect("gzip").len();
+    let c = stock_manager::api::scan_catalogue::catalogue(store, division).expect("catalogue");
+    let counts = format!(
+        "items {}, locations {}, warehouses {}, location stock {}, warehouse stock {}, open orders {}, material lines {}",
+        c.items.len(),
+        c.locations.len(),
+        c.warehouses.len(),
+        c.location_stock.len(),
+        c.warehouse_stock.len(),
+        c.orders.len(),
+        c.plans.len()
+    );
+    CatalogueFigures { build_ms, json_bytes: body.len(), gzip_bytes, counts }
 }
 
 /// Writes every synced table as PostgreSQL COPY text (key, indexed fields, row JSON) plus a
@@ -175,10 +208,11 @@ async fn full_sync(base: &str, data_dir: Option<&std::path::Path>, export_to: Op
     let store_mb = dir_size_mb(dir);
     // Peak memory of the sync itself, before an export reads the tables again.
     let peak_rss = peak_rss_mb();
+    let catalogue = measure_catalogue(&store, division);
     if let Some(to) = export_to {
         export(&store, to);
     }
-    Run { rows, seconds, calls, rejected, store_mb, failed, floor, peak_rss }
+    Run { rows, seconds, calls, rejected, store_mb, failed, floor, peak_rss, catalogue }
 }
 
 fn main() {
@@ -200,6 +234,10 @@ fn main() {
     println!("peak_rss_mb: {:.0}", run.peak_rss);
     println!("store_mb: {:.0}", run.store_mb);
     println!("failed_tables: {}", run.failed.join(","));
+    println!("catalogue_build_ms: {:.0}", run.catalogue.build_ms);
+    println!("catalogue_json_bytes: {}", run.catalogue.json_bytes);
+    println!("catalogue_gzip_bytes: {}", run.catalogue.gzip_bytes);
+    println!("catalogue_counts: {}", run.catalogue.counts);
 
     let (mut sim, base) = start_sim("small", true);
     let limited = rt.block_on(full_sync(&base, None, None));

@@ -17,9 +17,10 @@ use crate::state::AppState;
 use crate::store::{OrgStore, StoreResult};
 use actix_web::http::header::{self, EntityTag, IfNoneMatch};
 use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
+use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
 
 /// The catalogue's layout; a new one changes every ETag, so handhelds fetch it again.
@@ -47,12 +48,39 @@ async fn get(state: web::Data<AppState>, org: Org, req: HttpRequest) -> AppResul
     };
     let mut res = if fresh { HttpResponse::NotModified() } else { HttpResponse::Ok() };
     // revalidated on every use: the handheld decides when to ask, the tag whether to send
-    res.insert_header(header::ETag(entity)).insert_header((header::CACHE_CONTROL, "private, no-cache"));
+    res.insert_header(header::ETag(entity.clone())).insert_header((header::CACHE_CONTROL, "private, no-cache"));
     if fresh {
         return Ok(res.finish());
     }
-    let body = web::block(move || build(&store, division)).await.map_err(blocked)??;
-    Ok(res.content_type("application/json").body(body))
+    let body = built(store, division, entity.tag().to_string()).await?;
+    Ok(res.content_type("application/json").body(web::Bytes::clone(&body)))
+}
+
+/// The last catalogue built per organization, with its tag.
+static BUILT: Mutex<BTreeMap<i64, (String, web::Bytes)>> = Mutex::new(BTreeMap::new());
+/// One build at a time: after a sync every handheld asks at once, and a large organization's
+/// catalogue takes seconds to build (docs/BENCHMARKS.md); the others wait and get that one.
+static BUILDING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+fn cached(division: i64, tag: &str) -> Option<web::Bytes> {
+    BUILT.lock().get(&division).filter(|(t, _)| t == tag).map(|(_, b)| b.clone())
+}
+
+/// The organization's catalogue of version `tag`, built once.
+async fn built(store: std::sync::Arc<OrgStore>, division: i64, tag: String) -> AppResult<web::Bytes> {
+    if let Some(body) = cached(division, &tag) {
+        return Ok(body);
+    }
+    let _one = BUILDING.lock().await;
+    if let Some(body) = cached(division, &tag) {
+        return Ok(body);
+    }
+    let body = web::block(move || build(&store, division))
+        .await
+        .map_err(|e| AppError::new(Code::TableInfo).caused_by(anyhow::anyhow!("{e}")))??;
+    let body = web::Bytes::from(body);
+    BUILT.lock().insert(division, (tag, body.clone()));
+    Ok(body)
 }
 
 /// The catalogue's version: changes with every sync (its tables' timestamps and end time) and
