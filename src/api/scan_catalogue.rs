@@ -53,21 +53,53 @@ async fn get(state: web::Data<AppState>, org: Org, req: HttpRequest) -> AppResul
         return Ok(res.finish());
     }
     let body = built(store, division, entity.tag().to_string()).await?;
-    Ok(res.content_type("application/json").body(web::Bytes::clone(&body)))
+    res.content_type("application/json").insert_header((header::VARY, "Accept-Encoding"));
+    // gzipped once at its best level when built, rather than by the middleware for each handheld
+    if takes_gzip(&req) {
+        return Ok(res.insert_header(header::ContentEncoding::Gzip).body(body.gzip));
+    }
+    Ok(res.body(body.json))
+}
+
+/// Whether the request's `Accept-Encoding` takes gzip (and does not refuse it with `q=0`).
+fn takes_gzip(req: &HttpRequest) -> bool {
+    req.headers().get_all(header::ACCEPT_ENCODING).filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(',')).any(
+        |part| {
+            let mut bits = part.split(';').map(str::trim);
+            let gzip = bits.next().is_some_and(|name| name.eq_ignore_ascii_case("gzip") || name == "*");
+            let refused = bits.any(|p| p.strip_prefix("q=").and_then(|q| q.parse::<f32>().ok()) == Some(0.0));
+            gzip && !refused
+        },
+    )
+}
+
+/// One built catalogue: its JSON, and the same gzipped.
+#[derive(Clone)]
+struct Built {
+    json: web::Bytes,
+    gzip: web::Bytes,
+}
+
+/// The JSON gzipped at the best level: built once per version, so its cost is paid once.
+pub fn gzip(json: &[u8]) -> std::io::Result<Vec<u8>> {
+    use std::io::Write;
+    let mut gz = flate2::write::GzEncoder::new(Vec::with_capacity(json.len() / 4), flate2::Compression::best());
+    gz.write_all(json)?;
+    gz.finish()
 }
 
 /// The last catalogue built per organization, with its tag.
-static BUILT: Mutex<BTreeMap<i64, (String, web::Bytes)>> = Mutex::new(BTreeMap::new());
+static BUILT: Mutex<BTreeMap<i64, (String, Built)>> = Mutex::new(BTreeMap::new());
 /// One build at a time: after a sync every handheld asks at once, and a large organization's
 /// catalogue takes seconds to build (docs/BENCHMARKS.md); the others wait and get that one.
 static BUILDING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-fn cached(division: i64, tag: &str) -> Option<web::Bytes> {
+fn cached(division: i64, tag: &str) -> Option<Built> {
     BUILT.lock().get(&division).filter(|(t, _)| t == tag).map(|(_, b)| b.clone())
 }
 
 /// The organization's catalogue of version `tag`, built once.
-async fn built(store: std::sync::Arc<OrgStore>, division: i64, tag: String) -> AppResult<web::Bytes> {
+async fn built(store: std::sync::Arc<OrgStore>, division: i64, tag: String) -> AppResult<Built> {
     if let Some(body) = cached(division, &tag) {
         return Ok(body);
     }
@@ -75,10 +107,13 @@ async fn built(store: std::sync::Arc<OrgStore>, division: i64, tag: String) -> A
     if let Some(body) = cached(division, &tag) {
         return Ok(body);
     }
-    let body = web::block(move || build(&store, division))
-        .await
-        .map_err(|e| AppError::new(Code::TableInfo).caused_by(anyhow::anyhow!("{e}")))??;
-    let body = web::Bytes::from(body);
+    let body = web::block(move || -> AppResult<Built> {
+        let json = build(&store, division)?;
+        let gzip = gzip(&json).map_err(AppError::internal)?;
+        Ok(Built { json: json.into(), gzip: gzip.into() })
+    })
+    .await
+    .map_err(|e| AppError::new(Code::TableInfo).caused_by(anyhow::anyhow!("{e}")))??;
     BUILT.lock().insert(division, (tag, body.clone()));
     Ok(body)
 }
@@ -276,10 +311,8 @@ pub fn catalogue(store: &OrgStore, division: i64) -> StoreResult<Catalogue> {
     })?;
 
     let mut items = Vec::new();
-    let mut item_at: HashMap<String, usize> = HashMap::new();
     each::<ItemIn>(store, "items", |i| {
         let (Some(id), Some(code)) = (lower(&i.id), i.code.clone()) else { return };
-        item_at.insert(id.clone(), items.len());
         items.push((
             id,
             code,
@@ -289,6 +322,9 @@ pub fn catalogue(store: &OrgStore, division: i64) -> StoreResult<Catalogue> {
             truthy(&i.is_fraction_allowed_item),
         ));
     })?;
+    // by code: neighbouring codes and descriptions share much, which gzip finds
+    items.sort_by(|a: &ItemRow, b: &ItemRow| a.1.cmp(&b.1));
+    let item_at: HashMap<String, usize> = items.iter().enumerate().map(|(i, it)| (it.0.clone(), i)).collect();
 
     let mut location_stock = Vec::new();
     each::<LocationStockIn>(store, "storageLocationStockPositions", |s| {
@@ -309,6 +345,9 @@ pub fn catalogue(store: &OrgStore, division: i64) -> StoreResult<Catalogue> {
         warehouse_stock.push((item, w, s.current_stock.unwrap_or(0.0)));
     })?;
 
+    // by item, so the positions run in order (they compress to little) and a handheld groups them cheaply
+    location_stock.sort_by_key(|s: &StockRow| (s.0, s.1));
+    warehouse_stock.sort_by_key(|s: &StockRow| (s.0, s.1));
     let (orders, plans) = open_orders(store, &mut places, &item_at)?;
     Ok(Catalogue {
         format: FORMAT,

@@ -118,6 +118,16 @@ async fn a_handheld_keeps_its_organizations_items_stock_and_open_material_lines(
     let res =
         raw.get(w.server.at(PATH)).header("cookie", &w.cookie).header("accept-encoding", "gzip").send().await.unwrap();
     assert_eq!(res.headers().get("content-encoding").and_then(|v| v.to_str().ok()), Some("gzip"));
+    // and plain for one that does not
+    let res = raw
+        .get(w.server.at(PATH))
+        .header("cookie", &w.cookie)
+        .header("accept-encoding", "gzip;q=0")
+        .send()
+        .await
+        .unwrap();
+    assert!(res.headers().get("content-encoding").is_none());
+    assert_eq!(json_of(res).await["division"], w.division);
     // A sync changes the copy, and so the tag.
     w.sync(Some(vec!["items"])).await;
     let res = w.request(reqwest::Method::GET, PATH).header(IF_NONE_MATCH, &tag).send().await.unwrap();
