@@ -1,6 +1,8 @@
+import { QueryClient } from '@tanstack/react-query'
 import { describe, expect, it } from 'vitest'
+import type { SyncStatus } from '../api/sync.ts'
 import { classifyScan } from '../lib/scan.ts'
-import { CATALOGUE_PATH, loadCatalogue, refreshCatalogue, type CatalogueRecord, type CatalogueWire } from './catalogue.ts'
+import { afterSyncTable, CATALOGUE_PATH, loadCatalogue, refreshCatalogue, type CatalogueRecord, type CatalogueWire } from './catalogue.ts'
 import { memoryStore } from './idb.ts'
 
 const W1 = 'aaaaaaaa-0000-4000-8000-000000000001'
@@ -146,5 +148,33 @@ describe('refreshing the kept catalogue', () => {
     const refused = (async () => new Response('{"error":{"code":"not_authorized"}}', { status: 401 })) as typeof fetch
     await expect(refreshCatalogue(7, { store, fetchImpl: refused })).rejects.toThrow('401')
     expect((await loadCatalogue(7, store))?.findItem('BOLT-M6')?.ID).toBe(BOLT)
+  })
+})
+
+describe('after a sync', () => {
+  const answering = (asked: string[]) =>
+    (async (url: string) => {
+      asked.push(url)
+      return new Response(JSON.stringify({ ...wire(), asOf: 1_790_000_900_000 }), { status: 200, headers: { ETag: '"t9"' } })
+    }) as typeof fetch
+  const status = (running: boolean) => async () => ({ running }) as SyncStatus
+
+  it('refreshes a kept catalogue once the whole sync is over', async () => {
+    const store = keyed()
+    await store.put({ division: 7, etag: '"t1"', checkedAt: 0, json: JSON.stringify(wire()) })
+    const asked: string[] = []
+    await afterSyncTable(new QueryClient(), 7, { store, fetchImpl: answering(asked), status: status(true) })
+    expect(asked).toEqual([])
+    await afterSyncTable(new QueryClient(), 7, { store, fetchImpl: answering(asked), status: status(false) })
+    expect(asked).toEqual([CATALOGUE_PATH])
+    expect((await loadCatalogue(7, store))?.asOf).toBe(1_790_000_900_000)
+  })
+
+  it('downloads nothing on a device that never kept one', async () => {
+    const store = keyed()
+    const asked: string[] = []
+    await afterSyncTable(new QueryClient(), 7, { store, fetchImpl: answering(asked), status: status(false) })
+    expect(asked).toEqual([])
+    expect(await store.get(7)).toBeUndefined()
   })
 })

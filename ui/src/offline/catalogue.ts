@@ -270,14 +270,20 @@ export async function freshCatalogue(division: number): Promise<ScanCatalogue | 
 }
 
 /**
- * Told each time a table of a sync has finished: when the whole sync is over, the kept catalogue
+ * Told each time a table of a sync has finished: when the whole sync is over, a kept catalogue
  * is brought up to date (an open Scanning screen reads it again), so a handheld that walks into a
  * dead spot later has the latest copy.
  */
-export async function afterSyncTable(queryClient: QueryClient, division: number): Promise<void> {
+export async function afterSyncTable(
+  queryClient: QueryClient,
+  division: number,
+  { store, fetchImpl, status = getSyncStatus }: { store?: KeyedStore<CatalogueRecord>; fetchImpl?: typeof fetch; status?: typeof getSyncStatus } = {},
+): Promise<void> {
   try {
-    if ((await getSyncStatus()).running) return
-    if (await refreshCatalogue(division)) await queryClient.invalidateQueries({ queryKey: catalogueKey(division) })
+    // only a device that scans keeps one: a desktop's sync downloads no catalogue
+    if (!(await storeOf(store).get(division))) return
+    if ((await status()).running) return
+    if (await refreshCatalogue(division, { store, fetchImpl })) await queryClient.invalidateQueries({ queryKey: catalogueKey(division) })
   } catch {
     // the next sync or the next opening of Scanning tries again
   }
