@@ -2,6 +2,7 @@
 // lines (all from the local copy), the stock positions and items of the materials in demand,
 // and the quantities already issued on partly issued plans (live, as the local copy has none).
 import { useQuery } from '@tanstack/react-query'
+import { exactKeys, materialKeys, useDivision } from './queries.ts'
 import {
   madeLines,
   materialLines,
@@ -137,9 +138,9 @@ export async function fetchMaterialData(): Promise<MaterialData> {
 }
 
 export function useMaterialData() {
-  return useQuery({ queryKey: ['materials', 'local'], queryFn: fetchMaterialData, staleTime: 60_000 })
+  return useQuery({ queryKey: materialKeys.local(useDivision()), queryFn: fetchMaterialData, staleTime: 60_000 })
 }
 
 export function useIssuedQuantities(enabled: boolean) {
-  return useQuery({ queryKey: ['exact', 'issuedQuantities'], queryFn: fetchIssuedQuantities, enabled, staleTime: 5 * 60_000 })
+  return useQuery({ queryKey: exactKeys.issuedQuantities(useDivision()), queryFn: fetchIssuedQuantities, enabled, staleTime: 5 * 60_000 })
 }

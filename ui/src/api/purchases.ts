@@ -1,6 +1,7 @@
 // Open purchase order lines, read live from Exact Online (purchase orders are not synced):
 // the open orders first, then their lines, a few dozen orders per read so each URL stays short.
 import { useQuery } from '@tanstack/react-query'
+import { exactKeys, useDivision } from './queries.ts'
 import { toPurchaseLines, type PurchaseLine } from '../lib/purchases.ts'
 import { readDirectUrl } from './exactDirect.ts'
 import { joinLive, oldestAsOf, type LiveRows } from './live.ts'
@@ -48,5 +49,5 @@ export async function fetchOpenPurchaseLines(): Promise<LiveRows<PurchaseLine>> 
 
 /** Shared by Purchases and Materials, so switching screens reads Exact Online once. */
 export function useOpenPurchaseLines(enabled = true) {
-  return useQuery({ queryKey: ['exact', 'openPurchaseLines'], queryFn: fetchOpenPurchaseLines, enabled, staleTime: 5 * 60_000 })
+  return useQuery({ queryKey: exactKeys.openPurchaseLines(useDivision()), queryFn: fetchOpenPurchaseLines, enabled, staleTime: 5 * 60_000 })
 }

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, type ReactNode } from 'react'
 import { Link } from 'react-router'
 import { isRegistered, type Session } from '../api/auth.ts'
-import { queryKeys, useSession } from '../api/queries.ts'
+import { queryKeys, stockTableKeys, useSession } from '../api/queries.ts'
 import { DASHBOARD, isSignedIn, withDivision } from '../lib/access.ts'
 import { isMobileUserAgent, useIsWide } from '../lib/media.ts'
 import { afterSyncTable } from '../offline/catalogue.ts'
@@ -102,7 +102,7 @@ function SyncToasts() {
   const division = useSession().data?.division
   const refresh = useCallback(() => {
     void queryClient.invalidateQueries({ queryKey: queryKeys.syncStatus })
-    void queryClient.invalidateQueries({ queryKey: ['stockTable'] })
+    void queryClient.invalidateQueries({ queryKey: stockTableKeys.all })
     // the handheld's scan catalogue follows the copy once the whole sync is over
     if (division !== undefined) void afterSyncTable(queryClient, division)
   }, [queryClient, division])

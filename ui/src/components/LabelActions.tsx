@@ -5,7 +5,7 @@ import { useMutation, useQuery } from '@tanstack/react-query'
 import { useEffect, useId, useState } from 'react'
 import { openLabelsPdf, printLabels, releasePdfUrl, type LabelResult, type LabelSelection, type LabelSource } from '../api/labels.ts'
 import { getPrinters } from '../api/org.ts'
-import { useSession } from '../api/queries.ts'
+import { queryKeys, useSession } from '../api/queries.ts'
 import { t } from '../i18n/index.ts'
 import { chosenPrinter, LABEL_TYPES, labelCopies, labelTypeFor, planCopies, printersFor } from '../lib/labels.ts'
 import { readSettings } from '../routes/GlobalSettings.tsx'
@@ -24,7 +24,7 @@ export interface LabelPrintOptions {
 export function useLabelPrint({ source, ids, copies, onOutcome }: LabelPrintOptions) {
   const { data: session } = useSession()
   const settings = readSettings(session?.organizationDetails.preferences ?? {})
-  const printers = useQuery({ queryKey: ['printers'], queryFn: getPrinters, retry: false })
+  const printers = useQuery({ queryKey: queryKeys.printers, queryFn: getPrinters, retry: false })
   // null: nothing picked here yet, so the settings decide (also once they have loaded)
   const [pickedType, setType] = useState<string | null>(null)
   const [pickedPrinter, setPrinter] = useState<string | null>(null)

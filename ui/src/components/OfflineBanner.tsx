@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
+import { queryKeys } from '../api/queries.ts'
 import { getHealth } from '../api/health.ts'
 import { t } from '../i18n/index.ts'
 import { useOffline } from '../state/reachability.ts'
@@ -14,7 +15,7 @@ export const REACH_CHECK_MS = 5_000
 export function OfflineBanner() {
   const offline = useOffline()
   useQuery({
-    queryKey: ['reachability'],
+    queryKey: queryKeys.reachability,
     queryFn: getHealth,
     enabled: offline,
     refetchInterval: REACH_CHECK_MS,

@@ -3,6 +3,7 @@ import { cleanup, render, screen } from '@testing-library/react'
 import { MemoryRouter } from 'react-router'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Session } from '../api/auth.ts'
+import { queryKeys, receiptKeys, transferKeys } from '../api/queries.ts'
 import { createQueryClient } from '../api/queryClient.ts'
 import { json, session } from '../test/fixtures.ts'
 import { OutageBanner } from './OutageBanner.tsx'
@@ -42,8 +43,8 @@ describe('OutageBanner', () => {
 describe('OutageBanner when Exact Online is back', () => {
   it('reads again what was shown from the stored copy', async () => {
     const client = new QueryClient()
-    client.setQueryData(['receipts', 'list'], { rows: [], asOf: 1_795_000_000_000 })
-    client.setQueryData(['transfers', 'recent'], { rows: [], asOf: null })
+    client.setQueryData(receiptKeys.list(1), { rows: [], asOf: 1_795_000_000_000 })
+    client.setQueryData(transferKeys.recent(1), { rows: [], asOf: null })
     const statuses = [
       { provider: { reachable: false, since_ms: null, last_error: 'x' }, outbox: { pending: 0, failed: 0 } },
       { provider: { reachable: true, since_ms: null, last_error: null }, outbox: { pending: 0, failed: 0 } },
@@ -57,8 +58,8 @@ describe('OutageBanner when Exact Online is back', () => {
       </QueryClientProvider>,
     )
     await screen.findByTestId('outage')
-    await client.refetchQueries({ queryKey: ['status'] })
-    await vi.waitFor(() => expect(client.getQueryState(['receipts', 'list'])?.isInvalidated).toBe(true))
-    expect(client.getQueryState(['transfers', 'recent'])?.isInvalidated).toBe(false)
+    await client.refetchQueries({ queryKey: queryKeys.status })
+    await vi.waitFor(() => expect(client.getQueryState(receiptKeys.list(1))?.isInvalidated).toBe(true))
+    expect(client.getQueryState(transferKeys.recent(1))?.isInvalidated).toBe(false)
   })
 })

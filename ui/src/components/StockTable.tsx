@@ -1,4 +1,5 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { liveKeys, stockTableKeys, useDivision } from '../api/queries.ts'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react'
 import { liveGet } from '../api/db.ts'
@@ -163,8 +164,9 @@ const NarrowRow = memo(function NarrowRow({ item, division, index }: RowProps) {
 })
 
 function Filters({ filters, onChange }: { filters: StockFilters; onChange: (f: StockFilters) => void }) {
-  const warehouses = useQuery({ queryKey: ['live', 'warehouses'], queryFn: () => liveGet('warehouses'), staleTime: 10 * 60_000 })
-  const groups = useQuery({ queryKey: ['live', 'itemGroups'], queryFn: () => liveGet('itemGroups'), staleTime: 10 * 60_000 })
+  const division = useDivision()
+  const warehouses = useQuery({ queryKey: liveKeys.list('warehouses', division), queryFn: () => liveGet('warehouses'), staleTime: 10 * 60_000 })
+  const groups = useQuery({ queryKey: liveKeys.list('itemGroups', division), queryFn: () => liveGet('itemGroups'), staleTime: 10 * 60_000 })
   const select = 'rounded border border-slate-300 bg-white px-2 py-2 text-sm focus:border-sky-700 focus:ring-2 focus:ring-sky-600 focus:outline-none'
   return (
     <div className="flex flex-wrap items-end gap-3">
@@ -241,7 +243,7 @@ export function StockTable({ division }: { division: number }) {
   const deferred = useDeferredValue(filters)
   const wide = useIsWide()
   const query = useInfiniteQuery({
-    queryKey: ['stockTable', division, deferred],
+    queryKey: stockTableKeys.table(division, deferred),
     queryFn: ({ pageParam }) => fetchStockPage(deferred, pageParam),
     initialPageParam: 0,
     getNextPageParam: (last) => last.next ?? undefined,

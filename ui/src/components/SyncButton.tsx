@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useRef, useState } from 'react'
 import { isApiError } from '../api/client.ts'
-import { queryKeys } from '../api/queries.ts'
+import { liveKeys, queryKeys } from '../api/queries.ts'
 import { startSync, type SyncEndpoint } from '../api/sync.ts'
 import { t } from '../i18n/index.ts'
 import { orderEndpoints, useEndpointSelection } from '../state/endpointSelection.ts'
@@ -22,7 +22,7 @@ export function SyncButton({ endpoints, running }: { endpoints: readonly SyncEnd
       // "Fetched live" endpoints ticked in the menu were refreshed on the server: read them anew
       const refreshed = Object.keys(answer?.refreshed ?? {})
       if (refreshed.length > 0) {
-        await queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'live' && refreshed.includes(String(q.queryKey[1])) })
+        await Promise.all(refreshed.map((name) => queryClient.invalidateQueries({ queryKey: liveKeys.named(name) })))
       }
     },
   })

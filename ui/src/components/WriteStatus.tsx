@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
+import { outboxKeys } from '../api/queries.ts'
 import { useEffect, useRef } from 'react'
 import { combine, getEntry, outcomeOf, type WriteOutcome, type WriteState } from '../api/writes.ts'
 import { t, type MessageKey } from '../i18n/index.ts'
@@ -36,7 +37,7 @@ export function useWriteState(given: WriteOutcome): Pick<WriteOutcome, 'state' |
   const outcome = keptOutcome(given, useFate(given.key ?? ''))
   const open = outcome.state === 'pending' || outcome.state === 'sending'
   const followed = useQuery({
-    queryKey: ['outbox', 'entries', outcome.entryIds],
+    queryKey: outboxKeys.entries(outcome.entryIds),
     queryFn: () => Promise.all(outcome.entryIds.map(getEntry)),
     enabled: open && outcome.entryIds.length > 0,
     refetchInterval: (q) => {

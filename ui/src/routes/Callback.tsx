@@ -27,7 +27,7 @@ function SignIn({ params }: { params: URLSearchParams }) {
   // A code is single-use. As a query keyed by the code the exchange runs once, however often
   // the component mounts (StrictMode mounts twice), and is never retried or refetched.
   const signIn = useQuery({
-    queryKey: ['signIn', code, state],
+    queryKey: queryKeys.signIn(code, state),
     queryFn: async () => {
       const session = await authorize(code ?? '', state)
       queryClient.setQueryData(queryKeys.session, session)

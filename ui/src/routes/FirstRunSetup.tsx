@@ -129,7 +129,7 @@ function isBack(s: SetupStatus | undefined): boolean {
 export function SetupReturn({ code, state }: { code: string; state: string }) {
   // A code is single-use: exchanged once however often this mounts, never retried.
   const finish = useQuery({
-    queryKey: ['setupFinish', code, state],
+    queryKey: queryKeys.setupFinish(code, state),
     queryFn: () => finishSetup(code, state),
     ...SINGLE_USE,
   })

@@ -69,8 +69,8 @@ function Form({ session }: { session: Session }) {
   const prefs = session.organizationDetails.preferences
   const intervalDefault = session.syncIntervalDefault ?? 15
   const [form, setForm] = useState<OrgSettings>(() => readSettings(prefs, intervalDefault))
-  const printers = useQuery({ queryKey: ['printers'], queryFn: getPrinters, enabled: session.tier === 'full', retry: false })
-  const accounts = useQuery({ queryKey: ['organization', 'accounts'], queryFn: getOrganizationAccounts, enabled: session.tier === 'full', retry: false })
+  const printers = useQuery({ queryKey: queryKeys.printers, queryFn: getPrinters, enabled: session.tier === 'full', retry: false })
+  const accounts = useQuery({ queryKey: queryKeys.organizationAccounts(session.division), queryFn: getOrganizationAccounts, enabled: session.tier === 'full', retry: false })
   const save = useMutation({
     // unknown keys other screens keep in the preferences are carried over
     mutationFn: () => updateOrganizationPreferences(session.organizationDetails.uuid, toSave(prefs, form, intervalDefault)),

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
+import { queryKeys } from '../api/queries.ts'
 import { useEffect, useRef, useState } from 'react'
 import { chunks, dbGet, inList, liveGet } from '../api/db.ts'
 import { writeItem } from '../api/outbox.ts'
@@ -327,7 +328,7 @@ export default function ImportItems() {
   const [mapping, setMapping] = useState<Mapping>({})
   const [run, setRun] = useState(0)
   const check = useQuery({
-    queryKey: ['importCheck', upload, mapping],
+    queryKey: queryKeys.importCheck(upload, mapping),
     queryFn: async () => {
       const u = upload as Upload
       const { existing, groups } = await lookups(u, mapping)

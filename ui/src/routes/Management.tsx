@@ -4,7 +4,7 @@ import { Link } from 'react-router'
 import { isApiError } from '../api/client.ts'
 import { dbClear } from '../api/db.ts'
 import { discardEntry, getOutbox, retryEntry, type EntryState, type OutboxEntry } from '../api/outbox.ts'
-import { queryKeys, useSession, useSyncEndpoints, useSyncStatus } from '../api/queries.ts'
+import { outboxKeys, queryKeys, useDivision, useSession, useSyncEndpoints, useSyncStatus } from '../api/queries.ts'
 import { startSync, type SyncEndpoint, type SyncStatus } from '../api/sync.ts'
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx'
 import { EntryMessage } from '../components/EntryMessage.tsx'
@@ -149,12 +149,12 @@ function describe(e: OutboxEntry): string {
 function OutboxPanel() {
   const queryClient = useQueryClient()
   const outbox = useQuery({
-    queryKey: ['outbox'],
+    queryKey: outboxKeys.list(useDivision()),
     queryFn: getOutbox,
     refetchInterval: (q) => (q.state.data && q.state.data.pending > 0 ? 2_000 : 10_000),
   })
   const [discarding, setDiscarding] = useState<OutboxEntry | null>(null)
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['outbox'] })
+  const refresh = () => queryClient.invalidateQueries({ queryKey: outboxKeys.all })
   const retry = useMutation({ mutationFn: retryEntry, onSettled: refresh })
   const discard = useMutation({ mutationFn: discardEntry, onSettled: refresh })
   const failure = retry.error ?? discard.error

@@ -13,9 +13,9 @@ import { t } from '../i18n/index.ts'
  */
 export function NetworkPrinters({ session, now = Date.now() }: { session: Session; now?: number }) {
   const queryClient = useQueryClient()
-  const printers = useQuery({ queryKey: ['printers'], queryFn: getPrinters, enabled: session.tier === 'full', retry: false })
+  const printers = useQuery({ queryKey: queryKeys.printers, queryFn: getPrinters, enabled: session.tier === 'full', retry: false })
   const [password, setPassword] = useState('')
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['printers'] })
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.printers })
   const confirm = useMutation({
     mutationFn: () => reauthWithPassword(password),
     onSuccess: (s) => {

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { fetchEmployees } from '../../api/hours.ts'
-import { useSession } from '../../api/queries.ts'
+import { hoursKeys, liveKeys, useSession } from '../../api/queries.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { t } from '../../i18n/index.ts'
@@ -18,7 +18,7 @@ export default function Hours() {
   const wide = useIsWide()
   const [mode, setMode] = useState<Mode>(() => (wide ? 'week' : 'operator'))
   const queryClient = useQueryClient()
-  const employees = useQuery({ queryKey: ['live', 'employees'], queryFn: fetchEmployees, ...LIVE_LIST_RETRY })
+  const employees = useQuery({ queryKey: liveKeys.list('employees', session?.division ?? 0), queryFn: fetchEmployees, ...LIVE_LIST_RETRY })
   if (!session) return <Loading />
   const sorted = [...(employees.data?.rows ?? [])].sort((a, b) => (a.FullName ?? '').localeCompare(b.FullName ?? ''))
   const tab = (m: Mode, label: string) => (
@@ -54,7 +54,7 @@ export default function Hours() {
       ) : (
         <>
           <AsOf asOf={employees.data?.asOf} compact />
-          <OperatorMode employees={sorted} division={session.division} onBooked={() => void queryClient.invalidateQueries({ queryKey: ['hours', 'week'] })} />
+          <OperatorMode employees={sorted} division={session.division} onBooked={() => void queryClient.invalidateQueries({ queryKey: hoursKeys.weeks })} />
         </>
       )}
     </div>

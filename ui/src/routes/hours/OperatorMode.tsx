@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { hoursKeys } from '../../api/queries.ts'
 import { useEffect, useState } from 'react'
 import { isApiError } from '../../api/client.ts'
 import { fetchTimers, removeTimer, saveHours, startTimer, stepLabel, type Employee } from '../../api/hours.ts'
@@ -51,8 +52,6 @@ function EmployeeGrid({ employees, timers, onPick }: { employees: Employee[]; ti
 
 /** How often the running timers are asked again, so a timer started on another handheld shows. */
 const TIMERS_REFRESH_MS = 10_000
-
-const timersKey = (division: number) => ['hours', 'timers', division] as const
 
 /** The server's timers with its clock's offset from this browser's. */
 async function readTimers() {
@@ -120,7 +119,7 @@ function StopCheck({
 export function OperatorMode({ employees, division, onBooked }: { employees: Employee[]; division: number; onBooked: () => void }) {
   const now = useNow()
   const queryClient = useQueryClient()
-  const key = timersKey(division)
+  const key = hoursKeys.timers(division)
   const list = useQuery({ queryKey: key, queryFn: readTimers, refetchInterval: TIMERS_REFRESH_MS })
   // a booked timer's removal is asked again a few times before the user is told
   const removal = useMutation({ mutationFn: removeTimer, retry: (n, e) => n < 4 && !isApiError(e, 404), retryDelay: 2_000 })
@@ -137,7 +136,7 @@ export function OperatorMode({ employees, division, onBooked }: { employees: Emp
   // Timers this browser kept before the server kept them are handed over once.
   useEffect(() => {
     void carryOverTimers(localStorage, division, startTimer).then((n) => {
-      if (n > 0) void queryClient.invalidateQueries({ queryKey: timersKey(division) })
+      if (n > 0) void queryClient.invalidateQueries({ queryKey: hoursKeys.timers(division) })
     })
   }, [division, queryClient])
 

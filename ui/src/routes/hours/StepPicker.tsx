@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
+import { hoursKeys } from '../../api/queries.ts'
 import { useState } from 'react'
 import { fetchSteps, findShopOrder, stepLabel, type ShopOrderRef, type StepRef } from '../../api/hours.ts'
 import { inputClass, labelClass, secondaryButton } from '../../components/formStyles.ts'
@@ -19,7 +20,7 @@ export function StepPicker({ value, onChange, initialNumber = '' }: { value: Pic
   const [typed, setTyped] = useState(initialNumber)
   const [looked, setLooked] = useState<{ number: string; found: boolean } | null>(null)
   const [error, setError] = useState<string | null>(null)
-  const steps = useQuery({ queryKey: ['hours', 'steps', value.order?.ID], queryFn: () => fetchSteps(value.order!.ID), enabled: !!value.order })
+  const steps = useQuery({ queryKey: hoursKeys.steps(value.order?.ID), queryFn: () => fetchSteps(value.order!.ID), enabled: !!value.order })
 
   async function look() {
     setError(null)

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
+import { hoursKeys, useDivision } from '../../api/queries.ts'
 import { useMemo, useState } from 'react'
 import { fetchNames, fetchWeek, stepLabel, type Employee } from '../../api/hours.ts'
 import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
@@ -24,8 +25,9 @@ export function WeekView({ employees, employeesAsOf = null }: { employees: Emplo
   const [editing, setEditing] = useState<Editing | null>(null)
   // bookings Exact deleted: gone at once, before the week is read again
   const [deleted, setDeleted] = useState<ReadonlySet<string>>(new Set())
-  const week = useQuery({ queryKey: ['hours', 'week', isoDay(start)], queryFn: () => fetchWeek(start), retry: false, staleTime: LIVE_STALE_MS })
-  const names = useQuery({ queryKey: ['hours', 'names', isoDay(start), week.data?.rows.length], queryFn: () => fetchNames(week.data?.rows ?? []), enabled: week.isSuccess })
+  const division = useDivision()
+  const week = useQuery({ queryKey: hoursKeys.week(division, isoDay(start)), queryFn: () => fetchWeek(start), retry: false, staleTime: LIVE_STALE_MS })
+  const names = useQuery({ queryKey: hoursKeys.names(division, isoDay(start), week.data?.rows.length), queryFn: () => fetchNames(week.data?.rows ?? []), enabled: week.isSuccess })
   const employeeName = useMemo(() => new Map(employees.map((e) => [e.ID.toLowerCase(), e.FullName || e.Code])), [employees])
   const days = weekDays(start)
   const entries = (week.data?.rows ?? []).filter((e) => (!who || e.employee === who) && !deleted.has(e.id))

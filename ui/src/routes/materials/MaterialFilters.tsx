@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
+import { liveKeys, materialKeys, useDivision } from '../../api/queries.ts'
 import { dbGetAll, liveGet } from '../../api/db.ts'
 import { oldestAsOf } from '../../api/live.ts'
 import { AsOf } from '../../components/AsOf.tsx'
@@ -23,10 +24,11 @@ const CONTROL =
   'min-h-11 rounded border border-slate-300 bg-white px-2 py-2 font-normal focus:border-sky-700 focus:ring-2 focus:ring-sky-600 focus:outline-none'
 
 export function MaterialFilters({ value, onChange }: { value: MaterialFilterState; onChange: (f: MaterialFilterState) => void }) {
-  const warehouses = useQuery({ queryKey: ['live', 'warehouses'], queryFn: () => liveGet('warehouses'), staleTime: 10 * 60_000 })
-  const groups = useQuery({ queryKey: ['live', 'itemGroups'], queryFn: () => liveGet('itemGroups'), staleTime: 10 * 60_000 })
+  const division = useDivision()
+  const warehouses = useQuery({ queryKey: liveKeys.list('warehouses', division), queryFn: () => liveGet('warehouses'), staleTime: 10 * 60_000 })
+  const groups = useQuery({ queryKey: liveKeys.list('itemGroups', division), queryFn: () => liveGet('itemGroups'), staleTime: 10 * 60_000 })
   const projects = useQuery({
-    queryKey: ['db', 'projects', 'list'],
+    queryKey: materialKeys.projects(division),
     queryFn: () => dbGetAll('projects', [['select', 'ID,Code,Description'], ['order', 'Code.asc']]),
     staleTime: 10 * 60_000,
   })

@@ -13,7 +13,7 @@ import {
   type ShopOrder,
   type ShopOrderChange,
 } from '../../api/planning.ts'
-import { queryKeys, useSession } from '../../api/queries.ts'
+import { liveKeys, planningKeys, queryKeys, useSession } from '../../api/queries.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { LoadingScreen } from '../../components/LoadingScreen.tsx'
 import { locale, t, tCount } from '../../i18n/index.ts'
@@ -59,16 +59,15 @@ function Screen({ session }: { session: Session }) {
   const [shiftProject, setShiftProject] = useState(false)
   const [proposal, setProposal] = useState<{ moves: ProjectMove<ShopOrder>[]; days: number } | null>(null)
 
-  const key = (name: string) => ['planning', name, division]
-  const orders = useQuery({ queryKey: key('orders'), queryFn: fetchOpenShopOrders })
-  const lines = useQuery({ queryKey: key('materialLines'), queryFn: fetchMaterialLines })
-  const stock = useQuery({ queryKey: key('stock'), queryFn: fetchStockPositions })
-  const warehouses = useQuery({ queryKey: ['live', 'warehouses', division], queryFn: () => liveGet('warehouses'), ...LIVE_LIST_RETRY })
-  const selectionCodes = useQuery({ queryKey: ['live', 'selectionCodes', division], queryFn: () => liveGet('selectionCodes'), ...LIVE_LIST_RETRY })
-  const itemGroups = useQuery({ queryKey: ['live', 'itemGroups', division], queryFn: () => liveGet('itemGroups'), ...LIVE_LIST_RETRY })
-  const projects = useQuery({ queryKey: key('projects'), queryFn: fetchProjects, retry: false })
+  const orders = useQuery({ queryKey: planningKeys.list('orders', division), queryFn: fetchOpenShopOrders })
+  const lines = useQuery({ queryKey: planningKeys.list('materialLines', division), queryFn: fetchMaterialLines })
+  const stock = useQuery({ queryKey: planningKeys.list('stock', division), queryFn: fetchStockPositions })
+  const warehouses = useQuery({ queryKey: liveKeys.list('warehouses', division), queryFn: () => liveGet('warehouses'), ...LIVE_LIST_RETRY })
+  const selectionCodes = useQuery({ queryKey: liveKeys.list('selectionCodes', division), queryFn: () => liveGet('selectionCodes'), ...LIVE_LIST_RETRY })
+  const itemGroups = useQuery({ queryKey: liveKeys.list('itemGroups', division), queryFn: () => liveGet('itemGroups'), ...LIVE_LIST_RETRY })
+  const projects = useQuery({ queryKey: planningKeys.list('projects', division), queryFn: fetchProjects, retry: false })
   const inGroup = useQuery({
-    queryKey: [...key('itemGroup'), deferred.itemGroup],
+    queryKey: planningKeys.itemGroup(division, deferred.itemGroup),
     queryFn: () => fetchItemIdsInGroup(deferred.itemGroup),
     enabled: !!deferred.itemGroup,
   })

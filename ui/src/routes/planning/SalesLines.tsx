@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
+import { planningKeys } from '../../api/queries.ts'
 import { useState, type FormEvent } from 'react'
 import { isApiError } from '../../api/client.ts'
 import { fetchOrderSalesLines, updateSalesLineDelivery, type SalesLine } from '../../api/planning.ts'
@@ -83,7 +84,7 @@ function Line({ line }: { line: SalesLine }) {
 
 /** The sales order lines this shop order makes, with their delivery dates to move. */
 export function SalesLines({ orderId }: { orderId: string }) {
-  const lines = useQuery({ queryKey: ['planning', 'salesLines', orderId], queryFn: () => fetchOrderSalesLines(orderId) })
+  const lines = useQuery({ queryKey: planningKeys.salesLines(orderId), queryFn: () => fetchOrderSalesLines(orderId) })
   return (
     <section className="flex flex-col gap-2 border-t border-slate-200 pt-3" aria-label={t('planning.sales.title')}>
       <h3 className="font-semibold">{t('planning.sales.title')}</h3>

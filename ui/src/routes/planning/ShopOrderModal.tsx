@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
+import { planningKeys } from '../../api/queries.ts'
 import { useId, useState, type FormEvent, type ReactNode } from 'react'
 import { fetchOrderPlans, fetchOrderSteps, type ShopOrder, type ShopOrderChange, type ShownChange } from '../../api/planning.ts'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
@@ -84,8 +85,8 @@ export function ShopOrderModal({
 }) {
   const ref = useModalDialog()
   const titleId = useId()
-  const plans = useQuery({ queryKey: ['planning', 'plans', order.ID], queryFn: () => fetchOrderPlans(order.ID) })
-  const steps = useQuery({ queryKey: ['planning', 'steps', order.ID], queryFn: () => fetchOrderSteps(order.ID) })
+  const plans = useQuery({ queryKey: planningKeys.plans(order.ID), queryFn: () => fetchOrderPlans(order.ID) })
+  const steps = useQuery({ queryKey: planningKeys.steps(order.ID), queryFn: () => fetchOrderSteps(order.ID) })
   const [start, setStart] = useState(date(order.PlannedStartDate))
   const [end, setEnd] = useState(date(order.PlannedDate))
   const [notes, setNotes] = useState(order.Notes ?? '')

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import { useSession } from '../../api/queries.ts'
+import { receiptKeys, useSession } from '../../api/queries.ts'
 import { fetchNeeds } from '../../api/receipts.ts'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
 import { LabelResultNote, useLabelPrint } from '../../components/LabelActions.tsx'
@@ -29,7 +29,7 @@ export function PrintPanel({ lines, division, onRemove }: { lines: ReceiptLine[]
   const [counts, setCounts] = useState<Record<string, string>>({})
   const countOf = (id: string) => counts[id] ?? startCount
   const itemIds = lines.map((l) => l.item).filter(Boolean)
-  const needs = useQuery({ queryKey: ['receipts', 'needs', itemIds], queryFn: () => fetchNeeds(itemIds), enabled: itemIds.length > 0 })
+  const needs = useQuery({ queryKey: receiptKeys.needs(itemIds), queryFn: () => fetchNeeds(itemIds), enabled: itemIds.length > 0 })
 
   const invalid = lines.some((l) => countError(countOf(l.id)))
   // the copies are in each line's count already

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useMemo, useState } from 'react'
-import { useSession } from '../../api/queries.ts'
+import { receiptKeys, useSession } from '../../api/queries.ts'
 import { fetchReceipts } from '../../api/receipts.ts'
 import { LIVE_STALE_MS } from '../../api/exactDirect.ts'
 import { inputClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
@@ -59,12 +59,12 @@ function ReceiptCard({ receipt, picked, onPick }: { receipt: Receipt; picked: Se
 /** Goods receipts of the last 30 days, receiving open purchase order lines, and receipt labels. */
 export default function Receipts() {
   const { data: session } = useSession()
-  const receipts = useQuery({ queryKey: ['receipts', 'list'], queryFn: () => fetchReceipts(), retry: false, staleTime: LIVE_STALE_MS })
+  const division = session?.division ?? 0
+  const receipts = useQuery({ queryKey: receiptKeys.list(division), queryFn: () => fetchReceipts(), retry: false, staleTime: LIVE_STALE_MS })
   const [receiving, setReceiving] = useState(false)
   const [search, setSearch] = useState('')
   const [picked, setPicked] = useState<Map<string, ReceiptLine>>(new Map())
   const shown = useMemo(() => (receipts.data?.rows ?? []).filter((r) => matches(r, search.trim())), [receipts.data, search])
-  const division = session?.division ?? 0
 
   const toggle = (l: ReceiptLine) =>
     setPicked((p) => {

@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { liveKeys, receiptKeys, useDivision } from '../../api/queries.ts'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { liveGet } from '../../api/db.ts'
 import { LIVE_STALE_MS } from '../../api/exactDirect.ts'
@@ -111,8 +112,9 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
   const ref = useModalDialog()
   const scanRef = useRef<HTMLInputElement>(null)
   const queryClient = useQueryClient()
-  const lines = useQuery({ queryKey: ['receipts', 'openLines'], queryFn: fetchOpenLines, retry: false, staleTime: LIVE_STALE_MS })
-  const locations = useQuery({ queryKey: ['live', 'storageLocations'], queryFn: () => liveGet<StorageLocation>('storageLocations'), ...LIVE_LIST_RETRY })
+  const division = useDivision()
+  const lines = useQuery({ queryKey: receiptKeys.openLines(division), queryFn: fetchOpenLines, retry: false, staleTime: LIVE_STALE_MS })
+  const locations = useQuery({ queryKey: liveKeys.list('storageLocations', division), queryFn: () => liveGet<StorageLocation>('storageLocations'), ...LIVE_LIST_RETRY })
   const [search, setSearch] = useState('')
   const [drafts, setDrafts] = useState<Record<string, Draft>>({})
   const [sending, setSending] = useState(false)
@@ -158,7 +160,7 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
   }
 
   const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: ['receipts'] })
+    void queryClient.invalidateQueries({ queryKey: receiptKeys.all })
   }
 
   return (

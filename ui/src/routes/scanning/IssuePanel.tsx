@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
+import { scanKeys } from '../../api/queries.ts'
 import { useState } from 'react'
 import { issueMaterial, ordersNeeding, type LocationStock, type MaterialPlan, type ScannedItem, type WarehouseStock } from '../../api/scanning.ts'
 import { AsOf } from '../../components/AsOf.tsx'
@@ -35,7 +36,7 @@ export function IssuePanel({
   catalogue?: ScanCatalogue | null
 }) {
   const answer = useQuery({
-    queryKey: ['scan', 'ordersNeeding', item.ID],
+    queryKey: scanKeys.ordersNeeding(item.ID),
     queryFn: () => liveOrKept(() => ordersNeeding(item.ID), (c) => c.ordersNeeding(item.ID), catalogue),
   })
   const orders = { ...answer, data: answer.data?.value }

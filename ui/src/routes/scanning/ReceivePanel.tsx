@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
+import { scanKeys } from '../../api/queries.ts'
 import { useState } from 'react'
 import { byProductsOf, ordersMaking, receiveShopOrder, type ScannedItem, type ScanShopOrder } from '../../api/scanning.ts'
 import { locale, t } from '../../i18n/index.ts'
@@ -26,7 +27,7 @@ export function ReceivePanel({
   location: LocationRef | null
   scanned: ScanShopOrder | null
 }) {
-  const making = useQuery({ queryKey: ['scan', 'ordersMaking', item.ID], queryFn: () => ordersMaking(item.ID) })
+  const making = useQuery({ queryKey: scanKeys.ordersMaking(item.ID), queryFn: () => ordersMaking(item.ID) })
   const orders = [...(scanned ? [scanned] : []), ...(making.data ?? []).filter((o) => o.ID !== scanned?.ID)]
   const [orderId, setOrderId] = useState(scanned?.ID ?? '')
   const order = orders.find((o) => o.ID === orderId) ?? null
@@ -35,7 +36,7 @@ export function ReceivePanel({
   // more than the order still has open is a real over-production, booked after a confirmation
   const [confirming, setConfirming] = useState(false)
   const byProducts = useQuery({
-    queryKey: ['scan', 'byProducts', orderId],
+    queryKey: scanKeys.byProducts(orderId),
     queryFn: () => byProductsOf(orderId),
     enabled: !!orderId,
   })

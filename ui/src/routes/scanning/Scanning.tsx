@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useMemo, useState } from 'react'
 import { liveGet } from '../../api/db.ts'
 import { isNetworkFailure } from '../../api/client.ts'
-import { useSession } from '../../api/queries.ts'
+import { liveKeys, scanKeys, useSession } from '../../api/queries.ts'
 import {
   findItem,
   itemById,
@@ -52,11 +52,11 @@ function storedLocation(): LocationRef | null {
   }
 }
 
-const locationsQuery = {
-  queryKey: ['live', 'storageLocations'],
+const locationsQuery = (division: number) => ({
+  queryKey: liveKeys.list('storageLocations', division),
   queryFn: () => liveGet<LocationRef>('storageLocations'),
   staleTime: 10 * 60_000,
-}
+})
 
 interface Current {
   item: ScannedItem
@@ -76,7 +76,8 @@ const keptTitle = (time: string) => t('scanning.keptTitle', { time })
 export default function Scanning() {
   const { data: session } = useSession()
   const queryClient = useQueryClient()
-  const locations = useQuery(locationsQuery)
+  const division = session?.division
+  const locations = useQuery(locationsQuery(division ?? 0))
   const [location, setLocationState] = useState<LocationRef | null>(storedLocation)
   const [current, setCurrent] = useState<Current | null>(null)
   const [action, setAction] = useState<Action | null>(null)
@@ -86,7 +87,6 @@ export default function Scanning() {
   const [history, setHistory] = useState<string[]>([])
   const cameraProblem = useMemo(() => cameraUnavailable(), [])
   const offline = useOffline()
-  const division = session?.division
   // refreshed on opening while the server is in reach (and after each sync, see AppShell)
   const catalogue = useQuery({
     queryKey: catalogueKey(division ?? 0),
@@ -99,7 +99,7 @@ export default function Scanning() {
   const kept = catalogue.data ?? null
 
   const stock = useQuery({
-    queryKey: ['scan', 'stock', current?.item.ID],
+    queryKey: scanKeys.stock(current?.item.ID),
     queryFn: () => stockOfItem(current!.item.ID),
     enabled: !!current,
     // writes reach the local copy through the outbox's sync a few seconds later
@@ -107,7 +107,7 @@ export default function Scanning() {
   })
   // warehouses without storage locations have their stock only here
   const warehouseStock = useQuery({
-    queryKey: ['scan', 'warehouseStock', current?.item.ID],
+    queryKey: scanKeys.warehouseStock(current?.item.ID),
     queryFn: () => warehouseStockOfItem(current!.item.ID),
     enabled: !!current,
     refetchInterval: 5000,
@@ -189,13 +189,13 @@ export default function Scanning() {
         // Until Exact has answered the locations (slow while a sync spends the minute's calls),
         // an item scan is not held up: the local items are asked first.
         let askedFirst = false
-        if (!queryClient.getQueryData(locationsQuery.queryKey)) {
+        if (!queryClient.getQueryData(locationsQuery(division ?? 0).queryKey)) {
           askedFirst = true
           const early = await findItem(code)
           if (early) return shown(early)
         }
         const known = await queryClient
-          .ensureQueryData(locationsQuery)
+          .ensureQueryData(locationsQuery(division ?? 0))
           .then((l) => l.rows)
           .catch(() => [] as LocationRef[])
         const kind = classifyScan(code, known)

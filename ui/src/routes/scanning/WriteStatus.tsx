@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
+import { outboxKeys } from '../../api/queries.ts'
 import { useEffect, useRef } from 'react'
 import { getEntry } from '../../api/scanning.ts'
 import type { BookResult, WriteState } from '../../api/writes.ts'
@@ -39,7 +40,7 @@ export function WriteStatus({ result: given, onSettled }: { result: BookResult; 
   const last = result.entries[result.entries.length - 1]
   const done = (s: WriteState | undefined) => s === 'delivered' || s === 'failed'
   const entry = useQuery({
-    queryKey: ['outbox', 'entry', last?.id],
+    queryKey: outboxKeys.entry(last?.id),
     queryFn: () => getEntry(last.id),
     enabled: !!last && !done(result.state),
     refetchInterval: (q) => (done(q.state.data?.state) ? false : 1000),

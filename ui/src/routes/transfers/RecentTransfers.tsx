@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
+import { transferKeys, useDivision } from '../../api/queries.ts'
 import { useState } from 'react'
 import { fetchRecentTransfers, RECENT_DAYS } from '../../api/transfers.ts'
 import { secondaryButton, sectionClass } from '../../components/formStyles.ts'
@@ -15,7 +16,7 @@ const SHOWN = 50
 
 /** Warehouse transfers of the last two weeks, read live from Exact Online. */
 export function RecentTransfers() {
-  const recent = useQuery({ queryKey: ['transfers', 'recent'], queryFn: () => fetchRecentTransfers(), retry: false, staleTime: LIVE_STALE_MS })
+  const recent = useQuery({ queryKey: transferKeys.recent(useDivision()), queryFn: () => fetchRecentTransfers(), retry: false, staleTime: LIVE_STALE_MS })
   // transfers Exact deleted: gone at once, before the list is read again
   const [deleted, setDeleted] = useState<ReadonlySet<string>>(new Set())
   const rows = (recent.data?.rows ?? []).filter((tr) => !deleted.has(tr.id))

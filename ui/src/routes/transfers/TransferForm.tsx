@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { liveKeys, transferKeys, useDivision } from '../../api/queries.ts'
 import { useCallback, useState } from 'react'
 import { liveGet } from '../../api/db.ts'
 import { createTransfer, fetchFromPlaces, type FoundItem } from '../../api/transfers.ts'
@@ -30,6 +31,7 @@ interface Sent {
 /** Scan an item, choose from (with stock) and to, the quantity, and send the transfer. */
 export function TransferForm() {
   const queryClient = useQueryClient()
+  const division = useDivision()
   const [item, setItem] = useState<FoundItem | null>(null)
   const [fromId, setFromId] = useState('')
   const [toId, setToId] = useState('')
@@ -40,8 +42,8 @@ export function TransferForm() {
   const [adjusted, setAdjusted] = useState(false)
   const [sendError, setSendError] = useState<string | null>(null)
 
-  const places = useQuery({ queryKey: ['transfers', 'from', item?.ID], queryFn: () => fetchFromPlaces(item!.ID), enabled: !!item })
-  const locations = useQuery({ queryKey: ['live', 'storageLocations'], queryFn: () => liveGet<StorageLocation>('storageLocations'), ...LIVE_LIST_RETRY })
+  const places = useQuery({ queryKey: transferKeys.from(item?.ID), queryFn: () => fetchFromPlaces(item!.ID), enabled: !!item })
+  const locations = useQuery({ queryKey: liveKeys.list('storageLocations', division), queryFn: () => liveGet<StorageLocation>('storageLocations'), ...LIVE_LIST_RETRY })
 
   const from = places.data?.find((p) => p.location === fromId)
   const toRow = locations.data?.rows.find((l) => l.ID.toLowerCase() === toId)
@@ -55,9 +57,9 @@ export function TransferForm() {
 
   const onDelivered = useCallback(() => {
     setAdjusted(true)
-    void queryClient.invalidateQueries({ queryKey: ['transfers'] })
+    void queryClient.invalidateQueries({ queryKey: transferKeys.all })
     // the server re-syncs stock after delivery; read the locations again once that had time
-    setTimeout(() => void queryClient.invalidateQueries({ queryKey: ['transfers', 'from'] }), 5_000)
+    setTimeout(() => void queryClient.invalidateQueries({ queryKey: transferKeys.fromAll }), 5_000)
   }, [queryClient])
 
   function chooseItem(i: FoundItem | null) {
