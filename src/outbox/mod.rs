@@ -23,6 +23,7 @@ use anyhow::Result;
 use parking_lot::Mutex;
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -108,6 +109,16 @@ enum Step {
     NoSignIn,
     /// Exact could not take it now (unreachable, 5xx, 429, a token to renew): try again.
     TryAgain,
+}
+
+/// What a worker carries from one entry to the next.
+#[derive(Default)]
+struct Run {
+    /// Tables written to since the queue was last empty: synced back once it is.
+    touched: BTreeSet<String>,
+    /// Transient failures in a row: the wait grows with them, so a weekend without Exact costs
+    /// a call every half minute, not every two seconds.
+    failures: u32,
 }
 
 /// Why an entry waits for its author.
@@ -312,11 +323,10 @@ impl OutboxService {
         }
     }
 
+    /// The organization's worker: delivers the oldest open entry, one at a time and in order,
+    /// for as long as the process runs.
     async fn deliver_loop(self: Arc<Self>, division: i64, org: Arc<OrgOutbox>) {
-        let mut touched = BTreeSet::new();
-        // Transient failures in a row: the wait grows with them, so a weekend without Exact
-        // costs a call every half minute, not every two seconds.
-        let mut failures: u32 = 0;
+        let mut run = Run::default();
         loop {
             let next = match org.db.next_open() {
                 Ok(n) => n,
@@ -327,40 +337,60 @@ impl OutboxService {
                 }
             };
             let Some(entry) = next else {
-                failures = 0;
-                if !touched.is_empty() {
-                    self.sync_tables(division, std::mem::take(&mut touched));
-                }
-                let _ = org.db.prune();
-                org.wake.notified().await;
+                self.idle(division, &org, &mut run).await;
                 continue;
             };
             let tables = entry.tables.clone();
             let user = entry.user.clone();
-            let wait = match self.deliver(division, &org, entry).await {
-                Ok(Step::Delivered) => {
-                    failures = 0;
-                    touched.extend(tables);
-                    self.release_signed_out_tokens(&user);
-                    continue;
-                }
-                Ok(Step::Refused) => {
-                    failures = 0;
-                    self.release_signed_out_tokens(&user);
-                    continue;
-                }
-                Ok(Step::NoSignIn) => NO_TOKEN_WAIT,
-                Ok(Step::TryAgain) => {
-                    failures = failures.saturating_add(1);
-                    self.backoff(failures)
-                }
-                Err(e) => {
-                    tracing::error!(division, error = %format!("{e:#}"), "cannot record an outbox entry");
-                    self.retry_wait
-                }
-            };
+            let step = self.deliver(division, &org, entry).await;
+            let Some(wait) = self.after_step(division, &mut run, step, tables, &user) else { continue };
             // A sign-in or a new write wakes the worker early.
             let _ = tokio::time::timeout(wait, org.wake.notified()).await;
+        }
+    }
+
+    /// The queue is empty: the tables written to are synced back (once, after the burst of
+    /// writes rather than after each), old entries are pruned, and the worker sleeps until woken.
+    async fn idle(&self, division: i64, org: &OrgOutbox, run: &mut Run) {
+        run.failures = 0;
+        if !run.touched.is_empty() {
+            self.sync_tables(division, std::mem::take(&mut run.touched));
+        }
+        let _ = org.db.prune();
+        org.wake.notified().await;
+    }
+
+    /// Carries a step's outcome over to the run and answers how long to wait before the next
+    /// one (`None`: the next entry goes at once), so that a long outage backs off.
+    fn after_step(
+        self: &Arc<Self>,
+        division: i64,
+        run: &mut Run,
+        step: Result<Step>,
+        tables: Vec<String>,
+        user: &str,
+    ) -> Option<Duration> {
+        match step {
+            Ok(Step::Delivered) => {
+                run.failures = 0;
+                run.touched.extend(tables);
+                self.release_signed_out_tokens(user);
+                None
+            }
+            Ok(Step::Refused) => {
+                run.failures = 0;
+                self.release_signed_out_tokens(user);
+                None
+            }
+            Ok(Step::NoSignIn) => Some(NO_TOKEN_WAIT),
+            Ok(Step::TryAgain) => {
+                run.failures = run.failures.saturating_add(1);
+                Some(self.backoff(run.failures))
+            }
+            Err(e) => {
+                tracing::error!(division, error = %format!("{e:#}"), "cannot record an outbox entry");
+                Some(self.retry_wait)
+            }
         }
     }
 
@@ -411,51 +441,87 @@ impl OutboxService {
         Ok(step)
     }
 
-    /// One step for the oldest open entry.
-    async fn deliver(&self, division: i64, org: &OrgOutbox, mut entry: Entry) -> Result<Step> {
+    /// One step for the oldest open entry: a lost send is checked first, then it is sent once
+    /// and the provider's answer decides the step.
+    async fn deliver(&self, division: i64, org: &OrgOutbox, entry: Entry) -> Result<Step> {
         // Writes go under the identity of the user who made them, never another's.
         let token = match self.tokens.access_token(&entry.user).await {
             Ok(t) => t,
-            Err(ExactError::Unauthorized(_) | ExactError::NoToken) => {
+            Err(e) => return self.without_token(org, entry, e),
+        };
+        let entry = if entry.state == State::Sending {
+            match self.check_lost_send(division, org, &token, entry).await? {
+                ControlFlow::Continue(entry) => entry,
+                ControlFlow::Break(step) => return Ok(step),
+            }
+        } else {
+            entry
+        };
+        let entry = self.mark_sending(org, entry)?;
+        let result =
+            self.exact.write_once(division, &token, entry.method.as_reqwest(), &entry.path, entry.body.as_ref()).await;
+        self.record_answer(division, org, &token, entry, result).await
+    }
+
+    /// No token for the entry's author: a missing or refused sign-in waits for that user, any
+    /// other failure (Exact away while renewing) is tried again.
+    fn without_token(&self, org: &OrgOutbox, entry: Entry, e: ExactError) -> Result<Step> {
+        match e {
+            ExactError::Unauthorized(_) | ExactError::NoToken => {
                 let why = sign_in_needed(&entry.user_name);
-                return self.waiting(org, entry, why, Step::NoSignIn);
+                self.waiting(org, entry, why, Step::NoSignIn)
+            }
+            e => self.waiting(org, entry, format!("Waiting for Exact Online: {e}"), Step::TryAgain),
+        }
+    }
+
+    /// A send whose answer was lost is checked at the provider before it goes again, so it is
+    /// never booked twice: `Continue` with the entry when it is not there (send it), else the step.
+    async fn check_lost_send(
+        &self,
+        division: i64,
+        org: &OrgOutbox,
+        token: &str,
+        entry: Entry,
+    ) -> Result<ControlFlow<Step, Entry>> {
+        let step = match self.reconcile(division, token, &entry).await {
+            Ok(Found::Yes) => {
+                tracing::info!(division, id = entry.id, action = %entry.action, "outbox: the provider already has it");
+                self.delivered(org, entry, None).map(|_| Step::Delivered)?
+            }
+            Ok(Found::No) => return Ok(ControlFlow::Continue(entry)),
+            Ok(Found::CannotTell) => self.failed(org, entry, UNKNOWN_OUTCOME.into())?,
+            Err(ExactError::Unauthorized(_)) => {
+                self.token_refused(&entry.user, token).await;
+                Step::TryAgain
             }
             Err(e) => {
-                let why = format!("Waiting for Exact Online: {e}");
-                return self.waiting(org, entry, why, Step::TryAgain);
+                tracing::debug!(division, id = entry.id, error = %e, "outbox: cannot check an interrupted send yet");
+                self.waiting(org, entry, format!("Waiting for Exact Online: {e}"), Step::TryAgain)?
             }
         };
-        if entry.state == State::Sending {
-            match self.reconcile(division, &token, &entry).await {
-                Ok(Found::Yes) => {
-                    tracing::info!(division, id = entry.id, action = %entry.action, "outbox: the provider already has it");
-                    return self.delivered(org, entry, None).map(|_| Step::Delivered);
-                }
-                Ok(Found::No) => {}
-                Ok(Found::CannotTell) => {
-                    entry.state = State::Failed;
-                    entry.error = Some(UNKNOWN_OUTCOME.into());
-                    entry.done_ms = Some(now_ms());
-                    org.db.put(&entry)?;
-                    return Ok(Step::Refused);
-                }
-                Err(ExactError::Unauthorized(_)) => {
-                    self.token_refused(&entry.user, &token).await;
-                    return Ok(Step::TryAgain);
-                }
-                Err(e) => {
-                    tracing::debug!(division, id = entry.id, error = %e, "outbox: cannot check an interrupted send yet");
-                    let why = format!("Waiting for Exact Online: {e}");
-                    return self.waiting(org, entry, why, Step::TryAgain);
-                }
-            }
-        }
+        Ok(ControlFlow::Break(step))
+    }
+
+    /// Records the entry as being sent before it goes: after a crash or a lost answer the next
+    /// round knows to check at the provider first.
+    fn mark_sending(&self, org: &OrgOutbox, mut entry: Entry) -> Result<Entry> {
         entry.state = State::Sending;
         entry.attempts += 1;
         entry.sent_ms = Some(now_ms());
         org.db.put(&entry)?;
-        let result =
-            self.exact.write_once(division, &token, entry.method.as_reqwest(), &entry.path, entry.body.as_ref()).await;
+        Ok(entry)
+    }
+
+    /// Turns the provider's answer to a send into the next step and records it on the entry.
+    async fn record_answer(
+        &self,
+        division: i64,
+        org: &OrgOutbox,
+        token: &str,
+        mut entry: Entry,
+        result: Result<serde_json::Map<String, Value>, ExactError>,
+    ) -> Result<Step> {
         match result {
             Ok(created) => {
                 let key = created.iter().find(|(k, _)| is_key(k)).and_then(|(_, v)| v.as_str()).map(str::to_string);
@@ -469,17 +535,13 @@ impl OutboxService {
             // Only Exact's own refusal, with its message, ends an entry.
             Err(ExactError::Rejected { message, .. } | ExactError::Forbidden(message)) => {
                 tracing::warn!(division, id = entry.id, action = %entry.action, %message, "outbox: refused by Exact Online");
-                entry.state = State::Failed;
-                entry.error = Some(message);
-                entry.done_ms = Some(now_ms());
-                org.db.put(&entry)?;
-                Ok(Step::Refused)
+                self.failed(org, entry, message)
             }
             // A 401 is answered before anything is booked: renew and send again.
             Err(ExactError::Unauthorized(_) | ExactError::NoToken) => {
                 entry.state = State::Pending;
                 org.db.put(&entry)?;
-                self.token_refused(&entry.user, &token).await;
+                self.token_refused(&entry.user, token).await;
                 Ok(Step::TryAgain)
             }
             // 429: the provider did not take it, so it can simply go again.
@@ -501,6 +563,15 @@ impl OutboxService {
                 self.waiting(org, entry, why, Step::TryAgain)
             }
         }
+    }
+
+    /// Ends the entry as refused with `why`: it waits for the user to send it again or discard it.
+    fn failed(&self, org: &OrgOutbox, mut entry: Entry, why: String) -> Result<Step> {
+        entry.state = State::Failed;
+        entry.error = Some(why);
+        entry.done_ms = Some(now_ms());
+        org.db.put(&entry)?;
+        Ok(Step::Refused)
     }
 
     /// Exact refused a token that looked valid: renew it (the next round uses the new one).
