@@ -18,6 +18,7 @@ pub mod fuzzing;
 pub mod ip_range;
 pub mod labels;
 pub mod limits;
+pub mod live;
 pub mod organization;
 pub mod outbox;
 pub mod pictures;

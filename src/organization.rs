@@ -3,10 +3,11 @@
 
 use crate::auth::orgs;
 use crate::auth::session::DivisionChoice;
-use crate::error::{AppError, AppResult};
+use crate::error::{AppError, AppResult, Code};
 use crate::serverdb::OrgAccount;
 use crate::state::AppState;
 use crate::store::{DELETED_ENTRIES_TABLE, OrgDetails};
+use crate::sync::engine::OrgToken;
 use serde_json::{Map, Value, json};
 
 /// Spec §3's placeholder: `notInitialized`/-1 without a session, `error`/0 when the lookup fails.
@@ -124,4 +125,14 @@ pub async fn list_divisions(state: &AppState, current: i64, token: &str) -> Vec<
             Vec::new()
         }
     }
+}
+
+/// The provider sign-in that serves the organization's own calls (see `auth::accounts`).
+pub fn org_token(state: &AppState, division: i64) -> AppResult<OrgToken> {
+    crate::auth::accounts::org_token(&state.serverdb, &state.stores, &state.tokens, division).ok_or_else(|| {
+        AppError::with_message(
+            Code::ProviderSignIn,
+            "No account of this organization has a usable Exact Online sign-in: sign in with Exact Online again",
+        )
+    })
 }

@@ -9,13 +9,13 @@
 use super::printers::{job_view, service};
 use super::router::Router;
 use super::scope::Org;
-use super::sync::org_token;
 use crate::error::{AppError, AppResult};
 use crate::exact::ExactError;
 use crate::labels::{
     LabelBatch, LabelError, LabelRequest, LabelSource, LabelStatus, LocalCopyReason, ProviderLookups, RecordError,
     Selection, build_from_local_copy, build_records, check_label_count, render_pdf,
 };
+use crate::organization::org_token;
 use crate::printing::PrintError;
 use crate::state::AppState;
 use actix_web::http::header::{self, HeaderValue};

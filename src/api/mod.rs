@@ -13,7 +13,6 @@ pub mod import_data;
 pub mod labels;
 pub mod licence;
 pub mod live;
-pub mod live_read;
 pub mod openapi;
 pub mod org;
 pub mod pictures;

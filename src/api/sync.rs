@@ -3,12 +3,12 @@
 
 use super::router::Router;
 use super::scope::Org;
-use crate::auth::accounts;
 use crate::auth::tier::Session;
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::catalogue;
+use crate::organization::org_token;
 use crate::state::AppState;
-use crate::sync::engine::{OrgToken, SyncError};
+use crate::sync::engine::SyncError;
 use crate::sync::{SyncEngine, SyncSink};
 use actix_web::{HttpResponse, web};
 use serde::{Deserialize, Serialize};
@@ -80,16 +80,6 @@ struct StartBody {
     endpoints: Option<Vec<String>>,
 }
 
-/// The provider sign-in that serves the organization's own calls (see `auth::accounts`).
-pub fn org_token(state: &AppState, division: i64) -> AppResult<OrgToken> {
-    accounts::org_token(&state.serverdb, &state.stores, &state.tokens, division).ok_or_else(|| {
-        AppError::with_message(
-            Code::ProviderSignIn,
-            "No account of this organization has a usable Exact Online sign-in: sign in with Exact Online again",
-        )
-    })
-}
-
 async fn start(
     state: web::Data<AppState>,
     session: Session,
@@ -125,7 +115,7 @@ async fn start(
             Err(e) => return Err(AppError::bad_request(e.to_string())),
         }
     };
-    let refreshes = live.iter().map(|ep| super::live::refresh_now(&state, org.division, ep));
+    let refreshes = live.iter().map(|ep| crate::live::tables::refresh_now(&state, org.division, ep));
     let refreshed: serde_json::Map<String, serde_json::Value> = live
         .iter()
         .zip(futures_util::future::join_all(refreshes).await)

@@ -3,28 +3,23 @@
 //! waits up to N seconds (max 30) for the provider's answer. `GET /outbox` lists entries; a failed
 //! one can be retried or discarded. Every call that queues takes an `Idempotency-Key` header
 //! (`idempotency`): a booking sent twice is queued once and answered the first answer again. `GET /exact/urlDirect` reads any provider path of the
-//! session's division, following `__next`, under the live-read deadline (`live_read`).
+//! session's division, following `__next`, under the live-read deadline (`crate::live`).
 
 use super::idempotency::{self, IdempotencyKey, RequestKey};
-use super::live_read::{self, AS_OF_HEADER, Progress, Settled};
 use super::router::Router;
 use crate::auth::tier::Session;
 use crate::error::{AppError, AppResult, Code};
-use crate::exact::ExactError;
-use crate::exact::oauth::now_ms;
+use crate::live::{AS_OF_HEADER, direct};
 use crate::outbox::actions::{self, Actor, Invalid};
 use crate::outbox::store::{KeptAnswer, KeyRecord};
 use crate::outbox::{Entry, KeyState, Keyed, Method, QueueCounts, State};
 use crate::state::AppState;
-use crate::store::OrgStore;
-use crate::store::last_known::{self, Kept};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::time::Duration;
 
 pub fn routes(r: &mut Router) {
@@ -264,9 +259,6 @@ struct DirectQuery {
     url: String,
 }
 
-// A direct read past `PROVIDER_READ_MAX_ROWS` answers an error (a read, not an export).
-use crate::exact::client::gather;
-
 /// `GET /exact/urlDirect?url=…`: a provider path of the session's division (relative, or absolute on
 /// the configured host), every page followed. Answers `{responseDirect: {results: [...]}}`;
 /// during an outage its last known answer with `asOf` (and `X-Data-As-Of`), or `provider_unreachable`.
@@ -281,43 +273,15 @@ async fn url_direct(
         tracing::warn!(division, "urlDirect refused a path outside the session's division");
         AppError::with_message(Code::Forbidden, "Only paths of your own division on Exact Online can be read")
     })?;
-    // The read runs under the live-read deadline; during an outage the last known answer of
-    // this URL is served, marked with when it was fetched (`live_read`).
-    let store = state.stores.get(division)?;
-    let deadline = live_read::deadline_for(&state, division);
-    let progress = Progress::default();
-    let user = session.record.user.clone();
-    let read = tokio::spawn(direct_read(state.clone(), store.clone(), division, user, url.clone(), progress.clone()));
-    let has_copy = || store.last_known_fetched(&url).ok().flatten().is_some();
-    let why = match live_read::settle(read, &progress, deadline, has_copy).await? {
-        Settled::Fresh(body) => {
-            return Ok(HttpResponse::Ok().content_type("application/json").body(direct_answer(&body, None)));
-        }
-        Settled::Refused(e) => return Err(e.into()),
-        Settled::Stale(why) => why,
-    };
-    let (s, u) = (store.clone(), url.clone());
-    let copy = web::block(move || s.last_known(&u))
-        .await
-        .map_err(|e| AppError::internal(anyhow::anyhow!("{e}")))??
-        .filter(|c| c.body.starts_with(b"{") && c.body.ends_with(b"}"));
-    let Some(copy) = copy else {
-        return Err(live_read::unreachable().caused_by(anyhow::anyhow!("urlDirect: {why}")));
-    };
-    tracing::warn!(as_of = copy.fetched_ms, reason = %why, "Exact Online read failed; serving its last known answer");
-    // Served counts as used: it is the last to be evicted. Off the request, best effort.
-    let now = now_ms();
-    tokio::spawn(async move {
-        match web::block(move || store.touch_last_known(&url, now)).await {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => tracing::warn!(error = %e, "could not record the use of a last known answer"),
-            Err(e) => tracing::warn!(error = %e, "could not record the use of a last known answer"),
-        }
-    });
-    Ok(HttpResponse::Ok()
-        .content_type("application/json")
-        .insert_header((AS_OF_HEADER, copy.fetched_ms.to_string()))
-        .body(direct_answer(&copy.body, Some(copy.fetched_ms))))
+    // During an outage the last known answer of this URL is served, marked with when it was
+    // fetched (`crate::live::direct`).
+    let read = direct::read(&state, division, session.record.user.clone(), url).await?;
+    let mut res = HttpResponse::Ok();
+    res.content_type("application/json");
+    if let Some(t) = read.as_of {
+        res.insert_header((AS_OF_HEADER, t.to_string()));
+    }
+    Ok(res.body(direct_answer(&read.body, read.as_of)))
 }
 
 /// Rounds of percent-decoding a urlDirect path may need before it stops changing.
@@ -383,43 +347,6 @@ fn direct_answer(body: &[u8], as_of: Option<i64>) -> Vec<u8> {
     }
     out.push(b'}');
     out
-}
-
-/// Reads every page of `url` (more than `PROVIDER_READ_MAX_ROWS` rows is an error) and answers
-/// `{"results"}` as JSON, keeping it as the URL's last known answer (off the request, best effort).
-async fn direct_read(
-    state: web::Data<AppState>,
-    store: Arc<OrgStore>,
-    division: i64,
-    user: String,
-    url: String,
-    progress: Progress,
-) -> Result<Vec<u8>, ExactError> {
-    let token = state.tokens.access_token(&user).await?;
-    let mut rows = Vec::new();
-    state
-        .exact
-        .for_each_page(division, &token, &url, false, |page| {
-            progress.answered();
-            let within = gather(&mut rows, page.rows.into_iter().map(Value::Object));
-            async move { within.map(|()| true) }
-        })
-        .await?;
-    let fetched = now_ms();
-    let body = serde_json::to_vec(&json!({"results": rows})).map_err(|e| ExactError::Malformed(e.to_string()))?;
-    let (copy, bytes) = (body.clone(), body.len());
-    tokio::spawn(async move {
-        match web::block(move || store.keep_last_known(&url, &copy, fetched, &last_known::LIMITS)).await {
-            Ok(Ok(Kept::Stored { evicted })) if evicted > 0 => {
-                tracing::debug!(evicted, "older last known answers evicted");
-            }
-            Ok(Ok(Kept::TooLarge)) => tracing::info!(bytes, "answer too large to keep as the last known one"),
-            Ok(Ok(_)) => {}
-            Ok(Err(e)) => tracing::warn!(error = %e, "could not keep the last known answer"),
-            Err(e) => tracing::warn!(error = %e, "could not keep the last known answer"),
-        }
-    });
-    Ok(body)
 }
 
 #[cfg(test)]
