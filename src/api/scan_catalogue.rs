@@ -56,9 +56,18 @@ async fn get(state: web::Data<AppState>, org: Org, req: HttpRequest) -> AppResul
     res.content_type("application/json").insert_header((header::VARY, "Accept-Encoding"));
     // gzipped once at its best level when built, rather than by the middleware for each handheld
     if takes_gzip(&req) {
-        return Ok(res.insert_header(header::ContentEncoding::Gzip).body(body.gzip));
+        return Ok(res.insert_header(header::ContentEncoding::Gzip).body(body));
     }
-    Ok(res.body(body.json))
+    // a client without gzip is rare (browsers all take it): unpacked for it alone
+    let json = web::block(move || -> std::io::Result<Vec<u8>> {
+        let mut out = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&body[..]), &mut out)?;
+        Ok(out)
+    })
+    .await
+    .map_err(|e| AppError::new(Code::TableInfo).caused_by(anyhow::anyhow!("{e}")))?
+    .map_err(AppError::internal)?;
+    Ok(res.body(json))
 }
 
 /// Whether the request's `Accept-Encoding` takes gzip (and does not refuse it with `q=0`).
@@ -73,13 +82,6 @@ fn takes_gzip(req: &HttpRequest) -> bool {
     )
 }
 
-/// One built catalogue: its JSON, and the same gzipped.
-#[derive(Clone)]
-struct Built {
-    json: web::Bytes,
-    gzip: web::Bytes,
-}
-
 /// The JSON gzipped at the best level: built once per version, so its cost is paid once.
 pub fn gzip(json: &[u8]) -> std::io::Result<Vec<u8>> {
     use std::io::Write;
@@ -88,18 +90,18 @@ pub fn gzip(json: &[u8]) -> std::io::Result<Vec<u8>> {
     gz.finish()
 }
 
-/// The last catalogue built per organization, with its tag.
-static BUILT: Mutex<BTreeMap<i64, (String, Built)>> = Mutex::new(BTreeMap::new());
+/// The last catalogue built per organization, gzipped (a quarter of the JSON's memory), with its tag.
+static BUILT: Mutex<BTreeMap<i64, (String, web::Bytes)>> = Mutex::new(BTreeMap::new());
 /// One build at a time: after a sync every handheld asks at once, and a large organization's
 /// catalogue takes seconds to build (docs/BENCHMARKS.md); the others wait and get that one.
 static BUILDING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-fn cached(division: i64, tag: &str) -> Option<Built> {
+fn cached(division: i64, tag: &str) -> Option<web::Bytes> {
     BUILT.lock().get(&division).filter(|(t, _)| t == tag).map(|(_, b)| b.clone())
 }
 
 /// The organization's catalogue of version `tag`, built once.
-async fn built(store: std::sync::Arc<OrgStore>, division: i64, tag: String) -> AppResult<Built> {
+async fn built(store: std::sync::Arc<OrgStore>, division: i64, tag: String) -> AppResult<web::Bytes> {
     if let Some(body) = cached(division, &tag) {
         return Ok(body);
     }
@@ -107,10 +109,9 @@ async fn built(store: std::sync::Arc<OrgStore>, division: i64, tag: String) -> A
     if let Some(body) = cached(division, &tag) {
         return Ok(body);
     }
-    let body = web::block(move || -> AppResult<Built> {
+    let body = web::block(move || -> AppResult<web::Bytes> {
         let json = build(&store, division)?;
-        let gzip = gzip(&json).map_err(AppError::internal)?;
-        Ok(Built { json: json.into(), gzip: gzip.into() })
+        Ok(gzip(&json).map_err(AppError::internal)?.into())
     })
     .await
     .map_err(|e| AppError::new(Code::TableInfo).caused_by(anyhow::anyhow!("{e}")))??;
