@@ -10,6 +10,16 @@ import { anyGuid, directUrl, type DirectQuery } from '../lib/odata.ts'
  */
 export const LIVE_STALE_MS = 60_000
 
+/** How soon a live read answered from the stored copy (Exact Online slow or away) is asked again. */
+export const STORED_RETRY_MS = 15_000
+
+/**
+ * A live read's `refetchInterval`: while its answer is the server's stored copy, it is asked again
+ * every STORED_RETRY_MS until Exact Online answers, so a booking just made shows up by itself.
+ */
+export const againWhileStored = (query: { state: { data?: { asOf?: number | null } } }): number | false =>
+  query.state.data?.asOf ? STORED_RETRY_MS : false
+
 export interface DirectAnswer<T> {
   responseDirect: { results: T[]; truncated?: boolean; asOf?: number }
 }

@@ -8,7 +8,7 @@ import { formatDate, formatWeekday, orgToday, weekNumber } from '../../lib/dateT
 import { addDays, weekDays, weekStart, weekTotals, type HourEntry } from '../../lib/hours.ts'
 import { isoDay } from '../../lib/odata.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
-import { LIVE_STALE_MS } from '../../api/exactDirect.ts'
+import { againWhileStored, LIVE_STALE_MS } from '../../api/exactDirect.ts'
 import { oldestAsOf } from '../../api/live.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { DeleteInExact } from '../../components/DeleteInExact.tsx'
@@ -26,7 +26,7 @@ export function WeekView({ employees, employeesAsOf = null }: { employees: Emplo
   // bookings Exact deleted: gone at once, before the week is read again
   const [deleted, setDeleted] = useState<ReadonlySet<string>>(new Set())
   const division = useDivision()
-  const week = useQuery({ queryKey: hoursKeys.week(division, isoDay(start)), queryFn: () => fetchWeek(start), retry: false, staleTime: LIVE_STALE_MS })
+  const week = useQuery({ queryKey: hoursKeys.week(division, isoDay(start)), queryFn: () => fetchWeek(start), retry: false, staleTime: LIVE_STALE_MS, refetchInterval: againWhileStored })
   const names = useQuery({ queryKey: hoursKeys.names(division, isoDay(start), week.data?.rows.length), queryFn: () => fetchNames(week.data?.rows ?? []), enabled: week.isSuccess })
   const employeeName = useMemo(() => new Map(employees.map((e) => [e.ID.toLowerCase(), e.FullName || e.Code])), [employees])
   const days = weekDays(start)

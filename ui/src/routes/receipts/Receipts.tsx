@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useMemo, useState } from 'react'
 import { receiptKeys, useSession } from '../../api/queries.ts'
 import { fetchReceipts } from '../../api/receipts.ts'
-import { LIVE_STALE_MS } from '../../api/exactDirect.ts'
+import { againWhileStored, LIVE_STALE_MS } from '../../api/exactDirect.ts'
 import { inputClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { LoadingScreen } from '../../components/LoadingScreen.tsx'
@@ -60,7 +60,7 @@ function ReceiptCard({ receipt, picked, onPick }: { receipt: Receipt; picked: Se
 export default function Receipts() {
   const { data: session } = useSession()
   const division = session?.division ?? 0
-  const receipts = useQuery({ queryKey: receiptKeys.list(division), queryFn: () => fetchReceipts(), retry: false, staleTime: LIVE_STALE_MS })
+  const receipts = useQuery({ queryKey: receiptKeys.list(division), queryFn: () => fetchReceipts(), retry: false, staleTime: LIVE_STALE_MS, refetchInterval: againWhileStored })
   const [receiving, setReceiving] = useState(false)
   const [search, setSearch] = useState('')
   const [picked, setPicked] = useState<Map<string, ReceiptLine>>(new Map())

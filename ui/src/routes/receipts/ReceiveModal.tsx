@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { liveKeys, receiptKeys, useDivision } from '../../api/queries.ts'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { liveGet } from '../../api/db.ts'
-import { LIVE_STALE_MS } from '../../api/exactDirect.ts'
+import { againWhileStored, LIVE_STALE_MS } from '../../api/exactDirect.ts'
 import { oldestAsOf } from '../../api/live.ts'
 import { createGoodsReceipt, fetchOpenLines } from '../../api/receipts.ts'
 import type { WriteOutcome } from '../../api/writes.ts'
@@ -113,7 +113,7 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
   const scanRef = useRef<HTMLInputElement>(null)
   const queryClient = useQueryClient()
   const division = useDivision()
-  const lines = useQuery({ queryKey: receiptKeys.openLines(division), queryFn: fetchOpenLines, retry: false, staleTime: LIVE_STALE_MS })
+  const lines = useQuery({ queryKey: receiptKeys.openLines(division), queryFn: fetchOpenLines, retry: false, staleTime: LIVE_STALE_MS, refetchInterval: againWhileStored })
   const locations = useQuery({ queryKey: liveKeys.list('storageLocations', division), queryFn: () => liveGet<StorageLocation>('storageLocations'), ...LIVE_LIST_RETRY })
   const [search, setSearch] = useState('')
   const [drafts, setDrafts] = useState<Record<string, Draft>>({})

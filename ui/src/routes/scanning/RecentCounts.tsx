@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { countKeys } from '../../api/queries.ts'
 import { useState } from 'react'
 import { fetchRecentCounts, RECENT_COUNT_DAYS } from '../../api/counts.ts'
-import { LIVE_STALE_MS } from '../../api/exactDirect.ts'
+import { againWhileStored, LIVE_STALE_MS } from '../../api/exactDirect.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { DeleteInExact } from '../../components/DeleteInExact.tsx'
 import { locale, t } from '../../i18n/index.ts'
@@ -14,7 +14,7 @@ import { formatQuantity } from '../../lib/quantity.ts'
  * deleted; a processed one has set the stock, which only a new count corrects.
  */
 export function RecentCounts({ item }: { item: string }) {
-  const counts = useQuery({ queryKey: countKeys.recent(item), queryFn: () => fetchRecentCounts(item), retry: false, staleTime: LIVE_STALE_MS })
+  const counts = useQuery({ queryKey: countKeys.recent(item), queryFn: () => fetchRecentCounts(item), retry: false, staleTime: LIVE_STALE_MS, refetchInterval: againWhileStored })
   // counts Exact deleted: gone at once, before the list is read again
   const [deleted, setDeleted] = useState<ReadonlySet<string>>(new Set())
   const rows = (counts.data?.rows ?? []).filter((c) => !deleted.has(c.id))

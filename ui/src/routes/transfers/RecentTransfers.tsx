@@ -6,7 +6,7 @@ import { secondaryButton, sectionClass } from '../../components/formStyles.ts'
 import { locale, t } from '../../i18n/index.ts'
 import { formatProviderDate } from '../../lib/dateTime.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
-import { LIVE_STALE_MS } from '../../api/exactDirect.ts'
+import { againWhileStored, LIVE_STALE_MS } from '../../api/exactDirect.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { DeleteInExact } from '../../components/DeleteInExact.tsx'
 import { InfoTip } from '../../components/Tooltip.tsx'
@@ -16,7 +16,7 @@ const SHOWN = 50
 
 /** Warehouse transfers of the last two weeks, read live from Exact Online. */
 export function RecentTransfers() {
-  const recent = useQuery({ queryKey: transferKeys.recent(useDivision()), queryFn: () => fetchRecentTransfers(), retry: false, staleTime: LIVE_STALE_MS })
+  const recent = useQuery({ queryKey: transferKeys.recent(useDivision()), queryFn: () => fetchRecentTransfers(), retry: false, staleTime: LIVE_STALE_MS, refetchInterval: againWhileStored })
   // transfers Exact deleted: gone at once, before the list is read again
   const [deleted, setDeleted] = useState<ReadonlySet<string>>(new Set())
   const rows = (recent.data?.rows ?? []).filter((tr) => !deleted.has(tr.id))
