@@ -101,3 +101,10 @@ export async function syncedDemo(contextOptions) {
     throw e
   }
 }
+
+/** Types `code` into Scanning's scan box and presses Enter, as a handheld's scanner does. */
+export async function scanCode(page, code) {
+  await page.locator('#scan-input').focus()
+  await page.keyboard.type(code)
+  await page.keyboard.press('Enter')
+}

@@ -3,7 +3,7 @@
 // targets of at least 44 px, and Receipts where nothing moves under the finger. Against the demo.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { api, MOBILE_UA, same, simulatorRows, syncedDemo, syncSettled } from './flows.mjs'
+import { api, MOBILE_UA, same, scanCode, simulatorRows, syncedDemo, syncSettled } from './flows.mjs'
 
 const VIEW = { width: 390, height: 844 }
 
@@ -66,11 +66,7 @@ async function longestCard() {
   return [...count.entries()].sort((a, b) => b[1] - a[1])[0][0]
 }
 
-async function scan(code) {
-  await page.locator('#scan-input').focus()
-  await page.keyboard.type(code)
-  await page.keyboard.press('Enter')
-}
+const scan = (code) => scanCode(page, code)
 
 test('the header is one row of at most 64 px; its menu holds the screens', async () => {
   await page.goto(`${server.url}/dashboard?division=${division}`)

@@ -4,7 +4,7 @@
 // server can be reached they are sent in order: Exact Online holds exactly three, once each.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { MOBILE_UA, same, simulatorRows, syncedDemo, waitFor } from './flows.mjs'
+import { MOBILE_UA, same, scanCode, simulatorRows, syncedDemo, waitFor } from './flows.mjs'
 
 const VIEW = { width: 390, height: 844 }
 
@@ -65,11 +65,7 @@ after(async () => {
   await server?.stop()
 })
 
-async function scan(code) {
-  await page.locator('#scan-input').focus()
-  await page.keyboard.type(code)
-  await page.keyboard.press('Enter')
-}
+const scan = (code) => scanCode(page, code)
 
 test('online once: the service worker keeps the app and the catalogue is kept on the device', async () => {
   await page.goto(`${server.url}/scanning?division=${division}`)

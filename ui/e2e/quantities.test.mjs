@@ -4,7 +4,7 @@
 // write is looked up at the simulator.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { MOBILE_UA, same, signIn, simulatorRows, syncedDemo, waitFor, watchConsole } from './flows.mjs'
+import { MOBILE_UA, same, scanCode, signIn, simulatorRows, syncedDemo, waitFor, watchConsole } from './flows.mjs'
 
 let server
 let browser
@@ -19,11 +19,7 @@ const fmt = (n, decimals = 3) => Number(n).toLocaleString('en-GB', { maximumFrac
 const simRows = (path) => simulatorRows(server, division, path)
 
 /** A keyboard-wedge scan: the code typed fast, then Enter. */
-async function scan(code) {
-  await page.locator('#scan-input').focus()
-  await page.keyboard.type(code)
-  await page.keyboard.press('Enter')
-}
+const scan = (code) => scanCode(page, code)
 
 /** The write's state on `scope` reaches "delivered" (`testId` differs between Scanning and the desktop screens). */
 async function delivered(scope, testId) {

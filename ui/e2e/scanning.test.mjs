@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { activate, api, MOBILE_UA, signIn, syncSettled, watchConsole } from './flows.mjs'
+import { activate, api, MOBILE_UA, scanCode, signIn, syncSettled, watchConsole } from './flows.mjs'
 import { launchBrowser, startServer } from './server.mjs'
 
 const ADMIN_PASSWORD = 'e2e-admin-secret'
@@ -29,11 +29,7 @@ async function simRows(path) {
 }
 
 /** A keyboard-wedge scan: the code typed fast, then Enter. */
-async function scan(code) {
-  await page.locator('#scan-input').focus()
-  await page.keyboard.type(code)
-  await page.keyboard.press('Enter')
-}
+const scan = (code) => scanCode(page, code)
 
 const historyCount = () => page.getByTestId('scan-history').locator('li').count()
 
