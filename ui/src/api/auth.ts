@@ -102,13 +102,14 @@ export interface Activation {
 }
 
 /** The session; its time zone becomes the one every date on screen is shown in. */
-export async function getSession(): Promise<Session> {
+export async function getSession({ offlineCopy = false }: { offlineCopy?: boolean } = {}): Promise<Session> {
   let session: Session
   try {
     session = await api<Session>('/auth/session')
     keepSession(session)
   } catch (e) {
-    const kept = isNetworkFailure(e) ? keptSession() : null
+    // `offlineCopy`: the app opens without the server, and may open with the last session it had
+    const kept = offlineCopy && isNetworkFailure(e) ? keptSession() : null
     if (!kept) throw e
     session = kept
   }

@@ -1,5 +1,5 @@
 // Query keys and hooks: the only place that decides how server state is cached.
-import { useQuery } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { getSession, type Session } from './auth.ts'
 import { getHealth } from './health.ts'
 import { getSyncEndpoints, getSyncStatus } from './sync.ts'
@@ -122,9 +122,15 @@ export function sessionRefetchInterval(data: Session | undefined): number | fals
 }
 
 export function useSession() {
+  const client = useQueryClient()
   return useQuery({
     queryKey: queryKeys.session,
-    queryFn: getSession,
+    // the last session this browser had stands in only when the app opens without the server: a
+    // check that fails while a screen is in use keeps the session it has (and its screen)
+    queryFn: () => {
+      const current = client.getQueryData<Session>(queryKeys.session)
+      return getSession({ offlineCopy: !current || !!current.offline })
+    },
     refetchInterval: (query) => sessionRefetchInterval(query.state.data),
     refetchIntervalInBackground: true,
     retry: false,

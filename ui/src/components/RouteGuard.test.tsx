@@ -159,4 +159,32 @@ describe('RouteGuard without the server', () => {
     expect(screen.queryByText('the import screen')).toBeNull()
     localStorage.clear()
   })
+
+  it('keeps a screen in use when a session check meets the server gone (the kept copy is for opening only)', async () => {
+    localStorage.setItem('esm.session.kept', JSON.stringify(session({ importDataUntil: Date.now() + 60_000 })))
+    let up = true
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        if (!up) throw new TypeError('Failed to fetch')
+        return json(session({ importDataUntil: Date.now() + 60_000 }))
+      }),
+    )
+    const client = createQueryClient()
+    render(
+      <QueryClientProvider client={client}>
+        <MemoryRouter initialEntries={['/importData']}>
+          <Routes>
+            <Route path="/importData" element={<RouteGuard route={{ path: '/importData', access: 'importData', screen: screenOf }} />} />
+          </Routes>
+        </MemoryRouter>
+      </QueryClientProvider>,
+    )
+    await screen.findByText('the import screen')
+    up = false
+    await act(() => client.refetchQueries({ queryKey: ['session'] }))
+    expect(screen.getByText('the import screen')).toBeTruthy()
+    expect(screen.queryByTestId('unreached')).toBeNull()
+    localStorage.clear()
+  })
 })

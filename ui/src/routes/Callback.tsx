@@ -36,7 +36,7 @@ function SignIn({ params }: { params: URLSearchParams }) {
       const user = await checkUser()
       // checkUser completes the login process of an activated organization: read the session
       // again so the Dashboard opens with full access
-      await queryClient.fetchQuery({ queryKey: queryKeys.session, queryFn: getSession, staleTime: 0 })
+      await queryClient.fetchQuery({ queryKey: queryKeys.session, queryFn: () => getSession(), staleTime: 0 })
       return landingAfterSignIn(user)
     },
     enabled: !!code,
