@@ -58,6 +58,18 @@ const locationsQuery = (division: number) => ({
   staleTime: 10 * 60_000,
 })
 
+/** Where a scan is looked up: the server's copy, or the catalogue this device keeps. */
+interface ScanSource {
+  locations: () => Promise<LocationRef[]>
+  findItem: (code: string) => Promise<ScannedItem | null>
+  itemById: (id: string) => Promise<ScannedItem | null>
+  shopOrderByNumber: (n: number) => Promise<ScanShopOrder | null>
+  /** The kept catalogue's time, named in its messages; null for the server's copy. */
+  keptAt: string | null
+  /** The code was already asked as an item (and is none). */
+  itemAsked: boolean
+}
+
 interface Current {
   item: ScannedItem
   order: ScanShopOrder | null
@@ -135,99 +147,87 @@ export default function Scanning() {
         signal(false)
         setNotice({ ok: false, text })
       }
+      const shown = (item: ScannedItem, fromKept: boolean) => {
+        signal(true)
+        setNotice(null)
+        show(item, null, null, fromKept)
+      }
+      // One way to resolve a scan, whichever copy answers: a location sets the context, a shop
+      // order opens its item to receive, an item shows; a bare number that is no item may be a
+      // shop order's number.
+      const resolve = async (src: ScanSource) => {
+        const kind = classifyScan(code, await src.locations())
+        if (kind.kind === 'location') {
+          setLocation(kind.location)
+          signal(true)
+          setNotice({ ok: true, text: t('scanning.locationSet', { location: locationLabel(kind.location) }) })
+          return
+        }
+        if (kind.kind === 'empty') return
+        const fromKept = src.keptAt !== null
+        const byNumber = async (n: number) => {
+          const order = await src.shopOrderByNumber(n)
+          if (!order) return false
+          const item = await src.itemById(order.Item)
+          if (!item) {
+            fail(t('scanning.orderItemMissing', { number: n }))
+            return true
+          }
+          signal(true)
+          setNotice({ ok: true, text: t('scanning.orderFound', { number: n }) })
+          show(item, order, 'receive', fromKept)
+          return true
+        }
+        if (kind.kind === 'shopOrder') {
+          if (!(await byNumber(kind.number))) {
+            fail(src.keptAt === null ? t('scanning.orderNotFound', { number: kind.number }) : t('scanning.orderNotFoundKept', { number: kind.number, time: src.keptAt }))
+          }
+          return
+        }
+        const item = src.itemAsked ? null : await src.findItem(kind.code)
+        if (item) return shown(item, fromKept)
+        if (kind.orderNumber !== null && (await byNumber(kind.orderNumber))) return
+        fail(src.keptAt === null ? t('scanning.notFound', { code: kind.code }) : t('scanning.notFoundKept', { code: kind.code, time: src.keptAt }))
+      }
       // Out of reach of the server (a Wi-Fi dead spot): the scan is resolved from the catalogue
-      // this device keeps, the same way, and the item is shown as of that copy.
+      // this device keeps, and the item is shown as of that copy.
       const scanKept = async () => {
         const c: ScanCatalogue | null =
           (division === undefined ? null : (queryClient.getQueryData<ScanCatalogue | null>(catalogueKey(division)) ?? (await loadCatalogue(division)))) ?? null
         // no copy kept, or one of a never-synced store: what any call out of reach says
         if (!c || c.asOf === null) return fail(t('error.network'))
-        const time = formatAsOf(c.asOf)
-        const kind = classifyScan(code, c.locations())
-        if (kind.kind === 'location') {
-          setLocation(kind.location)
-          signal(true)
-          setNotice({ ok: true, text: t('scanning.locationSet', { location: locationLabel(kind.location) }) })
-          return
-        }
-        if (kind.kind === 'empty') return
-        const byNumber = (n: number) => {
-          const order = c.shopOrderByNumber(n)
-          if (!order) return false
-          const item = c.itemById(order.Item)
-          if (!item) {
-            fail(t('scanning.orderItemMissing', { number: n }))
-            return true
-          }
-          signal(true)
-          setNotice({ ok: true, text: t('scanning.orderFound', { number: n }) })
-          show(item, order, 'receive', true)
-          return true
-        }
-        if (kind.kind === 'shopOrder') {
-          if (!byNumber(kind.number)) fail(t('scanning.orderNotFoundKept', { number: kind.number, time }))
-          return
-        }
-        const item = c.findItem(kind.code)
-        if (item) {
-          signal(true)
-          setNotice(null)
-          show(item, null, null, true)
-          return
-        }
-        if (kind.orderNumber !== null && byNumber(kind.orderNumber)) return
-        fail(t('scanning.notFoundKept', { code: kind.code, time }))
+        return resolve({
+          locations: async () => c.locations(),
+          findItem: async (x) => c.findItem(x),
+          itemById: async (id) => c.itemById(id),
+          shopOrderByNumber: async (n) => c.shopOrderByNumber(n),
+          keptAt: formatAsOf(c.asOf),
+          itemAsked: false,
+        })
       }
       setBusy(true)
       try {
         if (isOfflineNow()) return await scanKept()
-        const shown = (item: ScannedItem) => {
-          signal(true)
-          setNotice(null)
-          show(item, null, null)
-        }
         // Until Exact has answered the locations (slow while a sync spends the minute's calls),
         // an item scan is not held up: the local items are asked first.
-        let askedFirst = false
+        let itemAsked = false
         if (!queryClient.getQueryData(locationsQuery(division ?? 0).queryKey)) {
-          askedFirst = true
+          itemAsked = true
           const early = await findItem(code)
-          if (early) return shown(early)
+          if (early) return shown(early, false)
         }
-        const known = await queryClient
-          .ensureQueryData(locationsQuery(division ?? 0))
-          .then((l) => l.rows)
-          .catch(() => [] as LocationRef[])
-        const kind = classifyScan(code, known)
-        if (kind.kind === 'location') {
-          setLocation(kind.location)
-          signal(true)
-          setNotice({ ok: true, text: t('scanning.locationSet', { location: locationLabel(kind.location) }) })
-          return
-        }
-        if (kind.kind === 'empty') return
-        const byNumber = async (n: number) => {
-          const order = await shopOrderByNumber(n)
-          if (!order) return false
-          const item = await itemById(order.Item)
-          if (!item) {
-            fail(t('scanning.orderItemMissing', { number: n }))
-            return true
-          }
-          signal(true)
-          setNotice({ ok: true, text: t('scanning.orderFound', { number: n }) })
-          show(item, order, 'receive')
-          return true
-        }
-        if (kind.kind === 'shopOrder') {
-          if (!(await byNumber(kind.number))) fail(t('scanning.orderNotFound', { number: kind.number }))
-          return
-        }
-        const item = askedFirst ? null : await findItem(kind.code)
-        if (item) return shown(item)
-        // a bare number that is no item may be a shop order's number
-        if (kind.orderNumber !== null && (await byNumber(kind.orderNumber))) return
-        fail(t('scanning.notFound', { code: kind.code }))
+        await resolve({
+          locations: () =>
+            queryClient
+              .ensureQueryData(locationsQuery(division ?? 0))
+              .then((l) => l.rows)
+              .catch(() => [] as LocationRef[]),
+          findItem,
+          itemById,
+          shopOrderByNumber,
+          keptAt: null,
+          itemAsked,
+        })
       } catch (e) {
         if (isNetworkFailure(e)) await scanKept().catch((k: unknown) => fail(k instanceof Error ? k.message : String(k)))
         else fail(e instanceof Error ? e.message : String(e))
