@@ -131,19 +131,21 @@ interface Summarized {
   summary: string
 }
 
+/** A movement's quantity, dated the organization's today, at a storage location when one is chosen. */
+const bookedToday = (b: { quantity: number; location?: string | null }) => ({
+  Quantity: b.quantity,
+  TransactionDate: today(),
+  ...(b.location ? { StorageLocation: b.location } : {}),
+})
+
 export const issueMaterial = (b: Summarized & { plan: string; quantity: number; location?: string | null }) =>
   book(
     '/exact/updateMaterialsIssues',
     {
       method: 'POST',
-      body: {
-        ShopOrderMaterialPlan: b.plan,
-        Quantity: b.quantity,
-        TransactionDate: today(),
-        ...(b.location ? { StorageLocation: b.location } : {}),
-      },
+      body: { ShopOrderMaterialPlan: b.plan, ...bookedToday(b) },
     },
-    { kind: 'issue', summary: b.summary },
+    { keep: { kind: 'issue', summary: b.summary } },
   )
 
 export const receiveShopOrder = (b: Summarized & { shopOrder: string; quantity: number; location?: string | null }) =>
@@ -151,14 +153,9 @@ export const receiveShopOrder = (b: Summarized & { shopOrder: string; quantity: 
     '/exact/createShopOrderReceipt',
     {
       method: 'POST',
-      body: {
-        ShopOrder: b.shopOrder,
-        Quantity: b.quantity,
-        TransactionDate: today(),
-        ...(b.location ? { StorageLocation: b.location } : {}),
-      },
+      body: { ShopOrder: b.shopOrder, ...bookedToday(b) },
     },
-    { kind: 'receipt', summary: b.summary },
+    { keep: { kind: 'receipt', summary: b.summary } },
   )
 
 export interface TransferInput extends Summarized {
@@ -190,7 +187,7 @@ export const transferStock = (b: TransferInput) =>
         ],
       },
     },
-    { kind: 'transfer', summary: b.summary },
+    { keep: { kind: 'transfer', summary: b.summary } },
   )
 
 /** A count of one item in one place, processed at once (the counted quantity becomes the stock). */
@@ -205,7 +202,7 @@ export const countStock = (b: Summarized & { item: string; warehouse: string; lo
         StockCountLines: [{ Item: b.item, QuantityNew: b.quantity, ...(b.location ? { StorageLocation: b.location } : {}) }],
       },
     },
-    { kind: 'count', summary: b.summary },
+    { keep: { kind: 'count', summary: b.summary } },
   )
 
 export const getEntry = (id: number) => api<OutboxEntry>(`/outbox/${id}`)

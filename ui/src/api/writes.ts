@@ -94,9 +94,9 @@ export async function keyedWrite<T>(
 export type BookResult = Omit<WriteResult, 'state'> & { state: WriteState; key?: string }
 
 /** A keyed write of a booking that may be kept on this device: 'kept' is an answer, not an error. */
-export async function book(path: string, options: Omit<RequestOptions, 'headers'>, keep: Keepable): Promise<BookResult> {
+export async function book(path: string, options: Omit<RequestOptions, 'headers'>, send: SendOptions = {}): Promise<BookResult> {
   try {
-    return await keyedWrite<WriteResult>(path, options, { keep })
+    return await keyedWrite<WriteResult>(path, options, send)
   } catch (e) {
     if (e instanceof KeptOffline) return { state: 'kept', error: null, entries: [], key: e.booking.key }
     throw e
@@ -123,19 +123,16 @@ export async function sendWrite(
   retry?: SendOptions,
 ): Promise<WriteOutcome> {
   try {
-    return outcomeOf(await keyedWrite<WriteResult>(`${path}${path.includes('?') ? '&' : '?'}wait=${WAIT_SECS}`, { method, body }, retry))
+    return outcomeOf(await book(`${path}${path.includes('?') ? '&' : '?'}wait=${WAIT_SECS}`, { method, body }, retry))
   } catch (e) {
     if (isApiError(e) && (e.status === 422 || e.status === 400)) return { state: 'failed', message: e.message, entryIds: [] }
-    if (e instanceof KeptOffline) return keptOutcome(e)
     throw e
   }
 }
 
-/** The outcome of a booking kept on this device. */
-export const keptOutcome = (e: KeptOffline): WriteOutcome => ({ state: 'kept', message: null, entryIds: [], key: e.booking.key })
-
-/** The outcome of what the server answered a write (a kept booking's, once sent). */
-export function outcomeOf(res: WriteResult): WriteOutcome {
+/** The outcome of what the server answered a write (a kept booking's, once sent), or 'kept'. */
+export function outcomeOf(res: BookResult): WriteOutcome {
+  if (res.state === 'kept') return { state: 'kept', message: null, entryIds: [], key: res.key }
   const open = res.state === 'pending' || res.state === 'sending'
   return { state: res.state, message: res.error ?? (open ? waitingReason(res.entries) : null), entryIds: res.entries.map((e) => e.id) }
 }

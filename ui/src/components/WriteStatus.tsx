@@ -3,7 +3,7 @@ import { outboxKeys } from '../api/queries.ts'
 import { useEffect, useRef } from 'react'
 import { combine, getEntry, outcomeOf, type WriteOutcome, type WriteState } from '../api/writes.ts'
 import { t, type MessageKey } from '../i18n/index.ts'
-import { useFate, type Fate } from '../offline/queue.ts'
+import { sentAs, useFate } from '../offline/queue.ts'
 
 const LABEL: Record<WriteState, MessageKey> = {
   kept: 'offline.keptState',
@@ -21,20 +21,15 @@ const STYLE: Record<WriteState, string> = {
   failed: 'bg-red-100 text-red-900',
 }
 
-/** A kept booking's outcome so far: waiting on this device, refused, or sent (then its answer). */
-function keptOutcome(outcome: WriteOutcome, fate: Fate): WriteOutcome {
-  if (outcome.state !== 'kept') return outcome
-  if (fate.status === 'waiting') return { ...outcome, message: fate.booking.lastError }
-  if (fate.status === 'refused') return { state: 'failed', message: fate.booking.refused, entryIds: [] }
-  return fate.result ? outcomeOf(fate.result) : { state: 'pending', message: null, entryIds: [] }
-}
-
 /**
  * Follows a write in the outbox until Exact Online delivered or refused it; a booking kept on
  * this device first until it is sent.
  */
 export function useWriteState(given: WriteOutcome): Pick<WriteOutcome, 'state' | 'message'> {
-  const outcome = keptOutcome(given, useFate(given.key ?? ''))
+  // a booking kept on this device: why it waits, then what it became once sent
+  const fate = useFate(given.key ?? '')
+  const sent = given.state === 'kept' ? sentAs(fate) : null
+  const outcome = sent ? outcomeOf(sent) : fate.status === 'waiting' && given.state === 'kept' ? { ...given, message: fate.booking.lastError } : given
   const open = outcome.state === 'pending' || outcome.state === 'sending'
   const followed = useQuery({
     queryKey: outboxKeys.entries(outcome.entryIds),

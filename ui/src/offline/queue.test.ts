@@ -98,7 +98,7 @@ describe('a booking made without the server', () => {
     vi.stubGlobal('fetch', fetchMock)
     vi.stubGlobal('navigator', { onLine: false })
     setBookingDivision(7)
-    const res = await book('/exact/updateMaterialsIssues', { method: 'POST', body: { Quantity: 2 } }, { kind: 'issue', summary: 'Issue 2' })
+    const res = await book('/exact/updateMaterialsIssues', { method: 'POST', body: { Quantity: 2 } }, { keep: { kind: 'issue', summary: 'Issue 2' } })
     expect(res.state).toBe('kept')
     // offline: no resends with pauses, kept at once
     expect(fetchMock).toHaveBeenCalledTimes(1)
@@ -120,7 +120,7 @@ describe('a booking made without the server', () => {
 
   it('a refusal by the server is never kept', async () => {
     vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ error: { code: 'exact_refused', message: 'Not enough stock' } }), { status: 422 }))
-    await expect(book('/exact/updateMaterialsIssues', { method: 'POST', body: {} }, { kind: 'issue', summary: 'x' })).rejects.toMatchObject({ status: 422 })
+    await expect(book('/exact/updateMaterialsIssues', { method: 'POST', body: {} }, { keep: { kind: 'issue', summary: 'x' } })).rejects.toMatchObject({ status: 422 })
     expect(await reloadBookings()).toEqual([])
   })
 })

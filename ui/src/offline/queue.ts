@@ -116,6 +116,13 @@ export function fateOf(key: string, rows: readonly Booking[] = snapshot): Fate |
   return undefined
 }
 
+/** What a kept booking became once it left the device (refused, or the server's answer); null while it waits. */
+export function sentAs(fate: Fate): WriteResult | null {
+  if (fate.status === 'waiting') return null
+  if (fate.status === 'refused') return { state: 'failed', error: fate.booking.refused, entries: [] }
+  return fate.result ?? { state: 'pending', error: null, entries: [] }
+}
+
 /** `fateOf`, re-rendering when it changes. A booking another tab sent counts as sent. */
 export function useFate(key: string): Fate {
   const rows = useBookings()

@@ -5,7 +5,7 @@ import { getEntry } from '../../api/scanning.ts'
 import type { BookResult, WriteState } from '../../api/writes.ts'
 import { t, type MessageKey } from '../../i18n/index.ts'
 import { signal } from '../../lib/feedback.ts'
-import { useFate, type Fate } from '../../offline/queue.ts'
+import { sentAs, useFate } from '../../offline/queue.ts'
 
 const LABEL: Record<WriteState, MessageKey> = {
   kept: 'offline.keptState',
@@ -23,20 +23,15 @@ const TONE: Record<WriteState, string> = {
   failed: 'bg-red-50 text-red-800',
 }
 
-/** A kept booking so far: waiting on this device, refused when sent, or the answer it got. */
-function keptResult(result: BookResult, fate: Fate): BookResult {
-  if (result.state !== 'kept' || fate.status === 'waiting') return result
-  if (fate.status === 'refused') return { state: 'failed', error: fate.booking.refused, entries: [] }
-  return fate.result ?? { state: 'pending', error: null, entries: [] }
-}
-
 /**
  * The outbox state of a write: its last entry is followed until Exact Online delivered or
  * refused it, with a sound when that is decided after the first answer. A booking kept on this
  * device shows so until it is sent, then the same.
  */
 export function WriteStatus({ result: given, onSettled }: { result: BookResult; onSettled?: (ok: boolean) => void }) {
-  const result = keptResult(given, useFate(given.key ?? ''))
+  // a booking kept on this device shows so until it is sent, then what it became
+  const fate = useFate(given.key ?? '')
+  const result: BookResult = (given.state === 'kept' ? sentAs(fate) : null) ?? given
   const last = result.entries[result.entries.length - 1]
   const done = (s: WriteState | undefined) => s === 'delivered' || s === 'failed'
   const entry = useQuery({
