@@ -16,18 +16,23 @@ afterEach(() => {
 
 const screenOf = lazy(async () => ({ default: () => <p>the import screen</p> }))
 
-function renderAt(s: Session) {
-  vi.stubGlobal('fetch', vi.fn(async () => json(s)))
-  render(
-    <QueryClientProvider client={createQueryClient()}>
+/** The ImportData route (made for offline or not) behind its guard, with Home beside it. */
+function guarded(client = createQueryClient(), offline?: boolean) {
+  return (
+    <QueryClientProvider client={client}>
       <MemoryRouter initialEntries={['/importData']}>
         <Routes>
-          <Route path="/importData" element={<RouteGuard route={{ path: '/importData', access: 'importData', screen: screenOf }} />} />
+          <Route path="/importData" element={<RouteGuard route={{ path: '/importData', access: 'importData', screen: screenOf, offline }} />} />
           <Route path="/" element={<p>home</p>} />
         </Routes>
       </MemoryRouter>
-    </QueryClientProvider>,
+    </QueryClientProvider>
   )
+}
+
+function renderAt(s: Session) {
+  vi.stubGlobal('fetch', vi.fn(async () => json(s)))
+  render(guarded())
 }
 
 describe('RouteGuard for ImportData', () => {
@@ -115,16 +120,7 @@ describe('RouteGuard without the server', () => {
         return json(session({ importDataUntil: Date.now() + 60_000 }))
       }),
     )
-    render(
-      <QueryClientProvider client={createQueryClient()}>
-        <MemoryRouter initialEntries={['/importData']}>
-          <Routes>
-            <Route path="/importData" element={<RouteGuard route={{ path: '/importData', access: 'importData', screen: screenOf }} />} />
-            <Route path="/" element={<p>home</p>} />
-          </Routes>
-        </MemoryRouter>
-      </QueryClientProvider>,
-    )
+    render(guarded())
     const alert = await screen.findByTestId('unreached')
     expect(alert.textContent).toBe('Function code timed out or there was a network issue / try executing the call again (timeout)')
     expect(screen.queryByText('home')).toBeNull()
@@ -141,20 +137,10 @@ describe('RouteGuard without the server', () => {
         throw new TypeError('Failed to fetch')
       }),
     )
-    const at = (offline: boolean) => (
-      <QueryClientProvider client={createQueryClient()}>
-        <MemoryRouter initialEntries={['/importData']}>
-          <Routes>
-            <Route path="/importData" element={<RouteGuard route={{ path: '/importData', access: 'importData', screen: screenOf, offline }} />} />
-            <Route path="/" element={<p>home</p>} />
-          </Routes>
-        </MemoryRouter>
-      </QueryClientProvider>
-    )
-    const view = render(at(true))
+    const view = render(guarded(createQueryClient(), true))
     await screen.findByText('the import screen')
     view.unmount()
-    render(at(false))
+    render(guarded(createQueryClient(), false))
     expect((await screen.findByTestId('unreached')).textContent).toContain('(timeout)')
     expect(screen.queryByText('the import screen')).toBeNull()
     localStorage.clear()
@@ -171,15 +157,7 @@ describe('RouteGuard without the server', () => {
       }),
     )
     const client = createQueryClient()
-    render(
-      <QueryClientProvider client={client}>
-        <MemoryRouter initialEntries={['/importData']}>
-          <Routes>
-            <Route path="/importData" element={<RouteGuard route={{ path: '/importData', access: 'importData', screen: screenOf }} />} />
-          </Routes>
-        </MemoryRouter>
-      </QueryClientProvider>,
-    )
+    render(guarded(client))
     await screen.findByText('the import screen')
     up = false
     await act(() => client.refetchQueries({ queryKey: ['session'] }))
