@@ -5,13 +5,12 @@
 use super::deadline::{self, Progress, Settled};
 use crate::error::{AppError, AppResult};
 use crate::exact::ExactError;
-use crate::exact::client::gather;
 use crate::exact::oauth::now_ms;
 use crate::state::AppState;
 use crate::store::OrgStore;
 use crate::store::last_known::{self, Kept};
 use actix_web::web;
-use serde_json::{Value, json};
+use serde_json::json;
 use std::sync::Arc;
 
 /// A direct read as answered: the `{"results"}` body, and `as_of` (when it was fetched, epoch
@@ -72,15 +71,7 @@ async fn fetch(
     progress: Progress,
 ) -> Result<Vec<u8>, ExactError> {
     let token = state.tokens.access_token(&user).await?;
-    let mut rows = Vec::new();
-    state
-        .exact
-        .for_each_page(division, &token, &url, false, |page| {
-            progress.answered();
-            let within = gather(&mut rows, page.rows.into_iter().map(Value::Object));
-            async move { within.map(|()| true) }
-        })
-        .await?;
+    let rows = super::all_rows(&state, division, &token, &url, &progress).await?;
     let fetched = now_ms();
     let body = serde_json::to_vec(&json!({"results": rows})).map_err(|e| ExactError::Malformed(e.to_string()))?;
     let (copy, bytes) = (body.clone(), body.len());

@@ -8,3 +8,30 @@ pub mod direct;
 pub mod tables;
 
 pub use deadline::AS_OF_HEADER;
+
+use crate::exact::ExactError;
+use crate::exact::client::gather;
+use crate::state::AppState;
+use deadline::Progress;
+use serde_json::Value;
+
+/// Every row behind a provider URL, page after page up to the read limit (`gather`), telling
+/// `progress` of each page so the deadline knows the provider is answering.
+async fn all_rows(
+    state: &AppState,
+    division: i64,
+    token: &str,
+    url: &str,
+    progress: &Progress,
+) -> Result<Vec<Value>, ExactError> {
+    let mut rows = Vec::new();
+    state
+        .exact
+        .for_each_page(division, token, url, false, |page| {
+            progress.answered();
+            let within = gather(&mut rows, page.rows.into_iter().map(Value::Object));
+            async move { within.map(|()| true) }
+        })
+        .await?;
+    Ok(rows)
+}

@@ -7,7 +7,6 @@ use super::deadline::{self, Progress, Settled};
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::ExactError;
 use crate::exact::catalogue::{self, Endpoint};
-use crate::exact::client::gather;
 use crate::exact::oauth::now_ms;
 use crate::limits::PROVIDER_READ_MAX_ROWS;
 use crate::organization::org_token;
@@ -219,14 +218,5 @@ async fn fetch(
         format!("$select={}", catalogue::live_select(ep))
     };
     let url = state.exact.api_url(division, &format!("{}?{}", ep.path, query.replace(' ', "%20")));
-    let mut rows = Vec::new();
-    state
-        .exact
-        .for_each_page(division, &access, &url, false, |page| {
-            progress.answered();
-            let within = gather(&mut rows, page.rows.into_iter().map(Value::Object));
-            async move { within.map(|()| true) }
-        })
-        .await?;
-    Ok(rows)
+    super::all_rows(state, division, &access, &url, progress).await
 }
