@@ -79,6 +79,10 @@ struct DemoArgs {
     /// Seed of the demo data generator.
     #[arg(long, default_value_t = 42)]
     seed: u64,
+    /// Do not enforce the provider's rate limits (60 calls a minute per organization): for
+    /// walking through screens quickly; the real provider always enforces them.
+    #[arg(long)]
+    no_rate_limits: bool,
     #[command(flatten)]
     serve: ServeArgs,
 }
@@ -205,7 +209,12 @@ fn main() -> ExitCode {
                 Err(code) => return code,
             };
             let opts = stock_manager::demo::DemoOptions {
-                sim: stock_manager::sim::SimOptions { scale: args.scale, seed: args.seed, ..Default::default() },
+                sim: stock_manager::sim::SimOptions {
+                    scale: args.scale,
+                    seed: args.seed,
+                    rate_limits: !args.no_rate_limits,
+                    ..Default::default()
+                },
                 keep_data_dir: args.serve.data_dir.is_some(),
             };
             run_async(async move {

@@ -18,7 +18,7 @@ let page
 let errors
 
 before(async () => {
-  server = await startServer('demo')
+  server = await startServer('demo', [], { rateLimits: true })
   browser = await launchBrowser()
   context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
   page = await context.newPage()

@@ -58,6 +58,12 @@ export async function simulatorRows(server, division, path) {
   return res.json()
 }
 
+/** Sets the simulator's faults (`{ latency_ms: 600 }` slows every answer; `{}` clears them). */
+export async function simulatorFaults(server, body) {
+  const res = await fetch(`${server.lines.Simulator}/_sim/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  assert.ok(res.ok, `faults: ${res.status}`)
+}
+
 /** Asks `check` every 300 ms until it gives something truthy, and returns that. */
 export async function waitFor(check, what, timeoutMs = 120_000) {
   const end = Date.now() + timeoutMs

@@ -3,7 +3,7 @@
 // targets of at least 44 px, and Receipts where nothing moves under the finger. Against the demo.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { api, MOBILE_UA, same, scanCode, simulatorRows, syncedDemo, syncSettled } from './flows.mjs'
+import { api, MOBILE_UA, same, scanCode, simulatorFaults, simulatorRows, syncedDemo, syncSettled } from './flows.mjs'
 
 const VIEW = { width: 390, height: 844 }
 
@@ -53,10 +53,7 @@ function smallTargets() {
   })
 }
 
-async function faults(body) {
-  const res = await fetch(`${server.lines['Simulator']}/_sim/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-  assert.ok(res.ok, `faults: ${res.status}`)
-}
+const faults = (body) => simulatorFaults(server, body)
 
 /** The code of the item with the most stock positions: the longest card. */
 async function longestCard() {

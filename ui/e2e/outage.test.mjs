@@ -11,7 +11,7 @@ let page
 let errors
 
 before(async () => {
-  server = await startServer('demo')
+  server = await startServer('demo', [], { rateLimits: true })
   browser = await launchBrowser()
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' })
   page = await context.newPage()

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { activate, api, MOBILE_UA, signIn, syncSettled, watchConsole } from './flows.mjs'
+import { activate, api, MOBILE_UA, signIn, simulatorFaults, syncSettled, watchConsole } from './flows.mjs'
 import { launchBrowser, startServer } from './server.mjs'
 
 let server
@@ -60,6 +60,8 @@ test('sign in, activate, sync with toasts that finish, and the Table view fills'
   division = new URL(page.url()).searchParams.get('division')
   assert.equal(await count(), 0)
 
+  // a slow Exact Online keeps the toasts long enough to click one (the demo has no rate limits)
+  await simulatorFaults(server, { latency_ms: 400 })
   await page.getByRole('button', { name: 'Sync Data' }).click()
   const toasts = page.getByRole('list', { name: 'Sync progress' })
   await toasts.getByText(/^Refreshing /).first().waitFor()
@@ -85,6 +87,7 @@ test('sign in, activate, sync with toasts that finish, and the Table view fills'
     }
   }
   assert.ok(collapsed, 'a click collapsed a sync toast')
+  await simulatorFaults(server, {})
   await syncSettled(page)
   // finished toasts leave, and the table is read again
   await toasts.waitFor({ state: 'detached', timeout: 30_000 })

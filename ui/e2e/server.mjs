@@ -13,10 +13,19 @@ const BIN = process.env.ESM_BIN ?? new URL('../../target/release/stock-manager',
  * Starts `stock-manager <command>` and resolves once it printed its `URL:` line. `listen` and
  * `env` change where it listens and its environment; `beforeArgs` go before the command
  * (`--config FILE`). `lines` keeps every `Name: value` line printed, the latest of each.
+ *
+ * A demo's simulator leaves out the provider's 60 calls a minute unless `rateLimits` is set:
+ * most specs are about screens, and the budget only made them wait a minute at a time (the
+ * Rust tests hold the limiter to it, and the specs about syncs and outages keep it on).
  */
-export async function startServer(command = 'serve', extraArgs = [], { listen = '127.0.0.1:0', env = {}, beforeArgs = [], readyLine = 'URL' } = {}) {
+export async function startServer(
+  command = 'serve',
+  extraArgs = [],
+  { listen = '127.0.0.1:0', env = {}, beforeArgs = [], readyLine = 'URL', rateLimits = false } = {},
+) {
   const dataDir = mkdtempSync(join(tmpdir(), 'esm-e2e-'))
-  const args = command === 'sim' ? [command, ...extraArgs] : [...beforeArgs, command, '--listen', listen, '--data-dir', dataDir, ...extraArgs]
+  const demoArgs = command === 'demo' && !rateLimits ? ['--no-rate-limits'] : []
+  const args = command === 'sim' ? [command, ...extraArgs] : [...beforeArgs, command, '--listen', listen, '--data-dir', dataDir, ...demoArgs, ...extraArgs]
   const child = spawn(BIN, args, {
     env: { ...process.env, ESM_MDNS__ENABLED: 'false', RUST_LOG: process.env.RUST_LOG ?? 'warn', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
