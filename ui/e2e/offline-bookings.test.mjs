@@ -94,7 +94,7 @@ test('offline: the app reloads, a scan shows the item as of the catalogue, three
     await page.getByRole('form', { name: 'Issue to a shop order' }).getByRole('button', { name: 'Issue', exact: true }).tap()
     await page.getByTestId('waiting-count').getByText(`${n} waiting to send`).waitFor({ timeout: 30_000 })
   }
-  const state = page.getByTestId('write-state')
+  const state = page.getByTestId('write-status')
   assert.equal(await state.getAttribute('data-state'), 'kept')
   assert.match(await state.innerText(), /Kept on this device/)
   assert.doesNotMatch(await page.locator('body').innerText(), /Failed to fetch/)
@@ -149,7 +149,7 @@ test('an answer lost on the way back: the booking waits, is sent again under its
   await waitFor(async () => (await issuesOfPick()).length > start, 'the issue at the simulator', 60_000)
   await page.unroute('**/api/v1/exact/updateMaterialsIssues*')
   await page.getByTestId('waiting-bookings').waitFor({ state: 'detached', timeout: 60_000 })
-  await page.getByTestId('write-state').and(page.locator('[data-state=delivered]')).waitFor({ timeout: 60_000 })
+  await page.getByTestId('write-status').and(page.locator('[data-state=delivered]')).waitFor({ timeout: 60_000 })
   await page.waitForTimeout(3_000)
   assert.equal((await issuesOfPick()).length, start + 1, `sent ${reached + 1} times, booked once`)
 })

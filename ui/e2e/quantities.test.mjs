@@ -101,13 +101,13 @@ test('handheld: an issue above the stock and the planned quantity asks first, na
   // going back books nothing
   await ask.getByRole('button', { name: 'Change the quantity' }).click()
   await ask.waitFor({ state: 'detached' })
-  assert.equal(await page.getByTestId('write-state').count(), 0)
+  assert.equal(await page.getByTestId('write-status').count(), 0)
   await page.waitForTimeout(1_000)
   assert.equal((await issued()).length, before, 'nothing was issued before the confirmation')
 
   await page.getByRole('button', { name: 'Issue', exact: true }).last().click()
   await ask.getByRole('button', { name: 'Issue anyway' }).click()
-  await delivered(page, 'write-state')
+  await delivered(page, 'write-status')
   const issue = await waitFor(async () => {
     const all = await issued()
     return all.length > before && all.find((m) => Number(m.Quantity) === 99_999)
@@ -126,7 +126,7 @@ test('handheld: a piece item refuses a fraction, and sends nothing', async () =>
   const unit = pick.item.Unit.trim()
   await page.getByText(`This item is counted in whole units (${unit}): enter a number without decimals.`).waitFor()
   assert.equal(await page.locator('#transfer-qty').getAttribute('aria-invalid'), 'true')
-  assert.equal(await page.getByTestId('write-state').count(), 0)
+  assert.equal(await page.getByTestId('write-status').count(), 0)
   assert.equal(await transfers(), before)
   assert.deepEqual(errors, [])
 })

@@ -45,11 +45,11 @@ async function waitFor(what, check, timeoutMs = 30_000) {
 
 /** The write's outbox state on the panel reaches "delivered". */
 async function delivered() {
-  const state = page.getByTestId('write-state')
+  const state = page.getByTestId('write-status')
   await state.waitFor()
   await page.waitForFunction(
     () => {
-      const s = document.querySelector('[data-testid=write-state]')?.getAttribute('data-state')
+      const s = document.querySelector('[data-testid=write-status]')?.getAttribute('data-state')
       return s === 'delivered' || s === 'failed' || s === 'refused'
     },
     null,

@@ -4,7 +4,6 @@ import { api } from './client.ts'
 import { book } from './writes.ts'
 import { orgToday } from '../lib/dateTime.ts'
 import { dbGet, inList } from './db.ts'
-import type { OutboxEntry } from './outbox.ts'
 
 export interface ScannedItem {
   ID: string
@@ -205,4 +204,3 @@ export const countStock = (b: Summarized & { item: string; warehouse: string; lo
     { keep: { kind: 'count', summary: b.summary } },
   )
 
-export const getEntry = (id: number) => api<OutboxEntry>(`/outbox/${id}`)

@@ -7,6 +7,9 @@ import { json } from '../test/fixtures.ts'
 import { EntryMessage } from './EntryMessage.tsx'
 import { WriteStatus } from './WriteStatus.tsx'
 
+const feedback = vi.hoisted(() => ({ signal: vi.fn() }))
+vi.mock('../lib/feedback.ts', () => feedback)
+
 const WHY = 'Waiting for Exact Online: could not connect'
 
 afterEach(() => {
@@ -46,6 +49,46 @@ describe('WriteStatus', () => {
     )
     expect(screen.getByRole('alert').textContent).toContain('Refused')
     expect(screen.getByRole('alert').textContent).toContain('Item is blocked')
+  })
+})
+
+describe('WriteStatus as a handheld card', () => {
+  it('follows the entry to delivered with the whole sentence, and sounds once when Exact decides', async () => {
+    feedback.signal.mockClear()
+    let state = 'pending'
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) =>
+        url.startsWith('/api/v1/outbox/') ? json({ id: 9, state, error: null }) : json({ state: 'pending', error: null, entries: [{ id: 9, state: 'pending', error: null }] }, 202),
+      ),
+    )
+    const outcome = await sendWrite('/exact/createMaterialIssue', 'POST', {})
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <WriteStatus outcome={outcome} look="card" />
+      </QueryClientProvider>,
+    )
+    const status = screen.getByTestId('write-status')
+    expect(status.textContent).toContain('Saved: waiting to be sent to Exact Online')
+    expect(feedback.signal).not.toHaveBeenCalled()
+    state = 'delivered'
+    await vi.waitFor(() => expect(screen.getByTestId('write-status').getAttribute('data-state')).toBe('delivered'), { timeout: 3_000 })
+    expect(screen.getByTestId('write-status').textContent).toContain('Booked in Exact Online')
+    expect(feedback.signal).toHaveBeenCalledTimes(1)
+    expect(feedback.signal).toHaveBeenCalledWith(true)
+  })
+
+  it('makes no sound for a refusal the first answer already gave', async () => {
+    feedback.signal.mockClear()
+    vi.stubGlobal('fetch', vi.fn(async () => json({ state: 'failed', error: 'Item is blocked', entries: [] }, 422)))
+    const outcome = await sendWrite('/exact/createMaterialIssue', 'POST', {})
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <WriteStatus outcome={outcome} look="card" />
+      </QueryClientProvider>,
+    )
+    expect(screen.getByRole('alert').textContent).toBe('Refused by Exact Online: Item is blocked')
+    expect(feedback.signal).not.toHaveBeenCalled()
   })
 })
 

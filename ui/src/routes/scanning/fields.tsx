@@ -2,13 +2,13 @@
 // a storage location picker, and the write with its outbox state and sound.
 import { useMutation } from '@tanstack/react-query'
 import { useEffect, useRef, type ReactNode } from 'react'
-import type { BookResult } from '../../api/writes.ts'
+import { outcomeOf, type BookResult } from '../../api/writes.ts'
 import { locale, t } from '../../i18n/index.ts'
 import { signal } from '../../lib/feedback.ts'
 import type { ScannedItem } from '../../api/scanning.ts'
 import { fitsUnit, formatQuantity, fractionsAllowed } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
-import { WriteStatus } from './WriteStatus.tsx'
+import { WriteStatus } from '../../components/WriteStatus.tsx'
 
 export const field = 'flex flex-col gap-1 text-base font-medium'
 export const control =
@@ -103,12 +103,12 @@ export function useWrite<I>(send: (input: I) => Promise<BookResult>) {
 export function WriteOutcome({ error, data }: { error: Error | null; data: BookResult | undefined }) {
   if (error) {
     return (
-      <p role="alert" data-testid="write-state" data-state="refused" className="rounded-md bg-red-50 p-3 text-base text-red-800">
+      <p role="alert" data-testid="write-status" data-state="refused" className="rounded-md bg-red-50 p-3 text-base text-red-800">
         {t('scanning.refused', { message: error.message })}
       </p>
     )
   }
-  if (data) return <WriteStatus result={data} />
+  if (data) return <WriteStatus outcome={outcomeOf(data)} look="card" />
   return null
 }
 
