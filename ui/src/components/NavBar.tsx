@@ -1,4 +1,3 @@
-import { useCallback, useRef, useState } from 'react'
 import { NavLink } from 'react-router'
 import { isRegistered, type Session } from '../api/auth.ts'
 import { t } from '../i18n/index.ts'
@@ -6,7 +5,7 @@ import { organizationName, withDivision } from '../lib/access.ts'
 import { exactHost, exactUrl } from '../lib/exactLinks.ts'
 import { navRoutes } from '../routes/table.ts'
 import { MenuIcon } from './icons.tsx'
-import { useDismiss } from './useDismiss.ts'
+import { useDropdown } from './useDismiss.ts'
 import { OrgSwitcher } from './OrgSwitcher.tsx'
 
 /**
@@ -67,21 +66,17 @@ export function OrgName({ session }: { session: Session }) {
  * link to the provider's portal, opened over the page below the header, so nothing moves.
  */
 export function NavMenu({ session }: { session: Session }) {
-  const [open, setOpen] = useState(false)
-  const ref = useRef<HTMLDivElement>(null)
-  const trigger = useRef<HTMLButtonElement>(null)
-
-  useDismiss(open, ref, useCallback(() => setOpen(false), []), trigger)
+  const { open, close, toggle, area, trigger } = useDropdown()
 
   const link = 'flex min-h-12 items-center rounded px-3 text-base'
   return (
-    <div ref={ref}>
+    <div ref={area}>
       <button
         ref={trigger}
         type="button"
         aria-expanded={open}
         aria-controls={open ? 'nav-menu' : undefined}
-        onClick={() => setOpen((o) => !o)}
+        onClick={toggle}
         className="flex h-11 min-w-11 items-center justify-center rounded px-2 text-sm font-medium hover:bg-white/10"
       >
         <MenuIcon />
@@ -98,7 +93,7 @@ export function NavMenu({ session }: { session: Session }) {
                 <NavLink
                   key={r.path}
                   to={withDivision(r.path, session)}
-                  onClick={() => setOpen(false)}
+                  onClick={close}
                   className={({ isActive }) => `${link} ${isActive ? 'bg-white/20 text-white' : 'text-sky-100 hover:bg-white/10'}`}
                 >
                   {t(r.nav)}

@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState } from 'react'
+import { useState } from 'react'
 import { Link } from 'react-router'
 import type { Session } from '../api/auth.ts'
 import { t } from '../i18n/index.ts'
@@ -6,27 +6,23 @@ import { mayEnter, withDivision } from '../lib/access.ts'
 import { menuRoutes } from '../routes/table.ts'
 import { CogIcon } from './icons.tsx'
 import { LogoutDialog } from './LogoutDialog.tsx'
-import { useDismiss } from './useDismiss.ts'
+import { useDropdown } from './useDismiss.ts'
 
 /** The settings cog: Preferences heading, the settings screens that exist, and Logout. */
 export function SettingsMenu({ session }: { session: Session }) {
-  const [open, setOpen] = useState(false)
+  const { open, close, toggle, area, trigger: button } = useDropdown()
   const [confirming, setConfirming] = useState(false)
-  const ref = useRef<HTMLDivElement>(null)
-  const button = useRef<HTMLButtonElement>(null)
-
-  useDismiss(open, ref, useCallback(() => setOpen(false), []), button)
 
   const item = 'block w-full px-4 py-2 text-left hover:bg-slate-100 focus:bg-slate-100 focus:outline-none'
   return (
-    <div ref={ref} className="relative">
+    <div ref={area} className="relative">
       <button
         ref={button}
         type="button"
         aria-label={t('nav.settings')}
         aria-haspopup="menu"
         aria-expanded={open}
-        onClick={() => setOpen((o) => !o)}
+        onClick={toggle}
         className="rounded p-2 hover:bg-white/10"
       >
         <CogIcon />
@@ -39,7 +35,7 @@ export function SettingsMenu({ session }: { session: Session }) {
           {menuRoutes()
             .filter((r) => mayEnter(r.access, session, Date.now()))
             .map((r) => (
-            <Link key={r.path} role="menuitem" to={withDivision(r.path, session)} className={item} onClick={() => setOpen(false)}>
+            <Link key={r.path} role="menuitem" to={withDivision(r.path, session)} className={item} onClick={close}>
               {t(r.menu)}
             </Link>
           ))}
@@ -49,7 +45,7 @@ export function SettingsMenu({ session }: { session: Session }) {
             role="menuitem"
             className={item}
             onClick={() => {
-              setOpen(false)
+              close()
               setConfirming(true)
             }}
           >

@@ -1,19 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useCallback, useRef, useState } from 'react'
 import { isApiError } from '../api/client.ts'
 import { liveKeys, queryKeys } from '../api/queries.ts'
 import { startSync, type SyncEndpoint } from '../api/sync.ts'
 import { t } from '../i18n/index.ts'
 import { orderEndpoints, useEndpointSelection } from '../state/endpointSelection.ts'
 import { CaretIcon } from './icons.tsx'
-import { useDismiss } from './useDismiss.ts'
+import { useDropdown } from './useDismiss.ts'
 
 /** Sync Data: the button syncs the chosen endpoints; the caret opens the checkbox list. */
 export function SyncButton({ endpoints, running }: { endpoints: readonly SyncEndpoint[]; running: boolean }) {
   const { selection, toggle } = useEndpointSelection(endpoints)
-  const [open, setOpen] = useState(false)
-  const ref = useRef<HTMLDivElement>(null)
-  const caret = useRef<HTMLButtonElement>(null)
+  const { open, toggle: toggleOpen, area, trigger: caret } = useDropdown()
   const queryClient = useQueryClient()
   const sync = useMutation({
     mutationFn: () => startSync(selection),
@@ -26,9 +23,6 @@ export function SyncButton({ endpoints, running }: { endpoints: readonly SyncEnd
       }
     },
   })
-
-  const close = useCallback(() => setOpen(false), [])
-  useDismiss(open, ref, close, caret)
 
   const ordered = orderEndpoints(endpoints)
   const groups = [
@@ -47,7 +41,7 @@ export function SyncButton({ endpoints, running }: { endpoints: readonly SyncEnd
         : null
 
   return (
-    <div ref={ref} className="relative flex flex-col items-end gap-1">
+    <div ref={area} className="relative flex flex-col items-end gap-1">
       <div className="inline-flex rounded-md shadow-sm">
         <button
           type="button"
@@ -63,7 +57,7 @@ export function SyncButton({ endpoints, running }: { endpoints: readonly SyncEnd
           aria-label={t('sync.choose')}
           aria-haspopup="true"
           aria-expanded={open}
-          onClick={() => setOpen((o) => !o)}
+          onClick={toggleOpen}
           className="rounded-r-md border-l border-sky-900 bg-sky-800 px-2 text-white hover:bg-sky-900"
         >
           <CaretIcon />

@@ -1,8 +1,8 @@
-import { useCallback, useRef, useState } from 'react'
+import { useState } from 'react'
 import { t, tCount } from '../i18n/index.ts'
 import { useIsWide } from '../lib/media.ts'
 import { SyncIcon } from './icons.tsx'
-import { useDismiss } from './useDismiss.ts'
+import { useDropdown } from './useDismiss.ts'
 import { progressOf, toastsInView, type Toast } from '../state/toasts.ts'
 
 type Props = { toasts: Toast[]; onToggle: (name: string) => void }
@@ -23,25 +23,21 @@ export function ToastList(props: Props) {
  */
 function SyncSummary(props: Props) {
   const { toasts } = props
-  const [open, setOpen] = useState(false)
-  const ref = useRef<HTMLDivElement>(null)
-  const trigger = useRef<HTMLButtonElement>(null)
-  if (toasts.length === 0 && open) setOpen(false)
-
-  useDismiss(open, ref, useCallback(() => setOpen(false), []), trigger)
+  const { open, close, toggle, area, trigger } = useDropdown()
+  if (toasts.length === 0 && open) close()
 
   if (toasts.length === 0) return null
   const progress = toasts.reduce((sum, toast) => sum + progressOf(toast), 0) / toasts.length
   const failed = toasts.some((toast) => toast.error)
   return (
-    <div ref={ref}>
+    <div ref={area}>
       <button
         ref={trigger}
         type="button"
         aria-expanded={open}
         aria-label={tCount('toast.summary', toasts.length)}
         data-testid="sync-summary"
-        onClick={() => setOpen((o) => !o)}
+        onClick={toggle}
         className="relative flex h-11 min-w-11 items-center justify-center rounded px-2 text-sm font-semibold tabular-nums hover:bg-white/10"
       >
         <SyncIcon />

@@ -1,17 +1,14 @@
 import { cleanup, fireEvent, render } from '@testing-library/react'
-import { useCallback, useRef, useState } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { useDismiss } from './useDismiss.ts'
+import { useDropdown } from './useDismiss.ts'
 
+/** A menu as the app's dropdowns make it (useDropdown, on useDismiss). */
 function Menu() {
-  const [open, setOpen] = useState(false)
-  const area = useRef<HTMLDivElement>(null)
-  const trigger = useRef<HTMLButtonElement>(null)
-  useDismiss(open, area, useCallback(() => setOpen(false), []), trigger)
+  const { open, toggle, area, trigger } = useDropdown()
   return (
     <>
       <div ref={area}>
-        <button type="button" ref={trigger} onClick={() => setOpen(true)}>
+        <button type="button" ref={trigger} aria-expanded={open} onClick={toggle}>
           menu
         </button>
         {open && (
@@ -27,7 +24,16 @@ function Menu() {
 
 afterEach(cleanup)
 
-describe('useDismiss', () => {
+describe('useDropdown and useDismiss', () => {
+  it('the trigger opens and closes it again', () => {
+    const view = render(<Menu />)
+    fireEvent.click(view.getByText('menu'))
+    expect(view.getByText('menu').getAttribute('aria-expanded')).toBe('true')
+    fireEvent.click(view.getByText('menu'))
+    expect(view.queryByText('item')).toBeNull()
+    expect(view.getByText('menu').getAttribute('aria-expanded')).toBe('false')
+  })
+
   it('Escape closes and gives the focus back to the trigger', () => {
     const view = render(<Menu />)
     fireEvent.click(view.getByText('menu'))

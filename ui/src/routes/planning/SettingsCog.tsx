@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from 'react'
 import { CogIcon } from '../../components/icons.tsx'
+import { useDropdown } from '../../components/useDismiss.ts'
 import { t } from '../../i18n/index.ts'
 import { SCALES } from '../../lib/planning/timeline.ts'
 
@@ -19,29 +19,16 @@ export function SettingsCog({
   scale: number
   onScale: (scale: number) => void
 }) {
-  const [open, setOpen] = useState(false)
-  const ref = useRef<HTMLDivElement>(null)
-  useEffect(() => {
-    if (!open) return
-    const close = (e: MouseEvent) => {
-      if (!ref.current?.contains(e.target as Node)) setOpen(false)
-    }
-    const esc = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false)
-    document.addEventListener('mousedown', close)
-    document.addEventListener('keydown', esc)
-    return () => {
-      document.removeEventListener('mousedown', close)
-      document.removeEventListener('keydown', esc)
-    }
-  }, [open])
+  const { open, toggle, area, trigger } = useDropdown()
   return (
-    <div ref={ref} className="relative">
+    <div ref={area} className="relative">
       <button
+        ref={trigger}
         type="button"
         aria-expanded={open}
         aria-label={t('planning.settings')}
         title={t('planning.settings')}
-        onClick={() => setOpen(!open)}
+        onClick={toggle}
         className="flex h-11 w-11 items-center justify-center rounded border border-slate-300 bg-white hover:bg-slate-100 focus:ring-2 focus:ring-sky-600 focus:outline-none"
       >
         <CogIcon />
