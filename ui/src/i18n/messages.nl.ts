@@ -1,6 +1,6 @@
 // The Dutch message catalogue: the same keys as the English one, checked by the type.
 import type { Catalogue } from './messages.ts'
-import * as planning from './screens/planning.ts'
+import * as planning from '../features/planning/messages.ts'
 import * as materials from './screens/materials.ts'
 import * as purchases from './screens/purchases.ts'
 import * as receipts from './screens/receipts.ts'

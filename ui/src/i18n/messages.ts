@@ -1,7 +1,7 @@
 // The English message catalogue. Every string the UI shows comes from here; the Dutch one
 // (messages.nl.ts) has the same type, so a missing translation is a compile error.
 
-import * as planning from './screens/planning.ts'
+import * as planning from '../features/planning/messages.ts'
 import * as materials from './screens/materials.ts'
 import * as purchases from './screens/purchases.ts'
 import * as receipts from './screens/receipts.ts'

@@ -45,7 +45,7 @@ export const routes: readonly RouteDef[] = [
   {
     path: '/planning',
     access: 'full',
-    screen: lazyScreen(() => import('./planning/Planning.tsx')),
+    screen: lazyScreen(() => import('../features/planning/Planning.tsx')),
     nav: 'planning.nav',
   },
   { path: '/mng', access: 'full', screen: lazyScreen(() => import('./Management.tsx')), menu: 'menu.management' },

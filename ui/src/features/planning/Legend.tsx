@@ -1,5 +1,5 @@
 import { t } from '../../i18n/index.ts'
-import type { Availability } from '../../lib/planning/availability.ts'
+import type { Availability } from './logic/availability.ts'
 import { AVAILABILITY_DOT, AVAILABILITY_LABEL, LATE_RING, statusClass } from './bars.ts'
 
 const STATES: Availability[] = ['inStock', 'expected', 'notAvailable', 'none']

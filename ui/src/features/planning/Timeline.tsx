@@ -15,8 +15,8 @@ import {
   type HeaderCell,
   type HeaderUnit,
   type View,
-} from '../../lib/planning/timeline.ts'
-import { fitLabel } from '../../lib/planning/headerLabels.ts'
+} from './logic/timeline.ts'
+import { fitLabel } from './logic/headerLabels.ts'
 import { Bar, type BarOrder } from './Bar.tsx'
 
 const ROW_PX = 48

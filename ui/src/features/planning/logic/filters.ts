@@ -1,6 +1,6 @@
 // Which shop orders the planning shows: the filters (warehouse, selection code, project, item
 // group) and the search on shop order number and Your Ref.
-import { classifyCode } from '../scan.ts'
+import { classifyCode } from '../../../lib/scan.ts'
 
 export interface PlanningFilters {
   warehouse: string

@@ -1,7 +1,7 @@
 import { useId } from 'react'
 import { t, type MessageKey } from '../../i18n/index.ts'
-import type { PlanningFilters } from '../../lib/planning/filters.ts'
-import { VIEWS, type View } from '../../lib/planning/timeline.ts'
+import type { PlanningFilters } from './logic/filters.ts'
+import { VIEWS, type View } from './logic/timeline.ts'
 import { InfoTip } from '../../components/Tooltip.tsx'
 
 export interface Option {

@@ -1,6 +1,6 @@
 // Colours of the planning bars: the fill says the shop order's status, the marker its material.
 import type { MessageKey } from '../../i18n/index.ts'
-import type { Availability } from '../../lib/planning/availability.ts'
+import type { Availability } from './logic/availability.ts'
 
 export function statusClass(status: number, onHold: boolean): string {
   if (onHold) return 'bg-slate-300 text-slate-800 border-slate-500 bg-[repeating-linear-gradient(135deg,transparent,transparent_6px,rgba(255,255,255,.6)_6px,rgba(255,255,255,.6)_12px)]'

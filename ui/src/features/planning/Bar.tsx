@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react'
 import { t } from '../../i18n/index.ts'
-import type { Availability } from '../../lib/planning/availability.ts'
-import { keyMoveBuffer, type KeyMove } from '../../lib/planning/keyMoves.ts'
-import { barBox, dayIso, draggedDates, dragSteps, type Axis, type DragMode } from '../../lib/planning/timeline.ts'
+import type { Availability } from './logic/availability.ts'
+import { keyMoveBuffer, type KeyMove } from './logic/keyMoves.ts'
+import { barBox, dayIso, draggedDates, dragSteps, type Axis, type DragMode } from './logic/timeline.ts'
 import { AVAILABILITY_DOT, AVAILABILITY_LABEL, LATE_RING, statusClass } from './bars.ts'
 
 export interface BarOrder {

@@ -1,7 +1,7 @@
 // The planning timeline's arithmetic: provider dates as calendar days, the axis (with or without
 // weekends), pixels per day per view, and what a drag of N pixels does to a shop order's dates.
-import { dayOf, dayStart, isoWeek, orgToday, parseProviderDate } from '../dateTime.ts'
-import { addWorkdays } from '../workdays.ts'
+import { dayOf, dayStart, isoWeek, orgToday, parseProviderDate } from '../../../lib/dateTime.ts'
+import { addWorkdays } from './workdays.ts'
 
 export type View = 'days' | 'weeks' | 'months'
 export const VIEWS: readonly View[] = ['days', 'weeks', 'months']

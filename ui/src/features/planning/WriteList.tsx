@@ -1,5 +1,5 @@
 import { t, type MessageKey } from '../../i18n/index.ts'
-import type { ShopOrderChange, ShownChange } from '../../api/planning.ts'
+import type { ShopOrderChange, ShownChange } from './api.ts'
 import type { WriteRecord, WriteStatus } from './useShopOrderWrites.ts'
 
 const STATUS: Record<WriteStatus, { label: MessageKey; className: string }> = {

@@ -1,7 +1,7 @@
 import { CogIcon } from '../../components/icons.tsx'
 import { useDropdown } from '../../components/useDismiss.ts'
 import { t } from '../../i18n/index.ts'
-import { SCALES } from '../../lib/planning/timeline.ts'
+import { SCALES } from './logic/timeline.ts'
 
 /** The planning's cog: hide weekends (an organization preference) and the scale of the columns. */
 export function SettingsCog({

@@ -1,8 +1,8 @@
 // What the Planning screen reads from the local copy and writes back to Exact Online.
-import { api } from './client.ts'
-import { dbGet, dbGetAll, type Row } from './db.ts'
-import type { OutboxEntry, WriteResult } from './outbox.ts'
-import { keyedWrite, sendWrite } from './writes.ts'
+import { api } from '../../api/client.ts'
+import { dbGet, dbGetAll, type Row } from '../../api/db.ts'
+import type { OutboxEntry, WriteResult } from '../../api/outbox.ts'
+import { keyedWrite, sendWrite } from '../../api/writes.ts'
 
 /** Enough pages for organizations with tens of thousands of open orders. */
 const MAX_PAGES = 200

@@ -4,7 +4,7 @@
 // it waits: only a refusal undoes it.
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { isApiError } from '../../api/client.ts'
-import { getOutboxEntry, updateShopOrder, type ShopOrder, type ShopOrderChange, type ShownChange } from '../../api/planning.ts'
+import { getOutboxEntry, updateShopOrder, type ShopOrder, type ShopOrderChange, type ShownChange } from './api.ts'
 import { waitingReason } from '../../api/writes.ts'
 
 export type WriteStatus = 'sending' | 'pending' | 'delivered' | 'failed'

@@ -1,4 +1,4 @@
-// Messages of the planning screen, English and Dutch (spread into the catalogues in ../messages*.ts).
+// Messages of the planning screen, English and Dutch (spread into the catalogues in i18n/messages*.ts).
 export const en = {
   'planning.nav': 'Planning',
   'planning.title': 'Planning',

@@ -1,4 +1,4 @@
-import type { ShopOrder } from '../../api/planning.ts'
+import type { ShopOrder } from './api.ts'
 import { LabelActions, type LabelStyles } from '../../components/LabelActions.tsx'
 import { inputClass, labelClass, primaryButton, secondaryButton } from '../../components/formStyles.ts'
 import { t } from '../../i18n/index.ts'

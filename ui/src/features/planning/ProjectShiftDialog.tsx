@@ -1,8 +1,8 @@
-import type { ShopOrder } from '../../api/planning.ts'
+import type { ShopOrder } from './api.ts'
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx'
 import { t, tCount } from '../../i18n/index.ts'
-import type { ProjectMove } from '../../lib/planning/projectShift.ts'
-import { dayIso } from '../../lib/planning/timeline.ts'
+import type { ProjectMove } from './logic/projectShift.ts'
+import { dayIso } from './logic/timeline.ts'
 
 const day = (d: number | null) => (d === null ? '–' : dayIso(d))
 
