@@ -1,7 +1,7 @@
 // The Dutch message catalogue: the same keys as the English one, checked by the type.
 import type { Catalogue } from './messages.ts'
 import * as planning from '../features/planning/messages.ts'
-import * as materials from './screens/materials.ts'
+import * as materials from '../features/materials/messages.ts'
 import * as purchases from './screens/purchases.ts'
 import * as receipts from './screens/receipts.ts'
 import * as transfers from './screens/transfers.ts'

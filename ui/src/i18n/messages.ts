@@ -2,7 +2,7 @@
 // (messages.nl.ts) has the same type, so a missing translation is a compile error.
 
 import * as planning from '../features/planning/messages.ts'
-import * as materials from './screens/materials.ts'
+import * as materials from '../features/materials/messages.ts'
 import * as purchases from './screens/purchases.ts'
 import * as receipts from './screens/receipts.ts'
 import * as transfers from './screens/transfers.ts'

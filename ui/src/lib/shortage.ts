@@ -1,6 +1,6 @@
 // Material shortages: per item, demand (sales order lines, shop order materials) against free
 // stock and expected supply (purchase order lines, shop orders that make the item), in date
-// order, with a running projected balance. Pure: the rows come from src/api/materials.ts.
+// order, with a running projected balance. Pure: the rows come from features/materials/api.ts.
 //
 // Line kinds (shown as two-letter badges, explained by a tooltip):
 //   FI  free stock now (stock positions' FreeStock)            supply, no date, counted first

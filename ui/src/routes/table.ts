@@ -55,7 +55,7 @@ export const routes: readonly RouteDef[] = [
     screen: lazyScreen(() => import('./purchases/PurchaseOverview.tsx')),
     nav: 'purchases.nav',
   },
-  { path: '/materials', access: 'full', screen: lazyScreen(() => import('./materials/Materials.tsx')), nav: 'materials.nav' },
+  { path: '/materials', access: 'full', screen: lazyScreen(() => import('../features/materials/Materials.tsx')), nav: 'materials.nav' },
   {
     path: '/scanning',
     access: 'full',

@@ -4,7 +4,7 @@ import { t } from '../../i18n/index.ts'
 import { formatDay } from '../../lib/dateTime.ts'
 import { formatQty } from '../../lib/quantity.ts'
 import type { Availability, ItemProjection } from '../../lib/shortage.ts'
-import type { MaterialItem } from '../../api/materials.ts'
+import type { MaterialItem } from './api.ts'
 import { MaterialLines } from './MaterialLines.tsx'
 
 const BADGE: Record<Availability, string> = {

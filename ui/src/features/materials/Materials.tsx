@@ -1,5 +1,5 @@
 import { useDeferredValue, useMemo, useState } from 'react'
-import { useIssuedQuantities, useMaterialData } from '../../api/materials.ts'
+import { useIssuedQuantities, useMaterialData } from './api.ts'
 import { useOpenPurchaseLines } from '../../api/purchases.ts'
 import { useSession } from '../../api/queries.ts'
 import { oldestAsOf } from '../../api/live.ts'

@@ -2,7 +2,7 @@
 // lines (all from the local copy), the stock positions and items of the materials in demand,
 // and the quantities already issued on partly issued plans (live, as the local copy has none).
 import { useQuery } from '@tanstack/react-query'
-import { exactKeys, materialKeys, useDivision } from './queries.ts'
+import { exactKeys, materialKeys, useDivision } from '../../api/queries.ts'
 import {
   madeLines,
   materialLines,
@@ -16,9 +16,9 @@ import {
   str,
   type FlowLine,
   type ShopOrderInfo,
-} from '../lib/shortage.ts'
-import { chunks, dbGetAll, inList, type Row } from './db.ts'
-import { readDirectUrl } from './exactDirect.ts'
+} from '../../lib/shortage.ts'
+import { chunks, dbGetAll, inList, type Row } from '../../api/db.ts'
+import { readDirectUrl } from '../../api/exactDirect.ts'
 
 /** Ids per `in.(…)` list, so a URL stays short (36 characters per GUID). */
 const IDS_PER_CALL = 100

@@ -1,4 +1,4 @@
-// Messages of the materials screen, English and Dutch (spread into the catalogues in ../messages*.ts).
+// Messages of the materials screen, English and Dutch (spread into the catalogues in i18n/messages*.ts).
 export const en = {
   'materials.nav': 'Materials',
   'materials.title': 'Material shortages',
