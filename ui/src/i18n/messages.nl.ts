@@ -2,7 +2,7 @@
 import type { Catalogue } from './messages.ts'
 import * as planning from '../features/planning/messages.ts'
 import * as materials from '../features/materials/messages.ts'
-import * as purchases from './screens/purchases.ts'
+import * as purchases from '../features/purchases/messages.ts'
 import * as receipts from './screens/receipts.ts'
 import * as transfers from './screens/transfers.ts'
 import * as hours from './screens/hours.ts'

@@ -52,7 +52,7 @@ export const routes: readonly RouteDef[] = [
   {
     path: '/purchaseOverview',
     access: 'full',
-    screen: lazyScreen(() => import('./purchases/PurchaseOverview.tsx')),
+    screen: lazyScreen(() => import('../features/purchases/PurchaseOverview.tsx')),
     nav: 'purchases.nav',
   },
   { path: '/materials', access: 'full', screen: lazyScreen(() => import('../features/materials/Materials.tsx')), nav: 'materials.nav' },

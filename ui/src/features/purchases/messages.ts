@@ -1,4 +1,4 @@
-// Messages of the purchases screen, English and Dutch (spread into the catalogues in ../messages*.ts).
+// Messages of the purchases screen, English and Dutch (spread into the catalogues in i18n/messages*.ts).
 export const en = {
   'purchases.nav': 'Purchases',
   'purchases.title': 'Purchase overview',
