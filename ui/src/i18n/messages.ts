@@ -4,7 +4,7 @@
 import * as planning from '../features/planning/messages.ts'
 import * as materials from '../features/materials/messages.ts'
 import * as purchases from '../features/purchases/messages.ts'
-import * as receipts from './screens/receipts.ts'
+import * as receipts from '../features/receipts/messages.ts'
 import * as transfers from './screens/transfers.ts'
 import * as hours from './screens/hours.ts'
 import * as scanning from './screens/scanning.ts'

@@ -71,7 +71,7 @@ export const routes: readonly RouteDef[] = [
     nav: 'transfers.nav',
   },
   { path: '/hours', access: 'full', screen: lazyScreen(() => import('./hours/Hours.tsx')), nav: 'hours.nav' },
-  { path: '/receipts', access: 'full', screen: lazyScreen(() => import('./receipts/Receipts.tsx')), nav: 'receipts.nav' },
+  { path: '/receipts', access: 'full', screen: lazyScreen(() => import('../features/receipts/Receipts.tsx')), nav: 'receipts.nav' },
   { path: '/importData', access: 'importData', screen: lazyScreen(() => import('./importData/ImportData.tsx')) },
 ]
 

@@ -1,15 +1,15 @@
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { receiptKeys, useSession } from '../../api/queries.ts'
-import { fetchNeeds } from '../../api/receipts.ts'
+import { fetchNeeds } from './api.ts'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
 import { LabelResultNote, useLabelPrint } from '../../components/LabelActions.tsx'
 import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
 import { locale, t } from '../../i18n/index.ts'
 import { labelCopies } from '../../lib/labels.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
-import type { ReceiptLine } from '../../lib/receipts.ts'
-import { readSettings } from '../GlobalSettings.tsx'
+import type { ReceiptLine } from './logic.ts'
+import { readSettings } from '../../routes/GlobalSettings.tsx'
 
 const MAX_COUNT = 100
 

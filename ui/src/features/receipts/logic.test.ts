@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { matchesLine, needsByItem, overDelivered, receiptBodies, receiveError, toOpenLines, toReceipts, windowStart, withUnits, type OpenLine } from './receipts.ts'
+import { matchesLine, needsByItem, overDelivered, receiptBodies, receiveError, toOpenLines, toReceipts, windowStart, withUnits, type OpenLine } from './logic.ts'
 
 const PO = 'a03da7c9-91df-4457-8622-a607473de8b4'
 const PO2 = 'b03da7c9-91df-4457-8622-a607473de8b4'

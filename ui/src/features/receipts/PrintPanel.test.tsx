@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '../../api/queryClient.ts'
-import type { ReceiptLine } from '../../lib/receipts.ts'
+import type { ReceiptLine } from './logic.ts'
 import { json, session } from '../../test/fixtures.ts'
 import { PrintPanel } from './PrintPanel.tsx'
 

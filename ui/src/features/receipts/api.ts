@@ -1,11 +1,11 @@
 // The Receipts screen's reads and writes: goods receipts of the last 30 days and open purchase
 // order lines (live from the provider), the shop orders that need an item (local copy).
-import { chunks, dbGet, dbJoins, inList, type Row } from './db.ts'
-import { readDirect, readDirectByIds } from './exactDirect.ts'
-import { oldestAsOf, type LiveRows } from './live.ts'
-import { sendWrite } from './writes.ts'
-import { dayLit } from '../lib/odata.ts'
-import { needsByItem, toOpenLines, toReceipts, windowStart, withUnits, type Need, type OpenLine, type Receipt } from '../lib/receipts.ts'
+import { chunks, dbGet, dbJoins, inList, type Row } from '../../api/db.ts'
+import { readDirect, readDirectByIds } from '../../api/exactDirect.ts'
+import { oldestAsOf, type LiveRows } from '../../api/live.ts'
+import { sendWrite } from '../../api/writes.ts'
+import { dayLit } from '../../lib/odata.ts'
+import { needsByItem, toOpenLines, toReceipts, windowStart, withUnits, type Need, type OpenLine, type Receipt } from './logic.ts'
 
 const RECEIPT_FIELDS = 'ID,ReceiptNumber,ReceiptDate,SupplierCode,SupplierName,WarehouseCode'
 const RECEIPT_LINE_FIELDS = 'ID,GoodsReceiptID,Item,ItemCode,ItemDescription,Description,QuantityReceived,PurchaseOrderNumber,LocationCode'

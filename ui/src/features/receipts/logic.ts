@@ -1,9 +1,9 @@
 // Goods receipts and open purchase order lines as the Receipts screen shows them, from the
 // provider's rows (read live).
-import type { MessageKey } from '../i18n/index.ts'
-import type { Row } from '../api/db.ts'
-import { addDays, orgToday, parseProviderDate } from './dateTime.ts'
-import { exceeds, fitsUnit, fractionsAllowed, parseQuantity } from './quantity.ts'
+import type { MessageKey } from '../../i18n/index.ts'
+import type { Row } from '../../api/db.ts'
+import { addDays, orgToday, parseProviderDate } from '../../lib/dateTime.ts'
+import { exceeds, fitsUnit, fractionsAllowed, parseQuantity } from '../../lib/quantity.ts'
 
 /** The Receipts view reads this many days of goods receipts (spec §9). */
 export const RECEIPT_DAYS = 30

@@ -1,4 +1,4 @@
-// Messages of the receipts screen, English and Dutch (spread into the catalogues in ../messages*.ts).
+// Messages of the receipts screen, English and Dutch (spread into the catalogues in i18n/messages*.ts).
 export const en = {
   'receipts.nav': 'Receipts',
   'receipts.title': 'Goods receipts',
