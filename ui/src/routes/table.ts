@@ -67,7 +67,7 @@ export const routes: readonly RouteDef[] = [
     // the spec says signed in, but its stock, transfers and bookings need an activated organization
     path: '/transfers',
     access: 'full',
-    screen: lazyScreen(() => import('./transfers/Transfers.tsx')),
+    screen: lazyScreen(() => import('../features/transfers/Transfers.tsx')),
     nav: 'transfers.nav',
   },
   { path: '/hours', access: 'full', screen: lazyScreen(() => import('./hours/Hours.tsx')), nav: 'hours.nav' },

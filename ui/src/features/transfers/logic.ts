@@ -1,9 +1,9 @@
 // Warehouse and storage-location transfers: where stock can come from, what may be sent, and
 // the recent transfers as the provider lists them.
-import type { MessageKey } from '../i18n/index.ts'
-import type { Row } from '../api/db.ts'
-import { parseProviderDate } from './dateTime.ts'
-import { fitsUnit, parseQuantity } from './quantity.ts'
+import type { MessageKey } from '../../i18n/index.ts'
+import type { Row } from '../../api/db.ts'
+import { parseProviderDate } from '../../lib/dateTime.ts'
+import { fitsUnit, parseQuantity } from '../../lib/quantity.ts'
 
 const text = (v: unknown) => (typeof v === 'string' ? v.trim() : v === null || v === undefined ? '' : String(v))
 const num = (v: unknown) => {

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query'
 import { useState } from 'react'
-import { findItems, type FoundItem } from '../../api/transfers.ts'
+import { findItems, type FoundItem } from './api.ts'
 import { inputClass, labelClass, secondaryButton } from '../../components/formStyles.ts'
 import { t } from '../../i18n/index.ts'
 

@@ -1,12 +1,12 @@
 // The Transfers screen's reads and writes.
-import { dbGet, dbGetAll, likeValue, type Row } from './db.ts'
-import { readDirect, readDirectByIds } from './exactDirect.ts'
-import { oldestAsOf, type LiveRows } from './live.ts'
-import { sendWrite } from './writes.ts'
-import type { Keepable } from '../offline/queue.ts'
-import { addDays, orgToday } from '../lib/dateTime.ts'
-import { dayLit } from '../lib/odata.ts'
-import { fromPlaces, toRecent, type FromPlace, type RecentTransfer } from '../lib/transfers.ts'
+import { dbGet, dbGetAll, likeValue, type Row } from '../../api/db.ts'
+import { readDirect, readDirectByIds } from '../../api/exactDirect.ts'
+import { oldestAsOf, type LiveRows } from '../../api/live.ts'
+import { sendWrite } from '../../api/writes.ts'
+import type { Keepable } from '../../offline/queue.ts'
+import { addDays, orgToday } from '../../lib/dateTime.ts'
+import { dayLit } from '../../lib/odata.ts'
+import { fromPlaces, toRecent, type FromPlace, type RecentTransfer } from './logic.ts'
 
 export interface FoundItem {
   ID: string

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { transferKeys, useDivision } from '../../api/queries.ts'
 import { useState } from 'react'
-import { fetchRecentTransfers, RECENT_DAYS } from '../../api/transfers.ts'
+import { fetchRecentTransfers, RECENT_DAYS } from './api.ts'
 import { secondaryButton, sectionClass } from '../../components/formStyles.ts'
 import { locale, t } from '../../i18n/index.ts'
 import { formatProviderDate } from '../../lib/dateTime.ts'

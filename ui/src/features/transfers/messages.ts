@@ -1,4 +1,4 @@
-// Messages of the transfers screen, English and Dutch (spread into the catalogues in ../messages*.ts).
+// Messages of the transfers screen, English and Dutch (spread into the catalogues in i18n/messages*.ts).
 export const en = {
   'transfers.nav': 'Transfers',
   'transfers.title': 'Transfers',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fromPlaces, toRecent, transferBody, transferError, type Place } from './transfers.ts'
+import { fromPlaces, toRecent, transferBody, transferError, type Place } from './logic.ts'
 
 const rows = [
   { Item: 'i', Stock: 5, StorageLocation: 'L2', StorageLocationCode: 'A01-02', Warehouse: 'W1', WarehouseCode: '1' },
