@@ -71,6 +71,9 @@ pub enum Code {
     ProviderUnreachable,
     /// An `Idempotency-Key` already used for a different request (another route or body).
     IdempotencyKeyReused,
+    /// The operator timer a booking was made from is no longer running: booked or removed on
+    /// another device, so its hours are not booked again.
+    TimerGone,
 }
 
 impl Code {
@@ -106,6 +109,7 @@ impl Code {
             Code::ProviderSignIn => "provider_sign_in",
             Code::ProviderUnreachable => "provider_unreachable",
             Code::IdempotencyKeyReused => "idempotency_key_reused",
+            Code::TimerGone => "timer_gone",
         }
     }
 
@@ -153,6 +157,9 @@ impl Code {
             Code::IdempotencyKeyReused => {
                 "This Idempotency-Key was already used for a different request: make a new key for a new booking"
             }
+            Code::TimerGone => {
+                "This timer was already booked or removed on another device; its hours are not booked twice"
+            }
         }
     }
 
@@ -171,7 +178,7 @@ impl Code {
             Code::NotFound => StatusCode::NOT_FOUND,
             Code::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Code::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            Code::SyncRunning | Code::Canceled | Code::IdempotencyKeyReused => StatusCode::CONFLICT,
+            Code::SyncRunning | Code::Canceled | Code::IdempotencyKeyReused | Code::TimerGone => StatusCode::CONFLICT,
             Code::NoLabels => StatusCode::UNPROCESSABLE_ENTITY,
             Code::Timeout => StatusCode::GATEWAY_TIMEOUT,
             Code::Warehouses | Code::DivisionInfo | Code::Provider => StatusCode::BAD_GATEWAY,

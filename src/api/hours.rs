@@ -174,6 +174,39 @@ fn insert(store: &OrgStore, timer: Timer) -> AppResult<(Timer, bool)> {
     }
 }
 
+/// A running timer taken off the list by the booking of its hours: of two devices booking the
+/// same timer at once, one takes it and the other is told it is gone, so its hours are booked
+/// once. `restore` puts it back when the booking is not queued after all.
+pub struct Claimed {
+    store: std::sync::Arc<OrgStore>,
+    key: String,
+    bytes: Vec<u8>,
+}
+
+/// Takes timer `id` off the organization's running timers for its booking.
+pub fn claim(store: std::sync::Arc<OrgStore>, id: &str) -> AppResult<Claimed> {
+    if !valid_id(id) {
+        return Err(AppError::bad_request("'timer' is not a timer's id"));
+    }
+    let key = format!("{PREFIX}{id}");
+    // The delete is the claim (one transaction: only one caller sees it remove the timer); the
+    // value read before it is the same for both, as a timer never changes once started.
+    let bytes = store.kv_get(&key)?.ok_or_else(|| AppError::new(Code::TimerGone))?;
+    if !store.kv_delete(&key)? {
+        return Err(AppError::new(Code::TimerGone));
+    }
+    Ok(Claimed { store, key, bytes })
+}
+
+impl Claimed {
+    /// Puts the timer back, with its start (its booking was not queued).
+    pub fn restore(self) {
+        if let Err(e) = self.store.kv_put_new(&self.key, &self.bytes) {
+            tracing::error!(key = %self.key, error = %e, "an operator timer could not be put back after its booking failed");
+        }
+    }
+}
+
 /// Runs store work off the async workers (a durable commit waits for the disk).
 async fn blocking<T: Send + 'static>(f: impl FnOnce() -> AppResult<T> + Send + 'static) -> AppResult<T> {
     web::block(f).await.map_err(|e| AppError::internal(anyhow::anyhow!("{e}")))?

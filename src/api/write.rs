@@ -5,6 +5,7 @@
 //! (`idempotency`): a booking sent twice is queued once and answered the first answer again. `GET /exact/urlDirect` reads any provider path of the
 //! session's division, following `__next`, under the live-read deadline (`crate::live`).
 
+use super::hours::{self, Claimed};
 use super::idempotency::{self, IdempotencyKey, RequestKey};
 use super::router::Router;
 use crate::auth::tier::Session;
@@ -45,6 +46,10 @@ const MAX_WAIT_SECS: u64 = 30;
 struct WaitQuery {
     #[serde(default)]
     wait: u64,
+    /// The operator timer whose hours a `timeTransactions` POST books: taken off the running
+    /// timers as the booking is queued (`hours::claim`).
+    #[serde(default)]
+    timer: Option<String>,
 }
 
 impl From<Invalid> for AppError {
@@ -78,15 +83,32 @@ async fn queue(
     entries: Vec<Entry>,
     wait: u64,
     key: Option<RequestKey>,
+    timer: Option<&str>,
 ) -> AppResult<HttpResponse> {
     let division = session.record.division;
-    let (mut stored, answering) = match &key {
-        None => (state.outbox.enqueue(division, entries).map_err(AppError::internal)?, None),
-        Some(k) => match state.outbox.enqueue_keyed(division, entries, &k.scope, &k.fingerprint) {
-            Ok(Keyed::New(stored, answering)) => (stored, Some(answering)),
-            Ok(Keyed::Known(record)) => return repeat(state, division, k, record).await,
-            Err(e) => return Err(AppError::internal(e)),
-        },
+    let claimed = claim_timer(state, division, key.as_ref(), timer)?;
+    // Ok(Err(record)): the key was used before, and nothing was queued
+    let queued = match &key {
+        None => state.outbox.enqueue(division, entries).map(|stored| Ok((stored, None))),
+        Some(k) => state.outbox.enqueue_keyed(division, entries, &k.scope, &k.fingerprint).map(|keyed| match keyed {
+            Keyed::New(stored, answering) => Ok((stored, Some(answering))),
+            Keyed::Known(record) => Err(record),
+        }),
+    };
+    let (mut stored, answering) = match queued {
+        Ok(Ok(queued)) => queued,
+        // a repeat books nothing new: a timer claimed by a request racing its first one goes back
+        Ok(Err(record)) => {
+            claimed.map(Claimed::restore);
+            return match &key {
+                Some(k) => repeat(state, division, k, record).await,
+                None => Err(AppError::internal(anyhow::anyhow!("a write without a key came back as a repeat"))),
+            };
+        }
+        Err(e) => {
+            claimed.map(Claimed::restore);
+            return Err(AppError::internal(e));
+        }
     };
     tracing::info!(division, count = stored.len(), action = %stored[0].action, keyed = key.is_some(), "write queued");
     let wait = Duration::from_secs(wait.min(MAX_WAIT_SECS));
@@ -101,6 +123,11 @@ async fn queue(
         }
     }
     let answer = answer_of(stored)?;
+    // refused at once: the timer runs on, so its hours are not lost (a later refusal keeps them
+    // in the outbox, to correct and send again)
+    if answer.status == StatusCode::UNPROCESSABLE_ENTITY.as_u16() {
+        claimed.map(Claimed::restore);
+    }
     match answering {
         None => idempotency::respond(answer, false),
         // Kept for repeats of the request; should one have been answered first, its answer stands.
@@ -109,6 +136,23 @@ async fn queue(
             _ => idempotency::respond(answer, false),
         },
     }
+}
+
+/// Takes the booked operator timer off the running ones, unless the request repeats a key
+/// already used (its first request took it).
+fn claim_timer(
+    state: &AppState,
+    division: i64,
+    key: Option<&RequestKey>,
+    timer: Option<&str>,
+) -> AppResult<Option<Claimed>> {
+    let Some(id) = timer else { return Ok(None) };
+    if let Some(k) = key
+        && !matches!(state.outbox.key_state(division, &k.scope).map_err(AppError::internal)?, KeyState::Gone)
+    {
+        return Ok(None);
+    }
+    Ok(Some(hours::claim(state.stores.get(division)?, id)?))
 }
 
 /// The answer to a write that queued `entries` (status and JSON body).
@@ -185,7 +229,10 @@ fn named(
     move |state, session, key, q, body| {
         Box::pin(async move {
             let entries = build(&actor(&session), &body)?;
-            queue(&state, &session, entries, q.wait, key.for_write(&session, Some(&body))).await
+            if q.timer.is_some() {
+                return Err(AppError::bad_request("'timer' goes only with a booking of hours (timeTransactions)"));
+            }
+            queue(&state, &session, entries, q.wait, key.for_write(&session, Some(&body)), None).await
         })
     }
 }
@@ -197,7 +244,11 @@ fn generic(
     move |state, session, key, kind, q, body| {
         Box::pin(async move {
             let entries = actions::generic(&actor(&session), &kind, method, &body)?;
-            queue(&state, &session, entries, q.wait, key.for_write(&session, Some(&body))).await
+            if q.timer.is_some() && !(kind.as_str() == "timeTransactions" && method == Method::Post) {
+                return Err(AppError::bad_request("'timer' goes only with a new booking of hours (timeTransactions)"));
+            }
+            let key = key.for_write(&session, Some(&body));
+            queue(&state, &session, entries, q.wait, key, q.timer.as_deref()).await
         })
     }
 }
@@ -217,7 +268,7 @@ async fn delete(
     q: web::Query<DeleteQuery>,
 ) -> AppResult<HttpResponse> {
     let entries = actions::delete(&actor(&session), &q.endpoint, &q.id)?;
-    queue(&state, &session, entries, q.wait, key.for_write(&session, None)).await
+    queue(&state, &session, entries, q.wait, key.for_write(&session, None), None).await
 }
 
 async fn list(state: web::Data<AppState>, session: Session) -> AppResult<HttpResponse> {

@@ -172,3 +172,80 @@ async fn operator_timers_belong_to_their_organization_and_survive_a_restart() {
     server.stop().await;
     w.stop().await;
 }
+
+/// Two handhelds (two requests of one user here) press Book on the same timer at once: one booking is queued and takes the timer
+/// off the list, the other is told the timer is gone (409), so Exact Online gets the hours once.
+/// A repeat of the first booking's Idempotency-Key gets its answer, not the 409.
+#[actix_web::test]
+async fn a_timer_booked_on_two_handhelds_at_once_books_its_hours_once() {
+    use crate::outbox::{first_id, rows, writes};
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    let d = w.division;
+    let employee = first_id(&w.sim, d, "payroll/Employees", |_| true);
+    let order = first_id(&w.sim, d, "manufacturing/ShopOrders", |_| true);
+    let mut start = start_body();
+    start["employee"] = json!(employee);
+    start["shopOrder"] = json!(order);
+    let timer = ok_json(w.post_json("/api/v1/hours/timers", start).await).await;
+    let id = timer["id"].as_str().unwrap().to_string();
+    let before = rows(&w.sim, d, "manufacturing/TimeTransactions").len();
+
+    let booking = json!({"data": {"Employee": employee, "Hours": 1.25, "ShopOrder": order, "Activity": 10}});
+    let path = format!("/api/v1/exact/timeTransactions?timer={id}&wait=10");
+    let book = |cookie: String, key: &'static str| {
+        let (client, url, body) = (w.server.client.clone(), w.server.at(&path), booking.clone());
+        async move {
+            let res = client
+                .post(url)
+                .header("cookie", cookie)
+                .header("Idempotency-Key", key)
+                .json(&body)
+                .send()
+                .await
+                .unwrap();
+            let status = res.status().as_u16();
+            (status, res.json::<Value>().await.unwrap_or(Value::Null))
+        }
+    };
+    let (a, b) = tokio::join!(
+        book(w.cookie.clone(), "0badc0de-0000-4000-8000-0000000000a1"),
+        book(w.cookie.clone(), "0badc0de-0000-4000-8000-0000000000b2")
+    );
+    let first_won = a.0 != 409;
+    let (won, lost) = if first_won { (a, b) } else { (b, a) };
+    assert_eq!(won.0, 200, "one booking is delivered: {won:?}");
+    assert_eq!(lost.0, 409, "the other is refused: {lost:?}");
+    assert_eq!(lost.1["error"]["code"], "timer_gone");
+    assert_eq!(writes(&w.sim, "POST manufacturing/TimeTransactions"), 1);
+    assert_eq!(rows(&w.sim, d, "manufacturing/TimeTransactions").len(), before + 1);
+    let list = ok_json(w.get("/api/v1/hours/timers").await).await;
+    assert!(!ids(&list).contains(&id.as_str()), "the booked timer runs no more");
+
+    // the winner's answer got lost and it sends again under its key: the first answer, no 409
+    let winner =
+        if first_won { "0badc0de-0000-4000-8000-0000000000a1" } else { "0badc0de-0000-4000-8000-0000000000b2" };
+    let again = book(w.cookie.clone(), winner).await;
+    assert_eq!(again.0, 200, "{again:?}");
+    assert_eq!(again.1, won.1);
+    assert_eq!(writes(&w.sim, "POST manufacturing/TimeTransactions"), 1);
+
+    // 'timer' goes only with a new booking of hours
+    let res = w.post_json(&format!("/api/v1/exact/createStockCount?timer={id}"), json!({})).await;
+    assert_eq!(res.status(), 400);
+    w.stop().await;
+}
+
+/// A booking Exact Online refuses at once leaves its timer running, so the hours are not lost.
+#[actix_web::test]
+async fn a_timer_whose_booking_is_refused_runs_on() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    let timer = ok_json(w.post_json("/api/v1/hours/timers", start_body()).await).await;
+    let id = timer["id"].as_str().unwrap().to_string();
+    // no employee: Exact Online refuses it
+    let booking = json!({"data": {"Hours": 2, "ShopOrder": "0badc0de-0000-4000-8000-0000000050a1"}});
+    let res = w.post_json(&format!("/api/v1/exact/timeTransactions?timer={id}&wait=10"), booking).await;
+    assert_eq!(res.status(), 422, "{}", res.text().await.unwrap());
+    let list = ok_json(w.get("/api/v1/hours/timers").await).await;
+    assert_eq!(list["timers"], json!([timer]), "the timer runs on with its start");
+    w.stop().await;
+}

@@ -16,15 +16,15 @@ fn sim_options() -> SimOptions {
     SimOptions { rate_limits: false, ..Default::default() }
 }
 
-fn rows(sim: &Simulator, division: i64, path: &str) -> Vec<Value> {
+pub(crate) fn rows(sim: &Simulator, division: i64, path: &str) -> Vec<Value> {
     sim.handle().rows(division as i32, path).unwrap_or_default()
 }
 
-fn first_id(sim: &Simulator, division: i64, path: &str, pred: impl Fn(&Value) -> bool) -> String {
+pub(crate) fn first_id(sim: &Simulator, division: i64, path: &str, pred: impl Fn(&Value) -> bool) -> String {
     rows(sim, division, path).into_iter().find(|r| pred(r)).and_then(|r| r["ID"].as_str().map(str::to_string)).unwrap()
 }
 
-fn writes(sim: &Simulator, key: &str) -> u64 {
+pub(crate) fn writes(sim: &Simulator, key: &str) -> u64 {
     sim.handle().counters().writes.get(key).copied().unwrap_or(0)
 }
 

@@ -78,8 +78,12 @@ export const stepLabel = (s: Pick<StepRef, 'LineNumber' | 'OperationCode' | 'Ope
  * Books hours (a new transaction) or changes the one with `id`; made in a Wi-Fi dead spot it
  * waits on the device, named by `summary`.
  */
-export const saveHours = (b: Booking, summary: string, id?: string) =>
-  sendWrite('/exact/timeTransactions', id ? 'PUT' : 'POST', id ? { id, data: timeTransactionData(b) } : { data: timeTransactionData(b) }, {
+/**
+ * Books hours (`id`: changes a booking). `timer`: the operator timer they come from, which the
+ * server takes off the running ones with the booking, so a second device booking it gets a 409.
+ */
+export const saveHours = (b: Booking, summary: string, id?: string, timer?: string) =>
+  sendWrite(timer ? `/exact/timeTransactions?timer=${encodeURIComponent(timer)}` : '/exact/timeTransactions', id ? 'PUT' : 'POST', id ? { id, data: timeTransactionData(b) } : { data: timeTransactionData(b) }, {
     keep: { kind: 'hours', summary },
   })
 

@@ -203,13 +203,6 @@ export function OperatorMode({ employees, division, onBooked }: { employees: Emp
     setBusy(timer.id)
     setProblem(null)
     try {
-      // stopped on another handheld since this one last asked: booking it would count its hours twice
-      const fresh = await queryClient.fetchQuery({ queryKey: key, queryFn: readTimers })
-      if (!fresh.timers.some((x) => x.id === timer.id)) {
-        setChecking(null)
-        setProblem(t('hours.timerGone'))
-        return
-      }
       const what = t('hours.bookedTimer', { hours: formatQuantity(hours, locale()), number: timer.shopOrderNumber, step: timer.stepLabel })
       const outcome = await saveHours(
         {
@@ -222,16 +215,20 @@ export function OperatorMode({ employees, division, onBooked }: { employees: Emp
           workCenter: timer.workCenter,
         },
         what,
+        undefined,
+        timer.id,
       )
       setBooked((b) => [{ key: `${timer.id}-${b.length}`, what, outcome }, ...b])
       setChecking(null)
-      // a refused booking keeps its timer, so the hours are not lost
-      if (outcome.state !== 'failed') {
-        const failed = await remove(timer)
-        if (failed) setProblem(t('hours.removeFailed', { message: failed }))
-      }
+      // the server took the timer off with the booking (a refused one runs on, so no hours are lost)
+      await refresh()
     } catch (e) {
-      setProblem(messageOf(e))
+      // booked or removed on another handheld since: booking it here would count its hours twice
+      if (isApiError(e, 409)) {
+        setChecking(null)
+        setProblem(t('hours.timerGone'))
+        await refresh()
+      } else setProblem(messageOf(e))
     } finally {
       setBusy(null)
     }
