@@ -152,6 +152,14 @@ export function loginUrl(returnTo?: string): string {
   return '/api/v1/auth/login' + (returnTo ? '?returnTo=' + encodeURIComponent(returnTo) : '')
 }
 
+/** A fresh re-authentication with the password, which ImportData and the printer settings ask for. */
+export const reauthWithPassword = (password: string) => api<Session>('/auth/reauth', { method: 'POST', body: { password } })
+
+/** The provider's sign-in again, which returns to `returnTo` with a fresh re-authentication. */
+export function reauthUrl(returnTo: string): string {
+  return `/api/v1/auth/login?${new URLSearchParams({ purpose: 'reauth', returnTo })}`
+}
+
 /** Whether the organization is set up and activated, which the navigation bar waits for. */
 export function isRegistered(s: Session): boolean {
   return s.tier !== 'public' && s.registered && s.organizationDetails.uuid !== NOT_INITIALIZED

@@ -7,7 +7,7 @@ import * as receipts from '../features/receipts/messages.ts'
 import * as transfers from '../features/transfers/messages.ts'
 import * as hours from './screens/hours.ts'
 import * as scanning from './screens/scanning.ts'
-import * as importData from './screens/importData.ts'
+import * as importData from '../features/importData/messages.ts'
 import * as labels from './screens/labels.ts'
 
 export const nl: Catalogue = {

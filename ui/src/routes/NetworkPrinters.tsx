@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { instantMs, type Session } from '../api/auth.ts'
-import { reauthUrl, reauthWithPassword } from '../api/importData.ts'
+import { instantMs, reauthUrl, reauthWithPassword, type Session } from '../api/auth.ts'
 import { acceptPrinter, getPrinters, withdrawPrinter } from '../api/org.ts'
 import { queryKeys } from '../api/queries.ts'
 import { t } from '../i18n/index.ts'

@@ -72,7 +72,7 @@ export const routes: readonly RouteDef[] = [
   },
   { path: '/hours', access: 'full', screen: lazyScreen(() => import('./hours/Hours.tsx')), nav: 'hours.nav' },
   { path: '/receipts', access: 'full', screen: lazyScreen(() => import('../features/receipts/Receipts.tsx')), nav: 'receipts.nav' },
-  { path: '/importData', access: 'importData', screen: lazyScreen(() => import('./importData/ImportData.tsx')) },
+  { path: '/importData', access: 'importData', screen: lazyScreen(() => import('../features/importData/ImportData.tsx')) },
 ]
 
 export function hasRoute(path: string, table: readonly RouteDef[] = routes): boolean {

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { reauthUrl, reauthWithPassword } from '../../api/importData.ts'
-import { queryKeys } from '../../api/queries.ts'
-import { t } from '../../i18n/index.ts'
+import { reauthUrl, reauthWithPassword } from '../api/auth.ts'
+import { queryKeys } from '../api/queries.ts'
+import { t } from '../i18n/index.ts'
 
 /**
  * ImportData replaces the local copy, so it asks who is there again: the admin password of the

@@ -1,4 +1,4 @@
-// Messages of the importData screen, English and Dutch (spread into the catalogues in ../messages*.ts).
+// Messages of the importData screen, English and Dutch (spread into the catalogues in i18n/messages*.ts).
 export const en = {
   'importData.title': 'Import data',
   'importData.mngLink': 'Export or import the local copy',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkHeader, firstLine, percent, timeLeft } from './importData.ts'
+import { checkHeader, firstLine, percent, timeLeft } from './logic.ts'
 
 const header = (over: Record<string, unknown> = {}) =>
   JSON.stringify({

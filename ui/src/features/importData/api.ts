@@ -1,7 +1,6 @@
-// ImportData's calls: the fresh re-authentication, and the import of an export file with upload
-// progress (fetch cannot report it, XMLHttpRequest can).
-import type { Session } from './auth.ts'
-import { api, ApiError, networkError } from './client.ts'
+// ImportData's calls: the import of an export file with upload progress (fetch cannot report it,
+// XMLHttpRequest can). The fresh re-authentication it needs is in api/auth.ts.
+import { ApiError, networkError } from '../../api/client.ts'
 
 export interface ImportReport {
   dry_run: boolean
@@ -14,13 +13,6 @@ export interface ImportReport {
 }
 
 export const EXPORT_URL = '/api/v1/importData/export'
-
-export const reauthWithPassword = (password: string) => api<Session>('/auth/reauth', { method: 'POST', body: { password } })
-
-/** The provider's sign-in again, which returns to `returnTo` with a fresh re-authentication. */
-export function reauthUrl(returnTo: string): string {
-  return `/api/v1/auth/login?${new URLSearchParams({ purpose: 'reauth', returnTo })}`
-}
 
 /**
  * Sends the file; a 422 with a report (rows with errors) is an answer, not a failure. Other
