@@ -6,7 +6,7 @@ import { createQueryClient } from '../api/queryClient.ts'
 import { setLanguage } from '../i18n/index.ts'
 import { formatAsOf } from '../lib/dateTime.ts'
 import { RecentTransfers } from '../features/transfers/RecentTransfers.tsx'
-import { WeekView } from '../routes/hours/WeekView.tsx'
+import { WeekView } from '../features/hours/WeekView.tsx'
 import { json } from '../test/fixtures.ts'
 import { AsOf } from './AsOf.tsx'
 

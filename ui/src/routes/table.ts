@@ -70,7 +70,7 @@ export const routes: readonly RouteDef[] = [
     screen: lazyScreen(() => import('../features/transfers/Transfers.tsx')),
     nav: 'transfers.nav',
   },
-  { path: '/hours', access: 'full', screen: lazyScreen(() => import('./hours/Hours.tsx')), nav: 'hours.nav' },
+  { path: '/hours', access: 'full', screen: lazyScreen(() => import('../features/hours/Hours.tsx')), nav: 'hours.nav' },
   { path: '/receipts', access: 'full', screen: lazyScreen(() => import('../features/receipts/Receipts.tsx')), nav: 'receipts.nav' },
   { path: '/importData', access: 'importData', screen: lazyScreen(() => import('../features/importData/ImportData.tsx')) },
 ]

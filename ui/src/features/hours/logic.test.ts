@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
-import { ApiError, networkError } from '../api/client.ts'
-import { memoryStorage } from '../test/fixtures.ts'
+import { ApiError, networkError } from '../../api/client.ts'
+import { memoryStorage } from '../../test/fixtures.ts'
 import {
   activityOf,
   carriedOver,
@@ -18,8 +18,8 @@ import {
   writeTimers,
   type Timer,
   type TimerStart,
-} from './hours.ts'
-import { isoDay } from './odata.ts'
+} from './logic.ts'
+import { isoDay } from '../../lib/odata.ts'
 
 describe('weeks', () => {
   it('start on Monday', () => {

@@ -1,5 +1,5 @@
 import { t } from '../../i18n/index.ts'
-import type { Activity } from '../../lib/hours.ts'
+import type { Activity } from './logic.ts'
 
 /** Setup or run hours, as two big toggle buttons. */
 export function ActivityChoice({ value, onChange }: { value: Activity; onChange: (a: Activity) => void }) {

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { fetchEmployees } from '../../api/hours.ts'
+import { fetchEmployees } from './api.ts'
 import { hoursKeys, liveKeys, useSession } from '../../api/queries.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { Loading } from '../../components/Loading.tsx'

@@ -1,4 +1,4 @@
-// Messages of the hours screen, English and Dutch (spread into the catalogues in ../messages*.ts).
+// Messages of the hours screen, English and Dutch (spread into the catalogues in i18n/messages*.ts).
 export const en = {
   'hours.nav': 'Hours',
   'hours.title': 'Hours',

@@ -1,11 +1,11 @@
 // Hour registrations (manufacturing time transactions): weeks, totals, validation and the
 // operator's running timers (kept by the server; those a browser still keeps are handed over).
-import type { MessageKey } from '../i18n/index.ts'
-import type { Row } from '../api/db.ts'
-import { providerDay } from './dateTime.ts'
-import { isoDay } from './odata.ts'
-import { formatQuantity, parseQuantity } from './quantity.ts'
-import { isApiError } from '../api/client.ts'
+import type { MessageKey } from '../../i18n/index.ts'
+import type { Row } from '../../api/db.ts'
+import { providerDay } from '../../lib/dateTime.ts'
+import { isoDay } from '../../lib/odata.ts'
+import { formatQuantity, parseQuantity } from '../../lib/quantity.ts'
+import { isApiError } from '../../api/client.ts'
 
 /** The provider's TimeTransactions.Activity codes. */
 export const ACTIVITY = { setup: 10, run: 20 } as const

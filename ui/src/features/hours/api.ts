@@ -1,13 +1,13 @@
 // The Hours screen's reads and writes: time transactions live from the provider, shop orders
 // and routing steps from the local copy, employees from the live list, operator timers from the
 // server.
-import { api } from './client.ts'
-import { chunks, dbGet, inList, liveGet } from './db.ts'
-import { readDirect } from './exactDirect.ts'
-import type { LiveRows } from './live.ts'
-import { sendWrite } from './writes.ts'
-import { dayLit } from '../lib/odata.ts'
-import { addDays, timeTransactionData, toEntries, type Booking, type HourEntry, type Timer, type TimerList, type TimerStart } from '../lib/hours.ts'
+import { api } from '../../api/client.ts'
+import { chunks, dbGet, inList, liveGet } from '../../api/db.ts'
+import { readDirect } from '../../api/exactDirect.ts'
+import type { LiveRows } from '../../api/live.ts'
+import { sendWrite } from '../../api/writes.ts'
+import { dayLit } from '../../lib/odata.ts'
+import { addDays, timeTransactionData, toEntries, type Booking, type HourEntry, type Timer, type TimerList, type TimerStart } from './logic.ts'
 
 export interface Employee {
   ID: string

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { hoursKeys } from '../../api/queries.ts'
 import { useState } from 'react'
-import { fetchSteps, findShopOrder, stepLabel, type ShopOrderRef, type StepRef } from '../../api/hours.ts'
+import { fetchSteps, findShopOrder, stepLabel, type ShopOrderRef, type StepRef } from './api.ts'
 import { inputClass, labelClass, secondaryButton } from '../../components/formStyles.ts'
 import { t } from '../../i18n/index.ts'
 import { shopOrderNumberOf } from '../../lib/scan.ts'
