@@ -1,8 +1,9 @@
 //! `GET /api/v1/scanning/catalogue` (full access): what a handheld keeps to resolve scans while
 //! it cannot reach the server: the organization's items, warehouses, storage locations, stock per
 //! location and per warehouse, and the material lines of the open and in-process shop orders,
-//! from the local copy. Column tuples that refer to each other by index rather than objects, so
-//! a large organization's catalogue stays small on a handheld (docs/BENCHMARKS.md has the size).
+//! from the local copy. One list per field, lists referring to each other by index, sorted
+//! positions sent as differences, GUIDs as their bytes in base64 and what the handheld can work
+//! out left out, so a large organization's catalogue stays small (docs/BENCHMARKS.md has the size).
 //!
 //! The ETag is made from the copy's sync state and the live caches' fetch times, which is cheap
 //! to compute: a handheld asking with `If-None-Match` after an unchanged copy gets a 304 without
@@ -17,6 +18,8 @@ use crate::state::AppState;
 use crate::store::{OrgStore, StoreResult};
 use actix_web::http::header::{self, EntityTag, IfNoneMatch};
 use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -24,7 +27,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
 
 /// The catalogue's layout; a new one changes every ETag, so handhelds fetch it again.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 /// Order ids per material-line query: keeps each `in.(…)` list short.
 const ORDERS_PER_QUERY: usize = 100;
 /// Live tables whose cached rows the catalogue reads.
@@ -136,8 +139,8 @@ pub fn etag(store: &OrgStore, division: i64) -> StoreResult<String> {
 type WarehouseRow = (String, Option<String>, Option<String>);
 /// `[ID, Code, Description, warehouse index]`
 type LocationRow = (String, String, Option<String>, Option<usize>);
-/// `[ID, Code, Description, Unit, Barcode, fractions allowed (0/1)]`
-type ItemRow = (String, String, Option<String>, Option<String>, Option<String>, u8);
+/// `[ID, Code, Description, Unit, Barcode, fractions allowed]`
+type ItemRow = (String, String, Option<String>, Option<String>, Option<String>, bool);
 /// `[item index, location index, stock]` or `[item index, warehouse index, stock]`
 type StockRow = (usize, usize, f64);
 /// `[ID, ShopOrderNumber, Status, warehouse index, made item index, PlannedQuantity, ProducedQuantity]`
@@ -145,25 +148,276 @@ type OrderRow = (String, i64, i64, Option<usize>, Option<usize>, Option<f64>, Op
 /// `[ID, order index, item index, PlannedQuantity, IssuedQuantity]`
 type PlanRow = (String, usize, usize, Option<f64>, Option<f64>);
 
-/// The catalogue as sent. Every list refers to the ones above it by position.
-#[derive(Serialize, Default)]
-#[serde(rename_all = "camelCase")]
+/// The catalogue's rows, every list referring to the ones above it by position; `wire` lays
+/// them out as sent.
+#[derive(Default)]
 pub struct Catalogue {
-    pub format: u32,
     pub division: i64,
     /// The end of the copy's last sync (epoch ms): the catalogue's "as of".
     pub as_of: Option<i64>,
     pub warehouses: Vec<WarehouseRow>,
     pub locations: Vec<LocationRow>,
+    /// By code.
     pub items: Vec<ItemRow>,
-    /// Stock per item per storage location (storageLocationStockPositions).
+    /// Stock per item per storage location (storageLocationStockPositions), by item then location.
     pub location_stock: Vec<StockRow>,
-    /// Stock per item per warehouse (stockPositions).
+    /// Stock per item per warehouse (stockPositions), by item then warehouse.
     pub warehouse_stock: Vec<StockRow>,
     /// Open (10) and in-process (20) shop orders, by number.
     pub orders: Vec<OrderRow>,
-    /// Their material lines (type 1), by order number then line number.
+    /// Their material lines (type 1) with something still to issue, by item, then order, then line number.
     pub plans: Vec<PlanRow>,
+}
+
+/// A column of GUIDs as one base64url string of their 16 bytes each, in the order of their hex
+/// digits: 21⅓ characters a GUID instead of 38, and gzip gets it to about the GUIDs' entropy
+/// (hex digits compress worse: gzip finds chance repeats in them that cost more than they save).
+#[derive(Serialize, Default)]
+#[serde(transparent)]
+pub struct Guids(String);
+
+impl Guids {
+    /// `ids` are lower-case GUIDs (`guid`'s answers).
+    fn of<'a>(ids: impl Iterator<Item = &'a String>) -> Self {
+        let mut bytes = Vec::new();
+        for id in ids {
+            let digits: String = id.chars().filter(|c| *c != '-').collect();
+            // a checked GUID's 32 digits always decode
+            bytes.extend(hex::decode(digits).unwrap_or_else(|_| vec![0; 16]));
+        }
+        Guids(URL_SAFE_NO_PAD.encode(bytes))
+    }
+}
+
+/// Each code as the length (in UTF-16 units, as the handheld's strings count) it shares with the
+/// code before and the rest: sorted codes share long beginnings that gzip alone codes poorly.
+#[derive(Serialize, Default)]
+pub struct FrontCoded {
+    pub shared: Vec<usize>,
+    pub rest: Vec<String>,
+}
+
+impl FrontCoded {
+    fn of<'a>(texts: impl Iterator<Item = &'a String>) -> Self {
+        let mut c = FrontCoded::default();
+        let mut before = "";
+        for text in texts {
+            let (mut units, mut bytes) = (0, 0);
+            for (a, b) in text.chars().zip(before.chars()) {
+                if a != b {
+                    break;
+                }
+                units += a.len_utf16();
+                bytes += a.len_utf8();
+            }
+            c.shared.push(units);
+            c.rest.push(text[bytes..].to_string());
+            before = text;
+        }
+        c
+    }
+}
+
+/// A quantity as sent: a whole number without the `.0` serde gives an `f64` (most stock is whole).
+#[derive(Clone, Copy)]
+pub struct Qty(f64);
+
+impl Serialize for Qty {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // below 2^53 a whole f64 is exactly an i64
+        if self.0.fract() == 0.0 && self.0.abs() < 9.0e15 {
+            s.serialize_i64(self.0 as i64)
+        } else {
+            s.serialize_f64(self.0)
+        }
+    }
+}
+
+/// Stock rows, each field a column. By item then place, so `item` is each row's item index less
+/// the row before's (mostly 0 or 1), and `place` the place's index less the row before's when the
+/// item is the same, else the place's index.
+#[derive(Serialize, Default)]
+pub struct StockColumns {
+    pub item: Vec<usize>,
+    pub place: Vec<usize>,
+    /// For stock per warehouse: null where it is the sum of the item's stock at the warehouse's
+    /// storage locations (added in their order), as it mostly is.
+    pub stock: Vec<Option<Qty>>,
+}
+
+impl StockColumns {
+    fn of(rows: &[StockRow], derived: impl Fn(usize, usize) -> Option<f64>) -> Self {
+        let mut c = StockColumns::default();
+        let (mut item, mut place) = (0, 0);
+        for &(i, p, stock) in rows {
+            c.item.push(i - item);
+            c.place.push(if i == item { p - place } else { p });
+            c.stock.push((derived(i, p) != Some(stock)).then_some(Qty(stock)));
+            (item, place) = (i, p);
+        }
+        c
+    }
+}
+
+/// The distinct values of a column, each once, and each row's index among them.
+fn dictionary<'a>(values: impl Iterator<Item = &'a Option<String>>) -> (Vec<Option<String>>, Vec<usize>) {
+    let mut distinct = Vec::new();
+    let mut at: HashMap<&Option<String>, usize> = HashMap::new();
+    let indexes = values
+        .map(|v| {
+            *at.entry(v).or_insert_with(|| {
+                distinct.push(v.clone());
+                distinct.len() - 1
+            })
+        })
+        .collect();
+    (distinct, indexes)
+}
+
+#[derive(Serialize, Default)]
+pub struct WarehouseColumns {
+    pub id: Guids,
+    pub code: Vec<Option<String>>,
+    pub description: Vec<Option<String>>,
+}
+
+#[derive(Serialize, Default)]
+pub struct LocationColumns {
+    pub id: Guids,
+    pub code: Vec<String>,
+    pub description: Vec<Option<String>>,
+    /// Warehouse index.
+    pub warehouse: Vec<Option<usize>>,
+}
+
+#[derive(Serialize, Default)]
+pub struct ItemColumns {
+    pub id: Guids,
+    pub code: FrontCoded,
+    pub description: Vec<Option<String>>,
+    /// The units met, each once.
+    pub units: Vec<Option<String>>,
+    /// Each item's unit, by index in `units`.
+    pub unit: Vec<usize>,
+    pub barcode: Vec<Option<String>>,
+    /// One `1` (fractions allowed) or `0` per item.
+    pub fractions: String,
+}
+
+#[derive(Serialize, Default)]
+pub struct OrderColumns {
+    pub id: Guids,
+    /// By number: the first order's number, then each one's less the one before's.
+    pub number: Vec<i64>,
+    pub status: Vec<i64>,
+    /// Warehouse index.
+    pub warehouse: Vec<Option<usize>>,
+    /// The made item's index.
+    pub item: Vec<Option<usize>>,
+    pub planned: Vec<Option<Qty>>,
+    pub produced: Vec<Option<Qty>>,
+}
+
+#[derive(Serialize, Default)]
+pub struct PlanColumns {
+    pub id: Guids,
+    /// By item: the item's index less the line before's (mostly 0 or 1).
+    pub item: Vec<usize>,
+    /// The order's index.
+    pub order: Vec<usize>,
+    pub planned: Vec<Option<Qty>>,
+    pub issued: Vec<Option<Qty>>,
+}
+
+/// The catalogue as sent: one list per field (columns compress far better than rows), positions
+/// as differences where the rows are sorted by them, GUIDs without dashes or quotes.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Wire {
+    pub format: u32,
+    pub division: i64,
+    pub as_of: Option<i64>,
+    pub warehouses: WarehouseColumns,
+    pub locations: LocationColumns,
+    pub items: ItemColumns,
+    pub location_stock: StockColumns,
+    pub warehouse_stock: StockColumns,
+    pub orders: OrderColumns,
+    pub plans: PlanColumns,
+}
+
+impl Catalogue {
+    pub fn wire(&self) -> Wire {
+        let w = &self.warehouses;
+        let l = &self.locations;
+        let i = &self.items;
+        let o = &self.orders;
+        let p = &self.plans;
+        let mut number = Vec::with_capacity(o.len());
+        let mut last = 0;
+        for order in o {
+            number.push(order.1 - last);
+            last = order.1;
+        }
+        let mut item = Vec::with_capacity(p.len());
+        let mut last = 0;
+        for plan in p {
+            item.push(plan.2 - last);
+            last = plan.2;
+        }
+        let (units, unit) = dictionary(i.iter().map(|r| &r.3));
+        // the item's stock at each warehouse's storage locations, added in the rows' order as the
+        // handheld adds them
+        let mut at_locations: HashMap<(usize, usize), f64> = HashMap::new();
+        for &(item, location, stock) in &self.location_stock {
+            if let Some(w) = l.get(location).and_then(|r| r.3) {
+                *at_locations.entry((item, w)).or_insert(0.0) += stock;
+            }
+        }
+        Wire {
+            format: FORMAT,
+            division: self.division,
+            as_of: self.as_of,
+            warehouses: WarehouseColumns {
+                id: Guids::of(w.iter().map(|r| &r.0)),
+                code: w.iter().map(|r| r.1.clone()).collect(),
+                description: w.iter().map(|r| r.2.clone()).collect(),
+            },
+            locations: LocationColumns {
+                id: Guids::of(l.iter().map(|r| &r.0)),
+                code: l.iter().map(|r| r.1.clone()).collect(),
+                description: l.iter().map(|r| r.2.clone()).collect(),
+                warehouse: l.iter().map(|r| r.3).collect(),
+            },
+            items: ItemColumns {
+                id: Guids::of(i.iter().map(|r| &r.0)),
+                code: FrontCoded::of(i.iter().map(|r| &r.1)),
+                description: i.iter().map(|r| r.2.clone()).collect(),
+                units,
+                unit,
+                barcode: i.iter().map(|r| r.4.clone()).collect(),
+                fractions: i.iter().map(|r| if r.5 { '1' } else { '0' }).collect(),
+            },
+            location_stock: StockColumns::of(&self.location_stock, |_, _| None),
+            warehouse_stock: StockColumns::of(&self.warehouse_stock, |item, w| at_locations.get(&(item, w)).copied()),
+            orders: OrderColumns {
+                id: Guids::of(o.iter().map(|r| &r.0)),
+                number,
+                status: o.iter().map(|r| r.2).collect(),
+                warehouse: o.iter().map(|r| r.3).collect(),
+                item: o.iter().map(|r| r.4).collect(),
+                planned: o.iter().map(|r| r.5.map(Qty)).collect(),
+                produced: o.iter().map(|r| r.6.map(Qty)).collect(),
+            },
+            plans: PlanColumns {
+                id: Guids::of(p.iter().map(|r| &r.0)),
+                item,
+                order: p.iter().map(|r| r.1).collect(),
+                planned: p.iter().map(|r| r.3.map(Qty)).collect(),
+                issued: p.iter().map(|r| r.4.map(Qty)).collect(),
+            },
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -217,11 +471,16 @@ fn lower(s: &Option<String>) -> Option<String> {
     s.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_ascii_lowercase)
 }
 
-fn truthy(v: &Option<Value>) -> u8 {
+/// The lower-case GUID `s` is, or none: the catalogue sends GUIDs as their hex digits alone.
+fn guid(s: &Option<String>) -> Option<String> {
+    lower(s).filter(|id| odata::is_guid(id))
+}
+
+fn truthy(v: &Option<Value>) -> bool {
     match v {
-        Some(Value::Bool(b)) => *b as u8,
-        Some(Value::Number(n)) => (n.as_f64().unwrap_or(0.0) != 0.0) as u8,
-        _ => 0,
+        Some(Value::Bool(b)) => *b,
+        Some(Value::Number(n)) => n.as_f64().unwrap_or(0.0) != 0.0,
+        _ => false,
     }
 }
 
@@ -250,7 +509,7 @@ struct Places {
 
 impl Places {
     fn warehouse(&mut self, id: &Option<String>, code: &Option<String>, description: &Option<String>) -> Option<usize> {
-        let id = lower(id)?;
+        let id = guid(id)?;
         if let Some(&i) = self.warehouse_at.get(&id) {
             let w = &mut self.warehouses[i];
             // a row that names the warehouse fills in what an earlier one left out
@@ -274,7 +533,7 @@ impl Places {
         description: &Option<String>,
         warehouse: Option<usize>,
     ) -> Option<usize> {
-        let id = lower(id)?;
+        let id = guid(id)?;
         if let Some(&i) = self.location_at.get(&id) {
             return Some(i);
         }
@@ -297,8 +556,8 @@ fn as_of(store: &OrgStore) -> StoreResult<Option<i64>> {
 /// The organization's catalogue from its local copy, as JSON.
 pub fn build(store: &OrgStore, division: i64) -> StoreResult<Vec<u8>> {
     let c = catalogue(store, division)?;
-    // tuples of strings and numbers always serialize
-    serde_json::to_vec(&c).map_err(|e| crate::store::StoreError::Corrupt(e.to_string()))
+    // lists of strings and numbers always serialize
+    serde_json::to_vec(&c.wire()).map_err(|e| crate::store::StoreError::Corrupt(e.to_string()))
 }
 
 pub fn catalogue(store: &OrgStore, division: i64) -> StoreResult<Catalogue> {
@@ -313,7 +572,7 @@ pub fn catalogue(store: &OrgStore, division: i64) -> StoreResult<Catalogue> {
 
     let mut items = Vec::new();
     each::<ItemIn>(store, "items", |i| {
-        let (Some(id), Some(code)) = (lower(&i.id), i.code.clone()) else { return };
+        let (Some(id), Some(code)) = (guid(&i.id), i.code.clone()) else { return };
         items.push((
             id,
             code,
@@ -351,7 +610,6 @@ pub fn catalogue(store: &OrgStore, division: i64) -> StoreResult<Catalogue> {
     warehouse_stock.sort_by_key(|s: &StockRow| (s.0, s.1));
     let (orders, plans) = open_orders(store, &mut places, &item_at)?;
     Ok(Catalogue {
-        format: FORMAT,
         division,
         as_of: as_of(store)?,
         warehouses: places.warehouses,
@@ -372,7 +630,8 @@ fn text(row: &Value, key: &str) -> Option<String> {
     row.get(key).and_then(Value::as_str).map(str::to_string)
 }
 
-/// The open and in-process shop orders (by number) and their material lines (by order, then line).
+/// The open and in-process shop orders (by number) and their material lines with something still
+/// to issue (by item, then order, then line): a line issued in full cannot be issued on.
 fn open_orders(
     store: &OrgStore,
     places: &mut Places,
@@ -383,12 +642,9 @@ fn open_orders(
     let mut orders = Vec::new();
     let mut order_at: HashMap<String, usize> = HashMap::new();
     for o in &found {
-        let (Some(id), Some(number)) = (lower(&text(o, "ID")), o.get("ShopOrderNumber").and_then(Value::as_i64)) else {
+        let (Some(id), Some(number)) = (guid(&text(o, "ID")), o.get("ShopOrderNumber").and_then(Value::as_i64)) else {
             continue;
         };
-        if !odata::is_guid(&id) {
-            continue;
-        }
         let w = places.warehouse(&text(o, "Warehouse"), &text(o, "WarehouseCode"), &text(o, "WarehouseDescription"));
         let made = lower(&text(o, "Item")).and_then(|i| item_at.get(&i).copied());
         let status = o.get("Status").and_then(Value::as_i64).unwrap_or(0);
@@ -396,7 +652,7 @@ fn open_orders(
         orders.push((id, number, status, w, made, num(o, "PlannedQuantity"), num(o, "ProducedQuantity")));
     }
     let ids: Vec<String> = orders.iter().map(|o| o.0.clone()).collect();
-    let mut lines: Vec<(usize, i64, PlanRow)> = Vec::new();
+    let mut lines: Vec<(i64, PlanRow)> = Vec::new();
     for chunk in ids.chunks(ORDERS_PER_QUERY) {
         let in_list = format!("in.({})", chunk.join(","));
         for p in
@@ -404,11 +660,120 @@ fn open_orders(
         {
             let order = lower(&text(&p, "ShopOrder")).and_then(|o| order_at.get(&o).copied());
             let item = lower(&text(&p, "Item")).and_then(|i| item_at.get(&i).copied());
-            let (Some(order), Some(item), Some(id)) = (order, item, lower(&text(&p, "ID"))) else { continue };
+            let (Some(order), Some(item), Some(id)) = (order, item, guid(&text(&p, "ID"))) else { continue };
+            let (planned, issued) = (num(&p, "PlannedQuantity"), num(&p, "IssuedQuantity"));
+            // what the Scanning screen shows as still to issue
+            if planned.unwrap_or(0.0) - issued.unwrap_or(0.0) <= 0.0 {
+                continue;
+            }
             let line = p.get("LineNumber").and_then(Value::as_i64).unwrap_or(i64::MAX);
-            lines.push((order, line, (id, order, item, num(&p, "PlannedQuantity"), num(&p, "IssuedQuantity"))));
+            lines.push((line, (id, order, item, planned, issued)));
         }
     }
-    lines.sort_by_key(|(order, line, _)| (*order, *line));
-    Ok((orders, lines.into_iter().map(|(_, _, p)| p).collect()))
+    // by item, so the items' indexes run in order; an item's lines by order number, then line
+    lines.sort_by_key(|(line, p)| (p.2, p.1, *line));
+    Ok((orders, lines.into_iter().map(|(_, p)| p).collect()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{Commit, Stores};
+    use serde_json::json;
+
+    const W: &str = "aaaaaaaa-0000-4000-8000-000000000001";
+    const L1: &str = "cccccccc-0000-4000-8000-000000000001";
+    const L2: &str = "cccccccc-0000-4000-8000-000000000002";
+    const ORDER: &str = "dddddddd-0000-4000-8000-000000000001";
+
+    fn guid(n: u8) -> String {
+        format!("0123abcd-ef01-4a2b-8c3d-{n:012x}")
+    }
+
+    fn store() -> (tempfile::TempDir, std::sync::Arc<OrgStore>) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Stores::new(dir.path(), crate::exact::catalogue::table_specs()).get(1).unwrap();
+        let put = |table: &str, rows: Vec<Value>| {
+            store.apply_batch(table, rows, Some(100), Commit::Durable).unwrap();
+        };
+        put(
+            "items",
+            vec![
+                json!({"ID": guid(1).to_uppercase(), "Code": "Ø-10", "Description": "Ring", "Unit": "pc", "IsFractionAllowedItem": 0, "Timestamp": "1"}),
+                json!({"ID": guid(2), "Code": "Ø-12", "Description": "Ring 12", "Unit": "pc", "Barcode": " ", "Timestamp": "1"}),
+                json!({"ID": guid(3), "Code": "KG-1", "Description": null, "Unit": "kg", "IsFractionAllowedItem": true, "Timestamp": "1"}),
+                json!({"ID": "not-a-guid", "Code": "X-1", "Timestamp": "1"}),
+            ],
+        );
+        let at = |item: u8, location: &str, code: &str, stock: f64| {
+            json!({"ID": format!("{}/{location}", guid(item)), "Item": guid(item), "StorageLocation": location,
+                   "StorageLocationCode": code, "Stock": stock, "Warehouse": W, "WarehouseCode": "1", "Timestamp": "1"})
+        };
+        put("storageLocationStockPositions", vec![at(1, L2, "B", 2.5), at(1, L1, "A", 0.1), at(3, L1, "A", 0.2)]);
+        let wh = |item: u8, stock: f64| json!({"ID": format!("{}/{W}", guid(item)), "ItemId": guid(item), "CurrentStock": stock, "Warehouse": W, "Timestamp": "1"});
+        // the first item's is the sum at the locations; the third's is not
+        put("stockPositions", vec![wh(1, 2.5 + 0.1), wh(3, 5.0), wh(2, 0.0)]);
+        put(
+            "shopOrders",
+            vec![json!({"ID": ORDER, "ShopOrderNumber": 24001, "Status": 10, "Item": guid(3), "PlannedQuantity": 2,
+                        "Warehouse": W, "Timestamp": "1"})],
+        );
+        let line = |id: u8, item: u8, line: i64, planned: f64, issued: Option<f64>| {
+            json!({"ID": guid(id), "ShopOrder": ORDER, "Item": guid(item), "Type": 1, "LineNumber": line,
+                   "PlannedQuantity": planned, "IssuedQuantity": issued, "Timestamp": "1"})
+        };
+        put(
+            "shopOrderMaterialPlans",
+            vec![
+                line(21, 1, 2, 4.0, None),
+                line(22, 1, 1, 4.0, Some(4.0)),
+                line(23, 2, 3, 3.0, Some(1.0)),
+                line(24, 2, 4, 3.0, Some(5.0)),
+            ],
+        );
+        (dir, store)
+    }
+
+    fn hex(bytes: &[u8]) -> Vec<String> {
+        bytes
+            .chunks(16)
+            .map(|b| {
+                let h = hex::encode(b);
+                format!("{}-{}-{}-{}-{}", &h[..8], &h[8..12], &h[12..16], &h[16..20], &h[20..])
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_wire_round_trips_the_stored_rows_and_leaves_out_what_it_can() {
+        let (_dir, store) = store();
+        let c: Value = serde_json::from_slice(&build(&store, 1).unwrap()).unwrap();
+        assert_eq!(c["format"], FORMAT);
+        let it = &c["items"];
+        // by code, the row without a GUID left out; IDs back as the lower-case dashed GUIDs
+        let ids = hex(&URL_SAFE_NO_PAD.decode(it["id"].as_str().unwrap()).unwrap());
+        assert_eq!(ids, [guid(3), guid(1), guid(2)]);
+        // "Ø" is one UTF-16 unit: "Ø-1" is shared
+        assert_eq!(it["code"], json!({"shared": [0, 0, 3], "rest": ["KG-1", "Ø-10", "2"]}));
+        assert_eq!(it["units"], json!(["kg", "pc"]));
+        assert_eq!(it["unit"], json!([0, 1, 1]));
+        assert_eq!(it["barcode"], json!([null, null, null]));
+        assert_eq!(it["fractions"], "100");
+        assert_eq!(c["warehouses"]["code"], json!(["1"]));
+        assert_eq!(c["locations"]["code"], json!(["A", "B"]));
+        // item 0 (KG-1) at A (0); item 1 (Ø-10) at A and B (1)
+        assert_eq!(c["locationStock"], json!({"item": [0, 1, 0], "place": [0, 0, 1], "stock": [0.2, 0.1, 2.5]}));
+        // KG-1's 5 is not its 0.2 at A; Ø-10's 2.6 is; Ø-12 has none at a location
+        assert_eq!(c["warehouseStock"], json!({"item": [0, 1, 1], "place": [0, 0, 0], "stock": [5, null, 0]}));
+        assert_eq!(hex(&URL_SAFE_NO_PAD.decode(c["orders"]["id"].as_str().unwrap()).unwrap()), [ORDER]);
+        assert_eq!(c["orders"]["item"], json!([0]));
+        assert_eq!(c["orders"]["number"], json!([24001]));
+        // issued in full (22) and over (24) left out; by item, then line
+        let plans = &c["plans"];
+        assert_eq!(hex(&URL_SAFE_NO_PAD.decode(plans["id"].as_str().unwrap()).unwrap()), [guid(21), guid(23)]);
+        assert_eq!(plans["item"], json!([1, 1]));
+        assert_eq!(plans["order"], json!([0, 0]));
+        assert_eq!(plans["planned"], json!([4, 3]));
+        assert_eq!(plans["issued"], json!([null, 1]));
+    }
 }

@@ -1,6 +1,7 @@
 //! The scan catalogue a handheld keeps for scanning while it cannot reach the server: the demo
 //! organization's items, places, stock and open material lines from the local copy, nothing of
-//! another organization, a 304 for an unchanged copy, and nothing without a session.
+//! another organization, a 304 for an unchanged copy, and nothing without a session. The
+//! compact layout is decoded here as the handheld decodes it, and compared with the stored rows.
 
 use crate::provider::World;
 use reqwest::header::{ETAG, IF_NONE_MATCH};
@@ -29,6 +30,69 @@ fn lower(v: &Value) -> String {
     v.as_str().unwrap_or_default().to_ascii_lowercase()
 }
 
+fn nums(v: &Value) -> Vec<i64> {
+    v.as_array().expect("a list").iter().map(|n| n.as_i64().expect("a whole number")).collect()
+}
+
+/// A GUID column: 16 bytes each, in the order of their hex digits, as base64url; the lower-case
+/// dashed GUIDs back.
+fn guids(v: &Value) -> Vec<String> {
+    use base64::Engine;
+    let bytes =
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(v.as_str().expect("a string")).expect("base64url");
+    assert_eq!(bytes.len() % 16, 0);
+    bytes
+        .chunks(16)
+        .map(|b| {
+            let h = hex::encode(b);
+            format!("{}-{}-{}-{}-{}", &h[..8], &h[8..12], &h[12..16], &h[16..20], &h[20..])
+        })
+        .collect()
+}
+
+/// Running sums of a column of differences.
+fn undelta(v: &Value) -> Vec<usize> {
+    let mut at = 0;
+    nums(v)
+        .into_iter()
+        .map(|d| {
+            at += d;
+            at as usize
+        })
+        .collect()
+}
+
+/// Stock columns as `(item index, place index, stock or null)` rows.
+fn stock_rows(v: &Value) -> Vec<(usize, usize, Option<f64>)> {
+    let (items, places) = (nums(&v["item"]), nums(&v["place"]));
+    let stock = v["stock"].as_array().unwrap();
+    let (mut item, mut place) = (0, 0);
+    (0..items.len())
+        .map(|k| {
+            if items[k] > 0 {
+                item += items[k];
+                place = places[k];
+            } else {
+                place += places[k];
+            }
+            (item as usize, place as usize, stock[k].as_f64())
+        })
+        .collect()
+}
+
+/// The item codes, each the length it shares with the one before (ASCII here) and the rest.
+fn codes(v: &Value) -> Vec<String> {
+    let mut before = String::new();
+    nums(&v["shared"])
+        .into_iter()
+        .zip(v["rest"].as_array().unwrap())
+        .map(|(shared, rest)| {
+            before = format!("{}{}", &before[..shared as usize], rest.as_str().unwrap());
+            before.clone()
+        })
+        .collect()
+}
+
 #[actix_web::test]
 async fn a_handheld_keeps_its_organizations_items_stock_and_open_material_lines() {
     let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
@@ -41,14 +105,16 @@ async fn a_handheld_keeps_its_organizations_items_stock_and_open_material_lines(
 
     let res = w.get(PATH).await;
     assert_eq!(res.status(), 200);
-    let tag = tag_of(&res);
+    assert!(tag_of(&res).starts_with("\"c2-"), "the layout is part of the tag");
     let c = json_of(res).await;
-    assert_eq!(c["format"], 1);
+    assert_eq!(c["format"], 2);
     assert_eq!(c["division"], w.division);
     assert!(c["asOf"].as_i64().is_some_and(|t| t > 1_600_000_000_000), "{}", c["asOf"]);
 
-    // Every item, with the fields a scan shows; looked up by code the way the screen does.
-    let items = c["items"].as_array().unwrap();
+    // Every item, with the fields a scan shows; its ID exactly the stored one.
+    let it = &c["items"];
+    let item_ids = guids(&it["id"]);
+    let item_codes = codes(&it["code"]);
     let mut ids = Vec::new();
     loop {
         let page = rows(&w, &format!("/api/v1/db/items?select=ID&limit=1000&offset={}", ids.len())).await;
@@ -58,53 +124,107 @@ async fn a_handheld_keeps_its_organizations_items_stock_and_open_material_lines(
             break;
         }
     }
-    assert!(!items.is_empty());
-    assert_eq!(items.len(), ids.len());
-    let id = ids[ids.len() / 2].clone();
-    let row = &rows(&w, &format!("/api/v1/db/items?ID=eq.{id}")).await[0];
-    let mine = items.iter().find(|i| i[0] == id).expect("the stored item is in the catalogue");
-    assert_eq!(mine[1], row["Code"]);
-    assert_eq!(mine[2], row["Description"]);
-    assert_eq!(mine[3], row["Unit"]);
-    let fractions = matches!(row["IsFractionAllowedItem"], Value::Bool(true)) || row["IsFractionAllowedItem"] == 1;
-    assert_eq!(mine[5], json!(fractions as u8));
-    assert!(items.iter().any(|i| i[4].is_string()), "some demo items have a barcode");
+    assert!(!item_ids.is_empty());
+    assert_eq!(item_ids.iter().collect::<HashSet<_>>(), ids.iter().collect::<HashSet<_>>());
+    assert_eq!(item_codes.len(), item_ids.len());
+    assert!(item_codes.windows(2).all(|p| p[0] <= p[1]), "by code");
+    assert!(nums(&it["code"]["shared"]).iter().any(|&n| n > 0), "sorted codes share beginnings");
+    for k in [0, item_ids.len() / 2, item_ids.len() - 1] {
+        let row = &rows(&w, &format!("/api/v1/db/items?ID=eq.{}", item_ids[k])).await[0];
+        assert_eq!(lower(&row["ID"]), item_ids[k]);
+        assert_eq!(json!(item_codes[k]), row["Code"]);
+        assert_eq!(it["description"][k], row["Description"]);
+        assert_eq!(it["units"][it["unit"][k].as_u64().unwrap() as usize], row["Unit"]);
+        let fractions = matches!(row["IsFractionAllowedItem"], Value::Bool(true)) || row["IsFractionAllowedItem"] == 1;
+        assert_eq!(&it["fractions"].as_str().unwrap()[k..=k], if fractions { "1" } else { "0" });
+    }
+    assert!(it["barcode"].as_array().unwrap().iter().any(Value::is_string), "some demo items have a barcode");
 
     // Stock per storage location: each row of the copy, its location by index.
-    let locations = c["locations"].as_array().unwrap();
+    let locations = guids(&c["locations"]["id"]);
     assert!(live_locations.len() <= locations.len() && !live_locations.is_empty());
-    let location_stock = c["locationStock"].as_array().unwrap();
-    let stored =
-        rows(&w, &format!("/api/v1/db/storageLocationStockPositions?Item=eq.{}", items[0][0].as_str().unwrap())).await;
-    let kept: Vec<(String, f64)> = location_stock
+    let location_warehouse = c["locations"]["warehouse"].as_array().unwrap();
+    let location_stock = stock_rows(&c["locationStock"]);
+    assert!(!location_stock.is_empty());
+    let some = location_stock[location_stock.len() / 2].0;
+    let stored = rows(&w, &format!("/api/v1/db/storageLocationStockPositions?Item=eq.{}", item_ids[some])).await;
+    let mut got: Vec<(String, f64)> = location_stock
         .iter()
-        .filter(|s| s[0] == 0)
-        .map(|s| (locations[s[1].as_u64().unwrap() as usize][0].as_str().unwrap().to_string(), s[2].as_f64().unwrap()))
+        .filter(|s| s.0 == some)
+        .map(|s| (locations[s.1].clone(), s.2.expect("stock at a location is always sent")))
         .collect();
     let mut want: Vec<(String, f64)> =
         stored.iter().map(|s| (lower(&s["StorageLocation"]), s["Stock"].as_f64().unwrap_or(0.0))).collect();
-    let mut got = kept.clone();
     want.sort_by(|a, b| a.0.cmp(&b.0));
     got.sort_by(|a, b| a.0.cmp(&b.0));
     assert_eq!(got, want);
-    assert!(!location_stock.is_empty() && !c["warehouseStock"].as_array().unwrap().is_empty());
 
-    // The open material lines of an item are the ones `ordersNeeding` answers, in its order.
-    let orders = c["orders"].as_array().unwrap();
-    let plans = c["plans"].as_array().unwrap();
-    assert!(!plans.is_empty(), "the demo has open orders with materials");
-    assert!(orders.iter().all(|o| o[2] == 10 || o[2] == 20));
-    let item_index = plans[0][2].as_u64().unwrap() as usize;
-    let item_id = items[item_index][0].as_str().unwrap();
-    let needing = rows(&w, &format!("/api/v1/scanning/ordersNeeding?item={item_id}")).await;
-    let expected: Vec<(String, i64)> =
-        needing.iter().map(|p| (lower(&p["plan"]["ID"]), p["order"]["ShopOrderNumber"].as_i64().unwrap())).collect();
-    let kept: Vec<(String, i64)> = plans
-        .iter()
-        .filter(|p| p[2] == item_index)
-        .map(|p| (p[0].as_str().unwrap().to_string(), orders[p[1].as_u64().unwrap() as usize][1].as_i64().unwrap()))
-        .collect();
-    assert_eq!(kept, expected);
+    // Stock per warehouse: left out where it is the sum at the warehouse's locations.
+    let warehouses = guids(&c["warehouses"]["id"]);
+    let warehouse_stock = stock_rows(&c["warehouseStock"]);
+    assert!(warehouse_stock.iter().any(|s| s.2.is_none()), "the demo's warehouse stock is mostly its locations'");
+    for &(item, _, _) in [warehouse_stock[0], warehouse_stock[warehouse_stock.len() / 2]].iter() {
+        let got: Vec<(String, f64)> = warehouse_stock
+            .iter()
+            .filter(|s| s.0 == item)
+            .map(|&(_, wh, stock)| {
+                let sum = location_stock
+                    .iter()
+                    .filter(|l| l.0 == item && location_warehouse[l.1] == wh)
+                    .fold(0.0, |sum, l| sum + l.2.unwrap());
+                (warehouses[wh].clone(), stock.unwrap_or(sum))
+            })
+            .collect();
+        let stored = rows(&w, &format!("/api/v1/db/stockPositions?ItemId=eq.{}", item_ids[item])).await;
+        let mut want: Vec<(String, f64)> =
+            stored.iter().map(|s| (lower(&s["Warehouse"]), s["CurrentStock"].as_f64().unwrap_or(0.0))).collect();
+        let mut got = got;
+        want.sort_by(|a, b| a.0.cmp(&b.0));
+        got.sort_by(|a, b| a.0.cmp(&b.0));
+        assert_eq!(got, want);
+    }
+
+    // The open material lines of an item are the ones `ordersNeeding` answers with something
+    // still to issue, in its order.
+    let order_ids = guids(&c["orders"]["id"]);
+    let numbers = undelta(&c["orders"]["number"]);
+    let plan_ids = guids(&c["plans"]["id"]);
+    let plan_items = undelta(&c["plans"]["item"]);
+    let plan_orders = nums(&c["plans"]["order"]);
+    assert!(!plan_ids.is_empty(), "the demo has open orders with materials");
+    assert!(nums(&c["orders"]["status"]).iter().all(|&s| s == 10 || s == 20));
+    let needing_of = async |item: usize| -> Vec<(String, String, i64, f64)> {
+        let live = rows(&w, &format!("/api/v1/scanning/ordersNeeding?item={}", item_ids[item])).await;
+        live.iter()
+            .map(|p| {
+                let left = p["plan"]["PlannedQuantity"].as_f64().unwrap_or(0.0)
+                    - p["plan"]["IssuedQuantity"].as_f64().unwrap_or(0.0);
+                (
+                    lower(&p["plan"]["ID"]),
+                    lower(&p["order"]["ID"]),
+                    p["order"]["ShopOrderNumber"].as_i64().unwrap(),
+                    left,
+                )
+            })
+            .collect()
+    };
+    let kept_of = |item: usize| -> Vec<(String, String, i64)> {
+        (0..plan_ids.len())
+            .filter(|&k| plan_items[k] == item)
+            .map(|k| {
+                let o = plan_orders[k] as usize;
+                (plan_ids[k].clone(), order_ids[o].clone(), numbers[o] as i64)
+            })
+            .collect()
+    };
+    let item = plan_items[0];
+    let live = needing_of(item).await;
+    let open: Vec<_> = live.iter().filter(|p| p.3 > 0.0).map(|p| (p.0.clone(), p.1.clone(), p.2)).collect();
+    assert_eq!(kept_of(item), open);
+    assert_eq!(plan_orders.len(), plan_ids.len());
+    assert!(numbers.windows(2).all(|p| p[0] < p[1]) && order_ids.len() == numbers.len());
+
+    let tag = tag_of(&w.get(PATH).await);
 
     // Unchanged copy: 304 with the tag, no body; another tag gets the catalogue.
     let res = w.request(reqwest::Method::GET, PATH).header(IF_NONE_MATCH, &tag).send().await.unwrap();
@@ -128,6 +248,10 @@ async fn a_handheld_keeps_its_organizations_items_stock_and_open_material_lines(
         .unwrap();
     assert!(res.headers().get("content-encoding").is_none());
     assert_eq!(json_of(res).await["division"], w.division);
+    // A handheld keeping the first layout has a tag of it: it gets this one.
+    let first = tag.replacen("c2-", "c1-", 1);
+    let res = w.request(reqwest::Method::GET, PATH).header(IF_NONE_MATCH, &first).send().await.unwrap();
+    assert_eq!(res.status(), 200);
     // A sync changes the copy, and so the tag.
     w.sync(Some(vec!["items"])).await;
     let res = w.request(reqwest::Method::GET, PATH).header(IF_NONE_MATCH, &tag).send().await.unwrap();
@@ -139,7 +263,7 @@ async fn a_handheld_keeps_its_organizations_items_stock_and_open_material_lines(
     assert_eq!(res.status(), 401);
 
     // The user's other organization sees its own copy only: nothing until synced, then its items.
-    let a_items: HashSet<String> = items.iter().map(|i| i[0].as_str().unwrap().to_string()).collect();
+    let a_items: HashSet<String> = item_ids.into_iter().collect();
     let other = 3154117;
     assert_eq!(w.post_json("/api/v1/auth/division", json!({"division": other})).await.status(), 200);
     let code = w.issuer.issue(other, "Van Dijk Machinebouw B.V.", None);
@@ -147,13 +271,14 @@ async fn a_handheld_keeps_its_organizations_items_stock_and_open_material_lines(
     assert_eq!(res.status(), 200, "{}", res.text().await.unwrap());
     let b = json_of(w.get(PATH).await).await;
     assert_eq!(b["division"], other);
-    assert_eq!(b["items"], json!([]));
-    assert_eq!(b["plans"], json!([]));
+    assert_eq!(b["items"]["id"], "");
+    assert_eq!(b["items"]["code"]["rest"], json!([]));
+    assert_eq!(b["plans"]["id"], "");
     assert!(b["asOf"].is_null());
     w.sync(Some(TABLES.to_vec())).await;
     let b = json_of(w.get(PATH).await).await;
-    let b_items = b["items"].as_array().unwrap();
+    let b_items = guids(&b["items"]["id"]);
     assert!(!b_items.is_empty());
-    assert!(b_items.iter().all(|i| !a_items.contains(i[0].as_str().unwrap())), "B never gets A's items");
+    assert!(b_items.iter().all(|i| !a_items.contains(i)), "B never gets A's items");
     w.stop().await;
 }

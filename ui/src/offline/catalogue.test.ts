@@ -7,47 +7,49 @@ import { memoryStore } from './idb.ts'
 
 const W1 = 'aaaaaaaa-0000-4000-8000-000000000001'
 const W2 = 'aaaaaaaa-0000-4000-8000-000000000002'
+const L1 = 'cccccccc-0000-4000-8000-000000000001'
+const L2 = 'cccccccc-0000-4000-8000-0000000000f2'
 const BOLT = 'bbbbbbbb-0000-4000-8000-000000000001'
+const BOLT8 = 'bbbbbbbb-0000-4000-8000-0000000000a8'
 const NUT = 'bbbbbbbb-0000-4000-8000-000000000002'
-const FRAME = 'bbbbbbbb-0000-4000-8000-000000000003'
+const FRAME = 'b0b1b2b3-c4c5-4000-8fe9-fafbfcfdfeff'
+const O1 = 'dddddddd-0000-4000-8000-000000000001'
+const O2 = 'dddddddd-0000-4000-8000-000000000002'
+const P1 = 'eeeeeeee-0000-4000-8000-000000000001'
+const P2 = 'eeeeeeee-0000-4000-8000-000000000002'
+const P3 = '01234567-89ab-4cde-8f01-23456789abcd'
+
+/** GUIDs as the server sends them: their bytes in the order of their hex digits, base64url. */
+function guids(ids: string[]): string {
+  const hex = ids.map((id) => id.replaceAll('-', '')).join('')
+  const bytes = hex.match(/../g)?.map((b) => String.fromCharCode(parseInt(b, 16))) ?? []
+  return btoa(bytes.join('')).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '')
+}
 
 function wire(division = 7): CatalogueWire {
   return {
-    format: 1,
+    format: 2,
     division,
     asOf: 1_790_000_000_000,
-    warehouses: [
-      [W1, '1', 'Main'],
-      [W2, '2', 'Yard'],
-    ],
-    locations: [
-      ['cccccccc-0000-4000-8000-000000000001', 'A-01', 'Rack A', 0],
-      ['cccccccc-0000-4000-8000-000000000002', 'B-02', null, 1],
-    ],
-    items: [
-      [BOLT, 'BOLT-M6', 'Bolt M6', 'pc', '8712345678906', 0],
-      // its code is the other item's barcode: the code wins
-      [NUT, '8712345678906', 'Nut M6', 'pc', null, 0],
-      [FRAME, 'FRAME-1', 'Frame', 'kg', '4006381333931', 1],
-    ],
-    locationStock: [
-      [0, 0, 12],
-      [0, 1, 3.5],
-      [2, 1, 1],
-    ],
-    warehouseStock: [
-      [0, 0, 12],
-      [0, 1, 3.5],
-    ],
-    orders: [
-      ['dddddddd-0000-4000-8000-000000000001', 24001, 10, 0, 2, 5, 0],
-      ['dddddddd-0000-4000-8000-000000000002', 24002, 20, 1, 2, 2, 1],
-    ],
-    plans: [
-      ['eeeeeeee-0000-4000-8000-000000000001', 0, 0, 8, 2],
-      ['eeeeeeee-0000-4000-8000-000000000002', 1, 0, 4, null],
-      ['eeeeeeee-0000-4000-8000-000000000003', 1, 1, 4, 4],
-    ],
+    warehouses: { id: guids([W1, W2]), code: ['1', '2'], description: ['Main', 'Yard'] },
+    locations: { id: guids([L1, L2]), code: ['A-01', 'B-02'], description: ['Rack A', null], warehouse: [0, 1] },
+    items: {
+      id: guids([BOLT, BOLT8, NUT, FRAME]),
+      // BOLT-M6, BOLT-M8 (sharing 6), then its code is BOLT's barcode: the code wins
+      code: { shared: [0, 6, 0, 0], rest: ['BOLT-M6', '8', '8712345678906', 'FRAME-1'] },
+      description: ['Bolt M6', 'Bolt M8', 'Nut M6', 'Frame'],
+      units: ['pc', 'kg'],
+      unit: [0, 0, 0, 1],
+      barcode: ['8712345678906', null, null, '4006381333931'],
+      fractions: '0001',
+    },
+    // BOLT at A-01 12 and B-02 3.5, FRAME at B-02 1
+    locationStock: { item: [0, 0, 3], place: [0, 1, 1], stock: [12, 3.5, 1] },
+    // BOLT's as the sums at each warehouse's locations; FRAME's 7 at Main, where it is at no location
+    warehouseStock: { item: [0, 0, 3], place: [0, 1, 0], stock: [null, null, 7] },
+    orders: { id: guids([O1, O2]), number: [24001, 1], status: [10, 20], warehouse: [0, 1], item: [3, 3], planned: [5, 2], produced: [0, 1] },
+    // BOLT's two lines, then NUT's
+    plans: { id: guids([P1, P2, P3]), item: [0, 0, 2], order: [0, 1, 1], planned: [8, 4, 4], issued: [2, null, 1] },
   }
 }
 
@@ -70,6 +72,8 @@ describe('scan catalogue lookups', () => {
     expect(c.findItem('bolt-m6')).toBeNull()
     expect(c.findItem('BOLT')).toBeNull()
     expect(c.itemById(BOLT.toUpperCase())?.Code).toBe('BOLT-M6')
+    expect(c.itemById(BOLT8)).toMatchObject({ ID: BOLT8, Code: 'BOLT-M8', Unit: 'pc', Barcode: null, IsFractionAllowedItem: false })
+    expect(c.findItem('FRAME-1')?.ID).toBe(FRAME)
     expect(c.itemById('ffffffff-0000-4000-8000-000000000000')).toBeNull()
     expect(c.asOf).toBe(1_790_000_000_000)
   })
@@ -80,12 +84,19 @@ describe('scan catalogue lookups', () => {
       ['A-01', '1', 12],
       ['B-02', '2', 3.5],
     ])
+    expect(c.stockOfItem(BOLT).map((s) => [s.ID, s.StorageLocation, s.Warehouse])).toEqual([
+      [`${BOLT}/${L1}`, L1, W1],
+      [`${BOLT}/${L2}`, L2, W2],
+    ])
     expect(c.warehouseStockOfItem(BOLT).map((s) => [s.Warehouse, s.WarehouseDescription, s.CurrentStock])).toEqual([
       [W1, 'Main', 12],
       [W2, 'Yard', 3.5],
     ])
+    expect(c.stockOfItem(FRAME).map((s) => [s.StorageLocationCode, s.Stock])).toEqual([['B-02', 1]])
+    expect(c.warehouseStockOfItem(FRAME).map((s) => [s.ID, s.WarehouseCode, s.CurrentStock])).toEqual([[`${FRAME}/${W1}`, '1', 7]])
     expect(c.stockOfItem(NUT)).toEqual([])
-    expect(c.warehouseStockOfItem(FRAME)).toEqual([])
+    expect(c.warehouseStockOfItem(NUT)).toEqual([])
+    expect(c.stockOfItem(BOLT8)).toEqual([])
   })
 
   it('lists the open orders needing an item with their material lines, and orders by number', async () => {
@@ -96,15 +107,19 @@ describe('scan catalogue lookups', () => {
       [24002, 'FRAME-1', '2', 'eeeeeeee-0000-4000-8000-000000000002', 4, null],
     ])
     expect(needing.every(({ order, plan }) => plan.ShopOrder === order.ID && plan.Item === BOLT)).toBe(true)
+    expect(needing.map(({ order }) => order.ID)).toEqual([O1, O2])
+    expect(c.ordersNeeding(NUT).map(({ order, plan }) => [order.ShopOrderNumber, plan.ID, plan.ItemCode, plan.IssuedQuantity])).toEqual([[24002, P3, '8712345678906', 1]])
     expect(c.ordersNeeding(FRAME)).toEqual([])
-    expect(c.shopOrderByNumber(24002)).toMatchObject({ Item: FRAME, Status: 20, PlannedQuantity: 2, ProducedQuantity: 1 })
+    expect(c.ordersNeeding(BOLT8)).toEqual([])
+    expect(c.shopOrderByNumber(24001)).toMatchObject({ ID: O1, Item: FRAME, ItemCode: 'FRAME-1', Warehouse: W1, WarehouseCode: '1' })
+    expect(c.shopOrderByNumber(24002)).toMatchObject({ ID: O2, Item: FRAME, Status: 20, PlannedQuantity: 2, ProducedQuantity: 1 })
     expect(c.shopOrderByNumber(99)).toBeNull()
   })
 
   it('gives the storage locations a scan is classified with', async () => {
     const c = await kept()
     const scan = classifyScan('b-02', c.locations())
-    expect(scan).toMatchObject({ kind: 'location', location: { Code: 'B-02', Warehouse: W2, WarehouseCode: '2' } })
+    expect(scan).toMatchObject({ kind: 'location', location: { ID: L2, Code: 'B-02', Description: null, Warehouse: W2, WarehouseCode: '2' } })
     expect(classifyScan('BOLT-M6', c.locations()).kind).toBe('item')
   })
 
@@ -112,8 +127,19 @@ describe('scan catalogue lookups', () => {
     const store = keyed()
     await store.put({ division: 7, etag: null, checkedAt: 0, json: JSON.stringify(wire()) })
     expect(await loadCatalogue(8, store)).toBeNull()
-    await store.put({ division: 9, etag: null, checkedAt: 0, json: JSON.stringify({ ...wire(9), format: 2 }) })
+    await store.put({ division: 9, etag: null, checkedAt: 0, json: JSON.stringify({ ...wire(9), format: 3 }) })
     expect(await loadCatalogue(9, store)).toBeNull()
+  })
+
+  it('ignores a catalogue kept in the first layout (row tuples), and one damaged', async () => {
+    const store = keyed()
+    const first = { format: 1, division: 7, asOf: 1, warehouses: [[W1, '1', 'Main']], locations: [], items: [[BOLT, 'BOLT-M6', null, null, null, 0]], locationStock: [], warehouseStock: [], orders: [], plans: [] }
+    await store.put({ division: 7, etag: '"c1-7-0"', checkedAt: 0, json: JSON.stringify(first) })
+    expect(await loadCatalogue(7, store)).toBeNull()
+    await store.put({ division: 7, etag: '"c2-7-1"', checkedAt: 0, json: JSON.stringify({ ...wire(), items: { ...wire().items, id: '!!' } }) })
+    expect(await loadCatalogue(7, store)).toBeNull()
+    await store.put({ division: 7, etag: '"c2-7-2"', checkedAt: 0, json: JSON.stringify({ ...wire(), warehouseStock: { item: [9], place: [0], stock: [1] } }) })
+    expect(await loadCatalogue(7, store)).toBeNull()
   })
 })
 

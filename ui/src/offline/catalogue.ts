@@ -1,7 +1,7 @@
 // The scan catalogue: the organization's items, storage locations, stock and open material lines
 // as of the server's last sync, kept in the browser so a scan still shows the item while the
-// server cannot be reached (a Wi-Fi dead spot). The server sends it as column tuples that refer
-// to each other by position (small for a large organization); this module keeps that text in
+// server cannot be reached (a Wi-Fi dead spot). The server sends it compact (one list per field,
+// sorted positions as differences, GUIDs as base64 bytes); this module keeps that text in
 // IndexedDB, one record per organization, and answers the Scanning screen's questions from it.
 import type { QueryClient } from '@tanstack/react-query'
 import { isNetworkFailure } from '../api/client.ts'
@@ -12,30 +12,55 @@ import { isOfflineNow } from '../state/reachability.ts'
 import { idbStore, type KeyedStore } from './idb.ts'
 
 /** The layout this module reads; another is ignored until the server sends this one again. */
-export const CATALOGUE_FORMAT = 1
+export const CATALOGUE_FORMAT = 2
 export const CATALOGUE_PATH = '/api/v1/scanning/catalogue'
 
-type Id = string
+/** GUIDs, 16 bytes each in the order of their hex digits, as one base64url string. */
+type Guids = string
+/**
+ * Stock rows by item then place: `item` is each row's item index less the row before's, `place`
+ * the place's index less the row before's for the same item, else the place's index.
+ */
+interface StockWire {
+  item: number[]
+  place: number[]
+  /** Per warehouse: null where it is the sum of the item's stock at the warehouse's locations. */
+  stock: (number | null)[]
+}
 /** As the server sends it: see `src/api/scan_catalogue.rs`. */
 export interface CatalogueWire {
   format: number
   division: number
   /** The end of the server's last sync (epoch ms). */
   asOf: number | null
-  /** [ID, Code, Description] */
-  warehouses: [Id, string | null, string | null][]
-  /** [ID, Code, Description, warehouse index] */
-  locations: [Id, string, string | null, number | null][]
-  /** [ID, Code, Description, Unit, Barcode, fractions allowed 0/1] */
-  items: [Id, string, string | null, string | null, string | null, number][]
-  /** [item index, location index, stock] */
-  locationStock: [number, number, number][]
-  /** [item index, warehouse index, stock] */
-  warehouseStock: [number, number, number][]
-  /** [ID, ShopOrderNumber, Status, warehouse index, made item index, PlannedQuantity, ProducedQuantity] */
-  orders: [Id, number, number, number | null, number | null, number | null, number | null][]
-  /** [ID, order index, item index, PlannedQuantity, IssuedQuantity] */
-  plans: [Id, number, number, number | null, number | null][]
+  warehouses: { id: Guids; code: (string | null)[]; description: (string | null)[] }
+  locations: { id: Guids; code: string[]; description: (string | null)[]; warehouse: (number | null)[] }
+  items: {
+    id: Guids
+    /** Each code as the length it shares with the code before, and the rest. */
+    code: { shared: number[]; rest: string[] }
+    description: (string | null)[]
+    units: (string | null)[]
+    /** Index in `units`. */
+    unit: number[]
+    barcode: (string | null)[]
+    /** `1` or `0` per item. */
+    fractions: string
+  }
+  locationStock: StockWire
+  warehouseStock: StockWire
+  /** By number: `number` is the first one's, then each one's less the one before's. */
+  orders: {
+    id: Guids
+    number: number[]
+    status: number[]
+    warehouse: (number | null)[]
+    item: (number | null)[]
+    planned: (number | null)[]
+    produced: (number | null)[]
+  }
+  /** Material lines with something left to issue, by item (`item` as differences), order, line. */
+  plans: { id: Guids; item: number[]; order: number[]; planned: (number | null)[]; issued: (number | null)[] }
 }
 
 /** What IndexedDB keeps: the server's text as sent (cheap to store, parsed once when used). */
@@ -54,51 +79,155 @@ function storeOf(store?: KeyedStore<CatalogueRecord>): KeyedStore<CatalogueRecor
   return defaultStore
 }
 
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+/** Each ASCII character's base64url value, 255 for one that is none. */
+const SIXTET = new Uint8Array(128).fill(255)
+for (let i = 0; i < BASE64URL.length; i++) SIXTET[BASE64URL.charCodeAt(i)] = i
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'))
+
+/** A base64url column of GUIDs, answering each in the lower-case dashed form the API uses. */
+class GuidColumn {
+  private readonly bytes: Uint8Array
+  readonly length: number
+
+  constructor(text: string) {
+    this.bytes = new Uint8Array(Math.floor((text.length * 6) / 8))
+    let bits = 0
+    let held = 0
+    let out = 0
+    for (let i = 0; i < text.length; i++) {
+      const v = SIXTET[text.charCodeAt(i)] ?? 255
+      if (v === 255) throw new Error('not base64url')
+      held = ((held << 6) | v) & 0xffff
+      bits += 6
+      if (bits >= 8) {
+        bits -= 8
+        this.bytes[out++] = (held >> bits) & 255
+      }
+    }
+    this.length = Math.floor(this.bytes.length / 16)
+  }
+
+  /** The GUID's 32 hex digits. */
+  hex(i: number): string {
+    let s = ''
+    for (let k = i * 16; k < i * 16 + 16; k++) s += HEX[this.bytes[k]]
+    return s
+  }
+
+  at(i: number): string {
+    const h = this.hex(i)
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
+  }
+}
+
+/** Stock rows as absolute indexes, with where each item's rows begin (`from[i]` to `from[i + 1]`). */
+interface Stock {
+  place: Int32Array
+  stock: (number | null)[]
+  from: Int32Array
+}
+
+function stockRows(w: StockWire, items: number): Stock {
+  const place = new Int32Array(w.item.length)
+  const from = new Int32Array(items + 1)
+  let item = 0
+  let at = 0
+  for (let k = 0; k < w.item.length; k++) {
+    if (w.item[k] > 0) {
+      item += w.item[k]
+      at = w.place[k]
+    } else at += w.place[k]
+    if (item >= items) throw new Error('stock of an unknown item')
+    place[k] = at
+    from[item + 1] = k + 1
+  }
+  // items without rows begin where the one before ends
+  for (let i = 1; i <= items; i++) if (from[i] < from[i - 1]) from[i] = from[i - 1]
+  return { place, stock: w.stock, from }
+}
+
+/** The running sums of `deltas`. */
+function undelta(deltas: number[]): number[] {
+  let at = 0
+  return deltas.map((d) => (at += d))
+}
+
 /** The catalogue's answers, with the indexes a scan needs built once. */
 export class ScanCatalogue {
   readonly asOf: number | null
   readonly division: number
   private readonly byCode = new Map<string, number>()
   private readonly byBarcode = new Map<string, number>()
-  private readonly byId = new Map<string, number>()
+  private byIdMap: Map<string, number> | null = null
   private readonly orderByNumber = new Map<number, number>()
-  private readonly stockAt = new Map<number, number[]>()
-  private readonly warehouseStockAt = new Map<number, number[]>()
-  private readonly plansOf = new Map<number, number[]>()
+  private readonly codes: string[]
+  private readonly itemIds: GuidColumn
+  private readonly warehouseIds: GuidColumn
+  private readonly locationIds: GuidColumn
+  private readonly orderIds: GuidColumn
+  private readonly planIds: GuidColumn
+  private readonly orderNumbers: number[]
+  private readonly locationStock: Stock
+  private readonly warehouseStock: Stock
+  private readonly planItems: number[]
   private readonly w: CatalogueWire
 
   constructor(wire: CatalogueWire) {
     this.w = wire
     this.asOf = wire.asOf
     this.division = wire.division
-    wire.items.forEach(([id, code, , , barcode], i) => {
+    const { items } = wire
+    this.itemIds = new GuidColumn(items.id)
+    this.warehouseIds = new GuidColumn(wire.warehouses.id)
+    this.locationIds = new GuidColumn(wire.locations.id)
+    this.orderIds = new GuidColumn(wire.orders.id)
+    this.planIds = new GuidColumn(wire.plans.id)
+    let before = ''
+    this.codes = items.code.rest.map((rest, i) => (before = before.slice(0, items.code.shared[i]) + rest))
+    this.codes.forEach((code, i) => {
       if (!this.byCode.has(code)) this.byCode.set(code, i)
+      const barcode = items.barcode[i]
       if (barcode && !this.byBarcode.has(barcode)) this.byBarcode.set(barcode, i)
-      this.byId.set(id.toLowerCase(), i)
     })
-    wire.orders.forEach((o, i) => this.orderByNumber.set(o[1], i))
-    const push = (m: Map<number, number[]>, k: number, v: number) => {
-      const list = m.get(k)
-      if (list) list.push(v)
-      else m.set(k, [v])
+    this.orderNumbers = undelta(wire.orders.number)
+    this.orderNumbers.forEach((n, i) => this.orderByNumber.set(n, i))
+    const n = this.codes.length
+    if (this.itemIds.length !== n) throw new Error('items and their IDs differ in number')
+    this.locationStock = stockRows(wire.locationStock, n)
+    this.warehouseStock = stockRows(wire.warehouseStock, n)
+    this.planItems = undelta(wire.plans.item)
+  }
+
+  /** Items by their 32 hex digits, made on the first lookup by ID (a scan by code needs none). */
+  private get byId(): Map<string, number> {
+    if (!this.byIdMap) {
+      this.byIdMap = new Map()
+      for (let i = 0; i < this.itemIds.length; i++) this.byIdMap.set(this.itemIds.hex(i), i)
     }
-    wire.locationStock.forEach((s, i) => push(this.stockAt, s[0], i))
-    wire.warehouseStock.forEach((s, i) => push(this.warehouseStockAt, s[0], i))
-    wire.plans.forEach((p, i) => push(this.plansOf, p[2], i))
+    return this.byIdMap
   }
 
   private item(i: number): ScannedItem {
-    const [ID, Code, Description, Unit, Barcode, fractions] = this.w.items[i]
-    return { ID, Code, Description, Unit, Barcode, PictureUrl: null, IsFractionAllowedItem: fractions === 1 }
+    const { items } = this.w
+    return {
+      ID: this.itemIds.at(i),
+      Code: this.codes[i],
+      Description: items.description[i],
+      Unit: items.units[items.unit[i]] ?? null,
+      Barcode: items.barcode[i],
+      PictureUrl: null,
+      IsFractionAllowedItem: items.fractions[i] === '1',
+    }
   }
 
   private index(id: string): number | undefined {
-    return this.byId.get(id.toLowerCase())
+    return this.byId.get(id.toLowerCase().replaceAll('-', ''))
   }
 
   private warehouse(i: number | null) {
-    const w = i === null ? undefined : this.w.warehouses[i]
-    return { id: w?.[0] ?? null, code: w?.[1] ?? null, description: w?.[2] ?? null }
+    if (i === null || i >= this.warehouseIds.length) return { id: null, code: null, description: null }
+    return { id: this.warehouseIds.at(i), code: this.w.warehouses.code[i], description: this.w.warehouses.description[i] }
   }
 
   /** The item whose code or barcode is exactly `code`: a code wins over a barcode (as `findItem`). */
@@ -114,27 +243,36 @@ export class ScanCatalogue {
 
   /** Every storage location known, for `classifyScan` and the location pickers. */
   locations(): LocationRef[] {
-    return this.w.locations.map(([ID, Code, Description, w]) => {
-      const wh = this.warehouse(w)
-      return { ID, Code, Description, Warehouse: wh.id, WarehouseCode: wh.code, WarehouseDescription: wh.description }
+    const l = this.w.locations
+    return l.code.map((Code, k) => {
+      const wh = this.warehouse(l.warehouse[k])
+      return { ID: this.locationIds.at(k), Code, Description: l.description[k], Warehouse: wh.id, WarehouseCode: wh.code, WarehouseDescription: wh.description }
     })
+  }
+
+  private rowsOf(s: Stock, i: number): number[] {
+    const rows = []
+    for (let k = s.from[i]; k < s.from[i + 1]; k++) rows.push(k)
+    return rows
   }
 
   /** The item's stock per storage location, as `stockOfItem` reads it from the server. */
   stockOfItem(id: string): LocationStock[] {
     const i = this.index(id)
     if (i === undefined) return []
-    return (this.stockAt.get(i) ?? []).map((k) => {
-      const [, l, stock] = this.w.locationStock[k]
-      const [locId, code, description, w] = this.w.locations[l]
-      const wh = this.warehouse(w)
+    const itemId = this.itemIds.at(i)
+    const l = this.w.locations
+    return this.rowsOf(this.locationStock, i).map((k) => {
+      const at = this.locationStock.place[k]
+      const locId = this.locationIds.at(at)
+      const wh = this.warehouse(l.warehouse[at])
       return {
-        ID: `${this.w.items[i][0]}/${locId}`,
-        Item: this.w.items[i][0],
-        Stock: stock,
+        ID: `${itemId}/${locId}`,
+        Item: itemId,
+        Stock: this.locationStock.stock[k] ?? 0,
         StorageLocation: locId,
-        StorageLocationCode: code,
-        StorageLocationDescription: description,
+        StorageLocationCode: l.code[at],
+        StorageLocationDescription: l.description[at],
         Warehouse: wh.id ?? '',
         WarehouseCode: wh.code,
         WarehouseDescription: wh.description,
@@ -146,12 +284,20 @@ export class ScanCatalogue {
   warehouseStockOfItem(id: string): WarehouseStock[] {
     const i = this.index(id)
     if (i === undefined) return []
-    return (this.warehouseStockAt.get(i) ?? []).map((k) => {
-      const [, w, stock] = this.w.warehouseStock[k]
+    const itemId = this.itemIds.at(i)
+    const atLocations = this.rowsOf(this.locationStock, i)
+    return this.rowsOf(this.warehouseStock, i).map((k) => {
+      const w = this.warehouseStock.place[k]
       const wh = this.warehouse(w)
+      // left out where it is the sum at the warehouse's locations: added in the server's order
+      let stock = this.warehouseStock.stock[k]
+      if (stock === null) {
+        stock = 0
+        for (const r of atLocations) if (this.w.locations.warehouse[this.locationStock.place[r]] === w) stock += this.locationStock.stock[r] ?? 0
+      }
       return {
-        ID: `${this.w.items[i][0]}/${wh.id}`,
-        ItemId: this.w.items[i][0],
+        ID: `${itemId}/${wh.id}`,
+        ItemId: itemId,
         CurrentStock: stock,
         Warehouse: wh.id ?? '',
         WarehouseCode: wh.code,
@@ -161,18 +307,19 @@ export class ScanCatalogue {
   }
 
   private order(k: number): ScanShopOrder {
-    const [ID, ShopOrderNumber, Status, w, made, PlannedQuantity, ProducedQuantity] = this.w.orders[k]
-    const wh = this.warehouse(w)
-    const item = made === null ? undefined : this.w.items[made]
+    const o = this.w.orders
+    const wh = this.warehouse(o.warehouse[k])
+    const made = o.item[k]
+    const item = made === null ? null : this.item(made)
     return {
-      ID,
-      ShopOrderNumber,
-      Item: item?.[0] ?? '',
-      ItemCode: item?.[1] ?? null,
-      ItemDescription: item?.[2] ?? null,
-      PlannedQuantity,
-      ProducedQuantity,
-      Status,
+      ID: this.orderIds.at(k),
+      ShopOrderNumber: this.orderNumbers[k],
+      Item: item?.ID ?? '',
+      ItemCode: item?.Code ?? null,
+      ItemDescription: item?.Description ?? null,
+      PlannedQuantity: o.planned[k],
+      ProducedQuantity: o.produced[k],
+      Status: o.status[k],
       Warehouse: wh.id,
       WarehouseCode: wh.code,
     }
@@ -188,24 +335,39 @@ export class ScanCatalogue {
   ordersNeeding(id: string): { order: ScanShopOrder; plan: MaterialPlan }[] {
     const i = this.index(id)
     if (i === undefined) return []
-    const [itemId, code, description] = this.w.items[i]
-    return (this.plansOf.get(i) ?? []).map((k) => {
-      const [ID, o, , PlannedQuantity, IssuedQuantity] = this.w.plans[k]
-      const order = this.order(o)
+    const item = this.item(i)
+    const p = this.w.plans
+    const found: { order: ScanShopOrder; plan: MaterialPlan }[] = []
+    // by item: the item's lines are next to each other
+    for (let k = lowerBound(this.planItems, i); k < this.planItems.length && this.planItems[k] === i; k++) {
+      const order = this.order(p.order[k])
       const plan: MaterialPlan = {
-        ID,
+        ID: this.planIds.at(k),
         ShopOrder: order.ID,
-        Item: itemId,
-        ItemCode: code,
-        ItemDescription: description,
-        PlannedQuantity,
-        IssuedQuantity,
+        Item: item.ID,
+        ItemCode: item.Code,
+        ItemDescription: item.Description,
+        PlannedQuantity: p.planned[k],
+        IssuedQuantity: p.issued[k],
         Type: 1,
         Status: null,
       }
-      return { order, plan }
-    })
+      found.push({ order, plan })
+    }
+    return found
   }
+}
+
+/** The first position in the ascending `sorted` whose value is at least `v`. */
+function lowerBound(sorted: number[], v: number): number {
+  let lo = 0
+  let hi = sorted.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (sorted[mid] < v) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }
 
 /** Parsed catalogues by organization, so a scan does not parse megabytes again. */
@@ -225,7 +387,13 @@ export async function loadCatalogue(division: number, store?: KeyedStore<Catalog
     return null
   }
   if (wire.format !== CATALOGUE_FORMAT || wire.division !== division) return null
-  const catalogue = new ScanCatalogue(wire)
+  let catalogue: ScanCatalogue
+  try {
+    catalogue = new ScanCatalogue(wire)
+  } catch {
+    // not the layout its format says (a damaged record): as if none were kept, so it is fetched again
+    return null
+  }
   parsed.set(division, { etag: record.etag, json: record.json, catalogue })
   return catalogue
 }
