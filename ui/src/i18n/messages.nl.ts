@@ -8,6 +8,7 @@ import * as transfers from '../features/transfers/messages.ts'
 import * as hours from '../features/hours/messages.ts'
 import * as scanning from './screens/scanning.ts'
 import * as importData from '../features/importData/messages.ts'
+import * as importItems from '../features/importItems/messages.ts'
 import * as labels from './screens/labels.ts'
 
 export const nl: Catalogue = {
@@ -254,63 +255,6 @@ export const nl: Catalogue = {
   'language.en': 'English',
   'language.nl': 'Nederlands',
 
-  'import.title': 'Artikelen importeren',
-  'import.intro':
-    'Maak artikelen aan of werk ze bij in Exact Online vanuit een CSV- of Excel-bestand (.xlsx). Artikelen waarvan de code bestaat worden bijgewerkt, andere aangemaakt.',
-  'import.stepFile': 'Bestand',
-  'import.stepMapping': 'Kolommen',
-  'import.stepPreview': 'Controle',
-  'import.stepImport': 'Importeren',
-  'import.chooseFile': 'Kies een CSV- of XLSX-bestand',
-  'import.fileHelp': 'De eerste rij bevat de kolomnamen. Hoogstens {max} rijen.',
-  'import.reading': 'Het bestand wordt gelezen…',
-  'import.readFailed': 'Het bestand kon niet worden gelezen: {message}',
-  'import.noRows': 'Het bestand heeft geen rijen onder de kolomnamen.',
-  'import.tooManyRows': 'Het bestand heeft {count} rijen; importeer er hoogstens {max} tegelijk.',
-  'import.fileSummary': '{name}: {rows} rijen, {columns} kolommen',
-  'import.mapIntro': 'Kies welke kolom van het bestand elk veld van het artikel vult. Velden met * zijn nodig.',
-  'import.field': 'Artikelveld',
-  'import.column': 'Kolom in het bestand',
-  'import.notMapped': '— niet gebruikt —',
-  'import.example': 'Eerste waarde',
-  'import.next': 'Volgende',
-  'import.back': 'Terug',
-  'import.startOver': 'Opnieuw beginnen',
-  'import.checking': 'De rijen worden gecontroleerd met de gegevens uit Exact Online…',
-  'import.row': 'Rij',
-  'import.action': 'Actie',
-  'import.create': 'Aanmaken',
-  'import.update': 'Bijwerken',
-  'import.problems': 'Problemen',
-  'import.summary': '{create} aanmaken, {update} bijwerken, {errors} met fouten',
-  'import.onlyValid': 'Rijen met fouten worden overgeslagen.',
-  'import.run.one': '{count} artikel importeren',
-  'import.run.other': '{count} artikelen importeren',
-  'import.progress': '{done} van {total} verstuurd',
-  'import.result.queued': 'In de wachtrij',
-  'import.result.delivered': 'Opgeslagen in Exact Online',
-  'import.result.failed': 'Geweigerd',
-  'import.finished':
-    'Klaar: {ok} verstuurd, {failed} geweigerd. Artikelen in de wachtrij bereiken Exact Online op volgorde; zie de uitgaande wachtrij op de pagina Database.',
-  'import.err.required': '{field} is leeg',
-  'import.err.duplicate': 'Code {code} komt meer dan eens voor (ook rij {row})',
-  'import.err.boolean': '{field}: "{value}" is geen ja of nee',
-  'import.err.number': '{field}: "{value}" is geen getal',
-  'import.err.itemGroup': 'Artikelgroep "{value}" bestaat niet',
-  'import.err.tooLong': '{field} is langer dan {max} tekens',
-  'import.err.needsColumn': 'Kies een kolom voor {field}',
-  'import.f.Code': 'Artikelcode',
-  'import.f.Description': 'Omschrijving',
-  'import.f.SearchCode': 'Zoekcode',
-  'import.f.ItemGroup': 'Artikelgroep (code)',
-  'import.f.Unit': 'Eenheid',
-  'import.f.Barcode': 'Barcode',
-  'import.f.IsStockItem': 'Voorraadartikel',
-  'import.f.IsPurchaseItem': 'Inkoopartikel',
-  'import.f.IsSalesItem': 'Verkoopartikel',
-  'import.f.CostPriceStandard': 'Standaard kostprijs',
-  'import.f.Notes': 'Notities',
-
   'mng.title': 'Database',
   'mng.intro': 'De lokale kopie van de gegevens uit Exact Online en de wijzigingen die nog naar Exact Online moeten.',
   'mng.tables': 'Lokale tabellen',
@@ -406,5 +350,6 @@ export const nl: Catalogue = {
   ...hours.nl,
   ...scanning.nl,
   ...importData.nl,
+  ...importItems.nl,
   ...labels.nl,
 }

@@ -9,6 +9,7 @@ import * as transfers from '../features/transfers/messages.ts'
 import * as hours from '../features/hours/messages.ts'
 import * as scanning from './screens/scanning.ts'
 import * as importData from '../features/importData/messages.ts'
+import * as importItems from '../features/importItems/messages.ts'
 import * as labels from './screens/labels.ts'
 
 export const en = {
@@ -255,62 +256,6 @@ export const en = {
   'language.en': 'English',
   'language.nl': 'Nederlands',
 
-  'import.title': 'Import Items',
-  'import.intro':
-    'Create or update items in Exact Online from a CSV or Excel (.xlsx) file. Items whose code exists are updated, others are created.',
-  'import.stepFile': 'File',
-  'import.stepMapping': 'Columns',
-  'import.stepPreview': 'Check',
-  'import.stepImport': 'Import',
-  'import.chooseFile': 'Choose a CSV or XLSX file',
-  'import.fileHelp': 'The first row holds the column names. At most {max} rows.',
-  'import.reading': 'Reading the file…',
-  'import.readFailed': 'The file could not be read: {message}',
-  'import.noRows': 'The file has no rows below its header.',
-  'import.tooManyRows': 'The file has {count} rows; import at most {max} at a time.',
-  'import.fileSummary': '{name}: {rows} rows, {columns} columns',
-  'import.mapIntro': 'Choose which column of the file fills each field of the item. Fields marked * are needed.',
-  'import.field': 'Item field',
-  'import.column': 'Column in the file',
-  'import.notMapped': '— not used —',
-  'import.example': 'First value',
-  'import.next': 'Next',
-  'import.back': 'Back',
-  'import.startOver': 'Start over',
-  'import.checking': 'Checking the rows against Exact Online data…',
-  'import.row': 'Row',
-  'import.action': 'Action',
-  'import.create': 'Create',
-  'import.update': 'Update',
-  'import.problems': 'Problems',
-  'import.summary': '{create} to create, {update} to update, {errors} with errors',
-  'import.onlyValid': 'Rows with errors are skipped.',
-  'import.run.one': 'Import {count} item',
-  'import.run.other': 'Import {count} items',
-  'import.progress': '{done} of {total} sent',
-  'import.result.queued': 'Queued',
-  'import.result.delivered': 'Saved in Exact Online',
-  'import.result.failed': 'Refused',
-  'import.finished': 'Done: {ok} sent, {failed} refused. Queued items reach Exact Online in order; see the outbox on the Database page.',
-  'import.err.required': '{field} is empty',
-  'import.err.duplicate': 'Code {code} appears more than once (also row {row})',
-  'import.err.boolean': '{field}: "{value}" is not yes or no',
-  'import.err.number': '{field}: "{value}" is not a number',
-  'import.err.itemGroup': 'Item group "{value}" does not exist',
-  'import.err.tooLong': '{field} is longer than {max} characters',
-  'import.err.needsColumn': 'Choose a column for {field}',
-  'import.f.Code': 'Item code',
-  'import.f.Description': 'Description',
-  'import.f.SearchCode': 'Search code',
-  'import.f.ItemGroup': 'Item group (code)',
-  'import.f.Unit': 'Unit',
-  'import.f.Barcode': 'Barcode',
-  'import.f.IsStockItem': 'Stock item',
-  'import.f.IsPurchaseItem': 'Purchase item',
-  'import.f.IsSalesItem': 'Sales item',
-  'import.f.CostPriceStandard': 'Standard cost price',
-  'import.f.Notes': 'Notes',
-
   'mng.title': 'Database',
   'mng.intro': 'The local copy of Exact Online data and the writes waiting to reach Exact Online.',
   'mng.tables': 'Local tables',
@@ -407,6 +352,7 @@ export const en = {
   ...hours.en,
   ...scanning.en,
   ...importData.en,
+  ...importItems.en,
   ...labels.en,
 } as const
 

@@ -33,7 +33,7 @@ export const routes: readonly RouteDef[] = [
     // the spec says signed in, but reading and writing items needs an activated organization
     path: '/importItems',
     access: 'full',
-    screen: lazyScreen(() => import('./ImportItems.tsx')),
+    screen: lazyScreen(() => import('../features/importItems/ImportItems.tsx')),
     menu: 'menu.importItems',
   },
   {

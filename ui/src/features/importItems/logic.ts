@@ -1,6 +1,6 @@
 // ImportItems: which column fills which item field, and what each row of the file becomes
 // (create, update, or refused with its reasons). Pure, so the rules are tested without a page.
-import { t, type MessageKey } from '../i18n/index.ts'
+import { t, type MessageKey } from '../../i18n/index.ts'
 import type { Sheet } from './sheet.ts'
 
 export type FieldKind = 'text' | 'bool' | 'number' | 'group'

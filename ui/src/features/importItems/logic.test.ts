@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { autoMap, mappingErrors, parseBool, parseNumber, planRows } from './importItems.ts'
+import { autoMap, mappingErrors, parseBool, parseNumber, planRows } from './logic.ts'
 
 const GROUP = '3739092e-5243-4a17-bc80-90ebca7cf321'
 const EXISTING = 'dd6cc85e-3407-4270-a522-7a29bda49639'
