@@ -9,7 +9,7 @@ import * as hours from '../features/hours/messages.ts'
 import * as scanning from './screens/scanning.ts'
 import * as importData from '../features/importData/messages.ts'
 import * as importItems from '../features/importItems/messages.ts'
-import * as labels from './screens/labels.ts'
+import * as labels from './labels.ts'
 
 export const nl: Catalogue = {
   'app.name': 'Stock Manager',
