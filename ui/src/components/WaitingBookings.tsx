@@ -2,7 +2,7 @@ import { useRef, useState } from 'react'
 import type { Session } from '../api/auth.ts'
 import { t } from '../i18n/index.ts'
 import { formatServerTime } from '../lib/dateTime.ts'
-import { removeBooking, sendWaiting, useBookings, type Booking } from '../offline/queue.ts'
+import { removeBooking, sendWaiting, useBookings, type Booking, type Owner } from '../offline/queue.ts'
 import { useBookingSender } from '../offline/sender.ts'
 import { ConfirmDialog } from './ConfirmDialog.tsx'
 
@@ -12,7 +12,8 @@ import { ConfirmDialog } from './ConfirmDialog.tsx'
  * the list lets the user send now, see a refusal, or remove one they no longer want.
  */
 export function WaitingBookings({ session }: { session: Session }) {
-  useBookingSender(session.division)
+  const owner: Owner = { division: session.division, user: session.userName, fullName: session.fullName }
+  useBookingSender(owner)
   const bookings = useBookings()
   const [open, setOpen] = useState(false)
   const [sending, setSending] = useState(false)
@@ -25,7 +26,7 @@ export function WaitingBookings({ session }: { session: Session }) {
   const sendNow = async () => {
     setSending(true)
     try {
-      await sendWaiting(session.division)
+      await sendWaiting(owner)
     } finally {
       setSending(false)
     }
@@ -65,6 +66,8 @@ export function WaitingBookings({ session }: { session: Session }) {
                   </span>
                 ) : b.division !== session.division ? (
                   <span className="text-slate-700">{t('offline.otherOrganization', { division: b.division })}</span>
+                ) : b.user && b.user !== session.userName ? (
+                  <span className="text-slate-700">{t('offline.otherUser', { name: b.userFullName || b.user })}</span>
                 ) : (
                   b.lastError && <span className="text-slate-700">{t('offline.notSent', { message: b.lastError })}</span>
                 )}

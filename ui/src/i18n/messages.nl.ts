@@ -299,6 +299,7 @@ export const nl: Catalogue = {
   'offline.notSent': 'Nog niet verstuurd: {message}',
   'offline.refused': 'Geweigerd, niet geboekt: {message}',
   'offline.otherOrganization': 'Gemaakt in administratie {division}: verstuurd zodra u daar weer in werkt',
+  'offline.otherUser': 'Gemaakt door {name}: verstuurd zodra die weer op dit apparaat inlogt, zodat het op diens naam geboekt wordt',
   'offline.sendNow': 'Nu versturen',
   'offline.sending': 'Versturen…',
   'offline.remove': 'Verwijderen',

@@ -300,6 +300,7 @@ export const en = {
   'offline.notSent': 'Not sent yet: {message}',
   'offline.refused': 'Refused, not booked: {message}',
   'offline.otherOrganization': 'Made in organization {division}: sent when you work in it again',
+  'offline.otherUser': 'Made by {name}: sent when they sign in on this device again, so it is booked in their name',
   'offline.sendNow': 'Send now',
   'offline.sending': 'Sending…',
   'offline.remove': 'Remove',

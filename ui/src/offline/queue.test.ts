@@ -3,11 +3,12 @@ import { ApiError } from '../api/client.ts'
 import type { WriteResult } from '../api/outbox.ts'
 import { book, sendWrite } from '../api/writes.ts'
 import { memoryStore } from './idb.ts'
-import { fateOf, keepBooking, reloadBookings, sendWaiting, setBookingDivision, setBookingStore, type Booking, type Send } from './queue.ts'
+import { fateOf, keepBooking, reloadBookings, sendWaiting, setBookingOwner, setBookingStore, type Booking, type Send } from './queue.ts'
 
 const delivered: WriteResult = { state: 'delivered', error: null, entries: [] }
-const made = (summary: string, division = 7) => {
-  setBookingDivision(division)
+const ANNA = { division: 7, user: 'anna@example.nl', fullName: 'Anna de Vries' }
+const made = (summary: string, division = 7, user = ANNA.user) => {
+  setBookingOwner({ division, user, fullName: user === ANNA.user ? ANNA.fullName : null })
   return keepBooking({ key: `k-${summary}`, kind: 'issue', summary, path: '/exact/updateMaterialsIssues', method: 'POST', body: { summary } })
 }
 const lost = () => new ApiError(0, 'timeout', 'The request timed out or encountered a network issue')
@@ -19,13 +20,13 @@ describe('bookings kept offline', () => {
   it('are sent in the order they were made, each once, and leave the device', async () => {
     for (const s of ['first', 'second', 'third']) await made(s)
     const send = vi.fn<Send>(async () => delivered)
-    expect(await sendWaiting(7, send)).toBe(3)
+    expect(await sendWaiting(ANNA, send)).toBe(3)
     expect(send.mock.calls.map(([b]) => b.summary)).toEqual(['first', 'second', 'third'])
     expect(send.mock.calls.map(([b]) => b.key)).toEqual(['k-first', 'k-second', 'k-third'])
     expect(await reloadBookings()).toEqual([])
     expect(fateOf('k-second')).toEqual({ status: 'sent', result: delivered })
     // nothing left: a second run sends nothing
-    expect(await sendWaiting(7, send)).toBe(0)
+    expect(await sendWaiting(ANNA, send)).toBe(0)
     expect(send).toHaveBeenCalledTimes(3)
   })
 
@@ -35,7 +36,7 @@ describe('bookings kept offline', () => {
       if (b.summary === 'b') throw lost()
       return delivered
     })
-    expect(await sendWaiting(7, send)).toBe(1)
+    expect(await sendWaiting(ANNA, send)).toBe(1)
     expect(send).toHaveBeenCalledTimes(2)
     const left = await reloadBookings()
     expect(left.map((b) => b.summary)).toEqual(['b', 'c'])
@@ -49,12 +50,12 @@ describe('bookings kept offline', () => {
       if (b.summary === 'bad') throw new ApiError(422, 'exact_refused', 'Not enough stock')
       return delivered
     })
-    expect(await sendWaiting(7, send)).toBe(1)
+    expect(await sendWaiting(ANNA, send)).toBe(1)
     const left = await reloadBookings()
     expect(left).toHaveLength(1)
     expect(left[0]).toMatchObject({ summary: 'bad', refused: 'Not enough stock' })
     expect(fateOf('k-bad')?.status).toBe('refused')
-    await sendWaiting(7, send)
+    await sendWaiting(ANNA, send)
     expect(send).toHaveBeenCalledTimes(2)
   })
 
@@ -63,7 +64,7 @@ describe('bookings kept offline', () => {
     const send = vi.fn<Send>(async () => {
       throw new ApiError(401, 'not_authorized', 'Sign in again')
     })
-    expect(await sendWaiting(7, send)).toBe(0)
+    expect(await sendWaiting(ANNA, send)).toBe(0)
     expect((await reloadBookings())[0]).toMatchObject({ summary: 'x', refused: null, tries: 1, lastError: 'Sign in again' })
   })
 
@@ -71,7 +72,7 @@ describe('bookings kept offline', () => {
     await made('here', 7)
     await made('there', 8)
     const send = vi.fn<Send>(async () => delivered)
-    await sendWaiting(7, send)
+    await sendWaiting(ANNA, send)
     expect(send.mock.calls.map(([b]) => b.summary)).toEqual(['here'])
     expect((await reloadBookings()).map((b) => b.summary)).toEqual(['there'])
   })
@@ -82,8 +83,28 @@ describe('bookings kept offline', () => {
       await new Promise((r) => setTimeout(r, 5))
       return delivered
     })
-    await Promise.all([sendWaiting(7, send), sendWaiting(7, send)])
+    await Promise.all([sendWaiting(ANNA, send), sendWaiting(ANNA, send)])
     expect(send).toHaveBeenCalledTimes(2)
+  })
+})
+
+describe('bookings kept for their user', () => {
+  it('wait while another user is signed in on the device, and go once their maker signs in again', async () => {
+    await made('hers')
+    await made('his', 7, 'piet@example.nl')
+    const send = vi.fn<Send>(async () => delivered)
+    expect(await sendWaiting({ division: 7, user: 'piet@example.nl' }, send)).toBe(1)
+    expect(send.mock.calls.map(([b]) => b.summary)).toEqual(['his'])
+    const [left] = await reloadBookings()
+    expect(left).toMatchObject({ summary: 'hers', user: ANNA.user, userFullName: 'Anna de Vries' })
+    expect(await sendWaiting(ANNA, send)).toBe(1)
+    expect(await reloadBookings()).toEqual([])
+  })
+
+  it('kept before their user was kept with them are sent by whoever signs in', async () => {
+    await made('older', 7, null as unknown as string)
+    const send = vi.fn<Send>(async () => delivered)
+    expect(await sendWaiting({ division: 7, user: 'piet@example.nl' }, send)).toBe(1)
   })
 })
 
@@ -97,7 +118,7 @@ describe('a booking made without the server', () => {
     const fetchMock = failingFetch()
     vi.stubGlobal('fetch', fetchMock)
     vi.stubGlobal('navigator', { onLine: false })
-    setBookingDivision(7)
+    setBookingOwner(ANNA)
     const res = await book('/exact/updateMaterialsIssues', { method: 'POST', body: { Quantity: 2 } }, { keep: { kind: 'issue', summary: 'Issue 2' } })
     expect(res.state).toBe('kept')
     // offline: no resends with pauses, kept at once

@@ -17,6 +17,11 @@ export interface Booking {
   seq: number
   /** The organization it was made in: sent only while the session is in that one. */
   division: number
+  /** Who made it (their sign-in name): sent only while they are signed in, so Exact Online books
+   * it in their name. Absent from bookings kept before this was kept: anyone's session sends those. */
+  user?: string | null
+  /** Their name as shown, for "waits for … to sign in". */
+  userFullName?: string | null
   kind: BookingKind
   /** What the user booked, in their words ("Issue 3 pc PART-001 to shop order 24005"). */
   summary: string
@@ -48,7 +53,14 @@ let store: KeyedStore<Booking> = typeof indexedDB === 'undefined' ? memoryStore(
 let snapshot: readonly Booking[] = []
 const sent = new Map<string, WriteResult | null>()
 const listeners = new Set<() => void>()
-let division = 0
+/** Whose session this page has: who keeps and who sends. */
+export interface Owner {
+  division: number
+  user: string | null
+  fullName?: string | null
+}
+
+let owner: Owner = { division: 0, user: null }
 let counter = 0
 const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('esm-bookings')
 
@@ -78,15 +90,20 @@ async function changed() {
 
 if (channel) channel.onmessage = () => void reloadBookings()
 
-/** The organization the session is in: a booking kept now belongs to it. */
-export function setBookingDivision(d: number) {
-  division = d
+/** The session's organization and user: a booking kept now belongs to them. */
+export function setBookingOwner(o: Owner) {
+  owner = o
+}
+
+/** Whether `o`'s session sends booking `b`: made in its organization, by its user. */
+export function sendableBy(b: Booking, o: Owner): boolean {
+  return b.division === o.division && (!b.user || b.user === o.user)
 }
 
 /** Keeps a booking the server could not be reached for; resolved once it is in the database. */
 export async function keepBooking(b: Keepable & Pick<Booking, 'key' | 'path' | 'method' | 'body'>): Promise<Booking> {
   const madeAt = Date.now()
-  const booking: Booking = { ...b, division, seq: madeAt * 1000 + (counter++ % 1000), madeAt, tries: 1, lastError: null, refused: null }
+  const booking: Booking = { ...b, division: owner.division, user: owner.user, userFullName: owner.fullName ?? null, seq: madeAt * 1000 + (counter++ % 1000), madeAt, tries: 1, lastError: null, refused: null }
   await store.put(booking)
   await changed()
   return booking
@@ -140,24 +157,25 @@ const sendOne: Send = (b) => api<WriteResult>(b.path, { method: b.method, body: 
 let sending: Promise<number> | null = null
 
 /**
- * Sends the kept bookings of organization `inDivision`, oldest first, one at a time. It stops at
+ * Sends the kept bookings `by` may send (its organization's, made by its user), oldest first,
+ * one at a time; another user's wait for them to sign in. It stops at
  * the first that gets no answer (still unreachable) or meets a server that cannot take it now
  * (signed out, a 5xx): those wait for the next try, in order. A refusal is kept for the user to
  * see and the next booking goes on. Resolves to the number sent. One run at a time per page.
  */
-export function sendWaiting(inDivision: number, send: Send = sendOne): Promise<number> {
+export function sendWaiting(by: Owner, send: Send = sendOne): Promise<number> {
   if (!sending) {
-    sending = run(inDivision, send).finally(() => {
+    sending = run(by, send).finally(() => {
       sending = null
     })
   }
   return sending
 }
 
-async function run(inDivision: number, send: Send): Promise<number> {
+async function run(by: Owner, send: Send): Promise<number> {
   let count = 0
   for (const b of await reloadBookings()) {
-    if (b.division !== inDivision || b.refused) continue
+    if (!sendableBy(b, by) || b.refused) continue
     try {
       const result = await send(b)
       sent.set(b.key, result)

@@ -3,26 +3,26 @@
 // without any call noticing it).
 import { useEffect } from 'react'
 import { useOffline } from '../state/reachability.ts'
-import { reloadBookings, sendWaiting, setBookingDivision, useBookings } from './queue.ts'
+import { reloadBookings, sendableBy, sendWaiting, setBookingOwner, useBookings, type Owner } from './queue.ts'
 
 /** How often bookings still waiting are tried while the server seems reachable. */
 export const RESEND_MS = 10_000
 
-/** Runs the sending of organization `division`'s kept bookings (null: not signed in). */
-export function useBookingSender(division: number | null) {
+/** Runs the sending of the kept bookings the signed-in user made in their organization. */
+export function useBookingSender({ division, user, fullName }: Owner) {
   const offline = useOffline()
   const bookings = useBookings()
-  const waiting = division !== null && bookings.some((b) => b.division === division && !b.refused)
+  const waiting = bookings.some((b) => sendableBy(b, { division, user }) && !b.refused)
   useEffect(() => {
     void reloadBookings()
   }, [])
   useEffect(() => {
-    if (division !== null) setBookingDivision(division)
-  }, [division])
+    setBookingOwner({ division, user, fullName })
+  }, [division, user, fullName])
   useEffect(() => {
-    if (!waiting || offline || division === null) return
-    void sendWaiting(division)
-    const timer = setInterval(() => void sendWaiting(division), RESEND_MS)
+    if (!waiting || offline) return
+    void sendWaiting({ division, user })
+    const timer = setInterval(() => void sendWaiting({ division, user }), RESEND_MS)
     return () => clearInterval(timer)
-  }, [waiting, offline, division])
+  }, [waiting, offline, division, user])
 }
