@@ -239,10 +239,21 @@ impl Sessions {
     }
 
     /// Whether any other session still belongs to `user` (their tokens are shared).
-    pub fn user_has_sessions(&self, user: &str) -> Result<bool> {
+    pub fn user_has_sessions(&self, user: &str, now_ms: i64) -> Result<bool> {
         // Read loosely: one unreadable record must not stop every logout from dropping tokens.
         let all = self.db.all_json::<serde_json::Value>(SESSIONS)?;
-        Ok(all.iter().any(|(_, r)| r.get("user").and_then(serde_json::Value::as_str) == Some(user)))
+        let ms = |r: &serde_json::Value, field: &str| r.get(field).and_then(serde_json::Value::as_i64);
+        Ok(all.iter().any(|(_, r)| {
+            // an expired session left in the file (no request came to remove it) keeps nothing
+            // open; a record without times is counted, to be safe
+            let live = match (ms(r, "created_ms"), ms(r, "last_seen_ms")) {
+                (Some(created_ms), Some(last_seen_ms)) => {
+                    now_ms - last_seen_ms <= SESSION_IDLE_MS && now_ms - created_ms <= SESSION_MAX_MS
+                }
+                _ => true,
+            };
+            live && r.get("user").and_then(serde_json::Value::as_str) == Some(user)
+        }))
     }
 
     /// Remembers a sign-in that is leaving for the provider; answers its `state`.
@@ -356,7 +367,8 @@ mod tests {
         let other = sessions.create(&record(1_000)).unwrap();
         // a record of another shape (an incompatible version, or damage)
         db.put_json(SESSIONS, &key_of(&id), &serde_json::json!({ "user": 7 })).unwrap();
-        assert!(sessions.user_has_sessions("u1").unwrap(), "the readable one still counts");
+        assert!(sessions.user_has_sessions("u1", 2_000).unwrap(), "the readable one still counts");
+        assert!(!sessions.user_has_sessions("u1", 1_000 + SESSION_IDLE_MS + 1).unwrap(), "an idle one does not");
         let err = sessions.get(&id, 2_000).expect_err("not a session any more");
         assert!(err.is::<Unreadable>(), "{err:#}");
         assert!(sessions.get(&id, 2_000).unwrap().is_none(), "and it is gone");

@@ -108,7 +108,7 @@ pub fn end_session(state: &AppState, id: &str, user: &str) {
     if let Err(e) = state.auth.sessions.delete(id) {
         tracing::error!(error = %format!("{e:#}"), "cannot remove a session");
     }
-    match state.auth.sessions.user_has_sessions(user) {
+    match state.auth.sessions.user_has_sessions(user, now_ms()) {
         Ok(false) => {
             if let Err(e) = state.serverdb.remove_org_user(user) {
                 tracing::error!(error = %format!("{e:#}"), "cannot remove the user from their organizations");
