@@ -99,14 +99,18 @@ async fn queue(
         Ok(Ok(queued)) => queued,
         // a repeat books nothing new: a timer claimed by a request racing its first one goes back
         Ok(Err(record)) => {
-            claimed.map(Claimed::restore);
+            if let Some(c) = claimed {
+                c.restore();
+            }
             return match &key {
                 Some(k) => repeat(state, division, k, record).await,
                 None => Err(AppError::internal(anyhow::anyhow!("a write without a key came back as a repeat"))),
             };
         }
         Err(e) => {
-            claimed.map(Claimed::restore);
+            if let Some(c) = claimed {
+                c.restore();
+            }
             return Err(AppError::internal(e));
         }
     };
@@ -125,8 +129,10 @@ async fn queue(
     let answer = answer_of(stored)?;
     // refused at once: the timer runs on, so its hours are not lost (a later refusal keeps them
     // in the outbox, to correct and send again)
-    if answer.status == StatusCode::UNPROCESSABLE_ENTITY.as_u16() {
-        claimed.map(Claimed::restore);
+    if answer.status == StatusCode::UNPROCESSABLE_ENTITY.as_u16()
+        && let Some(c) = claimed
+    {
+        c.restore();
     }
     match answering {
         None => idempotency::respond(answer, false),

@@ -141,7 +141,8 @@ test('after a sync, an item scanned offline is shown from the kept catalogue as 
   // Scanning opened while the server is in reach keeps the catalogue of the synced copy
   await page.goto(page.url())
   await page.locator('#scan-input').waitFor({ timeout: 30_000 })
-  await waitFor(() => catalogueHolds(JSON.stringify(item.Code)), 'the catalogue kept in IndexedDB', 60_000)
+  // (item codes are front-coded in the kept catalogue, so its description is what shows whole)
+  await waitFor(() => catalogueHolds(JSON.stringify(item.Description)), 'the catalogue kept in IndexedDB', 60_000)
 
   await context.setOffline(true)
   await page.locator('#scan-input').focus()
