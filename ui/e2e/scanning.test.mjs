@@ -133,13 +133,22 @@ test('scanning an item shows its card with stock per location', async () => {
 
 test('the same scan repeated within 100 ms is ignored', async () => {
   const before = await historyCount()
+  // when each scan reached the form, on the page's clock (on a busy machine the two may come more
+  // than 100 ms apart: then they are two scans, and that is checked instead)
+  await page.evaluate(() => {
+    const times = []
+    window.__scanTimes = times
+    document.querySelector('#scan-input').form.addEventListener('submit', () => times.push(performance.now()), { capture: true })
+  })
   await page.locator('#scan-input').focus()
   await page.keyboard.insertText(pick.code)
   await page.keyboard.press('Enter')
   await page.keyboard.insertText(pick.code)
   await page.keyboard.press('Enter')
   await page.waitForTimeout(300)
-  assert.equal(await historyCount(), Math.min(5, before + 1), 'the bounce was dropped')
+  const [first, second] = await page.evaluate(() => window.__scanTimes)
+  if (second - first < 100) assert.equal(await historyCount(), Math.min(5, before + 1), 'the bounce was dropped')
+  else assert.equal(await historyCount(), Math.min(5, before + 2), `${Math.round(second - first)} ms apart: two scans`)
   // the same code after the window is a new scan
   await page.keyboard.insertText('NO-SUCH-CODE-2')
   await page.keyboard.press('Enter')
