@@ -6,7 +6,7 @@ import * as purchases from '../features/purchases/messages.ts'
 import * as receipts from '../features/receipts/messages.ts'
 import * as transfers from '../features/transfers/messages.ts'
 import * as hours from '../features/hours/messages.ts'
-import * as scanning from './screens/scanning.ts'
+import * as scanning from '../features/scanning/messages.ts'
 import * as importData from '../features/importData/messages.ts'
 import * as importItems from '../features/importItems/messages.ts'
 import * as labels from './labels.ts'
@@ -335,14 +335,6 @@ export const nl: Catalogue = {
   'delete.sending': 'Verwijderen…',
   'delete.no': 'Behouden',
   'delete.yes': 'Verwijderen in Exact Online',
-  'counts.recentTitle': 'Tellingen van dit artikel, laatste {days} dagen',
-  'counts.none': 'Geen tellingen van dit artikel in die tijd.',
-  'counts.number': 'Telling {number}',
-  'counts.processed': 'Verwerkt',
-  'counts.draft': 'Concept',
-  'counts.deleteQuestion': 'Concepttelling {number} verwijderen in Exact Online?',
-  'counts.deleted': 'Telling verwijderd',
-
   ...planning.nl,
   ...materials.nl,
   ...purchases.nl,

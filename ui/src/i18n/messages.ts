@@ -7,7 +7,7 @@ import * as purchases from '../features/purchases/messages.ts'
 import * as receipts from '../features/receipts/messages.ts'
 import * as transfers from '../features/transfers/messages.ts'
 import * as hours from '../features/hours/messages.ts'
-import * as scanning from './screens/scanning.ts'
+import * as scanning from '../features/scanning/messages.ts'
 import * as importData from '../features/importData/messages.ts'
 import * as importItems from '../features/importItems/messages.ts'
 import * as labels from './labels.ts'
@@ -336,15 +336,7 @@ export const en = {
   'delete.sending': 'Deleting…',
   'delete.no': 'Keep it',
   'delete.yes': 'Delete in Exact Online',
-  'counts.recentTitle': 'Counts of this item, last {days} days',
-  'counts.none': 'No counts of this item in that time.',
-  'counts.number': 'Count {number}',
-  'counts.processed': 'Processed',
-  'counts.draft': 'Draft',
-  'counts.deleteQuestion': 'Delete draft count {number} in Exact Online?',
-  'counts.deleted': 'Count deleted',
-
-  // Screens with many messages keep them in a file of their own (screens/).
+  // Each feature keeps its messages beside its screen (features/<feature>/messages.ts).
   ...planning.en,
   ...materials.en,
   ...purchases.en,

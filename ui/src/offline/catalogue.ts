@@ -5,7 +5,7 @@
 // IndexedDB, one record per organization, and answers the Scanning screen's questions from it.
 import type { QueryClient } from '@tanstack/react-query'
 import { isNetworkFailure } from '../api/client.ts'
-import type { LocationStock, MaterialPlan, ScannedItem, ScanShopOrder, WarehouseStock } from '../api/scanning.ts'
+import type { LocationStock, MaterialPlan, ScannedItem, ScanShopOrder, WarehouseStock } from '../features/scanning/api.ts'
 import { getSyncStatus } from '../api/sync.ts'
 import type { LocationRef } from '../lib/scan.ts'
 import { isOfflineNow } from '../state/reachability.ts'

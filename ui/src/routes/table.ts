@@ -59,7 +59,7 @@ export const routes: readonly RouteDef[] = [
   {
     path: '/scanning',
     access: 'full',
-    screen: lazyScreen(() => import('./scanning/Scanning.tsx')),
+    screen: lazyScreen(() => import('../features/scanning/Scanning.tsx')),
     nav: 'scanning.nav',
     offline: true,
   },

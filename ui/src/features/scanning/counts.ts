@@ -1,9 +1,9 @@
 // An item's recent stock counts, read live from Exact Online, to delete one counted by mistake.
-import type { Row } from './db.ts'
-import { readDirect, readDirectByIds } from './exactDirect.ts'
-import { oldestAsOf, type LiveRows } from './live.ts'
-import { addDays, orgToday, parseProviderDate } from '../lib/dateTime.ts'
-import { dayLit, guidLit } from '../lib/odata.ts'
+import type { Row } from '../../api/db.ts'
+import { readDirect, readDirectByIds } from '../../api/exactDirect.ts'
+import { oldestAsOf, type LiveRows } from '../../api/live.ts'
+import { addDays, orgToday, parseProviderDate } from '../../lib/dateTime.ts'
+import { dayLit, guidLit } from '../../lib/odata.ts'
 
 /** Days of counts the list reads. */
 export const RECENT_COUNT_DAYS = 14

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { countStock, type ScannedItem } from '../../api/scanning.ts'
+import { countStock, type ScannedItem } from './api.ts'
 import { t } from '../../i18n/index.ts'
 import { parseQuantity, type LocationRef } from '../../lib/scan.ts'
 import { bigButton, bookingWords, LocationSelect, locationLabel, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { transferStock, type LocationStock, type ScannedItem } from '../../api/scanning.ts'
+import { transferStock, type LocationStock, type ScannedItem } from './api.ts'
 import { t } from '../../i18n/index.ts'
 import { parseQuantity } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { scanKeys } from '../../api/queries.ts'
 import { useState } from 'react'
-import { issueMaterial, ordersNeeding, type LocationStock, type MaterialPlan, type ScannedItem, type WarehouseStock } from '../../api/scanning.ts'
+import { issueMaterial, ordersNeeding, type LocationStock, type MaterialPlan, type ScannedItem, type WarehouseStock } from './api.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { exceeds, formatQuantity, parseQuantity } from '../../lib/quantity.ts'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { LocationStock, WarehouseStock } from '../../api/scanning.ts'
+import type { LocationStock, WarehouseStock } from './api.ts'
 import { cardStock, stockToIssueFrom } from './stock.ts'
 
 const W1 = 'aaaaaaaa-0000-0000-0000-000000000001'

@@ -1,9 +1,9 @@
 // Reads and writes of the Scanning screen: items by code or barcode, their stock per storage
 // location, the open shop orders that need them, and the stock movements booked from a handheld.
-import { api } from './client.ts'
-import { book } from './writes.ts'
-import { orgToday } from '../lib/dateTime.ts'
-import { dbGet, inList } from './db.ts'
+import { api } from '../../api/client.ts'
+import { book } from '../../api/writes.ts'
+import { orgToday } from '../../lib/dateTime.ts'
+import { dbGet, inList } from '../../api/db.ts'
 
 export interface ScannedItem {
   ID: string

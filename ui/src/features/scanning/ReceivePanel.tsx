@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { scanKeys } from '../../api/queries.ts'
 import { useState } from 'react'
-import { byProductsOf, ordersMaking, receiveShopOrder, type ScannedItem, type ScanShopOrder } from '../../api/scanning.ts'
+import { byProductsOf, ordersMaking, receiveShopOrder, type ScannedItem, type ScanShopOrder } from './api.ts'
 import { locale, t } from '../../i18n/index.ts'
 import { exceeds, formatQuantity, parseQuantity } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'

@@ -1,4 +1,4 @@
-// Messages of the scanning screen, English and Dutch (spread into the catalogues in ../messages*.ts).
+// Messages of the scanning screen, English and Dutch (spread into the catalogues in i18n/messages*.ts).
 export const en = {
   'scanning.nav': 'Warehouse',
   'scanning.title': 'Warehouse scanning',
@@ -92,6 +92,13 @@ export const en = {
   'scanning.keptTitle': "The server cannot be reached: shown from this device's copy of {time}",
   'scanning.notFoundKept': 'Nothing has the code "{code}" in this device\'s copy of {time} (the server cannot be reached).',
   'scanning.orderNotFoundKept': 'Shop order {number} is not among the open ones in this device\'s copy of {time} (the server cannot be reached).',
+  'counts.recentTitle': 'Counts of this item, last {days} days',
+  'counts.none': 'No counts of this item in that time.',
+  'counts.number': 'Count {number}',
+  'counts.processed': 'Processed',
+  'counts.draft': 'Draft',
+  'counts.deleteQuestion': 'Delete draft count {number} in Exact Online?',
+  'counts.deleted': 'Count deleted',
 } as const
 
 export const nl: Record<keyof typeof en, string> = {
@@ -187,4 +194,11 @@ export const nl: Record<keyof typeof en, string> = {
   'scanning.keptTitle': 'De server is niet bereikbaar: getoond uit de kopie op dit apparaat van {time}',
   'scanning.notFoundKept': 'Niets heeft de code "{code}" in de kopie op dit apparaat van {time} (de server is niet bereikbaar).',
   'scanning.orderNotFoundKept': 'Productieorder {number} staat niet bij de open orders in de kopie op dit apparaat van {time} (de server is niet bereikbaar).',
+  'counts.recentTitle': 'Tellingen van dit artikel, laatste {days} dagen',
+  'counts.none': 'Geen tellingen van dit artikel in die tijd.',
+  'counts.number': 'Telling {number}',
+  'counts.processed': 'Verwerkt',
+  'counts.draft': 'Concept',
+  'counts.deleteQuestion': 'Concepttelling {number} verwijderen in Exact Online?',
+  'counts.deleted': 'Telling verwijderd',
 }

@@ -11,7 +11,7 @@ import {
   warehouseStockOfItem,
   type ScannedItem,
   type ScanShopOrder,
-} from '../../api/scanning.ts'
+} from './api.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { t, type MessageKey } from '../../i18n/index.ts'

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { countKeys } from '../../api/queries.ts'
 import { useState } from 'react'
-import { fetchRecentCounts, RECENT_COUNT_DAYS } from '../../api/counts.ts'
+import { fetchRecentCounts, RECENT_COUNT_DAYS } from './counts.ts'
 import { againWhileStored, LIVE_STALE_MS } from '../../api/exactDirect.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { DeleteInExact } from '../../components/DeleteInExact.tsx'

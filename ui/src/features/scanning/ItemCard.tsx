@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react'
-import type { LocationStock, ScannedItem, WarehouseStock } from '../../api/scanning.ts'
+import type { LocationStock, ScannedItem, WarehouseStock } from './api.ts'
 import { hasRealPicture } from '../../api/stock.ts'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
 import { PictureIcon } from '../../components/icons.tsx'
