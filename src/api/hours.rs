@@ -176,11 +176,11 @@ fn insert(store: &OrgStore, timer: Timer) -> AppResult<(Timer, bool)> {
 
 /// A running timer taken off the list by the booking of its hours: of two devices booking the
 /// same timer at once, one takes it and the other is told it is gone, so its hours are booked
-/// once. `restore` puts it back when the booking is not queued after all.
+/// once. Dropped without `keep`, it is put back (the booking was not queued, or was refused).
 pub struct Claimed {
     store: std::sync::Arc<OrgStore>,
     key: String,
-    bytes: Vec<u8>,
+    bytes: Option<Vec<u8>>,
 }
 
 /// Takes timer `id` off the organization's running timers for its booking.
@@ -189,19 +189,22 @@ pub fn claim(store: std::sync::Arc<OrgStore>, id: &str) -> AppResult<Claimed> {
         return Err(AppError::bad_request("'timer' is not a timer's id"));
     }
     let key = format!("{PREFIX}{id}");
-    // The delete is the claim (one transaction: only one caller sees it remove the timer); the
-    // value read before it is the same for both, as a timer never changes once started.
-    let bytes = store.kv_get(&key)?.ok_or_else(|| AppError::new(Code::TimerGone))?;
-    if !store.kv_delete(&key)? {
-        return Err(AppError::new(Code::TimerGone));
-    }
-    Ok(Claimed { store, key, bytes })
+    let bytes = store.kv_take(&key)?.ok_or_else(|| AppError::new(Code::TimerGone))?;
+    Ok(Claimed { store, key, bytes: Some(bytes) })
 }
 
 impl Claimed {
-    /// Puts the timer back, with its start (its booking was not queued).
-    pub fn restore(self) {
-        if let Err(e) = self.store.kv_put_new(&self.key, &self.bytes) {
+    /// The booking stands: the timer stays off the list.
+    pub fn keep(mut self) {
+        self.bytes = None;
+    }
+}
+
+impl Drop for Claimed {
+    /// Puts the timer back, with its start.
+    fn drop(&mut self) {
+        let Some(bytes) = self.bytes.take() else { return };
+        if let Err(e) = self.store.kv_put_new(&self.key, &bytes) {
             tracing::error!(key = %self.key, error = %e, "an operator timer could not be put back after its booking failed");
         }
     }

@@ -86,33 +86,19 @@ async fn queue(
     timer: Option<&str>,
 ) -> AppResult<HttpResponse> {
     let division = session.record.division;
+    // put back by its drop on every way out that does not keep it
     let claimed = claim_timer(state, division, key.as_ref(), timer)?;
-    // Ok(Err(record)): the key was used before, and nothing was queued
-    let queued = match &key {
-        None => state.outbox.enqueue(division, entries).map(|stored| Ok((stored, None))),
-        Some(k) => state.outbox.enqueue_keyed(division, entries, &k.scope, &k.fingerprint).map(|keyed| match keyed {
-            Keyed::New(stored, answering) => Ok((stored, Some(answering))),
-            Keyed::Known(record) => Err(record),
-        }),
-    };
-    let (mut stored, answering) = match queued {
-        Ok(Ok(queued)) => queued,
-        // a repeat books nothing new: a timer claimed by a request racing its first one goes back
-        Ok(Err(record)) => {
-            if let Some(c) = claimed {
-                c.restore();
+    let (mut stored, answering) = match &key {
+        None => (state.outbox.enqueue(division, entries).map_err(AppError::internal)?, None),
+        Some(k) => match state.outbox.enqueue_keyed(division, entries, &k.scope, &k.fingerprint) {
+            Ok(Keyed::New(stored, answering)) => (stored, Some(answering)),
+            // a repeat books nothing new: a timer claimed by a request racing its first one goes back
+            Ok(Keyed::Known(record)) => {
+                drop(claimed);
+                return repeat(state, division, k, record).await;
             }
-            return match &key {
-                Some(k) => repeat(state, division, k, record).await,
-                None => Err(AppError::internal(anyhow::anyhow!("a write without a key came back as a repeat"))),
-            };
-        }
-        Err(e) => {
-            if let Some(c) = claimed {
-                c.restore();
-            }
-            return Err(AppError::internal(e));
-        }
+            Err(e) => return Err(AppError::internal(e)),
+        },
     };
     tracing::info!(division, count = stored.len(), action = %stored[0].action, keyed = key.is_some(), "write queued");
     let wait = Duration::from_secs(wait.min(MAX_WAIT_SECS));
@@ -127,12 +113,12 @@ async fn queue(
         }
     }
     let answer = answer_of(stored)?;
-    // refused at once: the timer runs on, so its hours are not lost (a later refusal keeps them
-    // in the outbox, to correct and send again)
-    if answer.status == StatusCode::UNPROCESSABLE_ENTITY.as_u16()
+    // refused at once: the timer runs on (dropped), so its hours are not lost; a later refusal
+    // keeps them in the outbox, to correct and send again
+    if answer.status != StatusCode::UNPROCESSABLE_ENTITY.as_u16()
         && let Some(c) = claimed
     {
-        c.restore();
+        c.keep();
     }
     match answering {
         None => idempotency::respond(answer, false),

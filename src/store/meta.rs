@@ -114,8 +114,9 @@ pub(crate) fn scan_raw(txn: &ReadTransaction, prefix: &str) -> StoreResult<Vec<(
     Ok(out)
 }
 
-pub(crate) fn delete_raw(txn: &WriteTransaction, key: &str) -> StoreResult<bool> {
-    Ok(txn.open_table(META)?.remove(key)?.is_some())
+/// Removes the entry; answers the value it held, if any.
+pub(crate) fn delete_raw(txn: &WriteTransaction, key: &str) -> StoreResult<Option<Vec<u8>>> {
+    Ok(txn.open_table(META)?.remove(key)?.map(|g| g.value().to_vec()))
 }
 
 pub(crate) fn get_json<T: serde::de::DeserializeOwned>(txn: &ReadTransaction, key: &str) -> StoreResult<Option<T>> {

@@ -392,6 +392,12 @@ impl OrgStore {
     }
 
     pub fn kv_delete(&self, key: &str) -> StoreResult<bool> {
+        Ok(self.kv_take(key)?.is_some())
+    }
+
+    /// Removes the entry and answers the value it held, in one transaction: of two callers
+    /// taking one key, only one gets its value.
+    pub fn kv_take(&self, key: &str) -> StoreResult<Option<Vec<u8>>> {
         self.write(Commit::Durable, |w| meta::delete_raw(w.txn, &meta::kv_key(key)))
     }
 
