@@ -77,6 +77,40 @@ pub enum Code {
 }
 
 impl Code {
+    /// The whole catalogue, in its order (the OpenAPI document lists it).
+    pub const ALL: [Code; 30] = [
+        Code::Timeout,
+        Code::BadRequest,
+        Code::Canceled,
+        Code::BadOption,
+        Code::Unknown,
+        Code::Critical,
+        Code::NotAuthorized,
+        Code::Forbidden,
+        Code::NotFound,
+        Code::MethodNotAllowed,
+        Code::UnsupportedMediaType,
+        Code::JoinLengthMismatch,
+        Code::TableInfo,
+        Code::Warehouses,
+        Code::DivisionInfo,
+        Code::SyncEndpointLive,
+        Code::NoToken,
+        Code::LoginState,
+        Code::LicenceInvalid,
+        Code::SyncRunning,
+        Code::NoLabels,
+        Code::EmptyPayload,
+        Code::Provider,
+        Code::TooManyRequests,
+        Code::PayloadTooLarge,
+        Code::Unavailable,
+        Code::ProviderSignIn,
+        Code::ProviderUnreachable,
+        Code::IdempotencyKeyReused,
+        Code::TimerGone,
+    ];
+
     /// The code as it appears in the JSON body.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -328,6 +362,51 @@ pub fn path_config() -> actix_web::web::PathConfig {
 mod tests {
     use super::*;
     use actix_web::body::MessageBody;
+
+    /// Exhaustive, so a new code fails to compile here until it is placed in `Code::ALL` too.
+    fn position(code: Code) -> usize {
+        match code {
+            Code::Timeout => 0,
+            Code::BadRequest => 1,
+            Code::Canceled => 2,
+            Code::BadOption => 3,
+            Code::Unknown => 4,
+            Code::Critical => 5,
+            Code::NotAuthorized => 6,
+            Code::Forbidden => 7,
+            Code::NotFound => 8,
+            Code::MethodNotAllowed => 9,
+            Code::UnsupportedMediaType => 10,
+            Code::JoinLengthMismatch => 11,
+            Code::TableInfo => 12,
+            Code::Warehouses => 13,
+            Code::DivisionInfo => 14,
+            Code::SyncEndpointLive => 15,
+            Code::NoToken => 16,
+            Code::LoginState => 17,
+            Code::LicenceInvalid => 18,
+            Code::SyncRunning => 19,
+            Code::NoLabels => 20,
+            Code::EmptyPayload => 21,
+            Code::Provider => 22,
+            Code::TooManyRequests => 23,
+            Code::PayloadTooLarge => 24,
+            Code::Unavailable => 25,
+            Code::ProviderSignIn => 26,
+            Code::ProviderUnreachable => 27,
+            Code::IdempotencyKeyReused => 28,
+            Code::TimerGone => 29,
+        }
+    }
+
+    #[test]
+    fn all_lists_every_code_once() {
+        for (i, code) in Code::ALL.iter().enumerate() {
+            assert_eq!(position(*code), i, "{code:?}");
+        }
+        let names: std::collections::HashSet<_> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        assert_eq!(names.len(), Code::ALL.len(), "codes are unique");
+    }
 
     #[test]
     fn catalogue_messages_match_the_spec() {

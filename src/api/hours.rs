@@ -16,7 +16,7 @@ use crate::state::AppState;
 use crate::store::{OrgStore, StoreResult};
 use actix_web::{HttpResponse, web};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use utoipa::ToSchema;
 
 /// The store's `kv` keys of timers: this prefix and the timer's id.
 const PREFIX: &str = "hours_timers/";
@@ -33,12 +33,19 @@ const MAX_CARRIED_AGE_MS: i64 = 366 * 24 * 3_600_000;
 const CLOCK_SKEW_MS: i64 = 5 * 60_000;
 
 pub fn routes(r: &mut Router) {
-    r.full("/hours/timers", |res| res.get(list).post(start));
-    r.full("/hours/timers/{id}", |res| res.delete(remove));
+    r.full("/hours/timers", |res| {
+        res.get(list)
+            .json::<TimerList>(200, "The running timers, oldest first, and the server's clock")
+            .post(start)
+            .body::<StartBody>()
+            .json::<Timer>(201, "The timer, started")
+            .json::<Timer>(200, "A carried-over timer whose id runs already: the running one")
+    });
+    r.full("/hours/timers/{id}", |res| res.delete(remove).empty(204, "The timer is removed").fails(&[Code::NotFound]));
 }
 
 /// The provider's kind of hours (TimeTransactions.Activity 10 and 20).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Activity {
     Setup,
@@ -46,40 +53,70 @@ pub enum Activity {
 }
 
 /// A running timer: who works on which operation of which shop order, since when.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Timer {
+    #[schema(example = "5f0c6a2e-8d1b-4c36-9a43-2f6f0e1d7b21")]
     pub id: String,
+    /// The employee's ID (a GUID, lower case).
+    #[schema(example = "0badc0de-0000-4000-8000-000000000001")]
     pub employee: String,
+    #[schema(example = "Anna de Vries")]
     pub employee_name: String,
+    /// The shop order's ID.
+    #[schema(example = "0badc0de-0000-4000-8000-000000000002")]
     pub shop_order: String,
+    #[schema(example = "24005")]
     pub shop_order_number: String,
+    /// The routing step's ID.
+    #[schema(example = "0badc0de-0000-4000-8000-000000000003")]
     pub step: String,
+    #[schema(example = "10. ZAGEN Zagen")]
     pub step_label: String,
+    /// The work center's ID, or empty.
+    #[schema(example = "0badc0de-0000-4000-8000-000000000004")]
     pub work_center: String,
     pub activity: Activity,
     /// Epoch milliseconds of the server's clock.
+    #[schema(example = 1_780_000_000_000_i64)]
     pub started_ms: i64,
+}
+
+/// The organization's running timers and the server's clock, to show how long each runs.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TimerList {
+    /// The server's clock, epoch milliseconds.
+    #[schema(example = 1_780_000_360_000_i64)]
+    pub now: i64,
+    pub timers: Vec<Timer>,
 }
 
 /// What starting a timer takes. `id` and `startedMs` come only with a timer a browser kept
 /// before timers lived here: posting it twice keeps one, and it keeps its start.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StartBody {
     #[serde(default)]
+    #[schema(max_length = 64, pattern = "^[A-Za-z0-9_-]+$")]
     id: Option<String>,
+    #[schema(example = "0badc0de-0000-4000-8000-000000000001")]
     employee: String,
     #[serde(default)]
+    #[schema(example = "Anna de Vries")]
     employee_name: String,
+    #[schema(example = "0badc0de-0000-4000-8000-000000000002")]
     shop_order: String,
+    #[schema(example = "24005", pattern = "^[0-9]{1,10}$")]
     shop_order_number: String,
+    #[schema(example = "0badc0de-0000-4000-8000-000000000003")]
     step: String,
     #[serde(default)]
+    #[schema(example = "10. ZAGEN Zagen")]
     step_label: String,
     #[serde(default)]
     work_center: Option<String>,
     activity: Activity,
+    /// Only for a timer carried over from the browser: its start, epoch milliseconds.
     #[serde(default)]
     started_ms: Option<i64>,
 }
@@ -218,7 +255,7 @@ async fn blocking<T: Send + 'static>(f: impl FnOnce() -> AppResult<T> + Send + '
 async fn list(state: web::Data<AppState>, org: Org) -> AppResult<HttpResponse> {
     let store = state.stores.get(org.division)?;
     let timers = blocking(move || Ok(timers(&store)?)).await?;
-    Ok(HttpResponse::Ok().json(json!({"now": now_ms(), "timers": timers})))
+    Ok(HttpResponse::Ok().json(TimerList { now: now_ms(), timers }))
 }
 
 async fn start(state: web::Data<AppState>, org: Org, body: web::Json<StartBody>) -> AppResult<HttpResponse> {
@@ -251,6 +288,7 @@ async fn remove(state: web::Data<AppState>, org: Org, id: web::Path<String>) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     const NOW: i64 = 1_780_000_000_000;
 

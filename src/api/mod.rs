@@ -3,6 +3,7 @@
 pub mod admin;
 pub mod auth;
 pub mod client;
+pub mod contract;
 pub mod csrf;
 pub mod db;
 pub mod events;

@@ -3,7 +3,9 @@
 //! tier (tag), whether it needs the session cookie, its path parameters and the error shape every
 //! failure answers with.
 
+use super::contract::{Content, Op};
 use super::router::{RouteInfo, Router};
+use crate::error::Code;
 use actix_web::HttpResponse;
 use serde_json::{Map, Value, json};
 
@@ -41,67 +43,133 @@ fn idempotency_key() -> Value {
     })
 }
 
+/// The document's form of a schema made by utoipa.
+fn value_of(schema: &impl serde::Serialize) -> Value {
+    serde_json::to_value(schema).unwrap_or_else(|e| json!({"description": format!("unserializable schema: {e}")}))
+}
+
+/// A request's or answer's `content`, registering the named schemas it refers to.
+fn content(c: &Content, schemas: &mut Map<String, Value>) -> Option<Value> {
+    match c {
+        Content::Json(shape) => {
+            for (name, schema) in &shape.named {
+                schemas.entry(name.clone()).or_insert_with(|| value_of(schema));
+            }
+            Some(json!({"application/json": {"schema": value_of(&shape.schema)}}))
+        }
+        Content::Bytes(media) => Some(json!({*media: {"schema": {"type": "string", "format": "binary"}}})),
+        Content::Empty => None,
+    }
+}
+
+/// The answers of the catalogue's `codes`, one per status, each code an example.
+fn failures(codes: &[Code]) -> Map<String, Value> {
+    let mut by_status: std::collections::BTreeMap<u16, Vec<Code>> = Default::default();
+    for code in codes {
+        by_status.entry(code.status().as_u16()).or_default().push(*code);
+    }
+    by_status
+        .into_iter()
+        .map(|(status, codes)| {
+            let names: Vec<&str> = codes.iter().map(|c| c.as_str()).collect();
+            let examples: Map<String, Value> = codes
+                .iter()
+                .map(|c| (c.as_str().to_string(), json!({"value": {"error": {"code": c.as_str(), "message": c.message()}}})))
+                .collect();
+            let answer = json!({
+                "description": format!("An error of the catalogue: {}", names.join(", ")),
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}, "examples": examples}}
+            });
+            (status.to_string(), answer)
+        })
+        .collect()
+}
+
+/// The catalogue (spec §8) as the `Error` schema: every code, its status and its message.
+fn error_schema() -> Value {
+    let rows: Vec<String> =
+        Code::ALL.iter().map(|c| format!("| `{}` | {} | {} |", c.as_str(), c.status().as_u16(), c.message())).collect();
+    json!({
+        "type": "object",
+        "required": ["error"],
+        "description": format!("Every failure answers this. The catalogue:\n\n| code | status | message |\n|---|---|---|\n{}", rows.join("\n")),
+        "properties": {"error": {
+            "type": "object",
+            "required": ["code", "message"],
+            "properties": {
+                "code": {"type": "string", "enum": Code::ALL.iter().map(|c| c.as_str()).collect::<Vec<_>>()},
+                "message": {"type": "string", "description": "The catalogue's message, or a more precise one"}
+            }
+        }},
+        "example": {"error": {"code": Code::BadRequest.as_str(), "message": "'shopOrderNumber' must be the shop order's number (up to 10 digits)"}}
+    })
+}
+
+fn operation(route: &RouteInfo, op: &Op, schemas: &mut Map<String, Value>) -> Value {
+    let name = route.path.trim_start_matches('/').replace(['/', '{', '}', '.'], "_");
+    let mut parameters: Vec<Value> = path_params(route.path)
+        .iter()
+        .map(|p| json!({"name": p, "in": "path", "required": true, "schema": {"type": "string"}}))
+        .collect();
+    parameters.extend(op.query.iter().map(value_of));
+    let mut responses = Map::new();
+    for answer in &op.answers {
+        let mut r = json!({"description": answer.description});
+        if let Some(c) = content(&answer.content, schemas) {
+            r["content"] = c;
+        }
+        responses.insert(answer.status.to_string(), r);
+    }
+    let mut fails = op.fails.clone();
+    if route.keyed && op.method != "GET" {
+        parameters.push(idempotency_key());
+        fails.push(Code::IdempotencyKeyReused);
+    }
+    for (status, answer) in failures(&fails) {
+        responses.entry(status).or_insert(answer);
+    }
+    responses.insert("4XX".into(), json!({"$ref": "#/components/responses/Error"}));
+    responses.insert("5XX".into(), json!({"$ref": "#/components/responses/Error"}));
+    let mut doc = json!({
+        "operationId": format!("{}_{name}", op.method.to_lowercase()),
+        "tags": [tier_name(route)],
+        "parameters": parameters,
+        "responses": responses,
+    });
+    if route.tier != crate::auth::tier::Tier::Public {
+        doc["security"] = json!([{"session": []}]);
+    }
+    if let Some(body) = op.body.as_ref().and_then(|b| content(b, schemas)) {
+        doc["requestBody"] = json!({"required": true, "content": body});
+    }
+    doc
+}
+
 pub fn build(table: &[RouteInfo]) -> Value {
     let mut paths = Map::new();
+    let mut schemas = Map::new();
     for route in table {
-        let mut item = Map::new();
-        for method in &route.methods {
-            let name = route.path.trim_start_matches('/').replace(['/', '{', '}', '.'], "_");
-            let mut op = json!({
-                "operationId": format!("{}_{name}", method.to_lowercase()),
-                "tags": [tier_name(route)],
-                "parameters": path_params(route.path).iter().map(|p| json!({
-                    "name": p, "in": "path", "required": true, "schema": {"type": "string"}
-                })).collect::<Vec<_>>(),
-                "responses": {
-                    "2XX": {"description": "Success"},
-                    "3XX": {"description": "Redirect (sign-in)"},
-                    "4XX": {"$ref": "#/components/responses/Error"},
-                    "5XX": {"$ref": "#/components/responses/Error"}
-                }
-            });
-            if route.tier != crate::auth::tier::Tier::Public {
-                op["security"] = json!([{"session": []}]);
-            }
-            if route.keyed && *method != "GET" {
-                op["parameters"].as_array_mut().into_iter().for_each(|p| p.push(idempotency_key()));
-                op["responses"]["409"] = json!({
-                    "description": "The Idempotency-Key was used before for another request (idempotency_key_reused)",
-                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
-                });
-            }
-            if matches!(*method, "POST" | "PUT") {
-                op["requestBody"] = json!({"required": false, "content": {"application/json": {"schema": {}}}});
-            }
-            item.insert(method.to_lowercase(), op);
-        }
+        let item: Map<String, Value> =
+            route.ops.iter().map(|op| (op.method.to_lowercase(), operation(route, op, &mut schemas))).collect();
         paths.insert(format!("/api/v1{}", route.path), Value::Object(item));
     }
+    schemas.insert("Error".into(), error_schema());
+    schemas.sort_keys();
     json!({
-        "openapi": "3.0.3",
+        "openapi": "3.1.0",
         "info": {
             "title": "Stock Manager API",
             "version": env!("CARGO_PKG_VERSION"),
-            "description": "Tiers: public, signedIn (a session), full (an activated organization), importData (full plus a fresh re-authentication). Below its tier a route answers 401 without a session and 403 with one."
+            "description": "Tiers: public, signedIn (a session), full (an activated organization), importData (full plus a fresh re-authentication). Below its tier a route answers 401 without a session and 403 with one. Every failure answers the `Error` shape with a code of the catalogue."
         },
         "paths": paths,
         "components": {
             "responses": {"Error": {
-                "description": "An error of the catalogue (spec §8)",
+                "description": "An error of the catalogue (spec §8): bad input, no session, below the route's tier, no such record, the service unavailable",
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
             }},
             "securitySchemes": {"session": {"type": "apiKey", "in": "cookie", "name": crate::auth::session::SESSION_COOKIE}},
-            "schemas": {
-                "Error": {
-                    "type": "object",
-                    "required": ["error"],
-                    "properties": {"error": {
-                        "type": "object",
-                        "required": ["code", "message"],
-                        "properties": {"code": {"type": "string"}, "message": {"type": "string"}}
-                    }}
-                }
-            }
+            "schemas": schemas
         }
     })
 }
@@ -117,18 +185,83 @@ mod tests {
         for route in &table {
             assert!(!route.methods.is_empty(), "{} answers no method", route.path);
             let item = &doc["paths"][format!("/api/v1{}", route.path)];
-            for m in &route.methods {
-                let op = &item[m.to_lowercase()];
-                assert!(op.is_object(), "{m} {} is missing", route.path);
-                assert_eq!(op["security"].is_null(), route.tier == crate::auth::tier::Tier::Public, "{}", route.path);
+            for op in &route.ops {
+                let m = op.method;
+                let documented = &item[m.to_lowercase()];
+                assert!(documented.is_object(), "{m} {} is missing", route.path);
+                assert_eq!(
+                    documented["security"].is_null(),
+                    route.tier == crate::auth::tier::Tier::Public,
+                    "{}",
+                    route.path
+                );
+                assert!(
+                    op.answers.iter().any(|a| (200..400).contains(&a.status)),
+                    "{m} {} declares no answer: add `.json::<T>(200, …)` (or `.empty`, `.bytes`) in its `routes`",
+                    route.path
+                );
+                if matches!(m, "POST" | "PUT") && !route.path.starts_with("/auth/") {
+                    assert!(op.body.is_some(), "{m} {} declares no body: add `.body::<T>()`", route.path);
+                }
             }
         }
         assert!(doc["paths"]["/api/v1/db/{table}"]["get"]["parameters"][0]["name"] == "table");
         assert!(doc["paths"].as_object().unwrap().len() == table.len());
         let receipt = &doc["paths"]["/api/v1/exact/createGoodsReceipt"]["post"];
         assert_eq!(receipt["parameters"][0]["name"], "Idempotency-Key");
-        assert!(receipt["responses"]["409"].is_object());
+        assert_eq!(
+            receipt["responses"]["409"]["content"]["application/json"]["examples"]["idempotency_key_reused"]["value"]["error"]
+                ["code"],
+            "idempotency_key_reused"
+        );
         assert_eq!(doc["paths"]["/api/v1/exact/{kind}"]["put"]["parameters"][1]["name"], "Idempotency-Key");
-        assert_eq!(doc["paths"]["/api/v1/exact/urlDirect"]["get"]["parameters"], json!([]), "reads take no key");
+        assert_eq!(
+            doc["paths"]["/api/v1/exact/urlDirect"]["get"]["parameters"]
+                .as_array()
+                .map(|p| p.iter().any(|p| p["in"] == "header")),
+            Some(false),
+            "reads take no key"
+        );
+    }
+
+    #[test]
+    fn schemas_are_the_types_and_every_reference_resolves() {
+        let doc = build(&crate::api::route_table());
+        let schemas = doc["components"]["schemas"].as_object().expect("schemas");
+        let timer = &schemas["Timer"];
+        assert_eq!(timer["properties"]["startedMs"]["type"], "integer");
+        assert!(timer["required"].as_array().is_some_and(|r| r.contains(&json!("shopOrderNumber"))));
+        assert_eq!(schemas["Activity"]["enum"], json!(["setup", "run"]));
+        let list =
+            &doc["paths"]["/api/v1/hours/timers"]["get"]["responses"]["200"]["content"]["application/json"]["schema"];
+        assert_eq!(list["$ref"], "#/components/schemas/TimerList");
+        // the catalogue: every code with its status and message
+        let codes = &schemas["Error"]["properties"]["error"]["properties"]["code"]["enum"];
+        assert_eq!(codes.as_array().map(Vec::len), Some(Code::ALL.len()));
+        assert!(schemas["Error"]["description"].as_str().is_some_and(|d| d.contains("| `timer_gone` | 409 |")));
+        // no dangling $ref
+        let text = doc.to_string();
+        for part in text.split("\"#/components/schemas/").skip(1) {
+            let name = &part[..part.find('"').unwrap_or(0)];
+            assert!(schemas.contains_key(name), "#/components/schemas/{name} is referred to but not defined");
+        }
+    }
+
+    /// The UI's types are generated from this copy (`npm run lint` checks them against the
+    /// screens), so a changed answer must reach it.
+    #[test]
+    fn the_uis_copy_of_the_document_is_current() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/ui/src/api/openapi.json");
+        let doc = serde_json::to_string_pretty(&build(&crate::api::route_table())).expect("serializes") + "\n";
+        if std::env::var_os("ESM_WRITE_OPENAPI").is_some() {
+            std::fs::write(path, &doc).expect("writes ui/src/api/openapi.json");
+            return;
+        }
+        let committed = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            committed == doc,
+            "ui/src/api/openapi.json is not the server's document: run `ESM_WRITE_OPENAPI=1 cargo test --lib openapi`, \
+             then `npm run lint` in ui/ shows the screens the change touches"
+        );
     }
 }

@@ -3,10 +3,12 @@
 //! forgetting a check in its handler. The same table, recorded without mounting, drives the
 //! exhaustive tier test and the OpenAPI document.
 
+use super::contract::{Content, Op, Shape};
 use crate::auth::tier::{Tier, guard};
+use crate::error::Code;
 use actix_web::dev::Handler;
 use actix_web::{FromRequest, Resource, Responder, middleware::from_fn, web};
-use serde::Serialize;
+use utoipa::{IntoParams, ToSchema};
 
 /// The largest JSON body a route of `tier` takes: who may call it bounds what it may send.
 pub fn json_body_max(tier: Tier) -> usize {
@@ -19,19 +21,22 @@ pub fn json_body_max(tier: Tier) -> usize {
 }
 
 /// One API resource: its path under `/api/v1`, its tier and its methods.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone)]
 pub struct RouteInfo {
     pub tier: Tier,
     pub path: &'static str,
     pub methods: Vec<&'static str>,
     /// Its writes take an `Idempotency-Key` header (`super::idempotency`).
     pub keyed: bool,
+    /// What each method takes and answers, in the order of `methods`.
+    pub ops: Vec<Op>,
 }
 
-/// A resource being declared: actix's resource (when mounting) and the methods it answers.
+/// A resource being declared: actix's resource (when mounting) and the methods it answers. The
+/// documenting calls (`json`, `body`, `query`, `fails`, …) describe the method added last.
 pub struct Res {
     inner: Option<Resource>,
-    methods: Vec<&'static str>,
+    ops: Vec<Op>,
     keyed: bool,
 }
 
@@ -43,7 +48,7 @@ macro_rules! method {
             Args: FromRequest + 'static,
             F::Output: Responder + 'static,
         {
-            self.methods.push($verb);
+            self.ops.push(Op::new($verb));
             self.inner = self.inner.map(|r| r.$name(handler));
             self
         }
@@ -60,6 +65,58 @@ impl Res {
     /// the handlers take it with `super::idempotency::IdempotencyKey`).
     pub fn keyed(mut self) -> Self {
         self.keyed = true;
+        self
+    }
+
+    fn last(&mut self) -> &mut Op {
+        self.ops.last_mut().expect("a documenting call follows the method it documents")
+    }
+
+    /// The method takes a JSON body of type `T`.
+    pub fn body<T: ToSchema>(mut self) -> Self {
+        self.last().json_body::<T>();
+        self
+    }
+
+    /// The method takes a body of this media type (an upload).
+    pub fn upload(mut self, media: &'static str) -> Self {
+        self.last().bytes_body(media);
+        self
+    }
+
+    /// The method reads the query parameters of `T`.
+    pub fn query<T: IntoParams>(mut self) -> Self {
+        self.last().query::<T>();
+        self
+    }
+
+    /// The method answers `status` with a JSON `T`.
+    pub fn json<T: ToSchema>(mut self, status: u16, description: &'static str) -> Self {
+        self.last().answer(status, description, Content::Json(Box::new(Shape::of::<T>())));
+        self
+    }
+
+    /// The method answers `status` with a JSON array of `T`.
+    pub fn list<T: ToSchema>(mut self, status: u16, description: &'static str) -> Self {
+        self.last().answer(status, description, Content::Json(Box::new(Shape::list_of::<T>())));
+        self
+    }
+
+    /// The method answers `status` with bytes of this media type.
+    pub fn bytes(mut self, status: u16, media: &'static str, description: &'static str) -> Self {
+        self.last().answer(status, description, Content::Bytes(media));
+        self
+    }
+
+    /// The method answers `status` with no body.
+    pub fn empty(mut self, status: u16, description: &'static str) -> Self {
+        self.last().answer(status, description, Content::Empty);
+        self
+    }
+
+    /// Errors of the catalogue the method answers for reasons of its own.
+    pub fn fails(mut self, codes: &[Code]) -> Self {
+        self.last().fails.extend_from_slice(codes);
         self
     }
 }
@@ -107,8 +164,9 @@ impl<'a> Router<'a> {
     fn add(&mut self, tier: Tier, path: &'static str, build: impl FnOnce(Res) -> Res) {
         // Resources (not bare routes) so that a wrong method answers 405 rather than 404.
         let inner = self.cfg.is_some().then(|| web::resource(path));
-        let res = build(Res { inner, methods: Vec::new(), keyed: false });
-        self.table.push(RouteInfo { tier, path, methods: res.methods, keyed: res.keyed });
+        let res = build(Res { inner, ops: Vec::new(), keyed: false });
+        let methods = res.ops.iter().map(|op| op.method).collect();
+        self.table.push(RouteInfo { tier, path, methods, keyed: res.keyed, ops: res.ops });
         let (Some(cfg), Some(resource)) = (self.cfg.as_deref_mut(), res.inner) else { return };
         let resource = resource.app_data(crate::error::json_config(json_body_max(tier)));
         match tier {
