@@ -1,13 +1,13 @@
 // The Hours screen's reads and writes: time transactions live from the provider, shop orders
 // and routing steps from the local copy, employees from the live list, operator timers from the
 // server.
-import { api } from '../../api/client.ts'
+import { call } from '../../api/contract.ts'
 import { chunks, dbGet, inList, liveGet } from '../../api/db.ts'
 import { readDirect } from '../../api/exactDirect.ts'
 import type { LiveRows } from '../../api/live.ts'
 import { sendWrite } from '../../api/writes.ts'
 import { dayLit } from '../../lib/odata.ts'
-import { addDays, timeTransactionData, toEntries, type Booking, type HourEntry, type Timer, type TimerList, type TimerStart } from './logic.ts'
+import { addDays, timeTransactionData, toEntries, type Booking, type HourEntry, type TimerStart } from './logic.ts'
 
 export interface Employee {
   ID: string
@@ -89,10 +89,10 @@ export const saveHours = (b: Booking, summary: string, id?: string, timer?: stri
 
 
 /** The organization's running operator timers, with the server's clock. */
-export const fetchTimers = () => api<TimerList>('/hours/timers')
+export const fetchTimers = () => call('get', '/hours/timers')
 
 /** Starts a timer on the server's clock (or hands over one this browser kept). */
-export const startTimer = (t: TimerStart) => api<Timer>('/hours/timers', { method: 'POST', body: t })
+export const startTimer = (t: TimerStart) => call('post', '/hours/timers', { body: t })
 
 /** Removes a timer: booked, or started by mistake. */
-export const removeTimer = (id: string) => api<void>(`/hours/timers/${encodeURIComponent(id)}`, { method: 'DELETE' })
+export const removeTimer = (id: string) => call('delete', '/hours/timers/{id}', { params: { id } })

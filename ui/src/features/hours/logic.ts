@@ -1,5 +1,6 @@
 // Hour registrations (manufacturing time transactions): weeks, totals, validation and the
 // operator's running timers (kept by the server; those a browser still keeps are handed over).
+import type { Schema } from '../../api/contract.ts'
 import type { MessageKey } from '../../i18n/index.ts'
 import type { Row } from '../../api/db.ts'
 import { providerDay } from '../../lib/dateTime.ts'
@@ -134,30 +135,16 @@ export function timeTransactionData(b: Booking): Record<string, unknown> {
 }
 
 /** An operation being timed: kept by the server for the organization, started on its clock. */
-export interface Timer {
-  id: string
-  employee: string
-  employeeName: string
-  shopOrder: string
-  shopOrderNumber: string
-  step: string
-  stepLabel: string
-  workCenter: string
-  activity: Activity
-  startedMs: number
-}
+export type Timer = Schema<'Timer'>
 
 /**
  * What starting a timer sends. `id` and `startedMs` only with a timer this browser kept before
  * the server kept them: it keeps its start, and posting it twice keeps one.
  */
-export type TimerStart = Omit<Timer, 'id' | 'startedMs'> & { id?: string; startedMs?: number }
+export type TimerStart = Schema<'StartBody'>
 
 /** The organization's running timers and the server's clock when it listed them. */
-export interface TimerList {
-  now: number
-  timers: Timer[]
-}
+export type TimerList = Schema<'TimerList'>
 
 /**
  * The server's clock minus this browser's, from a list received at `receivedMs`: elapsed times
