@@ -8,11 +8,62 @@ use crate::serverdb::OrgAccount;
 use crate::state::AppState;
 use crate::store::{DELETED_ENTRIES_TABLE, OrgDetails};
 use crate::sync::engine::OrgToken;
+use serde::Serialize;
 use serde_json::{Map, Value, json};
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+use utoipa::openapi::{RefOr, schema::SchemaType};
+
+/// The organization of the session as the UI knows it (spec §3).
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct OrganizationDetails {
+    /// The organization's own ID, or `notInitialized` (no organization yet) or `error` (it could
+    /// not be read).
+    #[schema(example = "7d0f3c52-2b1e-4a8e-9c55-1f2a3b4c5d6e")]
+    pub uuid: String,
+    /// The provider's division code; -1 without an organization, 0 when it could not be read.
+    #[schema(example = 123456)]
+    pub division: i64,
+    #[schema(example = "Demo Metaal B.V.")]
+    pub name: String,
+    #[schema(schema_with = sync_timestamps_schema)]
+    pub sync_timestamps: Map<String, Value>,
+    #[schema(schema_with = preferences_schema)]
+    pub preferences: Value,
+}
+
+fn preferences_schema() -> impl Into<RefOr<Schema>> {
+    ObjectBuilder::new()
+        .description(Some(
+            "The organization's shared preferences over the defaults (`weekends_disabled`, `sync_account`, \
+             `sync_interval_minutes`, …)",
+        ))
+        .examples([json!({"weekends_disabled": false, "sync_interval_minutes": 15})])
+}
+
+/// `sync_timestamps`: one integer per synced table (the provider's `Timestamp` read up to),
+/// `last_sync` and `deleted_entries_sync_timestamp`; empty in a placeholder.
+fn sync_timestamps_schema() -> impl Into<RefOr<Schema>> {
+    ObjectBuilder::new()
+        .description(Some(
+            "Per synced table the provider's Timestamp read up to (1 before its first sync), `last_sync` (local \
+             ISO time of the last finished sync, or null) and `deleted_entries_sync_timestamp`; empty in a \
+             placeholder",
+        ))
+        .property("last_sync", ObjectBuilder::new().schema_type(SchemaType::from_iter([Type::String, Type::Null])))
+        .property("deleted_entries_sync_timestamp", ObjectBuilder::new().schema_type(Type::Integer))
+        .additional_properties(Some(ObjectBuilder::new().schema_type(Type::Integer)))
+        .examples([json!({"items": 41_200_317, "shopOrders": 41_199_870, "last_sync": "2026-11-27T07:30:00.000+01:00", "deleted_entries_sync_timestamp": 1})])
+}
 
 /// Spec §3's placeholder: `notInitialized`/-1 without a session, `error`/0 when the lookup fails.
-pub fn placeholder(uuid: &str, division: i64) -> Value {
-    json!({"uuid": uuid, "division": division, "name": "", "sync_timestamps": {}, "preferences": default_preferences()})
+pub fn placeholder(uuid: &str, division: i64) -> OrganizationDetails {
+    OrganizationDetails {
+        uuid: uuid.to_string(),
+        division,
+        name: String::new(),
+        sync_timestamps: Map::new(),
+        preferences: default_preferences(),
+    }
 }
 
 fn default_preferences() -> Value {
@@ -32,8 +83,8 @@ fn with_defaults(stored: &Value) -> Value {
 
 /// `{uuid, division, name, sync_timestamps, preferences}`; sync_timestamps has one entry per
 /// synced table plus `last_sync` and `deleted_entries_sync_timestamp` (1 before the first sync).
-pub fn organization_details(state: &AppState, division: i64) -> Value {
-    let read = || -> anyhow::Result<Option<Value>> {
+pub fn organization_details(state: &AppState, division: i64) -> OrganizationDetails {
+    let read = || -> anyhow::Result<Option<OrganizationDetails>> {
         let store = state.stores.get(division)?;
         let Some(d) = store.org_details()? else { return Ok(None) };
         let sync = store.sync_state()?;
@@ -43,10 +94,13 @@ pub fn organization_details(state: &AppState, division: i64) -> Value {
         }
         ts.insert("last_sync".into(), json!(sync.last_sync));
         ts.insert("deleted_entries_sync_timestamp".into(), json!(sync.deleted_entries_sync_timestamp.unwrap_or(1)));
-        Ok(Some(json!({
-            "uuid": d.uuid, "division": d.division, "name": d.name,
-            "sync_timestamps": ts, "preferences": with_defaults(&d.preferences),
-        })))
+        Ok(Some(OrganizationDetails {
+            uuid: d.uuid,
+            division: d.division,
+            name: d.name,
+            sync_timestamps: ts,
+            preferences: with_defaults(&d.preferences),
+        }))
     };
     match read() {
         Ok(Some(v)) => v,

@@ -11,7 +11,11 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use std::path::PathBuf;
 
 pub fn routes(r: &mut Router) {
-    r.public("/admin/backup", |res| res.get(backup));
+    r.public("/admin/backup", |res| {
+        res.get(backup)
+            .bytes(200, "application/x-tar", "A backup of the data directory (only to this host's own command)")
+            .fails(&[Code::NotFound])
+    });
 }
 
 /// Whether the request comes from this host with the control token.

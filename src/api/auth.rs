@@ -13,7 +13,7 @@ use crate::error::{AppError, AppResult, Code};
 use crate::exact::ExactError;
 use crate::exact::oauth::now_ms;
 use crate::exact::tokens::Access;
-use crate::organization::{self, organization_details};
+use crate::organization::{self, OrganizationDetails, organization_details};
 use crate::serverdb::OrgAccount;
 use crate::state::AppState;
 use actix_web::http::header;
@@ -21,15 +21,38 @@ use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::time::Instant;
+use utoipa::{IntoParams, ToSchema};
 
 pub fn routes(r: &mut Router) {
-    r.public("/auth/login", |res| res.get(login));
-    r.public("/auth/authorize", |res| res.post(authorize));
-    r.public("/auth/session", |res| res.get(session_state));
-    r.public("/auth/logout", |res| res.post(logout));
-    r.public("/auth/refresh", |res| res.post(refresh));
-    r.signed_in("/auth/division", |res| res.post(switch_division));
-    r.signed_in("/auth/reauth", |res| res.post(reauth));
+    r.public("/auth/login", |res| {
+        res.get(login).query::<LoginQuery>().empty(302, "Sends the browser to Exact Online's sign-in")
+    });
+    r.public("/auth/authorize", |res| {
+        res.post(authorize)
+            .body::<AuthorizeBody>()
+            .json::<SessionView>(200, "Signed in: the new session (or the renewed re-authentication)")
+            .fails(&[Code::LoginState, Code::DivisionInfo, Code::Provider, Code::Timeout])
+    });
+    r.public("/auth/session", |res| {
+        res.get(session_state)
+            .json::<SessionView>(200, "The session, or the signed-out view without one")
+            .fails(&[Code::Critical])
+    });
+    r.public("/auth/logout", |res| res.post(logout).empty(204, "Signed out"));
+    r.public("/auth/refresh", |res| {
+        res.post(refresh).json::<SessionView>(200, "The session, its Exact Online token renewed when it was due")
+    });
+    r.signed_in("/auth/division", |res| {
+        res.post(switch_division)
+            .body::<DivisionBody>()
+            .json::<SessionView>(200, "The session, switched to the other organization")
+    });
+    r.signed_in("/auth/reauth", |res| {
+        res.post(reauth)
+            .body::<ReauthBody>()
+            .json::<SessionView>(200, "The session, re-authenticated for importing data")
+            .fails(&[Code::TooManyRequests])
+    });
 }
 
 /// Where the provider sends the browser back: `{public_url}/callback`, else this server as the
@@ -50,11 +73,15 @@ fn local_path(path: Option<String>) -> Option<String> {
     path.filter(|p| p.starts_with('/') && !p.starts_with("//") && !p.contains('\\'))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
 struct LoginQuery {
+    /// The local path to return to after signing in.
     #[serde(rename = "returnTo")]
+    #[param(example = "/dashboard")]
     return_to: Option<String>,
+    /// `reauth`: the second sign-in that importing data asks for.
     #[serde(default)]
+    #[param(inline)]
     purpose: LoginPurpose,
 }
 
@@ -93,7 +120,8 @@ async fn login(state: web::Data<AppState>, req: HttpRequest, q: web::Query<Login
         .finish())
 }
 
-#[derive(Deserialize)]
+/// What Exact Online's sign-in handed back to the callback page.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct AuthorizeBody {
     code: String,
@@ -102,33 +130,49 @@ struct AuthorizeBody {
 
 /// The signed-in user's view of the session (`GET /auth/session`; also the answer of sign-in,
 /// refresh and switching).
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionView {
     tier: Tier,
+    #[schema(example = "anna@demometaal.nl")]
     user_name: Option<String>,
+    #[schema(example = "Anna de Vries")]
     full_name: Option<String>,
     #[serde(rename = "customer_name")]
+    #[schema(example = "Demo Metaal B.V.")]
     customer_name: Option<String>,
+    /// The session's division; -1 without a session.
+    #[schema(example = 123456)]
     division: i64,
     divisions: Vec<DivisionChoice>,
+    /// The login process is complete (the organization is activated).
     registered: bool,
     activated: bool,
+    /// When the user's Exact Online token expires, epoch milliseconds.
+    #[schema(example = 1_780_000_600_000_i64)]
     token_expires_at: Option<i64>,
     refreshing_authorization: bool,
     /// Whether Exact Online still accepts this user's sign-in (`signInNeeded`: sign in again;
     /// local work goes on meanwhile).
     provider_access: Access,
+    /// Until when importing data is allowed without signing in again, epoch milliseconds.
     import_data_until: Option<i64>,
-    organization_details: Value,
+    organization_details: OrganizationDetails,
+    /// The user's own preferences in this organization.
+    #[schema(value_type = Object)]
     user_preferences: Value,
+    /// Only after signing in: the local path the sign-in started from.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "/dashboard")]
     return_to: Option<String>,
     /// The configured Exact Online host of the company's country, for links to its pages.
+    #[schema(example = "https://start.exactonline.nl")]
     exact_host: String,
     /// The config's sync interval in minutes: the schedule's for organizations that set none.
+    #[schema(example = 15)]
     sync_interval_default: u64,
     /// The organization's time zone (IANA name): the UI shows the server's times and "today" in it.
+    #[schema(example = "Europe/Amsterdam")]
     time_zone: String,
 }
 
@@ -303,9 +347,11 @@ async fn refresh(state: web::Data<AppState>, req: HttpRequest) -> AppResult<Http
     Ok(HttpResponse::Ok().json(view(&state, Some(&session))))
 }
 
-#[derive(Deserialize)]
+/// The division to switch to: one of the session's `divisions`.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct DivisionBody {
+    #[schema(example = 123456)]
     division: i64,
 }
 
@@ -336,7 +382,8 @@ async fn switch_division(
     Ok(HttpResponse::Ok().json(view(&state, Some(&s))))
 }
 
-#[derive(Deserialize)]
+/// The configured admin password.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct ReauthBody {
     password: String,

@@ -10,11 +10,84 @@ use crate::state::AppState;
 use crate::store::Query;
 use crate::store::joins::parse_joins_query;
 use actix_web::{HttpRequest, HttpResponse, web};
+use serde_json::{Map, Value, json};
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ObjectBuilder, Schema};
+use utoipa::{IntoParams, ToSchema};
 
 pub fn routes(r: &mut Router) {
     // `joins` is registered first so it is never taken for a table name.
-    r.full("/db/joins", |res| res.get(joins));
-    r.full("/db/{table}", |res| res.get(read).delete(clear));
+    r.full("/db/joins", |res| {
+        res.get(joins)
+            .query::<JoinsQuery>()
+            .list::<TableRow>(200, "The base table's rows with their joined rows")
+            .fails(&[Code::JoinLengthMismatch, Code::TableInfo])
+    });
+    r.full("/db/{table}", |res| {
+        res.get(read)
+            .query::<TableQuery>()
+            .list::<TableRow>(200, "The table's rows that match")
+            .fails(&[Code::TableInfo])
+            .delete(clear)
+            .empty(204, "The table is emptied; its next sync reads it from the start")
+            .fails(&[Code::SyncRunning, Code::TableInfo])
+    });
+}
+
+/// A row of a synced or live table: the provider's record, whose fields depend on the table.
+pub struct TableRow(pub Map<String, Value>);
+
+// By hand: utoipa keeps no example on a free-form object.
+impl utoipa::PartialSchema for TableRow {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .description(Some(
+                "A row of a synced or live table: the provider's record, whose fields depend on the table",
+            ))
+            .examples([json!({
+                "ID": "0badc0de-0000-4000-8000-000000000010",
+                "Code": "RVS-PLAAT-2MM",
+                "Description": "RVS plaat 2 mm",
+                "Timestamp": 41_200_317
+            })])
+            .into()
+    }
+}
+
+impl ToSchema for TableRow {}
+
+/// PostgREST-style reading of a table. Beside these, any of the table's columns filters as
+/// `column=op.value` (`eq`, `neq`, `gt`, `gte`, `lt`, `lte`, `like`, `ilike`, `in`, `is`, with
+/// `not.`), and `or=(…)`/`and=(…)` group conditions.
+#[derive(IntoParams)]
+pub struct TableQuery {
+    /// The columns to answer, comma separated (all when left out).
+    #[param(example = "ID,Code,Description")]
+    pub select: Option<String>,
+    /// Columns to sort by, comma separated, each `column[.asc|.desc][.nullsfirst|.nullslast]`.
+    #[param(example = "Code.asc")]
+    pub order: Option<String>,
+    /// At most this many rows (at most 1000, the default).
+    #[param(maximum = 1000, example = 100)]
+    pub limit: Option<u64>,
+    /// Rows to skip first.
+    pub offset: Option<u64>,
+}
+
+/// A table's rows with the rows of other tables that match them. Beside these, the base
+/// table's columns filter, select, order and page as in `GET /db/{table}`.
+#[derive(IntoParams)]
+pub struct JoinsQuery {
+    /// The base table.
+    #[param(example = "shopOrders")]
+    pub table: String,
+    /// A JSON list of `{source, joinOn, joinOnSelf}`: rows of `source` whose `joinOn` fields equal
+    /// the base row's `joinOnSelf` fields.
+    #[param(example = r#"[{"source":"items","joinOn":["ID"],"joinOnSelf":["Item"]}]"#)]
+    pub joins: Option<String>,
+    /// Merge the first match's fields into the row as `{source}.{field}` instead of attaching
+    /// the matches as an array under the source's name.
+    pub flatten: Option<bool>,
 }
 
 /// A table that exists and is read from the store (spec §5: non-sync endpoints are refused here).

@@ -17,7 +17,13 @@ use tokio::sync::broadcast::Receiver;
 use tokio::sync::broadcast::error::RecvError;
 
 pub fn routes(r: &mut Router) {
-    r.full("/events", |res| res.get(events));
+    r.full("/events", |res| {
+        res.get(events).bytes(
+            200,
+            "text/event-stream",
+            "Server-Sent Events: `toast` events with the organization's sync progress, as JSON",
+        )
+    });
 }
 
 /// A comment line every 10 s keeps proxies from closing an idle stream, and lets the server notice

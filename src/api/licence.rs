@@ -8,24 +8,51 @@ use crate::auth::orgs;
 use crate::auth::tier::{Session, today};
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::oauth::now_ms;
-use crate::organization::organization_details;
+use crate::organization::{OrganizationDetails, organization_details};
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 use std::time::Instant;
+use utoipa::ToSchema;
 
 pub fn routes(r: &mut Router) {
-    r.signed_in("/license/activate", |res| res.post(activate));
+    r.signed_in("/license/activate", |res| {
+        res.post(activate)
+            .body::<ActivateBody>()
+            .json::<Activated>(200, "The organization is activated and the login process complete")
+            .fails(&[Code::LicenceInvalid, Code::TooManyRequests])
+    });
 }
 
-#[derive(Deserialize)]
+/// A licence code for the session's organization.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct ActivateBody {
+    /// The session's division.
+    #[schema(example = 123456)]
     division: i64,
+    /// The customer name the code was issued to (the provider's name counts when it has one).
     #[serde(default)]
+    #[schema(example = "Demo Metaal B.V.")]
     customer: Option<String>,
     code: String,
+}
+
+/// An activated organization, with its licence's end.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct Activated {
+    activated: bool,
+    licence: LicenceExpiry,
+    organization_details: OrganizationDetails,
+}
+
+/// When a licence ends.
+#[derive(Serialize, ToSchema)]
+pub struct LicenceExpiry {
+    /// The last day the licence holds, or null for no end.
+    #[schema(value_type = Option<String>, format = Date, example = "2027-12-31")]
+    pub expires: Option<chrono::NaiveDate>,
 }
 
 async fn activate(
@@ -74,9 +101,9 @@ async fn activate(
     updated.registered = true;
     state.auth.sessions.save(&session.id, &updated).map_err(AppError::internal)?;
     tracing::info!(division = r.division, expires = ?licence.expires, "organization activated");
-    Ok(HttpResponse::Ok().json(json!({
-        "activated": true,
-        "licence": {"expires": licence.expires},
-        "organizationDetails": organization_details(&state, r.division),
-    })))
+    Ok(HttpResponse::Ok().json(Activated {
+        activated: true,
+        licence: LicenceExpiry { expires: licence.expires },
+        organization_details: organization_details(&state, r.division),
+    }))
 }

@@ -9,13 +9,24 @@ use crate::live::{AS_OF_HEADER, tables};
 use crate::state::AppState;
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
+use utoipa::IntoParams;
 
 pub fn routes(r: &mut Router) {
-    r.full("/exact/live/{table}", |res| res.get(read));
+    r.full("/exact/live/{table}", |res| {
+        res.get(read)
+            .query::<LiveQuery>()
+            .list::<super::db::TableRow>(
+                200,
+                "The table's rows; a copy kept from an earlier read says when it was fetched in X-Data-As-Of",
+            )
+            .fails(&[Code::SyncEndpointLive, Code::ProviderUnreachable, Code::ProviderSignIn, Code::Warehouses])
+            .fails(&[Code::TableInfo])
+    });
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, IntoParams)]
 struct LiveQuery {
+    /// Ask Exact Online even when the kept copy is fresh.
     #[serde(default)]
     refresh: bool,
 }

@@ -10,11 +10,17 @@ use actix_web::HttpResponse;
 use serde_json::{Map, Value, json};
 
 pub fn routes(r: &mut Router) {
-    r.public("/openapi.json", |res| res.get(document));
-}
+    /// An OpenAPI 3.1 document (this one).
+    #[derive(serde::Serialize, utoipa::ToSchema)]
+    #[serde(transparent)]
+    #[schema(value_type = Object)]
+    struct OpenApiDocument(Value);
 
-async fn document() -> HttpResponse {
-    HttpResponse::Ok().json(build(&super::route_table()))
+    async fn document() -> HttpResponse {
+        HttpResponse::Ok().json(OpenApiDocument(build(&super::route_table())))
+    }
+
+    r.public("/openapi.json", |res| res.get(document).json::<OpenApiDocument>(200, "The API's OpenAPI document"));
 }
 
 fn tier_name(route: &RouteInfo) -> String {

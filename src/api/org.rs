@@ -2,30 +2,159 @@
 //! `/exact/divisionDetails`, `/exact/divisions`), `/organizationDetails`, `/checkUser`, and the
 //! preference and permission writes.
 
+use super::licence::LicenceExpiry;
 use super::router::Router;
+use crate::auth::accounts::AccountView;
 use crate::auth::tier::{Session, today};
 use crate::auth::{accounts, orgs};
 use crate::error::{AppError, AppResult, Code};
-use crate::organization::organization_details;
+use crate::organization::{OrganizationDetails, organization_details};
 use crate::state::AppState;
 use crate::store::{DELETED_ENTRIES_TABLE, OrgDetails};
 use actix_web::{HttpResponse, web};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
+use utoipa::ToSchema;
+
+/// What a call that asks Exact Online may answer besides its own errors.
+const PROVIDER_FAILS: [Code; 4] = [Code::ProviderSignIn, Code::NoToken, Code::Timeout, Code::Provider];
 
 pub fn routes(r: &mut Router) {
-    r.signed_in("/exact/current", |res| res.get(current));
-    r.signed_in("/exact/divisionDetails", |res| res.get(division_details));
-    r.signed_in("/exact/divisions", |res| res.get(divisions));
-    r.signed_in("/organizationDetails", |res| res.get(details));
-    r.signed_in("/checkUser", |res| res.get(check_user));
-    r.signed_in("/updatePreferences", |res| res.put(update_preferences));
-    r.signed_in("/updateOrganizationPreferences", |res| res.put(update_org_preferences));
-    r.full("/updateOrganizationSyncTimestamps", |res| res.put(update_sync_timestamps));
-    r.full("/organization/accounts", |res| res.get(accounts));
+    r.signed_in("/exact/current", |res| {
+        res.get(current)
+            .json::<CurrentDivision>(200, "The user's current division in Exact Online")
+            .fails(&PROVIDER_FAILS)
+    });
+    r.signed_in("/exact/divisionDetails", |res| {
+        res.get(division_details)
+            .json::<DivisionDetails>(200, "The session's division as Exact Online describes it")
+            .fails(&PROVIDER_FAILS)
+            .fails(&[Code::DivisionInfo])
+    });
+    r.signed_in("/exact/divisions", |res| {
+        res.get(divisions).list::<DivisionListed>(200, "The divisions the session may switch to")
+    });
+    r.signed_in("/organizationDetails", |res| {
+        res.get(details).json::<OrganizationDetails>(200, "The session's organization")
+    });
+    r.signed_in("/checkUser", |res| {
+        res.get(check_user).json::<CheckUser>(200, "Whether the organization is activated, and the token's expiry")
+    });
+    r.signed_in("/updatePreferences", |res| {
+        res.put(update_preferences)
+            .body::<UserPreferences>()
+            .json::<UserPreferences>(200, "The user's preferences, saved")
+            .fails(&[Code::NotFound])
+    });
+    r.signed_in("/updateOrganizationPreferences", |res| {
+        res.put(update_org_preferences)
+            .body::<DetailsBody>()
+            .json::<OrganizationDetails>(200, "The organization, its preferences saved")
+            .fails(&[Code::NotFound])
+    });
+    r.full("/updateOrganizationSyncTimestamps", |res| {
+        res.put(update_sync_timestamps)
+            .body::<DetailsBody>()
+            .json::<OrganizationDetails>(200, "The organization, its sync timestamps moved back")
+            .fails(&[Code::NotFound, Code::SyncRunning])
+    });
+    r.full("/organization/accounts", |res| {
+        res.get(accounts).json::<OrgAccounts>(200, "The organization's accounts and the chosen sync account")
+    });
     // Before `/db/{table}`, so it is never taken for a table name.
-    r.full("/db/userPermissions", |res| res.get(permissions).put(update_permissions));
+    r.full("/db/userPermissions", |res| {
+        res.get(permissions)
+            .json::<StoredPermissions>(200, "The organization's user permissions")
+            .put(update_permissions)
+            .body::<PermissionsBody>()
+            .json::<SavedPermissions>(200, "The user permissions, saved")
+            .fails(&[Code::NotFound])
+    });
+}
+
+/// The user's current division and customer in Exact Online.
+#[derive(Serialize, ToSchema)]
+struct CurrentDivision {
+    #[schema(example = 123456)]
+    division: Option<i64>,
+    #[schema(example = "Demo Metaal B.V.")]
+    customer_name: Option<String>,
+    /// As Exact Online gives it.
+    #[serde(rename = "userName")]
+    #[schema(value_type = Option<String>, example = "anna@demometaal.nl")]
+    user_name: Option<Value>,
+}
+
+/// A division as Exact Online describes it.
+#[derive(Serialize, ToSchema)]
+struct DivisionDetails {
+    #[schema(example = 123456)]
+    division: i64,
+    #[schema(example = "Demo Metaal B.V.")]
+    division_description: String,
+    #[schema(example = "Demo Metaal B.V.")]
+    customer: String,
+}
+
+/// A division the session may switch to.
+#[derive(Serialize, ToSchema)]
+struct DivisionListed {
+    #[schema(example = 123456)]
+    division: i64,
+    #[schema(example = "Demo Metaal B.V.")]
+    name: String,
+    #[schema(example = "Demo Metaal B.V.")]
+    customer: String,
+    /// The session's division.
+    current: bool,
+}
+
+/// Whether the session's organization is activated.
+#[derive(Serialize, ToSchema)]
+struct CheckUser {
+    activated: bool,
+    #[schema(example = 123456)]
+    division: i64,
+    #[schema(example = "Demo Metaal B.V.")]
+    customer: String,
+    /// The organization's licence, null before it is activated.
+    licence: Option<LicenceExpiry>,
+    token: TokenExpiry,
+}
+
+/// When the user's Exact Online token expires (the token itself never leaves the server).
+#[derive(Serialize, ToSchema)]
+struct TokenExpiry {
+    /// Epoch milliseconds; null without a token.
+    #[schema(example = 1_780_000_600_000_i64)]
+    expires_at: Option<i64>,
+}
+
+/// The organization's accounts: the users who signed in to it.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct OrgAccounts {
+    accounts: Vec<AccountView>,
+    /// The chosen sync account's user ID; null: automatic.
+    #[schema(example = "0badc0de-0000-4000-8000-0000000000aa")]
+    sync_account: Option<String>,
+}
+
+/// The organization's user permissions, as the permissions screen saved them.
+#[derive(Serialize, ToSchema)]
+struct StoredPermissions {
+    /// The saved list, or empty.
+    #[schema(value_type = Vec<Value>)]
+    data: Value,
+}
+
+/// The user permissions as saved.
+#[derive(Serialize, ToSchema)]
+struct SavedPermissions {
+    #[schema(example = "success")]
+    status: &'static str,
+    data: Vec<Value>,
 }
 
 async fn access_token(state: &AppState, session: &Session) -> AppResult<String> {
@@ -38,9 +167,11 @@ async fn current(state: web::Data<AppState>, session: Session) -> AppResult<Http
     let me = state.exact.me(&token).await?;
     let division = me.get("CurrentDivision").and_then(Value::as_i64);
     let customer = me.get("DivisionCustomerName").and_then(Value::as_str).map(str::trim);
-    Ok(HttpResponse::Ok().json(json!({
-        "division": division, "customer_name": customer, "userName": me.get("UserName"),
-    })))
+    Ok(HttpResponse::Ok().json(CurrentDivision {
+        division,
+        customer_name: customer.map(str::to_string),
+        user_name: me.get("UserName").cloned(),
+    }))
 }
 
 /// `GET /exact/divisionDetails`: the session's division as the provider describes it.
@@ -58,19 +189,26 @@ async fn division_details(state: web::Data<AppState>, session: Session) -> AppRe
         .map_err(|e| AppError::from(e).caused_by(anyhow::anyhow!("divisionDetails")))?;
     let row = rows.first().ok_or_else(|| AppError::new(Code::DivisionInfo))?;
     let text = |k: &str| row.get(k).and_then(Value::as_str).unwrap_or_default().trim().to_string();
-    Ok(HttpResponse::Ok().json(json!({
-        "division": division, "division_description": text("Description"), "customer": text("CustomerName"),
-    })))
+    Ok(HttpResponse::Ok().json(DivisionDetails {
+        division,
+        division_description: text("Description"),
+        customer: text("CustomerName"),
+    }))
 }
 
 /// The divisions the session may switch to (as listed at sign-in).
 async fn divisions(session: Session) -> HttpResponse {
     let current = session.record.division;
-    let list: Vec<Value> = session
+    let list: Vec<DivisionListed> = session
         .record
         .divisions
         .iter()
-        .map(|d| json!({"division": d.division, "name": d.name, "customer": d.customer, "current": d.division == current}))
+        .map(|d| DivisionListed {
+            division: d.division,
+            name: d.name.clone(),
+            customer: d.customer.clone(),
+            current: d.division == current,
+        })
         .collect();
     HttpResponse::Ok().json(list)
 }
@@ -91,11 +229,14 @@ async fn check_user(state: web::Data<AppState>, session: Session) -> AppResult<H
         updated.registered = true;
         state.auth.sessions.save(&session.id, &updated).map_err(AppError::internal)?;
     }
-    let licence = record.and_then(|o| o.licence).map(|l| json!({"expires": l.expires}));
-    Ok(HttpResponse::Ok().json(json!({
-        "activated": activated, "division": r.division, "customer": r.customer_name, "licence": licence,
-        "token": {"expires_at": state.tokens.expiry_ms(&r.user)},
-    })))
+    let licence = record.and_then(|o| o.licence).map(|l| LicenceExpiry { expires: l.expires });
+    Ok(HttpResponse::Ok().json(CheckUser {
+        activated,
+        division: r.division,
+        customer: r.customer_name.clone(),
+        licence,
+        token: TokenExpiry { expires_at: state.tokens.expiry_ms(&r.user) },
+    }))
 }
 
 /// Refuses a body that names another organization than the session's.
@@ -108,9 +249,14 @@ fn same_org(state: &AppState, session: &Session, uuid: &str) -> AppResult<OrgDet
     Ok(details)
 }
 
-#[derive(Deserialize)]
-struct PreferencesBody {
+/// The user's own preferences in an organization.
+#[derive(Deserialize, Serialize, ToSchema)]
+struct UserPreferences {
+    /// The session's organization: its `uuid` (or division code).
+    #[schema(example = "7d0f3c52-2b1e-4a8e-9c55-1f2a3b4c5d6e")]
     uuid: String,
+    /// The whole preferences object (it replaces the stored one).
+    #[schema(value_type = Object)]
     preferences: Value,
 }
 
@@ -118,7 +264,7 @@ struct PreferencesBody {
 async fn update_preferences(
     state: web::Data<AppState>,
     session: Session,
-    body: web::Json<PreferencesBody>,
+    body: web::Json<UserPreferences>,
 ) -> AppResult<HttpResponse> {
     let body = body.into_inner();
     if !body.preferences.is_object() {
@@ -127,15 +273,23 @@ async fn update_preferences(
     same_org(&state, &session, &body.uuid)?;
     let store = state.stores.get(session.record.division)?;
     store.set_user_preferences(&session.record.user, &body.preferences)?;
-    Ok(HttpResponse::Ok().json(json!({"uuid": body.uuid, "preferences": body.preferences})))
+    Ok(HttpResponse::Ok().json(body))
 }
 
-#[derive(Deserialize)]
+/// A change to the organization: its preferences, or its sync timestamps.
+#[derive(Deserialize, ToSchema)]
 struct DetailsBody {
+    /// The session's organization: its `uuid` (or division code).
+    #[schema(example = "7d0f3c52-2b1e-4a8e-9c55-1f2a3b4c5d6e")]
     uuid: String,
+    /// The organization's preferences (an object; it replaces the stored one).
     #[serde(default)]
+    #[schema(value_type = Option<Object>)]
     preferences: Option<Value>,
+    /// Per synced table the timestamp to read from again (a number, or its text); `last_sync` is
+    /// ignored and `deleted_entries_sync_timestamp` is the deleted entries' one.
     #[serde(default)]
+    #[schema(value_type = Option<Object>)]
     sync_timestamps: Option<Map<String, Value>>,
 }
 
@@ -252,9 +406,13 @@ fn check_moves_back(table: &str, ts: i64, stored: i64) -> AppResult<()> {
 
 const PERMISSIONS_KEY: &str = "user_permissions";
 
-#[derive(Deserialize)]
+/// The organization's user permissions to save.
+#[derive(Deserialize, ToSchema)]
 struct PermissionsBody {
+    /// The session's organization: its `uuid` or division code (text or number).
+    #[schema(value_type = Value, example = "7d0f3c52-2b1e-4a8e-9c55-1f2a3b4c5d6e")]
     organization_id: Value,
+    /// The permissions, as the permissions screen keeps them.
     data: Vec<Value>,
 }
 
@@ -271,13 +429,13 @@ async fn update_permissions(
     same_org(&state, &session, &org_id)?;
     let bytes = serde_json::to_vec(&body.data).map_err(AppError::internal)?;
     state.stores.get(session.record.division)?.kv_put(PERMISSIONS_KEY, &bytes)?;
-    Ok(HttpResponse::Ok().json(json!({"status": "success", "data": body.data})))
+    Ok(HttpResponse::Ok().json(SavedPermissions { status: "success", data: body.data }))
 }
 
 async fn permissions(state: web::Data<AppState>, session: Session) -> AppResult<HttpResponse> {
     let stored = state.stores.get(session.record.division)?.kv_get(PERMISSIONS_KEY)?;
     let data: Value = stored.and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_else(|| json!([]));
-    Ok(HttpResponse::Ok().json(json!({"data": data})))
+    Ok(HttpResponse::Ok().json(StoredPermissions { data }))
 }
 
 #[cfg(test)]

@@ -14,15 +14,66 @@ use crate::exact::{ExactClient, Waits};
 use crate::setup::{FirstRun, PROVIDER_HOSTS};
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use utoipa::ToSchema;
 
 pub fn routes(r: &mut Router) {
-    r.public("/setup", |res| res.get(status));
-    r.public("/setup/test", |res| res.post(test));
-    r.public("/setup/finish", |res| res.post(finish));
+    r.public("/setup", |res| {
+        res.get(status).json::<SetupStatus>(200, "Whether the server waits to be set up, and what to register for it")
+    });
+    r.public("/setup/test", |res| {
+        res.post(test)
+            .body::<SetupTestBody>()
+            .json::<SetupTest>(200, "The Exact Online sign-in that tests the client id and secret")
+            .fails(&[Code::NotFound, Code::TooManyRequests])
+    });
+    r.public("/setup/finish", |res| {
+        res.post(finish)
+            .body::<SetupFinishBody>()
+            .json::<SetupDone>(200, "Exact Online accepted the settings: they are saved and the server restarts")
+            .fails(&[Code::NotFound, Code::LoginState, Code::Provider])
+    });
+}
+
+/// Whether the server waits to be set up; while it does, what to register in the Exact App Center.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct SetupStatus {
+    needed: bool,
+    /// Set up just now: the server restarts with the new settings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    restarting: Option<bool>,
+    /// The redirect URL to register with the app.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "https://stock.demometaal.nl/callback")]
+    redirect_url: Option<String>,
+    /// The configured Exact Online host.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "https://start.exactonline.nl")]
+    base_url: Option<String>,
+    /// The configured client id (empty until set up).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "")]
+    client_id: Option<String>,
+    /// Exact Online's country hosts to choose from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hosts: Option<Vec<ProviderHost>>,
+    /// The config file the settings are written to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "/etc/stock-manager/config.toml")]
+    config_file: Option<String>,
+}
+
+/// One of Exact Online's country hosts.
+#[derive(Serialize, ToSchema)]
+struct ProviderHost {
+    #[schema(example = "Nederland")]
+    name: &'static str,
+    #[schema(example = "https://start.exactonline.nl")]
+    url: &'static str,
 }
 
 /// The cookie that binds a test sign-in to the browser that started it.
@@ -43,30 +94,56 @@ async fn status(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
     let Ok(first_run) = first_run(&state) else {
         // Set up just now: this instance is about to make way for one with the new config.
         let restarting = state.first_run.as_ref().is_some_and(|f| f.is_done());
-        let body = if restarting { json!({ "needed": false, "restarting": true }) } else { json!({ "needed": false }) };
+        let body = SetupStatus {
+            needed: false,
+            restarting: restarting.then_some(true),
+            redirect_url: None,
+            base_url: None,
+            client_id: None,
+            hosts: None,
+            config_file: None,
+        };
         return HttpResponse::Ok().insert_header(("Cache-Control", "no-store")).json(body);
     };
-    let hosts: Vec<Value> = PROVIDER_HOSTS.iter().map(|(name, url)| json!({ "name": name, "url": url })).collect();
-    HttpResponse::Ok().insert_header(("Cache-Control", "no-store")).json(json!({
-        "needed": true,
-        "redirectUrl": super::auth::callback_url(&state, &req),
-        "baseUrl": state.config.provider.base_url,
-        "clientId": state.config.provider.client_id,
-        "hosts": hosts,
-        "configFile": first_run.config_file.display().to_string(),
-    }))
+    let hosts = PROVIDER_HOSTS.iter().map(|&(name, url)| ProviderHost { name, url }).collect();
+    HttpResponse::Ok().insert_header(("Cache-Control", "no-store")).json(SetupStatus {
+        needed: true,
+        restarting: None,
+        redirect_url: Some(super::auth::callback_url(&state, &req)),
+        base_url: Some(state.config.provider.base_url.clone()),
+        client_id: Some(state.config.provider.client_id.clone()),
+        hosts: Some(hosts),
+        config_file: Some(first_run.config_file.display().to_string()),
+    })
 }
 
-#[derive(Deserialize)]
+/// The setup code and the app's credentials to test.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct TestBody {
+struct SetupTestBody {
+    /// The code the server prints in its log and on its console.
+    #[schema(example = "K7QF-2M9X-H4TW")]
     setup_code: String,
+    /// The app's client id from the Exact App Center.
+    #[schema(example = "3f6d2a10-5b7c-4e8f-9a1b-2c3d4e5f6a7b")]
     client_id: String,
     client_secret: String,
+    /// The country host, e.g. one of `hosts`.
+    #[schema(example = "https://start.exactonline.nl")]
     base_url: String,
 }
 
-async fn test(state: web::Data<AppState>, req: HttpRequest, body: web::Json<TestBody>) -> AppResult<HttpResponse> {
+/// Where to send the browser to test the credentials.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct SetupTest {
+    #[schema(
+        example = "https://start.exactonline.nl/api/oauth2/auth?client_id=…&redirect_uri=…&response_type=code&state=…"
+    )]
+    authorize_url: String,
+}
+
+async fn test(state: web::Data<AppState>, req: HttpRequest, body: web::Json<SetupTestBody>) -> AppResult<HttpResponse> {
     let first_run = first_run(&state)?;
     let body = body.into_inner();
     let key = super::client::ClientInfo::of(&req).ip.map(|ip| ip.to_string()).unwrap_or_default();
@@ -99,7 +176,7 @@ async fn test(state: web::Data<AppState>, req: HttpRequest, body: web::Json<Test
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
         .cookie(session::cookie(SETUP_COOKIE, nonce, state.auth.secure_cookies, SETUP_COOKIE_TTL_MS))
-        .json(json!({ "authorizeUrl": authorize_url })))
+        .json(SetupTest { authorize_url }))
 }
 
 /// The country host, as an origin without a trailing slash: one of Exact's, or another http(s)
@@ -117,14 +194,34 @@ fn http() -> AppResult<reqwest::Client> {
     ExactClient::http_client(Duration::from_secs(60)).map_err(AppError::internal)
 }
 
-#[derive(Deserialize)]
+/// What Exact Online's sign-in handed back to the callback page.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct FinishBody {
+struct SetupFinishBody {
     code: String,
     state: String,
 }
 
-async fn finish(state: web::Data<AppState>, req: HttpRequest, body: web::Json<FinishBody>) -> AppResult<HttpResponse> {
+/// The settings are saved; who signed in to test them.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct SetupDone {
+    done: bool,
+    #[schema(example = "anna@demometaal.nl")]
+    user_name: String,
+    #[schema(example = "Demo Metaal B.V.")]
+    customer_name: String,
+    #[schema(example = 123456)]
+    division: Option<i64>,
+    #[schema(example = "/etc/stock-manager/config.toml")]
+    config_file: String,
+}
+
+async fn finish(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    body: web::Json<SetupFinishBody>,
+) -> AppResult<HttpResponse> {
     let first_run = first_run(&state)?;
     let nonce = req.cookie(SETUP_COOKIE).map(|c| c.value().to_string());
     let pending = first_run.take(&body.state, nonce.as_deref()).ok_or_else(|| {
@@ -164,13 +261,13 @@ async fn finish(state: web::Data<AppState>, req: HttpRequest, body: web::Json<Fi
         )
     })?;
     tracing::info!(config_file = %first_run.config_file.display(), base_url = %pending.base_url, "first-run setup done: restarting with the new settings");
-    Ok(HttpResponse::Ok().cookie(session::removal(SETUP_COOKIE, state.auth.secure_cookies)).json(json!({
-        "done": true,
-        "userName": text("UserName"),
-        "customerName": text("DivisionCustomerName"),
-        "division": me.get("CurrentDivision").and_then(Value::as_i64),
-        "configFile": first_run.config_file.display().to_string(),
-    })))
+    Ok(HttpResponse::Ok().cookie(session::removal(SETUP_COOKIE, state.auth.secure_cookies)).json(SetupDone {
+        done: true,
+        user_name: text("UserName"),
+        customer_name: text("DivisionCustomerName"),
+        division: me.get("CurrentDivision").and_then(Value::as_i64),
+        config_file: first_run.config_file.display().to_string(),
+    }))
 }
 
 #[cfg(test)]

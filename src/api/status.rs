@@ -4,17 +4,32 @@
 use super::router::Router;
 use crate::auth::tier::Session;
 use crate::error::{AppError, AppResult};
+use crate::exact::reachability::ProviderStatus;
+use crate::outbox::QueueCounts;
 use crate::state::AppState;
 use actix_web::{HttpResponse, web};
-use serde_json::json;
+use serde::Serialize;
+use utoipa::ToSchema;
 
 pub fn routes(r: &mut Router) {
-    r.signed_in("/status", |res| res.get(status));
+    r.signed_in("/status", |res| {
+        res.get(status).json::<ServerStatus>(
+            200,
+            "Whether Exact Online answers, and the organization's waiting and refused writes",
+        )
+    });
+}
+
+#[derive(Serialize, ToSchema)]
+struct ServerStatus {
+    provider: ProviderStatus,
+    /// The organization's writes in the outbox.
+    outbox: QueueCounts,
 }
 
 async fn status(state: web::Data<AppState>, session: Session) -> AppResult<HttpResponse> {
     let outbox = state.outbox.counts(session.record.division).map_err(AppError::internal)?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
-        .json(json!({"provider": state.exact.provider_status(), "outbox": outbox})))
+        .json(ServerStatus { provider: state.exact.provider_status(), outbox }))
 }

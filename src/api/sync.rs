@@ -14,15 +14,28 @@ use actix_web::{HttpResponse, web};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use utoipa::ToSchema;
 
 pub fn routes(r: &mut Router) {
-    r.full("/sync", |res| res.get(status).post(start));
-    r.full("/sync/endpoints", |res| res.get(endpoints));
+    r.full("/sync", |res| {
+        res.get(status)
+            .json::<SyncStatus>(200, "Whether a sync runs, and each synced table's state")
+            .post(start)
+            .body::<SyncStartBody>()
+            .json::<SyncStarted>(202, "The sync started in the background; the live tables asked for are refreshed")
+            .fails(&[Code::SyncRunning, Code::ProviderSignIn])
+    });
+    r.full("/sync/endpoints", |res| {
+        res.get(endpoints).list::<EndpointInfo>(200, "The Sync Data menu's endpoints and the caller's selection")
+    });
 }
 
-#[derive(Serialize)]
+/// An endpoint of the Sync Data menu.
+#[derive(Serialize, ToSchema)]
 struct EndpointInfo {
+    #[schema(example = "items")]
     table: &'static str,
+    #[schema(example = "Items")]
     name: &'static str,
     /// Read incrementally into the store (else fetched live and cached).
     sync: bool,
@@ -72,18 +85,42 @@ async fn endpoints(state: web::Data<AppState>, session: Session) -> HttpResponse
     HttpResponse::Ok().json(list)
 }
 
-#[derive(Deserialize, Default)]
+/// What to sync (the body may be left out: the caller's saved selection, else the default).
+#[derive(Deserialize, Default, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct StartBody {
+struct SyncStartBody {
     /// Tables or display names; absent = the caller's saved selection, else the default. A
     /// given list becomes the caller's saved selection.
+    #[schema(example = json!(["items", "shopOrders", "Stock Positions"]))]
     endpoints: Option<Vec<String>>,
+}
+
+/// A sync started (or only live tables refreshed).
+#[derive(Serialize, ToSchema)]
+struct SyncStarted {
+    /// Whether a sync of stored tables started.
+    started: bool,
+    /// The tables it syncs (deleted entries follow them, unlisted).
+    #[schema(example = json!(["items", "shopOrders"]))]
+    endpoints: Vec<&'static str>,
+    /// Per live table asked for, whether its refresh worked (in the order asked).
+    #[schema(value_type = BTreeMap<String, LiveRefresh>)]
+    refreshed: serde_json::Map<String, serde_json::Value>,
+}
+
+/// How a live table's refresh went.
+#[derive(Serialize, ToSchema)]
+struct LiveRefresh {
+    ok: bool,
+    /// Why it failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
 }
 
 async fn start(
     state: web::Data<AppState>,
     session: Session,
-    body: Option<web::Json<StartBody>>,
+    body: Option<web::Json<SyncStartBody>>,
 ) -> AppResult<HttpResponse> {
     let org = Org { division: session.record.division };
     let chosen = body.and_then(|b| b.into_inner().endpoints);
@@ -116,34 +153,36 @@ async fn start(
         }
     };
     let refreshes = live.iter().map(|ep| crate::live::tables::refresh_now(&state, org.division, ep));
-    let refreshed: serde_json::Map<String, serde_json::Value> = live
-        .iter()
-        .zip(futures_util::future::join_all(refreshes).await)
-        .map(|(ep, outcome)| {
-            let v = match outcome {
-                Ok(()) => serde_json::json!({ "ok": true }),
-                Err(why) => serde_json::json!({ "ok": false, "error": why }),
-            };
-            (ep.table.to_string(), v)
-        })
-        .collect();
-    Ok(HttpResponse::Accepted().json(serde_json::json!({
-        "started": started,
-        "endpoints": tables,
-        "refreshed": refreshed,
-    })))
+    // A map in the order asked (serde_json's keeps it), of `LiveRefresh`es.
+    let mut refreshed = serde_json::Map::new();
+    for (ep, outcome) in live.iter().zip(futures_util::future::join_all(refreshes).await) {
+        let outcome = match outcome {
+            Ok(()) => LiveRefresh { ok: true, error: None },
+            Err(why) => LiveRefresh { ok: false, error: Some(why) },
+        };
+        refreshed.insert(ep.table.to_string(), serde_json::to_value(outcome).map_err(AppError::internal)?);
+    }
+    Ok(HttpResponse::Accepted().json(SyncStarted { started, endpoints: tables, refreshed }))
 }
 
-#[derive(Serialize)]
+/// A synced table's state.
+#[derive(Serialize, ToSchema)]
 struct TableState {
+    #[schema(example = 1_284)]
     rows: u64,
+    /// The provider's Timestamp read up to; null before its first sync.
+    #[schema(example = 41_200_317)]
     timestamp: Option<i64>,
+    /// Why the last sync of the table stopped, if it did.
     error: Option<String>,
 }
 
-#[derive(Serialize)]
+/// Whether a sync runs, and each synced table's state.
+#[derive(Serialize, ToSchema)]
 struct SyncStatus {
     running: bool,
+    /// When the last sync ended (local ISO time).
+    #[schema(example = "2026-11-27T07:30:00.000+01:00")]
     last_sync: Option<String>,
     tables: BTreeMap<String, TableState>,
 }

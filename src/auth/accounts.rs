@@ -15,11 +15,15 @@ use std::sync::Arc;
 pub const SYNC_ACCOUNT_PREFERENCE: &str = "sync_account";
 
 /// One account as the Global Settings screen lists it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AccountView {
+    /// The provider's user ID.
+    #[schema(example = "0badc0de-0000-4000-8000-0000000000aa")]
     pub user: String,
+    #[schema(example = "anna@demometaal.nl")]
     pub user_name: String,
+    #[schema(example = "Anna de Vries")]
     pub full_name: String,
     pub access: Access,
 }

@@ -33,11 +33,14 @@ pub const REAUTH_TTL_MS: i64 = 10 * 60_000;
 const TOUCH_EVERY_MS: i64 = 60_000;
 
 /// A division the signed-in user may switch to.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 pub struct DivisionChoice {
+    #[schema(example = 123456)]
     pub division: i64,
+    #[schema(example = "Demo Metaal B.V.")]
     pub name: String,
     #[serde(default)]
+    #[schema(example = "Demo Metaal B.V.")]
     pub customer: String,
 }
 
@@ -78,7 +81,7 @@ pub struct PendingLogin {
     pub created_ms: i64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum LoginPurpose {
     /// A normal sign-in: a new session.

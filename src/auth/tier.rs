@@ -18,7 +18,8 @@ use serde::Serialize;
 use std::future::{Ready, ready};
 use std::time::Duration;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+/// What a session may do: each route needs a tier, and each tier includes the ones before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum Tier {
     Public,

@@ -5,11 +5,12 @@ use parking_lot::Mutex;
 use serde::Serialize;
 
 /// What the last calls said about the provider.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct ProviderStatus {
     /// False after a call failed on the network or with a 5xx, until a call gets an answer.
     pub reachable: bool,
     /// Since when (epoch ms) it is in this state; none before the first call.
+    #[schema(example = 1_780_000_000_000_i64)]
     pub since_ms: Option<i64>,
     /// The last failure's message (kept after recovery, for the record).
     pub last_error: Option<String>,

@@ -37,7 +37,7 @@ struct Stored {
 }
 
 /// What the server can do with a user's provider sign-in right now, without asking the provider.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum Access {
     /// A token set is stored and Exact has not refused it (it may be renewed when due).

@@ -135,7 +135,7 @@ enum Found {
 }
 
 /// The queue's open and refused writes, as the UI shows them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
 pub struct QueueCounts {
     pub pending: usize,
     pub failed: usize,
