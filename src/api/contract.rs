@@ -56,6 +56,10 @@ pub struct Answer {
 pub struct Op {
     pub method: &'static str,
     pub body: Option<Content>,
+    /// The body may be left out (the route then takes its defaults).
+    pub body_optional: bool,
+    /// Headers of its success answers: name and what it says.
+    pub headers: Vec<(&'static str, &'static str)>,
     pub query: Vec<Parameter>,
     pub answers: Vec<Answer>,
     /// Errors of the catalogue this operation answers for its own reasons, beside the ones every
@@ -65,7 +69,15 @@ pub struct Op {
 
 impl Op {
     pub fn new(method: &'static str) -> Self {
-        Op { method, body: None, query: Vec::new(), answers: Vec::new(), fails: Vec::new() }
+        Op {
+            method,
+            body: None,
+            body_optional: false,
+            headers: Vec::new(),
+            query: Vec::new(),
+            answers: Vec::new(),
+            fails: Vec::new(),
+        }
     }
 
     pub fn json_body<T: ToSchema>(&mut self) {

@@ -19,6 +19,7 @@ pub fn routes(r: &mut Router) {
                 200,
                 "The table's rows; a copy kept from an earlier read says when it was fetched in X-Data-As-Of",
             )
+            .header(AS_OF_HEADER, "Only on a copy kept from an earlier read: when it was fetched, epoch milliseconds")
             .fails(&[Code::SyncEndpointLive, Code::ProviderUnreachable, Code::ProviderSignIn, Code::Warehouses])
             .fails(&[Code::TableInfo])
     });

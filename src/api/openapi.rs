@@ -124,6 +124,14 @@ fn operation(route: &RouteInfo, op: &Op, schemas: &mut Map<String, Value>) -> Va
         if let Some(c) = content(&answer.content, schemas) {
             r["content"] = c;
         }
+        if (200..300).contains(&answer.status) && !op.headers.is_empty() {
+            let headers: Map<String, Value> = op
+                .headers
+                .iter()
+                .map(|(name, about)| (name.to_string(), json!({"description": about, "schema": {"type": "string"}})))
+                .collect();
+            r["headers"] = Value::Object(headers);
+        }
         responses.insert(answer.status.to_string(), r);
     }
     let mut fails = op.fails.clone();
@@ -146,7 +154,7 @@ fn operation(route: &RouteInfo, op: &Op, schemas: &mut Map<String, Value>) -> Va
         doc["security"] = json!([{"session": []}]);
     }
     if let Some(body) = op.body.as_ref().and_then(|b| content(b, schemas)) {
-        doc["requestBody"] = json!({"required": true, "content": body});
+        doc["requestBody"] = json!({"required": !op.body_optional, "content": body});
     }
     doc
 }

@@ -78,6 +78,20 @@ impl Res {
         self
     }
 
+    /// The method takes a JSON body of type `T`, or none (then its defaults).
+    pub fn optional_body<T: ToSchema>(mut self) -> Self {
+        let op = self.last();
+        op.json_body::<T>();
+        op.body_optional = true;
+        self
+    }
+
+    /// The method's success answers carry this header.
+    pub fn header(mut self, name: &'static str, description: &'static str) -> Self {
+        self.last().headers.push((name, description));
+        self
+    }
+
     /// The method takes a body of this media type (an upload).
     pub fn upload(mut self, media: &'static str) -> Self {
         self.last().bytes_body(media);

@@ -21,7 +21,7 @@ pub fn routes(r: &mut Router) {
         res.get(status)
             .json::<SyncStatus>(200, "Whether a sync runs, and each synced table's state")
             .post(start)
-            .body::<SyncStartBody>()
+            .optional_body::<SyncStartBody>()
             .json::<SyncStarted>(202, "The sync started in the background; the live tables asked for are refreshed")
             .fails(&[Code::SyncRunning, Code::ProviderSignIn])
     });
