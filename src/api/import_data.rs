@@ -17,10 +17,24 @@ use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::sync::Arc;
+use utoipa::{IntoParams, ToSchema};
 
 pub fn routes(r: &mut Router) {
-    r.import_data("/importData/export", |res| res.get(export));
-    r.import_data("/importData/import", |res| res.post(import));
+    r.import_data("/importData/export", |res| {
+        res.get(export).bytes(
+            200,
+            "application/x-ndjson",
+            "The local copy as NDJSON: a header line, then one `{\"table\", \"row\"}` line per row",
+        )
+    });
+    r.import_data("/importData/import", |res| {
+        res.post(import)
+            .upload("application/x-ndjson")
+            .query::<ImportQuery>()
+            .json::<Report>(200, "The file is good: imported, or only checked on a dry run")
+            .json::<Report>(422, "The file has errors: nothing was imported")
+            .fails(&[Code::EmptyPayload, Code::PayloadTooLarge, Code::SyncRunning])
+    });
 }
 
 pub const FORMAT: &str = "stock-manager-export";
@@ -104,26 +118,41 @@ async fn export(state: web::Data<AppState>, session: Session) -> AppResult<HttpR
         .streaming(stream))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ImportQuery {
+    /// Only check the file and tell what it holds; nothing is written.
     #[serde(default, rename = "dryRun")]
     dry_run: bool,
 }
 
-#[derive(Serialize)]
+/// A line of the file that cannot be imported, and why.
+#[derive(Serialize, ToSchema)]
+#[schema(as = ImportRowError)]
 struct RowError {
+    #[schema(example = 1204)]
     line: u64,
+    #[schema(example = "a shopOrders row without its key ID")]
     message: String,
 }
 
-#[derive(Serialize, Default)]
+/// What an import found in the file, and whether it was applied.
+#[derive(Serialize, Default, ToSchema)]
+#[schema(as = ImportReport)]
 struct Report {
     dry_run: bool,
     applied: bool,
+    /// The division the file was exported from.
+    #[schema(example = 3_187_524)]
+    #[schema(required = true)]
     division: Option<i64>,
+    #[schema(example = "2026-11-21T17:05:12+01:00")]
+    #[schema(required = true)]
     exported_at: Option<String>,
     /// Rows per table in the file.
+    #[schema(example = json!({"items": 1840, "shopOrders": 312}))]
     tables: BTreeMap<String, u64>,
+    /// All errors; `errors` lists the first 100.
     error_count: u64,
     errors: Vec<RowError>,
 }

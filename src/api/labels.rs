@@ -6,10 +6,10 @@
 //! item labels are made from the local copy: a WARNING whose first message names the copy's time.
 //! Goods receipts are not in the copy: they answer that Exact Online cannot be reached.
 
-use super::printers::{job_view, service};
+use super::printers::{JobView, job_view, service};
 use super::router::Router;
 use super::scope::Org;
-use crate::error::{AppError, AppResult};
+use crate::error::{AppError, AppResult, Code};
 use crate::exact::ExactError;
 use crate::labels::{
     LabelBatch, LabelError, LabelRequest, LabelSource, LabelStatus, LocalCopyReason, ProviderLookups, RecordError,
@@ -22,6 +22,7 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpResponse, ResponseError, web};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
+use utoipa::ToSchema;
 
 /// The response header carrying the result summary (small JSON, ASCII only).
 pub const RESULT_HEADER: &str = "x-label-result";
@@ -35,15 +36,38 @@ use crate::limits::LABEL_MAX_COPIES as MAX_COPIES;
 const PROVIDER_READ_DEADLINE: Duration = Duration::from_secs(4);
 
 pub fn routes(r: &mut Router) {
-    r.full("/labels", |res| res.post(pdf));
-    r.full("/labels/print", |res| res.post(print));
+    r.full("/labels", |res| {
+        res.post(pdf)
+            .body::<LabelBody>()
+            .bytes(200, "application/pdf", "The labels as a PDF")
+            .header(RESULT_HEADER, RESULT_HEADER_TEXT)
+            .fails(LABEL_FAILURES)
+    });
+    r.full("/labels/print", |res| {
+        res.post(print)
+            .body::<LabelBody>()
+            .json::<Printed<'static>>(202, "The print job, queued, and the result of making its labels")
+            .header(RESULT_HEADER, RESULT_HEADER_TEXT)
+            .fails(LABEL_FAILURES)
+            .fails(&[Code::NotFound])
+    });
 }
 
-#[derive(Deserialize)]
+const RESULT_HEADER_TEXT: &str = "The result as JSON `{status, labels, messages}`: SUCCESS, or WARNING with why some \
+     labels were left out (also sent with a no_labels or empty_payload error)";
+
+/// Why labels cannot be made: none of the ids gives a label, no ids, or Exact Online cannot be
+/// asked (goods receipts are not in the local copy).
+const LABEL_FAILURES: &[Code] =
+    &[Code::NoLabels, Code::EmptyPayload, Code::ProviderUnreachable, Code::ProviderSignIn, Code::Provider];
+
+/// What making labels takes: the request and how many copies.
+#[derive(Deserialize, ToSchema)]
 struct LabelBody {
     #[serde(flatten)]
     request: LabelRequest,
     /// Copies of the whole batch; default 1.
+    #[schema(minimum = 1, maximum = 100, example = 1)]
     copies: Option<u32>,
 }
 
@@ -63,11 +87,20 @@ fn multiply(batch: &mut LabelBatch, copies: u32) {
 }
 
 /// Spec §4's result of a generation: its kind, how many labels, and why some were left out.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct LabelResult<'a> {
     status: LabelStatus,
+    #[schema(example = 12)]
     labels: usize,
+    #[schema(example = json!(["Skipped 2 items with 'ZV' in their code"]))]
     messages: &'a [String],
+}
+
+/// A print job queued, with the result of making its labels.
+#[derive(Serialize, ToSchema)]
+struct Printed<'a> {
+    job: JobView<'a>,
+    result: LabelResult<'a>,
 }
 
 /// The summary as a header value: JSON with non-ASCII escaped, dropping trailing messages
@@ -250,18 +283,15 @@ async fn print(state: web::Data<AppState>, org: Org, body: web::Json<LabelBody>)
             .map_err(AppError::internal)??
     };
     let job = service.status(id)?.ok_or_else(|| AppError::internal(anyhow::anyhow!("job {id} vanished")))?;
-    Ok(HttpResponse::Accepted().insert_header((header::HeaderName::from_static(RESULT_HEADER), summary)).json(
-        serde_json::json!({
-            "job": job_view(&job),
-            "result": { "status": batch.status, "labels": batch.label_count(), "messages": batch.messages },
-        }),
-    ))
+    let result = LabelResult { status: batch.status, labels: batch.label_count(), messages: &batch.messages };
+    Ok(HttpResponse::Accepted()
+        .insert_header((header::HeaderName::from_static(RESULT_HEADER), summary))
+        .json(Printed { job: job_view(&job), result }))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::Code;
 
     fn failed(err: ExactError) -> Result<LabelBatch, RecordError> {
         Err(RecordError::Lookup(err.into()))

@@ -4,7 +4,7 @@
 //! `GET /pictures/status` tells how the fetcher is doing. Everything works in the session's
 //! organization.
 
-use super::router::Router;
+use super::router::{Res, Router};
 use super::scope::Org;
 use crate::auth::tier::Session;
 use crate::error::{AppError, AppResult, Code};
@@ -15,18 +15,49 @@ use actix_web::http::header::{self, ContentEncoding, EntityTag, IfNoneMatch};
 use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
 use base64::Engine;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use utoipa::{IntoParams, ToSchema};
 
 pub fn routes(r: &mut Router) {
-    r.full("/getItemPictureDBStorage", |res| res.get(get_one));
-    r.full("/getItemPictureDBStorageBatch", |res| res.get(get_batch));
-    r.full("/setItemPictureDBStorage", |res| res.put(set_one));
-    r.full("/setBatchItemPictureDBStorage", |res| res.put(set_batch));
-    r.full("/removePictureDBStorage", |res| res.put(remove_one));
-    r.full("/removePictureDBStorageBatch", |res| res.put(remove_batch));
+    r.full("/getItemPictureDBStorage", |res| picture(res.get(get_one).query::<OneQuery>()));
+    r.full("/getItemPictureDBStorageBatch", |res| {
+        res.get(get_batch)
+            .query::<BatchQuery>()
+            .json::<BatchPictures>(200, "Each item's picture as a data URL, or null when none is stored")
+    });
+    r.full("/setItemPictureDBStorage", |res| {
+        res.put(set_one)
+            .body::<SetBody>()
+            .json::<SetOutcomeView>(200, "The picture, fetched from the provider and stored (or removed)")
+            .fails(&[Code::Provider, Code::ProviderSignIn, Code::ProviderUnreachable])
+    });
+    r.full("/setBatchItemPictureDBStorage", |res| {
+        res.put(set_batch)
+            .body::<SetBatchBody>()
+            .json::<SetBatchOutcome>(200, "What became of each picture; one that failed says why")
+            .fails(&[Code::EmptyPayload, Code::ProviderSignIn])
+    });
+    r.full("/removePictureDBStorage", |res| {
+        res.put(remove_one).body::<RemoveBody>().json::<RemovedOne>(200, "Whether a picture was stored and is removed")
+    });
+    r.full("/removePictureDBStorageBatch", |res| {
+        res.put(remove_batch)
+            .body::<RemoveBatchBody>()
+            .json::<RemovedCount>(200, "How many stored pictures were removed")
+            .fails(&[Code::EmptyPayload])
+    });
     // Before `/pictures/{itemid}`, so it is never taken for an item id.
-    r.full("/pictures/status", |res| res.get(status));
-    r.full("/pictures/{itemid}", |res| res.get(by_path));
+    r.full("/pictures/status", |res| {
+        res.get(status).json::<crate::pictures::Status>(200, "How the organization's picture fetcher is doing")
+    });
+    r.full("/pictures/{itemid}", |res| picture(res.get(by_path).query::<PathQuery>()));
+}
+
+/// The answers of a read of one stored picture.
+fn picture(res: Res) -> Res {
+    res.bytes(200, "image/*", "The picture (or its thumbnail)")
+        .empty(304, "Unchanged since the ETag sent in If-None-Match")
+        .header("ETag", "The picture's version, to revalidate with (If-None-Match)")
+        .fails(&[Code::NotFound])
 }
 
 // Pictures per batch read (each one inlined as base64) and per batch set (each one fetched).
@@ -86,9 +117,13 @@ fn stored_image(state: &AppState, org: Org, id: &str, thumbnail: bool) -> AppRes
         .ok_or_else(|| AppError::with_message(Code::NotFound, NO_PICTURE))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct OneQuery {
+    /// The item's ID.
+    #[param(example = "0badc0de-0000-4000-8000-000000000007")]
     itemid: String,
+    /// The thumbnail instead of the picture.
     #[serde(default)]
     thumbnail: bool,
 }
@@ -103,8 +138,10 @@ async fn get_one(
     Ok(image_response(&req, stored_image(&state, org, &id, q.thumbnail)?))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct PathQuery {
+    /// The thumbnail instead of the picture.
     #[serde(default)]
     thumbnail: bool,
 }
@@ -120,23 +157,39 @@ async fn by_path(
     Ok(image_response(&req, stored_image(&state, org, &id, q.thumbnail)?))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct BatchQuery {
     /// Comma-separated item ids.
     #[serde(default)]
+    #[param(example = "0badc0de-0000-4000-8000-000000000007,0badc0de-0000-4000-8000-00000000000c")]
     items: String,
+    /// Thumbnails instead of the pictures.
     #[serde(default)]
     thumbnails: bool,
 }
 
-#[derive(Serialize)]
+/// One item's stored picture, inlined.
+#[derive(Serialize, ToSchema)]
 struct BatchPicture {
     #[serde(rename = "itemID")]
+    #[schema(example = "0badc0de-0000-4000-8000-000000000007")]
     item_id: String,
     /// `data:{type};base64,…`, or null when nothing is stored.
     #[serde(rename = "imageData")]
+    #[schema(example = "data:image/jpeg;base64,/9j/4AAQSkZJRg==")]
+    #[schema(required = true)]
     image_data: Option<String>,
+    /// `OK`, or that no picture is stored.
+    #[schema(example = "OK")]
     message: &'static str,
+}
+
+/// The pictures of a batch read, in the order asked.
+#[derive(Serialize, ToSchema)]
+struct BatchPictures {
+    #[serde(rename = "itemsPictures")]
+    items_pictures: Vec<BatchPicture>,
 }
 
 async fn get_batch(state: web::Data<AppState>, org: Org, q: web::Query<BatchQuery>) -> AppResult<HttpResponse> {
@@ -159,17 +212,22 @@ async fn get_batch(state: web::Data<AppState>, org: Org, q: web::Query<BatchQuer
             None => BatchPicture { item_id: id, image_data: None, message: NO_PICTURE },
         });
     }
-    Ok(HttpResponse::Ok().json(json!({ "itemsPictures": out })))
+    Ok(HttpResponse::Ok().json(BatchPictures { items_pictures: out }))
 }
 
 /// A picture to set: the provider URLs of the original and, optionally, of the thumbnail.
-#[derive(Deserialize)]
+/// (`ItemID`, `Url` and `ThumbnailUrl`, the provider's names, are taken too.)
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct SetBody {
     #[serde(rename = "itemID", alias = "ItemID")]
+    #[schema(example = "0badc0de-0000-4000-8000-000000000007")]
     item_id: String,
     /// The provider's placeholder (or an empty URL) removes the stored picture instead.
     #[serde(rename = "imageURL", alias = "Url")]
+    #[schema(
+        example = "https://start.exactonline.nl/docs/SysImage.aspx?Table=Items&ID=0badc0de-0000-4000-8000-000000000007"
+    )]
     image_url: String,
     #[serde(rename = "thumbnailURL", alias = "ThumbnailUrl", default)]
     thumbnail_url: Option<String>,
@@ -189,16 +247,96 @@ fn checked(state: &AppState, org: Org, body: SetBody, at: &str) -> AppResult<(St
     Ok((id, body.image_url, body.thumbnail_url))
 }
 
-fn outcome_json(item_id: &str, outcome: &SetOutcome) -> serde_json::Value {
+/// The `status` of a picture stored (one value each, so an outcome's shape is known by it).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+enum PictureStored {
+    Stored,
+}
+
+/// The `status` of a picture removed because the provider has none.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+enum PictureRemoved {
+    Removed,
+}
+
+/// The `status` of a picture of a batch that failed (the others went on).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+enum PictureFailed {
+    Error,
+}
+
+/// A picture stored, or removed because the provider has none.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+enum SetOutcomeView {
+    #[serde(rename_all = "camelCase")]
+    Stored {
+        #[serde(rename = "itemID")]
+        #[schema(example = "0badc0de-0000-4000-8000-000000000007")]
+        item_id: String,
+        status: PictureStored,
+        #[schema(example = "OK")]
+        message: &'static str,
+        #[schema(example = "image/jpeg")]
+        content_type: String,
+        #[schema(example = 48_213)]
+        size: u64,
+        #[schema(example = "\"5d41402abc4b2a76\"")]
+        etag: String,
+        #[schema(example = "image/jpeg")]
+        thumbnail_content_type: String,
+    },
+    Removed {
+        #[serde(rename = "itemID")]
+        item_id: String,
+        status: PictureRemoved,
+        /// Whether a picture was stored before.
+        removed: bool,
+        message: &'static str,
+    },
+}
+
+/// A picture of a batch: as set alone, or why it failed.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+enum BatchOutcome {
+    Set(SetOutcomeView),
+    Failed {
+        #[serde(rename = "itemID")]
+        item_id: String,
+        status: PictureFailed,
+        #[schema(example = "The provider could not be reached")]
+        message: String,
+    },
+}
+
+/// What became of each picture of a batch, in the order sent.
+#[derive(Serialize, ToSchema)]
+struct SetBatchOutcome {
+    #[serde(rename = "itemsPictures")]
+    items_pictures: Vec<BatchOutcome>,
+}
+
+fn outcome_view(item_id: &str, outcome: &SetOutcome) -> SetOutcomeView {
     match outcome {
-        SetOutcome::Stored(r) => json!({
-            "itemID": item_id, "status": "stored", "message": "OK", "contentType": r.content_type,
-            "size": r.size, "etag": r.etag, "thumbnailContentType": r.thumbnail_content_type,
-        }),
-        SetOutcome::Removed(was) => json!({
-            "itemID": item_id, "status": "removed", "removed": was,
-            "message": "The picture URL is the provider's placeholder: the item has no picture",
-        }),
+        SetOutcome::Stored(r) => SetOutcomeView::Stored {
+            item_id: item_id.to_string(),
+            status: PictureStored::Stored,
+            message: "OK",
+            content_type: r.content_type.clone(),
+            size: r.size,
+            etag: r.etag.clone(),
+            thumbnail_content_type: r.thumbnail_content_type.clone(),
+        },
+        SetOutcome::Removed(was) => SetOutcomeView::Removed {
+            item_id: item_id.to_string(),
+            status: PictureRemoved::Removed,
+            removed: *was,
+            message: "The picture URL is the provider's placeholder: the item has no picture",
+        },
     }
 }
 
@@ -215,13 +353,15 @@ async fn set_one(
     let (id, url, thumb) = checked(&state, org, body.into_inner(), "")?;
     let token = provider_token(&state, &session).await?;
     let outcome = state.pictures.set(org.division, &token, &id, &url, thumb.as_deref()).await?;
-    Ok(HttpResponse::Ok().json(outcome_json(&id, &outcome)))
+    Ok(HttpResponse::Ok().json(outcome_view(&id, &outcome)))
 }
 
-#[derive(Deserialize)]
+/// Pictures to set, each fetched from the provider.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct SetBatchBody {
     #[serde(rename = "itemsData")]
+    #[schema(min_items = 1, max_items = 100)]
     items_data: Vec<SetBody>,
 }
 
@@ -242,37 +382,58 @@ async fn set_batch(
         .collect::<AppResult<Vec<_>>>()?;
     let token = provider_token(&state, &session).await?;
     let results = state.pictures.set_many(org.division, &token, &wanted).await;
-    let out: Vec<serde_json::Value> = wanted
+    let items_pictures = wanted
         .iter()
         .zip(results)
         .map(|((id, _, _), r)| match r {
-            Ok(outcome) => outcome_json(id, &outcome),
-            Err(e) => {
-                let app = AppError::from(e);
-                json!({"itemID": id, "status": "error", "message": app.message()})
-            }
+            Ok(outcome) => BatchOutcome::Set(outcome_view(id, &outcome)),
+            Err(e) => BatchOutcome::Failed {
+                item_id: id.clone(),
+                status: PictureFailed::Error,
+                message: AppError::from(e).message().to_string(),
+            },
         })
         .collect();
-    Ok(HttpResponse::Ok().json(json!({ "itemsPictures": out })))
+    Ok(HttpResponse::Ok().json(SetBatchOutcome { items_pictures }))
 }
 
-#[derive(Deserialize)]
+/// The item whose picture to remove (`itemID` is taken too).
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct RemoveBody {
     #[serde(rename = "ID", alias = "itemID")]
+    #[schema(example = "0badc0de-0000-4000-8000-000000000007")]
     id: String,
+}
+
+/// The item, and whether a picture of it was stored.
+#[derive(Serialize, ToSchema)]
+struct RemovedOne {
+    #[serde(rename = "ID")]
+    #[schema(example = "0badc0de-0000-4000-8000-000000000007")]
+    id: String,
+    removed: bool,
+}
+
+/// How many stored pictures a batch removal removed.
+#[derive(Serialize, ToSchema)]
+struct RemovedCount {
+    #[schema(example = 3)]
+    removed: usize,
 }
 
 async fn remove_one(state: web::Data<AppState>, org: Org, body: web::Json<RemoveBody>) -> AppResult<HttpResponse> {
     let id = item_id(&body.id, "ID")?;
     let removed = state.pictures.remove(org.division, std::slice::from_ref(&id)).map_err(AppError::internal)?;
-    Ok(HttpResponse::Ok().json(json!({"ID": id, "removed": removed > 0})))
+    Ok(HttpResponse::Ok().json(RemovedOne { id, removed: removed > 0 }))
 }
 
-#[derive(Deserialize)]
+/// The items whose pictures to remove.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct RemoveBatchBody {
     #[serde(rename = "IDs")]
+    #[schema(min_items = 1, max_items = 1000, example = json!(["0badc0de-0000-4000-8000-000000000007"]))]
     ids: Vec<String>,
 }
 
@@ -286,7 +447,7 @@ async fn remove_batch(
     within(raw.len(), MAX_REMOVE, "IDs")?;
     let ids = raw.iter().enumerate().map(|(i, s)| item_id(s, &format!("IDs[{i}]"))).collect::<AppResult<Vec<_>>>()?;
     let removed = state.pictures.remove(org.division, &ids).map_err(AppError::internal)?;
-    Ok(HttpResponse::Ok().json(json!({"removed": removed})))
+    Ok(HttpResponse::Ok().json(RemovedCount { removed }))
 }
 
 async fn status(state: web::Data<AppState>, org: Org) -> AppResult<HttpResponse> {

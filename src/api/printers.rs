@@ -15,6 +15,7 @@ use crate::state::AppState;
 use actix_web::{HttpResponse, web};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
+use utoipa::ToSchema;
 
 /// How long the list waits for one printer's answer: an unplugged printer must not stall the page.
 const CAPABILITIES_TIMEOUT: Duration = Duration::from_secs(4);
@@ -22,11 +23,27 @@ const CAPABILITIES_TIMEOUT: Duration = Duration::from_secs(4);
 const JOB_LIST_LIMIT: usize = 200;
 
 pub fn routes(r: &mut Router) {
-    r.full("/printers", |res| res.get(list));
-    r.full("/printers/jobs", |res| res.get(jobs));
-    r.full("/printers/jobs/{id}", |res| res.get(job));
-    r.full("/printers/accept", |res| res.post(accept));
-    r.full("/printers/withdraw", |res| res.post(withdraw));
+    r.full("/printers", |res| {
+        res.get(list).list::<PrinterView>(200, "The configured and discovered printers, each with its state")
+    });
+    r.full("/printers/jobs", |res| {
+        res.get(jobs).list::<JobView>(200, "The organization's print jobs, newest first (at most 200)")
+    });
+    r.full("/printers/jobs/{id}", |res| {
+        res.get(job).json::<JobView>(200, "The print job as it stands").fails(&[Code::NotFound])
+    });
+    r.full("/printers/accept", |res| {
+        res.post(accept)
+            .body::<PrinterName>()
+            .json::<PrinterView>(200, "The printer, accepted: it receives jobs now")
+            .fails(&[Code::NotFound])
+    });
+    r.full("/printers/withdraw", |res| {
+        res.post(withdraw)
+            .body::<PrinterName>()
+            .empty(204, "The printer no longer receives jobs")
+            .fails(&[Code::NotFound])
+    });
 }
 
 /// The print service, which the server always starts.
@@ -34,14 +51,19 @@ pub(crate) fn service(state: &AppState) -> AppResult<&PrintService> {
     state.printing.as_ref().ok_or_else(|| AppError::new(Code::Unavailable))
 }
 
-#[derive(Serialize)]
+/// A printer with what it says of itself.
+#[derive(Serialize, ToSchema)]
 struct PrinterView {
     #[serde(flatten)]
     printer: Printer,
-    /// `idle`, `processing` or `stopped` as the printer says; `unreachable` when it did not answer.
+    /// `idle`, `processing` or `stopped` as the printer says; `unreachable` when it did not answer;
+    /// `discovered` when it is not accepted yet.
+    #[schema(example = "idle")]
     state: String,
     accepting_jobs: bool,
+    #[schema(required = true)]
     message: Option<String>,
+    #[schema(required = true)]
     capabilities: Option<PrinterCapabilities>,
 }
 
@@ -87,20 +109,37 @@ async fn list(state: web::Data<AppState>, _org: Org) -> AppResult<HttpResponse> 
 }
 
 /// A job as the user sees it: no label data, the state in words.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub(crate) struct JobView<'a> {
+    #[schema(example = 17)]
     id: u64,
+    #[schema(example = "Zebra magazijn")]
     printer: &'a str,
+    /// The label type's name.
+    #[schema(example = "electrical-72001926")]
     label_type: &'static str,
+    #[schema(example = "Shop order 24005")]
     title: &'a str,
+    #[schema(example = 12)]
     labels: usize,
     state: JobState,
+    /// The state in words.
+    #[schema(example = "Waiting for printer")]
     state_text: &'static str,
+    /// The printer's message, or why the job failed.
+    #[schema(required = true)]
     message: Option<&'a str>,
     attempts: u32,
+    /// The document format sent (`application/pdf` or `image/pwg-raster`).
+    #[schema(example = "application/pdf")]
+    #[schema(required = true)]
     format: Option<&'a str>,
+    /// The job's number at the printer.
+    #[schema(required = true)]
     printer_job_id: Option<i32>,
+    #[schema(value_type = String, format = DateTime, example = "2026-11-21T08:30:00Z")]
     created: chrono::DateTime<chrono::Utc>,
+    #[schema(value_type = String, format = DateTime, example = "2026-11-21T08:30:04Z")]
     updated: chrono::DateTime<chrono::Utc>,
 }
 
@@ -146,9 +185,11 @@ async fn job(state: web::Data<AppState>, org: Org, id: web::Path<u64>) -> AppRes
     }
 }
 
-#[derive(Deserialize)]
+/// The printer an administrator accepts or withdraws.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct PrinterName {
+    #[schema(example = "Zebra magazijn")]
     name: String,
 }
 

@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
+use utoipa::ToSchema;
 
 /// The catalogue's layout; a new one changes every ETag, so handhelds fetch it again.
 pub const FORMAT: u32 = 2;
@@ -34,7 +35,13 @@ const ORDERS_PER_QUERY: usize = 100;
 const LIVE_TABLES: [&str; 2] = ["storageLocations", "warehouses"];
 
 pub fn routes(r: &mut Router) {
-    r.full("/scanning/catalogue", |res| res.get(get));
+    r.full("/scanning/catalogue", |res| {
+        res.get(get)
+            .json::<Wire>(200, "The catalogue (gzipped when the client takes gzip)")
+            .empty(304, "Unchanged since the ETag sent in If-None-Match")
+            .header("ETag", "The catalogue's version, to revalidate with (If-None-Match)")
+            .fails(&[Code::TableInfo])
+    });
 }
 
 async fn get(state: web::Data<AppState>, org: Org, req: HttpRequest) -> AppResult<HttpResponse> {
@@ -172,7 +179,7 @@ pub struct Catalogue {
 /// A column of GUIDs as one base64url string of their 16 bytes each, in the order of their hex
 /// digits: 21⅓ characters a GUID instead of 38, and gzip gets it to about the GUIDs' entropy
 /// (hex digits compress worse: gzip finds chance repeats in them that cost more than they save).
-#[derive(Serialize, Default)]
+#[derive(Serialize, Default, ToSchema)]
 #[serde(transparent)]
 pub struct Guids(String);
 
@@ -191,7 +198,7 @@ impl Guids {
 
 /// Each code as the length (in UTF-16 units, as the handheld's strings count) it shares with the
 /// code before and the rest: sorted codes share long beginnings that gzip alone codes poorly.
-#[derive(Serialize, Default)]
+#[derive(Serialize, Default, ToSchema)]
 pub struct FrontCoded {
     pub shared: Vec<usize>,
     pub rest: Vec<String>,
@@ -219,7 +226,7 @@ impl FrontCoded {
 }
 
 /// A quantity as sent: a whole number without the `.0` serde gives an `f64` (most stock is whole).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, ToSchema)]
 pub struct Qty(f64);
 
 impl Serialize for Qty {
@@ -236,7 +243,7 @@ impl Serialize for Qty {
 /// Stock rows, each field a column. By item then place, so `item` is each row's item index less
 /// the row before's (mostly 0 or 1), and `place` the place's index less the row before's when the
 /// item is the same, else the place's index.
-#[derive(Serialize, Default)]
+#[derive(Serialize, Default, ToSchema)]
 pub struct StockColumns {
     pub item: Vec<usize>,
     pub place: Vec<usize>,
@@ -274,14 +281,14 @@ fn dictionary<'a>(values: impl Iterator<Item = &'a Option<String>>) -> (Vec<Opti
     (distinct, indexes)
 }
 
-#[derive(Serialize, Default)]
+#[derive(Serialize, Default, ToSchema)]
 pub struct WarehouseColumns {
     pub id: Guids,
     pub code: Vec<Option<String>>,
     pub description: Vec<Option<String>>,
 }
 
-#[derive(Serialize, Default)]
+#[derive(Serialize, Default, ToSchema)]
 pub struct LocationColumns {
     pub id: Guids,
     pub code: Vec<String>,
@@ -290,7 +297,7 @@ pub struct LocationColumns {
     pub warehouse: Vec<Option<usize>>,
 }
 
-#[derive(Serialize, Default)]
+#[derive(Serialize, Default, ToSchema)]
 pub struct ItemColumns {
     pub id: Guids,
     pub code: FrontCoded,
@@ -304,7 +311,7 @@ pub struct ItemColumns {
     pub fractions: String,
 }
 
-#[derive(Serialize, Default)]
+#[derive(Serialize, Default, ToSchema)]
 pub struct OrderColumns {
     pub id: Guids,
     /// By number: the first order's number, then each one's less the one before's.
@@ -318,7 +325,7 @@ pub struct OrderColumns {
     pub produced: Vec<Option<Qty>>,
 }
 
-#[derive(Serialize, Default)]
+#[derive(Serialize, Default, ToSchema)]
 pub struct PlanColumns {
     pub id: Guids,
     /// By item: the item's index less the line before's (mostly 0 or 1).
@@ -331,11 +338,13 @@ pub struct PlanColumns {
 
 /// The catalogue as sent: one list per field (columns compress far better than rows), positions
 /// as differences where the rows are sorted by them, GUIDs without dashes or quotes.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = ScanCatalogue)]
 pub struct Wire {
     pub format: u32,
     pub division: i64,
+    #[schema(required = true)]
     pub as_of: Option<i64>,
     pub warehouses: WarehouseColumns,
     pub locations: LocationColumns,

@@ -15,9 +15,10 @@ use crate::state::AppState;
 use crate::store::query::MAX_LIMIT;
 use crate::store::{OrgStore, Query, StoreResult};
 use actix_web::{HttpResponse, web};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::collections::HashMap;
+use utoipa::{IntoParams, ToSchema};
 
 /// Shop order statuses that still take materials: 10 open, 20 in process (spec §3).
 pub const ACTIVE_SHOP_ORDER_STATUSES: &str = "in.(10,20)";
@@ -27,12 +28,32 @@ pub const PLAN_TYPE_MATERIAL: &str = "eq.1";
 const ORDERS_PER_QUERY: usize = 100;
 
 pub fn routes(r: &mut Router) {
-    r.full("/scanning/ordersNeeding", |res| res.get(orders_needing));
+    r.full("/scanning/ordersNeeding", |res| {
+        res.get(orders_needing)
+            .query::<NeedingQuery>()
+            .list::<OrderNeeding>(200, "The open and in-process shop orders needing the item, by shop order number")
+            .fails(&[Code::TableInfo])
+    });
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct NeedingQuery {
+    /// The item's ID.
+    #[param(example = "0badc0de-0000-4000-8000-000000000007")]
     item: String,
+}
+
+/// A shop order that needs the item, with its material plan line of the item (an order needing
+/// it on two lines comes twice).
+#[derive(Serialize, ToSchema)]
+pub struct OrderNeeding {
+    /// The shop order's row of the local copy (`shopOrders`).
+    #[schema(value_type = Object)]
+    pub order: Value,
+    /// The material plan line's row (`shopOrderMaterialPlans`).
+    #[schema(value_type = Object)]
+    pub plan: Value,
 }
 
 async fn orders_needing(state: web::Data<AppState>, org: Org, q: web::Query<NeedingQuery>) -> AppResult<HttpResponse> {
@@ -44,7 +65,7 @@ async fn orders_needing(state: web::Data<AppState>, org: Org, q: web::Query<Need
     let pairs = web::block(move || open_orders_needing(&store, &item))
         .await
         .map_err(|e| AppError::new(Code::TableInfo).caused_by(anyhow::anyhow!("{e}")))??;
-    let body: Vec<Value> = pairs.into_iter().map(|(order, plan)| json!({"order": order, "plan": plan})).collect();
+    let body: Vec<OrderNeeding> = pairs.into_iter().map(|(order, plan)| OrderNeeding { order, plan }).collect();
     Ok(HttpResponse::Ok().json(body))
 }
 

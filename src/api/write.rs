@@ -7,48 +7,116 @@
 
 use super::hours::{self, Claimed};
 use super::idempotency::{self, IdempotencyKey, RequestKey};
-use super::router::Router;
+use super::router::{Res, Router};
 use crate::auth::tier::Session;
 use crate::error::{AppError, AppResult, Code};
 use crate::live::{AS_OF_HEADER, direct};
 use crate::outbox::actions::{self, Actor, Invalid};
+use crate::outbox::bodies::{
+    GenericWrite, GoodsReceipt, MaterialIssues, SalesOrderLineUpdate, ShopOrderReceipt, ShopOrderUpdate, StockCount,
+    WarehouseTransfer,
+};
 use crate::outbox::store::{KeptAnswer, KeyRecord};
 use crate::outbox::{Entry, KeyState, Keyed, Method, QueueCounts, State};
 use crate::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
+use utoipa::{IntoParams, ToSchema};
 
 pub fn routes(r: &mut Router) {
-    r.full("/exact/updateShopOrder", |res| res.put(named(actions::update_shop_order)).keyed());
-    r.full("/exact/updateSalesOrderLine", |res| res.put(named(actions::update_sales_order_line)).keyed());
-    r.full("/exact/updateMaterialsIssues", |res| res.post(named(actions::material_issues)).keyed());
-    r.full("/exact/createStockCount", |res| res.post(named(actions::stock_count)).keyed());
-    r.full("/exact/createGoodsReceipt", |res| res.post(named(actions::goods_receipt)).keyed());
-    r.full("/exact/createShopOrderReceipt", |res| res.post(named(actions::shop_order_receipt)).keyed());
-    r.full("/exact/createWarehouseTransfer", |res| res.post(named(actions::warehouse_transfer)).keyed());
-    r.full("/exact/deleteDataFromExact", |res| res.delete(delete).keyed());
-    r.full("/exact/urlDirect", |res| res.get(url_direct));
-    r.full("/exact/{kind}", |res| res.post(generic(Method::Post)).put(generic(Method::Put)).keyed());
-    r.full("/outbox", |res| res.get(list));
-    r.full("/outbox/{id}", |res| res.get(one).delete(discard));
-    r.full("/outbox/{id}/retry", |res| res.post(retry));
+    r.full("/exact/updateShopOrder", |res| write(res.put(named(actions::update_shop_order))).body::<ShopOrderUpdate>());
+    r.full("/exact/updateSalesOrderLine", |res| {
+        write(res.put(named(actions::update_sales_order_line))).body::<SalesOrderLineUpdate>()
+    });
+    r.full("/exact/updateMaterialsIssues", |res| {
+        write(res.post(named(actions::material_issues))).body::<MaterialIssues>()
+    });
+    r.full("/exact/createStockCount", |res| write(res.post(named(actions::stock_count))).body::<StockCount>());
+    r.full("/exact/createGoodsReceipt", |res| write(res.post(named(actions::goods_receipt))).body::<GoodsReceipt>());
+    r.full("/exact/createShopOrderReceipt", |res| {
+        write(res.post(named(actions::shop_order_receipt))).body::<ShopOrderReceipt>()
+    });
+    r.full("/exact/createWarehouseTransfer", |res| {
+        write(res.post(named(actions::warehouse_transfer))).body::<WarehouseTransfer>()
+    });
+    r.full("/exact/deleteDataFromExact", |res| written(res.delete(delete).keyed().query::<DeleteQuery>()));
+    r.full("/exact/urlDirect", |res| {
+        res.get(url_direct)
+            .query::<DirectQuery>()
+            .json::<DirectAnswer>(200, "Every page of the provider's answer, or its last known answer during an outage")
+            .header(AS_OF_HEADER, "Only on a last known answer served during an outage: when it was fetched, epoch ms")
+            .fails(&[Code::ProviderUnreachable, Code::Provider, Code::ProviderSignIn, Code::TooManyRequests])
+    });
+    r.full("/exact/{kind}", |res| {
+        let res = generic_write(res.post(generic(Method::Post))).fails(&[Code::TimerGone]);
+        generic_write(res.put(generic(Method::Put)))
+    });
+    r.full("/outbox", |res| res.get(list).json::<OutboxList>(200, "The organization's outbox, newest first"));
+    r.full("/outbox/{id}", |res| {
+        res.get(one)
+            .json::<Entry>(200, "The outbox entry")
+            .fails(&[Code::NotFound])
+            .delete(discard)
+            .empty(204, "The failed or waiting entry is discarded: it is not sent")
+            .fails(&[Code::NotFound])
+    });
+    r.full("/outbox/{id}/retry", |res| {
+        res.post(retry).json::<Entry>(202, "The failed entry, queued to be sent again").fails(&[Code::NotFound])
+    });
+}
+
+/// The answers of a write that queues entries.
+fn written(res: Res) -> Res {
+    res.json::<WriteView>(200, "Delivered: the provider took every entry")
+        .json::<WriteView>(202, "Queued: on its way to the provider (answered at once, or after `wait` seconds)")
+        .json::<WriteView>(422, "Refused by the provider, with its message; the entry waits in the outbox")
+        .header(idempotency::REPLAYED_HEADER, "`true` on the first answer given again for a repeated Idempotency-Key")
+        .fails(&[Code::NotFound])
+}
+
+/// A named write: keyed, waits as asked, answers with its entries.
+fn write(res: Res) -> Res {
+    written(res.keyed().query::<NamedQuery>()).fails(&[Code::EmptyPayload])
+}
+
+/// The generic write of an allow-listed kind.
+fn generic_write(res: Res) -> Res {
+    written(res.keyed().query::<WaitQuery>()).fails(&[Code::EmptyPayload]).body::<GenericWrite>()
 }
 
 /// The longest a caller may wait for the provider's answer.
 const MAX_WAIT_SECS: u64 = 30;
 
-#[derive(Deserialize, Default)]
-struct WaitQuery {
+/// The query of a named write: `timer` is refused there (parsed to be refused, not documented).
+#[derive(Deserialize, Default, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct NamedQuery {
+    /// Seconds to wait for the provider's answer (at most 30); 0 answers at once.
     #[serde(default)]
+    #[param(maximum = 30, example = 10)]
+    wait: u64,
+    #[serde(default)]
+    #[param(ignore)]
+    timer: Option<String>,
+}
+
+/// The query of a generic write.
+#[derive(Deserialize, Default, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct WaitQuery {
+    /// Seconds to wait for the provider's answer (at most 30); 0 answers at once.
+    #[serde(default)]
+    #[param(maximum = 30, example = 10)]
     wait: u64,
     /// The operator timer whose hours a `timeTransactions` POST books: taken off the running
     /// timers as the booking is queued (`hours::claim`).
     #[serde(default)]
+    #[param(example = "5f0c6a2e-8d1b-4c36-9a43-2f6f0e1d7b21")]
     timer: Option<String>,
 }
 
@@ -64,10 +132,24 @@ fn actor(session: &Session) -> Actor {
 
 /// What a write answers: the overall state and its entries (200 delivered, 202 on its way,
 /// 422 refused with the provider's message).
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct WriteView {
+    /// `delivered`, `pending` (on its way) or `failed`.
     state: State,
+    /// The provider's message when it refused an entry.
+    #[schema(example = json!(null))]
+    #[schema(required = true)]
     error: Option<String>,
+    entries: Vec<Entry>,
+}
+
+/// The outbox: how many entries are on their way and refused, and the entries, newest first.
+#[derive(Serialize, ToSchema)]
+struct OutboxList {
+    #[schema(example = 2)]
+    pending: usize,
+    #[schema(example = 1)]
+    failed: usize,
     entries: Vec<Entry>,
 }
 
@@ -217,7 +299,7 @@ type Body = web::Json<Value>;
 /// The handler of a named write call: check the body, queue, answer.
 fn named(
     build: Build,
-) -> impl Fn(web::Data<AppState>, Session, IdempotencyKey, Wait, Body) -> Answer + Clone + 'static {
+) -> impl Fn(web::Data<AppState>, Session, IdempotencyKey, web::Query<NamedQuery>, Body) -> Answer + Clone + 'static {
     move |state, session, key, q, body| {
         Box::pin(async move {
             let entries = build(&actor(&session), &body)?;
@@ -245,11 +327,18 @@ fn generic(
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct DeleteQuery {
+    /// `warehouseTransfers`, `stockCounts` or `timeTransactions`.
+    #[param(example = "timeTransactions")]
     endpoint: String,
+    /// The entity's ID.
+    #[param(example = "0badc0de-0000-4000-8000-00000000000b")]
     id: String,
+    /// Seconds to wait for the provider's answer (at most 30); 0 answers at once.
     #[serde(default)]
+    #[param(maximum = 30)]
     wait: u64,
 }
 
@@ -267,7 +356,7 @@ async fn list(state: web::Data<AppState>, session: Session) -> AppResult<HttpRes
     let mut entries = state.outbox.list(session.record.division).map_err(AppError::internal)?;
     entries.reverse();
     let counts = QueueCounts::of(&entries);
-    Ok(HttpResponse::Ok().json(json!({"pending": counts.pending, "failed": counts.failed, "entries": entries})))
+    Ok(HttpResponse::Ok().json(OutboxList { pending: counts.pending, failed: counts.failed, entries }))
 }
 
 fn entry_id(raw: &str) -> AppResult<u64> {
@@ -297,9 +386,32 @@ async fn discard(state: web::Data<AppState>, session: Session, id: web::Path<Str
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct DirectQuery {
+    /// A provider path of the session's division, relative or absolute, with its query.
+    #[param(example = "manufacturing/ShopOrders?$select=ID,ShopOrderNumber&$filter=Status eq 10")]
     url: String,
+}
+
+/// What `urlDirect` answers: the provider's rows under `responseDirect`.
+#[derive(Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DirectAnswer {
+    pub response_direct: DirectRows,
+}
+
+/// Every row of every page the provider gave.
+#[derive(Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DirectRows {
+    /// The provider's records, as it sent them.
+    #[schema(value_type = Vec<Object>, example = json!([{"ID": "0badc0de-0000-4000-8000-000000000002", "ShopOrderNumber": 24005}]))]
+    pub results: Vec<Value>,
+    /// Only on a last known answer served during an outage: when it was fetched (epoch ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(example = 1_780_000_000_000_i64)]
+    pub as_of: Option<i64>,
 }
 
 /// `GET /exact/urlDirect?url=…`: a provider path of the session's division (relative, or absolute on
@@ -394,7 +506,7 @@ fn direct_answer(body: &[u8], as_of: Option<i64>) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::direct_url;
+    use super::{DirectAnswer, direct_answer, direct_url};
 
     const BASE: &str = "https://start.exactonline.nl";
 
@@ -442,5 +554,16 @@ mod tests {
         ] {
             assert_eq!(direct_url(BASE, 7, bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn direct_answers_are_the_documented_shape() {
+        let body = r#"{"results":[{"ID":"a","Code":"Ø-10","Stock":2.5}]}"#.as_bytes();
+        let fresh: DirectAnswer = serde_json::from_slice(&direct_answer(body, None)).expect("the documented shape");
+        assert_eq!((fresh.response_direct.results.len(), fresh.response_direct.as_of), (1, None));
+        let kept = direct_answer(body, Some(1_780_000_000_000));
+        let old: DirectAnswer = serde_json::from_slice(&kept).expect("the documented shape");
+        assert_eq!(old.response_direct.as_of, Some(1_780_000_000_000));
+        assert_eq!(serde_json::to_vec(&old).expect("serializes"), kept, "the type writes what the handler sends");
     }
 }

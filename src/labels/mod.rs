@@ -35,14 +35,16 @@ use crate::error::{AppError, Code};
 pub const PDF_GRID_DPI: f32 = 300.0;
 
 /// The body of `POST /api/v1/labels` (DESIGN.md): `{source, ids, type}`; `printer` for printing.
-#[derive(Debug, Clone, PartialEq, serde::Deserialize, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize, serde::Serialize, utoipa::ToSchema)]
 pub struct LabelRequest {
     pub source: LabelSource,
     pub ids: Vec<Selection>,
     /// A type name or number; missing means type 1 (spec §9).
     #[serde(rename = "type", default)]
     pub label_type: LabelType,
+    /// The printer to print on (printing only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(example = "Zebra magazijn")]
     pub printer: Option<String>,
 }
 

@@ -26,7 +26,7 @@ pub const LABEL_PLAN_TYPE: i64 = 2;
 pub const EXCLUDED_CODE_PART: &str = "ZV";
 
 /// Where the labels come from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LabelSource {
     ShopOrder,
@@ -35,13 +35,17 @@ pub enum LabelSource {
 }
 
 /// One requested id, optionally with how many copies to print.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(untagged)]
 pub enum Selection {
+    #[schema(example = "0badc0de-0000-4000-8000-000000000002")]
     Id(String),
     WithCount {
+        #[schema(example = "0badc0de-0000-4000-8000-000000000002")]
         id: String,
+        /// Copies of this one's labels (also taken as `PrintCount`).
         #[serde(default, alias = "PrintCount")]
+        #[schema(example = 2)]
         print_count: Option<u32>,
     },
 }
@@ -265,7 +269,7 @@ pub trait LabelLookups: Send + Sync {
 }
 
 /// The result kinds of spec §4.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum LabelStatus {
     Success,

@@ -101,6 +101,25 @@ impl<'de> Deserialize<'de> for LabelType {
     }
 }
 
+/// A type name (any other name means type 1) or number, as a request names it; answers give the name.
+impl utoipa::PartialSchema for LabelType {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Type};
+        let names = NAMED.iter().map(|(name, _)| *name);
+        let numbers = NAMED.iter().map(|(_, n)| *n);
+        OneOfBuilder::new()
+            .item(ObjectBuilder::new().schema_type(Type::String).examples(names))
+            .item(ObjectBuilder::new().schema_type(Type::Integer).enum_values(Some(numbers)))
+            .description(Some(
+                "A label type by name (electrical-72001926, electrical-72001925, electrical-x4, electrical-NEW, \
+                 cnc-new, receipts; another name means type 1) or by number (1, 2, 3, 4, 6, 7)",
+            ))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for LabelType {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

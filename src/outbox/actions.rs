@@ -44,6 +44,15 @@ pub const SHOP_ORDER_FIELDS: &[&str] = &[
     "YourRef",
 ];
 
+/// The fields of `updateSalesOrderLine` (`super::bodies::SalesOrderLineUpdate`).
+pub const SALES_ORDER_LINE_FIELDS: &[&str] = &["ID", "DeliveryDate"];
+/// The fields of one material issue (`super::bodies::MaterialIssue`).
+pub const MATERIAL_ISSUE_FIELDS: &[&str] =
+    &["Quantity", "ShopOrderMaterialPlan", "TransactionDate", "StorageLocation", "DraftStockTransactionID", "Note"];
+/// The fields of `createShopOrderReceipt` (`super::bodies::ShopOrderReceipt`).
+pub const SHOP_ORDER_RECEIPT_FIELDS: &[&str] =
+    &["ShopOrder", "Quantity", "TransactionDate", "StorageLocation", "DraftStockTransactionID"];
+
 /// Generic writes (`/exact/{kind}`): the provider paths they may reach and with which methods.
 pub const GENERIC: &[(&str, &str, &[Method], &[&str])] = &[
     ("timeTransactions", "manufacturing/TimeTransactions", &[Method::Post, Method::Put], &[]),
@@ -199,7 +208,7 @@ pub fn update_shop_order(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Inva
 /// `PUT updateSalesOrderLine`: `{ID, DeliveryDate}`.
 pub fn update_sales_order_line(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Invalid> {
     let obj = object(body, "the sales order line")?;
-    only_known(obj, &["ID", "DeliveryDate"], "a sales order line update")?;
+    only_known(obj, SALES_ORDER_LINE_FIELDS, "a sales order line update")?;
     let id = guid(obj, "ID")?;
     date(obj, "DeliveryDate")?;
     let body = json!({"DeliveryDate": obj["DeliveryDate"]});
@@ -221,13 +230,11 @@ pub fn material_issues(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Invali
         Value::Array(a) => a.iter().collect(),
         other => vec![other],
     };
-    let known =
-        ["Quantity", "ShopOrderMaterialPlan", "TransactionDate", "StorageLocation", "DraftStockTransactionID", "Note"];
     let mut out = Vec::new();
     for (i, v) in list.into_iter().enumerate() {
         let obj = object(v, "a material issue")?;
         let at = |e: Invalid| invalid(format!("material issue {}: {}", i + 1, e.0));
-        only_known(obj, &known, "a material issue").map_err(at)?;
+        only_known(obj, MATERIAL_ISSUE_FIELDS, "a material issue").map_err(at)?;
         guid(obj, "ShopOrderMaterialPlan").map_err(at)?;
         if number(obj, "Quantity").map_err(at)? == 0.0 {
             return Err(at(invalid("Quantity must not be 0")));
@@ -335,11 +342,7 @@ pub fn goods_receipt(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Invalid>
 /// `POST createShopOrderReceipt`: finished products of a shop order into stock.
 pub fn shop_order_receipt(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Invalid> {
     let obj = object(body, "the shop order receipt")?;
-    only_known(
-        obj,
-        &["ShopOrder", "Quantity", "TransactionDate", "StorageLocation", "DraftStockTransactionID"],
-        "a shop order receipt",
-    )?;
+    only_known(obj, SHOP_ORDER_RECEIPT_FIELDS, "a shop order receipt")?;
     guid(obj, "ShopOrder")?;
     if number(obj, "Quantity")? <= 0.0 {
         return Err(invalid("Quantity must be more than 0"));

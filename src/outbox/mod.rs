@@ -6,6 +6,7 @@
 //! booked twice. Delivered writes trigger an incremental sync of the tables they touch.
 
 pub mod actions;
+pub mod bodies;
 pub mod entry;
 pub mod store;
 

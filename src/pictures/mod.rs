@@ -100,8 +100,9 @@ pub enum SetOutcome {
 }
 
 /// How the last pass of an organization went.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = PicturePass)]
 pub struct PassReport {
     pub started_ms: i64,
     pub finished_ms: i64,
@@ -113,12 +114,14 @@ pub struct PassReport {
     pub failed: u64,
     /// Error waits taken.
     pub error_waits: u64,
+    #[schema(required = true)]
     pub error: Option<String>,
 }
 
 /// The picture state of an organization (`GET /api/v1/pictures/status`).
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = PictureStatus)]
 pub struct Status {
     pub running: bool,
     /// Another pass follows the running one (an items sync ended meanwhile).
@@ -126,6 +129,7 @@ pub struct Status {
     /// Passes finished since the server started.
     pub passes: u64,
     pub stored: u64,
+    #[schema(required = true)]
     pub last: Option<PassReport>,
 }
 

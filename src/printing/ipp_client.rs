@@ -28,11 +28,13 @@ pub enum IppError {
 }
 
 /// What a printer says it can do (Get-Printer-Attributes).
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct PrinterCapabilities {
+    #[schema(required = true)]
     pub make_and_model: Option<String>,
     pub document_formats: Vec<String>,
     pub media_supported: Vec<String>,
+    #[schema(required = true)]
     pub media_default: Option<String>,
     /// Resolutions in dots per inch (cross-feed).
     pub resolutions: Vec<u32>,

@@ -19,7 +19,8 @@ use std::sync::Arc;
 /// The DNS-SD service types of IPP printers.
 pub const IPP_SERVICE_TYPES: [&str; 2] = ["_ipp._tcp.local.", "_ipps._tcp.local."];
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// Where a printer is known from: the configuration, or the network.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum PrinterSource {
     Configured,
@@ -27,9 +28,11 @@ pub enum PrinterSource {
 }
 
 /// A printer by name, with where to reach it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Printer {
+    #[schema(example = "Zebra magazijn")]
     pub name: String,
+    #[schema(example = "ipp://192.168.1.40:631/ipp/print")]
     pub uri: String,
     /// Label type names this printer holds media for; empty = any.
     pub label_types: Vec<String>,

@@ -19,7 +19,7 @@ pub const RESTORED: &str = "Restored from a backup: this job may have printed af
 pub type JobId = u64;
 
 /// Where a job stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum JobState {
     /// Accepted, not tried yet.
