@@ -1,10 +1,5 @@
-import { api } from './client.ts'
+import { call, type Schema } from './contract.ts'
 
-export interface Health {
-  status: string
-  version: string
-  uptime_seconds: number
-  store: { status: string }
-}
+export type Health = Schema<'Health'>
 
-export const getHealth = () => api<Health>('/health')
+export const getHealth = () => call('get', '/health')

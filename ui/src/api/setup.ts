@@ -1,53 +1,53 @@
 // First run: while the server has no Exact Online client id and secret, the Home page sets them
 // up (the setup code from the server's log protects it).
-import { api } from './client.ts'
+import { call, type Schema } from './contract.ts'
 
-export interface ProviderHost {
-  name: string
-  url: string
-}
+export type ProviderHost = Schema<'ProviderHost'>
 
-export type SetupStatus =
-  /** `restarting`: set up just now, the server is about to restart with the new settings. */
-  | { needed: false; restarting?: boolean }
-  | {
-      needed: true
-      /** What to register as the app's redirect URL in the Exact App Center. */
-      redirectUrl: string
-      /** The configured host, preselected. */
-      baseUrl: string
-      clientId: string
-      hosts: ProviderHost[]
-      /** Where the settings will be written. */
-      configFile: string
-    }
+/**
+ * Whether the server waits to be set up. The document has one shape for both answers: the
+ * details below come only with `needed` (read them through `neededSetup`), `restarting` only
+ * without it (set up just now, the server is about to restart with the new settings).
+ */
+export type SetupStatus = Schema<'SetupStatus'>
 
-export interface SetupTest {
-  setupCode: string
-  clientId: string
-  clientSecret: string
+/** A server that waits to be set up, with what the setup page shows. */
+export interface SetupNeeded {
+  /** What to register as the app's redirect URL in the Exact App Center. */
+  redirectUrl: string
+  /** The configured host, preselected. */
   baseUrl: string
-}
-
-export interface SetupDone {
-  done: true
-  userName: string
-  customerName: string
-  division: number | null
+  clientId: string
+  hosts: ProviderHost[]
+  /** Where the settings will be written. */
   configFile: string
 }
+
+/** The setup page's details when the server waits to be set up, else null. */
+export function neededSetup(status: SetupStatus | undefined): SetupNeeded | null {
+  if (!status?.needed) return null
+  return {
+    redirectUrl: status.redirectUrl ?? '',
+    baseUrl: status.baseUrl ?? '',
+    clientId: status.clientId ?? '',
+    hosts: status.hosts ?? [],
+    configFile: status.configFile ?? '',
+  }
+}
+
+export type SetupTest = Schema<'SetupTestBody'>
+export type SetupDone = Schema<'SetupDone'>
 
 /** The prefix of a setup's test sign-in `state` (the callback page sends it to the setup). */
 export const SETUP_STATE_PREFIX = 'setup.'
 
-export const getSetup = () => api<SetupStatus>('/setup')
+export const getSetup = () => call('get', '/setup')
 
 /** Checks the code, keeps the settings and answers the Exact sign-in that tests them. */
-export const testSetup = (body: SetupTest) => api<{ authorizeUrl: string }>('/setup/test', { method: 'POST', body })
+export const testSetup = (body: SetupTest) => call('post', '/setup/test', { body })
 
 /** The test sign-in came back: the server writes the settings and restarts with them. */
-export const finishSetup = (code: string, state: string) =>
-  api<SetupDone>('/setup/finish', { method: 'POST', body: { code, state } })
+export const finishSetup = (code: string, state: string) => call('post', '/setup/finish', { body: { code, state } })
 
 /** The host choices: Exact's country hosts, and the configured one when it is none of them. */
 export function hostChoices(status: { baseUrl: string; hosts: ProviderHost[] }): ProviderHost[] {

@@ -1,15 +1,7 @@
 // Whether Exact Online answers, and the organization's write queue (GET /status).
-import { api } from './client.ts'
+import { call, type Schema } from './contract.ts'
 
-export interface ProviderStatus {
-  reachable: boolean
-  since_ms: number | null
-  last_error: string | null
-}
+export type ProviderStatus = Schema<'ProviderStatus'>
+export type ServerStatus = Schema<'ServerStatus'>
 
-export interface ServerStatus {
-  provider: ProviderStatus
-  outbox: { pending: number; failed: number }
-}
-
-export const getStatus = () => api<ServerStatus>('/status')
+export const getStatus = () => call('get', '/status')

@@ -4,12 +4,10 @@ import { Link } from 'react-router'
 import { loginUrl } from '../api/auth.ts'
 import { queryKeys } from '../api/queries.ts'
 import { SINGLE_USE } from '../api/queryClient.ts'
-import { finishSetup, getSetup, hostChoices, testSetup, type SetupStatus } from '../api/setup.ts'
+import { finishSetup, getSetup, hostChoices, testSetup, type SetupNeeded, type SetupStatus } from '../api/setup.ts'
 import { inputClass, labelClass, primaryButton } from '../components/formStyles.ts'
 import { t } from '../i18n/index.ts'
 import { HOME } from '../lib/access.ts'
-
-type Needed = Extract<SetupStatus, { needed: true }>
 
 /**
  * First run: the server has no Exact Online app yet. A local administrator registers the app
@@ -17,7 +15,7 @@ type Needed = Extract<SetupStatus, { needed: true }>
  * server's log or console), the client id, the secret and the country; the server tests them
  * with a sign-in at Exact before it writes them.
  */
-export function FirstRunSetup({ status }: { status: Needed }) {
+export function FirstRunSetup({ status }: { status: SetupNeeded }) {
   const hosts = hostChoices(status)
   const [setupCode, setSetupCode] = useState('')
   const [clientId, setClientId] = useState(status.clientId)

@@ -3,7 +3,7 @@ import { useState } from 'react'
 import { Navigate, useLocation } from 'react-router'
 import { loginUrl } from '../api/auth.ts'
 import { queryKeys, useSession } from '../api/queries.ts'
-import { getSetup } from '../api/setup.ts'
+import { getSetup, neededSetup } from '../api/setup.ts'
 import { BrandName } from '../components/BrandName.tsx'
 import { Loading } from '../components/Loading.tsx'
 import { ServerStatus } from '../components/ServerStatus.tsx'
@@ -24,13 +24,14 @@ export default function Home() {
   if (isPending || setup.isPending) return <Loading />
   const landing = signedInLanding(session)
   if (landing) return <Navigate to={landing} replace />
-  if (setup.data?.needed) {
+  const needed = neededSetup(setup.data)
+  if (needed) {
     return (
       <div className="flex flex-1 flex-col items-center justify-center gap-8 p-6">
         <p className="text-3xl font-bold text-sky-900">
           <BrandName />
         </p>
-        <FirstRunSetup status={setup.data} />
+        <FirstRunSetup status={needed} />
         <ServerStatus />
       </div>
     )

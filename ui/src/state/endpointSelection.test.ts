@@ -8,6 +8,7 @@ const ep = (table: string, sync: boolean, default_selected = sync): SyncEndpoint
   name: table.toUpperCase(),
   sync,
   default_selected,
+  selected: default_selected,
 })
 
 // the server's order mixes live and sync endpoints
