@@ -1,9 +1,11 @@
 // Sign-in, session, organization and licence calls.
-import { api, isNetworkFailure } from './client.ts'
+import { isNetworkFailure } from './client.ts'
+import { call, type Schema } from './contract.ts'
 import { readJson, STORAGE_KEYS, writeJson } from '../lib/storage.ts'
-import { setTimeZone } from '../lib/dateTime.ts'
+import { DEFAULT_TIME_ZONE, setTimeZone } from '../lib/dateTime.ts'
 
-export type Tier = 'public' | 'signedIn' | 'full'
+/** What a session may do; `importData` includes `full` (the server gives sessions the first three). */
+export type Tier = Schema<'Tier'>
 
 /** A point in time as the server sends it: epoch milliseconds, or an ISO text. */
 export type Instant = number | string
@@ -13,52 +15,19 @@ export function instantMs(v: Instant | null | undefined): number {
   return v ? Date.parse(v) : NaN
 }
 
-export interface OrganizationDetails {
-  uuid: string
-  division: number
-  name: string
-  sync_timestamps: Record<string, unknown>
-  preferences: Record<string, unknown>
-}
+export type OrganizationDetails = Schema<'OrganizationDetails'>
 
-export interface Division {
-  division: number
-  name: string
-}
+export type Division = Schema<'DivisionChoice'>
 
 /**
  * Whether Exact Online accepts this user's sign-in: 'signInNeeded' when it no longer does (the
  * refresh token was revoked or expired); the session goes on locally, changes under the user's
  * name wait until they sign in with Exact Online again. 'none' without a user.
  */
-export type ProviderAccess = 'ok' | 'signInNeeded' | 'none'
+export type ProviderAccess = Schema<'Access'>
 
-export interface Session {
-  tier: Tier
-  userName: string | null
-  fullName: string | null
-  customer_name: string | null
-  division: number
-  divisions: Division[]
-  registered: boolean
-  /** Epoch milliseconds (an ISO text is accepted too). */
-  tokenExpiresAt: Instant | null
-  refreshingAuthorization: boolean
-  /** Until when ImportData's second sign-in is valid. */
-  importDataUntil: Instant | null
-  organizationDetails: OrganizationDetails
-  /** The user's own preferences in this organization (language, sync selection, …). */
-  userPreferences?: Record<string, unknown>
-  /** After a re-authentication: the local path that asked for it. */
-  returnTo?: string
-  /** Absent from older servers: read it through `providerAccess()`. */
-  providerAccess?: ProviderAccess
-  /** The configured Exact Online host of the company's country (links to Exact's pages). */
-  exactHost?: string
-  /** The server's sync interval (minutes) for organizations that set none of their own. */
-  syncIntervalDefault?: number
-  /** The organization's time zone (IANA name) for the server's times and "today"; absent from older servers. */
-  timeZone?: string
+/** The session as the server answers it, and what this browser adds to it. */
+export type Session = Schema<'SessionView'> & {
   /**
    * Set on the last session this browser had, shown while the server cannot be reached: screens
    * that work offline (Scanning) open with it; the server decides again once it answers.
@@ -67,6 +36,7 @@ export interface Session {
 }
 
 export function providerAccess(s: Session | undefined): ProviderAccess {
+  // a session kept offline by an older version of the app may lack it
   return s?.providerAccess ?? 'ok'
 }
 
@@ -86,26 +56,23 @@ export const PUBLIC_SESSION: Session = {
   importDataUntil: null,
   organizationDetails: { uuid: NOT_INITIALIZED, division: -1, name: '', sync_timestamps: {}, preferences: {} },
   userPreferences: {},
+  activated: false,
+  providerAccess: 'none',
+  // the server's configuration, unknown here: the defaults the screens fall back to
+  exactHost: '',
+  syncIntervalDefault: 15,
+  timeZone: DEFAULT_TIME_ZONE,
 }
 
-export interface CheckUser {
-  activated: boolean
-  division: number
-  customer: string
-  licence: { expires: string | null } | null
-  token: { expires_at: string }
-}
+export type CheckUser = Schema<'CheckUser'>
 
-export interface Activation {
-  activated: boolean
-  organizationDetails: OrganizationDetails
-}
+export type Activation = Schema<'Activated'>
 
 /** The session; its time zone becomes the one every date on screen is shown in. */
 export async function getSession({ offlineCopy = false }: { offlineCopy?: boolean } = {}): Promise<Session> {
   let session: Session
   try {
-    session = await api<Session>('/auth/session')
+    session = await call('get', '/auth/session')
     keepSession(session)
   } catch (e) {
     // `offlineCopy`: the app opens without the server, and may open with the last session it had
@@ -138,14 +105,12 @@ export function keptSession(): Session | null {
   if (!s || typeof s !== 'object' || !('tier' in s) || (s as Session).tier === 'public') return null
   return { ...(s as Session), offline: true }
 }
-export const authorize = (code: string, state: string) =>
-  api<Session>('/auth/authorize', { method: 'POST', body: { code, state } })
-export const logout = () => api<void>('/auth/logout', { method: 'POST' })
-export const switchDivision = (division: number) =>
-  api<Session>('/auth/division', { method: 'POST', body: { division } })
-export const checkUser = () => api<CheckUser>('/checkUser')
+export const authorize = (code: string, state: string) => call('post', '/auth/authorize', { body: { code, state } })
+export const logout = () => call('post', '/auth/logout')
+export const switchDivision = (division: number) => call('post', '/auth/division', { body: { division } })
+export const checkUser = () => call('get', '/checkUser')
 export const activateLicence = (division: number, customer: string, code: string) =>
-  api<Activation>('/license/activate', { method: 'POST', body: { division, customer, code } })
+  call('post', '/license/activate', { body: { division, customer, code } })
 
 /** The browser navigation that starts the provider's sign-in (a 302 chain, not a fetch). */
 export function loginUrl(returnTo?: string): string {
@@ -153,7 +118,7 @@ export function loginUrl(returnTo?: string): string {
 }
 
 /** A fresh re-authentication with the password, which ImportData and the printer settings ask for. */
-export const reauthWithPassword = (password: string) => api<Session>('/auth/reauth', { method: 'POST', body: { password } })
+export const reauthWithPassword = (password: string) => call('post', '/auth/reauth', { body: { password } })
 
 /** The provider's sign-in again, which returns to `returnTo` with a fresh re-authentication. */
 export function reauthUrl(returnTo: string): string {

@@ -3,7 +3,7 @@ import { useCallback, type ReactNode } from 'react'
 import { Link } from 'react-router'
 import { isRegistered, type Session } from '../api/auth.ts'
 import { queryKeys, stockTableKeys, useSession } from '../api/queries.ts'
-import { DASHBOARD, isSignedIn, withDivision } from '../lib/access.ts'
+import { DASHBOARD, hasFullAccess, isSignedIn, withDivision } from '../lib/access.ts'
 import { isMobileUserAgent, useIsWide } from '../lib/media.ts'
 import { afterSyncTable } from '../offline/catalogue.ts'
 import { t } from '../i18n/index.ts'
@@ -22,7 +22,7 @@ import { WaitingBookings } from './WaitingBookings.tsx'
 /** The header of a signed-in user, the page, and the sync toasts (spec §2). */
 export function AppShell({ children }: { children: ReactNode }) {
   const { data: session } = useSession()
-  const full = session?.tier === 'full'
+  const full = hasFullAccess(session)
   // handhelds get the sync progress in the header, where it covers no form (SyncToasts)
   const wide = useIsWide()
   return (

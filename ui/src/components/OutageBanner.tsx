@@ -6,7 +6,7 @@ import { isDated } from '../api/live.ts'
 import { queryKeys } from '../api/queries.ts'
 import { getStatus } from '../api/status.ts'
 import { t, tCount } from '../i18n/index.ts'
-import { withDivision } from '../lib/access.ts'
+import { hasFullAccess, withDivision } from '../lib/access.ts'
 import { formatTime, wallOf } from '../lib/dateTime.ts'
 import { noticeFor } from '../lib/outage.ts'
 
@@ -44,7 +44,7 @@ export function OutageBanner({ session }: { session: Session }) {
   const notice = noticeFor(data, providerAccess(session))
   if (!notice) return null
   const queue =
-    session.tier === 'full' ? (
+    hasFullAccess(session) ? (
       <Link to={`${withDivision('/mng', session)}#mng-outbox`} className="ml-2 underline">
         {t('outage.details')}
       </Link>

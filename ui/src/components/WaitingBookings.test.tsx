@@ -7,7 +7,7 @@ import { WaitingBookings } from './WaitingBookings.tsx'
 
 let store = memoryStore<Booking>((b) => b.key)
 
-async function made(summary: string, division = 7, user: string | null = session().userName) {
+async function made(summary: string, division = 7, user: string | null = session().userName ?? null) {
   setBookingOwner({ division, user, fullName: user === session().userName ? session().fullName : 'Piet Jansen' })
   return keepBooking({ key: summary, kind: 'count', summary, path: '/exact/createStockCount', method: 'POST', body: {} })
 }

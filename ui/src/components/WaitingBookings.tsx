@@ -12,7 +12,7 @@ import { ConfirmDialog } from './ConfirmDialog.tsx'
  * the list lets the user send now, see a refusal, or remove one they no longer want.
  */
 export function WaitingBookings({ session }: { session: Session }) {
-  const owner: Owner = { division: session.division, user: session.userName, fullName: session.fullName }
+  const owner: Owner = { division: session.division, user: session.userName ?? null, fullName: session.fullName }
   useBookingSender(owner)
   const bookings = useBookings()
   const [open, setOpen] = useState(false)

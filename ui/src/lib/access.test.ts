@@ -35,18 +35,19 @@ describe('mayEnter', () => {
     expect(mayEnter('full', PUBLIC_SESSION, NOW)).toBe(false)
     expect(mayEnter('full', signedIn, NOW)).toBe(false)
     expect(mayEnter('full', full, NOW)).toBe(true)
+    // `importData` includes full access
+    expect(mayEnter('full', session({ tier: 'importData' }), NOW)).toBe(true)
   })
 
   it('needs full access and a second sign-in still valid for ImportData', () => {
     expect(mayEnter('importData', full, NOW)).toBe(false)
-    expect(mayEnter('importData', session({ importDataUntil: '2026-11-20T10:05:00Z' }), NOW)).toBe(true)
-    expect(mayEnter('importData', session({ importDataUntil: '2026-11-20T09:59:59Z' }), NOW)).toBe(false)
-    expect(mayEnter('importData', session({ importDataUntil: 'garbage' }), NOW)).toBe(false)
-    // the server sends epoch milliseconds
+    expect(mayEnter('importData', session({ importDataUntil: NOW + 5 * 60_000 }), NOW)).toBe(true)
+    expect(mayEnter('importData', session({ importDataUntil: NOW - 1_000 }), NOW)).toBe(false)
+    expect(mayEnter('importData', session({ importDataUntil: null }), NOW)).toBe(false)
     expect(mayEnter('importData', session({ importDataUntil: NOW + 60_000 }), NOW)).toBe(true)
     expect(mayEnter('importData', session({ importDataUntil: NOW - 1 }), NOW)).toBe(false)
     expect(
-      mayEnter('importData', session({ tier: 'signedIn', importDataUntil: '2026-11-20T10:05:00Z' }), NOW),
+      mayEnter('importData', session({ tier: 'signedIn', importDataUntil: NOW + 5 * 60_000 }), NOW),
     ).toBe(false)
   })
 })
@@ -56,6 +57,7 @@ describe('needsActivation', () => {
     expect(needsActivation('full', signedIn)).toBe(true)
     expect(needsActivation('importData', signedIn)).toBe(true)
     expect(needsActivation('full', full)).toBe(false)
+    expect(needsActivation('importData', session({ tier: 'importData' }))).toBe(false)
     expect(needsActivation('signedIn', signedIn)).toBe(false)
     expect(needsActivation('public', signedIn)).toBe(false)
     // nobody signed in goes Home instead

@@ -17,6 +17,11 @@ export function isSignedIn(s: Session | undefined): s is Session {
   return !!s && s.tier !== 'public'
 }
 
+/** Whether the session may do everything an activated organization allows (`importData` includes it). */
+export function hasFullAccess(s: Session | undefined): s is Session {
+  return s?.tier === 'full' || s?.tier === 'importData'
+}
+
 export function mayEnter(access: Access, s: Session | undefined, nowMs: number): boolean {
   switch (access) {
     case 'public':
@@ -24,9 +29,9 @@ export function mayEnter(access: Access, s: Session | undefined, nowMs: number):
     case 'signedIn':
       return isSignedIn(s)
     case 'full':
-      return s?.tier === 'full'
+      return hasFullAccess(s)
     case 'importData':
-      return s?.tier === 'full' && instantMs(s.importDataUntil) > nowMs
+      return hasFullAccess(s) && instantMs(s.importDataUntil) > nowMs
   }
 }
 
@@ -36,7 +41,7 @@ export function mayEnter(access: Access, s: Session | undefined, nowMs: number):
  * would be refused, so the way to activation is shown instead.
  */
 export function needsActivation(access: Access, s: Session | undefined): s is Session {
-  return (access === 'full' || access === 'importData') && isSignedIn(s) && s.tier !== 'full'
+  return (access === 'full' || access === 'importData') && isSignedIn(s) && !hasFullAccess(s)
 }
 
 /** `path?division=D` for a signed-in user, as every in-app link carries the division. */

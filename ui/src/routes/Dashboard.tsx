@@ -4,12 +4,12 @@ import { Loading } from '../components/Loading.tsx'
 import { SyncButton } from '../components/SyncButton.tsx'
 import { StockTable } from '../components/StockTable.tsx'
 import { t } from '../i18n/index.ts'
-import { organizationName } from '../lib/access.ts'
+import { hasFullAccess, organizationName } from '../lib/access.ts'
 
 /** The organization, Sync Data, and the Table view of stock in all locations. */
 export default function Dashboard() {
   const { data: session } = useSession()
-  const full = session?.tier === 'full'
+  const full = hasFullAccess(session)
   const endpoints = useSyncEndpoints(full)
   const status = useSyncStatus(full)
 

@@ -13,6 +13,7 @@ import { queryKeys, useSession } from '../api/queries.ts'
 import { LoadingScreen } from '../components/LoadingScreen.tsx'
 import { NetworkPrinters } from './NetworkPrinters.tsx'
 import { t } from '../i18n/index.ts'
+import { hasFullAccess } from '../lib/access.ts'
 import { LABEL_TYPES } from '../lib/labels.ts'
 
 /** The organization preferences this screen edits, with their defaults. */
@@ -69,8 +70,8 @@ function Form({ session }: { session: Session }) {
   const prefs = session.organizationDetails.preferences
   const intervalDefault = session.syncIntervalDefault ?? 15
   const [form, setForm] = useState<OrgSettings>(() => readSettings(prefs, intervalDefault))
-  const printers = useQuery({ queryKey: queryKeys.printers, queryFn: getPrinters, enabled: session.tier === 'full', retry: false })
-  const accounts = useQuery({ queryKey: queryKeys.organizationAccounts(session.division), queryFn: getOrganizationAccounts, enabled: session.tier === 'full', retry: false })
+  const printers = useQuery({ queryKey: queryKeys.printers, queryFn: getPrinters, enabled: hasFullAccess(session), retry: false })
+  const accounts = useQuery({ queryKey: queryKeys.organizationAccounts(session.division), queryFn: getOrganizationAccounts, enabled: hasFullAccess(session), retry: false })
   const save = useMutation({
     // unknown keys other screens keep in the preferences are carried over
     mutationFn: () => updateOrganizationPreferences(session.organizationDetails.uuid, toSave(prefs, form, intervalDefault)),

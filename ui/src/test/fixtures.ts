@@ -10,6 +10,8 @@ export function session(over: Partial<Session> = {}): Session {
     division: 3154102,
     divisions: [{ division: 3154102, name: 'Van Dijk Machinebouw B.V.' }],
     registered: true,
+    activated: true,
+    providerAccess: 'ok',
     organizationDetails: {
       uuid: 'org-1',
       division: 3154102,
