@@ -1,5 +1,9 @@
 // The local copy (`/api/v1/db/…`, PostgREST conventions) and the live provider lists.
-import { api, request } from './client.ts'
+// The document types the rows of both as free-form `TableRow`s, and `/db/{table}` takes any
+// column as a PostgREST filter (a key may repeat), which its query parameters do not list: the
+// reads keep their callers' row types and their own query string.
+import { api } from './client.ts'
+import { call, callDated } from './contract.ts'
 import type { LiveRows } from './live.ts'
 
 /** Query pairs; a key may repeat (two `or` groups are both applied). */
@@ -29,7 +33,7 @@ export interface Join {
 export const dbJoins = <T = Row>(table: string, joins: Join[], params: Params = []) =>
   api<T[]>(`/db/joins${qs([['table', table], ['joins', JSON.stringify(joins)], ['flatten', 'true'], ...params])}`)
 
-export const dbClear = (table: string) => api<void>(`/db/${table}`, { method: 'DELETE' })
+export const dbClear = (table: string) => call('delete', '/db/{table}', { params: { table } })
 
 /** Every row matching `params`, page by page (for id lists, not for whole tables). */
 export async function dbGetAll<T = Row>(table: string, params: Params, maxPages = 50): Promise<T[]> {
@@ -70,6 +74,7 @@ export type LiveTable = 'warehouses' | 'storageLocations' | 'selectionCodes' | '
 
 /** A live list; dated when the server answered from its stored copy because Exact Online could not be reached. */
 export async function liveGet<T = LiveRow>(table: LiveTable): Promise<LiveRows<T>> {
-  const { body, asOf } = await request<T[]>(`/exact/live/${table}`)
-  return { rows: body, asOf }
+  const { body, asOf } = await callDated('get', '/exact/live/{table}', { params: { table } })
+  // the provider's rows of this list, as the caller names their fields
+  return { rows: body as T[], asOf }
 }

@@ -1,16 +1,16 @@
 // Preferences of the user and of the organization.
 import { api } from './client.ts'
-import type { OrganizationDetails } from './auth.ts'
+import { call, type Schema } from './contract.ts'
 
 export type Preferences = Record<string, unknown>
 
 /** Replaces the user's own preferences (send the whole object). */
 export const updateUserPreferences = (uuid: string, preferences: Preferences) =>
-  api<{ uuid: string; preferences: Preferences }>('/updatePreferences', { method: 'PUT', body: { uuid, preferences } })
+  call('put', '/updatePreferences', { body: { uuid, preferences } })
 
 /** Replaces the organization's preferences; answers the organization details. */
 export const updateOrganizationPreferences = (uuid: string, preferences: Preferences) =>
-  api<OrganizationDetails>('/updateOrganizationPreferences', { method: 'PUT', body: { uuid, preferences } })
+  call('put', '/updateOrganizationPreferences', { body: { uuid, preferences } })
 
 export interface Printer {
   name: string
@@ -36,17 +36,9 @@ export const acceptPrinter = (name: string) => api<Printer>('/printers/accept', 
 export const withdrawPrinter = (name: string) => api<void>('/printers/withdraw', { method: 'POST', body: { name } })
 
 /** A user of the organization who signed in with Exact Online, and whether that sign-in still works. */
-export interface OrgAccount {
-  user: string
-  userName: string
-  fullName: string
-  access: 'ok' | 'signInNeeded'
-}
+export type OrgAccount = Schema<'AccountView'>
 
-export interface OrgAccounts {
-  accounts: OrgAccount[]
-  /** The account chosen for the sync, live reads and labels; null: any account that works. */
-  syncAccount: string | null
-}
+/** The accounts, and the one chosen for the sync, live reads and labels (none: any account that works). */
+export type OrgAccounts = Schema<'OrgAccounts'>
 
-export const getOrganizationAccounts = () => api<OrgAccounts>('/organization/accounts')
+export const getOrganizationAccounts = () => call('get', '/organization/accounts')
