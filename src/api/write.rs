@@ -50,7 +50,13 @@ pub fn routes(r: &mut Router) {
             .query::<DirectQuery>()
             .json::<DirectAnswer>(200, "Every page of the provider's answer, or its last known answer during an outage")
             .header(AS_OF_HEADER, "Only on a last known answer served during an outage: when it was fetched, epoch ms")
-            .fails(&[Code::ProviderUnreachable, Code::Provider, Code::ProviderSignIn, Code::TooManyRequests])
+            .fails(&[
+                Code::NotFound,
+                Code::ProviderUnreachable,
+                Code::Provider,
+                Code::ProviderSignIn,
+                Code::TooManyRequests,
+            ])
     });
     r.full("/exact/{kind}", |res| {
         let res = generic_write(res.post(generic(Method::Post))).fails(&[Code::TimerGone]);
@@ -423,6 +429,9 @@ async fn url_direct(
     q: web::Query<DirectQuery>,
 ) -> AppResult<HttpResponse> {
     let division = session.record.division;
+    if q.url.trim().is_empty() {
+        return Err(AppError::bad_request("'url' must be a path of Exact Online's API, e.g. logistics/Items"));
+    }
     // Only this division on the configured host: no reads of other organizations, no token elsewhere.
     let url = direct_url(state.exact.base_url(), division, &q.url).ok_or_else(|| {
         tracing::warn!(division, "urlDirect refused a path outside the session's division");

@@ -61,11 +61,29 @@ impl From<ExactError> for AppError {
                 Code::TooManyRequests,
                 "Exact Online's call limit is reached; try again in a minute",
             ),
+            // what was asked for is not there: the caller's request, not a failing provider
+            ExactError::Rejected { status: 404, message } => {
+                AppError::with_message(Code::NotFound, format!("Exact Online: {message}"))
+            }
             ExactError::Rejected { message, .. } | ExactError::Server { message, .. } => {
                 AppError::with_message(Code::Provider, message.clone())
             }
             ExactError::Malformed(_) => AppError::new(Code::Provider).caused_by(e),
             ExactError::TooManyRows { .. } => AppError::bad_request(e.to_string()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Code;
+
+    #[test]
+    fn a_provider_404_is_not_found_and_other_refusals_are_the_providers() {
+        let gone = AppError::from(ExactError::Rejected { status: 404, message: "Not found".into() });
+        assert_eq!((gone.code(), gone.message()), (Code::NotFound, "Exact Online: Not found"));
+        let refused = AppError::from(ExactError::Rejected { status: 400, message: "Invalid filter".into() });
+        assert_eq!((refused.code(), refused.message()), (Code::Provider, "Invalid filter"));
     }
 }

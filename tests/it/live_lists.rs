@@ -49,3 +49,20 @@ async fn storage_locations_and_direct_reads_list_every_page() {
     assert_eq!(ids(&rows), ids(&all));
     w.stop().await;
 }
+
+/// Found by schemathesis: an empty or unknown path is the caller's mistake (400, 404), never a
+/// 5xx that reads as a failing server or provider.
+#[actix_web::test]
+async fn a_direct_read_of_nothing_or_of_no_such_path_is_refused_as_the_callers() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    let res = w.get("/api/v1/exact/urlDirect?url=").await;
+    assert_eq!(res.status(), 400);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "bad_request");
+    let res = w.get("/api/v1/exact/urlDirect?url=logistics%2FNoSuchThing").await;
+    assert_eq!(res.status(), 404);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "not_found");
+    assert!(body["error"]["message"].as_str().is_some_and(|m| m.starts_with("Exact Online: ")), "{body}");
+    w.stop().await;
+}
