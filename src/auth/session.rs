@@ -39,8 +39,9 @@ pub struct DivisionChoice {
     pub division: i64,
     #[schema(example = "Demo Metaal B.V.")]
     pub name: String,
+    /// Always sent; a session kept before customers were stored reads as empty.
     #[serde(default)]
-    #[schema(example = "Demo Metaal B.V.")]
+    #[schema(example = "Demo Metaal B.V.", required = true)]
     pub customer: String,
 }
 
