@@ -345,7 +345,7 @@ async fn accounts(state: web::Data<AppState>, session: Session) -> AppResult<Htt
     let division = session.record.division;
     let list = accounts::list(&state.serverdb, &state.tokens, division).map_err(AppError::internal)?;
     let chosen = accounts::chosen_sync_account(&state.stores, division);
-    Ok(HttpResponse::Ok().json(json!({"accounts": list, "syncAccount": chosen})))
+    Ok(HttpResponse::Ok().json(OrgAccounts { accounts: list, sync_account: chosen }))
 }
 
 /// Sets sync timestamps (lower = re-read from there); refused while a sync runs. A timestamp may
