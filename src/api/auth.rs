@@ -293,7 +293,7 @@ async fn authorize(
     }
     let id = state.auth.sessions.create(&record).map_err(AppError::internal)?;
     tracing::info!(division, "signed in");
-    let session = Session { id: id.clone(), record, tier: Tier::SignedIn };
+    let session = Session { id: id.clone(), record, tier: Tier::SignedIn, touched: false };
     let mut v = view(&state, Some(&session));
     v.return_to = login.return_to;
     Ok(HttpResponse::Ok()

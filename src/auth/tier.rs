@@ -71,6 +71,9 @@ pub struct Session {
     pub id: String,
     pub record: SessionRecord,
     pub tier: Tier,
+    /// This request counted as a use of the session and moved its idle end: the browser's
+    /// cookie is renewed to match (`guard`).
+    pub touched: bool,
 }
 
 impl Session {
@@ -90,7 +93,8 @@ pub fn today() -> chrono::NaiveDate {
 pub async fn resolve(state: &AppState, req: &HttpRequest) -> Result<Option<Session>, AppError> {
     let Some(cookie) = req.cookie(state.auth.session_cookie()) else { return Ok(None) };
     let id = cookie.value().to_string();
-    let record = state.auth.sessions.get(&id, now_ms()).map_err(|e| {
+    let now = now_ms();
+    let record = state.auth.sessions.get(&id, now).map_err(|e| {
         // The session cannot go on (spec §8's critical error): the UI logs out and returns to the
         // sign-in, instead of a 500 on every call for as long as the cookie lives.
         if e.is::<Unreadable>() { AppError::new(Code::Critical).caused_by(e) } else { AppError::internal(e) }
@@ -98,7 +102,8 @@ pub async fn resolve(state: &AppState, req: &HttpRequest) -> Result<Option<Sessi
     let Some(record) = record else { return Ok(None) };
     let active = orgs::is_active(&state.serverdb, record.division, today()).map_err(AppError::internal)?;
     let tier = if record.registered && active { Tier::Full } else { Tier::SignedIn };
-    Ok(Some(Session { id, record, tier }))
+    let touched = record.last_seen_ms == now;
+    Ok(Some(Session { id, record, tier, touched }))
 }
 
 /// Drops the session. The user's provider tokens go with their last session, unless writes they
@@ -153,8 +158,31 @@ pub async fn guard(
         )
         .into());
     }
+    let renewal = session.touched.then(|| session_cookie_renewal(&state, &session));
     req.extensions_mut().insert(session);
-    next.call(req).await
+    let mut res = next.call(req).await?;
+    // The session slides with use up to its lifetime; without this the browser would drop the
+    // cookie after the idle time counted from sign-in, however busy the user was.
+    if let Some(cookie) = renewal {
+        let name = state.auth.session_cookie();
+        let set_by_handler = res
+            .headers()
+            .get_all(actix_web::http::header::SET_COOKIE)
+            .any(|v| v.to_str().is_ok_and(|v| v.starts_with(&format!("{name}="))));
+        if !set_by_handler && let Err(e) = res.response_mut().add_cookie(&cookie) {
+            tracing::warn!(error = %e, "the session cookie could not be renewed");
+        }
+    }
+    Ok(res)
+}
+
+/// The session's cookie again, living as long as the session now may: the idle time, or what is
+/// left of its lifetime if that is shorter.
+fn session_cookie_renewal(state: &AppState, session: &Session) -> actix_web::cookie::Cookie<'static> {
+    use super::session::{SESSION_IDLE_MS, SESSION_MAX_MS, cookie};
+    let left = SESSION_MAX_MS - (session.record.last_seen_ms - session.record.created_ms);
+    let max_age = SESSION_IDLE_MS.min(left).max(0);
+    cookie(state.auth.session_cookie(), session.id.clone(), state.auth.secure_cookies, max_age)
 }
 
 impl FromRequest for Session {

@@ -309,6 +309,45 @@ async fn sessions_end_after_their_lifetime() {
     w.stop().await;
 }
 
+/// The max-age of the session cookie a response sets, in seconds.
+fn session_max_age(res: &reqwest::Response) -> Option<i64> {
+    res.headers().get_all("set-cookie").iter().filter_map(|v| v.to_str().ok()).find_map(|v| {
+        if !v.starts_with("esm_session=") {
+            return None;
+        }
+        v.split(';').find_map(|p| p.trim().strip_prefix("Max-Age=").and_then(|n| n.parse().ok()))
+    })
+}
+
+#[actix_web::test]
+async fn a_session_in_use_renews_its_cookie_up_to_its_lifetime() {
+    use stock_manager::auth::session::{SESSION_IDLE_MS, SESSION_MAX_MS};
+    let w = World::start(sim_options()).await;
+    let state = w.server.running.as_ref().unwrap().state();
+    let id = session_id(&w);
+    let now = stock_manager::exact::oauth::now_ms();
+    // Used just now: nothing to renew.
+    assert_eq!(session_max_age(&w.get("/api/v1/sync").await), None);
+    // Signed in ten hours ago and last used five minutes ago: this use moves the idle end, and
+    // the browser's cookie must follow it or it would expire two hours from now.
+    let mut record = state.auth.sessions.get(&id, now).unwrap().expect("the session");
+    record.created_ms = now - 10 * 3_600_000;
+    record.last_seen_ms = now - 5 * 60_000;
+    state.auth.sessions.save(&id, &record).unwrap();
+    let res = w.get("/api/v1/sync").await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(set_cookie(&res, "esm_session").as_deref(), Some(id.as_str()), "the same session");
+    assert_eq!(session_max_age(&res), Some(SESSION_IDLE_MS / 1000));
+    // Near the end of its lifetime the cookie lives only as long as the session may.
+    let mut record = state.auth.sessions.get(&id, now).unwrap().expect("the session");
+    record.created_ms = now - SESSION_MAX_MS + 3_600_000;
+    record.last_seen_ms = now - 5 * 60_000;
+    state.auth.sessions.save(&id, &record).unwrap();
+    let age = session_max_age(&w.get("/api/v1/sync").await).expect("renewed");
+    assert!((3_500..=3_600).contains(&age), "about an hour left: {age}");
+    w.stop().await;
+}
+
 #[actix_web::test]
 async fn event_streams_end_with_the_session_and_the_oldest_gives_way() {
     use stock_manager::auth::session::MAX_STREAMS_PER_SESSION;
