@@ -196,18 +196,15 @@ pub fn timers(store: &OrgStore) -> StoreResult<Vec<Timer>> {
 
 /// Stores `timer` unless its id is stored already; answers the stored one and whether it is new.
 fn insert(store: &OrgStore, timer: Timer) -> AppResult<(Timer, bool)> {
-    let key = format!("{PREFIX}{}", timer.id);
-    // Counted before the insert, outside its transaction: racing starts may pass the bound by a
-    // few, which does not defeat its purpose (a store that cannot grow without end).
-    if store.kv_get(&key)?.is_none() && store.kv_scan(PREFIX)?.len() >= MAX_TIMERS {
-        return Err(AppError::bad_request(format!(
-            "This organization has {MAX_TIMERS} running timers, the most it keeps: stop some first"
-        )));
-    }
+    use crate::store::meta::PutNew;
     let bytes = serde_json::to_vec(&timer).map_err(AppError::internal)?;
-    match store.kv_put_new(&key, &bytes)? {
-        None => Ok((timer, true)),
-        Some(found) => Ok((serde_json::from_slice(&found).map_err(AppError::internal)?, false)),
+    // the bound is counted in the insert's transaction: racing starts cannot pass it
+    match store.kv_put_new_bounded(PREFIX, MAX_TIMERS, &timer.id, &bytes)? {
+        PutNew::Stored => Ok((timer, true)),
+        PutNew::Found(found) => Ok((serde_json::from_slice(&found).map_err(AppError::internal)?, false)),
+        PutNew::Full => Err(AppError::bad_request(format!(
+            "This organization has {MAX_TIMERS} running timers, the most it keeps: stop some first"
+        ))),
     }
 }
 
@@ -388,5 +385,32 @@ mod tests {
         // the same id again is still answered
         let again = body(json!({"id": "t0"})).expect("parses").timer(NOW).expect("valid");
         assert!(!insert(&store, again).expect("answered").1);
+    }
+
+    #[test]
+    fn racing_starts_cannot_pass_the_bound() {
+        let dir = tempfile::tempdir().expect("dir");
+        let stores = crate::store::Stores::new(dir.path(), Vec::new());
+        let store = stores.get(1).expect("store");
+        for n in 0..MAX_TIMERS - 1 {
+            insert(&store, body(json!({"id": format!("t{n}")})).expect("parses").timer(NOW).expect("valid"))
+                .expect("stored");
+        }
+        // other kv entries beside the timers do not count
+        store.kv_put_new("hours_timersX", b"{}").expect("stored");
+        let started: Vec<bool> = std::thread::scope(|s| {
+            let racers: Vec<_> = (0..8)
+                .map(|n| {
+                    let store = &store;
+                    s.spawn(move || {
+                        let t = body(json!({"id": format!("race{n}")})).expect("parses").timer(NOW).expect("valid");
+                        insert(store, t).is_ok()
+                    })
+                })
+                .collect();
+            racers.into_iter().map(|r| r.join().expect("joined")).collect()
+        });
+        assert_eq!(started.iter().filter(|ok| **ok).count(), 1, "one of the racers got the last place");
+        assert_eq!(timers(&store).expect("list").len(), MAX_TIMERS);
     }
 }

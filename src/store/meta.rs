@@ -98,6 +98,44 @@ pub(crate) fn put_new_raw(txn: &WriteTransaction, key: &str, value: &[u8]) -> St
     Ok(found)
 }
 
+/// What `put_new_bounded_raw` did.
+#[derive(Debug, PartialEq, Eq)]
+pub enum PutNew {
+    Stored,
+    /// The key held this value already; nothing was stored.
+    Found(Vec<u8>),
+    /// The prefix holds its most entries already; nothing was stored.
+    Full,
+}
+
+/// `put_new_raw` that also refuses while `prefix` (which `key` starts with) holds `max` entries:
+/// one transaction, so racing callers cannot pass the bound.
+pub(crate) fn put_new_bounded_raw(
+    txn: &WriteTransaction,
+    prefix: &str,
+    max: usize,
+    key: &str,
+    value: &[u8],
+) -> StoreResult<PutNew> {
+    let mut t = txn.open_table(META)?;
+    if let Some(found) = t.get(key)? {
+        return Ok(PutNew::Found(found.value().to_vec()));
+    }
+    let mut held = 0;
+    for entry in t.range::<&str>(prefix..)? {
+        let (k, _) = entry?;
+        if !k.value().starts_with(prefix) {
+            break;
+        }
+        held += 1;
+        if held >= max {
+            return Ok(PutNew::Full);
+        }
+    }
+    t.insert(key, value)?;
+    Ok(PutNew::Stored)
+}
+
 /// Every entry whose key starts with `prefix`, in key order.
 pub(crate) fn scan_raw(txn: &ReadTransaction, prefix: &str) -> StoreResult<Vec<(String, Vec<u8>)>> {
     let t = match txn.open_table(META) {

@@ -407,6 +407,13 @@ impl OrgStore {
         self.write(Commit::Durable, |w| meta::put_new_raw(w.txn, &meta::kv_key(key), value))
     }
 
+    /// `kv_put_new` under `prefix + id`, refused while `prefix` holds `max` entries (checked in
+    /// the same transaction).
+    pub fn kv_put_new_bounded(&self, prefix: &str, max: usize, id: &str, value: &[u8]) -> StoreResult<meta::PutNew> {
+        let (prefix, key) = (meta::kv_key(prefix), meta::kv_key(&format!("{prefix}{id}")));
+        self.write(Commit::Durable, |w| meta::put_new_bounded_raw(w.txn, &prefix, max, &key, value))
+    }
+
     /// The `kv` entries whose keys start with `prefix`, as (the key after `prefix`, value), in
     /// key order.
     pub fn kv_scan(&self, prefix: &str) -> StoreResult<Vec<(String, Vec<u8>)>> {
