@@ -1,6 +1,6 @@
 // Live reads of any provider path of the session's division (`/exact/urlDirect`, every page).
 import { chunks, type Row } from './db.ts'
-import { request } from './client.ts'
+import { callDated } from './contract.ts'
 import { joinLive, oldestAsOf, type LiveRows } from './live.ts'
 import { anyGuid, directUrl, type DirectQuery } from '../lib/odata.ts'
 
@@ -20,15 +20,15 @@ export const STORED_RETRY_MS = 15_000
 export const againWhileStored = (query: { state: { data?: { asOf?: number | null } } }): number | false =>
   query.state.data?.asOf ? STORED_RETRY_MS : false
 
-export interface DirectAnswer<T> {
-  responseDirect: { results: T[]; truncated?: boolean; asOf?: number }
-}
-
-/** Rows of a provider path (the server's stored copy, dated, while Exact Online cannot be reached). */
+/**
+ * Rows of a provider path (the server's stored copy, dated, while Exact Online cannot be reached).
+ * The provider's records are free-form in the server's document: `T` names the fields the caller
+ * selected.
+ */
 export async function readDirectUrl<T = Row>(url: string): Promise<LiveRows<T>> {
-  const { body, asOf } = await request<DirectAnswer<T>>(`/exact/urlDirect?url=${encodeURIComponent(url)}`)
+  const { body, asOf } = await callDated('get', '/exact/urlDirect', { query: { url } })
   // the header is the contract; the body's copy of it is taken when a proxy dropped the header
-  return { rows: body.responseDirect.results, asOf: asOf ?? oldestAsOf(body.responseDirect.asOf) }
+  return { rows: body.responseDirect.results as T[], asOf: asOf ?? oldestAsOf(body.responseDirect.asOf) }
 }
 
 export function readDirect<T = Row>(path: string, q: DirectQuery = {}): Promise<LiveRows<T>> {

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { outboxEntry } from '../test/fixtures.ts'
 import type { OutboxEntry } from './outbox.ts'
 import { combine, deleteFromExact, idempotencyKey, SEND_TRIES, sendWrite } from './writes.ts'
 
-const entry = (state: OutboxEntry['state'], error: string | null = null) => ({ state, error }) as OutboxEntry
+const entry = (state: OutboxEntry['state'], error: string | null = null) => outboxEntry({ state, error })
 
 describe('combine', () => {
   it('a refusal wins and carries its message', () => {

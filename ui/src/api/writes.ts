@@ -1,5 +1,6 @@
 // Writes to Exact Online through the outbox, with their outcome as the user should see it.
 import { api, isApiError, TIMEOUT_CODE, type RequestOptions } from './client.ts'
+import { call, pathOf, type Route } from './contract.ts'
 import type { EntryState, OutboxEntry, WriteResult } from './outbox.ts'
 import { keepBooking, type Booking, type Keepable } from '../offline/queue.ts'
 import { t } from '../i18n/index.ts'
@@ -66,15 +67,17 @@ export interface SendOptions {
  * when no answer comes back (a Wi-Fi dead spot), it is sent again under the same key, up to
  * SEND_TRIES times, and the server books it once and answers as it did the first time. A
  * keepable booking that still gets no answer (or is made while the browser is offline) is kept.
+ * The path is a write route of the server's document (`/exact/createGoodsReceipt`, or
+ * `/exact/{kind}` filled in) with its query; the caller types the body with `BodyOf`.
  */
-export async function keyedWrite<T>(
+export async function keyedWrite(
   path: string,
   options: Omit<RequestOptions, 'headers'>,
   { key = idempotencyKey(), pauseMs = 1000, keep }: SendOptions = {},
-): Promise<T> {
+): Promise<WriteResult> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await api<T>(path, { timeoutMs: WRITE_TIMEOUT_MS, ...options, headers: { 'Idempotency-Key': key } })
+      return await api<WriteResult>(path, { timeoutMs: WRITE_TIMEOUT_MS, ...options, headers: { 'Idempotency-Key': key } })
     } catch (e) {
       // no answer: the write may have been queued or not; under the same key a resend is safe
       if (isApiError(e) && e.code === TIMEOUT_CODE) {
@@ -96,7 +99,7 @@ export type BookResult = Omit<WriteResult, 'state'> & { state: WriteState; key?:
 /** A keyed write of a booking that may be kept on this device: 'kept' is an answer, not an error. */
 export async function book(path: string, options: Omit<RequestOptions, 'headers'>, send: SendOptions = {}): Promise<BookResult> {
   try {
-    return await keyedWrite<WriteResult>(path, options, send)
+    return await keyedWrite(path, options, send)
   } catch (e) {
     if (e instanceof KeptOffline) return { state: 'kept', error: null, entries: [], key: e.booking.key }
     throw e
@@ -137,14 +140,14 @@ export function outcomeOf(res: BookResult): WriteOutcome {
   return { state: res.state, message: res.error ?? (open ? waitingReason(res.entries) : null), entryIds: res.entries.map((e) => e.id) }
 }
 
-export const getEntry = (id: number) => api<OutboxEntry>(`/outbox/${id}`)
+export const getEntry = (id: number) => call('get', '/outbox/{id}', { params: { id: String(id) } })
 
 /** What `deleteDataFromExact` may delete: hour bookings, draft transfers and draft counts. */
 export type Deletable = 'timeTransactions' | 'warehouseTransfers' | 'stockCounts'
 
 /** Deletes a record in Exact Online through the outbox. */
 export const deleteFromExact = (endpoint: Deletable, id: string) =>
-  sendWrite(`/exact/deleteDataFromExact?endpoint=${endpoint}&id=${encodeURIComponent(id)}`, 'DELETE')
+  sendWrite(pathOf('/exact/deleteDataFromExact' satisfies Route, undefined, { endpoint, id }), 'DELETE')
 
 /** Why open entries wait, if the server says: the first reason given. */
 export function waitingReason(entries: readonly Pick<OutboxEntry, 'state' | 'error'>[]): string | null {

@@ -1,9 +1,10 @@
 import { QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { OutboxEntry } from '../api/outbox.ts'
 import { createQueryClient } from '../api/queryClient.ts'
 import { sendWrite } from '../api/writes.ts'
-import { json } from '../test/fixtures.ts'
+import { json, outboxEntry } from '../test/fixtures.ts'
 import { EntryMessage } from './EntryMessage.tsx'
 import { WriteStatus } from './WriteStatus.tsx'
 
@@ -19,7 +20,7 @@ afterEach(() => {
 
 describe('WriteStatus', () => {
   it('shows a write the server queued (202) as queued, with why it waits, not as a failure', async () => {
-    const waiting = { id: 7, state: 'pending', error: WHY }
+    const waiting = outboxEntry({ id: 7, state: 'pending', error: WHY })
     vi.stubGlobal(
       'fetch',
       vi.fn(async (url: string) => (url.startsWith('/api/v1/outbox/') ? json(waiting) : json({ state: 'pending', error: null, entries: [waiting] }, 202))),
@@ -55,11 +56,11 @@ describe('WriteStatus', () => {
 describe('WriteStatus as a handheld card', () => {
   it('follows the entry to delivered with the whole sentence, and sounds once when Exact decides', async () => {
     feedback.signal.mockClear()
-    let state = 'pending'
+    let state: OutboxEntry['state'] = 'pending'
     vi.stubGlobal(
       'fetch',
       vi.fn(async (url: string) =>
-        url.startsWith('/api/v1/outbox/') ? json({ id: 9, state, error: null }) : json({ state: 'pending', error: null, entries: [{ id: 9, state: 'pending', error: null }] }, 202),
+        url.startsWith('/api/v1/outbox/') ? json(outboxEntry({ id: 9, state })) : json({ state: 'pending', error: null, entries: [outboxEntry({ id: 9 })] }, 202),
       ),
     )
     const outcome = await sendWrite('/exact/createMaterialIssue', 'POST', {})

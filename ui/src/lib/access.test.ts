@@ -161,8 +161,8 @@ describe('route table', () => {
 
 describe('switching organizations', () => {
   const two = [
-    { division: 3154102, name: 'Van Dijk Machinebouw B.V.' },
-    { division: 3154117, name: 'Van Dijk Service B.V.' },
+    { division: 3154102, name: 'Van Dijk Machinebouw B.V.', customer: 'Van Dijk Machinebouw B.V.' },
+    { division: 3154117, name: 'Van Dijk Service B.V.', customer: 'Van Dijk Machinebouw B.V.' },
   ]
   const second = session({ tier: 'signedIn', registered: false, division: 3154117, divisions: two })
 

@@ -5,6 +5,7 @@
 // IndexedDB, one record per organization, and answers the Scanning screen's questions from it.
 import type { QueryClient } from '@tanstack/react-query'
 import { isNetworkFailure } from '../api/client.ts'
+import type { Route, Schema } from '../api/contract.ts'
 import type { LocationStock, MaterialPlan, ScannedItem, ScanShopOrder, WarehouseStock } from '../features/scanning/api.ts'
 import { getSyncStatus } from '../api/sync.ts'
 import type { LocationRef } from '../lib/scan.ts'
@@ -13,55 +14,16 @@ import { idbStore, type KeyedStore } from './idb.ts'
 
 /** The layout this module reads; another is ignored until the server sends this one again. */
 export const CATALOGUE_FORMAT = 2
-export const CATALOGUE_PATH = '/api/v1/scanning/catalogue'
+// fetched, not `call`ed: its text is kept as sent, with its ETag
+export const CATALOGUE_PATH = `/api/v1${'/scanning/catalogue' satisfies Route}`
 
-/** GUIDs, 16 bytes each in the order of their hex digits, as one base64url string. */
-type Guids = string
 /**
  * Stock rows by item then place: `item` is each row's item index less the row before's, `place`
  * the place's index less the row before's for the same item, else the place's index.
  */
-interface StockWire {
-  item: number[]
-  place: number[]
-  /** Per warehouse: null where it is the sum of the item's stock at the warehouse's locations. */
-  stock: (number | null)[]
-}
-/** As the server sends it: see `src/api/scan_catalogue.rs`. */
-export interface CatalogueWire {
-  format: number
-  division: number
-  /** The end of the server's last sync (epoch ms). */
-  asOf: number | null
-  warehouses: { id: Guids; code: (string | null)[]; description: (string | null)[] }
-  locations: { id: Guids; code: string[]; description: (string | null)[]; warehouse: (number | null)[] }
-  items: {
-    id: Guids
-    /** Each code as the length it shares with the code before, and the rest. */
-    code: { shared: number[]; rest: string[] }
-    description: (string | null)[]
-    units: (string | null)[]
-    /** Index in `units`. */
-    unit: number[]
-    barcode: (string | null)[]
-    /** `1` or `0` per item. */
-    fractions: string
-  }
-  locationStock: StockWire
-  warehouseStock: StockWire
-  /** By number: `number` is the first one's, then each one's less the one before's. */
-  orders: {
-    id: Guids
-    number: number[]
-    status: number[]
-    warehouse: (number | null)[]
-    item: (number | null)[]
-    planned: (number | null)[]
-    produced: (number | null)[]
-  }
-  /** Material lines with something left to issue, by item (`item` as differences), order, line. */
-  plans: { id: Guids; item: number[]; order: number[]; planned: (number | null)[]; issued: (number | null)[] }
-}
+type StockWire = Schema<'StockColumns'>
+/** As the server sends it (its document's `ScanCatalogue`: GUIDs as base64url bytes, codes front-coded). */
+export type CatalogueWire = Schema<'ScanCatalogue'>
 
 /** What IndexedDB keeps: the server's text as sent (cheap to store, parsed once when used). */
 export interface CatalogueRecord {

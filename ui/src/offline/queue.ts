@@ -4,7 +4,7 @@
 // The key makes a resend safe: the server books a request it already has once.
 import { useSyncExternalStore } from 'react'
 import { api, isApiError, TIMEOUT_CODE, type RequestOptions } from '../api/client.ts'
-import type { WriteResult } from '../api/outbox.ts'
+import type { Schema } from '../api/contract.ts'
 import { idbStore, memoryStore, type KeyedStore } from './idb.ts'
 
 /** What was booked: the screen's words for it come with the booking (`summary`). */
@@ -146,12 +146,16 @@ export function useFate(key: string): Fate {
   return fateOf(key, rows) ?? { status: 'sent', result: null }
 }
 
+/** What a write answers (`WriteResult` of the outbox). */
+type WriteResult = Schema<'WriteView'>
+
 /** How one booking is sent: its path, method and body under its key, answered at once. */
 export type Send = (b: Booking) => Promise<WriteResult>
 
 /** How long one send waits for the server (a dead spot can hold a call for minutes). */
 const SEND_TIMEOUT_MS = 30_000
 
+// `api`, not `call`: the path is the one kept with the booking (a write route with its query)
 const sendOne: Send = (b) => api<WriteResult>(b.path, { method: b.method, body: b.body, headers: { 'Idempotency-Key': b.key }, timeoutMs: SEND_TIMEOUT_MS })
 
 let sending: Promise<number> | null = null

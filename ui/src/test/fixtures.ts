@@ -1,4 +1,6 @@
 import { PUBLIC_SESSION, type Session } from '../api/auth.ts'
+import type { OutboxEntry } from '../api/outbox.ts'
+import type { Printer } from '../api/org.ts'
 
 export function session(over: Partial<Session> = {}): Session {
   return {
@@ -8,7 +10,7 @@ export function session(over: Partial<Session> = {}): Session {
     fullName: 'Demo User',
     customer_name: 'Van Dijk Machinebouw B.V.',
     division: 3154102,
-    divisions: [{ division: 3154102, name: 'Van Dijk Machinebouw B.V.' }],
+    divisions: [{ division: 3154102, name: 'Van Dijk Machinebouw B.V.', customer: 'Van Dijk Machinebouw B.V.' }],
     registered: true,
     activated: true,
     providerAccess: 'ok',
@@ -19,6 +21,45 @@ export function session(over: Partial<Session> = {}): Session {
       sync_timestamps: {},
       preferences: {},
     },
+    ...over,
+  }
+}
+
+/** A configured, idle printer for any label type, with the fields the server always sends. */
+export function printer(over: Partial<Printer> & Pick<Printer, 'name'>): Printer {
+  return {
+    uri: `ipp://printer.local:631/ipp/print`,
+    label_types: [],
+    source: 'configured',
+    accepted: true,
+    state: 'idle',
+    accepting_jobs: true,
+    message: null,
+    capabilities: null,
+    ...over,
+  }
+}
+
+/** An outbox entry (a goods receipt waiting to be sent), with the fields the server always sends. */
+export function outboxEntry(over: Partial<OutboxEntry> = {}): OutboxEntry {
+  return {
+    id: 7,
+    uid: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+    action: 'createGoodsReceipt',
+    method: 'POST',
+    path: 'purchaseorder/GoodsReceipts',
+    body: {},
+    reconcile: { by: 'unknown' },
+    tables: [],
+    user: '0badc0de-0000-4000-8000-000000000001',
+    user_name: 'Demo User',
+    state: 'pending',
+    attempts: 0,
+    error: null,
+    created_ms: 1_780_000_000_000,
+    sent_ms: null,
+    done_ms: null,
+    result_key: null,
     ...over,
   }
 }

@@ -1,7 +1,6 @@
 // What the Planning screen reads from the local copy and writes back to Exact Online.
-import { api } from '../../api/client.ts'
+import { call, type BodyOf } from '../../api/contract.ts'
 import { dbGet, dbGetAll, type Row } from '../../api/db.ts'
-import type { OutboxEntry, WriteResult } from '../../api/outbox.ts'
 import { keyedWrite, sendWrite } from '../../api/writes.ts'
 
 /** Enough pages for organizations with tens of thousands of open orders. */
@@ -93,8 +92,8 @@ export const fetchOrderPlans = (order: string) =>
 export const fetchOrderSteps = (order: string) =>
   dbGet<Row>('shopOrderRoutingStepPlans', [['ShopOrder', `eq.${order}`], ['order', 'LineNumber']])
 
-/** The write-back fields the planning changes. */
-export interface ShopOrderChange {
+/** The write-back fields the planning changes (a part of what `updateShopOrder` takes). */
+export interface ShopOrderChange extends Partial<Omit<BodyOf<'/exact/updateShopOrder', 'put'>, 'ID'>> {
   PlannedStartDate?: string
   PlannedDate?: string
   IsReleased?: number
@@ -112,9 +111,9 @@ export type ShownChange = Partial<Pick<ShopOrder, 'SelectionCodeCode'>>
 
 /** 200 delivered, 202 queued; a refusal (422) throws with Exact's message. */
 export const updateShopOrder = (id: string, change: ShopOrderChange) =>
-  keyedWrite<WriteResult>('/exact/updateShopOrder', { method: 'PUT', body: { ID: id, ...change } })
+  keyedWrite('/exact/updateShopOrder', { method: 'PUT', body: { ID: id, ...change } satisfies BodyOf<'/exact/updateShopOrder', 'put'> })
 
-export const getOutboxEntry = (id: number) => api<OutboxEntry>(`/outbox/${id}`)
+export const getOutboxEntry = (id: number) => call('get', '/outbox/{id}', { params: { id: String(id) } })
 
 /** A sales order line made by a shop order (its ShopOrder link), as the local copy has it. */
 export interface SalesLine {
@@ -139,4 +138,4 @@ export const fetchOrderSalesLines = (order: string) =>
 
 /** A new delivery date (`YYYY-MM-DD`) for a sales order line. */
 export const updateSalesLineDelivery = (id: string, deliveryDate: string) =>
-  sendWrite('/exact/updateSalesOrderLine', 'PUT', { ID: id, DeliveryDate: deliveryDate })
+  sendWrite('/exact/updateSalesOrderLine', 'PUT', { ID: id, DeliveryDate: deliveryDate } satisfies BodyOf<'/exact/updateSalesOrderLine', 'put'>)

@@ -1,5 +1,7 @@
 import { act, renderHook, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { OutboxEntry } from '../../api/outbox.ts'
+import { outboxEntry } from '../../test/fixtures.ts'
 import { useShopOrderWrites } from './useShopOrderWrites.ts'
 
 const ORDER = { ID: '00ff5d6e-6ccc-4215-af36-e04521eb96aa', ShopOrderNumber: 24001 }
@@ -8,7 +10,7 @@ function reply(status: number, body: unknown) {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
 }
 
-const entry = (state: string, error: string | null = null) => ({ id: 7, state, error })
+const entry = (state: OutboxEntry['state'], error: string | null = null) => outboxEntry({ id: 7, action: 'updateShopOrder', method: 'PUT', state, error })
 
 afterEach(() => vi.unstubAllGlobals())
 

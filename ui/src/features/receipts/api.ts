@@ -5,7 +5,7 @@ import { readDirect, readDirectByIds } from '../../api/exactDirect.ts'
 import { oldestAsOf, type LiveRows } from '../../api/live.ts'
 import { sendWrite } from '../../api/writes.ts'
 import { dayLit } from '../../lib/odata.ts'
-import { needsByItem, toOpenLines, toReceipts, windowStart, withUnits, type Need, type OpenLine, type Receipt } from './logic.ts'
+import { needsByItem, toOpenLines, toReceipts, windowStart, withUnits, type GoodsReceiptBody, type Need, type OpenLine, type Receipt } from './logic.ts'
 
 const RECEIPT_FIELDS = 'ID,ReceiptNumber,ReceiptDate,SupplierCode,SupplierName,WarehouseCode'
 const RECEIPT_LINE_FIELDS = 'ID,GoodsReceiptID,Item,ItemCode,ItemDescription,Description,QuantityReceived,PurchaseOrderNumber,LocationCode'
@@ -59,5 +59,5 @@ export async function fetchNeeds(itemIds: readonly string[]): Promise<Map<string
 }
 
 /** A goods receipt; made in a Wi-Fi dead spot it waits on the device, named by `summary`. */
-export const createGoodsReceipt = (body: Record<string, unknown>, summary: string) =>
+export const createGoodsReceipt = (body: GoodsReceiptBody, summary: string) =>
   sendWrite('/exact/createGoodsReceipt', 'POST', body, { keep: { kind: 'goodsReceipt', summary } })

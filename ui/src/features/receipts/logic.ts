@@ -1,6 +1,7 @@
 // Goods receipts and open purchase order lines as the Receipts screen shows them, from the
 // provider's rows (read live).
 import type { MessageKey } from '../../i18n/index.ts'
+import type { BodyOf } from '../../api/contract.ts'
 import type { Row } from '../../api/db.ts'
 import { addDays, orgToday, parseProviderDate } from '../../lib/dateTime.ts'
 import { exceeds, fitsUnit, fractionsAllowed, parseQuantity } from '../../lib/quantity.ts'
@@ -170,8 +171,10 @@ export interface Receiving {
   location: string
 }
 
+export type GoodsReceiptBody = BodyOf<'/exact/createGoodsReceipt', 'post'>
+
 /** One goods receipt body per purchase order (the provider receives per order and warehouse). */
-export function receiptBodies(list: readonly Receiving[]): { orderNumber: string; lines: number; body: Record<string, unknown> }[] {
+export function receiptBodies(list: readonly Receiving[]): { orderNumber: string; lines: number; body: GoodsReceiptBody }[] {
   const byOrder = new Map<string, Receiving[]>()
   for (const r of list) byOrder.set(r.line.orderId, [...(byOrder.get(r.line.orderId) ?? []), r])
   return [...byOrder.values()].map((rs) => ({

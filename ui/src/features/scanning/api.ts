@@ -1,6 +1,6 @@
 // Reads and writes of the Scanning screen: items by code or barcode, their stock per storage
 // location, the open shop orders that need them, and the stock movements booked from a handheld.
-import { api } from '../../api/client.ts'
+import { call, type BodyOf, type Schema } from '../../api/contract.ts'
 import { book } from '../../api/writes.ts'
 import { orgToday } from '../../lib/dateTime.ts'
 import { dbGet, inList } from '../../api/db.ts'
@@ -96,8 +96,9 @@ export const warehouseStockOfItem = (itemId: string) =>
  * order number. The server picks the open orders first, so an item's long history of finished
  * orders never hides them.
  */
-export const ordersNeeding = (itemId: string) =>
-  api<{ order: ScanShopOrder; plan: MaterialPlan }[]>(`/scanning/ordersNeeding?item=${encodeURIComponent(itemId)}`)
+export const ordersNeeding = async (itemId: string): Promise<{ order: ScanShopOrder; plan: MaterialPlan }[]> =>
+  // the document gives the local copy's rows as free-form objects: typed by their tables' columns, as dbGet's rows are
+  (await call('get', '/scanning/ordersNeeding', { query: { item: itemId } })) as unknown as { order: ScanShopOrder; plan: MaterialPlan }[]
 
 export const shopOrderByNumber = async (n: number) =>
   (await dbGet<ScanShopOrder>('shopOrders', [['ShopOrderNumber', `eq.${n}`]]))[0] ?? null
@@ -131,7 +132,7 @@ interface Summarized {
 }
 
 /** A movement's quantity, dated the organization's today, at a storage location when one is chosen. */
-const bookedToday = (b: { quantity: number; location?: string | null }) => ({
+const bookedToday = (b: { quantity: number; location?: string | null }): Pick<Schema<'MaterialIssue'> & Schema<'ShopOrderReceipt'>, 'Quantity' | 'TransactionDate' | 'StorageLocation'> => ({
   Quantity: b.quantity,
   TransactionDate: today(),
   ...(b.location ? { StorageLocation: b.location } : {}),
@@ -142,7 +143,7 @@ export const issueMaterial = (b: Summarized & { plan: string; quantity: number; 
     '/exact/updateMaterialsIssues',
     {
       method: 'POST',
-      body: { ShopOrderMaterialPlan: b.plan, ...bookedToday(b) },
+      body: { ShopOrderMaterialPlan: b.plan, ...bookedToday(b) } satisfies BodyOf<'/exact/updateMaterialsIssues', 'post'>,
     },
     { keep: { kind: 'issue', summary: b.summary } },
   )
@@ -152,7 +153,7 @@ export const receiveShopOrder = (b: Summarized & { shopOrder: string; quantity: 
     '/exact/createShopOrderReceipt',
     {
       method: 'POST',
-      body: { ShopOrder: b.shopOrder, ...bookedToday(b) },
+      body: { ShopOrder: b.shopOrder, ...bookedToday(b) } satisfies BodyOf<'/exact/createShopOrderReceipt', 'post'>,
     },
     { keep: { kind: 'receipt', summary: b.summary } },
   )
@@ -184,7 +185,7 @@ export const transferStock = (b: TransferInput) =>
             ...(b.locationTo ? { StorageLocationTo: b.locationTo } : {}),
           },
         ],
-      },
+      } satisfies BodyOf<'/exact/createWarehouseTransfer', 'post'>,
     },
     { keep: { kind: 'transfer', summary: b.summary } },
   )
@@ -199,7 +200,7 @@ export const countStock = (b: Summarized & { item: string; warehouse: string; lo
         Warehouse: b.warehouse,
         process: true,
         StockCountLines: [{ Item: b.item, QuantityNew: b.quantity, ...(b.location ? { StorageLocation: b.location } : {}) }],
-      },
+      } satisfies BodyOf<'/exact/createStockCount', 'post'>,
     },
     { keep: { kind: 'count', summary: b.summary } },
   )

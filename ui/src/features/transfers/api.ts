@@ -6,7 +6,7 @@ import { sendWrite } from '../../api/writes.ts'
 import type { Keepable } from '../../offline/queue.ts'
 import { addDays, orgToday } from '../../lib/dateTime.ts'
 import { dayLit } from '../../lib/odata.ts'
-import { fromPlaces, toRecent, type FromPlace, type RecentTransfer } from './logic.ts'
+import { fromPlaces, toRecent, type FromPlace, type RecentTransfer, type TransferBody } from './logic.ts'
 
 export interface FoundItem {
   ID: string
@@ -66,5 +66,5 @@ export async function fetchRecentTransfers(now: number = Date.now()): Promise<Li
 }
 
 /** A transfer; made in a Wi-Fi dead spot it waits on the device, named by `summary`. */
-export const createTransfer = (body: Record<string, unknown>, summary: string) =>
+export const createTransfer = (body: TransferBody, summary: string) =>
   sendWrite('/exact/createWarehouseTransfer', 'POST', body, { keep: { kind: 'transfer', summary } satisfies Keepable })

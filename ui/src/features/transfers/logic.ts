@@ -1,6 +1,7 @@
 // Warehouse and storage-location transfers: where stock can come from, what may be sent, and
 // the recent transfers as the provider lists them.
 import type { MessageKey } from '../../i18n/index.ts'
+import type { BodyOf } from '../../api/contract.ts'
 import type { Row } from '../../api/db.ts'
 import { parseProviderDate } from '../../lib/dateTime.ts'
 import { fitsUnit, parseQuantity } from '../../lib/quantity.ts'
@@ -52,8 +53,14 @@ export function transferError(typed: string, from: FromPlace | undefined, to: Pl
   return null
 }
 
+/**
+ * A createWarehouseTransfer body. `Description` is one of the header fields the server passes on
+ * to the provider as sent, which its document does not list.
+ */
+export type TransferBody = BodyOf<'/exact/createWarehouseTransfer', 'post'> & { Description?: string }
+
 /** The createWarehouseTransfer body; `process` books it at once (the spec's process-transfer call). */
-export function transferBody(item: string, from: Place, to: Place, quantity: number, description: string): Record<string, unknown> {
+export function transferBody(item: string, from: Place, to: Place, quantity: number, description: string): TransferBody {
   return {
     WarehouseFrom: from.warehouse,
     WarehouseTo: to.warehouse,
