@@ -1,10 +1,11 @@
 // Labels: a PDF for a new tab, or a job on an IPP printer (`/api/v1/labels`).
-import { api, ApiError, isFetchFailure, networkError } from './client.ts'
+import { ApiError, isFetchFailure, networkError } from './client.ts'
+import { call, type BodyOf, type Route, type Schema } from './contract.ts'
 
-export type LabelSource = 'shop_order' | 'item_direct' | 'goods_receipt'
+export type LabelSource = Schema<'LabelSource'>
 
 /** A record to label: its id alone (the source's own print count), or with how many labels. */
-export type LabelSelection = string | { id: string; print_count?: number }
+export type LabelSelection = Schema<'Selection'>
 
 export interface LabelRequest {
   source: LabelSource
@@ -15,16 +16,12 @@ export interface LabelRequest {
 }
 
 /** The request as sent: `copies` only when more than one. */
-function body({ copies, ...req }: LabelRequest): Omit<LabelRequest, 'copies'> & { copies?: number } {
+function body({ copies, ...req }: LabelRequest): BodyOf<'/labels', 'post'> {
   return copies && copies > 1 ? { ...req, copies } : req
 }
 
 /** Spec §4's result of a generation, from the `X-Label-Result` header. */
-export interface LabelResult {
-  status: 'SUCCESS' | 'ERROR' | 'WARNING' | 'INFO'
-  labels: number
-  messages: string[]
-}
+export type LabelResult = Schema<'LabelResult'>
 
 function readResult(res: Response): LabelResult | null {
   const raw = res.headers.get('x-label-result')
@@ -40,7 +37,8 @@ function readResult(res: Response): LabelResult | null {
 export async function labelsPdf(req: LabelRequest, fetchImpl: typeof fetch = fetch): Promise<{ pdf: Blob; result: LabelResult | null }> {
   let res: Response
   try {
-    res = await fetchImpl('/api/v1/labels', {
+    // fetched, not `call`ed: the answer is a PDF, and the result comes in a header
+    res = await fetchImpl(`/api/v1${'/labels' satisfies Route}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/pdf, application/json' },
       credentials: 'same-origin',
@@ -65,10 +63,8 @@ export async function labelsPdf(req: LabelRequest, fetchImpl: typeof fetch = fet
   return { pdf: await res.blob(), result: readResult(res) }
 }
 
-export interface PrintAnswer {
-  job: { id: number; state: string; message?: string | null; printer?: string }
-  result: LabelResult
-}
+/** The job queued, with the result of making its labels. */
+export type PrintAnswer = Schema<'Printed'>
 
 /** How long a PDF's address stays valid after its tab got it (the viewer may read it again to save or print). */
 const PDF_URL_LIFETIME_MS = 60_000
@@ -101,5 +97,4 @@ export function releasePdfUrl(url: string): void {
 }
 
 /** The labels as a job on `printer`. */
-export const printLabels = (req: LabelRequest, printer: string) =>
-  api<PrintAnswer>('/labels/print', { method: 'POST', body: { ...body(req), printer } })
+export const printLabels = (req: LabelRequest, printer: string) => call('post', '/labels/print', { body: { ...body(req), printer } })

@@ -1,5 +1,4 @@
-// Preferences of the user and of the organization.
-import { api } from './client.ts'
+// Preferences of the user and of the organization, its printers and accounts.
 import { call, type Schema } from './contract.ts'
 
 export type Preferences = Record<string, unknown>
@@ -12,28 +11,23 @@ export const updateUserPreferences = (uuid: string, preferences: Preferences) =>
 export const updateOrganizationPreferences = (uuid: string, preferences: Preferences) =>
   call('put', '/updateOrganizationPreferences', { body: { uuid, preferences } })
 
-export interface Printer {
-  name: string
-  /** `idle`, `processing`, `stopped`, `unreachable`, or `discovered` while not accepted. */
-  state?: string
-  uri?: string
-  source?: 'configured' | 'discovered'
-  /** Whether jobs may go to it; a printer found on the network waits for an administrator. */
-  accepted?: boolean
-  message?: string | null
-  [key: string]: unknown
-}
+/**
+ * A printer with what it says of itself: `state` is `idle`, `processing`, `stopped`,
+ * `unreachable`, or `discovered` while not accepted; `accepted` whether jobs may go to it (a
+ * printer found on the network waits for an administrator).
+ */
+export type Printer = Schema<'PrinterView'>
 
-export const getPrinters = () => api<Printer[]>('/printers')
+export const getPrinters = () => call('get', '/printers')
 
-/** Printers that take jobs: configured ones and accepted discoveries (older servers: all). */
-export const usablePrinters = (printers: Printer[] | undefined): Printer[] => (printers ?? []).filter((p) => p.accepted !== false)
+/** Printers that take jobs: configured ones and accepted discoveries. */
+export const usablePrinters = (printers: Printer[] | undefined): Printer[] => (printers ?? []).filter((p) => p.accepted)
 
 /** Lets a printer found on the network receive jobs (needs a fresh administrator confirmation). */
-export const acceptPrinter = (name: string) => api<Printer>('/printers/accept', { method: 'POST', body: { name } })
+export const acceptPrinter = (name: string) => call('post', '/printers/accept', { body: { name } })
 
 /** Stops a discovered printer from receiving jobs again until it is accepted anew. */
-export const withdrawPrinter = (name: string) => api<void>('/printers/withdraw', { method: 'POST', body: { name } })
+export const withdrawPrinter = (name: string) => call('post', '/printers/withdraw', { body: { name } })
 
 /** A user of the organization who signed in with Exact Online, and whether that sign-in still works. */
 export type OrgAccount = Schema<'AccountView'>

@@ -2,13 +2,13 @@ import { QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '../api/queryClient.ts'
-import { json, session } from '../test/fixtures.ts'
+import { json, printer, session } from '../test/fixtures.ts'
 import { LabelActions } from './LabelActions.tsx'
 
 const PRINTERS = [
-  { name: 'Desk', label_types: [], accepted: true, state: 'idle' },
-  { name: 'Floor', label_types: ['cnc-new', 'electrical-x4'], accepted: true, state: 'idle' },
-  { name: 'Receipts desk', label_types: ['receipts'], accepted: true, state: 'idle' },
+  printer({ name: 'Desk' }),
+  printer({ name: 'Floor', label_types: ['cnc-new', 'electrical-x4'] }),
+  printer({ name: 'Receipts desk', label_types: ['receipts'] }),
 ]
 const RESULT = { status: 'SUCCESS', labels: 6, messages: [] }
 

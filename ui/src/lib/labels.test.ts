@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Printer } from '../api/org.ts'
+import { printer } from '../test/fixtures.ts'
 import { readSettings } from '../routes/GlobalSettings.tsx'
 import { chosenPrinter, labelCopies, labelTypeFor, planCopies, printersFor, printerTakes } from './labels.ts'
 
@@ -12,10 +13,10 @@ const settings = readSettings({
 })
 
 const PRINTERS: Printer[] = [
-  { name: 'Desk', label_types: [], accepted: true },
-  { name: 'Floor', label_types: ['cnc-new', 'electrical-X4'], accepted: true },
-  { name: 'Receipts desk', label_types: ['7'], accepted: true },
-  { name: 'Found on the LAN', label_types: [], accepted: false, source: 'discovered' },
+  printer({ name: 'Desk' }),
+  printer({ name: 'Floor', label_types: ['cnc-new', 'electrical-X4'] }),
+  printer({ name: 'Receipts desk', label_types: ['7'] }),
+  printer({ name: 'Found on the LAN', accepted: false, source: 'discovered', state: 'discovered' }),
 ]
 
 describe('label type per source', () => {

@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '../api/queryClient.ts'
-import { json, session } from '../test/fixtures.ts'
+import { json, printer, session } from '../test/fixtures.ts'
 import GlobalSettings, { readSettings, toSave } from './GlobalSettings.tsx'
 
 const ACCOUNTS = {
@@ -93,8 +93,8 @@ describe('GlobalSettings sync interval', () => {
 
 describe('GlobalSettings labels', () => {
   it('saves the label types, default printer and copies under the keys the label buttons read', async () => {
-    const saved = renderSettings({}, [{ name: 'Floor', accepted: true, label_types: [] }])
-    await screen.findByRole('option', { name: 'Floor' })
+    const saved = renderSettings({}, [printer({ name: 'Floor' })])
+    await screen.findByRole('option', { name: 'Floor (idle)' })
     fireEvent.change(screen.getByLabelText('Default printer'), { target: { value: 'Floor' } })
     fireEvent.change(screen.getByLabelText('Label type for shop orders'), { target: { value: 'cnc-new' } })
     fireEvent.change(screen.getByLabelText('Label type for single items'), { target: { value: 'electrical-x4' } })

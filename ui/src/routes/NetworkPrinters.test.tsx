@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '../api/queryClient.ts'
-import { json, session } from '../test/fixtures.ts'
+import { json, printer, session } from '../test/fixtures.ts'
 import { NetworkPrinters } from './NetworkPrinters.tsx'
 
 afterEach(() => {
@@ -11,8 +11,8 @@ afterEach(() => {
 })
 
 const PRINTERS = [
-  { name: 'Hall', uri: 'ipp://10.0.0.9:631/ipp/print', source: 'configured', accepted: true, state: 'idle' },
-  { name: 'Zebra dock', uri: 'ipp://192.168.1.20:631/ipp/print', source: 'discovered', accepted: false, state: 'discovered' },
+  printer({ name: 'Hall', uri: 'ipp://10.0.0.9:631/ipp/print' }),
+  printer({ name: 'Zebra dock', uri: 'ipp://192.168.1.20:631/ipp/print', source: 'discovered', accepted: false, state: 'discovered', accepting_jobs: false }),
 ]
 
 function renderPrinters(importDataUntil: number | null) {

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '../../api/queryClient.ts'
 import type { ReceiptLine } from './logic.ts'
-import { json, session } from '../../test/fixtures.ts'
+import { json, printer, session } from '../../test/fixtures.ts'
 import { PrintPanel } from './PrintPanel.tsx'
 
 const LINES: ReceiptLine[] = [
@@ -11,9 +11,9 @@ const LINES: ReceiptLine[] = [
   { id: 'line-2', receiptId: 'r1', item: 'item-2', itemCode: 'NUT-8', itemDescription: 'Nut M8', quantity: 5, orderNumber: '1234', location: '' },
 ]
 const PRINTERS = [
-  { name: 'Desk', label_types: ['electrical-x4'], accepted: true },
-  { name: 'Floor', label_types: ['cnc-new'], accepted: true },
-  { name: 'Receipts desk', label_types: [], accepted: true },
+  printer({ name: 'Desk', label_types: ['electrical-x4'] }),
+  printer({ name: 'Floor', label_types: ['cnc-new'] }),
+  printer({ name: 'Receipts desk' }),
 ]
 
 afterEach(() => {
@@ -73,7 +73,7 @@ describe('Receipt labels take Global Settings', () => {
   it('use the spec’s receipt label and one label per line when nothing is saved', async () => {
     serve({})
     const printer = (await screen.findByLabelText('Printer')) as HTMLSelectElement
-    await screen.findByRole('option', { name: 'Receipts desk' })
+    await screen.findByRole('option', { name: 'Receipts desk (idle)' })
     expect(printer.value).toBe('')
     expect((screen.getByLabelText('Label type') as HTMLSelectElement).value).toBe('receipts')
     expect(screen.getAllByLabelText('Labels').map((i) => (i as HTMLInputElement).value)).toEqual(['1', '1'])
