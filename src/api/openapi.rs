@@ -115,7 +115,14 @@ fn operation(route: &RouteInfo, op: &Op, schemas: &mut Map<String, Value>) -> Va
     let name = route.path.trim_start_matches('/').replace(['/', '{', '}', '.'], "_");
     let mut parameters: Vec<Value> = path_params(route.path)
         .iter()
-        .map(|p| json!({"name": p, "in": "path", "required": true, "schema": {"type": "string"}}))
+        .map(|p| {
+            let schema = if route.integer_params.contains(p) {
+                json!({"type": "integer", "format": "int64", "minimum": 1})
+            } else {
+                json!({"type": "string"})
+            };
+            json!({"name": p, "in": "path", "required": true, "schema": schema})
+        })
         .collect();
     parameters.extend(op.query.iter().map(value_of));
     let mut responses = Map::new();

@@ -30,7 +30,7 @@ pub fn routes(r: &mut Router) {
         res.get(jobs).list::<JobView>(200, "The organization's print jobs, newest first (at most 200)")
     });
     r.full("/printers/jobs/{id}", |res| {
-        res.get(job).json::<JobView>(200, "The print job as it stands").fails(&[Code::NotFound])
+        res.integer_param("id").get(job).json::<JobView>(200, "The print job as it stands").fails(&[Code::NotFound])
     });
     r.full("/printers/accept", |res| {
         res.post(accept)

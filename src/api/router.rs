@@ -30,6 +30,8 @@ pub struct RouteInfo {
     pub keyed: bool,
     /// What each method takes and answers, in the order of `methods`.
     pub ops: Vec<Op>,
+    /// The `{name}` parts of the path that are whole numbers (the others are text).
+    pub integer_params: Vec<&'static str>,
 }
 
 /// A resource being declared: actix's resource (when mounting) and the methods it answers. The
@@ -38,6 +40,7 @@ pub struct Res {
     inner: Option<Resource>,
     ops: Vec<Op>,
     keyed: bool,
+    integer_params: Vec<&'static str>,
 }
 
 macro_rules! method {
@@ -65,6 +68,12 @@ impl Res {
     /// the handlers take it with `super::idempotency::IdempotencyKey`).
     pub fn keyed(mut self) -> Self {
         self.keyed = true;
+        self
+    }
+
+    /// The path's `{name}` part is a whole number (an id the handler parses as one).
+    pub fn integer_param(mut self, name: &'static str) -> Self {
+        self.integer_params.push(name);
         self
     }
 
@@ -178,9 +187,11 @@ impl<'a> Router<'a> {
     fn add(&mut self, tier: Tier, path: &'static str, build: impl FnOnce(Res) -> Res) {
         // Resources (not bare routes) so that a wrong method answers 405 rather than 404.
         let inner = self.cfg.is_some().then(|| web::resource(path));
-        let res = build(Res { inner, ops: Vec::new(), keyed: false });
+        let res = build(Res { inner, ops: Vec::new(), keyed: false, integer_params: Vec::new() });
         let methods = res.ops.iter().map(|op| op.method).collect();
-        self.table.push(RouteInfo { tier, path, methods, keyed: res.keyed, ops: res.ops });
+        let info =
+            RouteInfo { tier, path, methods, keyed: res.keyed, ops: res.ops, integer_params: res.integer_params };
+        self.table.push(info);
         let (Some(cfg), Some(resource)) = (self.cfg.as_deref_mut(), res.inner) else { return };
         let resource = resource.app_data(crate::error::json_config(json_body_max(tier)));
         match tier {

@@ -64,7 +64,8 @@ pub fn routes(r: &mut Router) {
     });
     r.full("/outbox", |res| res.get(list).json::<OutboxList>(200, "The organization's outbox, newest first"));
     r.full("/outbox/{id}", |res| {
-        res.get(one)
+        res.integer_param("id")
+            .get(one)
             .json::<Entry>(200, "The outbox entry")
             .fails(&[Code::NotFound])
             .delete(discard)
@@ -72,7 +73,10 @@ pub fn routes(r: &mut Router) {
             .fails(&[Code::NotFound])
     });
     r.full("/outbox/{id}/retry", |res| {
-        res.post(retry).json::<Entry>(202, "The failed entry, queued to be sent again").fails(&[Code::NotFound])
+        res.integer_param("id")
+            .post(retry)
+            .json::<Entry>(202, "The failed entry, queued to be sent again")
+            .fails(&[Code::NotFound])
     });
 }
 

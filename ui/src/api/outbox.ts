@@ -12,8 +12,8 @@ export type Outbox = Schema<'OutboxList'>
 export type WriteResult = Schema<'WriteView'>
 
 export const getOutbox = () => call('get', '/outbox')
-export const retryEntry = (id: number) => call('post', '/outbox/{id}/retry', { params: { id: String(id) } })
-export const discardEntry = (id: number) => call('delete', '/outbox/{id}', { params: { id: String(id) } })
+export const retryEntry = (id: number) => call('post', '/outbox/{id}/retry', { params: { id } })
+export const discardEntry = (id: number) => call('delete', '/outbox/{id}', { params: { id } })
 
 /** Creates an item (no id) or updates one through the outbox. */
 export const writeItem = (data: Record<string, unknown>, id?: string) =>

@@ -140,7 +140,7 @@ export function outcomeOf(res: BookResult): WriteOutcome {
   return { state: res.state, message: res.error ?? (open ? waitingReason(res.entries) : null), entryIds: res.entries.map((e) => e.id) }
 }
 
-export const getEntry = (id: number) => call('get', '/outbox/{id}', { params: { id: String(id) } })
+export const getEntry = (id: number) => call('get', '/outbox/{id}', { params: { id } })
 
 /** What `deleteDataFromExact` may delete: hour bookings, draft transfers and draft counts. */
 export type Deletable = 'timeTransactions' | 'warehouseTransfers' | 'stockCounts'

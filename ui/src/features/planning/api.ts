@@ -113,7 +113,7 @@ export type ShownChange = Partial<Pick<ShopOrder, 'SelectionCodeCode'>>
 export const updateShopOrder = (id: string, change: ShopOrderChange) =>
   keyedWrite('/exact/updateShopOrder', { method: 'PUT', body: { ID: id, ...change } satisfies BodyOf<'/exact/updateShopOrder', 'put'> })
 
-export const getOutboxEntry = (id: number) => call('get', '/outbox/{id}', { params: { id: String(id) } })
+export const getOutboxEntry = (id: number) => call('get', '/outbox/{id}', { params: { id } })
 
 /** A sales order line made by a shop order (its ShopOrder link), as the local copy has it. */
 export interface SalesLine {
