@@ -18,6 +18,7 @@ pub mod openapi;
 pub mod org;
 pub mod pictures;
 pub mod printers;
+pub mod references;
 pub mod router;
 pub mod scan_catalogue;
 pub mod scanning;

@@ -2,8 +2,11 @@
 //! it cannot reach the server: the organization's items, warehouses, storage locations, stock per
 //! location and per warehouse, and the material lines of the open and in-process shop orders,
 //! from the local copy. One list per field, lists referring to each other by index, sorted
-//! positions sent as differences, GUIDs as their bytes in base64 and what the handheld can work
-//! out left out, so a large organization's catalogue stays small (docs/BENCHMARKS.md has the size).
+//! positions sent as differences and what the handheld can work out left out, so a large
+//! organization's catalogue stays small (docs/BENCHMARKS.md has the size). Items, shop orders and
+//! material lines go without their GUIDs (two thirds of the size): a booking made from the
+//! catalogue names them by code and number (`super::references`), which the server looks up.
+//! Warehouses and storage locations (a few thousand) keep theirs, base64 bytes.
 //!
 //! The ETag is made from the copy's sync state and the live caches' fetch times, which is cheap
 //! to compute: a handheld asking with `If-None-Match` after an unchanged copy gets a 304 without
@@ -28,7 +31,7 @@ use std::hash::{Hash, Hasher};
 use utoipa::ToSchema;
 
 /// The catalogue's layout; a new one changes every ETag, so handhelds fetch it again.
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 /// Order ids per material-line query: keeps each `in.(…)` list short.
 const ORDERS_PER_QUERY: usize = 100;
 /// Live tables whose cached rows the catalogue reads.
@@ -152,8 +155,8 @@ type ItemRow = (String, String, Option<String>, Option<String>, Option<String>, 
 type StockRow = (usize, usize, f64);
 /// `[ID, ShopOrderNumber, Status, warehouse index, made item index, PlannedQuantity, ProducedQuantity]`
 type OrderRow = (String, i64, i64, Option<usize>, Option<usize>, Option<f64>, Option<f64>);
-/// `[ID, order index, item index, PlannedQuantity, IssuedQuantity]`
-type PlanRow = (String, usize, usize, Option<f64>, Option<f64>);
+/// `[LineNumber, order index, item index, PlannedQuantity, IssuedQuantity]`
+type PlanRow = (i64, usize, usize, Option<f64>, Option<f64>);
 
 /// The catalogue's rows, every list referring to the ones above it by position; `wire` lays
 /// them out as sent.
@@ -172,7 +175,8 @@ pub struct Catalogue {
     pub warehouse_stock: Vec<StockRow>,
     /// Open (10) and in-process (20) shop orders, by number.
     pub orders: Vec<OrderRow>,
-    /// Their material lines (type 1) with something still to issue, by item, then order, then line number.
+    /// Their material lines (type 1) with something still to issue and a line number (what names
+    /// them), by item, then order, then line number.
     pub plans: Vec<PlanRow>,
 }
 
@@ -297,9 +301,9 @@ pub struct LocationColumns {
     pub warehouse: Vec<Option<usize>>,
 }
 
+/// Items by code (what names them: `item:{code}`).
 #[derive(Serialize, Default, ToSchema)]
 pub struct ItemColumns {
-    pub id: Guids,
     pub code: FrontCoded,
     pub description: Vec<Option<String>>,
     /// The units met, each once.
@@ -311,9 +315,9 @@ pub struct ItemColumns {
     pub fractions: String,
 }
 
+/// Shop orders by number (what names them: `shopOrder:{number}`).
 #[derive(Serialize, Default, ToSchema)]
 pub struct OrderColumns {
-    pub id: Guids,
     /// By number: the first order's number, then each one's less the one before's.
     pub number: Vec<i64>,
     pub status: Vec<i64>,
@@ -325,19 +329,21 @@ pub struct OrderColumns {
     pub produced: Vec<Option<Qty>>,
 }
 
+/// Material lines (named `plan:{shop order number}/{line number}`).
 #[derive(Serialize, Default, ToSchema)]
 pub struct PlanColumns {
-    pub id: Guids,
     /// By item: the item's index less the line before's (mostly 0 or 1).
     pub item: Vec<usize>,
     /// The order's index.
     pub order: Vec<usize>,
+    /// The line's number on its order.
+    pub line: Vec<i64>,
     pub planned: Vec<Option<Qty>>,
     pub issued: Vec<Option<Qty>>,
 }
 
 /// The catalogue as sent: one list per field (columns compress far better than rows), positions
-/// as differences where the rows are sorted by them, GUIDs without dashes or quotes.
+/// as differences where the rows are sorted by them, places' GUIDs as base64 bytes.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[schema(as = ScanCatalogue)]
@@ -399,7 +405,6 @@ impl Catalogue {
                 warehouse: l.iter().map(|r| r.3).collect(),
             },
             items: ItemColumns {
-                id: Guids::of(i.iter().map(|r| &r.0)),
                 code: FrontCoded::of(i.iter().map(|r| &r.1)),
                 description: i.iter().map(|r| r.2.clone()).collect(),
                 units,
@@ -410,7 +415,6 @@ impl Catalogue {
             location_stock: StockColumns::of(&self.location_stock, |_, _| None),
             warehouse_stock: StockColumns::of(&self.warehouse_stock, |item, w| at_locations.get(&(item, w)).copied()),
             orders: OrderColumns {
-                id: Guids::of(o.iter().map(|r| &r.0)),
                 number,
                 status: o.iter().map(|r| r.2).collect(),
                 warehouse: o.iter().map(|r| r.3).collect(),
@@ -419,9 +423,9 @@ impl Catalogue {
                 produced: o.iter().map(|r| r.6.map(Qty)).collect(),
             },
             plans: PlanColumns {
-                id: Guids::of(p.iter().map(|r| &r.0)),
                 item,
                 order: p.iter().map(|r| r.1).collect(),
+                line: p.iter().map(|r| r.0).collect(),
                 planned: p.iter().map(|r| r.3.map(Qty)).collect(),
                 issued: p.iter().map(|r| r.4.map(Qty)).collect(),
             },
@@ -661,7 +665,7 @@ fn open_orders(
         orders.push((id, number, status, w, made, num(o, "PlannedQuantity"), num(o, "ProducedQuantity")));
     }
     let ids: Vec<String> = orders.iter().map(|o| o.0.clone()).collect();
-    let mut lines: Vec<(i64, PlanRow)> = Vec::new();
+    let mut lines: Vec<PlanRow> = Vec::new();
     for chunk in ids.chunks(ORDERS_PER_QUERY) {
         let in_list = format!("in.({})", chunk.join(","));
         for p in
@@ -669,19 +673,20 @@ fn open_orders(
         {
             let order = lower(&text(&p, "ShopOrder")).and_then(|o| order_at.get(&o).copied());
             let item = lower(&text(&p, "Item")).and_then(|i| item_at.get(&i).copied());
-            let (Some(order), Some(item), Some(id)) = (order, item, guid(&text(&p, "ID"))) else { continue };
+            // a line is named by its number: one without cannot be booked from the catalogue
+            let line = p.get("LineNumber").and_then(Value::as_i64);
+            let (Some(order), Some(item), Some(line)) = (order, item, line) else { continue };
             let (planned, issued) = (num(&p, "PlannedQuantity"), num(&p, "IssuedQuantity"));
             // what the Scanning screen shows as still to issue
             if planned.unwrap_or(0.0) - issued.unwrap_or(0.0) <= 0.0 {
                 continue;
             }
-            let line = p.get("LineNumber").and_then(Value::as_i64).unwrap_or(i64::MAX);
-            lines.push((line, (id, order, item, planned, issued)));
+            lines.push((line, order, item, planned, issued));
         }
     }
     // by item, so the items' indexes run in order; an item's lines by order number, then line
-    lines.sort_by_key(|(line, p)| (p.2, p.1, *line));
-    Ok((orders, lines.into_iter().map(|(_, p)| p).collect()))
+    lines.sort_by_key(|p| (p.2, p.1, p.0));
+    Ok((orders, lines))
 }
 
 #[cfg(test)]
@@ -738,6 +743,8 @@ mod tests {
                 line(22, 1, 1, 4.0, Some(4.0)),
                 line(23, 2, 3, 3.0, Some(1.0)),
                 line(24, 2, 4, 3.0, Some(5.0)),
+                // no line number: nothing to name it by
+                json!({"ID": guid(25), "ShopOrder": ORDER, "Item": guid(2), "Type": 1, "PlannedQuantity": 1, "Timestamp": "1"}),
             ],
         );
         (dir, store)
@@ -759,9 +766,8 @@ mod tests {
         let c: Value = serde_json::from_slice(&build(&store, 1).unwrap()).unwrap();
         assert_eq!(c["format"], FORMAT);
         let it = &c["items"];
-        // by code, the row without a GUID left out; IDs back as the lower-case dashed GUIDs
-        let ids = hex(&URL_SAFE_NO_PAD.decode(it["id"].as_str().unwrap()).unwrap());
-        assert_eq!(ids, [guid(3), guid(1), guid(2)]);
+        // by code, the row without a GUID left out, and no GUIDs sent (codes name items)
+        assert!(it.get("id").is_none());
         // "Ø" is one UTF-16 unit: "Ø-1" is shared
         assert_eq!(it["code"], json!({"shared": [0, 0, 3], "rest": ["KG-1", "Ø-10", "2"]}));
         assert_eq!(it["units"], json!(["kg", "pc"]));
@@ -769,17 +775,22 @@ mod tests {
         assert_eq!(it["barcode"], json!([null, null, null]));
         assert_eq!(it["fractions"], "100");
         assert_eq!(c["warehouses"]["code"], json!(["1"]));
+        // places keep their GUIDs: back as the lower-case dashed ones
+        assert_eq!(hex(&URL_SAFE_NO_PAD.decode(c["warehouses"]["id"].as_str().unwrap()).unwrap()), [W]);
+        assert_eq!(hex(&URL_SAFE_NO_PAD.decode(c["locations"]["id"].as_str().unwrap()).unwrap()), [L1, L2]);
         assert_eq!(c["locations"]["code"], json!(["A", "B"]));
         // item 0 (KG-1) at A (0); item 1 (Ø-10) at A and B (1)
         assert_eq!(c["locationStock"], json!({"item": [0, 1, 0], "place": [0, 0, 1], "stock": [0.2, 0.1, 2.5]}));
         // KG-1's 5 is not its 0.2 at A; Ø-10's 2.6 is; Ø-12 has none at a location
         assert_eq!(c["warehouseStock"], json!({"item": [0, 1, 1], "place": [0, 0, 0], "stock": [5, null, 0]}));
-        assert_eq!(hex(&URL_SAFE_NO_PAD.decode(c["orders"]["id"].as_str().unwrap()).unwrap()), [ORDER]);
+        assert!(c["orders"].get("id").is_none());
         assert_eq!(c["orders"]["item"], json!([0]));
         assert_eq!(c["orders"]["number"], json!([24001]));
-        // issued in full (22) and over (24) left out; by item, then line
+        // issued in full (22) and over (24) left out, and the one without a line number (25); by
+        // item, then line
         let plans = &c["plans"];
-        assert_eq!(hex(&URL_SAFE_NO_PAD.decode(plans["id"].as_str().unwrap()).unwrap()), [guid(21), guid(23)]);
+        assert!(plans.get("id").is_none());
+        assert_eq!(plans["line"], json!([2, 3]));
         assert_eq!(plans["item"], json!([1, 1]));
         assert_eq!(plans["order"], json!([0, 0]));
         assert_eq!(plans["planned"], json!([4, 3]));

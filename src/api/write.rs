@@ -7,6 +7,7 @@
 
 use super::hours::{self, Claimed};
 use super::idempotency::{self, IdempotencyKey, RequestKey};
+use super::references;
 use super::router::{Res, Router};
 use crate::auth::tier::Session;
 use crate::error::{AppError, AppResult, Code};
@@ -312,11 +313,27 @@ fn named(
 ) -> impl Fn(web::Data<AppState>, Session, IdempotencyKey, web::Query<NamedQuery>, Body) -> Answer + Clone + 'static {
     move |state, session, key, q, body| {
         Box::pin(async move {
-            let entries = build(&actor(&session), &body)?;
             if q.timer.is_some() {
                 return Err(AppError::bad_request("'timer' goes only with a booking of hours (timeTransactions)"));
             }
-            queue(&state, &session, entries, q.wait, key.for_write(&session, Some(&body)), None).await
+            // the key's request is the one sent, references and all
+            let key = key.for_write(&session, Some(&body));
+            let mut body = body.into_inner();
+            if references::has_references(&body) {
+                let division = session.record.division;
+                // a repeat gets its first answer, whatever the copy knows now
+                if let Some(k) = &key
+                    && let Some(record) = state.outbox.key_record(division, &k.scope).map_err(AppError::internal)?
+                {
+                    return repeat(&state, division, k, record).await;
+                }
+                let store = state.stores.get(division)?;
+                body = web::block(move || references::resolve(&store, body))
+                    .await
+                    .map_err(|e| AppError::internal(anyhow::anyhow!("{e}")))??;
+            }
+            let entries = build(&actor(&session), &body)?;
+            queue(&state, &session, entries, q.wait, key, None).await
         })
     }
 }

@@ -5,7 +5,9 @@
 //! checks take read as these types.
 //!
 //! Dates are taken as `2026-11-21`, `2026-11-21T08:30:00` or the provider's `/Date(ms)/`; GUIDs
-//! in any case. Quantities may also come as numeric text.
+//! in any case. Quantities may also come as numeric text. Where a scanned booking names an item,
+//! shop order or material line, a scan catalogue's name for it may stand in for its GUID
+//! (`crate::api::references`).
 
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -77,7 +79,8 @@ pub struct SalesOrderLineUpdate {
 /// One material issued to a shop order; `Note` gets the write's marker added.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct MaterialIssue {
-    /// The shop order's material plan line.
+    /// The shop order's material plan line: its ID, or `plan:{ShopOrderNumber}/{LineNumber}`
+    /// (a scan catalogue's name for it, looked up in the local copy).
     #[serde(rename = "ShopOrderMaterialPlan")]
     #[schema(example = "0badc0de-0000-4000-8000-000000000006")]
     pub shop_order_material_plan: String,
@@ -108,6 +111,7 @@ pub enum MaterialIssues {
 /// A counted line: `QuantityNew` or `QuantityDifference` (or both).
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct StockCountLine {
+    /// The item's ID, or `item:{Code}` (a scan catalogue's name for it, looked up in the local copy).
     #[serde(rename = "Item")]
     #[schema(example = "0badc0de-0000-4000-8000-000000000007")]
     pub item: String,
@@ -168,6 +172,8 @@ pub struct GoodsReceipt {
 /// `POST /exact/createShopOrderReceipt`: finished products of a shop order into stock.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ShopOrderReceipt {
+    /// The shop order's ID, or `shopOrder:{ShopOrderNumber}` (a scan catalogue's name for it,
+    /// looked up in the local copy).
     #[serde(rename = "ShopOrder")]
     #[schema(example = "0badc0de-0000-4000-8000-000000000002")]
     pub shop_order: String,
@@ -187,6 +193,7 @@ pub struct ShopOrderReceipt {
 /// A line of a warehouse transfer.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct WarehouseTransferLine {
+    /// The item's ID, or `item:{Code}` (a scan catalogue's name for it, looked up in the local copy).
     #[serde(rename = "Item")]
     #[schema(example = "0badc0de-0000-4000-8000-000000000007")]
     pub item: String,

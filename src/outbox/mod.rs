@@ -240,6 +240,11 @@ impl OutboxService {
         }
     }
 
+    /// What was kept of an idempotency key's first request, if it is still known.
+    pub fn key_record(self: &Arc<Self>, division: i64, key: &str) -> Result<Option<KeyRecord>> {
+        self.org(division)?.db.key(key)
+    }
+
     /// Where a repeated idempotency key stands (see [`KeyState`]).
     pub fn key_state(self: &Arc<Self>, division: i64, key: &str) -> Result<KeyState> {
         let org = self.org(division)?;

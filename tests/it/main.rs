@@ -43,8 +43,9 @@ mod outbox;
 mod pictures;
 mod printing;
 #[cfg(feature = "demo")]
-mod reliability;
+mod references;
 #[cfg(feature = "demo")]
+mod reliability;
 mod scan_catalogue;
 #[cfg(feature = "demo")]
 mod scanning;

@@ -1,12 +1,14 @@
 //! The scan catalogue a handheld keeps for scanning while it cannot reach the server: the demo
 //! organization's items, places, stock and open material lines from the local copy, nothing of
 //! another organization, a 304 for an unchanged copy, and nothing without a session. The
-//! compact layout is decoded here as the handheld decodes it, and compared with the stored rows.
+//! compact layout is decoded here as the handheld decodes it, and compared with the stored rows:
+//! items by their codes, shop orders by their numbers, material lines by order and line number
+//! (what bookings made from it name them by, `tests/it/references.rs`).
 
 use crate::provider::World;
 use reqwest::header::{ETAG, IF_NONE_MATCH};
 use serde_json::{Value, json};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use stock_manager::sim::SimOptions;
 
 const TABLES: [&str; 5] =
@@ -80,6 +82,26 @@ fn stock_rows(v: &Value) -> Vec<(usize, usize, Option<f64>)> {
         .collect()
 }
 
+/// Every stored item of the session's organization: its ID by its code.
+async fn stored_items(w: &World) -> HashMap<String, String> {
+    let mut codes = HashMap::new();
+    let mut offset = 0;
+    loop {
+        let page = rows(w, &format!("/api/v1/db/items?select=ID,Code&limit=1000&offset={offset}")).await;
+        offset += page.len();
+        codes.extend(page.iter().filter_map(|r| Some((r["Code"].as_str()?.to_string(), lower(&r["ID"])))));
+        if page.len() < 1000 {
+            return codes;
+        }
+    }
+}
+
+/// The stored item of `code`.
+async fn item_of(w: &World, code: &str) -> Value {
+    let code: String = url::form_urlencoded::byte_serialize(code.as_bytes()).collect();
+    rows(w, &format!("/api/v1/db/items?Code=eq.{code}")).await.remove(0)
+}
+
 /// The item codes, each the length it shares with the one before (ASCII here) and the rest.
 fn codes(v: &Value) -> Vec<String> {
     let mut before = String::new();
@@ -105,34 +127,24 @@ async fn a_handheld_keeps_its_organizations_items_stock_and_open_material_lines(
 
     let res = w.get(PATH).await;
     assert_eq!(res.status(), 200);
-    assert!(tag_of(&res).starts_with("\"c2-"), "the layout is part of the tag");
+    assert!(tag_of(&res).starts_with("\"c3-"), "the layout is part of the tag");
     let c = json_of(res).await;
-    assert_eq!(c["format"], 2);
+    assert_eq!(c["format"], 3);
     assert_eq!(c["division"], w.division);
     assert!(c["asOf"].as_i64().is_some_and(|t| t > 1_600_000_000_000), "{}", c["asOf"]);
 
-    // Every item, with the fields a scan shows; its ID exactly the stored one.
+    // Every item by its code (no GUIDs: the code names it), with the fields a scan shows.
     let it = &c["items"];
-    let item_ids = guids(&it["id"]);
+    assert!(it.get("id").is_none() && c["orders"].get("id").is_none() && c["plans"].get("id").is_none());
     let item_codes = codes(&it["code"]);
-    let mut ids = Vec::new();
-    loop {
-        let page = rows(&w, &format!("/api/v1/db/items?select=ID&limit=1000&offset={}", ids.len())).await;
-        let done = page.len() < 1000;
-        ids.extend(page.iter().map(|r| lower(&r["ID"])));
-        if done {
-            break;
-        }
-    }
-    assert!(!item_ids.is_empty());
-    assert_eq!(item_ids.iter().collect::<HashSet<_>>(), ids.iter().collect::<HashSet<_>>());
-    assert_eq!(item_codes.len(), item_ids.len());
-    assert!(item_codes.windows(2).all(|p| p[0] <= p[1]), "by code");
+    assert!(!item_codes.is_empty());
+    let stored = stored_items(&w).await;
+    assert_eq!(item_codes.iter().collect::<HashSet<_>>(), stored.keys().collect::<HashSet<_>>());
+    assert!(item_codes.windows(2).all(|p| p[0] < p[1]), "by code, each once");
     assert!(nums(&it["code"]["shared"]).iter().any(|&n| n > 0), "sorted codes share beginnings");
-    for k in [0, item_ids.len() / 2, item_ids.len() - 1] {
-        let row = &rows(&w, &format!("/api/v1/db/items?ID=eq.{}", item_ids[k])).await[0];
-        assert_eq!(lower(&row["ID"]), item_ids[k]);
-        assert_eq!(json!(item_codes[k]), row["Code"]);
+    let item_ids: Vec<&String> = item_codes.iter().map(|code| &stored[code]).collect();
+    for k in [0, item_codes.len() / 2, item_codes.len() - 1] {
+        let row = item_of(&w, &item_codes[k]).await;
         assert_eq!(it["description"][k], row["Description"]);
         assert_eq!(it["units"][it["unit"][k].as_u64().unwrap() as usize], row["Unit"]);
         let fractions = matches!(row["IsFractionAllowedItem"], Value::Bool(true)) || row["IsFractionAllowedItem"] == 1;
@@ -185,44 +197,41 @@ async fn a_handheld_keeps_its_organizations_items_stock_and_open_material_lines(
     }
 
     // The open material lines of an item are the ones `ordersNeeding` answers with something
-    // still to issue, in its order.
-    let order_ids = guids(&c["orders"]["id"]);
+    // still to issue, in its order, each by its order's number and its line number.
     let numbers = undelta(&c["orders"]["number"]);
-    let plan_ids = guids(&c["plans"]["id"]);
     let plan_items = undelta(&c["plans"]["item"]);
     let plan_orders = nums(&c["plans"]["order"]);
-    assert!(!plan_ids.is_empty(), "the demo has open orders with materials");
+    let plan_lines = nums(&c["plans"]["line"]);
+    assert!(!plan_items.is_empty(), "the demo has open orders with materials");
     assert!(nums(&c["orders"]["status"]).iter().all(|&s| s == 10 || s == 20));
-    let needing_of = async |item: usize| -> Vec<(String, String, i64, f64)> {
+    let needing_of = async |item: usize| -> Vec<(i64, i64, f64)> {
         let live = rows(&w, &format!("/api/v1/scanning/ordersNeeding?item={}", item_ids[item])).await;
         live.iter()
             .map(|p| {
                 let left = p["plan"]["PlannedQuantity"].as_f64().unwrap_or(0.0)
                     - p["plan"]["IssuedQuantity"].as_f64().unwrap_or(0.0);
-                (
-                    lower(&p["plan"]["ID"]),
-                    lower(&p["order"]["ID"]),
-                    p["order"]["ShopOrderNumber"].as_i64().unwrap(),
-                    left,
-                )
+                (p["order"]["ShopOrderNumber"].as_i64().unwrap(), p["plan"]["LineNumber"].as_i64().unwrap(), left)
             })
             .collect()
     };
-    let kept_of = |item: usize| -> Vec<(String, String, i64)> {
-        (0..plan_ids.len())
+    let kept_of = |item: usize| -> Vec<(i64, i64)> {
+        (0..plan_items.len())
             .filter(|&k| plan_items[k] == item)
-            .map(|k| {
-                let o = plan_orders[k] as usize;
-                (plan_ids[k].clone(), order_ids[o].clone(), numbers[o] as i64)
-            })
+            .map(|k| (numbers[plan_orders[k] as usize] as i64, plan_lines[k]))
             .collect()
     };
-    let item = plan_items[0];
-    let live = needing_of(item).await;
-    let open: Vec<_> = live.iter().filter(|p| p.3 > 0.0).map(|p| (p.0.clone(), p.1.clone(), p.2)).collect();
-    assert_eq!(kept_of(item), open);
-    assert_eq!(plan_orders.len(), plan_ids.len());
-    assert!(numbers.windows(2).all(|p| p[0] < p[1]) && order_ids.len() == numbers.len());
+    for item in [plan_items[0], plan_items[plan_items.len() - 1]] {
+        let live = needing_of(item).await;
+        let open: Vec<_> = live.iter().filter(|p| p.2 > 0.0).map(|p| (p.0, p.1)).collect();
+        assert_eq!(kept_of(item), open);
+    }
+    assert_eq!(plan_orders.len(), plan_lines.len());
+    assert!(numbers.windows(2).all(|p| p[0] < p[1]));
+    // the made item of an order, by index
+    let made = c["orders"]["item"].as_array().unwrap();
+    let k = made.iter().position(Value::is_u64).expect("an open order makes a known item");
+    let order = &rows(&w, &format!("/api/v1/db/shopOrders?ShopOrderNumber=eq.{}", numbers[k])).await[0];
+    assert_eq!(&lower(&order["Item"]), item_ids[made[k].as_u64().unwrap() as usize]);
 
     let tag = tag_of(&w.get(PATH).await);
 
@@ -249,7 +258,7 @@ async fn a_handheld_keeps_its_organizations_items_stock_and_open_material_lines(
     assert!(res.headers().get("content-encoding").is_none());
     assert_eq!(json_of(res).await["division"], w.division);
     // A handheld keeping the first layout has a tag of it: it gets this one.
-    let first = tag.replacen("c2-", "c1-", 1);
+    let first = tag.replacen("c3-", "c2-", 1);
     let res = w.request(reqwest::Method::GET, PATH).header(IF_NONE_MATCH, &first).send().await.unwrap();
     assert_eq!(res.status(), 200);
     // A sync changes the copy, and so the tag.
@@ -263,7 +272,6 @@ async fn a_handheld_keeps_its_organizations_items_stock_and_open_material_lines(
     assert_eq!(res.status(), 401);
 
     // The user's other organization sees its own copy only: nothing until synced, then its items.
-    let a_items: HashSet<String> = item_ids.into_iter().collect();
     let other = 3154117;
     assert_eq!(w.post_json("/api/v1/auth/division", json!({"division": other})).await.status(), 200);
     let code = w.issuer.issue(other, "Van Dijk Machinebouw B.V.", None);
@@ -271,14 +279,13 @@ async fn a_handheld_keeps_its_organizations_items_stock_and_open_material_lines(
     assert_eq!(res.status(), 200, "{}", res.text().await.unwrap());
     let b = json_of(w.get(PATH).await).await;
     assert_eq!(b["division"], other);
-    assert_eq!(b["items"]["id"], "");
     assert_eq!(b["items"]["code"]["rest"], json!([]));
-    assert_eq!(b["plans"]["id"], "");
+    assert_eq!(b["plans"]["line"], json!([]));
     assert!(b["asOf"].is_null());
     w.sync(Some(TABLES.to_vec())).await;
     let b = json_of(w.get(PATH).await).await;
-    let b_items = guids(&b["items"]["id"]);
-    assert!(!b_items.is_empty());
-    assert!(b_items.iter().all(|i| !a_items.contains(i)), "B never gets A's items");
+    let b_codes: HashSet<String> = codes(&b["items"]["code"]).into_iter().collect();
+    assert!(!b_codes.is_empty());
+    assert_eq!(b_codes, stored_items(&w).await.into_keys().collect(), "B gets its own items, none of A's");
     w.stop().await;
 }

@@ -2,22 +2,19 @@ import { QueryClient } from '@tanstack/react-query'
 import { describe, expect, it } from 'vitest'
 import type { SyncStatus } from '../api/sync.ts'
 import { classifyScan } from '../lib/scan.ts'
-import { afterSyncTable, CATALOGUE_PATH, loadCatalogue, refreshCatalogue, type CatalogueRecord, type CatalogueWire } from './catalogue.ts'
+import { afterSyncTable, CATALOGUE_PATH, isCatalogueRef, loadCatalogue, refreshCatalogue, type CatalogueRecord, type CatalogueWire } from './catalogue.ts'
 import { memoryStore } from './idb.ts'
 
 const W1 = 'aaaaaaaa-0000-4000-8000-000000000001'
 const W2 = 'aaaaaaaa-0000-4000-8000-000000000002'
 const L1 = 'cccccccc-0000-4000-8000-000000000001'
 const L2 = 'cccccccc-0000-4000-8000-0000000000f2'
-const BOLT = 'bbbbbbbb-0000-4000-8000-000000000001'
-const BOLT8 = 'bbbbbbbb-0000-4000-8000-0000000000a8'
-const NUT = 'bbbbbbbb-0000-4000-8000-000000000002'
-const FRAME = 'b0b1b2b3-c4c5-4000-8fe9-fafbfcfdfeff'
-const O1 = 'dddddddd-0000-4000-8000-000000000001'
-const O2 = 'dddddddd-0000-4000-8000-000000000002'
-const P1 = 'eeeeeeee-0000-4000-8000-000000000001'
-const P2 = 'eeeeeeee-0000-4000-8000-000000000002'
-const P3 = '01234567-89ab-4cde-8f01-23456789abcd'
+// items, orders and lines are named by code and number: what a booking made from them carries
+const BOLT = 'item:BOLT-M6'
+const BOLT8 = 'item:BOLT-M8'
+const FRAME = 'item:FRAME-1'
+const O1 = 'shopOrder:24001'
+const O2 = 'shopOrder:24002'
 
 /** GUIDs as the server sends them: their bytes in the order of their hex digits, base64url. */
 function guids(ids: string[]): string {
@@ -28,13 +25,12 @@ function guids(ids: string[]): string {
 
 function wire(division = 7): CatalogueWire {
   return {
-    format: 2,
+    format: 3,
     division,
     asOf: 1_790_000_000_000,
     warehouses: { id: guids([W1, W2]), code: ['1', '2'], description: ['Main', 'Yard'] },
     locations: { id: guids([L1, L2]), code: ['A-01', 'B-02'], description: ['Rack A', null], warehouse: [0, 1] },
     items: {
-      id: guids([BOLT, BOLT8, NUT, FRAME]),
       // BOLT-M6, BOLT-M8 (sharing 6), then its code is BOLT's barcode: the code wins
       code: { shared: [0, 6, 0, 0], rest: ['BOLT-M6', '8', '8712345678906', 'FRAME-1'] },
       description: ['Bolt M6', 'Bolt M8', 'Nut M6', 'Frame'],
@@ -47,9 +43,9 @@ function wire(division = 7): CatalogueWire {
     locationStock: { item: [0, 0, 3], place: [0, 1, 1], stock: [12, 3.5, 1] },
     // BOLT's as the sums at each warehouse's locations; FRAME's 7 at Main, where it is at no location
     warehouseStock: { item: [0, 0, 3], place: [0, 1, 0], stock: [null, null, 7] },
-    orders: { id: guids([O1, O2]), number: [24001, 1], status: [10, 20], warehouse: [0, 1], item: [3, 3], planned: [5, 2], produced: [0, 1] },
+    orders: { number: [24001, 1], status: [10, 20], warehouse: [0, 1], item: [3, 3], planned: [5, 2], produced: [0, 1] },
     // BOLT's two lines, then NUT's
-    plans: { id: guids([P1, P2, P3]), item: [0, 0, 2], order: [0, 1, 1], planned: [8, 4, 4], issued: [2, null, 1] },
+    plans: { item: [0, 0, 2], order: [0, 1, 1], line: [3, 1, 20], planned: [8, 4, 4], issued: [2, null, 1] },
   }
 }
 
@@ -71,49 +67,58 @@ describe('scan catalogue lookups', () => {
     expect(c.findItem('4006381333931')).toMatchObject({ ID: FRAME, Description: 'Frame', Unit: 'kg', IsFractionAllowedItem: true })
     expect(c.findItem('bolt-m6')).toBeNull()
     expect(c.findItem('BOLT')).toBeNull()
-    expect(c.itemById(BOLT.toUpperCase())?.Code).toBe('BOLT-M6')
     expect(c.itemById(BOLT8)).toMatchObject({ ID: BOLT8, Code: 'BOLT-M8', Unit: 'pc', Barcode: null, IsFractionAllowedItem: false })
     expect(c.findItem('FRAME-1')?.ID).toBe(FRAME)
+    // a GUID (an item read live) is not among the catalogue's names; nor is another kind of name
     expect(c.itemById('ffffffff-0000-4000-8000-000000000000')).toBeNull()
+    expect(c.itemById('shopOrder:24001')).toBeNull()
+    expect(isCatalogueRef(BOLT) && isCatalogueRef(O1) && isCatalogueRef('plan:24001/3')).toBe(true)
+    expect(isCatalogueRef('bbbbbbbb-0000-4000-8000-000000000001') || isCatalogueRef(null)).toBe(false)
     expect(c.asOf).toBe(1_790_000_000_000)
   })
 
   it('answers stock per location and per warehouse with their codes', async () => {
     const c = await kept()
-    expect(c.stockOfItem(BOLT).map((s) => [s.StorageLocationCode, s.WarehouseCode, s.Stock])).toEqual([
+    expect(c.stockOfItem('BOLT-M6').map((s) => [s.StorageLocationCode, s.WarehouseCode, s.Stock])).toEqual([
       ['A-01', '1', 12],
       ['B-02', '2', 3.5],
     ])
-    expect(c.stockOfItem(BOLT).map((s) => [s.ID, s.StorageLocation, s.Warehouse])).toEqual([
+    expect(c.stockOfItem('BOLT-M6').map((s) => [s.ID, s.StorageLocation, s.Warehouse])).toEqual([
       [`${BOLT}/${L1}`, L1, W1],
       [`${BOLT}/${L2}`, L2, W2],
     ])
-    expect(c.warehouseStockOfItem(BOLT).map((s) => [s.Warehouse, s.WarehouseDescription, s.CurrentStock])).toEqual([
+    expect(c.warehouseStockOfItem('BOLT-M6').map((s) => [s.Warehouse, s.WarehouseDescription, s.CurrentStock])).toEqual([
       [W1, 'Main', 12],
       [W2, 'Yard', 3.5],
     ])
-    expect(c.stockOfItem(FRAME).map((s) => [s.StorageLocationCode, s.Stock])).toEqual([['B-02', 1]])
-    expect(c.warehouseStockOfItem(FRAME).map((s) => [s.ID, s.WarehouseCode, s.CurrentStock])).toEqual([[`${FRAME}/${W1}`, '1', 7]])
-    expect(c.stockOfItem(NUT)).toEqual([])
-    expect(c.warehouseStockOfItem(NUT)).toEqual([])
-    expect(c.stockOfItem(BOLT8)).toEqual([])
+    expect(c.stockOfItem('FRAME-1').map((s) => [s.StorageLocationCode, s.Stock])).toEqual([['B-02', 1]])
+    expect(c.warehouseStockOfItem('FRAME-1').map((s) => [s.ID, s.WarehouseCode, s.CurrentStock])).toEqual([[`${FRAME}/${W1}`, '1', 7]])
+    expect(c.stockOfItem('8712345678906')).toEqual([])
+    expect(c.warehouseStockOfItem('8712345678906')).toEqual([])
+    expect(c.stockOfItem('BOLT-M8')).toEqual([])
+    expect(c.stockOfItem('NO-SUCH')).toEqual([])
   })
 
   it('lists the open orders needing an item with their material lines, and orders by number', async () => {
     const c = await kept()
-    const needing = c.ordersNeeding(BOLT)
+    const needing = c.ordersNeeding('BOLT-M6')
     expect(needing.map(({ order, plan }) => [order.ShopOrderNumber, order.ItemCode, order.WarehouseCode, plan.ID, plan.PlannedQuantity, plan.IssuedQuantity])).toEqual([
-      [24001, 'FRAME-1', '1', 'eeeeeeee-0000-4000-8000-000000000001', 8, 2],
-      [24002, 'FRAME-1', '2', 'eeeeeeee-0000-4000-8000-000000000002', 4, null],
+      [24001, 'FRAME-1', '1', 'plan:24001/3', 8, 2],
+      [24002, 'FRAME-1', '2', 'plan:24002/1', 4, null],
     ])
     expect(needing.every(({ order, plan }) => plan.ShopOrder === order.ID && plan.Item === BOLT)).toBe(true)
     expect(needing.map(({ order }) => order.ID)).toEqual([O1, O2])
-    expect(c.ordersNeeding(NUT).map(({ order, plan }) => [order.ShopOrderNumber, plan.ID, plan.ItemCode, plan.IssuedQuantity])).toEqual([[24002, P3, '8712345678906', 1]])
-    expect(c.ordersNeeding(FRAME)).toEqual([])
-    expect(c.ordersNeeding(BOLT8)).toEqual([])
+    expect(c.ordersNeeding('8712345678906').map(({ order, plan }) => [order.ShopOrderNumber, plan.ID, plan.ItemCode, plan.IssuedQuantity])).toEqual([[24002, 'plan:24002/20', '8712345678906', 1]])
+    expect(c.ordersNeeding('FRAME-1')).toEqual([])
+    expect(c.ordersNeeding('BOLT-M8')).toEqual([])
     expect(c.shopOrderByNumber(24001)).toMatchObject({ ID: O1, Item: FRAME, ItemCode: 'FRAME-1', Warehouse: W1, WarehouseCode: '1' })
     expect(c.shopOrderByNumber(24002)).toMatchObject({ ID: O2, Item: FRAME, Status: 20, PlannedQuantity: 2, ProducedQuantity: 1 })
     expect(c.shopOrderByNumber(99)).toBeNull()
+    expect(c.ordersMaking('FRAME-1').map((o) => [o.ID, o.Status])).toEqual([
+      [O1, 10],
+      [O2, 20],
+    ])
+    expect(c.ordersMaking('BOLT-M6')).toEqual([])
   })
 
   it('gives the storage locations a scan is classified with', async () => {
@@ -127,18 +132,24 @@ describe('scan catalogue lookups', () => {
     const store = keyed()
     await store.put({ division: 7, etag: null, checkedAt: 0, json: JSON.stringify(wire()) })
     expect(await loadCatalogue(8, store)).toBeNull()
-    await store.put({ division: 9, etag: null, checkedAt: 0, json: JSON.stringify({ ...wire(9), format: 3 }) })
+    await store.put({ division: 9, etag: null, checkedAt: 0, json: JSON.stringify({ ...wire(9), format: 4 }) })
     expect(await loadCatalogue(9, store)).toBeNull()
   })
 
-  it('ignores a catalogue kept in the first layout (row tuples), and one damaged', async () => {
+  it('ignores a catalogue kept in an earlier layout, and one damaged', async () => {
     const store = keyed()
     const first = { format: 1, division: 7, asOf: 1, warehouses: [[W1, '1', 'Main']], locations: [], items: [[BOLT, 'BOLT-M6', null, null, null, 0]], locationStock: [], warehouseStock: [], orders: [], plans: [] }
     await store.put({ division: 7, etag: '"c1-7-0"', checkedAt: 0, json: JSON.stringify(first) })
     expect(await loadCatalogue(7, store)).toBeNull()
-    await store.put({ division: 7, etag: '"c2-7-1"', checkedAt: 0, json: JSON.stringify({ ...wire(), items: { ...wire().items, id: '!!' } }) })
+    // the second layout: items, orders and lines with their GUIDs, no line numbers
+    const second = { ...wire(), format: 2, items: { ...wire().items, id: guids(['bbbbbbbb-0000-4000-8000-000000000001']) } }
+    await store.put({ division: 7, etag: '"c2-7-0"', checkedAt: 0, json: JSON.stringify(second) })
     expect(await loadCatalogue(7, store)).toBeNull()
-    await store.put({ division: 7, etag: '"c2-7-2"', checkedAt: 0, json: JSON.stringify({ ...wire(), warehouseStock: { item: [9], place: [0], stock: [1] } }) })
+    await store.put({ division: 7, etag: '"c3-7-1"', checkedAt: 0, json: JSON.stringify({ ...wire(), locations: { ...wire().locations, id: '!!' } }) })
+    expect(await loadCatalogue(7, store)).toBeNull()
+    await store.put({ division: 7, etag: '"c3-7-3"', checkedAt: 0, json: JSON.stringify({ ...wire(), plans: { ...wire().plans, line: [1] } }) })
+    expect(await loadCatalogue(7, store)).toBeNull()
+    await store.put({ division: 7, etag: '"c3-7-2"', checkedAt: 0, json: JSON.stringify({ ...wire(), warehouseStock: { item: [9], place: [0], stock: [1] } }) })
     expect(await loadCatalogue(7, store)).toBeNull()
   })
 })

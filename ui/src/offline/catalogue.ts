@@ -1,8 +1,11 @@
 // The scan catalogue: the organization's items, storage locations, stock and open material lines
 // as of the server's last sync, kept in the browser so a scan still shows the item while the
 // server cannot be reached (a Wi-Fi dead spot). The server sends it compact (one list per field,
-// sorted positions as differences, GUIDs as base64 bytes); this module keeps that text in
+// sorted positions as differences, places' GUIDs as base64 bytes); this module keeps that text in
 // IndexedDB, one record per organization, and answers the Scanning screen's questions from it.
+// Items, shop orders and material lines come without GUIDs: their IDs here are the names the
+// server looks them up by when a booking carries one (`item:{code}`, `shopOrder:{number}`,
+// `plan:{number}/{line}`), so a booking made from the catalogue is sent as made.
 import type { QueryClient } from '@tanstack/react-query'
 import { isNetworkFailure } from '../api/client.ts'
 import type { Route, Schema } from '../api/contract.ts'
@@ -13,7 +16,7 @@ import { isOfflineNow } from '../state/reachability.ts'
 import { idbStore, type KeyedStore } from './idb.ts'
 
 /** The layout this module reads; another is ignored until the server sends this one again. */
-export const CATALOGUE_FORMAT = 2
+export const CATALOGUE_FORMAT = 3
 // fetched, not `call`ed: its text is kept as sent, with its ETag
 export const CATALOGUE_PATH = `/api/v1${'/scanning/catalogue' satisfies Route}`
 
@@ -24,6 +27,15 @@ export const CATALOGUE_PATH = `/api/v1${'/scanning/catalogue' satisfies Route}`
 type StockWire = Schema<'StockColumns'>
 /** As the server sends it (its document's `ScanCatalogue`: GUIDs as base64url bytes, codes front-coded). */
 export type CatalogueWire = Schema<'ScanCatalogue'>
+
+/** The name an item has in bookings made from the catalogue. */
+export const itemRef = (code: string) => `item:${code}`
+/** The name a shop order has in bookings made from the catalogue. */
+export const shopOrderRef = (number: number) => `shopOrder:${number}`
+/** The name a material line has in bookings made from the catalogue. */
+export const planRef = (number: number, line: number) => `plan:${number}/${line}`
+/** Whether an ID is such a name (a record shown from the catalogue), not a GUID the server's reads take. */
+export const isCatalogueRef = (id: string | null | undefined) => !!id && /^(item|shopOrder|plan):/.test(id)
 
 /** What IndexedDB keeps: the server's text as sent (cheap to store, parsed once when used). */
 export interface CatalogueRecord {
@@ -121,14 +133,10 @@ export class ScanCatalogue {
   readonly division: number
   private readonly byCode = new Map<string, number>()
   private readonly byBarcode = new Map<string, number>()
-  private byIdMap: Map<string, number> | null = null
   private readonly orderByNumber = new Map<number, number>()
   private readonly codes: string[]
-  private readonly itemIds: GuidColumn
   private readonly warehouseIds: GuidColumn
   private readonly locationIds: GuidColumn
-  private readonly orderIds: GuidColumn
-  private readonly planIds: GuidColumn
   private readonly orderNumbers: number[]
   private readonly locationStock: Stock
   private readonly warehouseStock: Stock
@@ -140,11 +148,8 @@ export class ScanCatalogue {
     this.asOf = wire.asOf
     this.division = wire.division
     const { items } = wire
-    this.itemIds = new GuidColumn(items.id)
     this.warehouseIds = new GuidColumn(wire.warehouses.id)
     this.locationIds = new GuidColumn(wire.locations.id)
-    this.orderIds = new GuidColumn(wire.orders.id)
-    this.planIds = new GuidColumn(wire.plans.id)
     let before = ''
     this.codes = items.code.rest.map((rest, i) => (before = before.slice(0, items.code.shared[i]) + rest))
     this.codes.forEach((code, i) => {
@@ -155,25 +160,17 @@ export class ScanCatalogue {
     this.orderNumbers = undelta(wire.orders.number)
     this.orderNumbers.forEach((n, i) => this.orderByNumber.set(n, i))
     const n = this.codes.length
-    if (this.itemIds.length !== n) throw new Error('items and their IDs differ in number')
+    if (items.description.length !== n || items.unit.length !== n) throw new Error('the item columns differ in length')
+    if (wire.plans.line.length !== wire.plans.item.length) throw new Error('the material line columns differ in length')
     this.locationStock = stockRows(wire.locationStock, n)
     this.warehouseStock = stockRows(wire.warehouseStock, n)
     this.planItems = undelta(wire.plans.item)
   }
 
-  /** Items by their 32 hex digits, made on the first lookup by ID (a scan by code needs none). */
-  private get byId(): Map<string, number> {
-    if (!this.byIdMap) {
-      this.byIdMap = new Map()
-      for (let i = 0; i < this.itemIds.length; i++) this.byIdMap.set(this.itemIds.hex(i), i)
-    }
-    return this.byIdMap
-  }
-
   private item(i: number): ScannedItem {
     const { items } = this.w
     return {
-      ID: this.itemIds.at(i),
+      ID: itemRef(this.codes[i]),
       Code: this.codes[i],
       Description: items.description[i],
       Unit: items.units[items.unit[i]] ?? null,
@@ -181,10 +178,6 @@ export class ScanCatalogue {
       PictureUrl: null,
       IsFractionAllowedItem: items.fractions[i] === '1',
     }
-  }
-
-  private index(id: string): number | undefined {
-    return this.byId.get(id.toLowerCase().replaceAll('-', ''))
   }
 
   private warehouse(i: number | null) {
@@ -198,8 +191,9 @@ export class ScanCatalogue {
     return i === undefined ? null : this.item(i)
   }
 
+  /** The item a record of this catalogue names (`itemRef`); null for anything else. */
   itemById(id: string): ScannedItem | null {
-    const i = this.index(id)
+    const i = id.startsWith('item:') ? this.byCode.get(id.slice(5)) : undefined
     return i === undefined ? null : this.item(i)
   }
 
@@ -218,11 +212,11 @@ export class ScanCatalogue {
     return rows
   }
 
-  /** The item's stock per storage location, as `stockOfItem` reads it from the server. */
-  stockOfItem(id: string): LocationStock[] {
-    const i = this.index(id)
+  /** The stock per storage location of the item with this code, as `stockOfItem` reads it from the server. */
+  stockOfItem(code: string): LocationStock[] {
+    const i = this.byCode.get(code)
     if (i === undefined) return []
-    const itemId = this.itemIds.at(i)
+    const itemId = itemRef(code)
     const l = this.w.locations
     return this.rowsOf(this.locationStock, i).map((k) => {
       const at = this.locationStock.place[k]
@@ -242,11 +236,11 @@ export class ScanCatalogue {
     })
   }
 
-  /** The item's stock per warehouse, as `warehouseStockOfItem` reads it. */
-  warehouseStockOfItem(id: string): WarehouseStock[] {
-    const i = this.index(id)
+  /** The stock per warehouse of the item with this code, as `warehouseStockOfItem` reads it. */
+  warehouseStockOfItem(code: string): WarehouseStock[] {
+    const i = this.byCode.get(code)
     if (i === undefined) return []
-    const itemId = this.itemIds.at(i)
+    const itemId = itemRef(code)
     const atLocations = this.rowsOf(this.locationStock, i)
     return this.rowsOf(this.warehouseStock, i).map((k) => {
       const w = this.warehouseStock.place[k]
@@ -274,7 +268,7 @@ export class ScanCatalogue {
     const made = o.item[k]
     const item = made === null ? null : this.item(made)
     return {
-      ID: this.orderIds.at(k),
+      ID: shopOrderRef(this.orderNumbers[k]),
       ShopOrderNumber: this.orderNumbers[k],
       Item: item?.ID ?? '',
       ItemCode: item?.Code ?? null,
@@ -293,9 +287,20 @@ export class ScanCatalogue {
     return k === undefined ? null : this.order(k)
   }
 
-  /** The open and in-process orders needing the item, each with its material line (as `ordersNeeding`). */
-  ordersNeeding(id: string): { order: ScanShopOrder; plan: MaterialPlan }[] {
-    const i = this.index(id)
+  /** The open and in-process orders making the item with this code, by number (as `ordersMaking`). */
+  ordersMaking(code: string): ScanShopOrder[] {
+    const i = this.byCode.get(code)
+    if (i === undefined) return []
+    const found: ScanShopOrder[] = []
+    this.w.orders.item.forEach((made, k) => {
+      if (made === i) found.push(this.order(k))
+    })
+    return found
+  }
+
+  /** The open and in-process orders needing the item with this code, each with its material line (as `ordersNeeding`). */
+  ordersNeeding(code: string): { order: ScanShopOrder; plan: MaterialPlan }[] {
+    const i = this.byCode.get(code)
     if (i === undefined) return []
     const item = this.item(i)
     const p = this.w.plans
@@ -304,7 +309,7 @@ export class ScanCatalogue {
     for (let k = lowerBound(this.planItems, i); k < this.planItems.length && this.planItems[k] === i; k++) {
       const order = this.order(p.order[k])
       const plan: MaterialPlan = {
-        ID: this.planIds.at(k),
+        ID: planRef(order.ShopOrderNumber, p.line[k]),
         ShopOrder: order.ID,
         Item: item.ID,
         ItemCode: item.Code,
@@ -420,15 +425,17 @@ export async function afterSyncTable(
 }
 
 /**
- * `live()`, or the kept catalogue's answer when the server cannot be reached; `asOf` is the
- * catalogue's time when it answered, null for a live answer.
+ * `live()`, or the kept catalogue's answer when the server cannot be reached (or `keptOnly`: a
+ * record shown from the catalogue, which the server's reads do not know by its name); `asOf` is
+ * the catalogue's time when it answered, null for a live answer.
  */
 export async function liveOrKept<T>(
   live: () => Promise<T>,
   kept: (c: ScanCatalogue) => T,
   catalogue: ScanCatalogue | null | undefined,
+  { keptOnly = false }: { keptOnly?: boolean } = {},
 ): Promise<{ value: T; asOf: number | null }> {
-  if (catalogue && isOfflineNow()) return { value: kept(catalogue), asOf: catalogue.asOf }
+  if (catalogue && (keptOnly || isOfflineNow())) return { value: kept(catalogue), asOf: catalogue.asOf }
   try {
     return { value: await live(), asOf: null }
   } catch (e) {

@@ -4,6 +4,7 @@ import { t } from '../../i18n/index.ts'
 import { parseQuantity, type LocationRef } from '../../lib/scan.ts'
 import { bigButton, bookingWords, LocationSelect, locationLabel, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
 import { RecentCounts } from './RecentCounts.tsx'
+import { isCatalogueRef } from '../../offline/catalogue.ts'
 
 /** Count the item in one storage location: the counted quantity becomes its stock there. */
 export function CountPanel({
@@ -51,7 +52,8 @@ export function CountPanel({
         {t('scanning.countSubmit')}
       </button>
       <WriteOutcome error={write.error} data={write.data} />
-      <RecentCounts item={item.ID} />
+      {/* read live by the item's GUID: not for an item shown from the catalogue */}
+      {!isCatalogueRef(item.ID) && <RecentCounts item={item.ID} />}
     </Panel>
   )
 }

@@ -7,7 +7,7 @@ import { locale, t } from '../../i18n/index.ts'
 import { exceeds, formatQuantity, parseQuantity } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
 import { shopOrderStatusName } from '../../lib/status.ts'
-import { liveOrKept, type ScanCatalogue } from '../../offline/catalogue.ts'
+import { isCatalogueRef, liveOrKept, type ScanCatalogue } from '../../offline/catalogue.ts'
 import { bigButton, bookingWords, checkQuantity, ConfirmOver, LocationSelect, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
 import { stockToIssueFrom } from './stock.ts'
 
@@ -37,7 +37,7 @@ export function IssuePanel({
 }) {
   const answer = useQuery({
     queryKey: scanKeys.ordersNeeding(item.ID),
-    queryFn: () => liveOrKept(() => ordersNeeding(item.ID), (c) => c.ordersNeeding(item.ID), catalogue),
+    queryFn: () => liveOrKept(() => ordersNeeding(item.ID), (c) => c.ordersNeeding(item.Code), catalogue, { keptOnly: isCatalogueRef(item.ID) }),
   })
   const orders = { ...answer, data: answer.data?.value }
   const [plan, setPlan] = useState('')

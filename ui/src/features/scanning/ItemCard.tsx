@@ -5,6 +5,7 @@ import { ExternalLink } from '../../components/ExternalLink.tsx'
 import { PictureIcon } from '../../components/icons.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import type { LocationRef } from '../../lib/scan.ts'
+import { isCatalogueRef } from '../../offline/catalogue.ts'
 import { cardStock } from './stock.ts'
 
 const fmt = (n: number) => n.toLocaleString(locale(), { maximumFractionDigits: 3 })
@@ -66,7 +67,8 @@ export function ItemCard({
             {item.Unit ? ` ${item.Unit}` : ''}
           </p>
           {item.Barcode && <p className="text-sm text-slate-500">{t('scanning.barcode', { barcode: item.Barcode })}</p>}
-          <ExternalLink page="itemCard" division={division} id={item.ID} code={item.Code} className="text-sm" />
+          {/* Exact's item card is opened by its GUID, which an item shown from the catalogue has not */}
+          {!isCatalogueRef(item.ID) && <ExternalLink page="itemCard" division={division} id={item.ID} code={item.Code} className="text-sm" />}
         </div>
       </div>
       {children}

@@ -6,7 +6,9 @@ import { locale, t } from '../../i18n/index.ts'
 import { exceeds, formatQuantity, parseQuantity } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
 import { LabelPanel } from './LabelPanel.tsx'
+import { AsOf } from '../../components/AsOf.tsx'
 import { bigButton, bookingWords, checkQuantity, ConfirmOver, control, field, locationLabel, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
+import { isCatalogueRef, liveOrKept, type ScanCatalogue } from '../../offline/catalogue.ts'
 
 const fmt = (n: number | null | undefined) => formatQuantity(n ?? 0, locale(), 3)
 
@@ -22,12 +24,21 @@ export function ReceivePanel({
   item,
   location,
   scanned,
+  catalogue = null,
 }: {
   item: ScannedItem
   location: LocationRef | null
   scanned: ScanShopOrder | null
+  /** The catalogue this device keeps: the orders while the server cannot be reached. */
+  catalogue?: ScanCatalogue | null
 }) {
-  const making = useQuery({ queryKey: scanKeys.ordersMaking(item.ID), queryFn: () => ordersMaking(item.ID) })
+  // out of reach of the server, or for an item shown from the catalogue (named by its code, which
+  // the server's reads do not take), the orders this device's copy has
+  const answer = useQuery({
+    queryKey: scanKeys.ordersMaking(item.ID),
+    queryFn: () => liveOrKept(() => ordersMaking(item.ID), (c) => c.ordersMaking(item.Code), catalogue, { keptOnly: isCatalogueRef(item.ID) }),
+  })
+  const making = { ...answer, data: answer.data?.value }
   const orders = [...(scanned ? [scanned] : []), ...(making.data ?? []).filter((o) => o.ID !== scanned?.ID)]
   const [orderId, setOrderId] = useState(scanned?.ID ?? '')
   const order = orders.find((o) => o.ID === orderId) ?? null
@@ -38,7 +49,7 @@ export function ReceivePanel({
   const byProducts = useQuery({
     queryKey: scanKeys.byProducts(orderId),
     queryFn: () => byProductsOf(orderId),
-    enabled: !!orderId,
+    enabled: !!orderId && !isCatalogueRef(orderId),
   })
   const write = useWrite(receiveShopOrder)
   const quantity = parseQuantity(qty)
@@ -58,6 +69,7 @@ export function ReceivePanel({
         }}
       >
         {making.isPending && !scanned && <p role="status">{t('scanning.loading')}</p>}
+        <AsOf asOf={answer.data?.asOf} compact title={(time) => t('scanning.keptTitle', { time })} />
         {making.error && <p role="alert" className="text-red-700">{making.error.message}</p>}
         {!making.isPending && orders.length === 0 && <p className="text-slate-700">{t('scanning.noOrdersMaking')}</p>}
         {orders.length > 0 && (
@@ -138,7 +150,8 @@ export function ReceivePanel({
         </button>
         <WriteOutcome error={write.error} data={write.data} />
       </Panel>
-      {order && (
+      {order && isCatalogueRef(order.ID) && <p className="text-sm text-slate-600">{t('scanning.keptNoLabels')}</p>}
+      {order && !isCatalogueRef(order.ID) && (
         <LabelPanel key={order.ID} source="shop_order" id={order.ID} title={t('labels.shopOrderTitle', { number: order.ShopOrderNumber })} />
       )}
     </>

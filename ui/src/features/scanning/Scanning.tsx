@@ -113,7 +113,8 @@ export default function Scanning() {
   const stock = useQuery({
     queryKey: scanKeys.stock(current?.item.ID),
     queryFn: () => stockOfItem(current!.item.ID),
-    enabled: !!current,
+    // an item shown from the catalogue is named by its code, which the server's reads do not take
+    enabled: !!current && !current.kept,
     // writes reach the local copy through the outbox's sync a few seconds later
     refetchInterval: 5000,
   })
@@ -121,7 +122,7 @@ export default function Scanning() {
   const warehouseStock = useQuery({
     queryKey: scanKeys.warehouseStock(current?.item.ID),
     queryFn: () => warehouseStockOfItem(current!.item.ID),
-    enabled: !!current,
+    enabled: !!current && !current.kept,
     refetchInterval: 5000,
   })
 
@@ -243,8 +244,8 @@ export default function Scanning() {
   if (!session) return <Loading />
   // the kept catalogue's figures while the live ones cannot be had
   const fromKept = !!current && !!kept && !stock.data && (offline || current.kept || isNetworkFailure(stock.error))
-  const stockRows = fromKept ? kept.stockOfItem(current.item.ID) : stock.data
-  const warehouseRows = fromKept ? kept.warehouseStockOfItem(current.item.ID) : warehouseStock.data
+  const stockRows = fromKept ? kept.stockOfItem(current.item.Code) : stock.data
+  const warehouseRows = fromKept ? kept.warehouseStockOfItem(current.item.Code) : warehouseStock.data
   const all = locations.data?.rows ?? kept?.locations() ?? []
   const itemLocations = all.filter((l) => stockRows?.some((s) => s.StorageLocation === l.ID))
   const panelKey = `${current?.seq}-${action}-${location?.ID ?? ''}-${stock.isSuccess}`
@@ -319,14 +320,19 @@ export default function Scanning() {
             {action === 'issue' && (
               <IssuePanel key={panelKey} item={current.item} location={location} itemLocations={itemLocations} stock={stockRows} warehouseStock={warehouseRows} catalogue={kept} />
             )}
-            {action === 'receive' && <ReceivePanel key={panelKey} item={current.item} location={location} scanned={current.order} />}
+            {action === 'receive' && <ReceivePanel key={panelKey} item={current.item} location={location} scanned={current.order} catalogue={kept} />}
             {action === 'transfer' && (
               <TransferPanel key={panelKey} item={current.item} location={location} stock={stockRows ?? []} locations={all} />
             )}
             {action === 'count' && (
               <CountPanel key={panelKey} item={current.item} location={location} itemLocations={itemLocations} locations={all} />
             )}
-            {action === 'label' && <LabelPanel key={panelKey} source="item_direct" id={current.item.ID} title={t('scanning.labelTitle')} />}
+            {action === 'label' &&
+              (current.kept ? (
+                <p className="text-sm text-slate-600">{t('scanning.keptNoLabels')}</p>
+              ) : (
+                <LabelPanel key={panelKey} source="item_direct" id={current.item.ID} title={t('scanning.labelTitle')} />
+              ))}
           </ItemCard>
         </>
       )}
