@@ -2,7 +2,8 @@
 //! simulator process into a fresh store, with rate limits off; and a small sync with rate limits
 //! on, counting provider calls against the floor and 429s.
 //!
-//! `cargo bench --bench sync -- [small|medium|large]` (default large; `ESM_BENCH_CACHE_MB` sets the
+//! `cargo bench --bench sync -- [small|medium|large]` (default large; `ESM_BENCH_CATALOGUE` keeps the
+//! scan catalogue's JSON in that file; `ESM_BENCH_CACHE_MB` sets the
 //! store's page cache, to weigh memory against speed). Needs the release binary
 //! (`cargo build --release`) for the simulator process.
 
@@ -111,10 +112,18 @@ struct CatalogueFigures {
 }
 
 /// Builds the organization's scan catalogue as the endpoint does and measures it.
-fn measure_catalogue(store: &stock_manager::store::OrgStore, division: i64) -> CatalogueFigures {
+fn measure_catalogue(
+    store: &stock_manager::store::OrgStore,
+    division: i64,
+    keep: Option<&std::path::Path>,
+) -> CatalogueFigures {
     let started = Instant::now();
     let body = stock_manager::api::scan_catalogue::build(store, division).expect("catalogue");
     let build_ms = started.elapsed().as_secs_f64() * 1000.0;
+    // kept to weigh each list of it
+    if let Some(path) = keep {
+        std::fs::write(path, &body).expect("catalogue file");
+    }
     let gzip_bytes = stock_manager::api::scan_catalogue::gzip(&body).expect("gzip").len();
     let gzip_ms = started.elapsed().as_secs_f64() * 1000.0 - build_ms;
     let c = stock_manager::api::scan_catalogue::catalogue(store, division).expect("catalogue");
@@ -168,7 +177,12 @@ fn export(store: &stock_manager::store::OrgStore, dir: &std::path::Path) {
     std::fs::write(dir.join("tables.json"), serde_json::to_vec(&manifest).expect("json")).expect("manifest");
 }
 
-async fn full_sync(base: &str, data_dir: Option<&std::path::Path>, export_to: Option<&std::path::Path>) -> Run {
+async fn full_sync(
+    base: &str,
+    data_dir: Option<&std::path::Path>,
+    export_to: Option<&std::path::Path>,
+    keep_catalogue: Option<&std::path::Path>,
+) -> Run {
     stock_manager::tls::install_crypto_provider();
     let tmp = tempfile::tempdir().expect("temp dir");
     let dir = data_dir.unwrap_or(tmp.path());
@@ -207,7 +221,7 @@ async fn full_sync(base: &str, data_dir: Option<&std::path::Path>, export_to: Op
     let store_mb = dir_size_mb(dir);
     // Peak memory of the sync itself, before an export reads the tables again.
     let peak_rss = peak_rss_mb();
-    let catalogue = measure_catalogue(&store, division);
+    let catalogue = measure_catalogue(&store, division, keep_catalogue);
     if let Some(to) = export_to {
         export(&store, to);
     }
@@ -223,7 +237,8 @@ fn main() {
     let export_to = std::env::var_os("ESM_BENCH_EXPORT").map(std::path::PathBuf::from);
     // ESM_BENCH_DATA_DIR keeps the synced data directory (for a server start on it).
     let data_dir = std::env::var_os("ESM_BENCH_DATA_DIR").map(std::path::PathBuf::from);
-    let run = rt.block_on(full_sync(&base, data_dir.as_deref(), export_to.as_deref()));
+    let keep_catalogue = std::env::var_os("ESM_BENCH_CATALOGUE").map(std::path::PathBuf::from);
+    let run = rt.block_on(full_sync(&base, data_dir.as_deref(), export_to.as_deref(), keep_catalogue.as_deref()));
     let _ = sim.kill();
     let _ = sim.wait();
     println!("scale: {scale}");
@@ -240,7 +255,7 @@ fn main() {
     println!("catalogue_counts: {}", run.catalogue.counts);
 
     let (mut sim, base) = start_sim("small", true);
-    let limited = rt.block_on(full_sync(&base, None, None));
+    let limited = rt.block_on(full_sync(&base, None, None, None));
     let _ = sim.kill();
     let _ = sim.wait();
     // The floor: one call per page of 1000 rows per table, plus the empty last page of each.
