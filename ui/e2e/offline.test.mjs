@@ -2,7 +2,8 @@
 // without the server shows the app and its offline state, not the browser's error page; calls
 // made meanwhile say the catalogue's message, never "Failed to fetch"; back online it all goes.
 // After a sync, the scan catalogue the device keeps shows a scanned item while offline, as of
-// that sync, and the Issue panel lists the open shop orders that need it.
+// that sync, and the Issue panel lists the open shop orders that need it; a count made there is
+// kept naming the item by its code, and back online the server books it under the item's GUID.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { activate, api, MOBILE_UA, signIn, syncSettled, waitFor, watchConsole } from './flows.mjs'
@@ -164,6 +165,40 @@ test('after a sync, an item scanned offline is shown from the kept catalogue as 
   }
   assert.equal(await page.getByRole('radio').count(), needing.length)
   assert.doesNotMatch(await bodyText(), /Failed to fetch|network issue/)
+
+  // Count it offline: the catalogue names the item by its code, and the count is kept so named
+  const errorsBefore = errors.length
+  await page.getByRole('button', { name: 'Count', exact: true }).click()
+  await page.locator('#count-where').selectOption({ index: 1 })
+  await page.locator('#count-qty').fill('7')
+  await page.getByRole('button', { name: 'Save the count' }).click().catch(() => {})
+  await page.getByText('Kept on this device', { exact: false }).first().waitFor({ timeout: 30_000 })
+  const kept = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const open = indexedDB.open('esm-offline')
+        open.onsuccess = () => {
+          const all = open.result.transaction('bookings').objectStore('bookings').getAll()
+          all.onsuccess = () => resolve(all.result.map((b) => b.body))
+        }
+      }),
+  )
+  assert.ok(
+    kept.some((b) => b?.StockCountLines?.[0]?.Item === `item:${item.Code}`),
+    `kept under the item's code: ${JSON.stringify(kept)}`,
+  )
+
+  // back online it is sent, and the server books it under the item's GUID
   await context.setOffline(false)
   await page.getByTestId('offline').waitFor({ state: 'detached', timeout: 30_000 })
+  await waitFor(
+    async () => {
+      const { entries } = await api(page, '/outbox')
+      return entries.some((e) => e.action === 'createStockCount' && e.body?.StockCountLines?.[0]?.Item?.toLowerCase() === item.ID.toLowerCase())
+    },
+    'the count booked under the item GUID',
+    60_000,
+  )
+  assert.doesNotMatch(await bodyText(), /Failed to fetch|network issue/)
+  assert.deepEqual(errors.slice(errorsBefore).filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch|network issue/.test(e)), [])
 })
