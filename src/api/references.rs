@@ -126,3 +126,23 @@ fn one_id(store: &OrgStore, table: &str, pairs: &[(&str, &str)]) -> StoreResult<
     let [row] = rows.as_slice() else { return Ok(None) };
     Ok(row.get("ID").and_then(Value::as_str).map(str::to_ascii_lowercase).filter(|id| odata::is_guid(id)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn references_are_found_in_the_body_its_lists_and_its_lines_only() {
+        let guid = "0badc0de-0000-4000-8000-000000000007";
+        assert!(!has_references(&json!({"ShopOrderMaterialPlan": guid, "Quantity": 1})));
+        assert!(has_references(&json!({"ShopOrderMaterialPlan": "plan:24001/1"})));
+        assert!(has_references(&json!([{"ShopOrderMaterialPlan": guid}, {"ShopOrderMaterialPlan": "plan:1/2"}])));
+        assert!(has_references(&json!({"Warehouse": guid, "StockCountLines": [{"Item": "item:BOLT"}]})));
+        assert!(has_references(&json!({"ShopOrder": "shopOrder:24001"})));
+        // a name in a field it does not stand for, or deeper than a line, is left as sent
+        assert!(!has_references(&json!({"Item": "plan:1/2", "Description": "item:BOLT"})));
+        assert!(!has_references(&json!({"Lines": [{"Sub": [{"Item": "item:BOLT"}]}]})));
+        assert!(!has_references(&json!("item:BOLT")));
+    }
+}
