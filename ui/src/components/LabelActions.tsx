@@ -172,7 +172,7 @@ export function LabelActions({ title, styles = DEFAULT_STYLES, ...options }: Lab
       )}
       {l.print.isSuccess && (
         <div role="status" data-testid="label-print-job" className="flex flex-col gap-1 rounded-md bg-emerald-50 p-3 text-emerald-900">
-          <p>{t('labels.sent', { printer: l.print.data.job.printer, id: l.print.data.job.id, state: l.print.data.job.state })}</p>
+          <p>{t('labels.sent', { printer: l.print.data.job.printer, id: l.print.data.job.id, state: t(`labels.job.${l.print.data.job.state}`) })}</p>
           <LabelResultNote result={l.print.data.result} />
         </div>
       )}

@@ -13,6 +13,13 @@ export const en = {
   'labels.sent': 'Sent to {printer}: print job {id}, {state}.',
   'labels.result': '{status}: {count} label(s)',
   'labels.shopOrderTitle': 'Labels of shop order {number}',
+  'labels.job.queued': 'queued',
+  'labels.job.waiting_for_printer': 'waiting for the printer',
+  'labels.job.rendering': 'being made',
+  'labels.job.sending': 'being sent',
+  'labels.job.printing': 'printing',
+  'labels.job.completed': 'printed',
+  'labels.job.failed': 'failed',
 }
 
 export const nl: Record<keyof typeof en, string> = {
@@ -29,4 +36,11 @@ export const nl: Record<keyof typeof en, string> = {
   'labels.sent': 'Verstuurd naar {printer}: printopdracht {id}, {state}.',
   'labels.result': '{status}: {count} etiket(ten)',
   'labels.shopOrderTitle': 'Etiketten van productieorder {number}',
+  'labels.job.queued': 'in de wachtrij',
+  'labels.job.waiting_for_printer': 'wacht op de printer',
+  'labels.job.rendering': 'wordt gemaakt',
+  'labels.job.sending': 'wordt verstuurd',
+  'labels.job.printing': 'wordt afgedrukt',
+  'labels.job.completed': 'afgedrukt',
+  'labels.job.failed': 'mislukt',
 }

@@ -15,10 +15,10 @@ const PRINTERS = [
   printer({ name: 'Zebra dock', uri: 'ipp://192.168.1.20:631/ipp/print', source: 'discovered', accepted: false, state: 'discovered', accepting_jobs: false }),
 ]
 
-function renderPrinters(importDataUntil: number | null) {
+function renderPrinters(importDataUntil: number | null, tier: 'full' | 'importData' = 'full') {
   const calls: { url: string; body: unknown }[] = []
   let printers = PRINTERS.map((p) => ({ ...p }))
-  const s = session({ importDataUntil })
+  const s = session({ importDataUntil, tier })
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init?: RequestInit) => {
@@ -58,5 +58,10 @@ describe('NetworkPrinters', () => {
     await waitFor(() => expect(screen.getByText('Accepted: receives labels')).toBeTruthy())
     expect(calls.find((c) => c.url === '/api/v1/printers/accept')?.body).toEqual({ name: 'Zebra dock' })
     expect(screen.getByRole('button', { name: 'Stop printing on Zebra dock' })).toBeTruthy()
+  })
+
+  it('lists them for a session with the import tier too (full access and more)', async () => {
+    renderPrinters(Date.now() + 600_000, 'importData')
+    expect(await screen.findByRole('button', { name: 'Accept Zebra dock' })).toBeTruthy()
   })
 })

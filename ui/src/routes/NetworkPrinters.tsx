@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { instantMs, reauthUrl, reauthWithPassword, type Session } from '../api/auth.ts'
 import { acceptPrinter, getPrinters, withdrawPrinter } from '../api/org.ts'
 import { queryKeys } from '../api/queries.ts'
+import { hasFullAccess } from '../lib/access.ts'
 import { t } from '../i18n/index.ts'
 
 /**
@@ -12,7 +13,7 @@ import { t } from '../i18n/index.ts'
  */
 export function NetworkPrinters({ session, now = Date.now() }: { session: Session; now?: number }) {
   const queryClient = useQueryClient()
-  const printers = useQuery({ queryKey: queryKeys.printers, queryFn: getPrinters, enabled: session.tier === 'full', retry: false })
+  const printers = useQuery({ queryKey: queryKeys.printers, queryFn: getPrinters, enabled: hasFullAccess(session), retry: false })
   const [password, setPassword] = useState('')
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.printers })
   const confirm = useMutation({
