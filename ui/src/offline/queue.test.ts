@@ -17,6 +17,16 @@ beforeEach(() => setBookingStore(memoryStore<Booking>((b) => b.key)))
 afterEach(() => vi.unstubAllGlobals())
 
 describe('bookings kept offline', () => {
+  it('sent by another tab show the answer that tab got', async () => {
+    await made('elsewhere')
+    expect(fateOf('k-elsewhere', [])).toBeUndefined()
+    // the other tab's message, as its run sends it
+    const other = new BroadcastChannel('esm-bookings')
+    other.postMessage({ sent: 'k-elsewhere', result: delivered })
+    await vi.waitFor(() => expect(fateOf('k-elsewhere', [])).toEqual({ status: 'sent', result: delivered }))
+    other.close()
+  })
+
   it('are sent in the order they were made, each once, and leave the device', async () => {
     for (const s of ['first', 'second', 'third']) await made(s)
     const send = vi.fn<Send>(async () => delivered)

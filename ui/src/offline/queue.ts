@@ -85,10 +85,19 @@ export async function reloadBookings(): Promise<readonly Booking[]> {
 
 async function changed() {
   await reloadBookings()
-  channel?.postMessage('changed')
+  channel?.postMessage('changed' satisfies TabMessage)
 }
 
-if (channel) channel.onmessage = () => void reloadBookings()
+/** What the tabs of this app tell each other: the kept bookings changed, or one was sent with this answer. */
+type TabMessage = 'changed' | { sent: string; result: WriteResult | null }
+
+if (channel) {
+  channel.onmessage = (e: MessageEvent<TabMessage>) => {
+    // a booking another tab sent: its answer, so this tab's screen shows what became of it
+    if (typeof e.data === 'object' && e.data && typeof e.data.sent === 'string') sent.set(e.data.sent, e.data.result ?? null)
+    void reloadBookings()
+  }
+}
 
 /** The session's organization and user: a booking kept now belongs to them. */
 export function setBookingOwner(o: Owner) {
@@ -140,7 +149,8 @@ export function sentAs(fate: Fate): WriteResult | null {
   return fate.result ?? { state: 'pending', error: null, entries: [] }
 }
 
-/** `fateOf`, re-rendering when it changes. A booking another tab sent counts as sent. */
+/** `fateOf`, re-rendering when it changes. A booking another tab sent counts as sent, with the
+ * answer that tab got once its message has come. */
 export function useFate(key: string): Fate {
   const rows = useBookings()
   return fateOf(key, rows) ?? { status: 'sent', result: null }
@@ -183,6 +193,7 @@ async function run(by: Owner, send: Send): Promise<number> {
     try {
       const result = await send(b)
       sent.set(b.key, result)
+      channel?.postMessage({ sent: b.key, result } satisfies TabMessage)
       await store.delete(b.key)
       count++
     } catch (e) {
