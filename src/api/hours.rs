@@ -245,7 +245,7 @@ impl Drop for Claimed {
 }
 
 /// Runs store work off the async workers (a durable commit waits for the disk).
-async fn blocking<T: Send + 'static>(f: impl FnOnce() -> AppResult<T> + Send + 'static) -> AppResult<T> {
+pub(super) async fn blocking<T: Send + 'static>(f: impl FnOnce() -> AppResult<T> + Send + 'static) -> AppResult<T> {
     web::block(f).await.map_err(|e| AppError::internal(anyhow::anyhow!("{e}")))?
 }
 

@@ -328,9 +328,7 @@ fn named(
                     return repeat(&state, division, k, record).await;
                 }
                 let store = state.stores.get(division)?;
-                body = web::block(move || references::resolve(&store, body))
-                    .await
-                    .map_err(|e| AppError::internal(anyhow::anyhow!("{e}")))??;
+                body = hours::blocking(move || references::resolve(&store, body)).await?;
             }
             let entries = build(&actor(&session), &body)?;
             queue(&state, &session, entries, q.wait, key, None).await

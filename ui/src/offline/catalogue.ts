@@ -28,8 +28,9 @@ type StockWire = Schema<'StockColumns'>
 /** As the server sends it (its document's `ScanCatalogue`: GUIDs as base64url bytes, codes front-coded). */
 export type CatalogueWire = Schema<'ScanCatalogue'>
 
+const ITEM_REF = 'item:'
 /** The name an item has in bookings made from the catalogue. */
-export const itemRef = (code: string) => `item:${code}`
+export const itemRef = (code: string) => `${ITEM_REF}${code}`
 /** The name a shop order has in bookings made from the catalogue. */
 export const shopOrderRef = (number: number) => `shopOrder:${number}`
 /** The name a material line has in bookings made from the catalogue. */
@@ -193,7 +194,7 @@ export class ScanCatalogue {
 
   /** The item a record of this catalogue names (`itemRef`); null for anything else. */
   itemById(id: string): ScannedItem | null {
-    const i = id.startsWith('item:') ? this.byCode.get(id.slice(5)) : undefined
+    const i = id.startsWith(ITEM_REF) ? this.byCode.get(id.slice(ITEM_REF.length)) : undefined
     return i === undefined ? null : this.item(i)
   }
 

@@ -18,7 +18,7 @@ import { t, type MessageKey } from '../../i18n/index.ts'
 import { signal } from '../../lib/feedback.ts'
 import { formatAsOf } from '../../lib/dateTime.ts'
 import { classifyScan, type LocationRef } from '../../lib/scan.ts'
-import { catalogueKey, freshCatalogue, loadCatalogue, type ScanCatalogue } from '../../offline/catalogue.ts'
+import { catalogueKey, freshCatalogue, isCatalogueRef, loadCatalogue, type ScanCatalogue } from '../../offline/catalogue.ts'
 import { isOfflineNow, useOffline } from '../../state/reachability.ts'
 import { CameraScanner, cameraUnavailable } from './CameraScanner.tsx'
 import { CountPanel } from './CountPanel.tsx'
@@ -75,8 +75,6 @@ interface Current {
   order: ScanShopOrder | null
   /** Bumped on every scan, so the panels start afresh even for the same item. */
   seq: number
-  /** Found in the kept catalogue: the server could not be reached. */
-  kept: boolean
 }
 
 /** How often an open Scanning screen asks whether the kept catalogue is still the server's (a 304 mostly). */
@@ -114,7 +112,7 @@ export default function Scanning() {
     queryKey: scanKeys.stock(current?.item.ID),
     queryFn: () => stockOfItem(current!.item.ID),
     // an item shown from the catalogue is named by its code, which the server's reads do not take
-    enabled: !!current && !current.kept,
+    enabled: !!current && !isCatalogueRef(current.item.ID),
     // writes reach the local copy through the outbox's sync a few seconds later
     refetchInterval: 5000,
   })
@@ -122,7 +120,7 @@ export default function Scanning() {
   const warehouseStock = useQuery({
     queryKey: scanKeys.warehouseStock(current?.item.ID),
     queryFn: () => warehouseStockOfItem(current!.item.ID),
-    enabled: !!current && !current.kept,
+    enabled: !!current && !isCatalogueRef(current.item.ID),
     refetchInterval: 5000,
   })
 
@@ -136,8 +134,8 @@ export default function Scanning() {
     }
   }
 
-  const show = (item: ScannedItem, order: ScanShopOrder | null, next: Action | null, fromKept = false) => {
-    setCurrent((c) => ({ item, order, seq: (c?.seq ?? 0) + 1, kept: fromKept }))
+  const show = (item: ScannedItem, order: ScanShopOrder | null, next: Action | null) => {
+    setCurrent((c) => ({ item, order, seq: (c?.seq ?? 0) + 1 }))
     setAction(next)
   }
 
@@ -148,10 +146,10 @@ export default function Scanning() {
         signal(false)
         setNotice({ ok: false, text })
       }
-      const shown = (item: ScannedItem, fromKept: boolean) => {
+      const shown = (item: ScannedItem) => {
         signal(true)
         setNotice(null)
-        show(item, null, null, fromKept)
+        show(item, null, null)
       }
       // One way to resolve a scan, whichever copy answers: a location sets the context, a shop
       // order opens its item to receive, an item shows; a bare number that is no item may be a
@@ -165,7 +163,6 @@ export default function Scanning() {
           return
         }
         if (kind.kind === 'empty') return
-        const fromKept = src.keptAt !== null
         const byNumber = async (n: number) => {
           const order = await src.shopOrderByNumber(n)
           if (!order) return false
@@ -176,7 +173,7 @@ export default function Scanning() {
           }
           signal(true)
           setNotice({ ok: true, text: t('scanning.orderFound', { number: n }) })
-          show(item, order, 'receive', fromKept)
+          show(item, order, 'receive')
           return true
         }
         if (kind.kind === 'shopOrder') {
@@ -186,7 +183,7 @@ export default function Scanning() {
           return
         }
         const item = src.itemAsked ? null : await src.findItem(kind.code)
-        if (item) return shown(item, fromKept)
+        if (item) return shown(item)
         if (kind.orderNumber !== null && (await byNumber(kind.orderNumber))) return
         fail(src.keptAt === null ? t('scanning.notFound', { code: kind.code }) : t('scanning.notFoundKept', { code: kind.code, time: src.keptAt }))
       }
@@ -215,7 +212,7 @@ export default function Scanning() {
         if (!queryClient.getQueryData(locationsQuery(division ?? 0).queryKey)) {
           itemAsked = true
           const early = await findItem(code)
-          if (early) return shown(early, false)
+          if (early) return shown(early)
         }
         await resolve({
           locations: () =>
@@ -243,7 +240,9 @@ export default function Scanning() {
 
   if (!session) return <Loading />
   // the kept catalogue's figures while the live ones cannot be had
-  const fromKept = !!current && !!kept && !stock.data && (offline || current.kept || isNetworkFailure(stock.error))
+  // an item found in the catalogue (named by its code) is shown from it until the next scan
+  const namedByCatalogue = !!current && isCatalogueRef(current.item.ID)
+  const fromKept = !!current && !!kept && !stock.data && (offline || namedByCatalogue || isNetworkFailure(stock.error))
   const stockRows = fromKept ? kept.stockOfItem(current.item.Code) : stock.data
   const warehouseRows = fromKept ? kept.warehouseStockOfItem(current.item.Code) : warehouseStock.data
   const all = locations.data?.rows ?? kept?.locations() ?? []
@@ -328,7 +327,7 @@ export default function Scanning() {
               <CountPanel key={panelKey} item={current.item} location={location} itemLocations={itemLocations} locations={all} />
             )}
             {action === 'label' &&
-              (current.kept ? (
+              (namedByCatalogue ? (
                 <p className="text-sm text-slate-600">{t('scanning.keptNoLabels')}</p>
               ) : (
                 <LabelPanel key={panelKey} source="item_direct" id={current.item.ID} title={t('scanning.labelTitle')} />
