@@ -6,6 +6,7 @@
 //! receipt lines, hours), else our marker in a text field (material issues' Note).
 
 use super::entry::{Entry, Method, Reconcile, State};
+use super::numbers;
 use crate::exact::oauth::now_ms;
 use serde_json::{Map, Value, json};
 
@@ -47,11 +48,26 @@ pub const SHOP_ORDER_FIELDS: &[&str] = &[
 /// The fields of `updateSalesOrderLine` (`super::bodies::SalesOrderLineUpdate`).
 pub const SALES_ORDER_LINE_FIELDS: &[&str] = &["ID", "DeliveryDate"];
 /// The fields of one material issue (`super::bodies::MaterialIssue`).
-pub const MATERIAL_ISSUE_FIELDS: &[&str] =
-    &["Quantity", "ShopOrderMaterialPlan", "TransactionDate", "StorageLocation", "DraftStockTransactionID", "Note"];
+pub const MATERIAL_ISSUE_FIELDS: &[&str] = &[
+    "Quantity",
+    "ShopOrderMaterialPlan",
+    "TransactionDate",
+    "StorageLocation",
+    "DraftStockTransactionID",
+    "Note",
+    numbers::SERIALS,
+    numbers::BATCHES,
+];
 /// The fields of `createShopOrderReceipt` (`super::bodies::ShopOrderReceipt`).
-pub const SHOP_ORDER_RECEIPT_FIELDS: &[&str] =
-    &["ShopOrder", "Quantity", "TransactionDate", "StorageLocation", "DraftStockTransactionID"];
+pub const SHOP_ORDER_RECEIPT_FIELDS: &[&str] = &[
+    "ShopOrder",
+    "Quantity",
+    "TransactionDate",
+    "StorageLocation",
+    "DraftStockTransactionID",
+    numbers::SERIALS,
+    numbers::BATCHES,
+];
 
 /// Generic writes (`/exact/{kind}`): the provider paths they may reach and with which methods.
 pub const GENERIC: &[(&str, &str, &[Method], &[&str])] = &[
@@ -99,6 +115,7 @@ fn entry(actor: &Actor, action: &str, method: Method, path: String, body: Option
         sent_ms: None,
         done_ms: None,
         result_key: None,
+        reserve: None,
     }
 }
 
@@ -236,19 +253,22 @@ pub fn material_issues(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Invali
         let at = |e: Invalid| invalid(format!("material issue {}: {}", i + 1, e.0));
         only_known(obj, MATERIAL_ISSUE_FIELDS, "a material issue").map_err(at)?;
         guid(obj, "ShopOrderMaterialPlan").map_err(at)?;
-        if number(obj, "Quantity").map_err(at)? == 0.0 {
+        let quantity = number(obj, "Quantity").map_err(at)?;
+        if quantity == 0.0 {
             return Err(at(invalid("Quantity must not be 0")));
         }
         date(obj, "TransactionDate").map_err(at)?;
         optional_guid(obj, "StorageLocation").map_err(at)?;
         optional_guid(obj, "DraftStockTransactionID").map_err(at)?;
+        let mut body = obj.clone();
+        let reserve = numbers::reservation(&mut body, quantity, numbers::MATERIAL_ISSUE).map_err(at)?;
         let mut e = entry(actor, "updateMaterialsIssues", Method::Post, "manufacturing/MaterialIssues".into(), None);
         let marker = format!("[ESM {}]", e.uid);
         let note = match obj.get("Note").and_then(Value::as_str).map(str::trim) {
             Some(n) if !n.is_empty() => format!("{n} {marker}"),
             _ => marker.clone(),
         };
-        let mut body = obj.clone();
+        e.reserve = reserve;
         body.insert("Note".into(), Value::String(note));
         e.body = Some(Value::Object(body));
         e.reconcile = Reconcile::Marker { path: "manufacturing/MaterialIssues".into(), field: "Note".into(), marker };
@@ -276,6 +296,16 @@ pub fn stock_count(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Invalid> {
             if l.contains_key(f) {
                 number(l, f).map_err(at)?;
             }
+        }
+        // The numbers counted are what is there: as many as (or adding up to) QuantityNew.
+        match l.get("QuantityNew") {
+            Some(_) => {
+                numbers::read(l, number(l, "QuantityNew").map_err(at)?).map_err(at)?;
+            }
+            None if l.contains_key(numbers::SERIALS) || l.contains_key(numbers::BATCHES) => {
+                return Err(at(invalid("a line with serial or batch numbers needs QuantityNew")));
+            }
+            None => {}
         }
     }
     let process = obj.get("process").and_then(Value::as_bool).unwrap_or(false);
@@ -313,10 +343,12 @@ pub fn goods_receipt(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Invalid>
         let l = object(line, "a goods receipt line")?;
         let at = |e: Invalid| invalid(format!("goods receipt line {}: {}", i + 1, e.0));
         guid(l, "PurchaseOrderLineID").map_err(at)?;
-        if number(l, "QuantityReceived").map_err(at)? <= 0.0 {
+        let received = number(l, "QuantityReceived").map_err(at)?;
+        if received <= 0.0 {
             return Err(at(invalid("QuantityReceived must be more than 0")));
         }
         optional_guid(l, "Location").map_err(at)?;
+        numbers::read(l, received).map_err(at)?;
         let mut l = l.clone();
         // Line keys are ours: the first one tells later whether the receipt arrived.
         l.insert("ID".into(), Value::String(new_uid()));
@@ -344,21 +376,29 @@ pub fn shop_order_receipt(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Inv
     let obj = object(body, "the shop order receipt")?;
     only_known(obj, SHOP_ORDER_RECEIPT_FIELDS, "a shop order receipt")?;
     guid(obj, "ShopOrder")?;
-    if number(obj, "Quantity")? <= 0.0 {
+    let quantity = number(obj, "Quantity")?;
+    if quantity <= 0.0 {
         return Err(invalid("Quantity must be more than 0"));
     }
     date(obj, "TransactionDate")?;
     optional_guid(obj, "StorageLocation")?;
     optional_guid(obj, "DraftStockTransactionID")?;
+    let mut body = obj.clone();
+    let reserve = numbers::reservation(&mut body, quantity, numbers::SHOP_ORDER_RECEIPT)?;
     let mut e = entry(
         actor,
         "createShopOrderReceipt",
         Method::Post,
         "manufacturing/ShopOrderReceipts".into(),
-        Some(body.clone()),
+        Some(Value::Object(body)),
     );
-    // The provider takes no key and no free text here: a lost answer is for the user to check.
-    e.reconcile = Reconcile::Unknown;
+    // The provider takes no key and no free text here: a lost answer is for the user to check,
+    // unless numbers were reserved for it, which the booking marks as booked.
+    e.reconcile = match &reserve {
+        Some(r) => Reconcile::Reserved { path: r.path().into(), draft: r.draft.clone() },
+        None => Reconcile::Unknown,
+    };
+    e.reserve = reserve;
     e.tables = ["shopOrders", "stockPositions", "storageLocationStockPositions"].map(String::from).to_vec();
     Ok(vec![e])
 }
@@ -375,9 +415,11 @@ pub fn warehouse_transfer(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Inv
         let l = object(line, "a transfer line")?;
         let at = |e: Invalid| invalid(format!("transfer line {}: {}", i + 1, e.0));
         guid(l, "Item").map_err(at)?;
-        if number(l, "Quantity").map_err(at)? <= 0.0 {
+        let quantity = number(l, "Quantity").map_err(at)?;
+        if quantity <= 0.0 {
             return Err(at(invalid("Quantity must be more than 0")));
         }
+        numbers::read(l, quantity).map_err(at)?;
         optional_guid(l, "StorageLocationFrom").map_err(at)?;
         optional_guid(l, "StorageLocationTo").map_err(at)?;
         new_lines.push(line.clone());

@@ -76,6 +76,26 @@ pub struct SalesOrderLineUpdate {
     pub delivery_date: String,
 }
 
+/// One serial number of a tracked item: one per unit booked.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct SerialNumber {
+    #[serde(rename = "SerialNumber")]
+    #[schema(example = "PMP-2200-0042")]
+    pub serial_number: String,
+}
+
+/// A batch of a batch-tracked item and the quantity booked from (or into) it.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct BatchNumber {
+    #[serde(rename = "BatchNumber")]
+    #[schema(example = "B-2026-0412")]
+    pub batch_number: String,
+    /// More than 0; the batches of a line add up to its quantity.
+    #[serde(rename = "Quantity")]
+    #[schema(example = 2.5)]
+    pub quantity: f64,
+}
+
 /// One material issued to a shop order; `Note` gets the write's marker added.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct MaterialIssue {
@@ -98,6 +118,12 @@ pub struct MaterialIssue {
     #[serde(rename = "Note")]
     #[schema(example = "Batch 2")]
     pub note: Option<String>,
+    /// A serial-tracked item's numbers, one per unit (reserved at Exact before the booking).
+    #[serde(rename = "SerialNumbers")]
+    pub serial_numbers: Option<Vec<SerialNumber>>,
+    /// A batch-tracked item's batches, adding up to the quantity (reserved at Exact before the booking).
+    #[serde(rename = "BatchNumbers")]
+    pub batch_numbers: Option<Vec<BatchNumber>>,
 }
 
 /// `POST /exact/updateMaterialsIssues`: one material issue or a list of them (each its own entry).
@@ -122,6 +148,12 @@ pub struct StockCountLine {
     pub quantity_new: Option<f64>,
     #[serde(rename = "QuantityDifference")]
     pub quantity_difference: Option<f64>,
+    /// A serial-tracked item's numbers, one per unit counted.
+    #[serde(rename = "SerialNumbers")]
+    pub serial_numbers: Option<Vec<SerialNumber>>,
+    /// A batch-tracked item's batches, adding up to QuantityNew.
+    #[serde(rename = "BatchNumbers")]
+    pub batch_numbers: Option<Vec<BatchNumber>>,
 }
 
 /// `POST /exact/createStockCount`: a count with its lines; other fields go to the provider as sent.
@@ -155,6 +187,12 @@ pub struct GoodsReceiptLine {
     /// A storage location.
     #[serde(rename = "Location")]
     pub location: Option<String>,
+    /// A serial-tracked item's numbers, one per unit.
+    #[serde(rename = "SerialNumbers")]
+    pub serial_numbers: Option<Vec<SerialNumber>>,
+    /// A batch-tracked item's batches, adding up to the quantity.
+    #[serde(rename = "BatchNumbers")]
+    pub batch_numbers: Option<Vec<BatchNumber>>,
 }
 
 /// `POST /exact/createGoodsReceipt`: a receipt with its lines; other fields go to the provider as sent.
@@ -188,6 +226,12 @@ pub struct ShopOrderReceipt {
     pub storage_location: Option<String>,
     #[serde(rename = "DraftStockTransactionID")]
     pub draft_stock_transaction_id: Option<String>,
+    /// A serial-tracked item's numbers, one per unit (reserved at Exact before the booking).
+    #[serde(rename = "SerialNumbers")]
+    pub serial_numbers: Option<Vec<SerialNumber>>,
+    /// A batch-tracked item's batches, adding up to the quantity (reserved at Exact before the booking).
+    #[serde(rename = "BatchNumbers")]
+    pub batch_numbers: Option<Vec<BatchNumber>>,
 }
 
 /// A line of a warehouse transfer.
@@ -205,6 +249,12 @@ pub struct WarehouseTransferLine {
     pub storage_location_from: Option<String>,
     #[serde(rename = "StorageLocationTo")]
     pub storage_location_to: Option<String>,
+    /// A serial-tracked item's numbers, one per unit.
+    #[serde(rename = "SerialNumbers")]
+    pub serial_numbers: Option<Vec<SerialNumber>>,
+    /// A batch-tracked item's batches, adding up to the quantity.
+    #[serde(rename = "BatchNumbers")]
+    pub batch_numbers: Option<Vec<BatchNumber>>,
 }
 
 /// `POST /exact/createWarehouseTransfer`: a transfer with its lines; other fields go to the provider as sent.
@@ -307,6 +357,31 @@ mod tests {
         taken_and_read::<ShopOrderReceipt>(
             actions::shop_order_receipt,
             json!({"ShopOrder": G, "Quantity": 5, "TransactionDate": "2026-11-21"}),
+        );
+        taken_and_read::<ShopOrderReceipt>(
+            actions::shop_order_receipt,
+            json!({"ShopOrder": G, "Quantity": 2, "TransactionDate": "2026-11-21",
+                "SerialNumbers": [{"SerialNumber": "S-1"}, {"SerialNumber": "S-2"}]}),
+        );
+        taken_and_read::<MaterialIssues>(
+            actions::material_issues,
+            json!({"ShopOrderMaterialPlan": G, "Quantity": 3, "TransactionDate": "2026-11-21",
+                "BatchNumbers": [{"BatchNumber": "B1", "Quantity": 1}, {"BatchNumber": "B2", "Quantity": 2}]}),
+        );
+        taken_and_read::<GoodsReceipt>(
+            actions::goods_receipt,
+            json!({"GoodsReceiptLines": [{"PurchaseOrderLineID": G, "QuantityReceived": 1,
+                "SerialNumbers": [{"SerialNumber": "S-9"}]}]}),
+        );
+        taken_and_read::<StockCount>(
+            actions::stock_count,
+            json!({"Warehouse": G, "StockCountLines": [{"Item": G, "QuantityNew": 4,
+                "BatchNumbers": [{"BatchNumber": "B1", "Quantity": 4}]}]}),
+        );
+        taken_and_read::<WarehouseTransfer>(
+            actions::warehouse_transfer,
+            json!({"WarehouseFrom": G, "WarehouseTo": G, "WarehouseTransferLines": [{"Item": G, "Quantity": 1,
+                "SerialNumbers": [{"SerialNumber": "S-3"}]}]}),
         );
         taken_and_read::<WarehouseTransfer>(
             actions::warehouse_transfer,
