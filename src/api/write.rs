@@ -17,6 +17,7 @@ use crate::outbox::bodies::{
     GenericWrite, GoodsReceipt, MaterialIssues, SalesOrderLineUpdate, ShopOrderReceipt, ShopOrderUpdate, StockCount,
     WarehouseTransfer,
 };
+use crate::outbox::reserve;
 use crate::outbox::store::{KeptAnswer, KeyRecord};
 use crate::outbox::{Entry, KeyState, Keyed, Method, QueueCounts, State};
 use crate::state::AppState;
@@ -319,8 +320,12 @@ fn named(
             // the key's request is the one sent, references and all
             let key = key.for_write(&session, Some(&body));
             let mut body = body.into_inner();
-            if references::has_references(&body) {
-                let division = session.record.division;
+            let division = session.record.division;
+            let resolve = references::has_references(&body);
+            // Checked before anything is looked up: a repeat never depends on the copy.
+            let mut entries = if resolve { Vec::new() } else { build(&actor(&session), &body)? };
+            let locate = entries.iter().any(|e| e.reserve.is_some());
+            if resolve || locate {
                 // a repeat gets its first answer, whatever the copy knows now
                 if let Some(k) = &key
                     && let Some(record) = state.outbox.key_record(division, &k.scope).map_err(AppError::internal)?
@@ -328,9 +333,22 @@ fn named(
                     return repeat(&state, division, k, record).await;
                 }
                 let store = state.stores.get(division)?;
-                body = hours::blocking(move || references::resolve(&store, body)).await?;
+                if resolve {
+                    let s = store.clone();
+                    body = hours::blocking(move || references::resolve(&s, body)).await?;
+                    entries = build(&actor(&session), &body)?;
+                }
+                if entries.iter().any(|e| e.reserve.is_some()) {
+                    entries = hours::blocking(move || {
+                        reserve::locate(&store, &mut entries).map_err(|e| match e {
+                            reserve::LocateError::NotFound(_) => AppError::bad_request(e.to_string()),
+                            reserve::LocateError::Store(s) => AppError::from(s),
+                        })?;
+                        Ok(entries)
+                    })
+                    .await?;
+                }
             }
-            let entries = build(&actor(&session), &body)?;
             queue(&state, &session, entries, q.wait, key, None).await
         })
     }

@@ -29,6 +29,7 @@ fn entry(reconcile: Reconcile, method: Method, state: State) -> Entry {
         sent_ms: None,
         done_ms: None,
         result_key: None,
+        reserve: None,
     }
 }
 

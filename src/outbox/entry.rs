@@ -51,6 +51,9 @@ pub enum Reconcile {
     Marker { path: String, field: String, marker: String },
     /// A processed transfer or count has reached `status` in `{path}({field}=guid'{value}')`.
     Status { path: String, field: String, value: String, status: i64 },
+    /// The numbers reserved under `draft` at `path` were booked (`IsDraft` 0): the booking that
+    /// took them arrived.
+    Reserved { path: String, draft: String },
     /// No way to look: a lost answer leaves the entry for the user to check.
     Unknown,
 }
@@ -99,4 +102,8 @@ pub struct Entry {
     /// The provider's key of a created entity.
     #[schema(required = true)]
     pub result_key: Option<String>,
+    /// The serial or batch numbers reserved at the provider before the booking is sent (a
+    /// material issue or shop order receipt of a tracked item: `super::numbers`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reserve: Option<super::numbers::Reservation>,
 }

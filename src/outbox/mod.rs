@@ -8,6 +8,8 @@
 pub mod actions;
 pub mod bodies;
 pub mod entry;
+pub mod numbers;
+pub mod reserve;
 pub mod store;
 
 pub use entry::{Entry, Method, Reconcile, State};
@@ -299,6 +301,7 @@ impl OutboxService {
         e.state = State::Pending;
         e.attempts = 0;
         e.error = None;
+        reserve::renew(&mut e);
         // The user checked a write of unknown outcome and chose to send it again.
         org.db.put(&e)?;
         org.wake.notify_one();
@@ -463,6 +466,11 @@ impl OutboxService {
         } else {
             entry
         };
+        // A tracked item's numbers are reserved first; the booking names their group.
+        let entry = match self.reserve_numbers(division, org, &token, entry).await? {
+            ControlFlow::Continue(entry) => entry,
+            ControlFlow::Break(step) => return Ok(step),
+        };
         let entry = self.mark_sending(org, entry)?;
         let result =
             self.exact.write_once(division, &token, entry.method.as_reqwest(), &entry.path, entry.body.as_ref()).await;
@@ -541,6 +549,9 @@ impl OutboxService {
             // Only Exact's own refusal, with its message, ends an entry.
             Err(ExactError::Rejected { message, .. } | ExactError::Forbidden(message)) => {
                 tracing::warn!(division, id = entry.id, action = %entry.action, %message, "outbox: refused by Exact Online");
+                if entry.reserve.is_some() {
+                    return self.refused_with_reservation(division, org, token, entry, message).await;
+                }
                 self.failed(org, entry, message)
             }
             // A 401 is answered before anything is booked: renew and send again.
@@ -606,13 +617,20 @@ impl OutboxService {
             Reconcile::Status { path, field, value, status } => {
                 (path, format!("{field} eq guid'{value}'"), format!("{field},Status"), Some(*status))
             }
+            // Booked numbers are no longer drafts (Exact's IsDraft 0).
+            Reconcile::Reserved { path, draft } => {
+                (path, format!("DraftStockTransactionID eq guid'{draft}'"), "ID,IsDraft".to_string(), Some(0))
+            }
         };
         let url =
             self.exact.api_url(division, &format!("{path}?$filter={}&$select={select}", urlencoding::encode(&filter)));
         let rows = self.exact.get_all(division, token, &url).await?;
         let found = match status {
             None => !rows.is_empty(),
-            Some(s) => rows.iter().any(|r| r.get("Status").and_then(Value::as_i64) == Some(s)),
+            Some(s) => {
+                let field = if matches!(entry.reconcile, Reconcile::Reserved { .. }) { "IsDraft" } else { "Status" };
+                rows.iter().any(|r| r.get(field).and_then(numeric) == Some(s))
+            }
         };
         Ok(if found { Found::Yes } else { Found::No })
     }
@@ -652,6 +670,15 @@ impl OutboxService {
                 }
             }
         });
+    }
+}
+
+/// A whole number the provider may send as a number, a boolean or numeric text.
+fn numeric(v: &Value) -> Option<i64> {
+    match v {
+        Value::Bool(b) => Some(i64::from(*b)),
+        Value::String(s) => s.trim().parse().ok(),
+        other => other.as_i64().or_else(|| other.as_f64().map(|f| f as i64)),
     }
 }
 

@@ -234,8 +234,18 @@ impl OutboxDb {
                 if !matches!(e.state, State::Pending | State::Sending) {
                     continue;
                 }
+                // Its numbers may have been reserved after the backup: look before reserving.
+                if let Some(r) = e.reserve.as_mut() {
+                    r.started = true;
+                }
                 match (&e.reconcile, e.method) {
-                    (Reconcile::Key { .. } | Reconcile::Marker { .. } | Reconcile::Status { .. }, _) => {
+                    (
+                        Reconcile::Key { .. }
+                        | Reconcile::Marker { .. }
+                        | Reconcile::Status { .. }
+                        | Reconcile::Reserved { .. },
+                        _,
+                    ) => {
                         e.state = State::Sending;
                         e.error = Some(RESTORED_CHECK.into());
                         checked += 1;
@@ -300,6 +310,7 @@ mod tests {
             sent_ms: None,
             done_ms: None,
             result_key: None,
+            reserve: None,
         }
     }
 

@@ -63,6 +63,7 @@ fn entry(state: State) -> Entry {
         sent_ms: None,
         done_ms: None,
         result_key: None,
+        reserve: None,
     }
 }
 
