@@ -33,6 +33,7 @@ pub mod store;
 pub mod sync;
 pub mod telemetry;
 pub mod tls;
+pub mod tracking;
 pub mod ui_assets;
 
 /// The product's version, as built.

@@ -26,6 +26,7 @@ pub mod scope;
 pub mod setup;
 pub mod status;
 pub mod sync;
+pub mod tracking;
 pub mod write;
 
 use crate::error::{AppError, Code};
@@ -45,6 +46,7 @@ pub fn register(r: &mut Router) {
     events::routes(r);
     db::routes(r);
     scanning::routes(r);
+    tracking::routes(r);
     scan_catalogue::routes(r);
     hours::routes(r);
     live::routes(r);

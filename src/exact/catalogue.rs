@@ -186,6 +186,24 @@ pub const ENDPOINTS: &[Endpoint] = &[
         Some(38),
         &["ShopOrder", "Operation", "Workcenter", "Status", "PlannedStartDate"],
     ),
+    // The numbers of serial- and batch-tracked items, and their stock per transaction and place
+    // (`crate::tracking` sums them into what is in stock where).
+    sync(
+        "Serial and Batch Numbers",
+        "inventory/SerialBatchNumbers",
+        "Inventory/SerialBatchNumbers",
+        "serialBatchNumbers",
+        Some(28),
+        &["Item", "ItemCode", "SerialBatchNumber", "Type"],
+    ),
+    sync(
+        "Stock Serial and Batch Numbers",
+        "inventory/StockSerialBatchNumbers",
+        "Inventory/StockSerialBatchNumbers",
+        "stockSerialBatchNumbers",
+        Some(29),
+        &["Item", "SerialBatchNumber", "Warehouse", "StorageLocation", "DraftTransactionID"],
+    ),
     Endpoint {
         name: "Deleted entries",
         path: "sync/Deleted",
@@ -240,8 +258,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn twelve_sync_endpoints_deleted_entries_and_six_live() {
-        assert_eq!(ENDPOINTS.iter().filter(|e| e.kind == Kind::Sync).count(), 12);
+    fn fourteen_sync_endpoints_deleted_entries_and_six_live() {
+        assert_eq!(ENDPOINTS.iter().filter(|e| e.kind == Kind::Sync).count(), 14);
         assert_eq!(ENDPOINTS.iter().filter(|e| e.kind == Kind::Deleted).count(), 1);
         assert_eq!(ENDPOINTS.iter().filter(|e| e.kind == Kind::Live).count(), 6);
     }
@@ -260,6 +278,8 @@ mod tests {
             (36, "shopOrders"),
             (37, "shopOrderMaterialPlans"),
             (38, "shopOrderRoutingStepPlans"),
+            (28, "serialBatchNumbers"),
+            (29, "stockSerialBatchNumbers"),
         ];
         for (code, table) in expected {
             assert_eq!(by_entity_type(code).map(|e| e.table), Some(table), "{code}");
@@ -275,7 +295,7 @@ mod tests {
         tables.dedup();
         assert_eq!(tables.len(), ENDPOINTS.len());
         let sel = default_selection();
-        assert_eq!(sel.len(), 12);
+        assert_eq!(sel.len(), 14);
         assert!(!sel.contains(&"deletedEntries"));
     }
 }

@@ -234,10 +234,10 @@ async fn the_sync_menu_lists_sync_endpoints_first_with_the_default_selection() {
     assert_eq!(list.len(), 19);
     let first_live = list.iter().position(|e| e["sync"] == false).unwrap();
     assert!(list[first_live..].iter().all(|e| e["sync"] == false), "sync endpoints come first");
-    assert_eq!(list.iter().filter(|e| e["default_selected"] == true).count(), 12);
+    assert_eq!(list.iter().filter(|e| e["default_selected"] == true).count(), 14);
     let deleted = list.iter().find(|e| e["table"] == "deletedEntries").unwrap();
     assert_eq!(deleted["default_selected"], false);
-    assert_eq!(list.iter().filter(|e| e["selected"] == true).count(), 12, "the default until the user chooses");
+    assert_eq!(list.iter().filter(|e| e["selected"] == true).count(), 14, "the default until the user chooses");
 
     // A chosen selection is saved for this user and used when a sync names none.
     w.sync(Some(vec!["Projects", "items"])).await;
