@@ -85,6 +85,9 @@ pub struct LabelRecord {
     pub purchase_order_number: Option<String>,
     pub receipt_number: Option<String>,
     pub serial_number: Option<String>,
+    /// The batch of a batch-tracked item's receipt (one label per batch received).
+    #[serde(default)]
+    pub batch_number: Option<String>,
     /// What the label stands for with its unit: a receipt line's received quantity (one unit on
     /// a serial number's label), a shop order's or by-product's planned quantity.
     pub quantity: Option<String>,
@@ -116,6 +119,8 @@ impl LabelRecord {
         "PurchaseOrderNumber",
         "ReceiptNumber",
         "SerialNumber",
+        "BatchNumber",
+        "TrackingNumber",
         "Quantity",
         "SupplierCode",
         "SupplierDescription",
@@ -144,6 +149,8 @@ impl LabelRecord {
             "PurchaseOrderNumber" => opt(&self.purchase_order_number),
             "ReceiptNumber" => opt(&self.receipt_number),
             "SerialNumber" => opt(&self.serial_number),
+            "BatchNumber" => opt(&self.batch_number),
+            "TrackingNumber" => self.tracking_number().unwrap_or_default(),
             "Quantity" => opt(&self.quantity),
             "SupplierCode" => opt(&self.supplier_code),
             "SupplierDescription" => self.supplier_description.clone().unwrap_or_else(|| SUPPLIER_DEFAULT.into()),
@@ -178,6 +185,8 @@ impl LabelRecord {
             "PurchaseOrderNumber" => opt(&self.purchase_order_number),
             "ReceiptNumber" => opt(&self.receipt_number),
             "SerialNumber" => opt(&self.serial_number),
+            "BatchNumber" => opt(&self.batch_number),
+            "TrackingNumber" => opt(&self.serial_number) || opt(&self.batch_number),
             "Quantity" => opt(&self.quantity),
             "SupplierCode" => opt(&self.supplier_code),
             "SupplierDescription" => real(self.supplier_description.as_deref(), SUPPLIER_DEFAULT),
@@ -190,6 +199,14 @@ impl LabelRecord {
             "FreeTextField_09" => opt(&self.free_text_09),
             _ => false,
         }
+    }
+
+    /// What tracks the labelled stock: `S/N {serial}` or `Batch {batch}`, if either.
+    pub fn tracking_number(&self) -> Option<String> {
+        let real = |v: &Option<String>| v.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string);
+        real(&self.serial_number)
+            .map(|s| format!("S/N {s}"))
+            .or_else(|| real(&self.batch_number).map(|b| format!("Batch {b}")))
     }
 
     /// `Pr: {first word of the project}` or `Pr: N/A`.
@@ -563,10 +580,17 @@ async fn goods_receipt_records<L: LabelLookups>(
             ..LabelRecord::default()
         };
         let serials = serial_numbers(line);
-        if serials.is_empty() {
+        let batches = batch_numbers(line);
+        if serials.is_empty() && batches.is_empty() {
             out.push(record);
             continue;
         }
+        // A batch item's line gets a label per batch received, with that batch's quantity.
+        out.extend(batches.into_iter().map(|(batch, quantity)| LabelRecord {
+            batch_number: Some(batch),
+            quantity: quantity_text(quantity, text(line, "ItemUnitCode")),
+            ..record.clone()
+        }));
         // A serial item's units each get their own label with their number, once: the numbers
         // say how many, whatever count was asked for the line.
         let one = quantity_text(Some(1.0), text(line, "ItemUnitCode"));
@@ -593,6 +617,23 @@ fn serial_numbers(line: &Value) -> Vec<String> {
     let mut serials: Vec<String> = rows.iter().filter_map(|r| text(r, "SerialNumber")).collect();
     serials.sort_by(|a, b| natural_order(a, b));
     serials
+}
+
+/// The batches of a goods receipt line (its expanded `BatchNumbers`) with the quantity received
+/// in each, in counting order.
+fn batch_numbers(line: &Value) -> Vec<(String, Option<f64>)> {
+    let rows = match line.get("BatchNumbers") {
+        Some(Value::Array(rows)) => rows,
+        Some(Value::Object(envelope)) => match envelope.get("results") {
+            Some(Value::Array(rows)) => rows,
+            _ => return Vec::new(),
+        },
+        _ => return Vec::new(),
+    };
+    let mut batches: Vec<(String, Option<f64>)> =
+        rows.iter().filter_map(|r| Some((text(r, "BatchNumber")?, number(r, "Quantity")))).collect();
+    batches.sort_by(|a, b| natural_order(&a.0, &b.0));
+    batches
 }
 
 /// Text with its runs of digits compared by value, as people count: "SN-9" before "SN-10".

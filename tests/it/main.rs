@@ -60,6 +60,8 @@ mod sync;
 mod sync_schedule;
 #[cfg(feature = "demo")]
 mod tokens;
+#[cfg(feature = "demo")]
+mod tracked;
 mod upgrade;
 #[cfg(feature = "demo")]
 mod xsite;

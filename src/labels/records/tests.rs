@@ -268,6 +268,34 @@ async fn a_serial_item_gets_one_label_per_serial_number() {
 }
 
 #[tokio::test]
+async fn a_batch_item_gets_a_label_per_batch_with_its_quantity() {
+    let memory = Memory {
+        receipt_lines: vec![json!({"ID": "gr-b", "Item": "it-b", "ItemCode": "RES-1", "ItemDescription": "Resin",
+            "ItemUnitCode": "kg", "QuantityReceived": 12.5,
+            "BatchNumbers": {"results": [{"BatchNumber": "B-10", "Quantity": 10}, {"BatchNumber": "B-9", "Quantity": 2.5}]}})],
+        ..Memory::default()
+    };
+    let sel = vec![Selection::WithCount { id: "gr-b".into(), print_count: Some(2) }];
+    let batch = build_records(&memory, LabelSource::GoodsReceipt, &sel, t(7)).await.unwrap();
+    let labels: Vec<_> = batch
+        .records
+        .iter()
+        .map(|r| (r.batch_number.as_deref(), r.field("Quantity"), r.field("TrackingNumber"), r.print_count))
+        .collect();
+    assert_eq!(
+        labels,
+        vec![
+            (Some("B-9"), "2.5 kg".to_string(), "Batch B-9".to_string(), 2),
+            (Some("B-10"), "10 kg".to_string(), "Batch B-10".to_string(), 2),
+        ],
+        "one label per batch, in counting order, with the batch's quantity and the count asked"
+    );
+    let serial = LabelRecord { serial_number: Some("SN-1".into()), ..LabelRecord::default() };
+    assert_eq!(serial.field("TrackingNumber"), "S/N SN-1");
+    assert!(!LabelRecord::default().has("TrackingNumber"));
+}
+
+#[tokio::test]
 async fn shop_order_and_item_labels_have_no_serial_number() {
     // Units get their numbers when they are received: a shop order or an item has none yet.
     let batch = build_records(&shop(), LabelSource::ShopOrder, &ids(&["so-1"]), t(1)).await.unwrap();
@@ -310,6 +338,7 @@ fn has_tells_own_values_from_printed_defaults() {
         purchase_order_number: Some("2".into()),
         receipt_number: Some("3".into()),
         serial_number: Some("S".into()),
+        batch_number: Some("B".into()),
         quantity: Some("1 stuk".into()),
         supplier_code: Some("C".into()),
         supplier_description: Some("X".into()),

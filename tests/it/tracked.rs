@@ -1,0 +1,255 @@
+//! Serial- and batch-tracked items against a simulator as strict as Exact Online: each booking of
+//! a tracked item is first refused without its numbers (the user reads Exact's message, and
+//! nothing stays reserved), then booked with them, the provider holding exactly those numbers;
+//! the local copy then shows what is in stock where (`/api/v1/tracking/numbers`).
+
+use crate::provider::World;
+use reqwest::Method;
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+use stock_manager::sim::SimOptions;
+
+const TABLES: [&str; 8] = [
+    "items",
+    "shopOrders",
+    "shopOrderMaterialPlans",
+    "stockPositions",
+    "storageLocationStockPositions",
+    "serialBatchNumbers",
+    "stockSerialBatchNumbers",
+    "itemWarehouses",
+];
+
+async fn rows_of(w: &World, path: &str) -> Vec<Value> {
+    let rows: Value = w.get(path).await.json().await.unwrap();
+    rows.as_array().cloned().unwrap_or_else(|| panic!("{path}: {rows}"))
+}
+
+async fn book(w: &World, path: &str, key: &str, body: &Value, wait: u32) -> (u16, Value) {
+    let res = w
+        .request(Method::POST, &format!("{path}?wait={wait}"))
+        .header("Idempotency-Key", key)
+        .json(body)
+        .send()
+        .await
+        .unwrap();
+    let status = res.status().as_u16();
+    (status, res.json().await.unwrap_or(Value::Null))
+}
+
+fn sim_rows(w: &World, path: &str) -> Vec<Value> {
+    w.sim.handle().rows(w.division as i32, path).unwrap_or_default()
+}
+
+fn lower(v: &Value) -> String {
+    v.as_str().unwrap_or_default().to_ascii_lowercase()
+}
+
+fn is_draft(r: &Value) -> bool {
+    matches!(&r["IsDraft"], Value::Bool(true)) || r["IsDraft"].as_i64() == Some(1)
+}
+
+/// Reservation rows of `path` still drafts (reserved and not booked).
+fn drafts(w: &World, path: &str) -> usize {
+    sim_rows(w, path).iter().filter(|r| is_draft(r)).count()
+}
+
+async fn numbers(w: &World, item: &Value, warehouse: &Value) -> Value {
+    let path = format!("/api/v1/tracking/numbers?item={}&warehouse={}", lower(item), lower(warehouse));
+    let res = w.get(&path).await;
+    assert_eq!(res.status(), 200);
+    res.json().await.unwrap()
+}
+
+async fn synced(w: &World) {
+    let status = w.sync(Some(TABLES.to_vec())).await;
+    for t in TABLES {
+        assert!(status["tables"][t]["error"].is_null(), "{t}: {status}");
+    }
+}
+
+/// An open material line of a batch-tracked material with at least two batches in stock in its
+/// order's warehouse: (plan, item, warehouse, batches).
+async fn batch_material(w: &World) -> (Value, Value, Value, Value) {
+    let plans = rows_of(w, "/api/v1/db/shopOrderMaterialPlans?IsBatch=eq.1&Type=eq.1&limit=500").await;
+    for plan in plans {
+        let order = &rows_of(w, &format!("/api/v1/db/shopOrders?ID=eq.{}", lower(&plan["ShopOrder"]))).await[0];
+        if order["Status"].as_i64().is_none_or(|s| s > 20) {
+            continue;
+        }
+        let found = numbers(w, &plan["Item"], &order["Warehouse"]).await;
+        if found["tracking"] == "batch" && found["batches"].as_array().is_some_and(|b| b.len() >= 2) {
+            return (plan.clone(), plan["Item"].clone(), order["Warehouse"].clone(), found["batches"].clone());
+        }
+    }
+    panic!("the demo has a batch material on an open order with two batches in stock");
+}
+
+/// An open shop order making a serial-tracked item: (order, item).
+async fn serial_order(w: &World) -> (Value, Value) {
+    let items = rows_of(w, "/api/v1/db/items?IsSerialItem=eq.true&IsMakeItem=eq.true&select=ID&limit=500").await;
+    for item in items {
+        let orders =
+            rows_of(w, &format!("/api/v1/db/shopOrders?Item=eq.{}&Status=in.(10,20)&limit=1", lower(&item["ID"])))
+                .await;
+        if let Some(order) = orders.first() {
+            return (order.clone(), item["ID"].clone());
+        }
+    }
+    panic!("the demo has an open shop order making a serial-tracked item");
+}
+
+#[actix_web::test]
+async fn a_batch_material_is_refused_without_its_batches_and_issued_with_them() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    synced(&w).await;
+    let (plan, item, warehouse, batches) = batch_material(&w).await;
+    let issues = "/api/v1/exact/updateMaterialsIssues";
+    let before = sim_rows(&w, "manufacturing/MaterialIssues").len();
+
+    // Without numbers: Exact's refusal, shown to the user; nothing booked or reserved.
+    let plain = json!({"ShopOrderMaterialPlan": plan["ID"], "Quantity": 1, "TransactionDate": "2026-11-21"});
+    let (status, refused) = book(&w, issues, "batch-none", &plain, 10).await;
+    assert_eq!(status, 422, "{refused}");
+    assert!(refused["error"].as_str().is_some_and(|m| !m.is_empty()), "Exact's message: {refused}");
+    assert_eq!(sim_rows(&w, "manufacturing/MaterialIssues").len(), before);
+
+    // More than the batch holds: refused, and the reservation made for it is released again.
+    let first = &batches[0];
+    let held = first["quantity"].as_f64().unwrap();
+    let too_much = json!({"ShopOrderMaterialPlan": plan["ID"], "Quantity": held + 1.0, "TransactionDate": "2026-11-21",
+        "StorageLocation": first["location"],
+        "BatchNumbers": [{"BatchNumber": first["number"], "Quantity": held + 1.0}]});
+    let (status, refused) = book(&w, issues, "batch-too-much", &too_much, 10).await;
+    assert_eq!(status, 422, "{refused}");
+    assert_eq!(drafts(&w, "inventory/StockBatchNumbers"), 0, "nothing stays reserved");
+    assert_eq!(sim_rows(&w, "manufacturing/MaterialIssues").len(), before);
+
+    // Numbers that do not add up are refused before anything is queued.
+    let wrong_sum = json!({"ShopOrderMaterialPlan": plan["ID"], "Quantity": 2, "TransactionDate": "2026-11-21",
+        "BatchNumbers": [{"BatchNumber": first["number"], "Quantity": 1}]});
+    let (status, answer) = book(&w, issues, "batch-sum", &wrong_sum, 10).await;
+    assert_eq!(status, 400, "{answer}");
+    assert!(answer["error"]["message"].as_str().unwrap().contains("add up to 1, the quantity is 2"), "{answer}");
+
+    // With its batch: booked, the reservation booked with it.
+    let take = held.min(1.0);
+    let good = json!({"ShopOrderMaterialPlan": plan["ID"], "Quantity": take, "TransactionDate": "2026-11-21",
+        "StorageLocation": first["location"],
+        "BatchNumbers": [{"BatchNumber": first["number"], "Quantity": take}]});
+    let (status, booked) = book(&w, issues, "batch-good", &good, 10).await;
+    assert_eq!(status, 200, "{booked}");
+    let entry = &booked["entries"][0];
+    let draft = entry["reserve"]["draft"].as_str().expect("the entry carries its reservation").to_string();
+    assert_eq!(lower(&entry["body"]["DraftStockTransactionID"]), draft);
+    let reserved: Vec<Value> = sim_rows(&w, "inventory/StockBatchNumbers")
+        .into_iter()
+        .filter(|r| lower(&r["DraftStockTransactionID"]) == draft)
+        .collect();
+    assert_eq!(reserved.len(), 1, "{reserved:?}");
+    assert_eq!(reserved[0]["BatchNumber"], first["number"]);
+    assert_eq!(reserved[0]["Quantity"].as_f64(), Some(take));
+    assert!(!is_draft(&reserved[0]), "booked, no longer a draft");
+    assert_eq!(sim_rows(&w, "manufacturing/MaterialIssues").len(), before + 1);
+    assert!(w.sim.handle().stock_mismatches(w.division as i32).is_empty());
+
+    // The same key again: the first answer, nothing booked twice.
+    let (status, again) = book(&w, issues, "batch-good", &good, 10).await;
+    assert_eq!((status, &again), (200, &booked));
+    assert_eq!(sim_rows(&w, "manufacturing/MaterialIssues").len(), before + 1);
+
+    // The local copy follows: the batch holds `take` less there.
+    synced(&w).await;
+    let after = numbers(&w, &item, &warehouse).await;
+    let same = after["batches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["number"] == first["number"] && b["location"] == first["location"])
+        .map_or(0.0, |b| b["quantity"].as_f64().unwrap());
+    assert!((same - (held - take)).abs() < 1e-9, "{held} - {take} = {same}: {after}");
+    w.stop().await;
+}
+
+#[actix_web::test]
+async fn serial_made_items_are_received_with_one_new_serial_per_unit() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    synced(&w).await;
+    let (order, item) = serial_order(&w).await;
+    let receipts = "/api/v1/exact/createShopOrderReceipt";
+    let before = sim_rows(&w, "manufacturing/ShopOrderReceipts").len();
+
+    let plain = json!({"ShopOrder": order["ID"], "Quantity": 2, "TransactionDate": "2026-11-21"});
+    let (status, refused) = book(&w, receipts, "serial-none", &plain, 10).await;
+    assert_eq!(status, 422, "{refused}");
+    assert!(refused["error"].as_str().is_some_and(|m| !m.is_empty()), "{refused}");
+
+    let one = json!({"ShopOrder": order["ID"], "Quantity": 2, "TransactionDate": "2026-11-21",
+        "SerialNumbers": [{"SerialNumber": "ESM-T-0001"}]});
+    let (status, answer) = book(&w, receipts, "serial-short", &one, 10).await;
+    assert_eq!(status, 400, "one serial per unit, before anything is queued: {answer}");
+
+    let good = json!({"ShopOrder": order["ID"], "Quantity": 2, "TransactionDate": "2026-11-21",
+        "SerialNumbers": [{"SerialNumber": "ESM-T-0001"}, {"SerialNumber": "ESM-T-0002"}]});
+    let (status, booked) = book(&w, receipts, "serial-good", &good, 10).await;
+    assert_eq!(status, 200, "{booked}");
+    assert_eq!(sim_rows(&w, "manufacturing/ShopOrderReceipts").len(), before + 1);
+    let serials: Vec<String> = sim_rows(&w, "inventory/StockSerialNumbers")
+        .iter()
+        .filter(|r| lower(&r["Item"]) == lower(&item) && !is_draft(r))
+        .filter_map(|r| r["SerialNumber"].as_str().map(str::to_string))
+        .filter(|s| s.starts_with("ESM-T-"))
+        .collect();
+    assert_eq!(serials.len(), 2, "{serials:?}");
+
+    // Receiving a serial that is in stock already is refused, and releases what it reserved.
+    let again = json!({"ShopOrder": order["ID"], "Quantity": 1, "TransactionDate": "2026-11-21",
+        "SerialNumbers": [{"SerialNumber": "ESM-T-0002"}]});
+    let (status, refused) = book(&w, receipts, "serial-twice", &again, 10).await;
+    assert_eq!(status, 422, "{refused}");
+    assert_eq!(drafts(&w, "inventory/StockSerialNumbers"), 0, "nothing stays reserved");
+
+    synced(&w).await;
+    let found = numbers(&w, &item, &order["Warehouse"]).await;
+    assert_eq!(found["tracking"], "serial");
+    let in_stock: Vec<&str> =
+        found["serials"].as_array().unwrap().iter().filter_map(|s| s["number"].as_str()).collect();
+    assert!(in_stock.contains(&"ESM-T-0001") && in_stock.contains(&"ESM-T-0002"), "{found}");
+    w.stop().await;
+}
+
+#[actix_web::test]
+async fn a_tracked_issue_queued_through_an_outage_is_reserved_and_booked_once() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    synced(&w).await;
+    let (plan, _, _, batches) = batch_material(&w).await;
+    let first = &batches[0];
+    let before = sim_rows(&w, "manufacturing/MaterialIssues").len();
+    w.sim.handle().set_serving(false);
+    w.sim.handle().advance_clock(300);
+    let body = json!({"ShopOrderMaterialPlan": plan["ID"], "Quantity": 0.5, "TransactionDate": "2026-11-21",
+        "StorageLocation": first["location"], "BatchNumbers": [{"BatchNumber": first["number"], "Quantity": 0.5}]});
+    let (status, queued) = book(&w, "/api/v1/exact/updateMaterialsIssues", "outage-batch", &body, 5).await;
+    assert_eq!(status, 202, "queued while Exact is away: {queued}");
+    let draft = queued["entries"][0]["reserve"]["draft"].as_str().unwrap().to_string();
+    actix_web::rt::time::sleep(Duration::from_secs(2)).await;
+    w.sim.handle().set_serving(true);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let outbox: Value = w.get("/api/v1/outbox").await.json().await.unwrap();
+        if outbox["pending"] == 0 {
+            assert_eq!(outbox["failed"], 0, "{outbox}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "delivered in time: {outbox}");
+        actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert_eq!(sim_rows(&w, "manufacturing/MaterialIssues").len(), before + 1, "booked once");
+    let reserved: Vec<Value> = sim_rows(&w, "inventory/StockBatchNumbers")
+        .into_iter()
+        .filter(|r| lower(&r["DraftStockTransactionID"]) == draft)
+        .collect();
+    assert_eq!(reserved.len(), 1, "reserved once: {reserved:?}");
+    assert!(!is_draft(&reserved[0]));
+    w.stop().await;
+}
