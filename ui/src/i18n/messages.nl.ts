@@ -9,6 +9,7 @@ import * as hours from '../features/hours/messages.ts'
 import * as scanning from '../features/scanning/messages.ts'
 import * as importData from '../features/importData/messages.ts'
 import * as importItems from '../features/importItems/messages.ts'
+import * as tracking from '../features/tracking/messages.ts'
 import * as labels from './labels.ts'
 
 export const nl: Catalogue = {
@@ -344,5 +345,6 @@ export const nl: Catalogue = {
   ...scanning.nl,
   ...importData.nl,
   ...importItems.nl,
+  ...tracking.nl,
   ...labels.nl,
 }
