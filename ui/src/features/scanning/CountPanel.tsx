@@ -4,6 +4,8 @@ import { t } from '../../i18n/index.ts'
 import { parseQuantity, type LocationRef } from '../../lib/scan.ts'
 import { bigButton, bookingWords, LocationSelect, locationLabel, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
 import { RecentCounts } from './RecentCounts.tsx'
+import { trackingOf, UNTRACKED } from '../tracking/logic.ts'
+import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
 import { isCatalogueRef } from '../../offline/catalogue.ts'
 
 /** Count the item in one storage location: the counted quantity becomes its stock there. */
@@ -22,6 +24,7 @@ export function CountPanel({
   const [qty, setQty] = useState('')
   const [tried, setTried] = useState(false)
   const write = useWrite(countStock)
+  const [numbers, setNumbers] = useState(UNTRACKED)
   const quantity = parseQuantity(qty)
   const qtyError = !tried ? null : quantity === null ? t('scanning.badQuantity') : quantity < 0 ? t('scanning.quantityNotNegative') : null
   const place = locations.find((l) => l.ID === where)
@@ -37,6 +40,7 @@ export function CountPanel({
           warehouse: place.Warehouse,
           location: place.ID,
           quantity,
+          numbers: numbers.numbers,
           summary: t('offline.count', { ...bookingWords(item, quantity), place: locationLabel(place) }),
         })
       }}
@@ -48,7 +52,18 @@ export function CountPanel({
         </p>
       )}
       <QuantityField id="count-qty" label={t('scanning.counted')} value={qty} onChange={setQty} error={qtyError} />
-      <button type="submit" disabled={write.isPending} className={bigButton}>
+      <TrackedNumbers
+        id="count-numbers"
+        tracking={trackingOf(item)}
+        mode="take"
+        item={item.ID}
+        warehouse={place?.Warehouse ?? null}
+        location={place?.ID ?? null}
+        quantity={quantity}
+        onReport={setNumbers}
+      />
+      <NumbersNotReady report={numbers} />
+      <button type="submit" disabled={write.isPending || !!numbers.problem} className={bigButton}>
         {t('scanning.countSubmit')}
       </button>
       <WriteOutcome error={write.error} data={write.data} />

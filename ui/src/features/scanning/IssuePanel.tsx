@@ -10,6 +10,8 @@ import { shopOrderStatusName } from '../../lib/status.ts'
 import { isCatalogueRef, liveOrKept, type ScanCatalogue } from '../../offline/catalogue.ts'
 import { bigButton, bookingWords, checkQuantity, ConfirmOver, LocationSelect, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
 import { stockToIssueFrom } from './stock.ts'
+import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
+import { trackingOfAny, UNTRACKED } from '../tracking/logic.ts'
 
 const fmt = (n: number) => formatQuantity(n, locale(), 3)
 const stillToIssue = (p: MaterialPlan) => Math.max(0, (p.PlannedQuantity ?? 0) - (p.IssuedQuantity ?? 0))
@@ -46,6 +48,7 @@ export function IssuePanel({
   const [tried, setTried] = useState(false)
   const [confirming, setConfirming] = useState(false)
   const write = useWrite(issueMaterial)
+  const [numbers, setNumbers] = useState(UNTRACKED)
   const quantity = parseQuantity(qty)
   const qtyError = tried ? checkQuantity(quantity, item) : null
   const choices = location && !itemLocations.some((l) => l.ID === location.ID) ? [location, ...itemLocations] : itemLocations
@@ -66,6 +69,7 @@ export function IssuePanel({
       plan,
       quantity,
       location: from || null,
+      numbers: numbers.numbers,
       summary: t('offline.issue', { ...bookingWords(item, quantity), number: chosen?.order.ShopOrderNumber ?? '' }),
     })
   }
@@ -113,6 +117,16 @@ export function IssuePanel({
       )}
       <QuantityField id="issue-qty" label={t('scanning.quantity')} value={qty} onChange={edit(setQty)} error={qtyError} />
       <LocationSelect id="issue-from" label={t('scanning.fromLocation')} value={from} onChange={edit(setFrom)} locations={choices} empty={t('scanning.defaultLocation')} />
+      <TrackedNumbers
+        id="issue-numbers"
+        tracking={trackingOfAny(chosen?.plan, item)}
+        mode="take"
+        item={item.ID}
+        warehouse={choices.find((l) => l.ID === from)?.Warehouse ?? chosen?.order.Warehouse ?? null}
+        location={from || null}
+        quantity={quantity}
+        onReport={setNumbers}
+      />
       {confirming && quantity !== null && chosen && (
         <ConfirmOver
           message={t('scanning.issueOver', {
@@ -130,7 +144,8 @@ export function IssuePanel({
           }}
         />
       )}
-      <button type="submit" disabled={write.isPending || !orders.data?.length} className={bigButton}>
+      <NumbersNotReady report={numbers} />
+      <button type="submit" disabled={write.isPending || !orders.data?.length || !!numbers.problem} className={bigButton}>
         {t('scanning.issueSubmit')}
       </button>
       <WriteOutcome error={write.error} data={write.data} />

@@ -9,6 +9,8 @@ import { LabelPanel } from './LabelPanel.tsx'
 import { AsOf } from '../../components/AsOf.tsx'
 import { bigButton, bookingWords, checkQuantity, ConfirmOver, control, field, locationLabel, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
 import { isCatalogueRef, liveOrKept, type ScanCatalogue } from '../../offline/catalogue.ts'
+import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
+import { trackingOf, UNTRACKED } from '../tracking/logic.ts'
 
 const fmt = (n: number | null | undefined) => formatQuantity(n ?? 0, locale(), 3)
 
@@ -52,6 +54,7 @@ export function ReceivePanel({
     enabled: !!orderId && !isCatalogueRef(orderId),
   })
   const write = useWrite(receiveShopOrder)
+  const [numbers, setNumbers] = useState(UNTRACKED)
   const quantity = parseQuantity(qty)
   const qtyError = tried ? checkQuantity(quantity, item) : null
   // a location of another warehouse would be refused: the order's own default is used then
@@ -65,7 +68,7 @@ export function ReceivePanel({
           setTried(true)
           if (!order || quantity === null || checkQuantity(quantity, item)) return
           if (exceeds(quantity, remaining(order))) setConfirming(true)
-          else write.mutate({ shopOrder: order.ID, quantity, location: into?.ID ?? null, summary: t('offline.receive', { ...bookingWords(item, quantity), number: order.ShopOrderNumber }) })
+          else write.mutate({ shopOrder: order.ID, quantity, location: into?.ID ?? null, numbers: numbers.numbers, summary: t('offline.receive', { ...bookingWords(item, quantity), number: order.ShopOrderNumber }) })
         }}
       >
         {making.isPending && !scanned && <p role="status">{t('scanning.loading')}</p>}
@@ -114,13 +117,14 @@ export function ReceivePanel({
           }}
           error={qtyError}
         />
+        <TrackedNumbers id="receive-numbers" tracking={trackingOf(item)} mode="receive" item={item.ID} quantity={quantity} onReport={setNumbers} />
         {confirming && order && quantity !== null && (
           <ConfirmOver
             message={t('scanning.receiveOver', { quantity: fmt(quantity), open: fmt(remaining(order)), number: order.ShopOrderNumber })}
             confirm={t('scanning.receiveAnyway')}
             onConfirm={() => {
               setConfirming(false)
-              write.mutate({ shopOrder: order.ID, quantity, location: into?.ID ?? null, summary: t('offline.receive', { ...bookingWords(item, quantity), number: order.ShopOrderNumber }) })
+              write.mutate({ shopOrder: order.ID, quantity, location: into?.ID ?? null, numbers: numbers.numbers, summary: t('offline.receive', { ...bookingWords(item, quantity), number: order.ShopOrderNumber }) })
             }}
             onBack={() => {
               setConfirming(false)
@@ -145,7 +149,8 @@ export function ReceivePanel({
             </ul>
           </div>
         )}
-        <button type="submit" disabled={write.isPending || orders.length === 0} className={bigButton}>
+        <NumbersNotReady report={numbers} />
+        <button type="submit" disabled={write.isPending || orders.length === 0 || !!numbers.problem} className={bigButton}>
           {t('scanning.receiveSubmit')}
         </button>
         <WriteOutcome error={write.error} data={write.data} />

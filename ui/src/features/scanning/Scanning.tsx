@@ -29,6 +29,7 @@ import { LabelPanel } from './LabelPanel.tsx'
 import { ReceivePanel } from './ReceivePanel.tsx'
 import { ScanInput } from './ScanInput.tsx'
 import { TransferPanel } from './TransferPanel.tsx'
+import { routeScan } from '../tracking/scans.ts'
 
 type Action = 'issue' | 'receive' | 'transfer' | 'count' | 'label'
 
@@ -236,7 +237,8 @@ export default function Scanning() {
     [queryClient, division],
   )
   const closeCamera = useCallback(() => setCamera(false), [])
-  const scan = useCallback((code: string) => void onScan(code), [onScan])
+  // a code scanned while a booking waits for serial or batch numbers is one of them
+  const scan = useCallback((code: string) => void (routeScan(code) || onScan(code)), [onScan])
 
   if (!session) return <Loading />
   // the kept catalogue's figures while the live ones cannot be had

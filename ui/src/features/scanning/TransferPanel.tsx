@@ -3,6 +3,8 @@ import { transferStock, type LocationStock, type ScannedItem } from './api.ts'
 import { t } from '../../i18n/index.ts'
 import { parseQuantity } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
+import { trackingOf, UNTRACKED } from '../tracking/logic.ts'
+import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
 import { bigButton, bookingWords, checkQuantity, LocationSelect, locationLabel, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
 
 /** Move the item from one of its storage locations to another (the one in context by default). */
@@ -23,6 +25,7 @@ export function TransferPanel({
   const [qty, setQty] = useState('1')
   const [tried, setTried] = useState(false)
   const write = useWrite(transferStock)
+  const [numbers, setNumbers] = useState(UNTRACKED)
   const quantity = parseQuantity(qty)
   const qtyError = tried ? checkQuantity(quantity, item) : null
   const fromLoc = locations.find((l) => l.ID === from)
@@ -42,6 +45,7 @@ export function TransferPanel({
           locationFrom: fromLoc.ID,
           warehouseTo: toLoc.Warehouse,
           locationTo: toLoc.ID,
+          numbers: numbers.numbers,
           summary: t('offline.transfer', { ...bookingWords(item, quantity), from: locationLabel(fromLoc), to: locationLabel(toLoc) }),
         })
       }}
@@ -55,7 +59,18 @@ export function TransferPanel({
         </p>
       )}
       <QuantityField id="transfer-qty" label={t('scanning.quantity')} value={qty} onChange={setQty} error={qtyError} />
-      <button type="submit" disabled={write.isPending || sources.length === 0} className={bigButton}>
+      <TrackedNumbers
+        id="transfer-numbers"
+        tracking={trackingOf(item)}
+        mode="take"
+        item={item.ID}
+        warehouse={fromLoc?.Warehouse ?? null}
+        location={fromLoc?.ID ?? null}
+        quantity={quantity}
+        onReport={setNumbers}
+      />
+      <NumbersNotReady report={numbers} />
+      <button type="submit" disabled={write.isPending || sources.length === 0 || !!numbers.problem} className={bigButton}>
         {t('scanning.transferSubmit')}
       </button>
       <WriteOutcome error={write.error} data={write.data} />

@@ -4,6 +4,7 @@ import { call, type BodyOf, type Schema } from '../../api/contract.ts'
 import { book } from '../../api/writes.ts'
 import { orgToday } from '../../lib/dateTime.ts'
 import { dbGet, inList } from '../../api/db.ts'
+import type { TrackedNumbers } from '../tracking/logic.ts'
 
 export interface ScannedItem {
   ID: string
@@ -14,6 +15,9 @@ export interface ScannedItem {
   PictureUrl: string | null
   /** Exact's "may be counted in fractions" (false for pieces); absent in an older copy. */
   IsFractionAllowedItem?: boolean | number | null
+  /** Tracked by serial or batch number (Booleans, or 0/1); absent in an older copy. */
+  IsSerialItem?: boolean | number | null
+  IsBatchItem?: boolean | number | null
 }
 
 export interface LocationStock {
@@ -38,6 +42,9 @@ export interface MaterialPlan {
   IssuedQuantity?: number | null
   Type: number | null
   Status: number | null
+  /** The item's tracking, repeated on the line (0/1). */
+  IsSerial?: number | null
+  IsBatch?: number | null
 }
 
 export interface ScanShopOrder {
@@ -129,6 +136,8 @@ export function today(now: number = Date.now()): string {
  */
 interface Summarized {
   summary: string
+  /** A tracked item's serial or batch numbers, in Exact Online's shape: they travel in the body, kept or sent. */
+  numbers?: TrackedNumbers
 }
 
 /** A movement's quantity, dated the organization's today, at a storage location when one is chosen. */
@@ -143,7 +152,7 @@ export const issueMaterial = (b: Summarized & { plan: string; quantity: number; 
     '/exact/updateMaterialsIssues',
     {
       method: 'POST',
-      body: { ShopOrderMaterialPlan: b.plan, ...bookedToday(b) } satisfies BodyOf<'/exact/updateMaterialsIssues', 'post'>,
+      body: { ...({ ShopOrderMaterialPlan: b.plan, ...bookedToday(b) } satisfies BodyOf<'/exact/updateMaterialsIssues', 'post'>), ...b.numbers },
     },
     { keep: { kind: 'issue', summary: b.summary } },
   )
@@ -153,7 +162,7 @@ export const receiveShopOrder = (b: Summarized & { shopOrder: string; quantity: 
     '/exact/createShopOrderReceipt',
     {
       method: 'POST',
-      body: { ShopOrder: b.shopOrder, ...bookedToday(b) } satisfies BodyOf<'/exact/createShopOrderReceipt', 'post'>,
+      body: { ...({ ShopOrder: b.shopOrder, ...bookedToday(b) } satisfies BodyOf<'/exact/createShopOrderReceipt', 'post'>), ...b.numbers },
     },
     { keep: { kind: 'receipt', summary: b.summary } },
   )
@@ -183,6 +192,7 @@ export const transferStock = (b: TransferInput) =>
             Quantity: b.quantity,
             ...(b.locationFrom ? { StorageLocationFrom: b.locationFrom } : {}),
             ...(b.locationTo ? { StorageLocationTo: b.locationTo } : {}),
+            ...b.numbers,
           },
         ],
       } satisfies BodyOf<'/exact/createWarehouseTransfer', 'post'>,
@@ -199,7 +209,7 @@ export const countStock = (b: Summarized & { item: string; warehouse: string; lo
       body: {
         Warehouse: b.warehouse,
         process: true,
-        StockCountLines: [{ Item: b.item, QuantityNew: b.quantity, ...(b.location ? { StorageLocation: b.location } : {}) }],
+        StockCountLines: [{ Item: b.item, QuantityNew: b.quantity, ...(b.location ? { StorageLocation: b.location } : {}), ...b.numbers }],
       } satisfies BodyOf<'/exact/createStockCount', 'post'>,
     },
     { keep: { kind: 'count', summary: b.summary } },
