@@ -15,6 +15,8 @@ import { locale, t } from '../../i18n/index.ts'
 import { formatQuantity, parseQuantity } from '../../lib/quantity.ts'
 import { matchesLine, overDelivered, receiptBodies, receiveError, type OpenLine } from './logic.ts'
 import { LIVE_LIST_RETRY } from '../../api/queryClient.ts'
+import { UNTRACKED, type NumbersReport } from '../tracking/logic.ts'
+import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
 
 interface StorageLocation {
   ID: string
@@ -26,6 +28,8 @@ interface StorageLocation {
 interface Draft {
   quantity: string
   location: string
+  /** A tracked item's numbers for the line, and what they still miss. */
+  numbers: NumbersReport
 }
 
 /** Lines shown at once; the search narrows the rest. */
@@ -48,7 +52,7 @@ function LineRow({
   const over = !!draft && !error && overDelivered(draft.quantity, line.open)
   const own = locations.filter((l) => l.Warehouse?.toLowerCase() === line.warehouseId.toLowerCase())
   return (
-    <li className={`flex items-start gap-3 p-3 ${draft ? 'bg-sky-50' : ''}`} data-testid="open-line">
+    <li className={`flex flex-wrap items-start gap-3 p-3 ${draft ? 'bg-sky-50' : ''}`} data-testid="open-line">
       {/* as tall as the quantity and location beside it, ticked or not: ticking moves no other line */}
       <label className="flex min-h-23 min-w-0 flex-1 cursor-pointer items-start gap-3">
         <input type="checkbox" checked={!!draft} onChange={onToggle} className="mt-1 h-6 w-6 shrink-0" />
@@ -103,6 +107,19 @@ function LineRow({
           </>
         )}
       </div>
+      {draft && line.tracking !== 'none' && (
+        <div className="flex basis-full flex-col gap-1">
+          <TrackedNumbers
+            id={`receive-numbers-${line.id}`}
+            tracking={line.tracking}
+            mode="receive"
+            item={line.item}
+            quantity={parseQuantity(draft.quantity)}
+            onReport={(numbers) => onChange({ ...draft, numbers })}
+          />
+          <NumbersNotReady report={draft.numbers} />
+        </div>
+      )}
     </li>
   )
 }
@@ -129,7 +146,7 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
   const all = useMemo(() => lines.data?.rows ?? [], [lines.data])
   const matching = useMemo(() => all.filter((l) => matchesLine(l, search)), [all, search])
   const chosen = all.filter((l) => drafts[l.id])
-  const invalid = chosen.some((l) => receiveError(drafts[l.id].quantity, l.fractions) !== null)
+  const invalid = chosen.some((l) => receiveError(drafts[l.id].quantity, l.fractions) !== null || drafts[l.id].numbers.problem !== null)
   const over = chosen.filter((l) => overDelivered(drafts[l.id].quantity, l.open))
 
   const toggle = (l: OpenLine) => {
@@ -137,7 +154,7 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
     setDrafts((d) => {
       const next = { ...d }
       if (next[l.id]) delete next[l.id]
-      else next[l.id] = { quantity: String(l.open), location: '' }
+      else next[l.id] = { quantity: String(l.open), location: '', numbers: UNTRACKED }
       return next
     })
   }
@@ -146,7 +163,7 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
     setConfirming(false)
     setSending(true)
     setSendError(null)
-    const bodies = receiptBodies(chosen.map((l) => ({ line: l, quantity: parseQuantity(drafts[l.id].quantity) ?? 0, location: drafts[l.id].location })))
+    const bodies = receiptBodies(chosen.map((l) => ({ line: l, quantity: parseQuantity(drafts[l.id].quantity) ?? 0, location: drafts[l.id].location, numbers: drafts[l.id].numbers.numbers })))
     const done: { order: string; outcome: WriteOutcome }[] = []
     try {
       for (const b of bodies) done.push({ order: b.orderNumber, outcome: await createGoodsReceipt(b.body, t('offline.goodsReceipt', { number: b.orderNumber, lines: b.lines })) })

@@ -33,7 +33,7 @@ export async function fetchOpenLines(): Promise<LiveRows<OpenLine>> {
   const open = toOpenLines(orders.rows, lines.rows)
   const itemIds = [...new Set(open.map((l) => l.item).filter(Boolean))]
   const items = (
-    await Promise.all(chunks(itemIds, 100).map((ids) => dbGet('items', [['ID', inList(ids)], ['select', 'ID,IsFractionAllowedItem'], ['limit', '1000']])))
+    await Promise.all(chunks(itemIds, 100).map((ids) => dbGet('items', [['ID', inList(ids)], ['select', 'ID,IsFractionAllowedItem,IsSerialItem,IsBatchItem'], ['limit', '1000']])))
   ).flat()
   return { rows: withUnits(open, items), asOf: oldestAsOf(orders.asOf, lines.asOf) }
 }

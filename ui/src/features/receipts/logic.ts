@@ -5,6 +5,7 @@ import type { BodyOf } from '../../api/contract.ts'
 import type { Row } from '../../api/db.ts'
 import { addDays, orgToday, parseProviderDate } from '../../lib/dateTime.ts'
 import { exceeds, fitsUnit, fractionsAllowed, parseQuantity } from '../../lib/quantity.ts'
+import { trackingOf, type Tracking, type TrackedNumbers } from '../tracking/logic.ts'
 
 /** The Receipts view reads this many days of goods receipts (spec §9). */
 export const RECEIPT_DAYS = 30
@@ -44,6 +45,8 @@ export interface OpenLine {
   unit: string
   /** Whether Exact counts the item in fractions (false for pieces); see fractionsAllowed. */
   fractions: boolean
+  /** How its item is tracked (serial or batch numbers on receipt), from the local copy's Items. */
+  tracking: Tracking
   ordered: number
   received: number
   open: number
@@ -117,6 +120,7 @@ export function toOpenLines(orders: readonly Row[], lines: readonly Row[]): Open
       supplierItemCode: text(l.SupplierItemCode),
       unit: text(l.UnitDescription) || text(l.Unit),
       fractions: true,
+      tracking: 'none',
       ordered,
       received,
       open,
@@ -127,12 +131,16 @@ export function toOpenLines(orders: readonly Row[], lines: readonly Row[]): Open
 }
 
 /**
- * The lines with their items' unit rule from the local copy's Items (`IsFractionAllowedItem`):
- * a purchase line read live does not say whether its unit takes decimals.
+ * The lines with their items' unit rule (`IsFractionAllowedItem`) and tracking (`IsSerialItem`,
+ * `IsBatchItem`) from the local copy's Items: a purchase line read live does not say whether its
+ * unit takes decimals.
  */
 export function withUnits(lines: readonly OpenLine[], items: readonly Row[]): OpenLine[] {
-  const flags = new Map(items.map((i) => [key(i.ID), i.IsFractionAllowedItem]))
-  return lines.map((l) => ({ ...l, fractions: fractionsAllowed(flags.get(key(l.item))) }))
+  const rows = new Map(items.map((i) => [key(i.ID), i]))
+  return lines.map((l) => {
+    const row = rows.get(key(l.item))
+    return { ...l, fractions: fractionsAllowed(row?.IsFractionAllowedItem), tracking: trackingOf(row) }
+  })
 }
 
 /**
@@ -169,9 +177,12 @@ export interface Receiving {
   line: OpenLine
   quantity: number
   location: string
+  /** A tracked item's serial or batch numbers for this line. */
+  numbers?: TrackedNumbers
 }
 
-export type GoodsReceiptBody = BodyOf<'/exact/createGoodsReceipt', 'post'>
+type GoodsReceiptLine = BodyOf<'/exact/createGoodsReceipt', 'post'>['GoodsReceiptLines'][number] & TrackedNumbers
+export type GoodsReceiptBody = Omit<BodyOf<'/exact/createGoodsReceipt', 'post'>, 'GoodsReceiptLines'> & { GoodsReceiptLines: GoodsReceiptLine[] }
 
 /** One goods receipt body per purchase order (the provider receives per order and warehouse). */
 export function receiptBodies(list: readonly Receiving[]): { orderNumber: string; lines: number; body: GoodsReceiptBody }[] {
@@ -185,6 +196,7 @@ export function receiptBodies(list: readonly Receiving[]): { orderNumber: string
         PurchaseOrderLineID: r.line.id,
         QuantityReceived: r.quantity,
         ...(r.location ? { Location: r.location } : {}),
+        ...r.numbers,
       })),
     },
   }))

@@ -13,6 +13,8 @@ import { formatQuantity, fractionsAllowed, parseQuantity } from '../../lib/quant
 import { transferBody, transferError, type Place } from './logic.ts'
 import { ItemPicker } from './ItemPicker.tsx'
 import { LIVE_LIST_RETRY } from '../../api/queryClient.ts'
+import { trackingOf, UNTRACKED } from '../tracking/logic.ts'
+import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
 
 interface StorageLocation {
   ID: string
@@ -41,6 +43,7 @@ export function TransferForm() {
   const [sent, setSent] = useState<Sent[]>([])
   const [adjusted, setAdjusted] = useState(false)
   const [sendError, setSendError] = useState<string | null>(null)
+  const [numbers, setNumbers] = useState(UNTRACKED)
 
   const places = useQuery({ queryKey: transferKeys.from(item?.ID), queryFn: () => fetchFromPlaces(item!.ID), enabled: !!item })
   const locations = useQuery({ queryKey: liveKeys.list('storageLocations', division), queryFn: () => liveGet<StorageLocation>('storageLocations'), ...LIVE_LIST_RETRY })
@@ -53,6 +56,8 @@ export function TransferForm() {
     warehouse: toRow.Warehouse.toLowerCase(),
     warehouseCode: toRow.WarehouseCode,
   }
+  // the numbers count once there is a place to take them from
+  const numbersReport = from ? numbers : UNTRACKED
   const error = transferError(quantity, from, to, fractionsAllowed(item?.IsFractionAllowedItem))
 
   const onDelivered = useCallback(() => {
@@ -71,13 +76,13 @@ export function TransferForm() {
 
   async function send() {
     setTried(true)
-    if (error || !item || !from || !to) return
+    if (error || numbersReport.problem || !item || !from || !to) return
     const qty = parseQuantity(quantity) ?? 0
     setSending(true)
     setSendError(null)
     try {
       const what = t('transfers.sentWhat', { quantity: formatQuantity(qty, locale()), code: item.Code, from: from.locationCode, to: to.locationCode })
-      const outcome = await createTransfer(transferBody(item.ID, from, to, qty, t('transfers.description', { code: item.Code })), what)
+      const outcome = await createTransfer(transferBody(item.ID, from, to, qty, t('transfers.description', { code: item.Code }), numbers.numbers), what)
       setSent((s) => [{ key: Date.now(), what, outcome }, ...s])
       setQuantity('')
       setTried(false)
@@ -148,7 +153,21 @@ export function TransferForm() {
               {(locations.error ?? locations.failureReason)?.message}
             </p>
           )}
-          <button type="submit" className={primaryButton} disabled={sending}>
+          {from && (
+            <TrackedNumbers
+              key={sent.length}
+              id="transfer-numbers"
+              tracking={trackingOf(item)}
+              mode="take"
+              item={item.ID}
+              warehouse={from.warehouse}
+              location={from.location}
+              quantity={parseQuantity(quantity)}
+              onReport={setNumbers}
+            />
+          )}
+          <NumbersNotReady report={numbersReport} />
+          <button type="submit" className={primaryButton} disabled={sending || !!numbersReport.problem}>
             {sending ? t('transfers.sending') : t('transfers.send')}
           </button>
         </form>

@@ -14,9 +14,12 @@ export interface FoundItem {
   Description: string
   Unit?: string
   IsFractionAllowedItem?: boolean | number | null
+  /** Tracked by serial or batch number (Booleans, or 0/1). */
+  IsSerialItem?: boolean | number | null
+  IsBatchItem?: boolean | number | null
 }
 
-const ITEM_FIELDS = 'ID,Code,Description,Unit,Barcode,IsFractionAllowedItem'
+const ITEM_FIELDS = 'ID,Code,Description,Unit,Barcode,IsFractionAllowedItem,IsSerialItem,IsBatchItem'
 /** Candidates shown when the text is not a code or barcode. */
 const CANDIDATES = 20
 

@@ -5,6 +5,7 @@ import type { BodyOf } from '../../api/contract.ts'
 import type { Row } from '../../api/db.ts'
 import { parseProviderDate } from '../../lib/dateTime.ts'
 import { fitsUnit, parseQuantity } from '../../lib/quantity.ts'
+import type { TrackedNumbers } from '../tracking/logic.ts'
 
 const text = (v: unknown) => (typeof v === 'string' ? v.trim() : v === null || v === undefined ? '' : String(v))
 const num = (v: unknown) => {
@@ -57,16 +58,17 @@ export function transferError(typed: string, from: FromPlace | undefined, to: Pl
  * A createWarehouseTransfer body. `Description` is one of the header fields the server passes on
  * to the provider as sent, which its document does not list.
  */
-export type TransferBody = BodyOf<'/exact/createWarehouseTransfer', 'post'> & { Description?: string }
+type TransferLine = BodyOf<'/exact/createWarehouseTransfer', 'post'>['WarehouseTransferLines'][number] & TrackedNumbers
+export type TransferBody = Omit<BodyOf<'/exact/createWarehouseTransfer', 'post'>, 'WarehouseTransferLines'> & { Description?: string; WarehouseTransferLines: TransferLine[] }
 
 /** The createWarehouseTransfer body; `process` books it at once (the spec's process-transfer call). */
-export function transferBody(item: string, from: Place, to: Place, quantity: number, description: string): TransferBody {
+export function transferBody(item: string, from: Place, to: Place, quantity: number, description: string, numbers: TrackedNumbers = {}): TransferBody {
   return {
     WarehouseFrom: from.warehouse,
     WarehouseTo: to.warehouse,
     Description: description,
     process: true,
-    WarehouseTransferLines: [{ Item: item, Quantity: quantity, StorageLocationFrom: from.location, StorageLocationTo: to.location }],
+    WarehouseTransferLines: [{ Item: item, Quantity: quantity, StorageLocationFrom: from.location, StorageLocationTo: to.location, ...numbers }],
   }
 }
 
