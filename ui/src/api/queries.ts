@@ -83,6 +83,7 @@ export const receiptKeys = {
   list: (division: number) => ['receipts', 'list', division] as const,
   openLines: (division: number) => ['receipts', 'openLines', division] as const,
   needs: (itemIds: readonly string[]) => ['receipts', 'needs', itemIds] as const,
+  tracking: (itemIds: readonly string[]) => ['receipts', 'tracking', itemIds] as const,
 }
 
 export const transferKeys = {

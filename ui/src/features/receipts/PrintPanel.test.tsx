@@ -29,6 +29,7 @@ function serve(preferences: Record<string, unknown>) {
       if (url === '/api/v1/auth/session') return json(session({ organizationDetails: { ...session().organizationDetails, preferences } }))
       if (url === '/api/v1/printers') return json(PRINTERS)
       if (url.startsWith('/api/v1/db/joins')) return json([])
+      if (url.startsWith('/api/v1/db/items')) return json([{ ID: 'ITEM-2', IsSerialItem: true, IsBatchItem: 0 }])
       if (url === '/api/v1/labels/print') {
         printed.push(JSON.parse(String(init?.body)))
         return json({ job: { id: 9, state: 'queued' }, result: { status: 'SUCCESS', labels: 4, messages: [] } }, 202)
@@ -77,5 +78,13 @@ describe('Receipt labels take Global Settings', () => {
     expect(printer.value).toBe('')
     expect((screen.getByLabelText('Label type') as HTMLSelectElement).value).toBe('receipts')
     expect(screen.getAllByLabelText('Labels').map((i) => (i as HTMLInputElement).value)).toEqual(['1', '1'])
+  })
+
+  it('say that a serial item’s line prints a label per serial number', async () => {
+    serve({})
+    const note = await screen.findByTestId('label-per-number')
+    const lines = screen.getAllByTestId('print-line')
+    expect(lines[1].contains(note)).toBe(true)
+    expect(screen.getAllByTestId('label-per-number')).toHaveLength(1)
   })
 })

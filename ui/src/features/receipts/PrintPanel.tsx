@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { receiptKeys, useSession } from '../../api/queries.ts'
-import { fetchNeeds } from './api.ts'
+import { fetchNeeds, fetchTracking } from './api.ts'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
 import { LabelResultNote, useLabelPrint } from '../../components/LabelActions.tsx'
 import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
@@ -30,6 +30,8 @@ export function PrintPanel({ lines, division, onRemove }: { lines: ReceiptLine[]
   const countOf = (id: string) => counts[id] ?? startCount
   const itemIds = lines.map((l) => l.item).filter(Boolean)
   const needs = useQuery({ queryKey: receiptKeys.needs(itemIds), queryFn: () => fetchNeeds(itemIds), enabled: itemIds.length > 0 })
+  // a note only (the server prints a serial line's labels per number, whatever its count): without it the labels print the same
+  const tracking = useQuery({ queryKey: receiptKeys.tracking(itemIds), queryFn: () => fetchTracking(itemIds), enabled: itemIds.length > 0, retry: false })
 
   const invalid = lines.some((l) => countError(countOf(l.id)))
   // the copies are in each line's count already
@@ -49,6 +51,7 @@ export function PrintPanel({ lines, division, onRemove }: { lines: ReceiptLine[]
         {lines.map((l) => {
           const need = needs.data?.get(l.item.toLowerCase()) ?? []
           const count = countOf(l.id)
+          const tracked = tracking.data?.get(l.item.toLowerCase())
           return (
             <li key={l.id} className="flex flex-col gap-2 py-2 sm:flex-row sm:items-start" data-testid="print-line">
               <div className="flex min-w-0 flex-1 flex-col">
@@ -61,6 +64,11 @@ export function PrintPanel({ lines, division, onRemove }: { lines: ReceiptLine[]
                       ? t('receipts.notNeeded')
                       : t('receipts.neededBy')}
                 </span>
+                {tracked === 'serial' && (
+                  <span className="text-xs text-slate-700" data-testid="label-per-number">
+                    {t('receipts.labelPerSerial')}
+                  </span>
+                )}
                 {need.length > 0 && (
                   <ul className="flex flex-wrap gap-1">
                     {need.map((n) => (

@@ -5,6 +5,7 @@ import { readDirect, readDirectByIds } from '../../api/exactDirect.ts'
 import { oldestAsOf, type LiveRows } from '../../api/live.ts'
 import { sendWrite } from '../../api/writes.ts'
 import { dayLit } from '../../lib/odata.ts'
+import { trackingOf, type Tracking } from '../tracking/logic.ts'
 import { needsByItem, toOpenLines, toReceipts, windowStart, withUnits, type GoodsReceiptBody, type Need, type OpenLine, type Receipt } from './logic.ts'
 
 const RECEIPT_FIELDS = 'ID,ReceiptNumber,ReceiptDate,SupplierCode,SupplierName,WarehouseCode'
@@ -56,6 +57,14 @@ export async function fetchNeeds(itemIds: readonly string[]): Promise<Map<string
   )
   const open = parts.flat().filter((p: Row) => p['shopOrders.ID'] && Number(p['shopOrders.Status']) < 30)
   return needsByItem(open)
+}
+
+/** How each item is tracked (by lower-case ID), from the local copy's Items. */
+export async function fetchTracking(itemIds: readonly string[]): Promise<Map<string, Tracking>> {
+  const rows = (
+    await Promise.all(chunks([...new Set(itemIds)], 100).map((ids) => dbGet('items', [['ID', inList(ids)], ['select', 'ID,IsSerialItem,IsBatchItem'], ['limit', '1000']])))
+  ).flat()
+  return new Map(rows.map((r) => [String(r.ID).toLowerCase(), trackingOf(r)]))
 }
 
 /** A goods receipt; made in a Wi-Fi dead spot it waits on the device, named by `summary`. */
