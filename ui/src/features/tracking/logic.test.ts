@@ -48,7 +48,7 @@ describe('serial numbers', () => {
     // the quantity went down after the numbers were scanned
     expect(serialReport(['A', 'B', 'C'], 2).problem).toEqual({ key: 'tracking.serialsTooMany', values: { count: 1 } })
     expect(serialReport([], 2.5).problem?.key).toBe('tracking.serialWholeQuantity')
-    expect(serialReport([], null).problem?.key).toBe('tracking.serialWholeQuantity')
+    expect(serialReport([], null).problem?.key).toBe('tracking.needsQuantity')
   })
 })
 
@@ -92,7 +92,7 @@ describe('batches', () => {
         parseQuantity,
       ).problem,
     ).toEqual({ key: 'tracking.batchTwice', values: { number: 'b' } })
-    expect(batchReport([{ number: 'B', quantity: '3' }], null, parseQuantity).problem?.key).toBe('tracking.batchNeedsQuantity')
+    expect(batchReport([{ number: 'B', quantity: '3' }], null, parseQuantity).problem?.key).toBe('tracking.needsQuantity')
     // an empty line is no line
     expect(batchReport([{ number: 'B', quantity: '3' }, { number: '', quantity: '' }], 3, parseQuantity).problem).toBeNull()
   })

@@ -135,6 +135,7 @@ export const UNTRACKED: NumbersReport = { numbers: {}, problem: null }
 export function serialReport(list: readonly string[], quantity: number | null): NumbersReport {
   const needed = serialsNeeded(quantity)
   const numbers = { SerialNumbers: list.map((s) => ({ SerialNumber: s })) }
+  if (quantity === null) return { numbers, problem: { key: 'tracking.needsQuantity' } }
   if (needed === null) return { numbers, problem: { key: 'tracking.serialWholeQuantity' } }
   if (list.length < needed) return { numbers, problem: { key: 'tracking.serialsMissing', values: { count: needed - list.length } } }
   if (list.length > needed) return { numbers, problem: { key: 'tracking.serialsTooMany', values: { count: list.length - needed } } }
@@ -160,7 +161,7 @@ export function batchReport(lines: readonly BatchLine[], quantity: number | null
     if (seen.has(k)) return { numbers, problem: { key: 'tracking.batchTwice', values: { number: b.BatchNumber } } }
     seen.add(k)
   }
-  if (quantity === null || quantity < 0) return { numbers, problem: { key: 'tracking.batchNeedsQuantity' } }
+  if (quantity === null || quantity < 0) return { numbers, problem: { key: 'tracking.needsQuantity' } }
   const sum = round(numbers.BatchNumbers.reduce((s, b) => s + b.Quantity, 0))
   if (Math.abs(sum - quantity) > 1e-9) return { numbers, problem: { key: 'tracking.batchSum', values: { sum, quantity } } }
   return { numbers, problem: null }

@@ -38,7 +38,7 @@ export const en = {
   'tracking.batchNoNumber': 'A batch line has no batch number.',
   'tracking.batchBadQuantity': 'A batch line’s quantity is not a number.',
   'tracking.batchTwice': 'Batch {number} is listed twice.',
-  'tracking.batchNeedsQuantity': 'Fill in the quantity first: the batches add up to it.',
+  'tracking.needsQuantity': 'Fill in the quantity first: the numbers follow it.',
   'tracking.batchSum': 'The batches add up to {sum}, the booking is {quantity}.',
   'tracking.readFailed': 'Could not read the numbers in stock: {message}',
 } as const
@@ -82,7 +82,7 @@ export const nl: Record<keyof typeof en, string> = {
   'tracking.batchNoNumber': 'Een partijregel heeft geen partijnummer.',
   'tracking.batchBadQuantity': 'Het aantal van een partijregel is geen getal.',
   'tracking.batchTwice': 'Partij {number} staat er twee keer.',
-  'tracking.batchNeedsQuantity': 'Vul eerst het aantal in: de partijen tellen daartoe op.',
+  'tracking.needsQuantity': 'Vul eerst het aantal in: de nummers volgen het.',
   'tracking.batchSum': 'De partijen tellen op tot {sum}, de boeking is {quantity}.',
   'tracking.readFailed': 'Kon de nummers op voorraad niet lezen: {message}',
 }
