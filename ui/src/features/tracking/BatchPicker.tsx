@@ -9,7 +9,7 @@ import { batchReport, pickFirst, prefillBatches, type BatchLine, type NumbersRep
 import { useScanTaker } from './scans.ts'
 import { useReport } from './report.ts'
 
-const control = 'min-h-12 w-full rounded-md border border-slate-300 bg-white px-3 text-lg focus:ring-2 focus:ring-sky-600 focus:outline-none'
+const control = 'min-h-12 min-w-0 rounded-md border border-slate-300 bg-white px-3 text-lg focus:ring-2 focus:ring-sky-600 focus:outline-none'
 const smallButton = 'min-h-12 rounded-md border border-sky-800 px-3 font-medium text-sky-900'
 
 /** A quantity as the field shows it: the user's decimal mark, no grouping (parseQuantity reads it back). */
@@ -109,7 +109,7 @@ export function BatchPicker({
   })
 
   return (
-    <fieldset className="flex flex-col gap-2 rounded-md border border-slate-300 bg-white p-3" data-testid="batch-picker">
+    <fieldset className="flex min-w-0 flex-col gap-2 rounded-md border border-slate-300 bg-white p-3" data-testid="batch-picker">
       <legend className="px-1 text-base font-medium">{t('tracking.batchTitle')}</legend>
       <p className="text-sm text-slate-600">{mode === 'take' && batches.length > 0 ? t('tracking.batchHint') : t('tracking.batchReceiveHint')}</p>
       {mode === 'take' && listed.isPending && !!place && <p role="status">{t('tracking.batchLoading')}</p>}
@@ -124,7 +124,7 @@ export function BatchPicker({
       {batches.length > 0 && (
         <ul className="flex flex-col gap-2" data-testid="batch-list">
           {batches.map((b, i) => (
-            <li key={b.number} className="flex flex-wrap items-center gap-2 rounded-md border border-slate-200 p-2" data-testid="batch-row">
+            <li key={b.number} className="flex items-center gap-2 rounded-md border border-slate-200 p-2" data-testid="batch-row">
               <button
                 type="button"
                 onClick={() => pick(b.number)}
@@ -148,7 +148,7 @@ export function BatchPicker({
                   setOrder(batches.map((x) => x.number))
                   setTaken({ ...Object.fromEntries(listLines.map((l) => [l.number, l.quantity])), [b.number]: e.target.value })
                 }}
-                className={`${control} w-28`}
+                className={`${control} w-24 shrink-0`}
               />
             </li>
           ))}
@@ -172,7 +172,7 @@ export function BatchPicker({
                 document.getElementById(`${id}-qty-${i}`)?.focus()
               }
             }}
-            className={control}
+            className={`${control} flex-1`}
           />
           <input
             id={`${id}-qty-${i}`}
@@ -182,7 +182,7 @@ export function BatchPicker({
             autoComplete="off"
             value={l.quantity}
             onChange={(e) => setTypedLine(i, { ...l, quantity: e.target.value })}
-            className={`${control} w-28`}
+            className={`${control} w-24 shrink-0`}
           />
           {(typed.length > 1 || batches.length > 0) && (
             <button

@@ -5,7 +5,7 @@ import { addSerial, serialReport, serialsNeeded, type NumbersReport } from './lo
 import { useScanTaker } from './scans.ts'
 import { useReport } from './report.ts'
 
-const control = 'min-h-12 w-full rounded-md border border-slate-300 bg-white px-3 text-lg focus:ring-2 focus:ring-sky-600 focus:outline-none'
+const control = 'min-h-12 min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-3 text-lg focus:ring-2 focus:ring-sky-600 focus:outline-none'
 
 /**
  * The serial numbers of a booking, one per unit: each scanned (through the screen's scan field
@@ -58,7 +58,7 @@ export function SerialNumbersInput({
   useEffect(() => setNote(null), [quantity])
 
   return (
-    <fieldset className="flex flex-col gap-2 rounded-md border border-slate-300 bg-white p-3" data-testid="serial-numbers">
+    <fieldset className="flex min-w-0 flex-col gap-2 rounded-md border border-slate-300 bg-white p-3" data-testid="serial-numbers">
       <legend className="px-1 text-base font-medium">
         {t('tracking.serialTitle')}{' '}
         <span data-testid="serial-progress" className="font-normal text-slate-700">
