@@ -5,6 +5,8 @@ export const STORAGE_KEYS = {
   selectedEndpoints: 'selectedEndpoints',
   /** The last signed-in session, for opening the app without the server (a Wi-Fi dead spot). */
   keptSession: 'esm.session.kept',
+  /** The serial and batch numbers in stock last read per item and place (for a Wi-Fi dead spot). */
+  keptNumbers: 'esm.tracking.kept',
 } as const
 
 export const APP_LOCAL_KEYS: readonly string[] = Object.values(STORAGE_KEYS)

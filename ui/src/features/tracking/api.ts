@@ -1,8 +1,9 @@
 // The serial and batch numbers of an item in stock (`/tracking/numbers`), and the last answer for
-// each item and place kept in this browser, so a handheld in a Wi-Fi dead spot still lists the
-// batches it saw there.
+// each item and place kept in this browser (until logout), so a handheld in a Wi-Fi dead spot
+// still lists the batches it saw there.
 import { api, isNetworkFailure } from '../../api/client.ts'
 import { pathOf } from '../../api/contract.ts'
+import { readJson, STORAGE_KEYS, writeJson } from '../../lib/storage.ts'
 import { isOfflineNow } from '../../state/reachability.ts'
 import type { StockBatch, Tracking } from './logic.ts'
 
@@ -34,32 +35,34 @@ export interface NumbersAnswer {
   asOf: number | null
 }
 
-const KEPT_PREFIX = 'esm.tracking.'
-const keptKey = (p: Place) => `${KEPT_PREFIX}${p.item}|${p.warehouse ?? ''}|${p.location ?? ''}`.toLowerCase()
+/** Places whose last answer is kept: the ones most recently read, enough for a shift's rounds. */
+const KEPT_PLACES = 200
+
+type Kept = Record<string, { at: number; value: TrackingNumbers }>
+
+const placeKey = (p: Place) => `${p.item}|${p.warehouse ?? ''}|${p.location ?? ''}`.toLowerCase()
 
 export const trackingKeys = {
   numbers: (p: Place) => ['tracking', 'numbers', p.item, p.warehouse ?? null, p.location ?? null] as const,
 }
 
+function readKept(): Kept {
+  const kept = readJson(localStorage, STORAGE_KEYS.keptNumbers)
+  return kept && typeof kept === 'object' ? (kept as Kept) : {}
+}
+
 function keep(p: Place, value: TrackingNumbers, now: number) {
-  try {
-    localStorage.setItem(keptKey(p), JSON.stringify({ at: now, value }))
-  } catch {
-    // storage full or blocked: the next dead spot types its batches
-  }
+  const entries = Object.entries({ ...readKept(), [placeKey(p)]: { at: now, value } })
+  // the oldest go first once there are too many
+  const newest = entries.sort((a, b) => b[1].at - a[1].at).slice(0, KEPT_PLACES)
+  writeJson(localStorage, STORAGE_KEYS.keptNumbers, Object.fromEntries(newest))
 }
 
 /** The answer kept for this item and place, if this browser has one. */
 export function keptNumbers(p: Place): NumbersAnswer | null {
-  try {
-    const raw = localStorage.getItem(keptKey(p))
-    if (!raw) return null
-    const kept = JSON.parse(raw) as { at?: unknown; value?: TrackingNumbers }
-    if (typeof kept.at !== 'number' || !kept.value || !Array.isArray(kept.value.batches) || !Array.isArray(kept.value.serials)) return null
-    return { value: kept.value, asOf: kept.at }
-  } catch {
-    return null
-  }
+  const kept = readKept()[placeKey(p)]
+  if (!kept || typeof kept.at !== 'number' || !kept.value || !Array.isArray(kept.value.batches) || !Array.isArray(kept.value.serials)) return null
+  return { value: kept.value, asOf: kept.at }
 }
 
 /**
