@@ -29,7 +29,7 @@ function serve(preferences: Record<string, unknown>) {
       if (url === '/api/v1/auth/session') return json(session({ organizationDetails: { ...session().organizationDetails, preferences } }))
       if (url === '/api/v1/printers') return json(PRINTERS)
       if (url.startsWith('/api/v1/db/joins')) return json([])
-      if (url.startsWith('/api/v1/db/items')) return json([{ ID: 'ITEM-2', IsSerialItem: true, IsBatchItem: 0 }])
+      if (url.startsWith('/api/v1/db/items')) return json([{ ID: 'ITEM-2', IsSerialItem: true, IsBatchItem: 0 }, { ID: 'item-1', IsSerialItem: false, IsBatchItem: 1 }])
       if (url === '/api/v1/labels/print') {
         printed.push(JSON.parse(String(init?.body)))
         return json({ job: { id: 9, state: 'queued' }, result: { status: 'SUCCESS', labels: 4, messages: [] } }, 202)
@@ -80,11 +80,11 @@ describe('Receipt labels take Global Settings', () => {
     expect(screen.getAllByLabelText('Labels').map((i) => (i as HTMLInputElement).value)).toEqual(['1', '1'])
   })
 
-  it('say that a serial item’s line prints a label per serial number', async () => {
+  it('say that a tracked item’s line prints its labels per serial number or per batch', async () => {
     serve({})
-    const note = await screen.findByTestId('label-per-number')
-    const lines = screen.getAllByTestId('print-line')
-    expect(lines[1].contains(note)).toBe(true)
-    expect(screen.getAllByTestId('label-per-number')).toHaveLength(1)
+    await waitFor(() => expect(screen.getAllByTestId('label-per-number')).toHaveLength(2))
+    const [batch, serial] = screen.getAllByTestId('print-line').map((l) => l.querySelector('[data-testid=label-per-number]')?.textContent)
+    expect(batch).toMatch(/^A batch item/)
+    expect(serial).toMatch(/^A serial item/)
   })
 })

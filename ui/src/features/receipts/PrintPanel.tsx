@@ -30,7 +30,7 @@ export function PrintPanel({ lines, division, onRemove }: { lines: ReceiptLine[]
   const countOf = (id: string) => counts[id] ?? startCount
   const itemIds = lines.map((l) => l.item).filter(Boolean)
   const needs = useQuery({ queryKey: receiptKeys.needs(itemIds), queryFn: () => fetchNeeds(itemIds), enabled: itemIds.length > 0 })
-  // a note only (the server prints a serial line's labels per number, whatever its count): without it the labels print the same
+  // a note only (the server prints a serial line's labels per number, whatever its count, and a batch line's per batch): without it the labels print the same
   const tracking = useQuery({ queryKey: receiptKeys.tracking(itemIds), queryFn: () => fetchTracking(itemIds), enabled: itemIds.length > 0, retry: false })
 
   const invalid = lines.some((l) => countError(countOf(l.id)))
@@ -64,9 +64,9 @@ export function PrintPanel({ lines, division, onRemove }: { lines: ReceiptLine[]
                       ? t('receipts.notNeeded')
                       : t('receipts.neededBy')}
                 </span>
-                {tracked === 'serial' && (
+                {(tracked === 'serial' || tracked === 'batch') && (
                   <span className="text-xs text-slate-700" data-testid="label-per-number">
-                    {t('receipts.labelPerSerial')}
+                    {tracked === 'serial' ? t('receipts.labelPerSerial') : t('receipts.labelPerBatch')}
                   </span>
                 )}
                 {need.length > 0 && (

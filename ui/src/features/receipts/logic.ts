@@ -181,8 +181,7 @@ export interface Receiving {
   numbers?: TrackedNumbers
 }
 
-type GoodsReceiptLine = BodyOf<'/exact/createGoodsReceipt', 'post'>['GoodsReceiptLines'][number] & TrackedNumbers
-export type GoodsReceiptBody = Omit<BodyOf<'/exact/createGoodsReceipt', 'post'>, 'GoodsReceiptLines'> & { GoodsReceiptLines: GoodsReceiptLine[] }
+export type GoodsReceiptBody = BodyOf<'/exact/createGoodsReceipt', 'post'>
 
 /** One goods receipt body per purchase order (the provider receives per order and warehouse). */
 export function receiptBodies(list: readonly Receiving[]): { orderNumber: string; lines: number; body: GoodsReceiptBody }[] {
