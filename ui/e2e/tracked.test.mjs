@@ -74,8 +74,8 @@ test('a batch material is issued with its batch picked from the ones in stock', 
   const picked = here.slice(1).find((b) => b.quantity >= 1)
 
   // the location in context, then the material
-  await scan(picked.locationCode)
-  await page.getByTestId('scan-location').getByText(picked.locationCode).waitFor({ timeout: 90_000 })
+  await scan(picked.location_code)
+  await page.getByTestId('scan-location').getByText(picked.location_code).waitFor({ timeout: 90_000 })
   await scanItem(item.Code)
   await page.getByRole('button', { name: 'Issue', exact: true }).first().click()
   await page.getByRole('radio', { name: new RegExp(`SO ${order.ShopOrderNumber} `) }).first().check()

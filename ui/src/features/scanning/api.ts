@@ -152,7 +152,7 @@ export const issueMaterial = (b: Summarized & { plan: string; quantity: number; 
     '/exact/updateMaterialsIssues',
     {
       method: 'POST',
-      body: { ...({ ShopOrderMaterialPlan: b.plan, ...bookedToday(b) } satisfies BodyOf<'/exact/updateMaterialsIssues', 'post'>), ...b.numbers },
+      body: { ShopOrderMaterialPlan: b.plan, ...bookedToday(b), ...b.numbers } satisfies BodyOf<'/exact/updateMaterialsIssues', 'post'>,
     },
     { keep: { kind: 'issue', summary: b.summary } },
   )
@@ -162,7 +162,7 @@ export const receiveShopOrder = (b: Summarized & { shopOrder: string; quantity: 
     '/exact/createShopOrderReceipt',
     {
       method: 'POST',
-      body: { ...({ ShopOrder: b.shopOrder, ...bookedToday(b) } satisfies BodyOf<'/exact/createShopOrderReceipt', 'post'>), ...b.numbers },
+      body: { ShopOrder: b.shopOrder, ...bookedToday(b), ...b.numbers } satisfies BodyOf<'/exact/createShopOrderReceipt', 'post'>,
     },
     { keep: { kind: 'receipt', summary: b.summary } },
   )

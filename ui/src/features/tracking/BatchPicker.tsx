@@ -135,7 +135,7 @@ export function BatchPicker({
                 <span className="text-sm text-slate-600">
                   {t('tracking.batchInStock', { quantity: formatQuantity(b.quantity, locale(), 3) })} ·{' '}
                   {b.expiry ? t('tracking.batchExpiry', { date: formatDate(b.expiry.slice(0, 10)) }) : t('tracking.batchNoExpiry')}
-                  {b.locationCode ? ` · ${t('tracking.batchPlace', { place: b.locationCode })}` : ''}
+                  {b.location_code ? ` · ${t('tracking.batchPlace', { place: b.location_code })}` : ''}
                 </span>
               </button>
               <input

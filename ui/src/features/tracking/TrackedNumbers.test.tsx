@@ -17,9 +17,9 @@ const batch = (number: string, quantity: number, expiry: string | null): StockBa
   quantity,
   expiry,
   warehouse: 'w1',
-  warehouseCode: '1',
+  warehouse_code: '1',
   location: 'l1',
-  locationCode: 'A-01',
+  location_code: 'A-01',
 })
 
 const answer = (batches: StockBatch[]): TrackingNumbers => ({ item: 'item-1', tracking: 'batch', serials: [], batches })

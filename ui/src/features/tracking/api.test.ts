@@ -3,7 +3,7 @@ import { APP_LOCAL_KEYS, STORAGE_KEYS } from '../../lib/storage.ts'
 import { json } from '../../test/fixtures.ts'
 import { fetchNumbers, keptNumbers } from './api.ts'
 
-const answer = (item: string) => ({ item, tracking: 'batch', serials: [], batches: [{ number: `B-${item}`, quantity: 1, expiry: null, warehouse: 'w', warehouseCode: '1', location: 'l', locationCode: 'A' }] })
+const answer = (item: string) => ({ item, tracking: 'batch', serials: [], batches: [{ number: `B-${item}`, quantity: 1, expiry: null, warehouse: 'w', warehouse_code: '1', location: 'l', location_code: 'A' }] })
 
 beforeEach(() => localStorage.clear())
 afterEach(() => vi.unstubAllGlobals())

@@ -1,27 +1,13 @@
 // The serial and batch numbers of an item in stock (`/tracking/numbers`), and the last answer for
 // each item and place kept in this browser (until logout), so a handheld in a Wi-Fi dead spot
 // still lists the batches it saw there.
-import { api, isNetworkFailure } from '../../api/client.ts'
-import { pathOf } from '../../api/contract.ts'
+import { isNetworkFailure } from '../../api/client.ts'
+import { call, type Schema } from '../../api/contract.ts'
 import { readJson, STORAGE_KEYS, writeJson } from '../../lib/storage.ts'
 import { isOfflineNow } from '../../state/reachability.ts'
-import type { StockBatch, Tracking } from './logic.ts'
-
-export interface StockSerial {
-  number: string
-  warehouse: string
-  warehouseCode: string | null
-  location: string | null
-  locationCode: string | null
-}
 
 /** `GET /api/v1/tracking/numbers`: batches come first-expiring, then oldest, first. */
-export interface TrackingNumbers {
-  item: string
-  tracking: Tracking
-  serials: StockSerial[]
-  batches: StockBatch[]
-}
+export type TrackingNumbers = Schema<'NumbersInStock'>
 
 export interface Place {
   item: string
@@ -72,8 +58,7 @@ export function keptNumbers(p: Place): NumbersAnswer | null {
 export async function fetchNumbers(p: Place, now: () => number = Date.now): Promise<NumbersAnswer | null> {
   if (isOfflineNow()) return keptNumbers(p)
   try {
-    // typed here until the server's document has the route
-    const value = await api<TrackingNumbers>(pathOf('/tracking/numbers', undefined, { item: p.item, warehouse: p.warehouse || undefined, location: p.location || undefined }))
+    const value = await call('get', '/tracking/numbers', { query: { item: p.item, warehouse: p.warehouse || undefined, location: p.location || undefined } })
     keep(p, value, now())
     return { value, asOf: null }
   } catch (e) {

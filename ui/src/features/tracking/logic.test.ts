@@ -7,9 +7,9 @@ const batch = (number: string, quantity: number, expiry: string | null = null): 
   quantity,
   expiry,
   warehouse: 'w1',
-  warehouseCode: '1',
+  warehouse_code: '1',
   location: 'l1',
-  locationCode: 'A-01',
+  location_code: 'A-01',
 })
 
 describe('trackingOf', () => {

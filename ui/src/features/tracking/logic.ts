@@ -1,17 +1,11 @@
 // The numbers of serial- and batch-tracked items as a booking carries them: one serial number per
 // unit, or batches whose quantities add up to the booking's quantity, in Exact Online's own shape.
+import type { Schema } from '../../api/contract.ts'
 import type { MessageKey } from '../../i18n/index.ts'
 
-export type Tracking = 'serial' | 'batch' | 'none'
-
-export interface SerialNumber {
-  SerialNumber: string
-}
-
-export interface BatchNumber {
-  BatchNumber: string
-  Quantity: number
-}
+export type Tracking = Schema<'TrackedBy'>
+export type SerialNumber = Schema<'SerialNumber'>
+export type BatchNumber = Schema<'BatchNumber'>
 
 /** What a booking's body (or one of its lines) carries for a tracked item. */
 export interface TrackedNumbers {
@@ -71,15 +65,7 @@ export function addSerial(list: readonly string[], code: string, quantity: numbe
 }
 
 /** A batch in stock at a place, as the server lists them (first-expiring, then oldest, first). */
-export interface StockBatch {
-  number: string
-  quantity: number
-  expiry: string | null
-  warehouse: string
-  warehouseCode: string | null
-  location: string | null
-  locationCode: string | null
-}
+export type StockBatch = Schema<'BatchInStock'>
 
 /** Rounded to the six decimals quantities are kept in, so 0.1 + 0.2 adds up to 0.3. */
 const round = (n: number) => Math.round(n * 1e6) / 1e6

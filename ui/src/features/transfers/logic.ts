@@ -58,8 +58,7 @@ export function transferError(typed: string, from: FromPlace | undefined, to: Pl
  * A createWarehouseTransfer body. `Description` is one of the header fields the server passes on
  * to the provider as sent, which its document does not list.
  */
-type TransferLine = BodyOf<'/exact/createWarehouseTransfer', 'post'>['WarehouseTransferLines'][number] & TrackedNumbers
-export type TransferBody = Omit<BodyOf<'/exact/createWarehouseTransfer', 'post'>, 'WarehouseTransferLines'> & { Description?: string; WarehouseTransferLines: TransferLine[] }
+export type TransferBody = BodyOf<'/exact/createWarehouseTransfer', 'post'> & { Description?: string }
 
 /** The createWarehouseTransfer body; `process` books it at once (the spec's process-transfer call). */
 export function transferBody(item: string, from: Place, to: Place, quantity: number, description: string, numbers: TrackedNumbers = {}): TransferBody {
