@@ -132,6 +132,53 @@ impl SimHandle {
         Ok(keys)
     }
 
+    /// Removes properties from a path the way Exact does without notice (reference §17): from
+    /// then on every read that selects, filters or orders by one, and every write that sends one,
+    /// is answered 400 `Type '…' does not have a property named '…'`, naming the type the path
+    /// answers with. A regular path (`Logistics/Items`) removes them from the entity: its sync and
+    /// bulk views lose the ones they have too; a sync or bulk path (`sync/Logistics/Items`) only
+    /// from that view, as Exact removed `DeductibilityPercentages` from GLAccountSync alone.
+    pub fn remove_properties(&self, path: &str, names: &[String]) -> Result<(), String> {
+        let e = schema::entity(path).ok_or_else(|| format!("no such path: {path}"))?;
+        let mut fields = Vec::new();
+        for name in names {
+            let f = e.field(name).ok_or_else(|| format!("{} has no property {name}", e.path))?;
+            fields.push(f.name);
+        }
+        let mut removed = self.0.removed.write();
+        for view in views_of(e) {
+            let gone = removed.entry(view.path).or_default();
+            for name in fields.iter().filter(|n| view.field(n).is_some()) {
+                if !gone.contains(name) {
+                    gone.push(*name);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Brings back every property removed through `path` (and, for a regular path, from its
+    /// sync and bulk views).
+    pub fn restore_properties(&self, path: &str) -> Result<(), String> {
+        let e = schema::entity(path).ok_or_else(|| format!("no such path: {path}"))?;
+        let mut removed = self.0.removed.write();
+        for view in views_of(e) {
+            removed.remove(view.path);
+        }
+        Ok(())
+    }
+
+    /// The removed properties per view path.
+    pub fn removed_properties(&self) -> std::collections::BTreeMap<String, Vec<String>> {
+        self.0
+            .removed
+            .read()
+            .iter()
+            .filter(|(_, names)| !names.is_empty())
+            .map(|(path, names)| (path.to_string(), names.iter().map(|n| n.to_string()).collect()))
+            .collect()
+    }
+
     /// Row counts per table of a division.
     pub fn table_sizes(&self, division: i32) -> Option<Vec<(String, usize)>> {
         let i = self.0.division_index(division)?;
@@ -147,6 +194,28 @@ impl SimHandle {
         let Some(i) = self.0.division_index(division) else { return Vec::new() };
         super::stock::mismatches(&self.0.data[i].read())
     }
+}
+
+/// A path and, for a regular one, its sync and bulk views.
+fn views_of(e: &'static schema::Entity) -> Vec<&'static schema::Entity> {
+    let mut views = vec![e];
+    if e.kind == schema::Kind::Regular {
+        views.extend(
+            schema::entities()
+                .iter()
+                .filter(|v| v.twin == Some(e.path) && matches!(v.kind, schema::Kind::Sync | schema::Kind::Bulk)),
+        );
+    }
+    views
+}
+
+#[derive(Deserialize)]
+struct SchemaChange {
+    path: String,
+    #[serde(default)]
+    remove: Vec<String>,
+    #[serde(default)]
+    restore: bool,
 }
 
 #[derive(Deserialize)]
@@ -173,6 +242,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/token-lifetime", web::post().to(token_lifetime))
             .route("/counters", web::get().to(counters))
             .route("/stats", web::get().to(stats))
+            .route("/schema", web::get().to(schema_get))
+            .route("/schema", web::post().to(schema_post))
             .route("/rows/{division}/{path:.*}", web::get().to(rows)),
     );
 }
@@ -247,6 +318,21 @@ async fn stats(st: St) -> HttpResponse {
         );
     }
     HttpResponse::Ok().json(serde_json::json!({"total_rows": total, "divisions": divisions}))
+}
+
+/// `{"removed": {"{view path}": [property, …]}}`.
+async fn schema_get(st: St) -> HttpResponse {
+    HttpResponse::Ok().json(serde_json::json!({"removed": handle(&st).removed_properties()}))
+}
+
+async fn schema_post(st: St, body: web::Json<SchemaChange>) -> HttpResponse {
+    let h = handle(&st);
+    let done =
+        if body.restore { h.restore_properties(&body.path) } else { h.remove_properties(&body.path, &body.remove) };
+    match done {
+        Ok(()) => schema_get(st).await,
+        Err(message) => error(400, &message),
+    }
 }
 
 async fn rows(st: St, path: web::Path<(i32, String)>) -> HttpResponse {

@@ -89,6 +89,8 @@ pub struct Counters {
     pub token_calls: u64,
     /// Pictures served at `/docs/SysImage.aspx`.
     pub pictures: u64,
+    /// Reads and writes refused for naming a removed property (`POST /_sim/schema`).
+    pub removed_refusals: u64,
 }
 
 /// State shared by the HTTP workers and the control handle.
@@ -104,12 +106,20 @@ pub struct SimState {
     pub faults: Mutex<Faults>,
     pub serving: AtomicBool,
     pub counters: Mutex<Counters>,
+    /// Properties removed without notice (`POST /_sim/schema`), per view path as the schema
+    /// spells it (`logistics/Items`, `sync/Logistics/Items`); every division alike.
+    pub removed: RwLock<BTreeMap<&'static str, Vec<&'static str>>>,
 }
 
 impl SimState {
     /// Index of a division code in `data`.
     pub fn division_index(&self, code: i32) -> Option<usize> {
         self.divisions.iter().position(|d| d.code == code)
+    }
+
+    /// The properties removed from a view (empty for most).
+    pub fn removed_from(&self, view: &crate::exact::schema::Entity) -> Vec<&'static str> {
+        self.removed.read().get(view.path).cloned().unwrap_or_default()
     }
 }
 
@@ -140,6 +150,7 @@ impl Simulator {
             faults: Mutex::new(opts.faults.clone()),
             serving: AtomicBool::new(true),
             counters: Mutex::new(Counters::default()),
+            removed: RwLock::new(BTreeMap::new()),
         });
         let server = server::serve(state.clone(), listener, opts.workers.max(1))?;
         let handle = server.handle();

@@ -324,6 +324,9 @@ fn handle(req: &HttpRequest, body: &[u8], st: &SimState, t: &Target<'_>, user: u
     match method {
         "GET" => read(req, st, di, division, t),
         "POST" | "PUT" | "DELETE" => {
+            if let Some(gone) = sends_removed(st, e, body) {
+                return refused(st, &odata::removed_property(e, gone));
+            }
             let now = st.clock.cet_ms();
             let api_user = st.users.get(user).map_or(0, |u| u.id);
             let result = {
@@ -360,6 +363,25 @@ fn handle(req: &HttpRequest, body: &[u8], st: &SimState, t: &Target<'_>, user: u
     }
 }
 
+/// A refused query or write; refusals for a removed property are counted.
+fn refused(st: &SimState, err: &ODataError) -> HttpResponse {
+    if err.message.contains(odata::REMOVED_PROPERTY) {
+        st.counters.lock().removed_refusals += 1;
+    }
+    error(err.status, &err.message)
+}
+
+/// The first property of a write body that was removed from the entity (reference §17: a write
+/// that sends one is refused like a read that selects one).
+fn sends_removed(st: &SimState, e: &Entity, body: &[u8]) -> Option<&'static str> {
+    let removed = st.removed_from(e);
+    if removed.is_empty() {
+        return None;
+    }
+    let sent: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(body).ok()?;
+    removed.into_iter().find(|name| sent.contains_key(*name))
+}
+
 fn count_write(st: &SimState, method: &str, e: &Entity) {
     *st.counters.lock().writes.entry(format!("{method} {}", e.path)).or_default() += 1;
 }
@@ -370,6 +392,7 @@ fn read(req: &HttpRequest, st: &SimState, di: usize, division: i32, t: &Target<'
     let Some(table) = d.table(super::store::table_of(e)) else { return error(404, "Not found") };
     let u = UriBase { base_url: &st.base_url, division };
     let json = wants_json(req);
+    let removed = st.removed_from(e);
     if let Some(key) = t.key {
         let key = match odata::parse::parse_filter(key) {
             Ok(odata::parse::Expr::Lit(v)) => v,
@@ -381,16 +404,16 @@ fn read(req: &HttpRequest, st: &SimState, di: usize, division: i32, t: &Target<'
             _ => None,
         };
         let Some(k) = found else { return error(404, "Not found") };
-        let q = match odata::parse_query(e, table, req.query_string()) {
+        let q = match odata::parse_query_without(e, table, req.query_string(), &removed) {
             Ok(q) => q,
             // A key lookup does not need a $filter (mandatory filtering is about collections).
             Err(err) if err.message.starts_with("A GET request") => {
-                match odata::parse_query(e, table, &format!("{}&$filter=true", req.query_string())) {
+                match odata::parse_query_without(e, table, &format!("{}&$filter=true", req.query_string()), &removed) {
                     Ok(q) => q,
-                    Err(err) => return error(err.status, &err.message),
+                    Err(err) => return refused(st, &err),
                 }
             }
-            Err(err) => return error(err.status, &err.message),
+            Err(err) => return refused(st, &err),
         };
         let mut out = String::from("{\"d\":");
         odata::write_row(&mut out, &u, table, k, &odata::Projection::new(e, table, &q.select).expanding(&q, &d, &[k]));
@@ -398,9 +421,9 @@ fn read(req: &HttpRequest, st: &SimState, di: usize, division: i32, t: &Target<'
         return HttpResponse::Ok().content_type("application/json; charset=utf-8").body(out);
     }
     let raw = function_filter(e, req.query_string());
-    let q = match odata::parse_query(e, table, &raw) {
+    let q = match odata::parse_query_without(e, table, &raw, &removed) {
         Ok(q) => q,
-        Err(err) => return error(err.status, &err.message),
+        Err(err) => return refused(st, &err),
     };
     let page_size = if e.kind == Kind::Function { usize::MAX } else { e.page_size() };
     let page = odata::execute(e, table, &q, page_size);

@@ -117,6 +117,20 @@ pub fn needs_filter(view: &Entity) -> bool {
 }
 
 pub fn parse_query(view: &Entity, table: &Table, raw: &str) -> Result<Query, ODataError> {
+    parse_query_without(view, table, raw, &[])
+}
+
+/// The middle of the provider's message for a property it removed.
+pub const REMOVED_PROPERTY: &str = "does not have a property named";
+
+/// The provider's answer to a query or a write naming a property it removed (reference §17).
+pub fn removed_property(view: &Entity, name: &str) -> ODataError {
+    ODataError::bad(format!("Type '{}' {REMOVED_PROPERTY} '{name}'", type_name(view)))
+}
+
+/// [`parse_query`] on a view whose `removed` properties are gone: naming one in `$select`,
+/// `$filter` or `$orderby` is refused, and a query without `$select` no longer gets them.
+pub fn parse_query_without(view: &Entity, table: &Table, raw: &str, removed: &[&str]) -> Result<Query, ODataError> {
     let pairs = decode_pairs(raw);
     let mut q = Query {
         select: Vec::new(),
@@ -138,9 +152,12 @@ pub fn parse_query(view: &Entity, table: &Table, raw: &str) -> Result<Query, ODa
                 if !eval::is_boolean(&e) {
                     return Err(ODataError::bad("Expression of type 'System.Boolean' expected at position 0."));
                 }
+                let mut names = Vec::new();
+                e.fields(&mut names);
+                if let Some(gone) = names.iter().find(|n| removed.contains(&n.as_str())) {
+                    return Err(removed_property(view, gone));
+                }
                 if view.kind == Kind::Sync {
-                    let mut names = Vec::new();
-                    e.fields(&mut names);
                     let allowed = |n: &str| n == "Timestamp" || (view.path == "sync/Deleted" && n == "EntityType");
                     if let Some(bad) = names.iter().find(|n| !allowed(n)) {
                         return Err(ODataError::bad(format!(
@@ -160,6 +177,9 @@ pub fn parse_query(view: &Entity, table: &Table, raw: &str) -> Result<Query, ODa
                         Some("desc") => true,
                         Some(_) => return Err(ODataError::bad(parse::SYNTAX_ERROR)),
                     };
+                    if removed.contains(&name) {
+                        return Err(removed_property(view, name));
+                    }
                     if view.field(name).is_none() {
                         return Err(ODataError::bad(format!(
                             "No property '{name}' exists in type '{}'.",
@@ -211,9 +231,14 @@ pub fn parse_query(view: &Entity, table: &Table, raw: &str) -> Result<Query, ODa
         Some("*") if strict => {
             return Err(ODataError::bad(format!("This endpoint does not support $select=*: {}", view.path)));
         }
-        None | Some("") | Some("*") => q.select = (0..view.fields.len()).collect(),
+        None | Some("") | Some("*") => {
+            q.select = (0..view.fields.len()).filter(|&i| !removed.contains(&view.fields[i].name)).collect();
+        }
         Some(list) => {
             for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                if removed.contains(&name) {
+                    return Err(removed_property(view, name));
+                }
                 match view.fields.iter().position(|f| f.name == name) {
                     Some(i) if !q.select.contains(&i) => q.select.push(i),
                     Some(_) => {}
