@@ -61,6 +61,7 @@ impl fmt::Display for Check {
 pub async fn run(config: &Config) -> Vec<Check> {
     let mut checks = check_secrets(config);
     checks.extend(check_data_dir(&config.data_dir));
+    checks.extend(check_dropped_properties(&config.data_dir));
     checks.extend(check_exact(config).await);
     checks.extend(check_printers(config).await);
     checks.extend(check_tls(config));
@@ -126,6 +127,64 @@ pub fn check_data_dir(dir: &Path) -> Vec<Check> {
         )),
     }
     checks.push(disk_space(dir));
+    checks
+}
+
+/// The properties Exact Online removed that each organization no longer asks for (reference
+/// §17): the product goes on without them, and they show empty.
+pub fn check_dropped_properties(dir: &Path) -> Vec<Check> {
+    // A missing or unreadable directory is the data-dir check's to report.
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut stores: Vec<(i64, std::path::PathBuf)> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let division = name.strip_prefix("org-")?.strip_suffix(".redb")?.parse().ok()?;
+            Some((division, e.path()))
+        })
+        .collect();
+    stores.sort();
+    let mut checks = Vec::new();
+    for (division, path) in stores {
+        let db = match redb::ReadOnlyDatabase::open(&path) {
+            Ok(db) => db,
+            Err(redb::DatabaseError::DatabaseAlreadyOpen) => {
+                checks.push(Check::ok(
+                    "schema",
+                    format!("organization {division} is open in the running server: GET /api/v1/status lists the properties Exact Online removed"),
+                ));
+                continue;
+            }
+            Err(e) => {
+                checks.push(Check::warn(
+                    "schema",
+                    format!("organization {division}: {} cannot be read: {e}", path.display()),
+                ));
+                continue;
+            }
+        };
+        let prefix = crate::store::meta::kv_key(crate::exact::dropped::KV_PREFIX);
+        let read = redb::ReadableDatabase::begin_read(&db)
+            .map_err(|e| e.to_string())
+            .and_then(|txn| crate::store::meta::scan_raw(&txn, &prefix).map_err(|e| e.to_string()));
+        match read {
+            Ok(entries) => {
+                for d in crate::exact::dropped::parse_entries(entries) {
+                    checks.push(Check::warn(
+                        "schema",
+                        format!(
+                            "organization {division}: Exact Online removed {} from {} (since {}): the product no longer reads it and shows it empty",
+                            d.property, d.endpoint, d.since
+                        ),
+                    ));
+                }
+            }
+            Err(e) => checks.push(Check::warn("schema", format!("organization {division}: {e}"))),
+        }
+    }
+    if checks.is_empty() {
+        checks.push(Check::ok("schema", "Exact Online has removed no property the product reads"));
+    }
     checks
 }
 

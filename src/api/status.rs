@@ -4,6 +4,7 @@
 use super::router::Router;
 use crate::auth::tier::Session;
 use crate::error::{AppError, AppResult};
+use crate::exact::dropped::{self, DroppedProperty};
 use crate::exact::reachability::ProviderStatus;
 use crate::outbox::QueueCounts;
 use crate::state::AppState;
@@ -21,15 +22,24 @@ pub fn routes(r: &mut Router) {
 }
 
 #[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 struct ServerStatus {
     provider: ProviderStatus,
     /// The organization's writes in the outbox.
     outbox: QueueCounts,
+    /// Properties Exact Online removed that the product no longer asks for: they show empty.
+    dropped_properties: Vec<DroppedProperty>,
 }
 
 async fn status(state: web::Data<AppState>, session: Session) -> AppResult<HttpResponse> {
-    let outbox = state.outbox.counts(session.record.division).map_err(AppError::internal)?;
-    Ok(HttpResponse::Ok()
-        .insert_header(("Cache-Control", "no-store"))
-        .json(ServerStatus { provider: state.exact.provider_status(), outbox }))
+    let division = session.record.division;
+    let outbox = state.outbox.counts(division).map_err(AppError::internal)?;
+    let store = state.stores.get(division)?;
+    let dropped_properties =
+        web::block(move || dropped::all(&store)).await.map_err(|e| AppError::internal(anyhow::anyhow!("{e}")))??;
+    Ok(HttpResponse::Ok().insert_header(("Cache-Control", "no-store")).json(ServerStatus {
+        provider: state.exact.provider_status(),
+        outbox,
+        dropped_properties,
+    }))
 }

@@ -2,6 +2,7 @@
 
 pub mod catalogue;
 pub mod client;
+pub mod dropped;
 pub mod envelope;
 pub mod error;
 pub mod oauth;

@@ -7,6 +7,7 @@ use super::deadline::{self, Progress, Settled};
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::ExactError;
 use crate::exact::catalogue::{self, Endpoint};
+use crate::exact::dropped;
 use crate::exact::oauth::now_ms;
 use crate::limits::PROVIDER_READ_MAX_ROWS;
 use crate::organization::org_token;
@@ -176,7 +177,7 @@ async fn refresh(
     user: String,
     progress: Progress,
 ) -> Result<bool, ExactError> {
-    let rows = fetch(&state, division, ep, user, &progress).await?;
+    let rows = fetch(&state, &store, division, ep, user, &progress).await?;
     let stamp = now_ms().to_string();
     let table = ep.table;
     let key = fetched_key(table);
@@ -202,9 +203,11 @@ async fn refresh(
     }
 }
 
-/// Every row of the table from the provider, with the fields the spec reads.
+/// Every row of the table from the provider, with the fields the spec reads, less those Exact
+/// removed (a removal met here is remembered and the read goes on without it).
 async fn fetch(
     state: &AppState,
+    store: &OrgStore,
     division: i64,
     ep: &'static Endpoint,
     user: String,
@@ -212,11 +215,20 @@ async fn fetch(
 ) -> Result<Vec<Value>, ExactError> {
     let access = state.tokens.access_token(&user).await?;
     // Spec §7: warehouses are read ordered by Code, selecting ID, Code and Description.
-    let query = if ep.table == "warehouses" {
-        "$select=ID,Code,Description&$orderby=Code asc".to_string()
+    let (select, order) = if ep.table == "warehouses" {
+        ("ID,Code,Description".to_string(), "&$orderby=Code%20asc")
     } else {
-        format!("$select={}", catalogue::live_select(ep))
+        (catalogue::live_select(ep), "")
     };
-    let url = state.exact.api_url(division, &format!("{}?{}", ep.path, query.replace(' ', "%20")));
-    super::all_rows(state, division, &access, &url, progress).await
+    loop {
+        let gone = dropped::of(store, ep.path).map_err(|e| ExactError::Malformed(e.to_string()))?;
+        let select = dropped::without(&select, &gone);
+        let url = state.exact.api_url(division, &format!("{}?$select={select}{order}", ep.path));
+        let read = super::all_rows(state, division, &access, &url, progress).await;
+        let removed = read.as_ref().err().and_then(ExactError::removed_property);
+        match removed.filter(|p| select.split(',').any(|f| f == *p)) {
+            Some(p) if dropped::record(store, ep.path, p).map_err(|e| ExactError::Malformed(e.to_string()))? => {}
+            _ => return read,
+        }
+    }
 }

@@ -14,10 +14,10 @@ pub mod store;
 
 pub use entry::{Entry, Method, Reconcile, State};
 
-use crate::exact::catalogue;
 use crate::exact::oauth::now_ms;
 use crate::exact::tokens::TokenManager;
 use crate::exact::{ExactClient, ExactError};
+use crate::exact::{catalogue, dropped};
 use crate::serverdb::ServerDb;
 use crate::store::Stores;
 use crate::sync::engine::SyncError;
@@ -549,6 +549,15 @@ impl OutboxService {
             // Only Exact's own refusal, with its message, ends an entry.
             Err(ExactError::Rejected { message, .. } | ExactError::Forbidden(message)) => {
                 tracing::warn!(division, id = entry.id, action = %entry.action, %message, "outbox: refused by Exact Online");
+                // A write sends only what its user set (and the key it chose for a create), so a
+                // removed property in it is the user's: refused with Exact's message, never
+                // dropped unseen; status lists it like one a read met.
+                if let Some(property) = dropped::removed_property(&message) {
+                    let endpoint = dropped::endpoint_of(&entry.path);
+                    if let Err(e) = self.stores.get(division).and_then(|s| dropped::record(&s, endpoint, property)) {
+                        tracing::warn!(division, error = %e, "outbox: could not record a removed property");
+                    }
+                }
                 if entry.reserve.is_some() {
                     return self.refused_with_reservation(division, org, token, entry, message).await;
                 }

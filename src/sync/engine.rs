@@ -6,9 +6,9 @@
 use super::progress::{Progress, SyncEvent};
 use super::sink::{RawRows, SyncSink};
 use crate::exact::catalogue::{self, Endpoint, Kind};
-use crate::exact::odata;
 use crate::exact::tokens::TokenManager;
 use crate::exact::{ExactClient, ExactError};
+use crate::exact::{dropped, odata};
 use crate::store::fields::{extract, raw_i64, raw_str};
 use crate::store::{BULK_ROWS, BulkLoad};
 use parking_lot::Mutex;
@@ -268,6 +268,16 @@ impl SyncEngine {
         {
             result = self.fetch_table(division, token, ep, sink, &mut progress).await;
         }
+        // Exact removed a property the sync selects (reference §17): drop it from the select,
+        // remember that, and go on from where the table stopped, once per property.
+        while let Some(property) = result.as_ref().err().and_then(|e| removed_from(e, ep)) {
+            match ep.sync_path.map(|p| sink.drop_property(&format!("sync/{p}"), &property)) {
+                Some(Ok(true)) => result = self.fetch_table(division, token, ep, sink, &mut progress).await,
+                Some(Err(e)) => result = Err(e),
+                // Dropped before and still refused: not a removal this sync can step past.
+                Some(Ok(false)) | None => break,
+            }
+        }
         let timestamp = sink.timestamp(ep.table).ok().flatten();
         let rows = sink.row_count(ep.table).unwrap_or(0);
         let error = result.err().map(|e| format!("{e:#}"));
@@ -298,13 +308,15 @@ impl SyncEngine {
         progress: &mut Progress,
     ) -> anyhow::Result<()> {
         let sync_path = ep.sync_path.ok_or_else(|| anyhow::anyhow!("{} has no sync path", ep.name))?;
-        let expand = ep.expand.join(",");
+        let dropped = sink.dropped_properties(&format!("sync/{sync_path}"))?;
+        let expand: Vec<&str> = ep.expand.iter().copied().filter(|c| !dropped.iter().any(|d| d == c)).collect();
+        let expand = expand.join(",");
         let stored = sink.timestamp(ep.table)?;
         // Rows stored without the collections now expanded (by an older release) lack them, and an
         // incremental sync would only bring the changed ones: read the table from the start once.
         let reshaped = sink.expanded_with(ep.table)?.unwrap_or_default() != expand;
         let since = if reshaped { INITIAL_TIMESTAMP } else { stored.unwrap_or(INITIAL_TIMESTAMP) };
-        let select = catalogue::sync_select(ep);
+        let select = dropped::without(&catalogue::sync_select(ep), &dropped);
         let expand_option =
             if expand.is_empty() { String::new() } else { format!("&$expand={}", urlencoding::encode(&expand)) };
         let first = self.client.api_url(
@@ -432,6 +444,12 @@ impl SyncEngine {
             error: None,
         }
     }
+}
+
+/// The property named by Exact's refusal `e`, when it is one `ep`'s sync selects.
+fn removed_from(e: &anyhow::Error, ep: &Endpoint) -> Option<String> {
+    let property = e.downcast_ref::<ExactError>()?.removed_property()?;
+    catalogue::sync_select(ep).split(',').any(|f| f == property).then(|| property.to_string())
 }
 
 /// A page being fetched ahead; dropped (the sync stopped), the fetch is cancelled.

@@ -42,4 +42,10 @@ pub trait SyncSink: Send + Sync {
 
     /// Records the collections a complete read of `table` brought with its rows.
     fn set_expanded_with(&self, table: &str, expand: &str) -> anyhow::Result<()>;
+
+    /// The properties Exact removed from the provider `endpoint` (`crate::exact::dropped`).
+    fn dropped_properties(&self, endpoint: &str) -> anyhow::Result<Vec<String>>;
+
+    /// Remembers that Exact removed `property` from `endpoint`; answers whether it is new.
+    fn drop_property(&self, endpoint: &str, property: &str) -> anyhow::Result<bool>;
 }

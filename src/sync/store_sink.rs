@@ -2,6 +2,7 @@
 //! store transaction.
 
 use super::sink::{RawRows, SyncSink};
+use crate::exact::dropped;
 use crate::store::{BulkLoad, Commit, DELETED_ENTRIES_TABLE, OrgStore, RowBatch};
 use std::sync::Arc;
 
@@ -59,6 +60,14 @@ impl SyncSink for OrgStore {
 
     fn set_expanded_with(&self, table: &str, expand: &str) -> anyhow::Result<()> {
         Ok(self.kv_put(&expanded_key(table), expand.as_bytes())?)
+    }
+
+    fn dropped_properties(&self, endpoint: &str) -> anyhow::Result<Vec<String>> {
+        Ok(dropped::of(self, endpoint)?)
+    }
+
+    fn drop_property(&self, endpoint: &str, property: &str) -> anyhow::Result<bool> {
+        Ok(dropped::record(self, endpoint, property)?)
     }
 }
 

@@ -4,6 +4,7 @@ import { noticeFor } from './outage.ts'
 const status = (reachable: boolean, pending: number, failed: number, since_ms: number | null = 1_700_000_000_000) => ({
   provider: { reachable, since_ms, last_error: reachable ? null : 'network error' },
   outbox: { pending, failed },
+  droppedProperties: [],
 })
 
 describe('noticeFor', () => {
