@@ -49,6 +49,8 @@ mod reliability;
 mod scan_catalogue;
 #[cfg(feature = "demo")]
 mod scanning;
+#[cfg(feature = "demo")]
+mod schema_changes;
 mod server;
 #[cfg(feature = "demo")]
 mod setup;
