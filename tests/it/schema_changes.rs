@@ -6,6 +6,7 @@ use crate::provider::{World, quick_waits};
 use crate::support::test_config;
 use reqwest::Method;
 use serde_json::{Value, json};
+use stock_manager::doctor::{self, Level};
 use stock_manager::server::{self, StartOptions};
 use stock_manager::sim::SimOptions;
 
@@ -160,6 +161,21 @@ async fn a_sync_goes_past_removed_properties_and_a_restart_keeps_them_dropped() 
     assert!(after["tables"]["accounts"]["error"].is_null(), "{after}");
     assert_eq!(refusals(&w), 2, "no request selected a removed property after the restart");
     assert_eq!(local_rows(&w, "accounts").await.len(), accounts.len());
+
+    // doctor names each dropped property, once the server no longer holds the store.
+    let data_dir = w.server._dir.path().join("data");
+    let held = doctor::check_dropped_properties(&data_dir);
+    assert!(held.iter().all(|c| c.level == Level::Ok && c.message.contains("/api/v1/status")), "{held:?}");
+    w.server.running.take().expect("running").stop(true).await.expect("clean stop");
+    let checks = doctor::check_dropped_properties(&data_dir);
+    for (endpoint, property) in &expected {
+        assert!(
+            checks
+                .iter()
+                .any(|c| c.level == Level::Warn && c.message.contains(endpoint) && c.message.contains(property)),
+            "{checks:?}"
+        );
+    }
     w.stop().await;
 }
 
