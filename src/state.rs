@@ -77,7 +77,8 @@ impl AppState {
             &config.provider.client_id,
             config.provider.client_secret.clone(),
         )
-        .reporting_to(exact.reachability());
+        .reporting_to(exact.reachability())
+        .with_clock(waits.clock.clone());
         let tokens = Arc::new(TokenManager::new(serverdb.clone(), oauth));
         let sync = Arc::new(SyncEngine::new(exact.clone()));
         let stores = Arc::new(

@@ -8,6 +8,7 @@ use crate::auth::accounts::AccountView;
 use crate::auth::tier::{Session, today};
 use crate::auth::{accounts, orgs};
 use crate::error::{AppError, AppResult, Code};
+use crate::exact::tokens::UserToken;
 use crate::organization::{OrganizationDetails, organization_details};
 use crate::state::AppState;
 use crate::store::{DELETED_ENTRIES_TABLE, OrgDetails};
@@ -157,8 +158,8 @@ struct SavedPermissions {
     data: Vec<Value>,
 }
 
-async fn access_token(state: &AppState, session: &Session) -> AppResult<String> {
-    Ok(state.tokens.access_token(&session.record.user).await?)
+async fn access_token(state: &AppState, session: &Session) -> AppResult<UserToken> {
+    Ok(UserToken::checked(&state.tokens, &session.record.user).await?)
 }
 
 /// `GET /exact/current`: the provider's current division and customer name for this user.

@@ -8,6 +8,7 @@ use super::router::{Res, Router};
 use super::scope::Org;
 use crate::auth::tier::Session;
 use crate::error::{AppError, AppResult, Code};
+use crate::exact::tokens::UserToken;
 use crate::pictures::SetOutcome;
 use crate::pictures::store::Image;
 use crate::state::AppState;
@@ -340,8 +341,8 @@ fn outcome_view(item_id: &str, outcome: &SetOutcome) -> SetOutcomeView {
     }
 }
 
-async fn provider_token(state: &AppState, session: &Session) -> AppResult<String> {
-    Ok(state.tokens.access_token(&session.record.user).await?)
+async fn provider_token(state: &AppState, session: &Session) -> AppResult<UserToken> {
+    Ok(UserToken::checked(&state.tokens, &session.record.user).await?)
 }
 
 async fn set_one(

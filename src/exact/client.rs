@@ -1,15 +1,18 @@
 //! The provider's REST client: one shared HTTP client, the per-division rate limiters, paging by
 //! `__next`, and the spec's waits (§9) on network errors and 429s.
 
+use super::clock::Clock;
 use super::envelope::{self, Page};
 use super::error::ExactError;
 use super::oauth::{now_ms, without_url};
 use super::rate_limit::{RateLimiter, RateLimiters};
 use super::reachability::{ProviderStatus, Reachability};
+use super::tokens::UserToken;
 use bytes::Bytes;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap};
 use reqwest::{Method, StatusCode};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -30,6 +33,8 @@ pub struct Waits {
     pub throttle: Duration,
     /// The longest wait for a rate-limit window to reset: until the next minute.
     pub rate_limit_max: Duration,
+    /// The clock these waits, token lifetimes and the provider's windows are reckoned by.
+    pub clock: Clock,
 }
 
 impl Default for Waits {
@@ -41,6 +46,7 @@ impl Default for Waits {
             rate_limited_attempts: 30,
             throttle: Duration::from_millis(1300),
             rate_limit_max: Duration::from_secs(60),
+            clock: Clock::real(),
         }
     }
 }
@@ -67,6 +73,40 @@ impl Drop for Reserved<'_> {
     }
 }
 
+/// Whose token a call goes out with.
+#[derive(Clone, Copy)]
+pub enum Bearer<'a> {
+    /// This token as it is: a sign-in checking its own new token, the setup's test call.
+    Token(&'a str),
+    /// A stored user's token, taken as the call goes out (after any wait for the rate limit), so
+    /// it is valid for that request, and renewed once more when Exact refuses it.
+    User(&'a UserToken),
+}
+
+impl<'a> From<&'a str> for Bearer<'a> {
+    fn from(token: &'a str) -> Self {
+        Bearer::Token(token)
+    }
+}
+
+impl<'a> From<&'a String> for Bearer<'a> {
+    fn from(token: &'a String) -> Self {
+        Bearer::Token(token)
+    }
+}
+
+impl<'a> From<&'a UserToken> for Bearer<'a> {
+    fn from(user: &'a UserToken) -> Self {
+        Bearer::User(user)
+    }
+}
+
+/// A call that reached the provider: its answer and the user's token that went out with it.
+struct Sent {
+    answer: Answer,
+    user_token: Option<String>,
+}
+
 /// A provider answer: status, headers and body.
 pub struct Answer {
     pub status: StatusCode,
@@ -88,7 +128,7 @@ impl ExactClient {
         ExactClient {
             http,
             base_url: base_url.trim_end_matches('/').to_string(),
-            limiters: Arc::new(RateLimiters::new(waits.rate_limit_max)),
+            limiters: Arc::new(RateLimiters::new(waits.rate_limit_max, waits.clock.clone())),
             waits,
             reachability: Arc::new(Reachability::default()),
         }
@@ -151,11 +191,11 @@ impl ExactClient {
     async fn call_once(
         &self,
         division: Option<i64>,
-        token: &str,
+        bearer: Bearer<'_>,
         method: Method,
         url: &str,
         body: Option<&Value>,
-    ) -> Result<Answer, ExactError> {
+    ) -> Result<Sent, ExactError> {
         self.check_host(url)?;
         let limiter = division.map(|d| self.limiter(d));
         if let Some(l) = &limiter {
@@ -164,7 +204,13 @@ impl ExactClient {
         // A call dropped before its answer (a live read past its deadline, a caller gone) gives
         // its reserved slot back: a leaked one would stall the division's calls for good.
         let mut reserved = Reserved(limiter.as_deref());
-        let mut req = self.http.request(method, url).bearer_auth(token).header(ACCEPT, "application/json");
+        // The user's token is taken only now: one taken before the wait for the rate limit (up to
+        // a minute) may have expired by the time the call goes out.
+        let token: Cow<'_, str> = match bearer {
+            Bearer::Token(t) => Cow::Borrowed(t),
+            Bearer::User(u) => Cow::Owned(u.tokens.access_token(&u.user).await?),
+        };
+        let mut req = self.http.request(method, url).bearer_auth(&token).header(ACCEPT, "application/json");
         if let Some(b) = body {
             req = req.header(CONTENT_TYPE, "application/json").header("Prefer", "return=representation").json(b);
         }
@@ -195,7 +241,8 @@ impl ExactClient {
         } else {
             self.reachability.answered(now_ms());
         }
-        Ok(Answer { status, headers, body })
+        let user_token = matches!(bearer, Bearer::User(_)).then(|| token.into_owned());
+        Ok(Sent { answer: Answer { status, headers, body }, user_token })
     }
 
     /// Maps a non-success answer to its error.
@@ -215,24 +262,41 @@ impl ExactClient {
         }
     }
 
-    /// A call with the spec's retries: transient failures wait `wait` and try again.
+    /// A call with the spec's retries: transient failures wait `wait` and try again; without a
+    /// `wait`, the call is sent once. Either way a user's token Exact refuses is renewed and the
+    /// call sent once more with the new one: a 401 is answered before anything is done.
     async fn call(
         &self,
         division: Option<i64>,
-        token: &str,
+        bearer: Bearer<'_>,
         method: Method,
         url: &str,
         body: Option<&Value>,
-        wait: Duration,
+        wait: Option<Duration>,
     ) -> Result<Answer, ExactError> {
-        let (mut attempt, mut rate_limited) = (0, 0);
+        let (mut attempt, mut rate_limited, mut renewed) = (0, 0, false);
         loop {
-            let result = self.call_once(division, token, method.clone(), url, body).await;
-            let err = match result {
-                Ok(a) if a.status.is_success() => return Ok(a),
-                Ok(a) => Self::error_of(&a),
-                Err(e) => e,
+            let result = self.call_once(division, bearer, method.clone(), url, body).await;
+            let (err, refused) = match result {
+                Ok(sent) if sent.answer.status.is_success() => return Ok(sent.answer),
+                Ok(sent) => {
+                    let refused = sent.user_token.filter(|_| sent.answer.status == StatusCode::UNAUTHORIZED);
+                    (Self::error_of(&sent.answer), refused)
+                }
+                Err(e) => (e, None),
             };
+            // Exact refused the user's token although it looked valid (revoked, clocks apart, a
+            // renewal elsewhere): renew it and send once more; a second refusal is the answer.
+            if let (Some(refused), Bearer::User(u), false) = (refused, bearer, renewed) {
+                renewed = true;
+                let fresh = u.tokens.rejected(&u.user, &refused).await?;
+                if fresh != refused {
+                    tracing::info!(user = %u.user, "Exact refused the token; sending again with a renewed one");
+                    continue;
+                }
+                return Err(err);
+            }
+            let Some(wait) = wait else { return Err(err) };
             let is_429 = matches!(err, ExactError::RateLimited);
             if is_429 {
                 rate_limited += 1;
@@ -248,13 +312,14 @@ impl ExactClient {
             }
             let attempt = attempt + rate_limited;
             tracing::warn!(error = %err, attempt, wait_ms = wait.as_millis() as u64, "Exact call failed; waiting to retry");
-            tokio::time::sleep(wait).await;
+            self.waits.clock.sleep(wait).await;
         }
     }
 
     /// One page of a collection.
-    pub async fn get_page(&self, division: i64, token: &str, url: &str) -> Result<Page, ExactError> {
-        let answer = self.call(Some(division), token, Method::GET, url, None, self.waits.read_retry).await?;
+    pub async fn get_page(&self, division: i64, token: impl Into<Bearer<'_>>, url: &str) -> Result<Page, ExactError> {
+        let answer =
+            self.call(Some(division), token.into(), Method::GET, url, None, Some(self.waits.read_retry)).await?;
         envelope::parse_collection(&answer.body).map_err(|e| ExactError::Malformed(e.to_string()))
     }
 
@@ -263,7 +328,7 @@ impl ExactClient {
     pub async fn for_each_page<F, Fut>(
         &self,
         division: i64,
-        token: &str,
+        token: impl Into<Bearer<'_>>,
         first_url: &str,
         throttle: bool,
         mut on_page: F,
@@ -272,6 +337,8 @@ impl ExactClient {
         F: FnMut(Page) -> Fut,
         Fut: std::future::Future<Output = Result<bool, ExactError>>,
     {
+        let token = token.into();
+        let throttle_for = self.waits.clock.real_duration(self.waits.throttle);
         let mut url = first_url.to_string();
         loop {
             let started = Instant::now();
@@ -286,22 +353,33 @@ impl ExactClient {
             }
             if throttle {
                 let spent = started.elapsed();
-                if spent < self.waits.throttle {
-                    tokio::time::sleep(self.waits.throttle - spent).await;
+                if spent < throttle_for {
+                    tokio::time::sleep(throttle_for - spent).await;
                 }
             }
         }
     }
 
     /// One page of a collection with its rows kept as the provider's JSON text (for syncs).
-    pub async fn get_page_raw(&self, division: i64, token: &str, url: &str) -> Result<envelope::RawPage, ExactError> {
-        let answer = self.call(Some(division), token, Method::GET, url, None, self.waits.read_retry).await?;
+    pub async fn get_page_raw(
+        &self,
+        division: i64,
+        token: impl Into<Bearer<'_>>,
+        url: &str,
+    ) -> Result<envelope::RawPage, ExactError> {
+        let answer =
+            self.call(Some(division), token.into(), Method::GET, url, None, Some(self.waits.read_retry)).await?;
         envelope::parse_collection_raw(&answer.body).map_err(|e| ExactError::Malformed(e.to_string()))
     }
 
     /// Every row of a collection, following `__next`; more than `PROVIDER_READ_MAX_ROWS` rows
     /// is an error rather than a list cut short.
-    pub async fn get_all(&self, division: i64, token: &str, url: &str) -> Result<Vec<Map<String, Value>>, ExactError> {
+    pub async fn get_all(
+        &self,
+        division: i64,
+        token: impl Into<Bearer<'_>>,
+        url: &str,
+    ) -> Result<Vec<Map<String, Value>>, ExactError> {
         let mut rows = Vec::new();
         self.for_each_page(division, token, url, false, |page| {
             let within = gather(&mut rows, page.rows);
@@ -312,9 +390,9 @@ impl ExactClient {
     }
 
     /// `GET /api/v1/current/Me` (no division, not rate limited by division).
-    pub async fn me(&self, token: &str) -> Result<Map<String, Value>, ExactError> {
+    pub async fn me(&self, token: impl Into<Bearer<'_>>) -> Result<Map<String, Value>, ExactError> {
         let url = format!("{}/api/v1/current/Me", self.base_url);
-        let answer = self.call(None, token, Method::GET, &url, None, self.waits.read_retry).await?;
+        let answer = self.call(None, token.into(), Method::GET, &url, None, Some(self.waits.read_retry)).await?;
         let page = envelope::parse_collection(&answer.body).map_err(|e| ExactError::Malformed(e.to_string()))?;
         page.rows.into_iter().next().ok_or_else(|| ExactError::Malformed("current/Me returned no row".into()))
     }
@@ -323,12 +401,14 @@ impl ExactClient {
     pub async fn post(
         &self,
         division: i64,
-        token: &str,
+        token: impl Into<Bearer<'_>>,
         path: &str,
         body: &Value,
     ) -> Result<Map<String, Value>, ExactError> {
         let url = self.api_url(division, path);
-        let answer = self.call(Some(division), token, Method::POST, &url, Some(body), self.waits.write_retry).await?;
+        let answer = self
+            .call(Some(division), token.into(), Method::POST, &url, Some(body), Some(self.waits.write_retry))
+            .await?;
         if answer.body.is_empty() {
             return Ok(Map::new());
         }
@@ -336,32 +416,38 @@ impl ExactClient {
     }
 
     /// PUT changed fields of an entity (204).
-    pub async fn put(&self, division: i64, token: &str, path: &str, body: &Value) -> Result<(), ExactError> {
+    pub async fn put(
+        &self,
+        division: i64,
+        token: impl Into<Bearer<'_>>,
+        path: &str,
+        body: &Value,
+    ) -> Result<(), ExactError> {
         let url = self.api_url(division, path);
-        self.call(Some(division), token, Method::PUT, &url, Some(body), self.waits.write_retry).await.map(|_| ())
+        let wait = Some(self.waits.write_retry);
+        self.call(Some(division), token.into(), Method::PUT, &url, Some(body), wait).await.map(|_| ())
     }
 
     /// DELETE an entity (204).
-    pub async fn delete(&self, division: i64, token: &str, path: &str) -> Result<(), ExactError> {
+    pub async fn delete(&self, division: i64, token: impl Into<Bearer<'_>>, path: &str) -> Result<(), ExactError> {
         let url = self.api_url(division, path);
-        self.call(Some(division), token, Method::DELETE, &url, None, self.waits.write_retry).await.map(|_| ())
+        let wait = Some(self.waits.write_retry);
+        self.call(Some(division), token.into(), Method::DELETE, &url, None, wait).await.map(|_| ())
     }
 
-    /// One write, sent once: no retry of any kind, since only the outbox can tell whether a
-    /// lost answer means the provider has it. Answers the created entity for a POST.
+    /// One write, sent once: no retry after a failure, since only the outbox can tell whether a
+    /// lost answer means the provider has it (a refused token is renewed and the write sent
+    /// again: a 401 books nothing). Answers the created entity for a POST.
     pub async fn write_once(
         &self,
         division: i64,
-        token: &str,
+        token: impl Into<Bearer<'_>>,
         method: Method,
         path: &str,
         body: Option<&Value>,
     ) -> Result<Map<String, Value>, ExactError> {
         let url = self.api_url(division, path);
-        let answer = self.call_once(Some(division), token, method, &url, body).await?;
-        if !answer.status.is_success() {
-            return Err(Self::error_of(&answer));
-        }
+        let answer = self.call(Some(division), token.into(), method, &url, body, None).await?;
         if answer.body.is_empty() {
             return Ok(Map::new());
         }
@@ -370,8 +456,14 @@ impl ExactClient {
     }
 
     /// Raw bytes of a provider file URL (item pictures), with its content type.
-    pub async fn get_bytes(&self, division: i64, token: &str, url: &str) -> Result<(String, Bytes), ExactError> {
-        let answer = self.call(Some(division), token, Method::GET, url, None, self.waits.read_retry).await?;
+    pub async fn get_bytes(
+        &self,
+        division: i64,
+        token: impl Into<Bearer<'_>>,
+        url: &str,
+    ) -> Result<(String, Bytes), ExactError> {
+        let answer =
+            self.call(Some(division), token.into(), Method::GET, url, None, Some(self.waits.read_retry)).await?;
         let ct = answer
             .headers
             .get(CONTENT_TYPE)

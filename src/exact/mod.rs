@@ -2,6 +2,7 @@
 
 pub mod catalogue;
 pub mod client;
+pub mod clock;
 pub mod dropped;
 pub mod envelope;
 pub mod error;
@@ -13,4 +14,5 @@ pub mod schema;
 pub mod tokens;
 
 pub use client::{ExactClient, Waits};
+pub use clock::Clock;
 pub use error::ExactError;

@@ -1,5 +1,6 @@
 //! Exact Online's OAuth 2.0 code grant: the authorize URL, the code exchange and the refresh.
 
+use super::clock::Clock;
 use super::error::ExactError;
 use super::reachability::Reachability;
 use crate::config::Secret;
@@ -53,6 +54,8 @@ pub struct OAuthClient {
     client_secret: Secret,
     /// Token calls count for the outage banner like every other provider call.
     reachability: Option<Arc<Reachability>>,
+    /// What a token's `expires_in` counts from.
+    clock: Clock,
 }
 
 impl OAuthClient {
@@ -63,7 +66,19 @@ impl OAuthClient {
             client_id: client_id.to_string(),
             client_secret,
             reachability: None,
+            clock: Clock::real(),
         }
+    }
+
+    /// Reckons token expiry by `clock` (the provider client's).
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// The clock token expiry is reckoned by.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
     }
 
     /// Reports the outcome of token calls to `reachability` (the provider client's).
@@ -161,7 +176,7 @@ impl OAuthClient {
         Ok(TokenSet {
             access_token: parsed.access_token,
             refresh_token: parsed.refresh_token,
-            expires_at_ms: now_ms() + Duration::from_secs(seconds.max(0) as u64).as_millis() as i64,
+            expires_at_ms: self.clock.now_ms() + Duration::from_secs(seconds.max(0) as u64).as_millis() as i64,
         })
     }
 }

@@ -5,11 +5,12 @@
 //! replaces the estimate with the provider's own figures. When the minute's budget is spent the
 //! caller waits until the minute window resets (one minute past the current minute).
 
+use super::clock::Clock;
 use parking_lot::Mutex;
 use reqwest::header::HeaderMap;
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 /// The provider's per-division minute budget when no header has been seen yet.
 pub const DEFAULT_MINUTE_LIMIT: u32 = 60;
@@ -63,6 +64,8 @@ pub struct RateLimiter {
     window: Mutex<Window>,
     /// The longest a caller waits for a window reset (a minute; tests shorten it).
     max_wait: Duration,
+    /// The clock the provider's window resets are compared with (the provider's own).
+    clock: Clock,
 }
 
 impl Default for RateLimiter {
@@ -78,10 +81,6 @@ enum Decision {
     Wait(Duration, bool),
 }
 
-fn now_ms() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
-}
-
 /// The start of the next wall-clock minute, from now.
 fn until_next_minute(now: i64) -> Duration {
     let next = (now / 60_000 + 1) * 60_000;
@@ -90,7 +89,16 @@ fn until_next_minute(now: i64) -> Duration {
 
 impl RateLimiter {
     pub fn new(max_wait: Duration) -> Self {
-        RateLimiter { window: Mutex::default(), max_wait }
+        RateLimiter::with_clock(max_wait, Clock::real())
+    }
+
+    /// A limiter that reckons window resets and waits by `clock`.
+    pub fn with_clock(max_wait: Duration, clock: Clock) -> Self {
+        RateLimiter { window: Mutex::default(), max_wait, clock }
+    }
+
+    fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
     }
 
     /// Waits until a call may go out and reserves it. Pair with [`RateLimiter::record`].
@@ -99,7 +107,7 @@ impl RateLimiter {
         loop {
             let decision = {
                 let mut w = self.window.lock();
-                let now = now_ms();
+                let now = self.now_ms();
                 if let Some(reset) = w.minute_reset_ms
                     && now >= reset
                 {
@@ -134,7 +142,7 @@ impl RateLimiter {
                 Decision::Go => return,
                 Decision::Wait(d, reset) => {
                     tracing::debug!(wait_ms = d.as_millis() as u64, reset, "rate limiter wait");
-                    tokio::time::sleep(d).await;
+                    self.clock.sleep(d).await;
                     if reset {
                         let mut w = self.window.lock();
                         // The waited-for window is over: probe with one call; its headers
@@ -171,7 +179,7 @@ impl RateLimiter {
         if let Some(reset) = num("x-ratelimit-minutely-reset") {
             w.minute_reset_ms = Some(reset);
         } else if status == 429 && w.minute_reset_ms.is_none() {
-            let now = now_ms();
+            let now = self.now_ms();
             w.minute_reset_ms = Some(now + until_next_minute(now).as_millis() as i64);
         }
         if let Some(left) = num("x-ratelimit-remaining") {
@@ -193,7 +201,7 @@ impl RateLimiter {
         let w = self.window.lock();
         match (w.minute_remaining, w.minute_reset_ms) {
             (Some(left), Some(reset)) if left <= SAFETY_MARGIN => {
-                Duration::from_millis((reset - now_ms()).clamp(0, 60_000) as u64).min(self.max_wait)
+                Duration::from_millis((reset - self.now_ms()).clamp(0, 60_000) as u64).min(self.max_wait)
             }
             _ => Duration::ZERO,
         }
@@ -216,15 +224,20 @@ impl RateLimiter {
 pub struct RateLimiters {
     by_division: Mutex<HashMap<i64, Arc<RateLimiter>>>,
     max_wait: Duration,
+    clock: Clock,
 }
 
 impl RateLimiters {
-    pub fn new(max_wait: Duration) -> Self {
-        RateLimiters { by_division: Mutex::default(), max_wait }
+    pub fn new(max_wait: Duration, clock: Clock) -> Self {
+        RateLimiters { by_division: Mutex::default(), max_wait, clock }
     }
 
     pub fn for_division(&self, division: i64) -> Arc<RateLimiter> {
-        self.by_division.lock().entry(division).or_insert_with(|| Arc::new(RateLimiter::new(self.max_wait))).clone()
+        self.by_division
+            .lock()
+            .entry(division)
+            .or_insert_with(|| Arc::new(RateLimiter::with_clock(self.max_wait, self.clock.clone())))
+            .clone()
     }
 }
 
@@ -232,6 +245,10 @@ impl RateLimiters {
 mod tests {
     use super::*;
     use reqwest::header::HeaderValue;
+
+    fn now_ms() -> i64 {
+        Clock::real().now_ms()
+    }
 
     fn headers(remaining: i64, reset: i64) -> HeaderMap {
         let mut h = HeaderMap::new();

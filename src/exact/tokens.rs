@@ -12,7 +12,7 @@
 //! is marked as such, so the user is asked to sign in again without losing their local work.
 
 use super::error::ExactError;
-use super::oauth::{OAuthClient, TokenSet, now_ms};
+use super::oauth::{OAuthClient, TokenSet};
 use crate::serverdb::{ServerDb, TOKENS};
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
@@ -48,6 +48,27 @@ pub enum Access {
     None,
 }
 
+/// A stored user's provider sign-in, for calls that take its token as they go out (see
+/// `client::Bearer`): renewed when due, and once more when Exact refuses it.
+#[derive(Clone)]
+pub struct UserToken {
+    pub tokens: Arc<TokenManager>,
+    pub user: String,
+}
+
+impl UserToken {
+    pub fn new(tokens: Arc<TokenManager>, user: impl Into<String>) -> Self {
+        UserToken { tokens, user: user.into() }
+    }
+
+    /// The user's sign-in, checked first (and renewed when due), so a missing or refused one is
+    /// reported before any call is made.
+    pub async fn checked(tokens: &Arc<TokenManager>, user: &str) -> Result<Self, ExactError> {
+        tokens.access_token(user).await?;
+        Ok(UserToken::new(tokens.clone(), user))
+    }
+}
+
 pub struct TokenManager {
     db: Arc<ServerDb>,
     oauth: OAuthClient,
@@ -71,6 +92,11 @@ impl TokenManager {
 
     pub fn oauth(&self) -> &OAuthClient {
         &self.oauth
+    }
+
+    /// Now, on the clock token expiry is reckoned by.
+    fn now_ms(&self) -> i64 {
+        self.oauth.clock().now_ms()
     }
 
     fn read(&self, user: &str) -> Result<Option<Stored>, ExactError> {
@@ -142,14 +168,20 @@ impl TokenManager {
 
     /// A valid access token for `user`, renewing it first when under 30 s remain.
     pub async fn access_token(self: &Arc<Self>, user: &str) -> Result<String, ExactError> {
-        let current = self.read(user)?.ok_or(ExactError::NoToken)?;
-        if let Some(reason) = current.refused {
-            return Err(ExactError::Unauthorized(reason));
-        }
-        if current.set.remaining_ms(now_ms()) > REFRESH_THRESHOLD_MS {
+        let current = self.usable(user)?;
+        if current.set.remaining_ms(self.now_ms()) > REFRESH_THRESHOLD_MS {
             return Ok(current.set.access_token);
         }
-        self.renew(user, None).await
+        self.renew(user, current.set.access_token, false).await
+    }
+
+    /// The user's stored set, unless there is none or Exact refused its refresh token.
+    fn usable(&self, user: &str) -> Result<Stored, ExactError> {
+        let current = self.read(user)?.ok_or(ExactError::NoToken)?;
+        match current.refused {
+            Some(reason) => Err(ExactError::Unauthorized(reason)),
+            None => Ok(current),
+        }
     }
 
     /// Renews, in the background, every stored token set that is due (its last 30 s), so chains
@@ -171,7 +203,9 @@ impl TokenManager {
                 let due: Vec<String> = match this.db.all_json::<Stored>(TOKENS) {
                     Ok(all) => all
                         .into_iter()
-                        .filter(|(_, s)| s.refused.is_none() && s.set.remaining_ms(now_ms()) <= REFRESH_THRESHOLD_MS)
+                        .filter(|(_, s)| {
+                            s.refused.is_none() && s.set.remaining_ms(this.now_ms()) <= REFRESH_THRESHOLD_MS
+                        })
                         .map(|(user, _)| user)
                         .collect(),
                     Err(e) => {
@@ -196,32 +230,37 @@ impl TokenManager {
         })
     }
 
-    /// Exact refused `access_token` although it looked valid (revoked early, clocks apart): the
-    /// next call renews it. Answers a token to try once more, if a renewal gives one.
+    /// Exact refused `access_token` although it looked valid (revoked early, clocks apart): renew
+    /// it, unless it was already replaced by a token that is not due. Answers the token to try
+    /// once more; the same one when Exact would not renew it yet.
     pub async fn rejected(self: &Arc<Self>, user: &str, access_token: &str) -> Result<String, ExactError> {
-        self.renew(user, Some(access_token.to_string())).await
+        let current = self.usable(user)?;
+        let refused_is_current = current.set.access_token == access_token;
+        self.renew(user, current.set.access_token, refused_is_current).await
     }
 
     /// Runs one renewal for `user` in its own task (see the module notes) and waits for it.
-    /// `rejected`: renew even if the stored token looks valid, unless it was already replaced.
-    async fn renew(self: &Arc<Self>, user: &str, rejected: Option<String>) -> Result<String, ExactError> {
+    /// `seen`: the stored token the caller found due or refused; `force`: renew even if it
+    /// does not look due (Exact refused it).
+    async fn renew(self: &Arc<Self>, user: &str, seen: String, force: bool) -> Result<String, ExactError> {
         let this = self.clone();
         let user = user.to_string();
-        let task = tokio::spawn(async move { this.renew_locked(&user, rejected).await });
+        let task = tokio::spawn(async move { this.renew_locked(&user, &seen, force).await });
         task.await.map_err(|e| ExactError::Malformed(format!("token renewal stopped: {e}")))?
     }
 
-    async fn renew_locked(&self, user: &str, rejected: Option<String>) -> Result<String, ExactError> {
+    async fn renew_locked(&self, user: &str, seen: &str, force: bool) -> Result<String, ExactError> {
         let lock = self.lock_for(user);
         let _guard = lock.lock().await;
-        // Another renewal may have finished while this one waited: use its result.
-        let mut current = self.read(user)?.ok_or(ExactError::NoToken)?;
-        if let Some(reason) = current.refused {
-            return Err(ExactError::Unauthorized(reason));
+        let mut current = self.usable(user)?;
+        // Another renewal finished while this one waited for the lock: its token is as new as
+        // one this renewal would get (a token that lives 30 s or less is always due, so "due"
+        // alone would renew it once per waiting caller).
+        if current.set.access_token != seen {
+            return Ok(current.set.access_token);
         }
-        let replaced = rejected.as_deref().is_some_and(|r| r != current.set.access_token);
-        let due = current.set.remaining_ms(now_ms()) <= REFRESH_THRESHOLD_MS;
-        if replaced || (rejected.is_none() && !due) {
+        let due = current.set.remaining_ms(self.now_ms()) <= REFRESH_THRESHOLD_MS;
+        if !force && !due {
             return Ok(current.set.access_token);
         }
         self.refreshing.lock().insert(user.to_string());
@@ -248,7 +287,7 @@ impl TokenManager {
             Err(e) => {
                 // Unreachable or failing: the stored chain stays as it is for the next try.
                 tracing::warn!(user, error = %e, "provider token renewal failed; will try again");
-                if current.set.remaining_ms(now_ms()) > 0 && rejected.is_none() {
+                if current.set.remaining_ms(self.now_ms()) > 0 && !force {
                     return Ok(current.set.access_token);
                 }
                 Err(e)

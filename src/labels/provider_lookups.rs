@@ -33,7 +33,7 @@ const ITEM_WAREHOUSES: &str = "inventory/ItemWarehouses";
 const SUPPLIER_ITEMS: &str = "logistics/SupplierItem";
 const ITEM_EXTRA_FIELDS: &str = "read/logistics/ItemExtraField";
 
-/// Label reads for one division, each with a fresh (refreshed when due) access token.
+/// Label reads for one division; each call takes the token as it goes out (renewed when due).
 pub struct ProviderLookups {
     client: ExactClient,
     division: i64,
@@ -53,10 +53,6 @@ impl ProviderLookups {
     pub fn with_deadline(mut self, limit: Duration) -> Self {
         self.deadline = Some(limit);
         self
-    }
-
-    async fn access(&self) -> Result<String, ExactError> {
-        self.token.tokens.access_token(&self.token.user).await
     }
 
     /// Every row of `path` whose `field` is one of `ids` (GUIDs; anything else is never sent),
@@ -113,11 +109,10 @@ impl ProviderLookups {
         }
         query.push_str("$filter=");
         let base = self.client.api_url(self.division, &query);
-        let access = self.access().await?;
         let mut rows = Vec::new();
         for chunk in odata::guid_filter_chunks(field, &ids, base.len(), URL_BUDGET) {
             let url = format!("{base}{}", urlencoding::encode(&chunk));
-            rows.extend(self.client.get_all(self.division, &access, &url).await?.into_iter().map(Value::Object));
+            rows.extend(self.client.get_all(self.division, &self.token, &url).await?.into_iter().map(Value::Object));
         }
         Ok(rows)
     }

@@ -6,6 +6,7 @@ use super::deadline::{self, Progress, Settled};
 use crate::error::{AppError, AppResult};
 use crate::exact::ExactError;
 use crate::exact::oauth::now_ms;
+use crate::exact::tokens::UserToken;
 use crate::state::AppState;
 use crate::store::OrgStore;
 use crate::store::last_known::{self, Kept};
@@ -70,7 +71,7 @@ async fn fetch(
     url: String,
     progress: Progress,
 ) -> Result<Vec<u8>, ExactError> {
-    let token = state.tokens.access_token(&user).await?;
+    let token = UserToken::new(state.tokens.clone(), user);
     let rows = super::all_rows(&state, division, &token, &url, &progress).await?;
     let fetched = now_ms();
     let body = serde_json::to_vec(&json!({"results": rows})).map_err(|e| ExactError::Malformed(e.to_string()))?;

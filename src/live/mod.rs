@@ -11,6 +11,7 @@ pub use deadline::AS_OF_HEADER;
 
 use crate::exact::ExactError;
 use crate::exact::client::gather;
+use crate::exact::tokens::UserToken;
 use crate::state::AppState;
 use deadline::Progress;
 use serde_json::Value;
@@ -20,7 +21,7 @@ use serde_json::Value;
 async fn all_rows(
     state: &AppState,
     division: i64,
-    token: &str,
+    token: &UserToken,
     url: &str,
     progress: &Progress,
 ) -> Result<Vec<Value>, ExactError> {

@@ -9,6 +9,7 @@ use crate::exact::ExactError;
 use crate::exact::catalogue::{self, Endpoint};
 use crate::exact::dropped;
 use crate::exact::oauth::now_ms;
+use crate::exact::tokens::UserToken;
 use crate::limits::PROVIDER_READ_MAX_ROWS;
 use crate::organization::org_token;
 use crate::state::AppState;
@@ -213,7 +214,7 @@ async fn fetch(
     user: String,
     progress: &Progress,
 ) -> Result<Vec<Value>, ExactError> {
-    let access = state.tokens.access_token(&user).await?;
+    let token = UserToken::new(state.tokens.clone(), user);
     // Spec §7: warehouses are read ordered by Code, selecting ID, Code and Description.
     let (select, order) = if ep.table == "warehouses" {
         ("ID,Code,Description".to_string(), "&$orderby=Code%20asc")
@@ -224,7 +225,7 @@ async fn fetch(
         let gone = dropped::of(store, ep.path).map_err(|e| ExactError::Malformed(e.to_string()))?;
         let select = dropped::without(&select, &gone);
         let url = state.exact.api_url(division, &format!("{}?$select={select}{order}", ep.path));
-        let read = super::all_rows(state, division, &access, &url, progress).await;
+        let read = super::all_rows(state, division, &token, &url, progress).await;
         let removed = read.as_ref().err().and_then(ExactError::removed_property);
         match removed.filter(|p| select.split(',').any(|f| f == *p)) {
             Some(p) if dropped::record(store, ep.path, p).map_err(|e| ExactError::Malformed(e.to_string()))? => {}

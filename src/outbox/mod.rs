@@ -15,7 +15,7 @@ pub mod store;
 pub use entry::{Entry, Method, Reconcile, State};
 
 use crate::exact::oauth::now_ms;
-use crate::exact::tokens::TokenManager;
+use crate::exact::tokens::{TokenManager, UserToken};
 use crate::exact::{ExactClient, ExactError};
 use crate::exact::{catalogue, dropped};
 use crate::serverdb::ServerDb;
@@ -453,8 +453,10 @@ impl OutboxService {
     /// One step for the oldest open entry: a lost send is checked first, then it is sent once
     /// and the provider's answer decides the step.
     async fn deliver(&self, division: i64, org: &OrgOutbox, entry: Entry) -> Result<Step> {
-        // Writes go under the identity of the user who made them, never another's.
-        let token = match self.tokens.access_token(&entry.user).await {
+        // Writes go under the identity of the user who made them, never another's. Their sign-in
+        // is checked first (a missing or refused one waits for them); each call then takes the
+        // token as it goes out, renewed when due and once more when Exact refuses it.
+        let token = match UserToken::checked(&self.tokens, &entry.user).await {
             Ok(t) => t,
             Err(e) => return self.without_token(org, entry, e),
         };
@@ -474,7 +476,7 @@ impl OutboxService {
         let entry = self.mark_sending(org, entry)?;
         let result =
             self.exact.write_once(division, &token, entry.method.as_reqwest(), &entry.path, entry.body.as_ref()).await;
-        self.record_answer(division, org, &token, entry, result).await
+        self.record_answer(division, org, entry, result).await
     }
 
     /// No token for the entry's author: a missing or refused sign-in waits for that user, any
@@ -495,7 +497,7 @@ impl OutboxService {
         &self,
         division: i64,
         org: &OrgOutbox,
-        token: &str,
+        token: &UserToken,
         entry: Entry,
     ) -> Result<ControlFlow<Step, Entry>> {
         let step = match self.reconcile(division, token, &entry).await {
@@ -505,10 +507,8 @@ impl OutboxService {
             }
             Ok(Found::No) => return Ok(ControlFlow::Continue(entry)),
             Ok(Found::CannotTell) => self.failed(org, entry, UNKNOWN_OUTCOME.into())?,
-            Err(ExactError::Unauthorized(_)) => {
-                self.token_refused(&entry.user, token).await;
-                Step::TryAgain
-            }
+            // Refused even with a renewed token: the next round checks the sign-in again.
+            Err(ExactError::Unauthorized(_)) => Step::TryAgain,
             Err(e) => {
                 tracing::debug!(division, id = entry.id, error = %e, "outbox: cannot check an interrupted send yet");
                 self.waiting(org, entry, format!("Waiting for Exact Online: {e}"), Step::TryAgain)?
@@ -532,7 +532,6 @@ impl OutboxService {
         &self,
         division: i64,
         org: &OrgOutbox,
-        token: &str,
         mut entry: Entry,
         result: Result<serde_json::Map<String, Value>, ExactError>,
     ) -> Result<Step> {
@@ -563,11 +562,11 @@ impl OutboxService {
                 }
                 self.failed(org, entry, message)
             }
-            // A 401 is answered before anything is booked: renew and send again.
+            // A 401 is answered before anything is booked, and the client already sent it once
+            // more with a renewed token: send it again next round, after the sign-in is checked.
             Err(ExactError::Unauthorized(_) | ExactError::NoToken) => {
                 entry.state = State::Pending;
                 org.db.put(&entry)?;
-                self.token_refused(&entry.user, token).await;
                 Ok(Step::TryAgain)
             }
             // 429: the provider did not take it, so it can simply go again.
@@ -600,13 +599,6 @@ impl OutboxService {
         Ok(Step::Refused)
     }
 
-    /// Exact refused a token that looked valid: renew it (the next round uses the new one).
-    async fn token_refused(&self, user: &str, token: &str) {
-        if let Err(e) = self.tokens.rejected(user, token).await {
-            tracing::warn!(error = %e, "outbox: renewing a refused token failed");
-        }
-    }
-
     fn delivered(&self, org: &OrgOutbox, mut entry: Entry, key: Option<String>) -> Result<()> {
         entry.state = State::Delivered;
         entry.error = None;
@@ -615,7 +607,7 @@ impl OutboxService {
         org.db.put(&entry)
     }
 
-    async fn reconcile(&self, division: i64, token: &str, entry: &Entry) -> Result<Found, ExactError> {
+    async fn reconcile(&self, division: i64, token: &UserToken, entry: &Entry) -> Result<Found, ExactError> {
         let (path, filter, select, status) = match &entry.reconcile {
             Reconcile::Idempotent => return Ok(Found::No),
             Reconcile::Unknown => return Ok(Found::CannotTell),

@@ -9,7 +9,7 @@ pub mod store;
 pub mod thumbnail;
 
 use crate::exact::oauth::now_ms;
-use crate::exact::tokens::TokenManager;
+use crate::exact::tokens::{TokenManager, UserToken};
 use crate::exact::{ExactClient, ExactError, Waits};
 use crate::serverdb::ServerDb;
 use crate::store::Stores;
@@ -311,7 +311,7 @@ impl PictureService {
             }
             waited = false;
             let batch: Vec<(Want, u32)> = queue.drain(..queue.len().min(self.waits.batch.max(1))).collect();
-            let token = self.tokens.access_token(&user).await.context("the organization's provider token")?;
+            let token = UserToken::checked(&self.tokens, &user).await.context("the organization's provider token")?;
             let results =
                 futures_util::future::join_all(batch.iter().map(|(w, _)| self.fetch(division, &token, w))).await;
             let mut fetched = Vec::new();
@@ -400,7 +400,7 @@ impl PictureService {
     }
 
     /// Downloads a picture and its thumbnail (or makes one).
-    async fn fetch(&self, division: i64, token: &str, want: &Want) -> Result<Picture, FetchError> {
+    async fn fetch(&self, division: i64, token: &UserToken, want: &Want) -> Result<Picture, FetchError> {
         self.check_url(division, &want.source.url)?;
         let (_, bytes) = self.exact.get_bytes(division, token, &want.source.url).await?;
         let content_type = thumbnail::sniff(&bytes)?;
@@ -443,7 +443,7 @@ impl PictureService {
     pub async fn set(
         &self,
         division: i64,
-        token: &str,
+        token: &UserToken,
         item_id: &str,
         url: &str,
         thumbnail_url: Option<&str>,
@@ -465,7 +465,7 @@ impl PictureService {
     pub async fn set_many(
         &self,
         division: i64,
-        token: &str,
+        token: &UserToken,
         items: &[(String, String, Option<String>)],
     ) -> Vec<Result<SetOutcome, FetchError>> {
         let mut out = Vec::with_capacity(items.len());

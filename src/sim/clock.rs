@@ -1,26 +1,50 @@
-//! The simulated clock: real time plus an offset that tests move forward.
-//! Token lifetimes, auth codes and rate-limit windows all read it.
+//! The simulated clock: real time plus an offset that tests move forward, optionally running
+//! faster than real time. Token lifetimes, auth codes and rate-limit windows all read it.
 
 use std::sync::atomic::{AtomicI64, Ordering};
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Clock {
     offset_ms: AtomicI64,
+    /// Simulated milliseconds per real one (1 = real time). A faster clock lets a test live
+    /// through many rate-limit minutes and token lifetimes in seconds; the product then reads
+    /// this clock too (see `exact::clock`), so both sides agree on every deadline.
+    speed: u32,
+    /// Real time at which the clock started, for the speed-up.
+    started_real_ms: i64,
+}
+
+impl Default for Clock {
+    fn default() -> Self {
+        Clock { offset_ms: AtomicI64::new(0), speed: 1, started_real_ms: real_now_ms() }
+    }
 }
 
 impl Clock {
     /// A clock that starts at `start_ms` (UTC epoch ms) and then runs with real time.
     pub fn starting_at(start_ms: Option<i64>) -> Clock {
-        let c = Clock::default();
+        Clock::running(start_ms, 1)
+    }
+
+    /// A clock that starts at `start_ms` (UTC epoch ms; `None` = now) and then runs `speed`
+    /// times as fast as real time.
+    pub fn running(start_ms: Option<i64>, speed: u32) -> Clock {
+        let c = Clock { speed: speed.max(1), ..Clock::default() };
         if let Some(s) = start_ms {
             c.offset_ms.store(s - real_now_ms(), Ordering::SeqCst);
         }
         c
     }
 
+    /// Real time run at the clock's speed since it started.
+    fn sped_up(&self) -> i64 {
+        let real = real_now_ms();
+        real + (real - self.started_real_ms) * (i64::from(self.speed) - 1)
+    }
+
     /// Current simulated UTC time in epoch ms.
     pub fn now_ms(&self) -> i64 {
-        real_now_ms() + self.offset_ms.load(Ordering::SeqCst)
+        self.sped_up() + self.offset_ms.load(Ordering::SeqCst)
     }
 
     pub fn advance_ms(&self, ms: i64) {
@@ -28,12 +52,26 @@ impl Clock {
     }
 
     pub fn set_ms(&self, to_ms: i64) {
-        self.offset_ms.store(to_ms - real_now_ms(), Ordering::SeqCst);
+        self.offset_ms.store(to_ms - self.sped_up(), Ordering::SeqCst);
+    }
+
+    pub fn speed(&self) -> u32 {
+        self.speed
     }
 
     /// Amsterdam wall-clock time written as if it were UTC: the provider's `/Date(ms)/` convention.
     pub fn cet_ms(&self) -> i64 {
         to_cet(self.now_ms())
+    }
+}
+
+impl crate::exact::clock::TimeSource for Clock {
+    fn now_ms(&self) -> i64 {
+        Clock::now_ms(self)
+    }
+
+    fn speed(&self) -> u32 {
+        self.speed
     }
 }
 
@@ -75,5 +113,18 @@ mod tests {
         let before = c.now_ms();
         c.advance_ms(600_000);
         assert!(c.now_ms() - before >= 600_000);
+    }
+
+    #[test]
+    fn a_fast_clock_runs_at_its_speed_and_still_moves_when_told() {
+        let c = Clock::running(Some(1_000_000), 50);
+        let before = c.now_ms();
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        let ran = c.now_ms() - before;
+        assert!((4_000..60_000).contains(&ran), "100 ms of real time is about 5 s: {ran}");
+        c.set_ms(2_000_000);
+        assert!((2_000_000..2_010_000).contains(&c.now_ms()));
+        c.advance_ms(60_000);
+        assert!(c.now_ms() >= 2_060_000);
     }
 }

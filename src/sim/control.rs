@@ -24,6 +24,11 @@ impl SimHandle {
         self.0.clock.now_ms()
     }
 
+    /// The simulated clock, for a product that must reckon by it (see `exact::clock`).
+    pub fn clock(&self) -> crate::exact::Clock {
+        crate::exact::Clock::following(self.0.clock.clone())
+    }
+
     pub fn set_faults(&self, f: Faults) {
         *self.0.faults.lock() = f;
     }

@@ -46,6 +46,9 @@ pub struct SimOptions {
     pub faults: Faults,
     /// HTTP worker threads.
     pub workers: usize,
+    /// Simulated seconds per real second (1 = real time): tests that must see many minutes of
+    /// rate limits and token lifetimes run the clock faster and give the product the same clock.
+    pub clock_speed: u32,
 }
 
 impl Default for SimOptions {
@@ -60,6 +63,7 @@ impl Default for SimOptions {
             start_ms: None,
             faults: Faults::default(),
             workers: 2,
+            clock_speed: 1,
         }
     }
 }
@@ -84,6 +88,8 @@ pub struct Counters {
     pub all_calls_per_minute: BTreeMap<i64, u64>,
     pub calls: u64,
     pub sent_429: u64,
+    /// API calls refused for their token (unknown or expired).
+    pub sent_401: u64,
     pub sent_500: u64,
     pub dropped: u64,
     pub token_calls: u64,
@@ -96,7 +102,7 @@ pub struct Counters {
 /// State shared by the HTTP workers and the control handle.
 pub struct SimState {
     pub base_url: String,
-    pub clock: clock::Clock,
+    pub clock: Arc<clock::Clock>,
     pub divisions: Vec<DivisionInfo>,
     pub data: Vec<RwLock<store::Division>>,
     pub users: Vec<oauth::DemoUser>,
@@ -136,7 +142,7 @@ impl Simulator {
         let listener = std::net::TcpListener::bind(&opts.bind)?;
         let addr = listener.local_addr()?;
         let base_url = format!("http://{addr}");
-        let clock = clock::Clock::starting_at(opts.start_ms);
+        let clock = Arc::new(clock::Clock::running(opts.start_ms, opts.clock_speed));
         let world = generate::generate(opts.scale, opts.seed, clock.cet_ms(), &base_url);
         let state = Arc::new(SimState {
             base_url,

@@ -8,6 +8,8 @@ pub const ACCESS_TTL_MS: i64 = 600_000;
 pub const TOO_EARLY_MS: i64 = 570_000;
 pub const CODE_TTL_MS: i64 = 180_000;
 pub const REFRESH_IDLE_MS: i64 = 30 * 86_400_000;
+/// The shortest access-token lifetime tests may ask for.
+pub const MIN_ACCESS_TTL_MS: i64 = 1_000;
 
 /// A person who can sign in on the simulated sign-in page.
 #[derive(Debug, Clone, Serialize)]
@@ -101,9 +103,10 @@ impl OAuth {
         }
     }
 
-    /// Sets the lifetime of tokens issued from now on (at least 31 s: renewal opens 30 s before expiry).
+    /// Sets the lifetime of tokens issued from now on (at least 1 s). Renewal still opens 30 s
+    /// before expiry, so a token of 30 s or less may be renewed as soon as it is issued.
     pub fn set_access_ttl_ms(&mut self, ms: i64) {
-        self.access_ttl_ms = ms.max(31_000);
+        self.access_ttl_ms = ms.max(MIN_ACCESS_TTL_MS);
     }
 
     pub fn access_ttl_ms(&self) -> i64 {
@@ -257,6 +260,31 @@ mod tests {
         assert_eq!((old.status, old.description.as_deref()), (401, Some("Old refresh token used.")));
         assert!(o.user_of(&t2.access_token, 1000 + 570_000 + 599_000).is_some());
         assert!(o.user_of(&t2.access_token, 1000 + 570_000 + 600_000).is_none());
+    }
+
+    #[test]
+    fn short_tokens_may_be_renewed_at_once_and_die_at_their_lifetime() {
+        let mut o = OAuth::new("c", "s");
+        o.set_access_ttl_ms(20_000);
+        let code = o.issue_code(0, "r", 0);
+        let grant =
+            [("grant_type", "authorization_code"), ("client_id", "c"), ("client_secret", "s"), ("redirect_uri", "r")];
+        let mut f = form(&grant);
+        f.insert("code".into(), code);
+        let t = o.token(&f, 1000).expect("exchange");
+        assert_eq!(t.expires_in, "20");
+        assert!(o.user_of(&t.access_token, 1000 + 19_999).is_some());
+        assert!(o.user_of(&t.access_token, 1000 + 20_000).is_none());
+        let r = form(&[
+            ("grant_type", "refresh_token"),
+            ("client_id", "c"),
+            ("client_secret", "s"),
+            ("refresh_token", &t.refresh_token),
+        ]);
+        let t2 = o.token(&r, 1001).expect("a 20 s token is in its last 30 s from the start");
+        assert!(o.user_of(&t2.access_token, 1001).is_some());
+        o.set_access_ttl_ms(0);
+        assert_eq!(o.access_ttl_ms(), MIN_ACCESS_TTL_MS);
     }
 
     #[test]

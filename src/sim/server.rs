@@ -215,7 +215,10 @@ async fn api(req: HttpRequest, body: web::Bytes, st: St) -> HttpResponse {
         Ok(t) => t,
         Err(e) => return error(e.status, &e.message),
     };
-    let Some(user) = bearer_user(&req, &st) else { return error(401, "Unauthorized") };
+    let Some(user) = bearer_user(&req, &st) else {
+        st.counters.lock().sent_401 += 1;
+        return error(401, "Unauthorized");
+    };
 
     let now = st.clock.now_ms();
     {

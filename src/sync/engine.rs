@@ -6,7 +6,6 @@
 use super::progress::{Progress, SyncEvent};
 use super::sink::{RawRows, SyncSink};
 use crate::exact::catalogue::{self, Endpoint, Kind};
-use crate::exact::tokens::TokenManager;
 use crate::exact::{ExactClient, ExactError};
 use crate::exact::{dropped, odata};
 use crate::store::fields::{extract, raw_i64, raw_str};
@@ -54,28 +53,10 @@ pub enum SyncError {
     UnknownEndpoint(String),
 }
 
-/// Where a sync gets its provider token: one of the organization's accounts (`auth::accounts`),
-/// renewed as needed.
-#[derive(Clone)]
-pub struct OrgToken {
-    pub tokens: Arc<TokenManager>,
-    pub user: String,
-}
-
-impl OrgToken {
-    async fn get(&self) -> Result<String, ExactError> {
-        self.tokens.access_token(&self.user).await
-    }
-
-    /// Renews the current token after Exact refused it; answers whether a new one is there.
-    async fn renew_refused(&self) -> bool {
-        let Ok(current) = self.get().await else { return false };
-        match self.tokens.rejected(&self.user, &current).await {
-            Ok(fresh) => fresh != current,
-            Err(_) => false,
-        }
-    }
-}
+/// Where a sync gets its provider token: one of the organization's accounts (`auth::accounts`).
+/// Every page takes the token as it goes out, renewed when due and once more after a refusal
+/// (`exact::client::Bearer`), so a sync longer than a token's life goes on from its page.
+pub use crate::exact::tokens::UserToken as OrgToken;
 
 pub struct SyncEngine {
     client: ExactClient,
@@ -257,17 +238,6 @@ impl SyncEngine {
     ) -> TableOutcome {
         let mut progress = Progress::new();
         let mut result = self.fetch_table(division, token, ep, sink, &mut progress).await;
-        // Exact refused a token that looked valid (revoked early, clocks apart): renew it once
-        // and go on from where the table stopped.
-        if result
-            .as_ref()
-            .err()
-            .and_then(|e| e.downcast_ref::<ExactError>())
-            .is_some_and(|e| matches!(e, ExactError::Unauthorized(_)))
-            && token.renew_refused().await
-        {
-            result = self.fetch_table(division, token, ep, sink, &mut progress).await;
-        }
         // Exact removed a property the sync selects (reference §17): drop it from the select,
         // remember that, and go on from where the table stopped, once per property.
         while let Some(property) = result.as_ref().err().and_then(|e| removed_from(e, ep)) {
@@ -370,17 +340,17 @@ impl SyncEngine {
             }
             let mut page = match ahead.take() {
                 Some(fetching) => fetching.page().await?,
-                None => self.client.get_page_raw(division, &token.get().await?, &url).await?,
+                None => self.client.get_page_raw(division, token, &url).await?,
             };
             progress.set_total(page.count);
             let next = page.next.take();
             // The next page is fetched (and parsed) while this one's rows are handed over: the
             // provider and the store work at the same time. Still one call at a time.
             if let Some(n) = &next {
-                let (client, access, n) = (self.client.clone(), token.get().await?, n.clone());
+                let (client, token, n) = (self.client.clone(), token.clone(), n.clone());
                 // Spawned as the sync runs: in the background, or in the foreground for the
                 // outbox's refresh after writes.
-                let fetch = async move { client.get_page_raw(division, &access, &n).await };
+                let fetch = async move { client.get_page_raw(division, &token, &n).await };
                 let fetch: std::pin::Pin<Box<dyn std::future::Future<Output = _> + Send>> =
                     if crate::exact::rate_limit::is_background_task() {
                         Box::pin(crate::exact::rate_limit::in_background(fetch))
