@@ -132,6 +132,16 @@ pub async fn browser_sign_in_as(server_url: &str, user: Option<usize>) -> Signed
 /// A server pointed at `sim` (no schedule) that trusts `issuer`'s licence codes; `edit` adds to
 /// its config.
 pub async fn server_for(sim: &Simulator, issuer: &Issuer, edit: impl FnOnce(&mut Config)) -> TestServer {
+    server_waiting(sim, issuer, edit, quick_waits()).await
+}
+
+/// [`server_for`] with the given waits (and the clock they are reckoned by).
+pub async fn server_waiting(
+    sim: &Simulator,
+    issuer: &Issuer,
+    edit: impl FnOnce(&mut Config),
+    waits: Waits,
+) -> TestServer {
     let base = sim.base_url().to_string();
     let key = issuer.public_key();
     TestServer::start_with(
@@ -144,7 +154,7 @@ pub async fn server_for(sim: &Simulator, issuer: &Issuer, edit: impl FnOnce(&mut
             c.licence.public_key = Some(key);
             edit(c);
         },
-        StartOptions { waits: quick_waits(), ..StartOptions::default() },
+        StartOptions { waits, ..StartOptions::default() },
     )
     .await
 }
@@ -159,6 +169,23 @@ impl World {
         let sim = Simulator::start(sim).await.expect("simulator starts");
         let issuer = Issuer::generate();
         let server = server_for(&sim, &issuer, edit).await;
+        World::signed_in(sim, issuer, server).await
+    }
+
+    /// A world whose server waits the spec's waits by the simulator's clock (which may run faster
+    /// than real time), with access tokens of `token_seconds` from the first sign-in on: a sync
+    /// lives through Exact's minute windows and token lifetimes as it would for real.
+    pub async fn start_on_sim_time(sim: SimOptions, token_seconds: i64) -> World {
+        let sim = Simulator::start(sim).await.expect("simulator starts");
+        sim.handle().set_token_lifetime(token_seconds);
+        let issuer = Issuer::generate();
+        let waits = Waits { clock: sim.handle().clock(), ..Waits::default() };
+        let server = server_waiting(&sim, &issuer, |_| {}, waits).await;
+        World::signed_in(sim, issuer, server).await
+    }
+
+    /// Signs in at `server` and activates the organization.
+    async fn signed_in(sim: Simulator, issuer: Issuer, server: TestServer) -> World {
         let signed_in = browser_sign_in(&server.url).await;
         let division = signed_in.session["division"].as_i64().expect("division");
         let customer = signed_in.session["customer_name"].as_str().expect("customer").to_string();

@@ -1,10 +1,11 @@
-//! Provider tokens: refresh in the last 30 s, single flight under concurrency, rotation, and a
-//! revoked token reported as not authorized.
+//! Provider tokens: refresh in the last 30 s, single flight under concurrency, rotation, a
+//! revoked token reported as not authorized, and syncs that outlive many tokens.
 
 use crate::provider::World;
 use stock_manager::exact::ExactError;
 use stock_manager::exact::oauth::now_ms;
-use stock_manager::sim::SimOptions;
+use stock_manager::exact::tokens::UserToken;
+use stock_manager::sim::{Counters, SimOptions};
 
 #[actix_web::test]
 async fn concurrent_callers_refresh_once_and_share_the_new_token() {
@@ -49,5 +50,73 @@ async fn revoked_tokens_report_not_authorized_and_break_nothing() {
     let err = second["tables"]["items"]["error"].as_str().unwrap_or_default().to_lowercase();
     assert!(err.contains("refused the token") || err.contains("authorized"), "not authorized is reported: {second}");
     assert_eq!(second["tables"]["items"]["rows"].as_u64(), Some(rows), "the local copy is intact");
+    w.stop().await;
+}
+
+/// Simulated seconds per real second for the long runs below: Exact's minute windows and token
+/// lifetimes pass this much faster while the server waits every wait it would wait for real.
+/// (A whole sync at scale medium takes the debug build about two minutes of its own work, which
+/// no clock speeds up: that run is `scripts/load --scale medium --token-lifetime 30`.)
+const SPEED: u32 = 20;
+
+/// Runs a sync of the default selection and answers its status, the simulated milliseconds it
+/// took, and the simulator's counters before and after.
+async fn timed_sync(w: &World) -> (serde_json::Value, i64, Counters, Counters) {
+    let (before, started) = (w.sim.handle().counters(), w.sim.handle().now_ms());
+    let status = w.sync(None).await;
+    (status, w.sim.handle().now_ms() - started, before, w.sim.handle().counters())
+}
+
+fn assert_no_table_error(status: &serde_json::Value) {
+    let tables = status["tables"].as_object().expect("tables");
+    assert!(tables.len() >= 12, "{status}");
+    for (table, outcome) in tables {
+        assert!(outcome["error"].is_null(), "{table}: {}", outcome["error"]);
+    }
+}
+
+#[actix_web::test]
+async fn the_small_demo_syncs_twice_in_a_row_with_20_second_tokens() {
+    let options = SimOptions { clock_speed: SPEED, ..Default::default() };
+    let w = World::start_on_sim_time(options, 20).await;
+    for run in 0..2 {
+        let (status, took_ms, before, after) = timed_sync(&w).await;
+        assert_no_table_error(&status);
+        eprintln!(
+            "small demo run {run}, 20 s tokens: {} calls, {} token calls, {} refused tokens in {} simulated s",
+            after.calls - before.calls,
+            after.token_calls - before.token_calls,
+            after.sent_401 - before.sent_401,
+            took_ms / 1000
+        );
+        assert!(took_ms > 20_000, "the sync outlived its first token: {took_ms} ms");
+    }
+    w.stop().await;
+}
+
+#[actix_web::test]
+async fn a_token_exact_refuses_is_renewed_and_the_call_sent_once_more() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    let state = w.server.running.as_ref().unwrap().state();
+    let stale = state.tokens.access_token(&w.user).await.unwrap();
+    // Exact's clock is ahead: the stored token looks valid here but has expired there.
+    w.sim.handle().advance_clock(700);
+    let before = w.sim.handle().counters();
+    let user = UserToken::new(state.tokens.clone(), w.user.clone());
+    let me = state.exact.me(&user).await.expect("sent again with a renewed token");
+    assert_eq!(me["UserID"].as_str(), Some(w.user.as_str()));
+    let after = w.sim.handle().counters();
+    assert_eq!((after.sent_401 - before.sent_401, after.token_calls - before.token_calls), (1, 1));
+    // A token given as it is goes out as it is.
+    match state.exact.me(&stale).await {
+        Err(ExactError::Unauthorized(_)) => {}
+        other => panic!("expected unauthorized, got {other:?}"),
+    }
+    // Refused again after the renewal (the app was revoked): that refusal is the answer.
+    w.sim.handle().revoke_tokens();
+    match state.exact.me(&user).await {
+        Err(ExactError::Unauthorized(_)) => {}
+        other => panic!("expected unauthorized, got {other:?}"),
+    }
     w.stop().await;
 }
