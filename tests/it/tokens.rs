@@ -89,7 +89,9 @@ async fn the_small_demo_syncs_twice_in_a_row_with_20_second_tokens() {
             after.sent_401 - before.sent_401,
             took_ms / 1000
         );
-        assert!(took_ms > 20_000, "the sync outlived its first token: {took_ms} ms");
+        if run == 0 {
+            assert!(took_ms > 20_000, "the first sync outlived its first token: {took_ms} ms");
+        }
     }
     w.stop().await;
 }
@@ -118,5 +120,23 @@ async fn a_token_exact_refuses_is_renewed_and_the_call_sent_once_more() {
         Err(ExactError::Unauthorized(_)) => {}
         other => panic!("expected unauthorized, got {other:?}"),
     }
+    w.stop().await;
+}
+
+#[actix_web::test]
+async fn a_page_that_waits_out_an_outage_longer_than_its_token_goes_on_with_a_renewed_one() {
+    let options = SimOptions { clock_speed: SPEED, ..Default::default() };
+    let w = World::start_on_sim_time(options, 40).await;
+    w.sim.handle().set_serving(false);
+    let res = w.post_json("/api/v1/sync", serde_json::json!({"endpoints": ["items"]})).await;
+    assert_eq!(res.status(), 202);
+    // Exact is away for a simulated minute: longer than the token lives, shorter than the tries
+    // of one page (six, 20 s apart).
+    actix_web::rt::time::sleep(std::time::Duration::from_millis(60_000 / u64::from(SPEED))).await;
+    w.sim.handle().set_serving(true);
+    let status = w.wait_for_sync().await;
+    let items = &status["tables"]["items"];
+    assert!(items["error"].is_null(), "{status}");
+    assert!(items["rows"].as_u64().is_some_and(|n| n > 0), "{status}");
     w.stop().await;
 }
