@@ -476,7 +476,7 @@ impl OutboxService {
         let entry = self.mark_sending(org, entry)?;
         let result =
             self.exact.write_once(division, &token, entry.method.as_reqwest(), &entry.path, entry.body.as_ref()).await;
-        self.record_answer(division, org, entry, result).await
+        self.record_answer(division, org, &token, entry, result).await
     }
 
     /// No token for the entry's author: a missing or refused sign-in waits for that user, any
@@ -532,6 +532,7 @@ impl OutboxService {
         &self,
         division: i64,
         org: &OrgOutbox,
+        token: &UserToken,
         mut entry: Entry,
         result: Result<serde_json::Map<String, Value>, ExactError>,
     ) -> Result<Step> {

@@ -12,6 +12,7 @@ use super::entry::{Entry, State};
 use super::numbers::Reservation;
 use super::{OrgOutbox, OutboxService, Step};
 use crate::exact::ExactError;
+use crate::exact::tokens::UserToken;
 use crate::store::{OrgStore, Query, StoreResult};
 use anyhow::Result;
 use reqwest::Method;
@@ -92,7 +93,7 @@ impl OutboxService {
         &self,
         division: i64,
         org: &OrgOutbox,
-        token: &str,
+        token: &UserToken,
         mut entry: Entry,
     ) -> Result<ControlFlow<Step, Entry>> {
         let Some(reserve) = entry.reserve.clone() else { return Ok(ControlFlow::Continue(entry)) };
@@ -102,7 +103,7 @@ impl OutboxService {
         let held = if reserve.started {
             match self.held_rows(division, token, &reserve).await {
                 Ok(held) => held,
-                Err(e) => return self.reservation_trouble(org, token, entry, e).await.map(ControlFlow::Break),
+                Err(e) => return self.reservation_trouble(org, entry, e).await.map(ControlFlow::Break),
             }
         } else {
             HashSet::new()
@@ -122,7 +123,7 @@ impl OutboxService {
                     tracing::warn!(division, id = entry.id, %message, "outbox: Exact refused a reservation");
                     return self.release_then_fail(division, org, token, entry, message).await.map(ControlFlow::Break);
                 }
-                Err(e) => return self.reservation_trouble(org, token, entry, e).await.map(ControlFlow::Break),
+                Err(e) => return self.reservation_trouble(org, entry, e).await.map(ControlFlow::Break),
             }
         }
         Ok(ControlFlow::Continue(entry))
@@ -132,7 +133,7 @@ impl OutboxService {
     async fn held_rows(
         &self,
         division: i64,
-        token: &str,
+        token: &UserToken,
         reserve: &Reservation,
     ) -> Result<HashSet<String>, ExactError> {
         let filter = format!("DraftStockTransactionID eq guid'{}'", reserve.draft);
@@ -149,7 +150,7 @@ impl OutboxService {
         &self,
         division: i64,
         org: &OrgOutbox,
-        token: &str,
+        token: &UserToken,
         mut entry: Entry,
         why: String,
     ) -> Result<Step> {
@@ -167,7 +168,7 @@ impl OutboxService {
         &self,
         division: i64,
         org: &OrgOutbox,
-        token: &str,
+        token: &UserToken,
         mut entry: Entry,
         why: String,
     ) -> Result<Step> {
@@ -186,9 +187,6 @@ impl OutboxService {
                 Err(e) => {
                     entry.state = State::Pending;
                     let wait = format!("{why} (releasing the reserved numbers: waiting for Exact Online: {e})");
-                    if matches!(e, ExactError::Unauthorized(_) | ExactError::NoToken) {
-                        self.token_refused(&entry.user, token).await;
-                    }
                     return self.waiting(org, entry, wait, Step::TryAgain);
                 }
             }
@@ -201,12 +199,13 @@ impl OutboxService {
 
     /// A reservation call that Exact did not answer with a refusal: try again later (a lost
     /// answer is found by [`Self::held_rows`] then).
-    async fn reservation_trouble(&self, org: &OrgOutbox, token: &str, mut entry: Entry, e: ExactError) -> Result<Step> {
+    async fn reservation_trouble(&self, org: &OrgOutbox, mut entry: Entry, e: ExactError) -> Result<Step> {
         entry.state = State::Pending;
         match e {
+            // Refused even with the token the client renewed after the first refusal: the next
+            // round checks the sign-in again.
             ExactError::Unauthorized(_) | ExactError::NoToken => {
                 org.db.put(&entry)?;
-                self.token_refused(&entry.user, token).await;
                 Ok(Step::TryAgain)
             }
             ExactError::RateLimited => {
