@@ -74,8 +74,9 @@ async fn fetch_in_time(
             let read = tokio::spawn(refresh(state.clone(), store.clone(), division, ep, token.user, progress.clone()));
             deadline::settle(read, &progress, deadline::deadline_for(state, division), || has_copy).await
         }
-        // No account of the organization has a usable sign-in: the copy, as in an outage.
-        Err(e) if e.code() == Code::ProviderSignIn => Ok(Settled::Stale(e.message().to_string())),
+        // No account of the organization has a usable sign-in: the copy, as in an outage; without
+        // one, that sign-in is what the read needs (a refused renewal marks it at once).
+        Err(e) if e.code() == Code::ProviderSignIn && has_copy => Ok(Settled::Stale(e.message().to_string())),
         Err(e) => Err(e),
     }
 }
