@@ -1,5 +1,11 @@
 //! Stock movements: one place that keeps storage-location stock, stock positions, item
 //! warehouses and the item's total in step, so the invariant holds after any write.
+//!
+//! A warehouse that does not use storage locations (`UseStorageLocations` 0) keeps its stock in
+//! the stock position alone: as in Exact, StorageLocationStockPositions and
+//! ItemWarehouseStorageLocations (one table here) list only stock at a storage location, so they
+//! have no row for it, and the invariant (position = sum of its locations) is checked only for
+//! warehouses that use them.
 
 use super::store::{Division, SL_STOCK_POSITIONS, STOCK_POSITIONS};
 use super::value::Val;
@@ -13,6 +19,12 @@ pub const ITEM_WAREHOUSES: &str = "inventory/ItemWarehouses";
 pub const SERIAL_NUMBERS: &str = "inventory/StockSerialNumbers";
 /// StockTransactionType of a goods receipt (Exact's list: 130 = Goods receipt).
 pub const GOODS_RECEIPT_TRANSACTION: i64 = 130;
+
+/// Whether the warehouse keeps its stock at storage locations (`UseStorageLocations`); a warehouse
+/// the division does not have counts as one that does, so a movement into it behaves as before.
+pub fn uses_locations(d: &Division, warehouse: u128) -> bool {
+    d.table(WAREHOUSES).map(|t| t.value(warehouse, "UseStorageLocations")).and_then(|v| v.as_i64()) != Some(0)
+}
 
 /// Where stock of an item lands in a warehouse when no location is given: the item-warehouse
 /// default, else the warehouse default.
@@ -36,12 +48,29 @@ pub fn at_location(d: &Division, item: u128, warehouse: u128, location: u128) ->
         .unwrap_or(0.0)
 }
 
+/// Current stock of an item in a warehouse (its stock position).
+pub fn in_warehouse(d: &Division, item: u128, warehouse: u128) -> f64 {
+    d.stock
+        .get(&(item, warehouse))
+        .and_then(|k| d.table(STOCK_POSITIONS).map(|t| t.value(*k, "CurrentStock")))
+        .and_then(|v| v.as_f64())
+        .unwrap_or(0.0)
+}
+
 fn text(d: &Division, table: &str, key: u128, field: &str) -> Val {
     d.table(table).map(|t| t.value(key, field)).unwrap_or(Val::Null)
 }
 
-/// Move `delta` units of `item` in or out of `warehouse`/`location` (0 = default location).
+/// Move `delta` units of `item` in or out of `warehouse`/`location` (0 = default location; a
+/// warehouse without storage locations takes none, see the module's note).
 pub fn adjust(d: &mut Division, item: u128, warehouse: u128, location: u128, delta: f64) {
+    if uses_locations(d, warehouse) {
+        at_storage_location(d, item, warehouse, location, delta);
+    }
+    position(d, item, warehouse, delta);
+}
+
+fn at_storage_location(d: &mut Division, item: u128, warehouse: u128, location: u128, delta: f64) {
     let location = if location == 0 { default_location(d, item, warehouse) } else { location };
     let sl_key = match d.sl_stock.get(&(item, warehouse, location)) {
         Some(k) => *k,
@@ -73,7 +102,10 @@ pub fn adjust(d: &mut Division, item: u128, warehouse: u128, location: u128, del
         }
     };
     d.add(SL_STOCK_POSITIONS, sl_key, "Stock", delta);
+}
 
+/// The stock position, item warehouse and item total.
+fn position(d: &mut Division, item: u128, warehouse: u128, delta: f64) {
     let sp_key = match d.stock.get(&(item, warehouse)) {
         Some(k) => *k,
         None => {
@@ -122,7 +154,8 @@ pub fn adjust(d: &mut Division, item: u128, warehouse: u128, location: u128, del
     d.add(ITEMS, item, "Stock", delta);
 }
 
-/// (item, warehouse, position stock, sum of location stock) wherever they differ.
+/// (item, warehouse, position stock, sum of location stock) wherever they differ; for a
+/// warehouse without storage locations, any location stock at all is one.
 pub fn mismatches(d: &Division) -> Vec<(u128, u128, f64, f64)> {
     let mut sums: HashMap<(u128, u128), f64> = HashMap::new();
     if let Some(t) = d.table(SL_STOCK_POSITIONS) {
@@ -143,6 +176,13 @@ pub fn mismatches(d: &Division) -> Vec<(u128, u128, f64, f64)> {
                 if let (Some(i), Some(w)) = (r.get(ci).as_guid(), r.get(cw).as_guid()) {
                     let pos = r.get(cs).as_f64().unwrap_or(0.0);
                     let sum = sums.remove(&(i, w)).unwrap_or(0.0);
+                    if !uses_locations(d, w) {
+                        // Its stock is in the position alone; a location row for it is the error.
+                        if sum.abs() > 1e-6 {
+                            out.push((i, w, pos, sum));
+                        }
+                        continue;
+                    }
                     if (pos - sum).abs() > 1e-6 {
                         out.push((i, w, pos, sum));
                     }

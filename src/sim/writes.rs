@@ -255,6 +255,9 @@ fn create(d: &mut Division, e: &'static Entity, obj: &Map<String, J>) -> Result<
             // Serial numbers are checked on every line before anything is written.
             let mut seen = HashSet::new();
             let serials = ls.iter().map(|l| receipt_serials(d, l, &mut seen)).collect::<Result<Vec<_>, _>>()?;
+            for l in &ls {
+                receipt_location(d, l)?;
+            }
             vals.extend(receipt_header_from_order(d, &ls[0]));
             d.upsert(table, key, &vals);
             for (n, (l, serials)) in ls.iter().zip(&serials).enumerate() {
@@ -271,6 +274,7 @@ fn create(d: &mut Division, e: &'static Entity, obj: &Map<String, J>) -> Result<
             let wh = text(d, SHOP_ORDERS, so, "Warehouse").as_guid().unwrap_or(0);
             let qty = get(&vals, "Quantity").as_f64().unwrap_or(0.0);
             let loc = get(&vals, "StorageLocation").as_guid().unwrap_or(0);
+            check_location(d, wh, loc, "StorageLocation")?;
             vals.extend([("ShopOrder", Val::guid(so)), ("Item", Val::guid(item)), ("Warehouse", Val::guid(wh))]);
             denormalise(d, &mut vals);
             d.upsert(table, key, &vals);
@@ -297,6 +301,7 @@ fn create(d: &mut Division, e: &'static Entity, obj: &Map<String, J>) -> Result<
             let wh = text(d, SHOP_ORDERS, so, "Warehouse").as_guid().unwrap_or(0);
             let qty = get(&vals, "Quantity").as_f64().unwrap_or(0.0);
             let loc = get(&vals, "StorageLocation").as_guid().unwrap_or(0);
+            check_location(d, wh, loc, "StorageLocation")?;
             vals.extend([("Item", Val::guid(item)), ("Warehouse", Val::guid(wh))]);
             denormalise(d, &mut vals);
             d.upsert(table, key, &vals);
@@ -309,10 +314,22 @@ fn create(d: &mut Division, e: &'static Entity, obj: &Map<String, J>) -> Result<
         "inventory/WarehouseTransfers" => {
             let ls = lines("WarehouseTransferLines")?;
             let status = get(&vals, "Status").as_i64().unwrap_or(10);
+            let (from, to) = (get(&vals, "WarehouseFrom").as_guid(), get(&vals, "WarehouseTo").as_guid());
+            let lvs = ls.iter().map(|l| child(d, TRANSFER_LINES, l)).collect::<Result<Vec<_>, _>>()?;
+            // Refused before anything is written, as the provider refuses the whole transfer.
+            for lv in &lvs {
+                let at = |f: &str| get(lv, f).as_guid().unwrap_or(0);
+                check_transfer_line(
+                    d,
+                    from.unwrap_or(0),
+                    to.unwrap_or(0),
+                    at("StorageLocationFrom"),
+                    at("StorageLocationTo"),
+                )?;
+            }
             vals.push(("Status", Val::Int(10)));
             d.upsert(table, key, &vals);
-            for (n, l) in ls.iter().enumerate() {
-                let mut lv = child(d, TRANSFER_LINES, l)?;
+            for (n, mut lv) in lvs.into_iter().enumerate() {
                 lv.extend([("TransferID", Val::guid(key)), ("LineNumber", Val::Int(n as i64 + 1))]);
                 let lk = new_key(entity(TRANSFER_LINES), &lv);
                 d.upsert(TRANSFER_LINES, lk, &lv);
@@ -324,10 +341,15 @@ fn create(d: &mut Division, e: &'static Entity, obj: &Map<String, J>) -> Result<
         "inventory/StockCounts" => {
             let ls = lines("StockCountLines")?;
             let status = get(&vals, "Status").as_i64().unwrap_or(12);
+            let header_wh = get(&vals, "Warehouse").as_guid().unwrap_or(0);
+            let lvs = ls.iter().map(|l| child(d, COUNT_LINES, l)).collect::<Result<Vec<_>, _>>()?;
+            for lv in &lvs {
+                let wh = get(lv, "Warehouse").as_guid().unwrap_or(header_wh);
+                check_location(d, wh, get(lv, "StorageLocation").as_guid().unwrap_or(0), "StorageLocation")?;
+            }
             vals.push(("Status", Val::Int(12)));
             d.upsert(table, key, &vals);
-            for (n, l) in ls.iter().enumerate() {
-                let mut lv = child(d, COUNT_LINES, l)?;
+            for (n, mut lv) in lvs.into_iter().enumerate() {
                 lv.extend([("StockCountID", Val::guid(key)), ("LineNumber", Val::Int(n as i64 + 1))]);
                 let lk = new_key(entity(COUNT_LINES), &lv);
                 d.upsert(COUNT_LINES, lk, &lv);
@@ -435,6 +457,19 @@ fn receipt_serials(
     Ok(serials)
 }
 
+/// A receipt line's `Location` against the warehouse of the purchase order it receives (an
+/// unknown order line is left to [`receive_line`] to refuse).
+fn receipt_location(d: &Division, l: &Map<String, J>) -> Result<(), ODataError> {
+    let guid_of =
+        |f: &str| l.get(f).and_then(J::as_str).and_then(|s| uuid::Uuid::parse_str(s).ok()).map(|u| u.as_u128());
+    let (Some(po_line), Some(location)) = (guid_of("PurchaseOrderLineID"), guid_of("Location")) else {
+        return Ok(());
+    };
+    let Some(po) = text(d, PO_LINES, po_line, "PurchaseOrderID").as_guid() else { return Ok(()) };
+    let wh = text(d, PURCHASE_ORDERS, po, "Warehouse").as_guid().unwrap_or(0);
+    check_location(d, wh, location, "Location")
+}
+
 /// What Exact fills on a receipt header from the purchase order its lines receive: the supplier
 /// and the warehouse (read-only on GoodsReceipts). Without them a posted receipt would differ from
 /// Exact's, and whatever joins the header (lists, labels) would show nothing or another order's.
@@ -520,6 +555,63 @@ fn lines_of(d: &Division, table: &str, parent_field: &str, parent: u128) -> Vec<
     t.rows.iter().filter(|(_, r)| r.get(c).as_guid() == Some(parent)).map(|(k, _)| *k).collect()
 }
 
+/// A warehouse's code for messages (its GUID when it has none).
+fn warehouse_code(d: &Division, warehouse: u128) -> String {
+    match text(d, WAREHOUSES, warehouse, "Code").as_str() {
+        Some(code) => code.to_string(),
+        None => uuid::Uuid::from_u128(warehouse).to_string(),
+    }
+}
+
+/// A storage location given in `field` for stock in `warehouse`, checked as Exact checks it: it
+/// must exist, the warehouse must use storage locations, and it must be one of that warehouse's.
+/// None given is fine: a located warehouse's stock then lands on its default location.
+fn check_location(d: &Division, warehouse: u128, location: u128, field: &str) -> Result<(), ODataError> {
+    if location == 0 {
+        return Ok(());
+    }
+    if d.table(LOCATIONS).and_then(|t| t.get(location)).is_none() {
+        return Err(ODataError::bad(format!("{field}: not found")));
+    }
+    if !stock::uses_locations(d, warehouse) {
+        return Err(ODataError::bad(format!(
+            "Warehouse {} does not use storage locations: {field} must be empty.",
+            warehouse_code(d, warehouse)
+        )));
+    }
+    if text(d, LOCATIONS, location, "Warehouse").as_guid() != Some(warehouse) {
+        let code = text(d, LOCATIONS, location, "Code");
+        return Err(ODataError::bad(format!(
+            "Storage location {} does not belong to warehouse {}.",
+            code.as_str().unwrap_or_default(),
+            warehouse_code(d, warehouse)
+        )));
+    }
+    Ok(())
+}
+
+/// A transfer line's storage locations against its header's warehouses. The same warehouse on
+/// both sides makes a location transfer, which moves stock between two of its storage locations:
+/// the warehouse must use them and the line must name both.
+fn check_transfer_line(d: &Division, from: u128, to: u128, lf: u128, lt: u128) -> Result<(), ODataError> {
+    if from == to {
+        if !stock::uses_locations(d, from) {
+            return Err(ODataError::bad(format!(
+                "Warehouse {} does not use storage locations: a transfer within one warehouse moves stock between its storage locations. Choose another warehouse to transfer to.",
+                warehouse_code(d, from)
+            )));
+        }
+        if lf == 0 {
+            return Err(ODataError::bad("Verplicht: StorageLocationFrom"));
+        }
+        if lt == 0 {
+            return Err(ODataError::bad("Verplicht: StorageLocationTo"));
+        }
+    }
+    check_location(d, from, lf, "StorageLocationFrom")?;
+    check_location(d, to, lt, "StorageLocationTo")
+}
+
 fn process_transfer(d: &mut Division, id: u128) -> Result<(), ODataError> {
     if d.table(TRANSFERS).and_then(|t| t.get(id)).is_none() {
         return Err(not_found());
@@ -529,11 +621,17 @@ fn process_transfer(d: &mut Division, id: u128) -> Result<(), ODataError> {
     }
     let from = text(d, TRANSFERS, id, "WarehouseFrom").as_guid().unwrap_or(0);
     let to = text(d, TRANSFERS, id, "WarehouseTo").as_guid().unwrap_or(0);
-    for line in lines_of(d, TRANSFER_LINES, "TransferID", id) {
+    let lines = lines_of(d, TRANSFER_LINES, "TransferID", id);
+    let location = |d: &Division, line: u128, f: &str| text(d, TRANSFER_LINES, line, f).as_guid().unwrap_or(0);
+    // Every line is checked before any stock moves (a draft's lines may have changed since).
+    for line in &lines {
+        let (lf, lt) = (location(d, *line, "StorageLocationFrom"), location(d, *line, "StorageLocationTo"));
+        check_transfer_line(d, from, to, lf, lt)?;
+    }
+    for line in lines {
         let item = text(d, TRANSFER_LINES, line, "Item").as_guid().unwrap_or(0);
         let qty = text(d, TRANSFER_LINES, line, "Quantity").as_f64().unwrap_or(0.0);
-        let lf = text(d, TRANSFER_LINES, line, "StorageLocationFrom").as_guid().unwrap_or(0);
-        let lt = text(d, TRANSFER_LINES, line, "StorageLocationTo").as_guid().unwrap_or(0);
+        let (lf, lt) = (location(d, line, "StorageLocationFrom"), location(d, line, "StorageLocationTo"));
         stock::adjust(d, item, from, lf, -qty);
         stock::adjust(d, item, to, lt, qty);
     }
@@ -550,12 +648,23 @@ fn process_count(d: &mut Division, id: u128) -> Result<(), ODataError> {
         return Err(ODataError::bad("Only draft stock counts can be processed."));
     }
     let header_wh = text(d, COUNTS, id, "Warehouse").as_guid().unwrap_or(0);
-    for line in lines_of(d, COUNT_LINES, "StockCountID", id) {
+    let lines = lines_of(d, COUNT_LINES, "StockCountID", id);
+    let wh_of = |d: &Division, line: u128| text(d, COUNT_LINES, line, "Warehouse").as_guid().unwrap_or(header_wh);
+    for line in &lines {
+        let loc = text(d, COUNT_LINES, *line, "StorageLocation").as_guid().unwrap_or(0);
+        check_location(d, wh_of(d, *line), loc, "StorageLocation")?;
+    }
+    for line in lines {
         let item = text(d, COUNT_LINES, line, "Item").as_guid().unwrap_or(0);
-        let wh = text(d, COUNT_LINES, line, "Warehouse").as_guid().unwrap_or(header_wh);
+        let wh = wh_of(d, line);
         let loc = text(d, COUNT_LINES, line, "StorageLocation").as_guid().unwrap_or(0);
-        let loc = if loc == 0 { stock::default_location(d, item, wh) } else { loc };
-        let current = stock::at_location(d, item, wh, loc);
+        // A warehouse without storage locations is counted as a whole: its stock position.
+        let current = if stock::uses_locations(d, wh) {
+            let loc = if loc == 0 { stock::default_location(d, item, wh) } else { loc };
+            stock::at_location(d, item, wh, loc)
+        } else {
+            stock::in_warehouse(d, item, wh)
+        };
         // QuantityDifference wins when both are given.
         let delta = match text(d, COUNT_LINES, line, "QuantityDifference").as_f64() {
             Some(diff) => diff,
@@ -652,12 +761,12 @@ mod tests {
     #[test]
     fn only_draft_transfers_and_counts_can_be_deleted() {
         let mut d = division();
-        let wh = first_key(&d, WAREHOUSES);
+        let whs: Vec<u128> = d.table(WAREHOUSES).map(|t| t.rows.keys().copied().collect()).unwrap_or_default();
         let item = first_key(&d, ITEMS);
         let line = json!([{"Item": uuid::Uuid::from_u128(item).to_string(), "Quantity": 1}]);
-        let wh = uuid::Uuid::from_u128(wh).to_string();
+        let (wh, to) = (uuid::Uuid::from_u128(whs[0]).to_string(), uuid::Uuid::from_u128(whs[1]).to_string());
         let body =
-            json!({"WarehouseFrom": wh, "WarehouseTo": wh, "EntryDate": "2026-03-10", "WarehouseTransferLines": line});
+            json!({"WarehouseFrom": wh, "WarehouseTo": to, "EntryDate": "2026-03-10", "WarehouseTransferLines": line});
         let draft = send(&mut d, TRANSFERS, "POST", None, body.clone()).unwrap().unwrap();
         let mut done = body;
         done["Status"] = json!(50);
@@ -672,6 +781,144 @@ mod tests {
             "StockCountLines": [{"Item": uuid::Uuid::from_u128(item).to_string(), "QuantityNew": 3}]});
         let counted = send(&mut d, COUNTS, "POST", None, count).unwrap().unwrap();
         assert_eq!(send(&mut d, COUNTS, "DELETE", Some(counted), J::Null).unwrap_err().status, 400);
+    }
+
+    /// The division's warehouses: (located, unlocated), each in key order.
+    fn warehouses(d: &Division) -> (Vec<u128>, Vec<u128>) {
+        let all: Vec<u128> = d.table(WAREHOUSES).map(|t| t.rows.keys().copied().collect()).unwrap_or_default();
+        all.into_iter().partition(|w| stock::uses_locations(d, *w))
+    }
+
+    fn location_of(d: &Division, wh: u128) -> u128 {
+        let t = d.table(LOCATIONS).expect("locations");
+        t.rows.keys().copied().find(|k| t.value(*k, "Warehouse").as_guid() == Some(wh)).expect("a location")
+    }
+
+    fn g(k: u128) -> String {
+        uuid::Uuid::from_u128(k).to_string()
+    }
+
+    /// An item with stock in both warehouses without storage locations.
+    fn item_in(d: &Division, a: u128, b: u128) -> u128 {
+        let items: Vec<u128> = d.table(ITEMS).map(|t| t.rows.keys().copied().collect()).unwrap_or_default();
+        items
+            .into_iter()
+            .find(|i| stock::in_warehouse(d, *i, a) > 2.0 && stock::in_warehouse(d, *i, b) > 0.0)
+            .expect("an item in both")
+    }
+
+    #[test]
+    fn a_transfer_between_warehouses_without_locations_moves_their_positions_only() {
+        let mut d = division();
+        let (_, unlocated) = warehouses(&d);
+        let (a, b) = (unlocated[0], unlocated[1]);
+        let item = item_in(&d, a, b);
+        let (in_a, in_b) = (stock::in_warehouse(&d, item, a), stock::in_warehouse(&d, item, b));
+        let sl_rows = d.table(crate::sim::store::SL_STOCK_POSITIONS).map_or(0, |t| t.len());
+        let body = json!({"WarehouseFrom": g(a), "WarehouseTo": g(b), "EntryDate": "2026-03-10", "Status": 50,
+            "WarehouseTransferLines": [{"Item": g(item), "Quantity": 2}]});
+        send(&mut d, TRANSFERS, "POST", None, body).unwrap();
+        assert_eq!((stock::in_warehouse(&d, item, a), stock::in_warehouse(&d, item, b)), (in_a - 2.0, in_b + 2.0));
+        assert_eq!(d.table(crate::sim::store::SL_STOCK_POSITIONS).map_or(0, |t| t.len()), sl_rows);
+        assert!(stock::mismatches(&d).is_empty());
+
+        // A count of one sets its position.
+        let body = json!({"Warehouse": g(a), "StockCountDate": "2026-03-10", "Status": 21,
+            "StockCountLines": [{"Item": g(item), "QuantityNew": 11}]});
+        let count = send(&mut d, COUNTS, "POST", None, body).unwrap().expect("created");
+        assert_eq!(stock::in_warehouse(&d, item, a), 11.0);
+        let line = lines_of(&d, COUNT_LINES, "StockCountID", count)[0];
+        assert_eq!(text(&d, COUNT_LINES, line, "QuantityInStock"), Val::Dbl(in_a - 2.0));
+        assert!(stock::mismatches(&d).is_empty());
+    }
+
+    #[test]
+    fn locations_are_refused_where_exact_refuses_them() {
+        let mut d = division();
+        let (located, unlocated) = warehouses(&d);
+        let (a, b) = (unlocated[0], unlocated[1]);
+        let item = item_in(&d, a, b);
+        let transfers = |d: &Division| d.table(TRANSFERS).map_or(0, |t| t.len());
+        let counts = |d: &Division| d.table(COUNTS).map_or(0, |t| t.len());
+        let (t0, c0) = (transfers(&d), counts(&d));
+        let code = |w: u128| text(&d, WAREHOUSES, w, "Code").as_str().unwrap_or_default().to_string();
+        let (code_a, code_b) = (code(a), code(b));
+        let loc = location_of(&d, located[0]);
+        let other = location_of(&d, located[1]);
+        let transfer = |from: u128, to: u128, line: J| {
+            json!({"WarehouseFrom": g(from), "WarehouseTo": g(to), "EntryDate": "2026-03-10", "Status": 50,
+                "WarehouseTransferLines": [line]})
+        };
+        let refused = |d: &mut Division, path: &str, body: J| send(d, path, "POST", None, body).unwrap_err();
+
+        // Within a warehouse without locations: nothing to move between.
+        let err = refused(&mut d, TRANSFERS, transfer(a, a, json!({"Item": g(item), "Quantity": 1})));
+        assert_eq!(err.status, 400);
+        assert!(err.message.starts_with(&format!("Warehouse {code_a} does not use storage locations")), "{err:?}");
+        // A location for a warehouse that has none, on either side.
+        let err = refused(
+            &mut d,
+            TRANSFERS,
+            transfer(located[0], b, json!({"Item": g(item), "Quantity": 1, "StorageLocationTo": g(loc)})),
+        );
+        assert_eq!(
+            err.message,
+            format!("Warehouse {code_b} does not use storage locations: StorageLocationTo must be empty.")
+        );
+        // A location of another warehouse.
+        let err = refused(
+            &mut d,
+            TRANSFERS,
+            transfer(located[0], a, json!({"Item": g(item), "Quantity": 1, "StorageLocationFrom": g(other)})),
+        );
+        assert!(err.message.starts_with("Storage location ") && err.message.contains("does not belong to warehouse"));
+        // A location transfer names both locations.
+        let err = refused(
+            &mut d,
+            TRANSFERS,
+            transfer(located[0], located[0], json!({"Item": g(item), "Quantity": 1, "StorageLocationFrom": g(loc)})),
+        );
+        assert_eq!(err.message, "Verplicht: StorageLocationTo");
+        let body = json!({"Warehouse": g(a), "StockCountDate": "2026-03-10", "Status": 21,
+            "StockCountLines": [{"Item": g(item), "QuantityNew": 1, "StorageLocation": g(loc)}]});
+        let err = refused(&mut d, COUNTS, body);
+        assert_eq!(
+            err.message,
+            format!("Warehouse {code_a} does not use storage locations: StorageLocation must be empty.")
+        );
+        assert_eq!((transfers(&d), counts(&d)), (t0, c0), "a refused write leaves nothing behind");
+        assert!(stock::mismatches(&d).is_empty());
+
+        // Out of a located warehouse without a location: from the default location, as before.
+        let body = transfer(located[0], a, json!({"Item": g(item), "Quantity": 1}));
+        assert!(send(&mut d, TRANSFERS, "POST", None, body).is_ok());
+        assert!(stock::mismatches(&d).is_empty());
+    }
+
+    #[test]
+    fn an_issue_from_a_warehouse_without_locations_takes_none() {
+        let mut d = division();
+        let (located, unlocated) = warehouses(&d);
+        let plan = first_key(&d, PLANS);
+        let so = text(&d, PLANS, plan, "ShopOrder").as_guid().expect("its order");
+        let item = text(&d, PLANS, plan, "Item").as_guid().expect("its item");
+        // The order's warehouse becomes one without locations, as a factory may run it.
+        d.update(SHOP_ORDERS, so, &[("Warehouse", Val::guid(unlocated[0]))]);
+        stock::adjust(&mut d, item, unlocated[0], 0, 5.0);
+        let before = stock::in_warehouse(&d, item, unlocated[0]);
+        let issue = |loc: Option<u128>| {
+            let mut body = json!({"ShopOrderMaterialPlan": g(plan), "Quantity": 2, "TransactionDate": "2026-03-10"});
+            if let Some(l) = loc {
+                body["StorageLocation"] = json!(g(l));
+            }
+            body
+        };
+        let elsewhere = location_of(&d, located[0]);
+        let err = send(&mut d, "manufacturing/MaterialIssues", "POST", None, issue(Some(elsewhere))).unwrap_err();
+        assert!(err.message.contains("does not use storage locations: StorageLocation must be empty."), "{err:?}");
+        send(&mut d, "manufacturing/MaterialIssues", "POST", None, issue(None)).unwrap();
+        assert_eq!(stock::in_warehouse(&d, item, unlocated[0]), before - 2.0);
+        assert!(stock::mismatches(&d).is_empty());
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Deterministic demo data: a Dutch machine builder with two companies (divisions).
 
 mod names;
+mod unlocated;
 
 use super::DivisionInfo;
 use super::oauth::DemoUser;
@@ -98,6 +99,7 @@ pub fn generate(scale: Scale, seed: u64, now_cet_ms: i64, base_url: &str) -> Wor
             let items = if i == 0 { scale.items() } else { Scale::Small.items() / 2 };
             let mut g = Gen::new(info.code, seed.wrapping_add(i as u64 * 7919), today, base_url, users[0].id);
             g.build(items);
+            unlocated::add(&mut g.d, seed.wrapping_add(i as u64 * 7919), today, users[0].id);
             g.d
         })
         .collect();

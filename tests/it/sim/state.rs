@@ -282,14 +282,16 @@ proptest! {
                 Op::Goods(i, q) => post(&mut d, "purchaseorder/GoodsReceipts", json!({"ReceiptDate": "2026-03-10", "GoodsReceiptLines": [{"PurchaseOrderLineID": guid(lines[i % lines.len()]), "QuantityReceived": q}]})),
                 Op::Transfer(i, q, same) => {
                     let from = whs[i % whs.len()];
-                    let to = if same { from } else { whs[(i + 1) % whs.len()] };
+                    // Within one warehouse only where it has storage locations (a location transfer).
+                    let to = if same && stock::uses_locations(&d, from) { from } else { whs[(i + 1) % whs.len()] };
+                    // A warehouse without storage locations takes none.
                     let loc_in = |w: u128, n: usize| {
                         let own: Vec<u128> = locs.iter().copied().filter(|l| t(&d, "inventory/StorageLocations", *l, "Warehouse").as_guid() == Some(w)).collect();
-                        own[n % own.len()]
+                        if own.is_empty() { Value::Null } else { Value::String(guid(own[n % own.len()])) }
                     };
                     let (lf, lt) = (loc_in(from, i), loc_in(to, i / 3 + 1));
                     post(&mut d, "inventory/WarehouseTransfers", json!({"WarehouseFrom": guid(from), "WarehouseTo": guid(to), "EntryDate": "2026-03-10", "Status": 50,
-                        "WarehouseTransferLines": [{"Item": guid(items[i % items.len()]), "Quantity": q, "StorageLocationFrom": guid(lf), "StorageLocationTo": guid(lt)}]}));
+                        "WarehouseTransferLines": [{"Item": guid(items[i % items.len()]), "Quantity": q, "StorageLocationFrom": lf, "StorageLocationTo": lt}]}));
                 }
                 Op::Count(i, q, diff) => {
                     let line = if diff { json!({"Item": guid(items[i % items.len()]), "QuantityDifference": q as f64 - 25.0}) } else { json!({"Item": guid(items[i % items.len()]), "QuantityNew": q}) };
