@@ -14,6 +14,7 @@ pub mod import_data;
 pub mod labels;
 pub mod licence;
 pub mod live;
+pub mod locations;
 pub mod openapi;
 pub mod org;
 pub mod pictures;

@@ -30,8 +30,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
 use utoipa::ToSchema;
 
-/// The catalogue's layout; a new one changes every ETag, so handhelds fetch it again.
-pub const FORMAT: u32 = 3;
+/// The catalogue's layout; a new one changes every ETag, so handhelds fetch it again. 4: the
+/// warehouses without storage locations (`warehouses.unlocated`).
+pub const FORMAT: u32 = 4;
 /// Order ids per material-line query: keeps each `in.(…)` list short.
 const ORDERS_PER_QUERY: usize = 100;
 /// Live tables whose cached rows the catalogue reads.
@@ -166,6 +167,9 @@ pub struct Catalogue {
     /// The end of the copy's last sync (epoch ms): the catalogue's "as of".
     pub as_of: Option<i64>,
     pub warehouses: Vec<WarehouseRow>,
+    /// Indexes of the warehouses that do not use storage locations (`UseStorageLocations` 0 in
+    /// the live cache), in order: the handheld asks for no location there.
+    pub unlocated: Vec<usize>,
     pub locations: Vec<LocationRow>,
     /// By code.
     pub items: Vec<ItemRow>,
@@ -290,6 +294,9 @@ pub struct WarehouseColumns {
     pub id: Guids,
     pub code: Vec<Option<String>>,
     pub description: Vec<Option<String>>,
+    /// Indexes of the warehouses without storage locations (a few, so a list of them rather than
+    /// a flag per warehouse).
+    pub unlocated: Vec<usize>,
 }
 
 #[derive(Serialize, Default, ToSchema)]
@@ -397,6 +404,7 @@ impl Catalogue {
                 id: Guids::of(w.iter().map(|r| &r.0)),
                 code: w.iter().map(|r| r.1.clone()).collect(),
                 description: w.iter().map(|r| r.2.clone()).collect(),
+                unlocated: self.unlocated.clone(),
             },
             locations: LocationColumns {
                 id: Guids::of(l.iter().map(|r| &r.0)),
@@ -455,6 +463,8 @@ struct PlaceIn {
     warehouse: Option<String>,
     warehouse_code: Option<String>,
     warehouse_description: Option<String>,
+    /// Only on warehouses; absent from a copy fetched before it was read.
+    use_storage_locations: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -575,8 +585,13 @@ pub fn build(store: &OrgStore, division: i64) -> StoreResult<Vec<u8>> {
 
 pub fn catalogue(store: &OrgStore, division: i64) -> StoreResult<Catalogue> {
     let mut places = Places::default();
+    let mut unlocated = Vec::new();
     each::<PlaceIn>(store, "warehouses", |w| {
-        places.warehouse(&w.id, &w.code, &w.description);
+        let at = places.warehouse(&w.id, &w.code, &w.description);
+        // an unknown flag (an older copy) counts as using storage locations, as before
+        if w.use_storage_locations.is_some() && !truthy(&w.use_storage_locations) {
+            unlocated.extend(at);
+        }
     })?;
     each::<PlaceIn>(store, "storageLocations", |l| {
         let w = places.warehouse(&l.warehouse, &l.warehouse_code, &l.warehouse_description);
@@ -626,6 +641,7 @@ pub fn catalogue(store: &OrgStore, division: i64) -> StoreResult<Catalogue> {
         division,
         as_of: as_of(store)?,
         warehouses: places.warehouses,
+        unlocated,
         locations: places.locations,
         items,
         location_stock,
@@ -795,5 +811,26 @@ mod tests {
         assert_eq!(plans["order"], json!([0, 0]));
         assert_eq!(plans["planned"], json!([4, 3]));
         assert_eq!(plans["issued"], json!([null, 1]));
+        assert_eq!(c["warehouses"]["unlocated"], json!([]));
+    }
+
+    #[test]
+    fn warehouses_without_storage_locations_are_listed_by_index() {
+        let (_dir, store) = store();
+        let wh = |id: String, code: &str, uses: Option<i64>| {
+            let mut row = json!({"ID": id, "Code": code, "Description": code});
+            if let Some(u) = uses {
+                row["UseStorageLocations"] = json!(u);
+            }
+            row
+        };
+        // the live cache's rows, as the warehouses fetch stores them (ordered by code)
+        let rows = vec![wh(W.to_string(), "1", Some(1)), wh(guid(41), "4", Some(0)), wh(guid(42), "5", None)];
+        store.write(Commit::Durable, |w| w.upsert("warehouses", rows).map(|_| ())).unwrap();
+        let c: Value = serde_json::from_slice(&build(&store, 1).unwrap()).unwrap();
+        let codes = c["warehouses"]["code"].as_array().unwrap().clone();
+        let at = |code: &str| codes.iter().position(|c| c == code).unwrap();
+        // "5" does not say (a copy from before the flag was read): taken as using them
+        assert_eq!(c["warehouses"]["unlocated"], json!([at("4")]));
     }
 }

@@ -7,8 +7,8 @@
 
 use super::hours::{self, Claimed};
 use super::idempotency::{self, IdempotencyKey, RequestKey};
-use super::references;
 use super::router::{Res, Router};
+use super::{locations, references};
 use crate::auth::tier::Session;
 use crate::error::{AppError, AppResult, Code};
 use crate::live::{AS_OF_HEADER, direct};
@@ -348,6 +348,17 @@ fn named(
                     })
                     .await?;
                 }
+            }
+            // Storage locations the copy knows Exact would refuse: a 400 now, not a failed entry
+            // (a repeat gets its first answer, whatever the copy knows now).
+            if locations::concerns(&entries) {
+                if let Some(k) = &key
+                    && let Some(record) = state.outbox.key_record(division, &k.scope).map_err(AppError::internal)?
+                {
+                    return repeat(&state, division, k, record).await;
+                }
+                let store = state.stores.get(division)?;
+                entries = hours::blocking(move || locations::check(&store, &entries).map(|()| entries)).await?;
             }
             queue(&state, &session, entries, q.wait, key, None).await
         })

@@ -216,9 +216,12 @@ async fn fetch(
     progress: &Progress,
 ) -> Result<Vec<Value>, ExactError> {
     let token = UserToken::new(state.tokens.clone(), user);
-    // Spec §7: warehouses are read ordered by Code, selecting ID, Code and Description.
+    // Spec §7: warehouses are read ordered by Code, selecting ID, Code and Description; and
+    // UseStorageLocations, so no screen asks for a location in a warehouse that has none and a
+    // write naming one is refused before it is queued (docs/exact-online.md). Should Exact drop
+    // it, the rows come without it and every warehouse counts as using storage locations.
     let (select, order) = if ep.table == "warehouses" {
-        ("ID,Code,Description".to_string(), "&$orderby=Code%20asc")
+        ("ID,Code,Description,UseStorageLocations".to_string(), "&$orderby=Code%20asc")
     } else {
         (catalogue::live_select(ep), "")
     };
