@@ -115,7 +115,7 @@ test('the server answers the shapes the UI reads (src/api/*.ts)', async () => {
   has((await api(page, '/db/storageLocationStockPositions?limit=1'))[0], fields('Item,Stock,WarehouseCode,WarehouseDescription,StorageLocationCode'), 'storage location stock position')
   has((await api(page, '/db/stockPositions?limit=1'))[0], fields('ItemId,CurrentStock,WarehouseCode,WarehouseDescription,Warehouse,ItemCode,ItemDescription'), 'stock position')
   has((await api(page, '/db/shopOrders?limit=1'))[0], fields('ShopOrderNumber,Item'), 'shop order')
-  has((await api(page, '/exact/live/warehouses'))[0], fields('ID,Code,Description'), 'warehouse')
+  has((await api(page, '/exact/live/warehouses'))[0], fields('ID,Code,Description,UseStorageLocations'), 'warehouse')
   has((await api(page, '/exact/live/itemGroups'))[0], fields('ID,Code,Description'), 'item group')
 })
 

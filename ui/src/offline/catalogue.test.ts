@@ -7,6 +7,7 @@ import { memoryStore } from './idb.ts'
 
 const W1 = 'aaaaaaaa-0000-4000-8000-000000000001'
 const W2 = 'aaaaaaaa-0000-4000-8000-000000000002'
+const W3 = 'aaaaaaaa-0000-4000-8000-000000000003'
 const L1 = 'cccccccc-0000-4000-8000-000000000001'
 const L2 = 'cccccccc-0000-4000-8000-0000000000f2'
 // items, orders and lines are named by code and number: what a booking made from them carries
@@ -25,10 +26,11 @@ function guids(ids: string[]): string {
 
 function wire(division = 7): CatalogueWire {
   return {
-    format: 3,
+    format: 4,
     division,
     asOf: 1_790_000_000_000,
-    warehouses: { id: guids([W1, W2]), code: ['1', '2'], description: ['Main', 'Yard'] },
+    // the third keeps no storage locations
+    warehouses: { id: guids([W1, W2, W3]), code: ['1', '2', '4'], description: ['Main', 'Yard', 'Vans'], unlocated: [2] },
     locations: { id: guids([L1, L2]), code: ['A-01', 'B-02'], description: ['Rack A', null], warehouse: [0, 1] },
     items: {
       // BOLT-M6, BOLT-M8 (sharing 6), then its code is BOLT's barcode: the code wins
@@ -60,6 +62,11 @@ async function kept(w: CatalogueWire = wire()) {
 }
 
 describe('scan catalogue lookups', () => {
+  it('names the warehouses that keep no storage locations', async () => {
+    const c = await kept()
+    expect(c.unlocatedWarehouses()).toEqual([{ ID: W3, Code: '4', Description: 'Vans', UseStorageLocations: 0 }])
+  })
+
   it('finds an item by exact code or barcode, the code winning', async () => {
     const c = await kept()
     expect(c.findItem('BOLT-M6')?.ID).toBe(BOLT)
@@ -132,7 +139,7 @@ describe('scan catalogue lookups', () => {
     const store = keyed()
     await store.put({ division: 7, etag: null, checkedAt: 0, json: JSON.stringify(wire()) })
     expect(await loadCatalogue(8, store)).toBeNull()
-    await store.put({ division: 9, etag: null, checkedAt: 0, json: JSON.stringify({ ...wire(9), format: 4 }) })
+    await store.put({ division: 9, etag: null, checkedAt: 0, json: JSON.stringify({ ...wire(9), format: 5 }) })
     expect(await loadCatalogue(9, store)).toBeNull()
   })
 
@@ -144,6 +151,10 @@ describe('scan catalogue lookups', () => {
     // the second layout: items, orders and lines with their GUIDs, no line numbers
     const second = { ...wire(), format: 2, items: { ...wire().items, id: guids(['bbbbbbbb-0000-4000-8000-000000000001']) } }
     await store.put({ division: 7, etag: '"c2-7-0"', checkedAt: 0, json: JSON.stringify(second) })
+    expect(await loadCatalogue(7, store)).toBeNull()
+    // the third: no list of the warehouses without storage locations
+    const { unlocated: _unlocated, ...third } = wire().warehouses
+    await store.put({ division: 7, etag: '"c3-7-0"', checkedAt: 0, json: JSON.stringify({ ...wire(), format: 3, warehouses: third }) })
     expect(await loadCatalogue(7, store)).toBeNull()
     await store.put({ division: 7, etag: '"c3-7-1"', checkedAt: 0, json: JSON.stringify({ ...wire(), locations: { ...wire().locations, id: '!!' } }) })
     expect(await loadCatalogue(7, store)).toBeNull()

@@ -12,11 +12,15 @@ import type { Route, Schema } from '../api/contract.ts'
 import type { LocationStock, MaterialPlan, ScannedItem, ScanShopOrder, WarehouseStock } from '../features/scanning/api.ts'
 import { getSyncStatus } from '../api/sync.ts'
 import type { LocationRef } from '../lib/scan.ts'
+import type { WarehouseRef } from '../features/scanning/places.ts'
 import { isOfflineNow } from '../state/reachability.ts'
 import { idbStore, type KeyedStore } from './idb.ts'
 
-/** The layout this module reads; another is ignored until the server sends this one again. */
-export const CATALOGUE_FORMAT = 3
+/**
+ * The layout this module reads; another is ignored until the server sends this one again. 4: the
+ * warehouses without storage locations (`warehouses.unlocated`).
+ */
+export const CATALOGUE_FORMAT = 4
 // fetched, not `call`ed: its text is kept as sent, with its ETag
 export const CATALOGUE_PATH = `/api/v1${'/scanning/catalogue' satisfies Route}`
 
@@ -196,6 +200,14 @@ export class ScanCatalogue {
   itemById(id: string): ScannedItem | null {
     const i = id.startsWith(ITEM_REF) ? this.byCode.get(id.slice(ITEM_REF.length)) : undefined
     return i === undefined ? null : this.item(i)
+  }
+
+  /** The warehouses that keep no storage locations: the pickers offer them as a whole. */
+  unlocatedWarehouses(): WarehouseRef[] {
+    return (this.w.warehouses.unlocated ?? []).map((i) => {
+      const wh = this.warehouse(i)
+      return { ID: wh.id ?? '', Code: wh.code, Description: wh.description, UseStorageLocations: 0 }
+    }).filter((w) => w.ID)
   }
 
   /** Every storage location known, for `classifyScan` and the location pickers. */

@@ -17,6 +17,7 @@ import { matchesLine, overDelivered, receiptBodies, receiveError, type OpenLine 
 import { LIVE_LIST_RETRY } from '../../api/queryClient.ts'
 import { UNTRACKED, type NumbersReport } from '../tracking/logic.ts'
 import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
+import { unlocatedIds, type WarehouseRef } from '../scanning/places.ts'
 
 interface StorageLocation {
   ID: string
@@ -39,12 +40,15 @@ function LineRow({
   line,
   draft,
   locations,
+  unlocated,
   onToggle,
   onChange,
 }: {
   line: OpenLine
   draft: Draft | undefined
   locations: StorageLocation[]
+  /** The warehouses without storage locations (lower-case IDs): no location is asked there. */
+  unlocated: ReadonlySet<string>
   onToggle: () => void
   onChange: (d: Draft) => void
 }) {
@@ -81,19 +85,25 @@ function LineRow({
               aria-invalid={!!error}
               onChange={(e) => onChange({ ...draft, quantity: e.target.value })}
             />
-            <select
-              className={inputClass}
-              aria-label={t('receipts.location')}
-              value={draft.location}
-              onChange={(e) => onChange({ ...draft, location: e.target.value })}
-            >
-              <option value="">{t('receipts.defaultLocation', { warehouse: line.warehouse })}</option>
-              {own.map((l) => (
-                <option key={l.ID} value={l.ID}>
-                  {l.Code} {l.Description}
-                </option>
-              ))}
-            </select>
+            {unlocated.has(line.warehouseId.toLowerCase()) ? (
+              <span className="text-sm text-slate-700" data-testid="no-locations">
+                {t('receipts.noLocations', { warehouse: line.warehouse })}
+              </span>
+            ) : (
+              <select
+                className={inputClass}
+                aria-label={t('receipts.location')}
+                value={draft.location}
+                onChange={(e) => onChange({ ...draft, location: e.target.value })}
+              >
+                <option value="">{t('receipts.defaultLocation', { warehouse: line.warehouse })}</option>
+                {own.map((l) => (
+                  <option key={l.ID} value={l.ID}>
+                    {l.Code} {l.Description}
+                  </option>
+                ))}
+              </select>
+            )}
             {error && (
               <span role="alert" className="text-sm text-red-700">
                 {t(error, { unit: line.unit })}
@@ -132,6 +142,8 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
   const division = useDivision()
   const lines = useQuery({ queryKey: receiptKeys.openLines(division), queryFn: fetchOpenLines, retry: false, staleTime: LIVE_STALE_MS, refetchInterval: againWhileStored })
   const locations = useQuery({ queryKey: liveKeys.list('storageLocations', division), queryFn: () => liveGet<StorageLocation>('storageLocations'), ...LIVE_LIST_RETRY })
+  const warehouses = useQuery({ queryKey: liveKeys.list('warehouses', division), queryFn: () => liveGet<WarehouseRef>('warehouses'), ...LIVE_LIST_RETRY })
+  const unlocated = useMemo(() => unlocatedIds(warehouses.data?.rows), [warehouses.data])
   const [search, setSearch] = useState('')
   const [drafts, setDrafts] = useState<Record<string, Draft>>({})
   const [sending, setSending] = useState(false)
@@ -248,6 +260,7 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
                 line={l}
                 draft={drafts[l.id]}
                 locations={locations.data?.rows ?? []}
+                unlocated={unlocated}
                 onToggle={() => toggle(l)}
                 onChange={(d) => {
                   setConfirming(false)

@@ -7,8 +7,12 @@ import { RecentCounts } from './RecentCounts.tsx'
 import { trackingOf, UNTRACKED } from '../tracking/logic.ts'
 import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
 import { isCatalogueRef } from '../../offline/catalogue.ts'
+import { locationOf } from './places.ts'
 
-/** Count the item in one storage location: the counted quantity becomes its stock there. */
+/**
+ * Count the item in one place: a storage location, or a whole warehouse that keeps none (counted
+ * per warehouse). The counted quantity becomes its stock there.
+ */
 export function CountPanel({
   item,
   location,
@@ -38,7 +42,7 @@ export function CountPanel({
         write.mutate({
           item: item.ID,
           warehouse: place.Warehouse,
-          location: place.ID,
+          location: locationOf(place),
           quantity,
           numbers: numbers.numbers,
           summary: t('offline.count', { ...bookingWords(item, quantity), place: locationLabel(place) }),

@@ -27,6 +27,7 @@ export function IssuePanel({
   itemLocations,
   stock,
   warehouseStock,
+  unlocated = new Set<string>(),
   catalogue = null,
 }: {
   item: ScannedItem
@@ -34,6 +35,8 @@ export function IssuePanel({
   itemLocations: readonly LocationRef[]
   stock: readonly LocationStock[] | undefined
   warehouseStock: readonly WarehouseStock[] | undefined
+  /** The warehouses without storage locations (lower-case IDs): an issue there names none. */
+  unlocated?: ReadonlySet<string>
   /** The catalogue this device keeps: the orders while the server cannot be reached. */
   catalogue?: ScanCatalogue | null
 }) {
@@ -53,9 +56,12 @@ export function IssuePanel({
   const qtyError = tried ? checkQuantity(quantity, item) : null
   const choices = location && !itemLocations.some((l) => l.ID === location.ID) ? [location, ...itemLocations] : itemLocations
   const chosen = orders.data?.find((o) => o.plan.ID === plan)
-  const available = stockToIssueFrom(from, chosen?.order.Warehouse, stock, warehouseStock)
+  // the order's warehouse keeps no storage locations: none is asked, and none is sent
+  const noLocations = !!chosen?.order.Warehouse && unlocated.has(chosen.order.Warehouse.toLowerCase())
+  const at = noLocations ? '' : from
+  const available = stockToIssueFrom(at, chosen?.order.Warehouse, stock, warehouseStock)
   const open = chosen ? stillToIssue(chosen.plan) : null
-  const place = (choices.find((l) => l.ID === from)?.Code ?? chosen?.order.WarehouseCode ?? '').trim()
+  const place = (choices.find((l) => l.ID === at)?.Code ?? chosen?.order.WarehouseCode ?? '').trim()
   const over = quantity !== null && (exceeds(quantity, available) || exceeds(quantity, open))
   // a changed figure needs a new look before booking
   const edit = <T,>(set: (v: T) => void) => (v: T) => {
@@ -68,7 +74,7 @@ export function IssuePanel({
     write.mutate({
       plan,
       quantity,
-      location: from || null,
+      location: at || null,
       numbers: numbers.numbers,
       summary: t('offline.issue', { ...bookingWords(item, quantity), number: chosen?.order.ShopOrderNumber ?? '' }),
     })
@@ -116,14 +122,18 @@ export function IssuePanel({
         </fieldset>
       )}
       <QuantityField id="issue-qty" label={t('scanning.quantity')} value={qty} onChange={edit(setQty)} error={qtyError} />
-      <LocationSelect id="issue-from" label={t('scanning.fromLocation')} value={from} onChange={edit(setFrom)} locations={choices} empty={t('scanning.defaultLocation')} />
+      {noLocations ? (
+        <p className="text-base text-slate-700">{t('scanning.noLocationsThere', { warehouse: chosen?.order.WarehouseCode?.trim() ?? '' })}</p>
+      ) : (
+        <LocationSelect id="issue-from" label={t('scanning.fromLocation')} value={from} onChange={edit(setFrom)} locations={choices} empty={t('scanning.defaultLocation')} />
+      )}
       <TrackedNumbers
         id="issue-numbers"
         tracking={trackingOfAny(chosen?.plan, item)}
         mode="take"
         item={item.ID}
-        warehouse={choices.find((l) => l.ID === from)?.Warehouse ?? chosen?.order.Warehouse ?? null}
-        location={from || null}
+        warehouse={choices.find((l) => l.ID === at)?.Warehouse ?? chosen?.order.Warehouse ?? null}
+        location={at || null}
         quantity={quantity}
         onReport={setNumbers}
       />

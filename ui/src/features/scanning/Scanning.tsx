@@ -30,6 +30,7 @@ import { ReceivePanel } from './ReceivePanel.tsx'
 import { ScanInput } from './ScanInput.tsx'
 import { TransferPanel } from './TransferPanel.tsx'
 import { routeScan } from '../tracking/scans.ts'
+import { isWarehousePlace, placesOf, sourcesOf, unlocatedIds, type WarehouseRef } from './places.ts'
 
 type Action = 'issue' | 'receive' | 'transfer' | 'count' | 'label'
 
@@ -56,6 +57,13 @@ function storedLocation(): LocationRef | null {
 const locationsQuery = (division: number) => ({
   queryKey: liveKeys.list('storageLocations', division),
   queryFn: () => liveGet<LocationRef>('storageLocations'),
+  staleTime: 10 * 60_000,
+})
+
+/** The warehouses, to know which keep no storage locations (the pickers offer those whole). */
+const warehousesQuery = (division: number) => ({
+  queryKey: liveKeys.list('warehouses', division),
+  queryFn: () => liveGet<WarehouseRef>('warehouses'),
   staleTime: 10 * 60_000,
 })
 
@@ -89,6 +97,7 @@ export default function Scanning() {
   const queryClient = useQueryClient()
   const division = session?.division
   const locations = useQuery(locationsQuery(division ?? 0))
+  const warehouses = useQuery(warehousesQuery(division ?? 0))
   const [location, setLocationState] = useState<LocationRef | null>(storedLocation)
   const [current, setCurrent] = useState<Current | null>(null)
   const [action, setAction] = useState<Action | null>(null)
@@ -248,7 +257,10 @@ export default function Scanning() {
   const stockRows = fromKept ? kept.stockOfItem(current.item.Code) : stock.data
   const warehouseRows = fromKept ? kept.warehouseStockOfItem(current.item.Code) : warehouseStock.data
   const all = locations.data?.rows ?? kept?.locations() ?? []
+  // the storage locations, then the warehouses without them (picked as a whole)
+  const places = placesOf(all, warehouses.data?.rows ?? kept?.unlocatedWarehouses())
   const itemLocations = all.filter((l) => stockRows?.some((s) => s.StorageLocation === l.ID))
+  const itemPlaces = [...itemLocations, ...sourcesOf(places.filter((p) => isWarehousePlace(p.ID)), new Set(), warehouseRows)]
   const panelKey = `${current?.seq}-${action}-${location?.ID ?? ''}-${stock.isSuccess}`
 
   return (
@@ -319,14 +331,23 @@ export default function Scanning() {
               ))}
             </div>
             {action === 'issue' && (
-              <IssuePanel key={panelKey} item={current.item} location={location} itemLocations={itemLocations} stock={stockRows} warehouseStock={warehouseRows} catalogue={kept} />
+              <IssuePanel
+                key={panelKey}
+                item={current.item}
+                location={location}
+                itemLocations={itemLocations}
+                stock={stockRows}
+                warehouseStock={warehouseRows}
+                unlocated={unlocatedIds(warehouses.data?.rows ?? kept?.unlocatedWarehouses())}
+                catalogue={kept}
+              />
             )}
             {action === 'receive' && <ReceivePanel key={panelKey} item={current.item} location={location} scanned={current.order} catalogue={kept} />}
             {action === 'transfer' && (
-              <TransferPanel key={panelKey} item={current.item} location={location} stock={stockRows ?? []} locations={all} />
+              <TransferPanel key={panelKey} item={current.item} location={location} stock={stockRows ?? []} warehouseStock={warehouseRows} locations={places} />
             )}
             {action === 'count' && (
-              <CountPanel key={panelKey} item={current.item} location={location} itemLocations={itemLocations} locations={all} />
+              <CountPanel key={panelKey} item={current.item} location={location} itemLocations={itemPlaces} locations={places} />
             )}
             {action === 'label' &&
               (namedByCatalogue ? (

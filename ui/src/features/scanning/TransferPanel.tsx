@@ -1,25 +1,34 @@
 import { useState } from 'react'
-import { transferStock, type LocationStock, type ScannedItem } from './api.ts'
+import { transferStock, type LocationStock, type ScannedItem, type WarehouseStock } from './api.ts'
 import { t } from '../../i18n/index.ts'
 import { parseQuantity } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
 import { trackingOf, UNTRACKED } from '../tracking/logic.ts'
 import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
 import { bigButton, bookingWords, checkQuantity, LocationSelect, locationLabel, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
+import { locationOf, sourcesOf } from './places.ts'
 
-/** Move the item from one of its storage locations to another (the one in context by default). */
+/**
+ * Move the item from one place to another (the location in context by default): a storage
+ * location, or a whole warehouse that keeps none, so stock also goes warehouse to warehouse.
+ */
 export function TransferPanel({
   item,
   location,
   stock,
+  warehouseStock,
   locations,
 }: {
   item: ScannedItem
   location: LocationRef | null
   stock: readonly LocationStock[]
+  /** Its stock per warehouse: where it is in a warehouse without storage locations. */
+  warehouseStock?: readonly WarehouseStock[]
+  /** The places (`placesOf`): storage locations, then warehouses without them. */
   locations: readonly LocationRef[]
 }) {
-  const sources = locations.filter((l) => stock.some((s) => s.StorageLocation === l.ID && (s.Stock ?? 0) > 0))
+  const withStock = new Set(stock.filter((s) => (s.Stock ?? 0) > 0 && s.StorageLocation).map((s) => s.StorageLocation as string))
+  const sources = sourcesOf(locations, withStock, warehouseStock)
   const [from, setFrom] = useState(sources.find((l) => l.ID !== location?.ID)?.ID ?? sources[0]?.ID ?? '')
   const [to, setTo] = useState(location?.ID ?? '')
   const [qty, setQty] = useState('1')
@@ -42,9 +51,9 @@ export function TransferPanel({
           item: item.ID,
           quantity,
           warehouseFrom: fromLoc.Warehouse,
-          locationFrom: fromLoc.ID,
+          locationFrom: locationOf(fromLoc),
           warehouseTo: toLoc.Warehouse,
-          locationTo: toLoc.ID,
+          locationTo: locationOf(toLoc),
           numbers: numbers.numbers,
           summary: t('offline.transfer', { ...bookingWords(item, quantity), from: locationLabel(fromLoc), to: locationLabel(toLoc) }),
         })
@@ -65,7 +74,7 @@ export function TransferPanel({
         mode="take"
         item={item.ID}
         warehouse={fromLoc?.Warehouse ?? null}
-        location={fromLoc?.ID ?? null}
+        location={fromLoc ? locationOf(fromLoc) : null}
         quantity={quantity}
         onReport={setNumbers}
       />

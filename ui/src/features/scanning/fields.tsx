@@ -8,6 +8,7 @@ import { signal } from '../../lib/feedback.ts'
 import type { ScannedItem } from './api.ts'
 import { fitsUnit, formatQuantity, fractionsAllowed } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
+import { isWarehousePlace } from './places.ts'
 import { WriteStatus } from '../../components/WriteStatus.tsx'
 
 export const field = 'flex flex-col gap-1 text-base font-medium'
@@ -22,6 +23,11 @@ export function bookingWords(item: Pick<ScannedItem, 'Code' | 'Unit'>, quantity:
 }
 
 export function locationLabel(l: LocationRef): string {
+  // a warehouse without storage locations is picked as a whole
+  if (isWarehousePlace(l.ID)) {
+    const name = [l.WarehouseCode?.trim(), l.WarehouseDescription ? `(${l.WarehouseDescription})` : ''].filter(Boolean).join(' ')
+    return t('scanning.wholeWarehouse', { warehouse: name })
+  }
   const wh = l.WarehouseCode ? `${l.WarehouseCode.trim()} · ` : ''
   return `${wh}${l.Code}${l.Description ? ` (${l.Description})` : ''}`
 }

@@ -10,7 +10,7 @@ import { AsOf } from '../../components/AsOf.tsx'
 import { WriteStatus } from '../../components/WriteStatus.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { formatQuantity, fractionsAllowed, parseQuantity } from '../../lib/quantity.ts'
-import { transferBody, transferError, type Place } from './logic.ts'
+import { placeName, transferBody, transferError, unlocatedWarehouses, warehousePlace, type Place, type WarehouseRow } from './logic.ts'
 import { ItemPicker } from './ItemPicker.tsx'
 import { LIVE_LIST_RETRY } from '../../api/queryClient.ts'
 import { trackingOf, UNTRACKED } from '../tracking/logic.ts'
@@ -23,6 +23,9 @@ interface StorageLocation {
   Warehouse: string
   WarehouseCode: string
 }
+
+/** A select's value for a place: the storage location's ID, or the warehouse's for a whole one. */
+const placeKey = (p: Place) => p.location || `warehouse:${p.warehouse}`
 
 interface Sent {
   key: number
@@ -45,17 +48,27 @@ export function TransferForm() {
   const [sendError, setSendError] = useState<string | null>(null)
   const [numbers, setNumbers] = useState(UNTRACKED)
 
-  const places = useQuery({ queryKey: transferKeys.from(item?.ID), queryFn: () => fetchFromPlaces(item!.ID), enabled: !!item })
+  // which warehouses keep no storage locations: moved to and from as a whole
+  const warehouses = useQuery({ queryKey: liveKeys.list('warehouses', division), queryFn: () => liveGet<WarehouseRow>('warehouses'), ...LIVE_LIST_RETRY })
+  const whole = unlocatedWarehouses(warehouses.data?.rows).map(warehousePlace)
+  const places = useQuery({
+    queryKey: transferKeys.from(item?.ID),
+    queryFn: () => fetchFromPlaces(item!.ID, warehouses.data?.rows),
+    // the warehouses first (answered or failed), so the whole ones are among the sources
+    enabled: !!item && !warehouses.isPending,
+  })
   const locations = useQuery({ queryKey: liveKeys.list('storageLocations', division), queryFn: () => liveGet<StorageLocation>('storageLocations'), ...LIVE_LIST_RETRY })
 
-  const from = places.data?.find((p) => p.location === fromId)
+  const from = places.data?.find((p) => placeKey(p) === fromId)
   const toRow = locations.data?.rows.find((l) => l.ID.toLowerCase() === toId)
-  const to: Place | undefined = toRow && {
-    location: toRow.ID.toLowerCase(),
-    locationCode: toRow.Code,
-    warehouse: toRow.Warehouse.toLowerCase(),
-    warehouseCode: toRow.WarehouseCode,
-  }
+  const to: Place | undefined =
+    whole.find((p) => placeKey(p) === toId) ??
+    (toRow && {
+      location: toRow.ID.toLowerCase(),
+      locationCode: toRow.Code,
+      warehouse: toRow.Warehouse.toLowerCase(),
+      warehouseCode: toRow.WarehouseCode,
+    })
   // the numbers count once there is a place to take them from
   const numbersReport = from ? numbers : UNTRACKED
   const error = transferError(quantity, from, to, fractionsAllowed(item?.IsFractionAllowedItem))
@@ -81,7 +94,7 @@ export function TransferForm() {
     setSending(true)
     setSendError(null)
     try {
-      const what = t('transfers.sentWhat', { quantity: formatQuantity(qty, locale()), code: item.Code, from: from.locationCode, to: to.locationCode })
+      const what = t('transfers.sentWhat', { quantity: formatQuantity(qty, locale()), code: item.Code, from: placeName(from), to: placeName(to) })
       const outcome = await createTransfer(transferBody(item.ID, from, to, qty, t('transfers.description', { code: item.Code }), numbers.numbers), what)
       setSent((s) => [{ key: Date.now(), what, outcome }, ...s])
       setQuantity('')
@@ -94,7 +107,12 @@ export function TransferForm() {
   }
 
   const byWarehouse = new Map<string, StorageLocation[]>()
-  for (const l of locations.data?.rows ?? []) byWarehouse.set(l.WarehouseCode, [...(byWarehouse.get(l.WarehouseCode) ?? []), l])
+  const wholeIds = new Set(whole.map((p) => p.warehouse))
+  for (const l of locations.data?.rows ?? []) {
+    // a location said to be in a warehouse without them would be refused by Exact
+    if (wholeIds.has(l.Warehouse.toLowerCase())) continue
+    byWarehouse.set(l.WarehouseCode, [...(byWarehouse.get(l.WarehouseCode) ?? []), l])
+  }
 
   return (
     <section className={sectionClass} aria-labelledby="transfer-title">
@@ -116,8 +134,10 @@ export function TransferForm() {
             <select className={inputClass} value={fromId} onChange={(e) => setFromId(e.target.value)} name="from">
               <option value="">{places.isPending ? t('transfers.loadingStock') : t('transfers.chooseFrom')}</option>
               {(places.data ?? []).map((p) => (
-                <option key={p.location} value={p.location}>
-                  {t('transfers.fromOption', { warehouse: p.warehouseCode, location: p.locationCode, stock: formatQuantity(p.stock, locale()) })}
+                <option key={placeKey(p)} value={placeKey(p)}>
+                  {p.location
+                    ? t('transfers.fromOption', { warehouse: p.warehouseCode, location: p.locationCode, stock: formatQuantity(p.stock, locale()) })
+                    : t('transfers.fromWarehouseOption', { warehouse: p.warehouseCode, stock: formatQuantity(p.stock, locale()) })}
                 </option>
               ))}
             </select>
@@ -136,6 +156,15 @@ export function TransferForm() {
                   ))}
                 </optgroup>
               ))}
+              {whole.length > 0 && (
+                <optgroup label={t('transfers.wholeWarehouses')}>
+                  {whole.map((p) => (
+                    <option key={placeKey(p)} value={placeKey(p)}>
+                      {t('transfers.warehouse', { code: p.warehouseCode })}
+                    </option>
+                  ))}
+                </optgroup>
+              )}
             </select>
           </label>
           <AsOf asOf={locations.data?.asOf} compact />
@@ -161,7 +190,7 @@ export function TransferForm() {
               mode="take"
               item={item.ID}
               warehouse={from.warehouse}
-              location={from.location}
+              location={from.location || null}
               quantity={parseQuantity(quantity)}
               onReport={setNumbers}
             />

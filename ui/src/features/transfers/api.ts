@@ -6,7 +6,7 @@ import { sendWrite } from '../../api/writes.ts'
 import type { Keepable } from '../../offline/queue.ts'
 import { addDays, orgToday } from '../../lib/dateTime.ts'
 import { dayLit } from '../../lib/odata.ts'
-import { fromPlaces, toRecent, type FromPlace, type RecentTransfer, type TransferBody } from './logic.ts'
+import { fromPlaces, toRecent, warehouseFromPlaces, type FromPlace, type RecentTransfer, type TransferBody, type WarehouseRow } from './logic.ts'
 
 export interface FoundItem {
   ID: string
@@ -45,12 +45,21 @@ export async function findItems(typed: string): Promise<FoundItem[]> {
   ])
 }
 
-export async function fetchFromPlaces(item: string): Promise<FromPlace[]> {
+/**
+ * Where the item can be moved from: its storage locations with stock, then the warehouses without
+ * storage locations that hold it (`warehouses`: the live list, which says which those are).
+ */
+export async function fetchFromPlaces(item: string, warehouses: readonly WarehouseRow[] | undefined): Promise<FromPlace[]> {
   const rows = await dbGetAll<Row>('storageLocationStockPositions', [
     ['Item', `eq.${item}`],
     ['select', 'Item,Stock,StorageLocation,StorageLocationCode,Warehouse,WarehouseCode'],
   ])
-  return fromPlaces(rows)
+  if (!warehouses?.some((w) => w.UseStorageLocations === 0 || w.UseStorageLocations === false)) return fromPlaces(rows)
+  const positions = await dbGetAll<Row>('stockPositions', [
+    ['ItemId', `eq.${item}`],
+    ['select', 'ItemId,CurrentStock,Warehouse,WarehouseCode'],
+  ])
+  return [...fromPlaces(rows), ...warehouseFromPlaces(positions, warehouses)]
 }
 
 /** Days of transfers the recent list reads. */

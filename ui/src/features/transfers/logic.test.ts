@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fromPlaces, toRecent, transferBody, transferError, type Place } from './logic.ts'
+import { fromPlaces, placeName, toRecent, transferBody, transferError, warehouseFromPlaces, type Place } from './logic.ts'
 
 const rows = [
   { Item: 'i', Stock: 5, StorageLocation: 'L2', StorageLocationCode: 'A01-02', Warehouse: 'W1', WarehouseCode: '1' },
@@ -40,6 +40,43 @@ describe('transfers', () => {
       process: true,
       WarehouseTransferLines: [{ Item: 'item', Quantity: 2, StorageLocationFrom: 'l2', StorageLocationTo: 'l5' }],
     })
+  })
+  it('moves warehouse to warehouse where they keep no storage locations', () => {
+    const warehouses = [
+      { ID: 'W4', Code: '4', UseStorageLocations: 0 },
+      { ID: 'W5', Code: '5', UseStorageLocations: 0 },
+      { ID: 'W1', Code: '1', UseStorageLocations: 1 },
+    ]
+    const positions = [
+      { ItemId: 'i', CurrentStock: 6, Warehouse: 'W5' },
+      { ItemId: 'i', CurrentStock: 4, Warehouse: 'W4' },
+      { ItemId: 'i', CurrentStock: 0, Warehouse: 'W4' },
+      // a located warehouse's stock is offered per storage location, not here
+      { ItemId: 'i', CurrentStock: 9, Warehouse: 'W1' },
+    ]
+    const whole = warehouseFromPlaces(positions, warehouses)
+    expect(whole).toEqual([
+      { location: '', locationCode: '', warehouse: 'w4', warehouseCode: '4', stock: 4 },
+      { location: '', locationCode: '', warehouse: 'w5', warehouseCode: '5', stock: 6 },
+    ])
+    const [w4, w5] = whole
+    expect(placeName(w4)).toBe('4')
+    expect(transferError('4', w4, w5)).toBeNull()
+    // the same warehouse without locations: nothing to move between
+    expect(transferError('1', w4, { ...w4 })).toBe('transfers.error.sameLocation')
+    expect(transferError('5', w4, w5)).toBe('transfers.error.moreThanStock')
+    // no storage location is sent for either side
+    expect(transferBody('item', w4, w5, 2, 'why')).toEqual({
+      WarehouseFrom: 'w4',
+      WarehouseTo: 'w5',
+      Description: 'why',
+      process: true,
+      WarehouseTransferLines: [{ Item: 'item', Quantity: 2 }],
+    })
+    // into a located warehouse: only the destination's location
+    expect(transferBody('item', w4, to, 1, 'why').WarehouseTransferLines).toEqual([{ Item: 'item', Quantity: 1, StorageLocationTo: 'l5' }])
+    // without the flag (an older copy), no warehouse is taken as one without locations
+    expect(warehouseFromPlaces(positions, [{ ID: 'W4', Code: '4' }])).toEqual([])
   })
   it('lists recent transfers newest first with their lines', () => {
     const r = toRecent(

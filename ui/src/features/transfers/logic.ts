@@ -14,6 +14,7 @@ const num = (v: unknown) => {
 }
 
 export interface Place {
+  /** The storage location's ID; '' for a whole warehouse that keeps no storage locations. */
   location: string
   locationCode: string
   warehouse: string
@@ -38,6 +39,36 @@ export function fromPlaces(rows: readonly Row[]): FromPlace[] {
     .sort((a, b) => a.warehouseCode.localeCompare(b.warehouseCode, undefined, { numeric: true }) || a.locationCode.localeCompare(b.locationCode))
 }
 
+/** A warehouse as the live list gives it: `UseStorageLocations` 0 (or false) keeps no storage locations. */
+export interface WarehouseRow {
+  ID: string
+  Code: string | null
+  Description?: string | null
+  UseStorageLocations?: number | boolean | null
+}
+
+/** The warehouses without storage locations; an unknown flag (an older copy) means it keeps them. */
+export const unlocatedWarehouses = (warehouses: readonly WarehouseRow[] | undefined) =>
+  (warehouses ?? []).filter((w) => w.UseStorageLocations === 0 || w.UseStorageLocations === false)
+
+/** A whole warehouse as a place to move to or from (it has no storage locations). */
+export const warehousePlace = (w: WarehouseRow): Place => ({ location: '', locationCode: '', warehouse: w.ID.toLowerCase(), warehouseCode: text(w.Code) })
+
+/**
+ * The item's stock in warehouses without storage locations (stockPositions rows), as places to
+ * move it from: only the warehouse's stock position knows it.
+ */
+export function warehouseFromPlaces(positions: readonly Row[], warehouses: readonly WarehouseRow[] | undefined): FromPlace[] {
+  const whole = new Map(unlocatedWarehouses(warehouses).map((w) => [w.ID.toLowerCase(), w]))
+  return positions
+    .filter((r) => num(r.CurrentStock) > 0 && whole.has(text(r.Warehouse).toLowerCase()))
+    .map((r) => ({ ...warehousePlace(whole.get(text(r.Warehouse).toLowerCase())!), stock: num(r.CurrentStock) }))
+    .sort((a, b) => a.warehouseCode.localeCompare(b.warehouseCode, undefined, { numeric: true }))
+}
+
+/** The place's name in lists and summaries: its location code, or its warehouse's code when it has none. */
+export const placeName = (p: Place) => p.locationCode || p.warehouseCode
+
 /**
  * Why a transfer cannot be sent, or null: quantity above 0, whole for an item Exact counts in
  * whole units (`fractions` false), within the stock at the source, to another place.
@@ -45,7 +76,7 @@ export function fromPlaces(rows: readonly Row[]): FromPlace[] {
 export function transferError(typed: string, from: FromPlace | undefined, to: Place | undefined, fractions = true): MessageKey | null {
   if (!from) return 'transfers.error.noFrom'
   if (!to) return 'transfers.error.noTo'
-  if (from.location === to.location) return 'transfers.error.sameLocation'
+  if (from.warehouse === to.warehouse && from.location === to.location) return 'transfers.error.sameLocation'
   const n = parseQuantity(typed)
   if (n === null) return 'transfers.error.notNumber'
   if (n <= 0) return 'transfers.error.notPositive'
@@ -67,7 +98,16 @@ export function transferBody(item: string, from: Place, to: Place, quantity: num
     WarehouseTo: to.warehouse,
     Description: description,
     process: true,
-    WarehouseTransferLines: [{ Item: item, Quantity: quantity, StorageLocationFrom: from.location, StorageLocationTo: to.location, ...numbers }],
+    // a warehouse without storage locations takes none (Exact refuses one there)
+    WarehouseTransferLines: [
+      {
+        Item: item,
+        Quantity: quantity,
+        ...(from.location ? { StorageLocationFrom: from.location } : {}),
+        ...(to.location ? { StorageLocationTo: to.location } : {}),
+        ...numbers,
+      },
+    ],
   }
 }
 
