@@ -66,4 +66,6 @@ mod tokens;
 mod tracked;
 mod upgrade;
 #[cfg(feature = "demo")]
+mod warehouses;
+#[cfg(feature = "demo")]
 mod xsite;

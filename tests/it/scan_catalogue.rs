@@ -124,12 +124,27 @@ async fn a_handheld_keeps_its_organizations_items_stock_and_open_material_lines(
     }
     // The Scanning screen reads the storage locations live, which caches them for the catalogue.
     let live_locations = rows(&w, "/api/v1/exact/live/storageLocations").await;
+    // and the warehouses, which say which keep no storage locations
+    let live_warehouses = rows(&w, "/api/v1/exact/live/warehouses").await;
 
     let res = w.get(PATH).await;
     assert_eq!(res.status(), 200);
-    assert!(tag_of(&res).starts_with("\"c3-"), "the layout is part of the tag");
+    assert!(tag_of(&res).starts_with("\"c4-"), "the layout is part of the tag");
     let c = json_of(res).await;
-    assert_eq!(c["format"], 3);
+    assert_eq!(c["format"], 4);
+    // the warehouses without storage locations, by index
+    let mut unlocated: Vec<Value> = c["warehouses"]["unlocated"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| c["warehouses"]["code"][i.as_u64().unwrap() as usize].clone())
+        .collect();
+    let mut expected: Vec<Value> =
+        live_warehouses.iter().filter(|r| r["UseStorageLocations"] == 0).map(|r| r["Code"].clone()).collect();
+    expected.sort_by_key(|c| c.to_string());
+    unlocated.sort_by_key(|c| c.to_string());
+    assert_eq!(unlocated, expected);
+    assert_eq!(expected.len(), 2);
     assert_eq!(c["division"], w.division);
     assert!(c["asOf"].as_i64().is_some_and(|t| t > 1_600_000_000_000), "{}", c["asOf"]);
 
@@ -258,7 +273,7 @@ async fn a_handheld_keeps_its_organizations_items_stock_and_open_material_lines(
     assert!(res.headers().get("content-encoding").is_none());
     assert_eq!(json_of(res).await["division"], w.division);
     // A handheld keeping the first layout has a tag of it: it gets this one.
-    let first = tag.replacen("c3-", "c2-", 1);
+    let first = tag.replacen("c4-", "c3-", 1);
     let res = w.request(reqwest::Method::GET, PATH).header(IF_NONE_MATCH, &first).send().await.unwrap();
     assert_eq!(res.status(), 200);
     // A sync changes the copy, and so the tag.
