@@ -81,7 +81,8 @@ fn order_warehouse(store: &OrgStore, id: Option<String>) -> AppResult<Option<Str
 }
 
 /// The actions whose storage locations (and warehouses) are checked.
-const CHECKED: [&str; 4] = ["createWarehouseTransfer", "createStockCount", "updateMaterialsIssues", "createShopOrderReceipt"];
+const CHECKED: [&str; 4] =
+    ["createWarehouseTransfer", "createStockCount", "updateMaterialsIssues", "createShopOrderReceipt"];
 
 /// Whether any of the entries is a booking `check` looks at.
 pub fn concerns(entries: &[Entry]) -> bool {
