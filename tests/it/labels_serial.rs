@@ -42,10 +42,9 @@ async fn receipt_lines_carry_their_serial_numbers_as_exact_does() {
     let s = Sim::start().await;
     let h = s.h();
     let serials = h.rows(DIV, "inventory/StockSerialNumbers").expect("serial numbers");
-    let line = field_text(
-        serials.first().expect("the demo receipts of serial items have serial numbers"),
-        "StockTransactionID",
-    );
+    let received = serials.iter().find(|r| r["StockTransactionType"] == 130);
+    let line =
+        field_text(received.expect("the demo receipts of serial items have serial numbers"), "StockTransactionID");
     let mine: Vec<&Value> = serials.iter().filter(|r| field_text(r, "StockTransactionID") == line).collect();
     let filter = format!("$filter=ID eq guid'{line}'");
 
