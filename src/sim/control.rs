@@ -199,6 +199,15 @@ impl SimHandle {
         let Some(i) = self.0.division_index(division) else { return Vec::new() };
         super::stock::mismatches(&self.0.data[i].read())
     }
+
+    /// Check that tracked items' numbers hold their stock: at every warehouse and storage
+    /// location, the booked StockSerialBatchNumbers of a serial or batch item add up to its
+    /// StorageLocationStockPositions stock. Returns the offending (item, warehouse, location,
+    /// location stock, numbers' stock).
+    pub fn number_mismatches(&self, division: i32) -> Vec<(u128, u128, u128, f64, f64)> {
+        let Some(i) = self.0.division_index(division) else { return Vec::new() };
+        super::tracking::mismatches(&self.0.data[i].read())
+    }
 }
 
 /// A path and, for a regular one, its sync and bulk views.

@@ -13,6 +13,7 @@ pub mod rate_limit;
 pub mod server;
 pub mod stock;
 pub mod store;
+pub mod tracking;
 pub mod value;
 pub mod writes;
 

@@ -150,6 +150,8 @@ pub struct Division {
     pub stock: HashMap<(u128, u128), u128>,
     /// (item, warehouse) -> key of the ItemWarehouses row.
     pub item_warehouses: HashMap<(u128, u128), u128>,
+    /// Booked stock of serial and batch numbers (see `tracking`).
+    pub numbers: super::tracking::Index,
     /// Who the provider records as the author of changes made through the API.
     pub api_user: u128,
     /// Current simulated wall-clock (CET as UTC ms), set by the caller before each change.
@@ -166,6 +168,7 @@ impl Division {
             sl_stock: HashMap::new(),
             stock: HashMap::new(),
             item_warehouses: HashMap::new(),
+            numbers: Default::default(),
             api_user: 0,
             now_ms: 0,
         }

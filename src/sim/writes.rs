@@ -1,14 +1,16 @@
 //! POST/PUT/DELETE: change the data the way the ERP would, bumping Timestamps and logging deletions.
 
 use super::odata::ODataError;
-use super::stock::{self, GOODS_RECEIPT_TRANSACTION, ITEMS, LOCATIONS, SERIAL_NUMBERS, WAREHOUSES};
+use super::stock::{self, ITEMS, LOCATIONS, WAREHOUSES};
 use super::store::{Division, table_of};
+use super::tracking::{self, Booking, Kind};
 use super::value::{self, Val};
 use crate::exact::schema::{EdmType, Entity};
 use serde_json::{Map, Value as J};
 use std::collections::HashSet;
 
-const BAD_BODY: &str = "Error processing request stream. The request should be a valid top-level resource object.";
+pub(super) const BAD_BODY: &str =
+    "Error processing request stream. The request should be a valid top-level resource object.";
 
 const SHOP_ORDERS: &str = "manufacturing/ShopOrders";
 const PLANS: &str = "manufacturing/ShopOrderMaterialPlans";
@@ -42,6 +44,9 @@ pub fn apply(
                 // As the provider: a processed transfer or count has moved stock; only drafts go.
                 return Err(ODataError::bad("Only drafts can be deleted."));
             }
+            if let Some(kind) = number_kind(e) {
+                return tracking::unreserve(d, kind, key).map(|()| None);
+            }
             remove(d, e, key)?;
             Ok(None)
         }
@@ -58,6 +63,15 @@ pub fn apply(
             let obj = object(body)?;
             create(d, e, &obj)
         }
+    }
+}
+
+/// The movements table of serial or batch numbers an entity is.
+fn number_kind(e: &Entity) -> Option<Kind> {
+    match e.path {
+        tracking::SERIAL_MOVES => Some(Kind::Serial),
+        tracking::BATCH_MOVES => Some(Kind::Batch),
+        _ => None,
     }
 }
 
@@ -167,6 +181,7 @@ fn stamp(d: &Division, vals: &mut Vec<(&'static str, Val)>, creating: bool) {
 
 /// What the ERP fills in itself on create (numbers, statuses).
 fn defaults(d: &Division, e: &Entity, vals: &mut Vec<(&'static str, Val)>) {
+    let tracked = tracking::flags(d, get(vals, "Item").as_guid().unwrap_or(0));
     let mut set = |name: &'static str, v: Val| {
         if get(vals, name) == Val::Null {
             vals.push((name, v));
@@ -183,8 +198,11 @@ fn defaults(d: &Division, e: &Entity, vals: &mut Vec<(&'static str, Val)>) {
             set("Status", Val::Int(10));
             set("Type", Val::Int(9040));
             set("ProducedQuantity", Val::Dbl(0.0));
-            for flag in ["IsReleased", "IsOnHold", "IsInPlanning", "IsBatch", "IsSerial"] {
+            for flag in ["IsReleased", "IsOnHold", "IsInPlanning"] {
                 set(flag, Val::Int(0));
+            }
+            for (flag, v) in tracked.clone() {
+                set(flag, v);
             }
         }
         "purchaseorder/GoodsReceipts" => {
@@ -199,6 +217,9 @@ fn defaults(d: &Division, e: &Entity, vals: &mut Vec<(&'static str, Val)>) {
             set("Type", Val::Int(1));
             set("Status", Val::Int(PLAN_OPEN));
             set("IssuedQuantity", Val::Dbl(0.0));
+            for (flag, v) in tracked.clone() {
+                set(flag, v);
+            }
         }
         _ => {}
     }
@@ -252,16 +273,16 @@ fn create(d: &mut Division, e: &'static Entity, obj: &Map<String, J>) -> Result<
             if ls.is_empty() {
                 return Err(ODataError::bad("Verplicht: GoodsReceiptLines"));
             }
-            // Serial numbers are checked on every line before anything is written.
+            // Serial and batch numbers are checked on every line before anything is written.
             let mut seen = HashSet::new();
-            let serials = ls.iter().map(|l| receipt_serials(d, l, &mut seen)).collect::<Result<Vec<_>, _>>()?;
+            let numbers = ls.iter().map(|l| receipt_numbers(d, l, &mut seen)).collect::<Result<Vec<_>, _>>()?;
             for l in &ls {
                 receipt_location(d, l)?;
             }
             vals.extend(receipt_header_from_order(d, &ls[0]));
             d.upsert(table, key, &vals);
-            for (n, (l, serials)) in ls.iter().zip(&serials).enumerate() {
-                receive_line(d, key, n as i64 + 1, l, serials)?;
+            for (n, (l, pieces)) in ls.iter().zip(&numbers).enumerate() {
+                receive_line(d, key, n as i64 + 1, l, pieces.as_deref())?;
             }
         }
         "manufacturing/MaterialIssues" | "manufacturing/ByProductReceipts" => {
@@ -275,11 +296,18 @@ fn create(d: &mut Division, e: &'static Entity, obj: &Map<String, J>) -> Result<
             let qty = get(&vals, "Quantity").as_f64().unwrap_or(0.0);
             let loc = get(&vals, "StorageLocation").as_guid().unwrap_or(0);
             check_location(d, wh, loc, "StorageLocation")?;
+            let issue = e.path == "manufacturing/MaterialIssues";
+            let tx_type = if issue { tracking::MATERIAL_ISSUE } else { tracking::BY_PRODUCT_RECEIPT };
+            let draft = get(&vals, "DraftStockTransactionID").as_guid();
+            let pieces = tracking::transaction_pieces(d, item, tx_type, draft, wh, loc, qty)?;
             vals.extend([("ShopOrder", Val::guid(so)), ("Item", Val::guid(item)), ("Warehouse", Val::guid(wh))]);
+            vals.extend(tracking::flags(d, item));
             denormalise(d, &mut vals);
             d.upsert(table, key, &vals);
-            let sign = if e.path == "manufacturing/MaterialIssues" { -1.0 } else { 1.0 };
-            stock::adjust(d, item, wh, loc, sign * qty);
+            match pieces {
+                Some(pieces) => tracking::book(d, item, &pieces, &booking(d, key, draft)),
+                None => stock::adjust(d, item, wh, loc, if issue { -qty } else { qty }),
+            }
             d.add(PLANS, plan, "IssuedQuantity", qty);
             let issued = text(d, PLANS, plan, "IssuedQuantity").as_f64().unwrap_or(0.0);
             let planned = text(d, PLANS, plan, "PlannedQuantity").as_f64().unwrap_or(0.0);
@@ -302,10 +330,16 @@ fn create(d: &mut Division, e: &'static Entity, obj: &Map<String, J>) -> Result<
             let qty = get(&vals, "Quantity").as_f64().unwrap_or(0.0);
             let loc = get(&vals, "StorageLocation").as_guid().unwrap_or(0);
             check_location(d, wh, loc, "StorageLocation")?;
+            let draft = get(&vals, "DraftStockTransactionID").as_guid();
+            let pieces = tracking::transaction_pieces(d, item, tracking::SHOP_ORDER_RECEIPT, draft, wh, loc, qty)?;
             vals.extend([("Item", Val::guid(item)), ("Warehouse", Val::guid(wh))]);
+            vals.extend(tracking::flags(d, item));
             denormalise(d, &mut vals);
             d.upsert(table, key, &vals);
-            stock::adjust(d, item, wh, loc, qty);
+            match pieces {
+                Some(pieces) => tracking::book(d, item, &pieces, &booking(d, key, draft)),
+                None => stock::adjust(d, item, wh, loc, qty),
+            }
             let produced = text(d, SHOP_ORDERS, so, "ProducedQuantity").as_f64().unwrap_or(0.0) + qty;
             let planned = text(d, SHOP_ORDERS, so, "PlannedQuantity").as_f64().unwrap_or(0.0);
             let status = if produced >= planned { 30 } else { 20 };
@@ -314,25 +348,36 @@ fn create(d: &mut Division, e: &'static Entity, obj: &Map<String, J>) -> Result<
         "inventory/WarehouseTransfers" => {
             let ls = lines("WarehouseTransferLines")?;
             let status = get(&vals, "Status").as_i64().unwrap_or(10);
-            let (from, to) = (get(&vals, "WarehouseFrom").as_guid(), get(&vals, "WarehouseTo").as_guid());
-            let lvs = ls.iter().map(|l| child(d, TRANSFER_LINES, l)).collect::<Result<Vec<_>, _>>()?;
-            // Refused before anything is written, as the provider refuses the whole transfer.
-            for lv in &lvs {
-                let at = |f: &str| get(lv, f).as_guid().unwrap_or(0);
-                check_transfer_line(
-                    d,
-                    from.unwrap_or(0),
-                    to.unwrap_or(0),
-                    at("StorageLocationFrom"),
-                    at("StorageLocationTo"),
-                )?;
+            let from = get(&vals, "WarehouseFrom").as_guid().unwrap_or(0);
+            let to = get(&vals, "WarehouseTo").as_guid().unwrap_or(0);
+            // Every line's numbers are checked before anything is written: their counts always,
+            // their stock at the from-place too when the transfer is to be processed at once.
+            let mut taken = Default::default();
+            let mut lines_v = Vec::with_capacity(ls.len());
+            for l in &ls {
+                let lv = child(d, TRANSFER_LINES, l)?;
+                let given = tracking::given_on_line(l)?;
+                let item = get(&lv, "Item").as_guid().unwrap_or(0);
+                let qty = get(&lv, "Quantity").as_f64().unwrap_or(0.0);
+                let lf = get(&lv, "StorageLocationFrom").as_guid().unwrap_or(0);
+                let lt = get(&lv, "StorageLocationTo").as_guid().unwrap_or(0);
+                // Refused before anything is written, as the provider refuses the whole transfer.
+                check_transfer_line(d, from, to, lf, lt)?;
+                if status == 50 {
+                    tracking::transfer_pieces(d, item, &given, qty, (from, lf), (to, lt), &mut taken)?;
+                } else {
+                    tracking::check_numbers(d, item, &given, qty)?;
+                }
+                lines_v.push((lv, given, item, lf));
             }
             vals.push(("Status", Val::Int(10)));
             d.upsert(table, key, &vals);
-            for (n, mut lv) in lvs.into_iter().enumerate() {
+            let tx_type = if from == to { tracking::LOCATION_TRANSFER_OUT } else { tracking::WAREHOUSE_TRANSFER_OUT };
+            for (n, (mut lv, given, item, lf)) in lines_v.into_iter().enumerate() {
                 lv.extend([("TransferID", Val::guid(key)), ("LineNumber", Val::Int(n as i64 + 1))]);
                 let lk = new_key(entity(TRANSFER_LINES), &lv);
                 d.upsert(TRANSFER_LINES, lk, &lv);
+                tracking::keep_on_line(d, item, &given, "WarehouseTransferLine", lk, tx_type, (from, lf));
             }
             if status == 50 {
                 process_transfer(d, key)?;
@@ -342,20 +387,34 @@ fn create(d: &mut Division, e: &'static Entity, obj: &Map<String, J>) -> Result<
             let ls = lines("StockCountLines")?;
             let status = get(&vals, "Status").as_i64().unwrap_or(12);
             let header_wh = get(&vals, "Warehouse").as_guid().unwrap_or(0);
-            let lvs = ls.iter().map(|l| child(d, COUNT_LINES, l)).collect::<Result<Vec<_>, _>>()?;
-            for lv in &lvs {
-                let wh = get(lv, "Warehouse").as_guid().unwrap_or(header_wh);
-                check_location(d, wh, get(lv, "StorageLocation").as_guid().unwrap_or(0), "StorageLocation")?;
+            let mut lines_v = Vec::with_capacity(ls.len());
+            for l in &ls {
+                let lv = child(d, COUNT_LINES, l)?;
+                let given = tracking::given_on_line(l)?;
+                let item = get(&lv, "Item").as_guid().unwrap_or(0);
+                let wh = get(&lv, "Warehouse").as_guid().unwrap_or(header_wh);
+                let loc = get(&lv, "StorageLocation").as_guid().unwrap_or(0);
+                check_location(d, wh, loc, "StorageLocation")?;
+                let (loc, current) = counted_place(d, item, wh, loc);
+                let target = counted(current, get(&lv, "QuantityDifference"), get(&lv, "QuantityNew"));
+                // The counted numbers are checked now; against the stock then when processed.
+                tracking::check_numbers(d, item, &given, target)?;
+                lines_v.push((lv, given, item, (wh, loc)));
             }
             vals.push(("Status", Val::Int(12)));
             d.upsert(table, key, &vals);
-            for (n, mut lv) in lvs.into_iter().enumerate() {
+            for (n, (mut lv, given, item, place)) in lines_v.into_iter().enumerate() {
                 lv.extend([("StockCountID", Val::guid(key)), ("LineNumber", Val::Int(n as i64 + 1))]);
                 let lk = new_key(entity(COUNT_LINES), &lv);
                 d.upsert(COUNT_LINES, lk, &lv);
+                tracking::keep_on_line(d, item, &given, "StockCountLine", lk, tracking::STOCK_COUNT, place);
             }
             if status == 21 {
-                process_count(d, key)?;
+                // Created as processed: a refusal takes the whole count back, as if never sent.
+                if let Err(err) = process_count(d, key) {
+                    remove(d, entity(COUNTS), key)?;
+                    return Err(err);
+                }
             }
         }
         "purchaseorder/PurchaseOrders" | "salesorder/SalesOrders" => {
@@ -372,6 +431,10 @@ fn create(d: &mut Division, e: &'static Entity, obj: &Map<String, J>) -> Result<
                 let lk = new_key(entity(line_table), &lv);
                 d.upsert(line_table, lk, &lv);
             }
+        }
+        tracking::SERIAL_MOVES | tracking::BATCH_MOVES => {
+            let kind = if e.path == tracking::SERIAL_MOVES { Kind::Serial } else { Kind::Batch };
+            tracking::reserve(d, kind, key, &mut vals)?;
         }
         _ => d.upsert(table, key, &vals),
     }
@@ -397,64 +460,54 @@ fn child(d: &Division, path: &str, l: &Map<String, J>) -> Result<Vec<(&'static s
     Ok(lv)
 }
 
-/// The serial numbers a goods receipt line brings in (`"SerialNumbers": [{"SerialNumber": "…"}]`,
-/// the line's collection of StockSerialNumbers): only for a serial item, one per unit received, and
-/// none its item already has (`seen` holds those of the receipt's earlier lines). A line without
-/// them is taken as it is (see README). An unknown purchase order line is left to
-/// [`receive_line`] to refuse.
-fn receipt_serials(
+/// The numbers a goods receipt line brings in (`"SerialNumbers": [{"SerialNumber": "…"}]`,
+/// `"BatchNumbers": [{"BatchNumber": "…", "Quantity": n}]`), checked against its item, quantity
+/// and the stock (`seen` holds the serials of the receipt's earlier lines); `None` for an
+/// untracked item. An unknown purchase order line is left to [`receive_line`] to refuse.
+fn receipt_numbers(
     d: &Division,
     l: &Map<String, J>,
     seen: &mut HashSet<(u128, String)>,
-) -> Result<Vec<String>, ODataError> {
-    let given = match l.get("SerialNumbers") {
-        None | Some(J::Null) => return Ok(Vec::new()),
-        Some(J::Array(given)) => given,
-        Some(_) => return Err(ODataError::bad(BAD_BODY)),
-    };
-    let mut serials = Vec::with_capacity(given.len());
-    for s in given {
-        let serial = s.get("SerialNumber").and_then(J::as_str).map(str::trim).filter(|s| !s.is_empty());
-        serials.push(serial.ok_or_else(|| ODataError::bad("Verplicht: SerialNumber"))?.to_string());
-    }
+) -> Result<Option<Vec<tracking::Piece>>, ODataError> {
+    let given = tracking::given_on_line(l)?;
     let po_line = l.get("PurchaseOrderLineID").and_then(J::as_str).and_then(|s| uuid::Uuid::parse_str(s).ok());
     let Some(po_line) = po_line.map(|u| u.as_u128()).filter(|k| d.table(PO_LINES).and_then(|t| t.get(*k)).is_some())
     else {
-        return Ok(serials);
+        return Ok(None);
     };
-    if serials.is_empty() {
-        return Ok(serials);
-    }
     let item = text(d, PO_LINES, po_line, "Item").as_guid().unwrap_or(0);
-    let code = text(d, ITEMS, item, "Code");
-    let code = code.as_str().unwrap_or_default();
-    if text(d, ITEMS, item, "IsSerialItem") != Val::Bool(true) {
-        return Err(ODataError::bad(format!("Item {code} is not a serial item: it takes no serial numbers.")));
-    }
+    let po = text(d, PO_LINES, po_line, "PurchaseOrderID").as_guid().unwrap_or(0);
+    let wh = text(d, PURCHASE_ORDERS, po, "Warehouse").as_guid().unwrap_or(0);
+    let loc = match l.get("Location") {
+        Some(v) if !v.is_null() => value::from_json(EdmType::Guid, v).map_err(ODataError::bad)?.as_guid().unwrap_or(0),
+        _ => 0,
+    };
     let quantity = l.get("QuantityReceived").map(|q| value::from_json(EdmType::Double, q)).transpose();
     let quantity = quantity.map_err(ODataError::bad)?.and_then(|q| q.as_f64()).unwrap_or(0.0);
-    if serials.len() as f64 != quantity {
-        return Err(ODataError::bad(format!(
-            "{} serial numbers for a quantity received of {quantity} of item {code}: one serial number per unit.",
-            serials.len()
-        )));
+    tracking::receipt_pieces(d, item, &given, quantity, wh, loc, seen)
+}
+
+/// How a booking of numbers is recorded for a stock transaction created now.
+fn booking(d: &Division, tx: u128, draft: Option<u128>) -> Booking {
+    Booking { tx, draft, date: d.now_ms, ..Booking::default() }
+}
+
+/// Where a count line counts and what is there now: a storage location (the default one when
+/// none is given), or a warehouse without storage locations as a whole (its stock position).
+fn counted_place(d: &Division, item: u128, wh: u128, loc: u128) -> (u128, f64) {
+    if !stock::uses_locations(d, wh) {
+        return (0, stock::in_warehouse(d, item, wh));
     }
-    let known: HashSet<String> = d
-        .table(SERIAL_NUMBERS)
-        .map(|t| {
-            t.rows
-                .keys()
-                .filter(|k| t.value(**k, "Item").as_guid() == Some(item))
-                .filter_map(|k| t.value(*k, "SerialNumber").as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default();
-    for serial in &serials {
-        if known.contains(serial) || !seen.insert((item, serial.clone())) {
-            return Err(ODataError::bad(format!("Serial number {serial} of item {code} already exists.")));
-        }
+    let loc = if loc == 0 { stock::default_location(d, item, wh) } else { loc };
+    (loc, stock::at_location(d, item, wh, loc))
+}
+
+/// What a count line sets the stock at its place to: QuantityDifference wins when both are given.
+fn counted(current: f64, difference: Val, new: Val) -> f64 {
+    match difference.as_f64() {
+        Some(diff) => current + diff,
+        None => new.as_f64().unwrap_or(current),
     }
-    Ok(serials)
 }
 
 /// A receipt line's `Location` against the warehouse of the purchase order it receives (an
@@ -485,14 +538,14 @@ fn receipt_header_from_order(d: &Division, first_line: &Map<String, J>) -> Vec<(
         .collect()
 }
 
-/// One goods-receipt line: raises the PO line's received quantity and the stock, and records the
-/// serial numbers of the units received under the line's stock transaction.
+/// One goods-receipt line: raises the PO line's received quantity and the stock, and books the
+/// numbers of a tracked item's units under the line's stock transaction.
 fn receive_line(
     d: &mut Division,
     receipt: u128,
     n: i64,
     l: &Map<String, J>,
-    serials: &[String],
+    pieces: Option<&[tracking::Piece]>,
 ) -> Result<(), ODataError> {
     let mut lv = child(d, "purchaseorder/GoodsReceiptLines", l)?;
     let po_line =
@@ -523,30 +576,23 @@ fn receive_line(
     denormalise(d, &mut lv);
     let lk = new_key(entity("purchaseorder/GoodsReceiptLines"), &lv);
     d.upsert("purchaseorder/GoodsReceiptLines", lk, &lv);
-    for serial in serials {
-        let mut sv = vec![
-            ("Item", Val::guid(item)),
-            ("SerialNumber", Val::str(serial)),
-            ("SerialNumberID", Val::guid(uuid::Uuid::new_v4().as_u128())),
-            ("StockTransactionID", Val::guid(lk)),
-            ("StockTransactionType", Val::Int(GOODS_RECEIPT_TRANSACTION)),
-            ("Warehouse", Val::guid(wh)),
-            ("IsBlocked", Val::Int(0)),
-            ("IsDraft", Val::Int(0)),
-            ("StartDate", Val::Date(d.now_ms)),
-        ];
-        if loc != 0 {
-            sv.push(("StorageLocation", Val::guid(loc)));
-        }
-        denormalise(d, &mut sv);
-        stamp(d, &mut sv, true);
-        d.upsert(SERIAL_NUMBERS, uuid::Uuid::new_v4().as_u128(), &sv);
-    }
     d.add(PO_LINES, po_line, "ReceivedQuantity", qty);
     // A change to any line bumps the header too (sync/PurchaseOrders streams them together).
     d.update(PURCHASE_ORDERS, po, &[]);
-    stock::adjust(d, item, wh, loc, qty);
+    match pieces {
+        Some(pieces) => tracking::book(d, item, pieces, &booking(d, lk, None)),
+        None => stock::adjust(d, item, wh, loc, qty),
+    }
     Ok(())
+}
+
+/// A transfer or count line that goes takes its draft numbers with it.
+fn drop_line_numbers(d: &mut Division, table: &str, line: u128) {
+    match table {
+        TRANSFER_LINES => tracking::drop_line(d, "WarehouseTransferLine", line),
+        COUNT_LINES => tracking::drop_line(d, "StockCountLine", line),
+        _ => {}
+    }
 }
 
 fn lines_of(d: &Division, table: &str, parent_field: &str, parent: u128) -> Vec<u128> {
@@ -621,19 +667,30 @@ fn process_transfer(d: &mut Division, id: u128) -> Result<(), ODataError> {
     }
     let from = text(d, TRANSFERS, id, "WarehouseFrom").as_guid().unwrap_or(0);
     let to = text(d, TRANSFERS, id, "WarehouseTo").as_guid().unwrap_or(0);
-    let lines = lines_of(d, TRANSFER_LINES, "TransferID", id);
-    let location = |d: &Division, line: u128, f: &str| text(d, TRANSFER_LINES, line, f).as_guid().unwrap_or(0);
-    // Every line is checked before any stock moves (a draft's lines may have changed since).
-    for line in &lines {
-        let (lf, lt) = (location(d, *line, "StorageLocationFrom"), location(d, *line, "StorageLocationTo"));
-        check_transfer_line(d, from, to, lf, lt)?;
-    }
-    for line in lines {
+    // Every line is checked (tracked items' numbers at the from-place) before stock moves.
+    let mut taken = Default::default();
+    let mut moves = Vec::new();
+    for line in lines_of(d, TRANSFER_LINES, "TransferID", id) {
         let item = text(d, TRANSFER_LINES, line, "Item").as_guid().unwrap_or(0);
         let qty = text(d, TRANSFER_LINES, line, "Quantity").as_f64().unwrap_or(0.0);
-        let (lf, lt) = (location(d, line, "StorageLocationFrom"), location(d, line, "StorageLocationTo"));
-        stock::adjust(d, item, from, lf, -qty);
-        stock::adjust(d, item, to, lt, qty);
+        let lf = text(d, TRANSFER_LINES, line, "StorageLocationFrom").as_guid().unwrap_or(0);
+        let lt = text(d, TRANSFER_LINES, line, "StorageLocationTo").as_guid().unwrap_or(0);
+        check_transfer_line(d, from, to, lf, lt)?;
+        let given = tracking::transfer_line_numbers(d, line);
+        let pieces = tracking::transfer_pieces(d, item, &given, qty, (from, lf), (to, lt), &mut taken)?;
+        moves.push((line, item, qty, lf, lt, pieces));
+    }
+    for (line, item, qty, lf, lt, pieces) in moves {
+        match pieces {
+            Some(pieces) => {
+                let b = Booking { tx: line, transfer_line: Some(line), date: d.now_ms, ..Booking::default() };
+                tracking::book(d, item, &pieces, &b);
+            }
+            None => {
+                stock::adjust(d, item, from, lf, -qty);
+                stock::adjust(d, item, to, lt, qty);
+            }
+        }
     }
     let now = Val::Date(d.now_ms);
     d.update(TRANSFERS, id, &[("Status", Val::Int(50)), ("TransferDate", now)]);
@@ -648,29 +705,30 @@ fn process_count(d: &mut Division, id: u128) -> Result<(), ODataError> {
         return Err(ODataError::bad("Only draft stock counts can be processed."));
     }
     let header_wh = text(d, COUNTS, id, "Warehouse").as_guid().unwrap_or(0);
-    let lines = lines_of(d, COUNT_LINES, "StockCountID", id);
+    // Every line is checked (tracked items' counted numbers) before stock moves.
+    let mut moves = Vec::new();
     let wh_of = |d: &Division, line: u128| text(d, COUNT_LINES, line, "Warehouse").as_guid().unwrap_or(header_wh);
-    for line in &lines {
-        let loc = text(d, COUNT_LINES, *line, "StorageLocation").as_guid().unwrap_or(0);
-        check_location(d, wh_of(d, *line), loc, "StorageLocation")?;
-    }
-    for line in lines {
+    for line in lines_of(d, COUNT_LINES, "StockCountID", id) {
         let item = text(d, COUNT_LINES, line, "Item").as_guid().unwrap_or(0);
         let wh = wh_of(d, line);
         let loc = text(d, COUNT_LINES, line, "StorageLocation").as_guid().unwrap_or(0);
-        // A warehouse without storage locations is counted as a whole: its stock position.
-        let current = if stock::uses_locations(d, wh) {
-            let loc = if loc == 0 { stock::default_location(d, item, wh) } else { loc };
-            stock::at_location(d, item, wh, loc)
-        } else {
-            stock::in_warehouse(d, item, wh)
-        };
-        // QuantityDifference wins when both are given.
-        let delta = match text(d, COUNT_LINES, line, "QuantityDifference").as_f64() {
-            Some(diff) => diff,
-            None => text(d, COUNT_LINES, line, "QuantityNew").as_f64().unwrap_or(current) - current,
-        };
-        stock::adjust(d, item, wh, loc, delta);
+        check_location(d, wh, loc, "StorageLocation")?;
+        let (loc, current) = counted_place(d, item, wh, loc);
+        let diff = text(d, COUNT_LINES, line, "QuantityDifference");
+        let target = counted(current, diff, text(d, COUNT_LINES, line, "QuantityNew"));
+        let pieces = tracking::count_pieces(d, item, line, wh, loc, target)?;
+        moves.push((line, item, wh, loc, current, target, pieces));
+    }
+    for (line, item, wh, loc, current, target, pieces) in moves {
+        match pieces {
+            Some(pieces) => {
+                // The counted numbers were kept as drafts; the count's movements replace them.
+                tracking::drop_line(d, "StockCountLine", line);
+                let b = Booking { tx: line, count_line: Some(line), date: d.now_ms, ..Booking::default() };
+                tracking::book(d, item, &pieces, &b);
+            }
+            None => stock::adjust(d, item, wh, loc, target - current),
+        }
         d.update(COUNT_LINES, line, &[("QuantityInStock", Val::Dbl(current)), ("Status", Val::Int(21))]);
     }
     d.update(COUNTS, id, &[("Status", Val::Int(21))]);
@@ -721,9 +779,11 @@ pub(super) fn remove(d: &mut Division, e: &'static Entity, key: u128) -> Result<
     };
     for (t, parent) in children {
         for k in lines_of(d, t, parent, key) {
+            drop_line_numbers(d, t, k);
             d.delete(t, k);
         }
     }
+    drop_line_numbers(d, table, key);
     if e.path == "inventory/ItemWarehouses" {
         let item = text(d, table, key, "Item").as_guid().unwrap_or(0);
         let wh = text(d, table, key, "Warehouse").as_guid().unwrap_or(0);
@@ -737,6 +797,7 @@ pub(super) fn remove(d: &mut Division, e: &'static Entity, key: u128) -> Result<
 mod tests {
     use super::*;
     use crate::sim::generate::{Scale, generate};
+    use crate::sim::stock::{GOODS_RECEIPT_TRANSACTION, SERIAL_NUMBERS};
     use serde_json::json;
 
     fn division() -> Division {
@@ -986,18 +1047,17 @@ mod tests {
         let err = refused(&mut d, receipt(serial_line, 3, &["X-3", "X-4"]));
         assert!(err.message.contains("one serial number per unit"), "{err:?}");
         let err = refused(&mut d, receipt(serial_line, 2, &["X-5", "X-5"]));
-        assert!(err.message.contains("X-5") && err.message.contains("already exists"), "{err:?}");
+        assert!(err.message.contains("X-5") && err.message.contains("given twice"), "{err:?}");
         let err = refused(&mut d, receipt(serial_line, 1, &["X-1"]));
-        assert!(err.message.contains("X-1") && err.message.contains("already exists"), "{err:?}");
+        assert!(err.message.contains("X-1") && err.message.contains("already in stock"), "{err:?}");
         let err = refused(&mut d, receipt(plain_line, 1, &["Y-1"]));
         assert!(err.message.contains("not a serial item"), "{err:?}");
         let err = refused(&mut d, receipt(serial_line, 1, &[" "]));
         assert_eq!(err.message, "Verplicht: SerialNumber");
+        // Without numbers, as Exact: a serial item's units each need theirs.
+        let err = refused(&mut d, receipt(serial_line, 1, &[]));
+        assert!(err.message.contains("its serial numbers are mandatory"), "{err:?}");
         assert_eq!(receipts(&d), before + 1, "a refused receipt writes nothing");
-
-        // Without numbers (the product cannot enter them) the receipt is taken as it is.
-        assert!(send(&mut d, "purchaseorder/GoodsReceipts", "POST", None, receipt(serial_line, 1, &[])).is_ok());
-        assert_eq!(receipts(&d), before + 2);
     }
 
     #[test]
@@ -1012,8 +1072,9 @@ mod tests {
             .rows
             .keys()
             .copied()
+            .filter(|l| tracking::kind_of(&d, po_lines.value(*l, "Item").as_guid().unwrap_or(0)).is_none())
             .find(|l| pos.value(order_of(first), "Supplier") != pos.value(order_of(*l), "Supplier"))
-            .expect("an order of another supplier");
+            .expect("an order of another supplier, of an untracked item");
         let location = d
             .table(LOCATIONS)
             .and_then(|t| {

@@ -64,6 +64,8 @@ mod sync_schedule;
 mod tokens;
 #[cfg(feature = "demo")]
 mod tracked;
+#[cfg(feature = "demo")]
+mod tracked_sim;
 mod upgrade;
 #[cfg(feature = "demo")]
 mod warehouses;

@@ -50,6 +50,7 @@ pub struct Query {
 const EXPANSIONS: &[(&str, &str, &str, &str)] = &[
     ("Accounts", "BankAccounts", "crm/BankAccounts", "Account"),
     ("GoodsReceiptLines", "SerialNumbers", "inventory/StockSerialNumbers", "StockTransactionID"),
+    ("GoodsReceiptLines", "BatchNumbers", "inventory/StockBatchNumbers", "StockTransactionID"),
 ];
 
 fn expansion(view: &Entity, collection: &str) -> Option<(&'static str, &'static str)> {
