@@ -77,6 +77,10 @@ pub fn add(d: &mut Division, seed: u64, today: i64, creator: u128) {
         } else {
             vec![warehouses[rng.random_range(0..warehouses.len())]]
         };
+        // Stock of a serial or batch item needs its numbers: such items stay where they are.
+        if crate::sim::tracking::kind_of(d, item).is_some() {
+            continue;
+        }
         for wh in places {
             let id = uuid::Builder::from_random_bytes(rng.random()).into_uuid().as_u128();
             let reorder = rng.random_range(0..5) as f64;
