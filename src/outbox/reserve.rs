@@ -48,10 +48,9 @@ pub fn locate(store: &OrgStore, entries: &mut [Entry]) -> Result<(), LocateError
         let body = e.body.as_ref().and_then(Value::as_object);
         let text = |f: &str| body.and_then(|b| b.get(f)).and_then(Value::as_str).map(str::to_ascii_lowercase);
         let order = if let Some(plan) = text("ShopOrderMaterialPlan") {
-            let line = row(store, "shopOrderMaterialPlans", &plan, "ID,Item,ShopOrder,Warehouse")?
+            let line = row(store, "shopOrderMaterialPlans", &plan, "ID,Item,ShopOrder")?
                 .ok_or_else(|| LocateError::NotFound(format!("Material line {plan}")))?;
             reserve.item = guid_field(&line, "Item");
-            reserve.warehouse = guid_field(&line, "Warehouse");
             guid_field(&line, "ShopOrder")
         } else {
             text("ShopOrder")

@@ -87,7 +87,7 @@ async fn batch_material(w: &World) -> (Value, Value, Value, Value) {
 
 /// An open shop order making a serial-tracked item: (order, item).
 async fn serial_order(w: &World) -> (Value, Value) {
-    let items = rows_of(w, "/api/v1/db/items?IsSerialItem=eq.true&IsMakeItem=eq.true&select=ID&limit=500").await;
+    let items = rows_of(w, "/api/v1/db/items?IsSerialItem=eq.true&IsMakeItem=eq.1&select=ID&limit=500").await;
     for item in items {
         let orders =
             rows_of(w, &format!("/api/v1/db/shopOrders?Item=eq.{}&Status=in.(10,20)&limit=1", lower(&item["ID"])))
