@@ -22,9 +22,10 @@ const BY_PRODUCT_SELECT: &str = "Item,ItemCode,ItemDescription,Quantity,ShopOrde
 const ITEMS: &str = "logistics/Items";
 const GOODS_RECEIPT_LINES: &str = "purchaseorder/GoodsReceiptLines";
 const GOODS_RECEIPT_LINE_SELECT: &str = "ID,GoodsReceiptID,Item,ItemCode,ItemDescription,Description,ProjectDescription,PurchaseOrderNumber,\
-QuantityReceived,ItemUnitCode,LocationCode,SerialNumbers";
-/// A serial item's receipt line holds the numbers of the units received: read inline.
-const GOODS_RECEIPT_LINE_EXPAND: &str = "SerialNumbers";
+QuantityReceived,ItemUnitCode,LocationCode,SerialNumbers,BatchNumbers";
+/// A tracked item's receipt line holds the numbers received (serials, or batches with their
+/// quantities): read inline.
+const GOODS_RECEIPT_LINE_EXPAND: &str = "SerialNumbers,BatchNumbers";
 const GOODS_RECEIPTS: &str = "purchaseorder/GoodsReceipts";
 /// What a receipt line takes from its own header (see [`with_receipt_headers`]).
 const HEADER_FIELDS: [&str; 4] = ["ReceiptNumber", "SupplierCode", "SupplierName", "WarehouseCode"];

@@ -1415,7 +1415,14 @@ mod tests {
         let line = |qty: f64, numbers: J| json!({"Item": g(item), "Quantity": qty, "StorageLocationFrom": g(from_loc), "StorageLocationTo": g(to_loc), "BatchNumbers": numbers});
         let transfer = |status: i64, l: J| json!({"WarehouseFrom": g(wh), "WarehouseTo": g(wh), "EntryDate": "2026-03-10", "Status": status, "WarehouseTransferLines": [l]});
         let path = "inventory/WarehouseTransfers";
-        let message = refused(&mut d, path, transfer(50, json!({"Item": g(item), "Quantity": 1})));
+        let message = refused(
+            &mut d,
+            path,
+            transfer(
+                50,
+                json!({"Item": g(item), "Quantity": 1, "StorageLocationFrom": g(from_loc), "StorageLocationTo": g(to_loc)}),
+            ),
+        );
         assert!(message.contains("its batch numbers are mandatory"), "{message}");
         let message = refused(
             &mut d,

@@ -53,10 +53,19 @@ async fn restart(w: &mut World) {
     w.server.running = Some(running);
 }
 
+/// Every row of the local table, page by page (a page holds at most 1000).
 async fn local_rows(w: &World, table: &str) -> Vec<Value> {
-    let res = w.get(&format!("/api/v1/db/{table}?limit=1000")).await;
-    assert_eq!(res.status(), 200, "{table}");
-    res.json().await.unwrap()
+    let mut rows: Vec<Value> = Vec::new();
+    loop {
+        let res = w.get(&format!("/api/v1/db/{table}?limit=1000&offset={}", rows.len())).await;
+        assert_eq!(res.status(), 200, "{table}");
+        let page: Vec<Value> = res.json().await.unwrap();
+        let done = page.len() < 1000;
+        rows.extend(page);
+        if done {
+            return rows;
+        }
+    }
 }
 
 #[actix_web::test]

@@ -1,8 +1,8 @@
 //! Deterministic demo data: a Dutch machine builder with two companies (divisions).
 
 mod names;
-mod unlocated;
 mod tracked;
+mod unlocated;
 
 use super::DivisionInfo;
 use super::oauth::DemoUser;
