@@ -1452,8 +1452,8 @@ mod tests {
 
         // A serial that is not at the from-place.
         let (_, serial_item, _) = open_plan(&d, Kind::Serial);
-        let serial_line =
-            json!({"Item": g(serial_item), "Quantity": 1, "SerialNumbers": [{"SerialNumber": "NOWHERE"}]});
+        let serial_line = json!({"Item": g(serial_item), "Quantity": 1, "StorageLocationFrom": g(from_loc), "StorageLocationTo": g(to_loc),
+                "SerialNumbers": [{"SerialNumber": "NOWHERE"}]});
         let message = refused(
             &mut d,
             path,

@@ -253,3 +253,100 @@ async fn a_tracked_issue_queued_through_an_outage_is_reserved_and_booked_once() 
     assert!(!is_draft(&reserved[0]));
     w.stop().await;
 }
+
+#[actix_web::test]
+async fn a_batch_material_is_moved_and_counted_only_with_its_batches() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    synced(&w).await;
+    let (_, item, warehouse, batches) = batch_material(&w).await;
+    let batches = batches.as_array().unwrap().clone();
+    let first = batches[0].clone();
+    let to = batches
+        .iter()
+        .map(|b| b["location"].clone())
+        .find(|l| *l != first["location"])
+        .expect("the material's batches lie at two locations");
+    let transfers = "/api/v1/exact/createWarehouseTransfer";
+    let line = |numbers: Option<Value>| {
+        let mut l =
+            json!({"Item": item, "Quantity": 1, "StorageLocationFrom": first["location"], "StorageLocationTo": to});
+        if let Some(n) = numbers {
+            l["BatchNumbers"] = n;
+        }
+        json!({"WarehouseFrom": warehouse, "WarehouseTo": warehouse, "process": true, "WarehouseTransferLines": [l]})
+    };
+    let (status, refused) = book(&w, transfers, "move-none", &line(None), 10).await;
+    assert_eq!(status, 422, "{refused}");
+    assert!(refused["error"].as_str().is_some_and(|m| !m.is_empty()), "{refused}");
+    let numbers = json!([{"BatchNumber": first["number"], "Quantity": 1}]);
+    let (status, moved) = book(&w, transfers, "move-batch", &line(Some(numbers)), 10).await;
+    assert_eq!(status, 200, "{moved}");
+    assert!(w.sim.handle().number_mismatches(w.division as i32).is_empty());
+
+    // A count of the location: refused without the batches counted, then taken with them.
+    synced(&w).await;
+    let here = format!(
+        "/api/v1/tracking/numbers?item={}&warehouse={}&location={}",
+        lower(&item),
+        lower(&warehouse),
+        lower(&first["location"])
+    );
+    let found: Value = w.get(&here).await.json().await.unwrap();
+    let counted: Vec<Value> = found["batches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| json!({"BatchNumber": b["number"], "Quantity": b["quantity"]}))
+        .collect();
+    let total: f64 = counted.iter().map(|b| b["Quantity"].as_f64().unwrap()).sum();
+    assert!(total > 0.0, "{found}");
+    let count = |numbers: Option<Vec<Value>>| {
+        let mut l = json!({"Item": item, "StorageLocation": first["location"], "QuantityNew": total});
+        if let Some(n) = numbers {
+            l["BatchNumbers"] = json!(n);
+        }
+        json!({"Warehouse": warehouse, "process": true, "StockCountLines": [l]})
+    };
+    let counts = "/api/v1/exact/createStockCount";
+    let (status, refused) = book(&w, counts, "count-none", &count(None), 10).await;
+    assert_eq!(status, 422, "{refused}");
+    let (status, taken) = book(&w, counts, "count-batches", &count(Some(counted)), 10).await;
+    assert_eq!(status, 200, "{taken}");
+    assert!(w.sim.handle().number_mismatches(w.division as i32).is_empty());
+    w.stop().await;
+}
+
+#[actix_web::test]
+async fn a_serial_part_is_received_from_its_supplier_with_its_serials() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    synced(&w).await;
+    let serial_items: Vec<String> =
+        sim_rows(&w, "logistics/Items").iter().filter(|i| i["IsSerialItem"] == true).map(|i| lower(&i["ID"])).collect();
+    let po_line = sim_rows(&w, "purchaseorder/PurchaseOrderLines")
+        .into_iter()
+        .find(|l| {
+            serial_items.contains(&lower(&l["Item"]))
+                && l["Quantity"].as_f64().unwrap_or(0.0) - l["QuantityReceived"].as_f64().unwrap_or(0.0) >= 1.0
+        })
+        .expect("an open purchase order line of a serial part");
+    let receipts = "/api/v1/exact/createGoodsReceipt";
+    let receipt = |serials: Option<Value>| {
+        let mut l = json!({"PurchaseOrderLineID": po_line["ID"], "QuantityReceived": 1});
+        if let Some(s) = serials {
+            l["SerialNumbers"] = s;
+        }
+        json!({"GoodsReceiptLines": [l]})
+    };
+    let (status, refused) = book(&w, receipts, "gr-none", &receipt(None), 10).await;
+    assert_eq!(status, 422, "{refused}");
+    let (status, got) =
+        book(&w, receipts, "gr-serial", &receipt(Some(json!([{"SerialNumber": "ESM-GR-0001"}]))), 10).await;
+    assert_eq!(status, 200, "{got}");
+    let held: Vec<Value> = sim_rows(&w, "inventory/StockSerialNumbers")
+        .into_iter()
+        .filter(|r| r["SerialNumber"] == "ESM-GR-0001")
+        .collect();
+    assert_eq!(held.len(), 1, "{held:?}");
+    assert_eq!(lower(&held[0]["Item"]), lower(&po_line["Item"]));
+    w.stop().await;
+}
