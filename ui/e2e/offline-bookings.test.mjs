@@ -52,6 +52,8 @@ before(async () => {
     const item = byId.get(plan.Item)
     // enough in stock and still to issue that three issues of one ask no confirmation
     if (plan.Type !== 1 || !order || !item || plan.PlannedQuantity - (plan.IssuedQuantity ?? 0) < 3) continue
+    // a serial or batch item asks for its numbers, which this flow does not give
+    if (item.IsSerialItem === true || item.IsBatchItem === 1 || item.IsBatchItem === true) continue
     if (!stock.some((s) => s.Item === plan.Item && s.Stock >= 3 && s.StorageLocation)) continue
     pick = { item, plan, order }
     break
