@@ -223,9 +223,18 @@ impl World {
             Some(e) => serde_json::json!({ "endpoints": e }),
             None => serde_json::json!({}),
         };
-        let res = self.post_json("/api/v1/sync", body).await;
-        assert_eq!(res.status(), 202, "{}", res.text().await.unwrap_or_default());
-        self.wait_for_sync().await
+        // A write the outbox just sent starts its own sync of the tables it touched: let that
+        // one finish, then run ours (the product answers 409 `sync_running` meanwhile).
+        for _ in 0..20 {
+            let res = self.post_json("/api/v1/sync", body.clone()).await;
+            if res.status() == 409 {
+                self.wait_for_sync().await;
+                continue;
+            }
+            assert_eq!(res.status(), 202, "{}", res.text().await.unwrap_or_default());
+            return self.wait_for_sync().await;
+        }
+        panic!("a sync could be started within 20 tries")
     }
 
     pub async fn wait_for_sync(&self) -> serde_json::Value {
