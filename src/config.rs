@@ -212,6 +212,9 @@ pub struct AdminConfig {
     pub password: Secret,
     /// A file holding the password (or its hash) instead; read at start.
     pub password_file: Option<PathBuf>,
+    /// Exact users who are this installation's administrators while no password is set: their
+    /// Exact user ids (GUIDs) or e-mail addresses, compared without regard to case.
+    pub users: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, Default)]
