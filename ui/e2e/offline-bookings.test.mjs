@@ -54,7 +54,8 @@ before(async () => {
     if (plan.Type !== 1 || !order || !item || plan.PlannedQuantity - (plan.IssuedQuantity ?? 0) < 3) continue
     // a serial or batch item asks for its numbers, which this flow does not give
     if (item.IsSerialItem === true || item.IsBatchItem === 1 || item.IsBatchItem === true) continue
-    if (!stock.some((s) => s.Item === plan.Item && s.Stock >= 3 && s.StorageLocation)) continue
+    // at a storage location of the order's warehouse: Exact refuses an issue from another one
+    if (!stock.some((s) => s.Item === plan.Item && s.Stock >= 3 && s.StorageLocation && same(s.Warehouse, order.Warehouse))) continue
     pick = { item, plan, order }
     break
   }

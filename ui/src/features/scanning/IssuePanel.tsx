@@ -10,6 +10,7 @@ import { shopOrderStatusName } from '../../lib/status.ts'
 import { isCatalogueRef, liveOrKept, type ScanCatalogue } from '../../offline/catalogue.ts'
 import { bigButton, bookingWords, checkQuantity, ConfirmOver, LocationSelect, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
 import { stockToIssueFrom } from './stock.ts'
+import { placesInWarehouse } from './places.ts'
 import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
 import { trackingOfAny, UNTRACKED } from '../tracking/logic.ts'
 
@@ -54,11 +55,13 @@ export function IssuePanel({
   const [numbers, setNumbers] = useState(UNTRACKED)
   const quantity = parseQuantity(qty)
   const qtyError = tried ? checkQuantity(quantity, item) : null
-  const choices = location && !itemLocations.some((l) => l.ID === location.ID) ? [location, ...itemLocations] : itemLocations
   const chosen = orders.data?.find((o) => o.plan.ID === plan)
+  const all = location && !itemLocations.some((l) => l.ID === location.ID) ? [location, ...itemLocations] : itemLocations
+  const choices = placesInWarehouse(all, chosen?.order.Warehouse)
   // the order's warehouse keeps no storage locations: none is asked, and none is sent
   const noLocations = !!chosen?.order.Warehouse && unlocated.has(chosen.order.Warehouse.toLowerCase())
-  const at = noLocations ? '' : from
+  // a place of another warehouse than the chosen order's gives way to the first of the order's
+  const at = noLocations ? '' : choices.some((l) => l.ID === from) ? from : (choices[0]?.ID ?? '')
   const available = stockToIssueFrom(at, chosen?.order.Warehouse, stock, warehouseStock)
   const open = chosen ? stillToIssue(chosen.plan) : null
   const place = (choices.find((l) => l.ID === at)?.Code ?? chosen?.order.WarehouseCode ?? '').trim()
@@ -125,7 +128,7 @@ export function IssuePanel({
       {noLocations ? (
         <p className="text-base text-slate-700">{t('scanning.noLocationsThere', { warehouse: chosen?.order.WarehouseCode?.trim() ?? '' })}</p>
       ) : (
-        <LocationSelect id="issue-from" label={t('scanning.fromLocation')} value={from} onChange={edit(setFrom)} locations={choices} empty={t('scanning.defaultLocation')} />
+        <LocationSelect id="issue-from" label={t('scanning.fromLocation')} value={at} onChange={edit(setFrom)} locations={choices} empty={t('scanning.defaultLocation')} />
       )}
       <TrackedNumbers
         id="issue-numbers"

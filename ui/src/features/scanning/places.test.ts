@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { LocationRef } from '../../lib/scan.ts'
 import { locationLabel } from './fields.tsx'
-import { isWarehousePlace, locationOf, placesOf, sourcesOf, unlocatedIds, type WarehouseRef } from './places.ts'
+import { isWarehousePlace, locationOf, placesInWarehouse, placesOf, sourcesOf, unlocatedIds, type WarehouseRef } from './places.ts'
 
 const W1 = 'AAAAAAAA-0000-4000-8000-000000000001'
 const W4 = 'aaaaaaaa-0000-4000-8000-000000000004'
@@ -40,3 +40,15 @@ describe('places of the handheld pickers', () => {
     expect(sourcesOf(places, new Set(), undefined)).toEqual([])
   })
 })
+
+describe('places an issue to a shop order comes from', () => {
+  const D1: LocationRef = { ID: 'd1', Code: 'D01-03', Warehouse: 'bbbbbbbb-0000-4000-8000-000000000002', WarehouseCode: '2' }
+  const unknown: LocationRef = { ID: 'u', Code: 'U' }
+  it("keeps the order's warehouse (any spelling) and places of unknown warehouse", () => {
+    expect(placesInWarehouse([D1, A1, unknown], W1).map((p) => p.ID)).toEqual(['l1', 'u'])
+  })
+  it('keeps every place while no order is chosen', () => {
+    expect(placesInWarehouse([D1, A1], null).map((p) => p.ID)).toEqual(['d1', 'l1'])
+  })
+})
+

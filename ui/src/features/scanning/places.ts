@@ -63,3 +63,13 @@ export function sourcesOf(places: readonly LocationRef[], withStock: ReadonlySet
   const held = new Set((positions ?? []).filter((p) => (p.CurrentStock ?? 0) > 0).map((p) => p.Warehouse.toLowerCase()))
   return places.filter((p) => (isWarehousePlace(p.ID) ? held.has((p.Warehouse ?? '').toLowerCase()) : withStock.has(p.ID)))
 }
+
+/**
+ * The places an issue to a shop order can come from: those in the order's warehouse (Exact
+ * refuses a storage location of another warehouse). A place whose warehouse is not known stays.
+ */
+export function placesInWarehouse(places: readonly LocationRef[], warehouse: string | null | undefined): LocationRef[] {
+  if (!warehouse) return [...places]
+  const w = warehouse.toLowerCase()
+  return places.filter((p) => !p.Warehouse || p.Warehouse.toLowerCase() === w)
+}
