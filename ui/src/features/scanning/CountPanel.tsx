@@ -57,6 +57,7 @@ export function CountPanel({
       )}
       <QuantityField id="count-qty" label={t('scanning.counted')} value={qty} onChange={setQty} error={qtyError} />
       <TrackedNumbers
+        key={write.round}
         id="count-numbers"
         tracking={trackingOf(item)}
         mode="take"

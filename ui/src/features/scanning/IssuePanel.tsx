@@ -131,6 +131,7 @@ export function IssuePanel({
         <LocationSelect id="issue-from" label={t('scanning.fromLocation')} value={at} onChange={edit(setFrom)} locations={choices} empty={t('scanning.defaultLocation')} />
       )}
       <TrackedNumbers
+        key={write.round}
         id="issue-numbers"
         tracking={trackingOfAny(chosen?.plan, item)}
         mode="take"

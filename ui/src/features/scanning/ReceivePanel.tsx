@@ -117,7 +117,7 @@ export function ReceivePanel({
           }}
           error={qtyError}
         />
-        <TrackedNumbers id="receive-numbers" tracking={trackingOf(item)} mode="receive" item={item.ID} quantity={quantity} onReport={setNumbers} />
+        <TrackedNumbers key={write.round} id="receive-numbers" tracking={trackingOf(item)} mode="receive" item={item.ID} quantity={quantity} onReport={setNumbers} />
         {confirming && order && quantity !== null && (
           <ConfirmOver
             message={t('scanning.receiveOver', { quantity: fmt(quantity), open: fmt(remaining(order)), number: order.ShopOrderNumber })}

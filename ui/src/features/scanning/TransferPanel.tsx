@@ -69,6 +69,7 @@ export function TransferPanel({
       )}
       <QuantityField id="transfer-qty" label={t('scanning.quantity')} value={qty} onChange={setQty} error={qtyError} />
       <TrackedNumbers
+        key={write.round}
         id="transfer-numbers"
         tracking={trackingOf(item)}
         mode="take"

@@ -1,7 +1,7 @@
 // Pieces the action panels share: big touch targets, a quantity field that says what is wrong,
 // a storage location picker, and the write with its outbox state and sound.
 import { useMutation } from '@tanstack/react-query'
-import { useEffect, useRef, type ReactNode } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { outcomeOf, type BookResult } from '../../api/writes.ts'
 import { locale, t } from '../../i18n/index.ts'
 import { signal } from '../../lib/feedback.ts'
@@ -97,13 +97,22 @@ export function LocationSelect({
   )
 }
 
-/** A write to Exact Online through the outbox: a sound for the first answer, then its state. */
+/**
+ * A write to Exact Online through the outbox: a sound for the first answer, then its state.
+ * `round` counts the bookings taken (sent, queued or kept): a serial or batch number used by one
+ * is not offered for the next, so the numbers' fields start afresh under `key={round}`.
+ */
 export function useWrite<I>(send: (input: I) => Promise<BookResult>) {
-  return useMutation({
+  const [round, setRound] = useState(0)
+  const mutation = useMutation({
     mutationFn: send,
-    onSuccess: (r) => signal(r.state !== 'failed'),
+    onSuccess: (r) => {
+      signal(r.state !== 'failed')
+      if (r.state !== 'failed') setRound((n) => n + 1)
+    },
     onError: () => signal(false),
   })
+  return { ...mutation, round }
 }
 
 export function WriteOutcome({ error, data }: { error: Error | null; data: BookResult | undefined }) {
