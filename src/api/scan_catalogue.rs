@@ -31,8 +31,9 @@ use std::hash::{Hash, Hasher};
 use utoipa::ToSchema;
 
 /// The catalogue's layout; a new one changes every ETag, so handhelds fetch it again. 4: the
-/// warehouses without storage locations (`warehouses.unlocated`).
-pub const FORMAT: u32 = 4;
+/// warehouses without storage locations (`warehouses.unlocated`); 5: whether each item is
+/// tracked by serial or batch numbers (`items.tracking`).
+pub const FORMAT: u32 = 5;
 /// Order ids per material-line query: keeps each `in.(…)` list short.
 const ORDERS_PER_QUERY: usize = 100;
 /// Live tables whose cached rows the catalogue reads.
@@ -150,8 +151,37 @@ pub fn etag(store: &OrgStore, division: i64) -> StoreResult<String> {
 type WarehouseRow = (String, Option<String>, Option<String>);
 /// `[ID, Code, Description, warehouse index]`
 type LocationRow = (String, String, Option<String>, Option<usize>);
-/// `[ID, Code, Description, Unit, Barcode, fractions allowed]`
-type ItemRow = (String, String, Option<String>, Option<String>, Option<String>, bool);
+/// `[ID, Code, Description, Unit, Barcode, fractions allowed, tracking]`
+type ItemRow = (String, String, Option<String>, Option<String>, Option<String>, bool, Tracking);
+
+/// How an item's units are told apart, as Exact's `IsSerialItem` / `IsBatchItem` say: a
+/// booking of a tracked item names its numbers, also one made on a handheld offline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tracking {
+    None,
+    Serial,
+    Batch,
+}
+
+impl Tracking {
+    fn of(serial: &Option<Value>, batch: &Option<Value>) -> Self {
+        if truthy(serial) {
+            Tracking::Serial
+        } else if truthy(batch) {
+            Tracking::Batch
+        } else {
+            Tracking::None
+        }
+    }
+
+    fn letter(self) -> char {
+        match self {
+            Tracking::None => '0',
+            Tracking::Serial => 's',
+            Tracking::Batch => 'b',
+        }
+    }
+}
 /// `[item index, location index, stock]` or `[item index, warehouse index, stock]`
 type StockRow = (usize, usize, f64);
 /// `[ID, ShopOrderNumber, Status, warehouse index, made item index, PlannedQuantity, ProducedQuantity]`
@@ -320,6 +350,8 @@ pub struct ItemColumns {
     pub barcode: Vec<Option<String>>,
     /// One `1` (fractions allowed) or `0` per item.
     pub fractions: String,
+    /// One letter per item: `s` tracked by serial numbers, `b` by batches, `0` neither.
+    pub tracking: String,
 }
 
 /// Shop orders by number (what names them: `shopOrder:{number}`).
@@ -419,6 +451,7 @@ impl Catalogue {
                 unit,
                 barcode: i.iter().map(|r| r.4.clone()).collect(),
                 fractions: i.iter().map(|r| if r.5 { '1' } else { '0' }).collect(),
+                tracking: i.iter().map(|r| r.6.letter()).collect(),
             },
             location_stock: StockColumns::of(&self.location_stock, |_, _| None),
             warehouse_stock: StockColumns::of(&self.warehouse_stock, |item, w| at_locations.get(&(item, w)).copied()),
@@ -451,6 +484,8 @@ struct ItemIn {
     unit: Option<String>,
     barcode: Option<String>,
     is_fraction_allowed_item: Option<Value>,
+    is_serial_item: Option<Value>,
+    is_batch_item: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -608,6 +643,7 @@ pub fn catalogue(store: &OrgStore, division: i64) -> StoreResult<Catalogue> {
             i.unit,
             i.barcode.filter(|b| !b.trim().is_empty()),
             truthy(&i.is_fraction_allowed_item),
+            Tracking::of(&i.is_serial_item, &i.is_batch_item),
         ));
     })?;
     // by code: neighbouring codes and descriptions share much, which gzip finds
@@ -730,8 +766,8 @@ mod tests {
             "items",
             vec![
                 json!({"ID": guid(1).to_uppercase(), "Code": "Ø-10", "Description": "Ring", "Unit": "pc", "IsFractionAllowedItem": 0, "Timestamp": "1"}),
-                json!({"ID": guid(2), "Code": "Ø-12", "Description": "Ring 12", "Unit": "pc", "Barcode": " ", "Timestamp": "1"}),
-                json!({"ID": guid(3), "Code": "KG-1", "Description": null, "Unit": "kg", "IsFractionAllowedItem": true, "Timestamp": "1"}),
+                json!({"ID": guid(2), "Code": "Ø-12", "Description": "Ring 12", "Unit": "pc", "Barcode": " ", "IsSerialItem": true, "Timestamp": "1"}),
+                json!({"ID": guid(3), "Code": "KG-1", "Description": null, "Unit": "kg", "IsFractionAllowedItem": true, "IsBatchItem": 1, "IsSerialItem": false, "Timestamp": "1"}),
                 json!({"ID": "not-a-guid", "Code": "X-1", "Timestamp": "1"}),
             ],
         );
@@ -790,6 +826,8 @@ mod tests {
         assert_eq!(it["unit"], json!([0, 1, 1]));
         assert_eq!(it["barcode"], json!([null, null, null]));
         assert_eq!(it["fractions"], "100");
+        // KG-1 by batch, Ø-10 untracked, Ø-12 by serial number
+        assert_eq!(it["tracking"], "b0s");
         assert_eq!(c["warehouses"]["code"], json!(["1"]));
         // places keep their GUIDs: back as the lower-case dashed ones
         assert_eq!(hex(&URL_SAFE_NO_PAD.decode(c["warehouses"]["id"].as_str().unwrap()).unwrap()), [W]);

@@ -129,9 +129,14 @@ async fn a_handheld_keeps_its_organizations_items_stock_and_open_material_lines(
 
     let res = w.get(PATH).await;
     assert_eq!(res.status(), 200);
-    assert!(tag_of(&res).starts_with("\"c4-"), "the layout is part of the tag");
+    assert!(tag_of(&res).starts_with("\"c5-"), "the layout is part of the tag");
     let c = json_of(res).await;
-    assert_eq!(c["format"], 4);
+    assert_eq!(c["format"], 5);
+    // one tracking letter per item: the demo's batch materials and serial made items among them
+    let tracking = c["items"]["tracking"].as_str().unwrap_or_default();
+    assert_eq!(tracking.len(), c["items"]["description"].as_array().map_or(0, Vec::len));
+    assert!(tracking.contains('s') && tracking.contains('b'), "{tracking}");
+    assert!(tracking.chars().all(|t| matches!(t, 's' | 'b' | '0')), "{tracking}");
     // the warehouses without storage locations, by index
     let mut unlocated: Vec<Value> = c["warehouses"]["unlocated"]
         .as_array()
@@ -273,7 +278,7 @@ async fn a_handheld_keeps_its_organizations_items_stock_and_open_material_lines(
     assert!(res.headers().get("content-encoding").is_none());
     assert_eq!(json_of(res).await["division"], w.division);
     // A handheld keeping the first layout has a tag of it: it gets this one.
-    let first = tag.replacen("c4-", "c3-", 1);
+    let first = tag.replacen("c5-", "c4-", 1);
     let res = w.request(reqwest::Method::GET, PATH).header(IF_NONE_MATCH, &first).send().await.unwrap();
     assert_eq!(res.status(), 200);
     // A sync changes the copy, and so the tag.

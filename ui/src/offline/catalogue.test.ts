@@ -26,7 +26,7 @@ function guids(ids: string[]): string {
 
 function wire(division = 7): CatalogueWire {
   return {
-    format: 4,
+    format: 5,
     division,
     asOf: 1_790_000_000_000,
     // the third keeps no storage locations
@@ -40,6 +40,8 @@ function wire(division = 7): CatalogueWire {
       unit: [0, 0, 0, 1],
       barcode: ['8712345678906', null, null, '4006381333931'],
       fractions: '0001',
+      // BOLT-M8 by serial number, FRAME by batch
+      tracking: '0s0b',
     },
     // BOLT at A-01 12 and B-02 3.5, FRAME at B-02 1
     locationStock: { item: [0, 0, 3], place: [0, 1, 1], stock: [12, 3.5, 1] },
@@ -74,7 +76,8 @@ describe('scan catalogue lookups', () => {
     expect(c.findItem('4006381333931')).toMatchObject({ ID: FRAME, Description: 'Frame', Unit: 'kg', IsFractionAllowedItem: true })
     expect(c.findItem('bolt-m6')).toBeNull()
     expect(c.findItem('BOLT')).toBeNull()
-    expect(c.itemById(BOLT8)).toMatchObject({ ID: BOLT8, Code: 'BOLT-M8', Unit: 'pc', Barcode: null, IsFractionAllowedItem: false })
+    expect(c.itemById(BOLT8)).toMatchObject({ ID: BOLT8, Code: 'BOLT-M8', Unit: 'pc', Barcode: null, IsFractionAllowedItem: false, IsSerialItem: true, IsBatchItem: false })
+    expect(c.findItem('4006381333931')).toMatchObject({ IsSerialItem: false, IsBatchItem: true })
     expect(c.findItem('FRAME-1')?.ID).toBe(FRAME)
     // a GUID (an item read live) is not among the catalogue's names; nor is another kind of name
     expect(c.itemById('ffffffff-0000-4000-8000-000000000000')).toBeNull()
@@ -139,7 +142,7 @@ describe('scan catalogue lookups', () => {
     const store = keyed()
     await store.put({ division: 7, etag: null, checkedAt: 0, json: JSON.stringify(wire()) })
     expect(await loadCatalogue(8, store)).toBeNull()
-    await store.put({ division: 9, etag: null, checkedAt: 0, json: JSON.stringify({ ...wire(9), format: 5 }) })
+    await store.put({ division: 9, etag: null, checkedAt: 0, json: JSON.stringify({ ...wire(9), format: 4 }) })
     expect(await loadCatalogue(9, store)).toBeNull()
   })
 

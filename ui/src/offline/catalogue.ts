@@ -20,7 +20,7 @@ import { idbStore, type KeyedStore } from './idb.ts'
  * The layout this module reads; another is ignored until the server sends this one again. 4: the
  * warehouses without storage locations (`warehouses.unlocated`).
  */
-export const CATALOGUE_FORMAT = 4
+export const CATALOGUE_FORMAT = 5
 // fetched, not `call`ed: its text is kept as sent, with its ETag
 export const CATALOGUE_PATH = `/api/v1${'/scanning/catalogue' satisfies Route}`
 
@@ -182,6 +182,9 @@ export class ScanCatalogue {
       Barcode: items.barcode[i],
       PictureUrl: null,
       IsFractionAllowedItem: items.fractions[i] === '1',
+      // a tracked item's booking names its numbers, offline too (Exact refuses it without them)
+      IsSerialItem: items.tracking[i] === 's',
+      IsBatchItem: items.tracking[i] === 'b',
     }
   }
 
