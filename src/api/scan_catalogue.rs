@@ -157,7 +157,7 @@ type ItemRow = (String, String, Option<String>, Option<String>, Option<String>, 
 /// How an item's units are told apart, as Exact's `IsSerialItem` / `IsBatchItem` say: a
 /// booking of a tracked item names its numbers, also one made on a handheld offline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Tracking {
+pub enum Tracking {
     None,
     Serial,
     Batch,
