@@ -1,7 +1,9 @@
 //! `GET /api/v1/printers`: the configured and discovered printers with what each says it can do;
 //! `GET /api/v1/printers/jobs` and `GET /api/v1/printers/jobs/{id}`: the organization's print jobs
 //! as the print service follows them (queued, waiting for printer, sending, printing, completed,
-//! failed) with the printer's message; `POST /api/v1/printers/accept` and `/printers/withdraw`:
+//! failed, cancelled) with the printer's message; `POST /api/v1/printers/jobs/{id}/cancel`: any
+//! user of the organization stops a job (one that has not left at once, one being rendered between
+//! pages, one the printer holds with Cancel-Job); `POST /api/v1/printers/accept` and `/printers/withdraw`:
 //! an administrator (freshly re-authenticated, as for ImportData) lets a printer found on the
 //! network receive jobs, or stops it.
 
@@ -9,7 +11,7 @@ use super::router::Router;
 use super::scope::Org;
 use crate::auth::tier::Session;
 use crate::error::{AppError, AppResult, Code};
-use crate::printing::{JobState, PrintJob, PrintService, Printer, PrinterCapabilities};
+use crate::printing::{Cancelled, JobState, PrintJob, PrintService, Printer, PrinterCapabilities};
 use crate::serverdb::{ACCEPTED_PRINTERS, AcceptedPrinter};
 use crate::state::AppState;
 use actix_web::{HttpResponse, web};
@@ -31,6 +33,13 @@ pub fn routes(r: &mut Router) {
     });
     r.full("/printers/jobs/{id}", |res| {
         res.integer_param("id").get(job).json::<JobView>(200, "The print job as it stands").fails(&[Code::NotFound])
+    });
+    r.full("/printers/jobs/{id}/cancel", |res| {
+        res.integer_param("id")
+            .post(cancel)
+            .json::<JobView>(200, "The job, cancelled (or as it ended, when it had ended already)")
+            .json::<JobView>(202, "The job, being cancelled: it is rendering, being sent or on the printer")
+            .fails(&[Code::NotFound])
     });
     r.full("/printers/accept", |res| {
         res.post(accept)
@@ -126,6 +135,8 @@ pub(crate) struct JobView<'a> {
     /// The state in words.
     #[schema(example = "Waiting for printer")]
     state_text: &'static str,
+    /// A cancel was asked for and is on its way (the job is rendering, being sent or printing).
+    cancelling: bool,
     /// The printer's message, or why the job failed.
     #[schema(required = true)]
     message: Option<&'a str>,
@@ -159,7 +170,9 @@ pub(crate) fn job_view(job: &PrintJob) -> JobView<'_> {
             JobState::Printing => "Printing",
             JobState::Completed => "Completed",
             JobState::Failed => "Failed",
+            JobState::Cancelled => "Cancelled",
         },
+        cancelling: false,
         message: job.message.as_deref(),
         attempts: job.attempts,
         format: job.format.as_deref(),
@@ -169,20 +182,46 @@ pub(crate) fn job_view(job: &PrintJob) -> JobView<'_> {
     }
 }
 
+/// The job as shown, with whether a cancel is on its way.
+fn followed_view<'a>(service: &PrintService, job: &'a PrintJob) -> JobView<'a> {
+    JobView { cancelling: !job.state.is_final() && service.cancel_requested(job.id), ..job_view(job) }
+}
+
 async fn jobs(state: web::Data<AppState>, org: Org) -> AppResult<HttpResponse> {
-    let all = service(&state)?.list()?;
-    let mine: Vec<JobView> =
-        all.iter().filter(|j| j.division == Some(org.division)).take(JOB_LIST_LIMIT).map(job_view).collect();
+    let service = service(&state)?;
+    let all = service.list()?;
+    let mine: Vec<JobView> = all
+        .iter()
+        .filter(|j| j.division == Some(org.division))
+        .take(JOB_LIST_LIMIT)
+        .map(|j| followed_view(service, j))
+        .collect();
     Ok(HttpResponse::Ok().json(mine))
 }
 
 async fn job(state: web::Data<AppState>, org: Org, id: web::Path<u64>) -> AppResult<HttpResponse> {
     let id = id.into_inner();
     // Another organization's job is answered like a missing one.
-    match service(&state)?.status(id)? {
-        Some(job) if job.division == Some(org.division) => Ok(HttpResponse::Ok().json(job_view(&job))),
+    let service = service(&state)?;
+    match service.status(id)? {
+        Some(job) if job.division == Some(org.division) => Ok(HttpResponse::Ok().json(followed_view(service, &job))),
         _ => Err(AppError::with_message(Code::NotFound, format!("No print job {id}"))),
     }
+}
+
+async fn cancel(state: web::Data<AppState>, org: Org, session: Session, id: web::Path<u64>) -> AppResult<HttpResponse> {
+    let id = id.into_inner();
+    let service = service(&state)?;
+    let not_found = || AppError::with_message(Code::NotFound, format!("No print job {id}"));
+    // Another organization's job is answered like a missing one, and left alone.
+    match service.status(id)? {
+        Some(job) if job.division == Some(org.division) => {}
+        _ => return Err(not_found()),
+    }
+    Ok(match service.cancel(id, &session.record.user_name)?.ok_or_else(not_found)? {
+        Cancelled::Now(job) | Cancelled::Ended(job) => HttpResponse::Ok().json(job_view(&job)),
+        Cancelled::Requested(job) => HttpResponse::Accepted().json(JobView { cancelling: true, ..job_view(&job) }),
+    })
 }
 
 /// The printer an administrator accepts or withdraws.

@@ -123,6 +123,7 @@ async fn print_and_follow(
         match job.state {
             JobState::Completed => return Ok(()),
             JobState::Failed => bail!("print job {id} failed: {}", job.message.unwrap_or_default()),
+            JobState::Cancelled => bail!("print job {id} was cancelled"),
             JobState::WaitingForPrinter => {
                 let since = *waiting_since.get_or_insert_with(Instant::now);
                 if since.elapsed() > WAIT_FOR_PRINTER {

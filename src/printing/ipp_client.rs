@@ -143,16 +143,32 @@ impl IppClient {
         &self,
         printer_uri: &str,
         request: IppRequestResponse,
-        document: &[u8],
+        document: Document<'_>,
     ) -> Result<IppRequestResponse, IppError> {
         let url = http_url(printer_uri)?;
-        let mut body = request.to_bytes().to_vec();
-        body.extend_from_slice(document);
-        // A Vec body goes out with Content-Length, never chunked.
+        let head = request.to_bytes();
+        // Both bodies go out with Content-Length, never chunked: a Vec says its length itself, a
+        // spooled file's is set by hand (hyper then sends exactly that many bytes).
+        let (body, length) = match document {
+            Document::Bytes(bytes) => {
+                let mut body = head.to_vec();
+                body.extend_from_slice(bytes);
+                let length = body.len() as u64;
+                (reqwest::Body::from(body), length)
+            }
+            Document::File { path, len } => {
+                let file = tokio::fs::File::open(path)
+                    .await
+                    .map_err(|e| IppError::Build(format!("the spooled document is unreadable: {e}")))?;
+                let length = len + head.len() as u64;
+                (reqwest::Body::wrap_stream(file_stream(head, file)), length)
+            }
+        };
         let response = self
             .http
             .post(url)
             .header(reqwest::header::CONTENT_TYPE, "application/ipp")
+            .header(reqwest::header::CONTENT_LENGTH, length)
             .body(body)
             .send()
             .await
@@ -194,7 +210,7 @@ impl IppClient {
             ])
             .build()
             .map_err(|e| IppError::Build(e.to_string()))?;
-        let response = self.send(printer_uri, op.into_ipp_request(), &[]).await?;
+        let response = self.send(printer_uri, op.into_ipp_request(), Document::Bytes(&[])).await?;
         let group = DelimiterTag::PrinterAttributes;
         let list = |name: &str| values(&response, group, name).iter().map(|v| v.to_string()).collect::<Vec<_>>();
         let dpis = |name: &str| {
@@ -238,7 +254,7 @@ impl IppClient {
     pub async fn print_job(
         &self,
         printer_uri: &str,
-        document: &[u8],
+        document: Document<'_>,
         format: &str,
         job_name: &str,
     ) -> Result<i32, IppError> {
@@ -264,12 +280,53 @@ impl IppClient {
         let op = IppOperationBuilder::get_job_attributes(parse_uri(printer_uri)?, job_id)
             .build()
             .map_err(|e| IppError::Build(e.to_string()))?;
-        let response = self.send(printer_uri, op.into_ipp_request(), &[]).await?;
+        let response = self.send(printer_uri, op.into_ipp_request(), Document::Bytes(&[])).await?;
         Ok(match values(&response, DelimiterTag::JobAttributes, "job-state").first() {
             Some(IppValue::Enum(v)) | Some(IppValue::Integer(v)) => IppJobState::from_enum(*v),
             _ => IppJobState::Unknown,
         })
     }
+}
+
+impl IppClient {
+    /// Cancel-Job: the printer drops a job it holds (one already printed answers an error).
+    pub async fn cancel_job(&self, printer_uri: &str, job_id: i32) -> Result<(), IppError> {
+        let op = IppOperationBuilder::cancel_job(parse_uri(printer_uri)?, job_id)
+            .user_name(crate::PRODUCT_NAME)
+            .build()
+            .map_err(|e| IppError::Build(e.to_string()))?;
+        self.send(printer_uri, op.into_ipp_request(), Document::Bytes(&[])).await.map(|_| ())
+    }
+}
+
+/// What a Print-Job carries after its attributes.
+#[derive(Debug, Clone, Copy)]
+pub enum Document<'a> {
+    /// In memory (a PDF).
+    Bytes(&'a [u8]),
+    /// Spooled to a file page by page (PWG raster), read back in chunks as it is sent.
+    File { path: &'a std::path::Path, len: u64 },
+}
+
+/// The request's attributes, then the file in 64 KiB chunks.
+fn file_stream(
+    head: bytes::Bytes,
+    file: tokio::fs::File,
+) -> impl futures_util::Stream<Item = std::io::Result<bytes::Bytes>> + Send + 'static {
+    use futures_util::StreamExt;
+    use tokio::io::AsyncReadExt;
+    let rest = futures_util::stream::unfold(file, |mut file| async move {
+        let mut chunk = vec![0u8; 64 * 1024];
+        match file.read(&mut chunk).await {
+            Ok(0) => None,
+            Ok(n) => {
+                chunk.truncate(n);
+                Some((Ok(bytes::Bytes::from(chunk)), file))
+            }
+            Err(e) => Some((Err(e), file)),
+        }
+    });
+    futures_util::stream::once(async move { Ok(head) }).chain(rest)
 }
 
 /// The answer's body, refused once it grows past `max` bytes (never held whole beyond that).

@@ -13,5 +13,5 @@ pub mod store;
 
 pub use ipp_client::{IppClient, IppError, IppJobState, PrinterCapabilities};
 pub use registry::{Printer, PrinterRegistry, PrinterSource};
-pub use service::{PrintError, PrintOptions, PrintService};
+pub use service::{Cancelled, PrintError, PrintOptions, PrintService};
 pub use store::{JobId, JobState, PrintJob};

@@ -5,14 +5,16 @@
 //! sent). A job interrupted mid-send (crash, or a printer that vanished after taking the body)
 //! is marked failed rather than risking a second print.
 
-use super::ipp_client::{IppClient, IppError, IppJobState, PrinterCapabilities};
-use super::raster_doc;
+use super::ipp_client::{Document, IppClient, IppError, IppJobState, PrinterCapabilities};
+use super::raster_doc::{self, SpoolError};
 use super::registry::{Printer, PrinterRegistry};
 use super::store::{JobId, JobState, JobStore, PrintJob, StoreError};
 use crate::labels::{LabelBatch, LabelError, LabelStatus, Templates, check_label_count, render_pdf_at};
 use chrono::Utc;
-use std::path::Path;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tokio::sync::Notify;
 
@@ -73,8 +75,32 @@ impl From<PrintError> for crate::error::AppError {
     }
 }
 
+/// What a cancel request did.
+#[derive(Debug)]
+pub enum Cancelled {
+    /// The job had not left for the printer: it is cancelled now.
+    Now(PrintJob),
+    /// The job is being rendered, sent or printed: the worker stops it at its next step (between
+    /// pages while rendering, with Cancel-Job once the printer holds it).
+    Requested(PrintJob),
+    /// The job had ended already (printed, failed or cancelled); nothing changed.
+    Ended(PrintJob),
+}
+
+/// The job the worker has in hand, and the jobs users asked to cancel.
+#[derive(Default)]
+struct Cancels {
+    current: Option<(JobId, Arc<AtomicBool>)>,
+    requested: HashSet<JobId>,
+}
+
+/// The spool of raster documents inside the data directory: one file per job being sent.
+const SPOOL_DIR: &str = "print-spool";
+
 struct Inner {
     store: JobStore,
+    spool: PathBuf,
+    cancels: parking_lot::Mutex<Cancels>,
     registry: PrinterRegistry,
     templates: Arc<Templates>,
     options: PrintOptions,
@@ -117,7 +143,16 @@ impl PrintService {
             job.updated = Utc::now();
             store.update(&job)?;
         }
+        // Documents of a run that stopped mid-send are of no use: their jobs failed above.
+        let spool = data_dir.join(SPOOL_DIR);
+        if spool.exists()
+            && let Err(e) = std::fs::remove_dir_all(&spool)
+        {
+            tracing::warn!(error = %e, "could not clear the print spool");
+        }
         let inner = Arc::new(Inner {
+            spool,
+            cancels: parking_lot::Mutex::new(Cancels::default()),
             strict: IppClient::new(false, options.request_timeout)?,
             insecure: IppClient::new(true, options.request_timeout)?,
             store,
@@ -174,6 +209,38 @@ impl PrintService {
         tracing::info!(job = job.id, printer, "print job queued");
         self.wake.notify_one();
         Ok(job.id)
+    }
+
+    /// Cancels a job on behalf of `by`; `None` when there is no such job.
+    pub fn cancel(&self, id: JobId, by: &str) -> Result<Option<Cancelled>, PrintError> {
+        let mut cancels = self.inner.cancels.lock();
+        let Some(mut job) = self.inner.store.get(id)? else { return Ok(None) };
+        if job.state.is_final() {
+            return Ok(Some(Cancelled::Ended(job)));
+        }
+        let in_hand = cancels.current.as_ref().filter(|(current, _)| *current == id).map(|(_, flag)| flag.clone());
+        match (in_hand, job.state) {
+            (None, JobState::Queued | JobState::WaitingForPrinter) => {
+                self.inner.save(&mut job, JobState::Cancelled, Some(format!("Cancelled by {by}")), Duration::ZERO);
+                tracing::info!(job = id, by, "print job cancelled before it was sent");
+                Ok(Some(Cancelled::Now(job)))
+            }
+            (in_hand, _) => {
+                if let Some(flag) = in_hand {
+                    flag.store(true, Ordering::Relaxed);
+                }
+                cancels.requested.insert(id);
+                drop(cancels);
+                tracing::info!(job = id, by, "print job cancel requested");
+                self.wake.notify_one();
+                Ok(Some(Cancelled::Requested(job)))
+            }
+        }
+    }
+
+    /// Whether a cancel of the job is on its way (the job lists show "cancelling").
+    pub fn cancel_requested(&self, id: JobId) -> bool {
+        self.inner.cancels.lock().requested.contains(&id)
     }
 
     pub fn status(&self, id: JobId) -> Result<Option<PrintJob>, PrintError> {
@@ -244,16 +311,72 @@ impl Inner {
         self.save(job, JobState::WaitingForPrinter, Some(format!("Waiting for printer: {why}")), after);
     }
 
-    /// One step of a job: send it, or ask how it is doing.
-    async fn step(&self, job: &mut PrintJob) {
-        match job.state {
-            JobState::Queued | JobState::WaitingForPrinter => self.send(job).await,
-            JobState::Printing => self.follow(job).await,
-            JobState::Rendering | JobState::Sending | JobState::Completed | JobState::Failed => {}
+    /// Takes the job in hand (so a cancel request reaches its rendering), steps it, lets go.
+    async fn step_in_hand(&self, id: JobId) {
+        let (mut job, cancel) = {
+            let mut cancels = self.cancels.lock();
+            // Read again under the lock: the list the worker holds may predate a cancel.
+            let job = match self.store.get(id) {
+                Ok(Some(job)) if !job.state.is_final() => job,
+                _ => return,
+            };
+            let cancel = Arc::new(AtomicBool::new(cancels.requested.contains(&id)));
+            cancels.current = Some((id, cancel.clone()));
+            (job, cancel)
+        };
+        if cancel.load(Ordering::Relaxed) {
+            self.cancel_now(&mut job).await;
+        } else {
+            self.step(&mut job, &cancel).await;
+            // Asked for while it was being sent: the printer holds it now, so cancel it there.
+            if cancel.load(Ordering::Relaxed) && !job.state.is_final() {
+                self.cancel_now(&mut job).await;
+            }
+        }
+        let mut cancels = self.cancels.lock();
+        cancels.current = None;
+        if job.state.is_final() {
+            cancels.requested.remove(&id);
         }
     }
 
-    async fn send(&self, job: &mut PrintJob) {
+    /// Ends a job a user cancelled: with Cancel-Job when the printer holds it.
+    async fn cancel_now(&self, job: &mut PrintJob) {
+        let cancelled = Some("Cancelled".to_string());
+        let (Some(ipp_id), Some(printer)) = (job.ipp_job_id, self.registry.usable(&job.printer)) else {
+            return self.save(job, JobState::Cancelled, cancelled, Duration::ZERO);
+        };
+        let client = self.client(&printer);
+        match client.cancel_job(&printer.uri, ipp_id).await {
+            Ok(()) => self.save(job, JobState::Cancelled, cancelled, Duration::ZERO),
+            // The printer keeps no such job any more: it printed (or ended) before the cancel.
+            Err(IppError::Refused(why)) => match client.job_state(&printer.uri, ipp_id).await {
+                Ok(IppJobState::Completed) => self.save(
+                    job,
+                    JobState::Completed,
+                    Some("Printed before it could be cancelled".into()),
+                    Duration::ZERO,
+                ),
+                _ => self.save(job, JobState::Cancelled, Some(format!("Cancelled ({why})")), Duration::ZERO),
+            },
+            // Not reached: the cancel stays asked for and is tried again.
+            Err(e) => {
+                let message = Some(format!("Cancelling: {e}"));
+                self.save(job, job.state, message, self.options.poll_interval.max(self.backoff(2)))
+            }
+        }
+    }
+
+    /// One step of a job: send it, or ask how it is doing.
+    async fn step(&self, job: &mut PrintJob, cancel: &Arc<AtomicBool>) {
+        match job.state {
+            JobState::Queued | JobState::WaitingForPrinter => self.send(job, cancel).await,
+            JobState::Printing => self.follow(job).await,
+            JobState::Rendering | JobState::Sending | JobState::Completed | JobState::Failed | JobState::Cancelled => {}
+        }
+    }
+
+    async fn send(&self, job: &mut PrintJob, cancel: &Arc<AtomicBool>) {
         // A job too big to render (one from before the limits, or put in the queue file by hand)
         // fails once with its reason instead of being tried again and again.
         let labels = job.records.iter().map(|r| u64::from(r.print_count)).sum();
@@ -292,21 +415,32 @@ impl Inner {
         // Durable before rendering: a render that takes the process down fails the job on the
         // next start rather than taking it down again.
         self.save(job, JobState::Rendering, None, Duration::ZERO);
-        let (bytes, format) = match self.render(batch, caps).await {
+        let spool = self.spool.join(format!("job-{}.pwg", job.id));
+        let rendered = match self.render(batch, caps, spool, cancel.clone()).await {
             Ok(d) => d,
-            Err(why) => {
+            Err(RenderError::Cancelled) => {
+                return self.save(job, JobState::Cancelled, Some("Cancelled".into()), Duration::ZERO);
+            }
+            Err(RenderError::Failed(why)) => {
                 tracing::warn!(job = job.id, %why, "print job could not be rendered");
                 return self.save(job, JobState::Failed, Some(why), Duration::ZERO);
             }
         };
-        job.format = Some(format.to_string());
+        job.format = Some(rendered.format().to_string());
         job.attempts += 1;
         // Durable before the body leaves: a crash from here on is never resent.
         self.save(job, JobState::Sending, None, Duration::ZERO);
-        match client.print_job(&printer.uri, &bytes, format, &job.title).await {
+        let sent = client.print_job(&printer.uri, rendered.document(), rendered.format(), &job.title).await;
+        drop(rendered);
+        match sent {
             Ok(id) => {
                 job.ipp_job_id = Some(id);
-                tracing::info!(job = job.id, ipp_job = id, format, "print job accepted by the printer");
+                tracing::info!(
+                    job = job.id,
+                    ipp_job = id,
+                    format = job.format.as_deref(),
+                    "print job accepted by the printer"
+                );
                 self.save(job, JobState::Printing, None, self.options.poll_interval);
             }
             Err(IppError::Unreachable(why)) => self.wait(job, why),
@@ -314,22 +448,37 @@ impl Inner {
         }
     }
 
-    /// Renders off the async threads; an error or a panic is the job's failure message.
-    async fn render(&self, batch: LabelBatch, caps: PrinterCapabilities) -> Result<(Vec<u8>, &'static str), String> {
+    /// Renders off the async threads: a PDF in memory, PWG raster page by page into `spool`. An
+    /// error or a panic is the job's failure message.
+    async fn render(
+        &self,
+        batch: LabelBatch,
+        caps: PrinterCapabilities,
+        spool: PathBuf,
+        cancel: Arc<AtomicBool>,
+    ) -> Result<Rendered, RenderError> {
         let templates = self.templates.clone();
         let rendered = tokio::task::spawn_blocking(move || {
             if caps.accepts_pdf() {
                 // Bars on the printer's own dot grid: a 300 dpi grid resampled to 203 dpi does not scan.
-                render_pdf_at(&templates, &batch, caps.raster_dpi() as f32).map(|d| (d, "application/pdf"))
-            } else {
-                raster_doc::render_pwg(&templates, &batch, &caps).map(|d| (d, "image/pwg-raster"))
+                return render_pdf_at(&templates, &batch, caps.raster_dpi() as f32)
+                    .map(Rendered::Pdf)
+                    .map_err(SpoolError::from);
             }
+            if let Some(dir) = spool.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            let spooled = Spooled(spool);
+            let len = raster_doc::spool_pwg(&templates, &batch, &caps, &spooled.0, &cancel)?;
+            Ok(Rendered::Raster { file: spooled, len })
         })
         .await;
+        let failed = |e: &dyn std::fmt::Display| RenderError::Failed(format!("The labels could not be rendered: {e}"));
         match rendered {
             Ok(Ok(document)) => Ok(document),
-            Ok(Err(e)) => Err(format!("The labels could not be rendered: {e}")),
-            Err(e) => Err(format!("The labels could not be rendered: {e}")),
+            Ok(Err(SpoolError::Cancelled)) => Err(RenderError::Cancelled),
+            Ok(Err(e)) => Err(failed(&e)),
+            Err(e) => Err(failed(&e)),
         }
     }
 
@@ -365,8 +514,9 @@ async fn worker(inner: std::sync::Weak<Inner>, wake: Arc<Notify>, stop: Arc<Noti
                 Vec::new()
             }
         };
-        for mut job in jobs.into_iter().filter(|j| j.next_attempt <= now) {
-            strong.step(&mut job).await;
+        let asked = strong.cancels.lock().requested.clone();
+        for job in jobs.into_iter().filter(|j| j.next_attempt <= now || asked.contains(&j.id)) {
+            strong.step_in_hand(job.id).await;
         }
         let next = strong
             .store
@@ -384,4 +534,44 @@ async fn worker(inner: std::sync::Weak<Inner>, wake: Arc<Notify>, stop: Arc<Noti
             _ = stop.notified() => return,
         }
     }
+}
+
+/// A document ready to send.
+enum Rendered {
+    Pdf(Vec<u8>),
+    Raster { file: Spooled, len: u64 },
+}
+
+impl Rendered {
+    fn format(&self) -> &'static str {
+        match self {
+            Rendered::Pdf(_) => "application/pdf",
+            Rendered::Raster { .. } => "image/pwg-raster",
+        }
+    }
+
+    fn document(&self) -> Document<'_> {
+        match self {
+            Rendered::Pdf(bytes) => Document::Bytes(bytes),
+            Rendered::Raster { file, len } => Document::File { path: &file.0, len: *len },
+        }
+    }
+}
+
+/// A spool file, removed once its job is sent (or failed, or cancelled).
+struct Spooled(PathBuf);
+
+impl Drop for Spooled {
+    fn drop(&mut self) {
+        if let Err(e) = std::fs::remove_file(&self.0)
+            && e.kind() != std::io::ErrorKind::NotFound
+        {
+            tracing::warn!(path = %self.0.display(), error = %e, "could not remove a spooled print document");
+        }
+    }
+}
+
+enum RenderError {
+    Cancelled,
+    Failed(String),
 }

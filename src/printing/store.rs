@@ -34,11 +34,13 @@ pub enum JobState {
     Printing,
     Completed,
     Failed,
+    /// A user cancelled it (before it left, or the printer dropped it with Cancel-Job).
+    Cancelled,
 }
 
 impl JobState {
     pub fn is_final(self) -> bool {
-        matches!(self, JobState::Completed | JobState::Failed)
+        matches!(self, JobState::Completed | JobState::Failed | JobState::Cancelled)
     }
 }
 

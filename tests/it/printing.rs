@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use stock_manager::config::PrinterConfig;
 use stock_manager::labels::raster::pwg;
 use stock_manager::labels::{LabelBatch, LabelRecord, LabelStatus, LabelType, Templates};
-use stock_manager::printing::{JobState, PrintJob, PrintOptions, PrintService, PrinterRegistry};
+use stock_manager::printing::{Cancelled, JobState, PrintJob, PrintOptions, PrintService, PrinterRegistry};
 
 /// ippeveprinter refuses to start without a system D-Bus and avahi (even with `-r off`); start them
 /// once per test process. Tests run in parallel, so a second start would race the first and fail.
@@ -83,13 +83,20 @@ pub(crate) struct IppEve {
 
 impl IppEve {
     pub(crate) fn start(port: u16, name: &str, formats: &str, spool: &Path) -> IppEve {
+        Self::start_with(port, name, formats, spool, None)
+    }
+
+    /// Started with `processor` processing each job (`-c`) instead of the default one.
+    pub(crate) fn start_with(port: u16, name: &str, formats: &str, spool: &Path, processor: Option<&Path>) -> IppEve {
         let bin = tool("ippeveprinter").expect("checked by the caller");
         std::fs::create_dir_all(spool).expect("spool dir");
         let mut command = Command::new(bin);
         command.args(["-p", &port.to_string(), "-n", "localhost", "-k", "-f", formats, "-m", "ESM Test Label", "-d"]);
         command.arg(spool);
         // CUPS' own PWG raster reader turns what arrives into PCL: an independent check of our encoder.
-        if !formats.contains("application/pdf") {
+        if let Some(processor) = processor {
+            command.arg("-c").arg(processor);
+        } else if !formats.contains("application/pdf") {
             command.arg("-c").arg(tool("ippevepcl").expect("ippevepcl ships with ippeveprinter"));
         }
         let log_path = spool.with_extension("log");
@@ -355,6 +362,99 @@ async fn a_job_that_cannot_be_rendered_fails_once_and_never_blocks_the_queue() {
     big.records[0].print_count = 100_000;
     assert!(again.submit("labels", &big).expect_err("too many").to_string().contains("Too many labels"));
     again.shutdown().await;
+}
+
+/// A job that has not left (its printer is off) is cancelled at once and never prints, also
+/// when the printer comes back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_waiting_job_is_cancelled_before_it_leaves() {
+    if !tools_present() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let port = free_port();
+    let templates = Arc::new(Templates::builtin().expect("templates"));
+    let service =
+        PrintService::start(&dir.path().join("data"), registry("labels", port), templates, fast()).expect("service");
+    let id = service.submit("labels", &batch()).expect("submitted");
+    wait_for(&service, id, |j| j.state == JobState::WaitingForPrinter, 30).await;
+    match service.cancel(id, "Anna").expect("cancel") {
+        Some(Cancelled::Now(job)) => assert_eq!(job.state, JobState::Cancelled, "{job:?}"),
+        other => panic!("not cancelled at once: {other:?}"),
+    }
+    let job = service.status(id).expect("status").expect("kept");
+    assert_eq!((job.state, job.message.as_deref()), (JobState::Cancelled, Some("Cancelled by Anna")));
+    let printer = IppEve::start(port, "esm-test", "image/pwg-raster", &dir.path().join("spool"));
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert!(printer.documents().is_empty(), "a cancelled job printed");
+    assert!(matches!(service.cancel(id, "Anna").expect("again"), Some(Cancelled::Ended(_))));
+    assert!(service.cancel(id + 100, "Anna").expect("unknown").is_none());
+    service.shutdown().await;
+}
+
+/// A job the printer holds (its processing takes long) is cancelled there with Cancel-Job.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_on_the_printer_is_cancelled_there() {
+    if !tools_present() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let slow = dir.path().join("slow-printer.sh");
+    std::fs::write(&slow, "#!/bin/sh\nexec sleep 8\n").expect("script");
+    std::fs::set_permissions(&slow, std::os::unix::fs::PermissionsExt::from_mode(0o755)).expect("chmod");
+    let port = free_port();
+    let _printer = IppEve::start_with(port, "esm-test", "image/pwg-raster", &dir.path().join("spool"), Some(&slow));
+    let templates = Arc::new(Templates::builtin().expect("templates"));
+    let service =
+        PrintService::start(&dir.path().join("data"), registry("labels", port), templates, fast()).expect("service");
+    let id = service.submit("labels", &batch()).expect("submitted");
+    let printing = wait_for(&service, id, |j| j.state == JobState::Printing, 60).await;
+    assert!(matches!(service.cancel(id, "Anna").expect("cancel"), Some(Cancelled::Requested(_))));
+    assert!(service.cancel_requested(id));
+    let job = wait_for(&service, id, |j| j.state.is_final(), 30).await;
+    assert_eq!((job.state, job.message.as_deref()), (JobState::Cancelled, Some("Cancelled")), "{job:?}");
+    assert!(!service.cancel_requested(id));
+    let client = stock_manager::printing::IppClient::new(false, Duration::from_secs(5)).expect("client");
+    let uri = format!("ipp://localhost:{port}/ipp/print");
+    let ipp_id = printing.ipp_job_id.expect("a printer job id");
+    // ippeveprinter lets its processing command run to its end (8 s here), then reads canceled.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let at_printer = client.job_state(&uri, ipp_id).await.expect("asked");
+        if at_printer == stock_manager::printing::IppJobState::Canceled {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the printer still reads {at_printer:?}");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    service.shutdown().await;
+}
+
+/// A long raster job is spooled page by page and stops between pages when cancelled: nothing
+/// reaches the printer and no spool file is left.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_raster_job_is_cancelled_while_it_renders() {
+    if !tools_present() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let port = free_port();
+    let printer = IppEve::start(port, "esm-test", "image/pwg-raster", &dir.path().join("spool"));
+    let templates = Arc::new(Templates::builtin().expect("templates"));
+    let data = dir.path().join("data");
+    let service = PrintService::start(&data, registry("labels", port), templates, fast()).expect("service");
+    let mut long = batch();
+    long.records[0].print_count = 2_000;
+    let id = service.submit("labels", &long).expect("submitted");
+    wait_for(&service, id, |j| j.state == JobState::Rendering, 60).await;
+    assert!(matches!(service.cancel(id, "Anna").expect("cancel"), Some(Cancelled::Requested(_))));
+    let job = wait_for(&service, id, |j| j.state.is_final(), 60).await;
+    assert_eq!(job.state, JobState::Cancelled, "{job:?}");
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert!(printer.documents().is_empty(), "a cancelled job reached the printer");
+    let spooled = std::fs::read_dir(data.join("print-spool")).map(|d| d.count()).unwrap_or(0);
+    assert_eq!(spooled, 0, "the spool file is removed");
+    service.shutdown().await;
 }
 
 /// A printer announced over mDNS on loopback shows up in the registry with its URI.

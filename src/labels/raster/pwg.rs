@@ -59,21 +59,42 @@ pub fn encode(pages: &[Bitmap], kind: PwgType) -> Vec<u8> {
     let mut out = Vec::with_capacity(4 + pages.len() * (HEADER_LEN + 8192));
     out.extend_from_slice(SYNC);
     for page in pages {
-        let bytes_per_line = line_bytes(page.width, kind);
-        out.extend_from_slice(&header(page, kind, bytes_per_line, pages.len() as u32));
-        let lines: Vec<Vec<u8>> = (0..page.height).map(|y| convert_row(page.row(y), kind)).collect();
-        let mut y = 0;
-        while y < lines.len() {
-            let mut repeat = 1;
-            while y + repeat < lines.len() && repeat < 256 && lines[y + repeat] == lines[y] {
-                repeat += 1;
-            }
-            out.push((repeat - 1) as u8);
-            compress_line(&lines[y], kind.bytes_per_pixel(), &mut out);
-            y += repeat;
-        }
+        encode_page(page, kind, pages.len() as u32, &mut out);
     }
     out
+}
+
+/// Appends one page (its header and compressed lines) to a stream that began with [`SYNC`]: a
+/// long job is written page by page, holding one bitmap at a time.
+pub fn encode_page(page: &Bitmap, kind: PwgType, total_pages: u32, out: &mut Vec<u8>) {
+    let bytes_per_line = line_bytes(page.width, kind);
+    out.extend_from_slice(&header(page, kind, bytes_per_line, total_pages));
+    if page.height == 0 {
+        return;
+    }
+    let mut y = 0;
+    let mut line = convert_row(page.row(0), kind);
+    while y < page.height {
+        // Equal lines that follow are sent once with a repeat count.
+        let mut repeat = 1;
+        let mut next = None;
+        while y + repeat < page.height && repeat < 256 {
+            let candidate = convert_row(page.row(y + repeat), kind);
+            if candidate != line {
+                next = Some(candidate);
+                break;
+            }
+            repeat += 1;
+        }
+        out.push((repeat - 1) as u8);
+        compress_line(&line, kind.bytes_per_pixel(), out);
+        y += repeat;
+        match next {
+            Some(n) => line = n,
+            None if y < page.height => line = convert_row(page.row(y), kind),
+            None => {}
+        }
+    }
 }
 
 fn line_bytes(width: u32, kind: PwgType) -> u32 {
