@@ -2,7 +2,7 @@ import { QueryClient } from '@tanstack/react-query'
 import { describe, expect, it } from 'vitest'
 import type { SyncStatus } from '../api/sync.ts'
 import { classifyScan } from '../lib/scan.ts'
-import { afterSyncTable, CATALOGUE_PATH, isCatalogueRef, loadCatalogue, refreshCatalogue, type CatalogueRecord, type CatalogueWire } from './catalogue.ts'
+import { afterSyncTable, CATALOGUE_PATH, forgetCatalogues, isCatalogueRef, loadCatalogue, refreshCatalogue, type CatalogueRecord, type CatalogueWire } from './catalogue.ts'
 import { memoryStore } from './idb.ts'
 
 const W1 = 'aaaaaaaa-0000-4000-8000-000000000001'
@@ -227,5 +227,19 @@ describe('after a sync', () => {
     await afterSyncTable(new QueryClient(), 7, { store, fetchImpl: answering(asked), status: status(false) })
     expect(asked).toEqual([])
     expect(await store.get(7)).toBeUndefined()
+  })
+})
+
+describe('a session ending', () => {
+  it('leaves no organization\'s catalogue on the device', async () => {
+    const store = keyed()
+    for (const division of [7, 8]) {
+      await store.put({ division, etag: `"${division}"`, checkedAt: 0, json: JSON.stringify(wire(division)) })
+      expect(await loadCatalogue(division, store)).not.toBeNull()
+    }
+    await forgetCatalogues(store)
+    expect(await store.all()).toEqual([])
+    expect(await loadCatalogue(7, store)).toBeNull()
+    expect(await loadCatalogue(8, store)).toBeNull()
   })
 })

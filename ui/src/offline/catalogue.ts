@@ -382,6 +382,17 @@ export async function loadCatalogue(division: number, store?: KeyedStore<Catalog
 }
 
 /**
+ * Deletes every kept catalogue, and the parsed copies this page holds: a session's end (logout)
+ * leaves no organization's items and stock on a shared handheld. Every one, not only the
+ * session's organization: one switched away from is as readable, and none opens without a
+ * session, which the device no longer keeps either.
+ */
+export async function forgetCatalogues(store?: KeyedStore<CatalogueRecord>): Promise<void> {
+  parsed.clear()
+  await storeOf(store).clear()
+}
+
+/**
  * Asks the server for the organization's catalogue, sending the kept one's ETag so an unchanged
  * one is not sent again (304). True when a new one was kept. Throws when the server cannot be
  * reached or refuses: the kept one stays.
