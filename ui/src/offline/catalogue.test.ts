@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { SyncStatus } from '../api/sync.ts'
 import { classifyScan } from '../lib/scan.ts'
 import { afterSyncTable, CATALOGUE_PATH, forgetCatalogues, isCatalogueRef, loadCatalogue, refreshCatalogue, type CatalogueRecord, type CatalogueWire } from './catalogue.ts'
@@ -241,5 +241,22 @@ describe('a session ending', () => {
     expect(await store.all()).toEqual([])
     expect(await loadCatalogue(7, store)).toBeNull()
     expect(await loadCatalogue(8, store)).toBeNull()
+  })
+
+  it('keeps nothing from a download that was still on its way at the logout', async () => {
+    const store = keyed()
+    await store.put({ division: 8, etag: '"t8"', checkedAt: 0, json: JSON.stringify(wire(8)) })
+    const answers: ((r: Response) => void)[] = []
+    const slow = (() => new Promise<Response>((resolve) => answers.push(resolve))) as typeof fetch
+    // a new one for 7, and an unchanged one for 8 (whose kept record would be put back)
+    const fresh = refreshCatalogue(7, { store, fetchImpl: slow })
+    const unchanged = refreshCatalogue(8, { store, fetchImpl: slow })
+    await vi.waitFor(() => expect(answers).toHaveLength(2))
+    await forgetCatalogues(store)
+    answers[0](new Response(JSON.stringify(wire()), { status: 200, headers: { ETag: '"t1"' } }))
+    answers[1](new Response(null, { status: 304 }))
+    expect(await fresh).toBe(false)
+    expect(await unchanged).toBe(false)
+    expect(await store.all()).toEqual([])
   })
 })
