@@ -84,26 +84,53 @@ export async function getSession({ offlineCopy = false }: { offlineCopy?: boolea
   return session
 }
 
+/**
+ * How long the kept session opens the app offline after the server last confirmed it: a working
+ * day on a handheld, not a device left in a drawer that whoever picks up opens as its last user.
+ */
+export const KEPT_SESSION_MAX_AGE_MS = 12 * 60 * 60 * 1000
+
+/** The kept session with when the server last confirmed it (epoch ms). */
+interface KeptSession {
+  keptAt: number
+  session: Session
+}
+
 /** Remembers a signed-in session for opening the app offline (logout removes it, see storage.ts). */
 function keepSession(s: Session) {
   try {
     if (s.tier === 'public') localStorage.removeItem(STORAGE_KEYS.keptSession)
-    else writeJson(localStorage, STORAGE_KEYS.keptSession, s)
+    else writeJson(localStorage, STORAGE_KEYS.keptSession, { keptAt: Date.now(), session: s } satisfies KeptSession)
   } catch {
     // storage blocked: the app does not open offline
   }
 }
 
-/** The last signed-in session of this browser, marked offline, or null. */
-export function keptSession(): Session | null {
-  let s: unknown = null
+/**
+ * The last signed-in session of this browser, marked offline, or null: also when it was kept
+ * more than `KEPT_SESSION_MAX_AGE_MS` ago (or without its time, by an older version), and then
+ * it is removed.
+ */
+export function keptSession(now = Date.now()): Session | null {
+  let kept: Partial<KeptSession> | null = null
   try {
-    s = readJson(localStorage, STORAGE_KEYS.keptSession)
+    kept = readJson(localStorage, STORAGE_KEYS.keptSession) as Partial<KeptSession> | null
   } catch {
     // no storage here (blocked, or not a browser)
   }
-  if (!s || typeof s !== 'object' || !('tier' in s) || (s as Session).tier === 'public') return null
-  return { ...(s as Session), offline: true }
+  if (!kept || typeof kept !== 'object') return null
+  const age = now - (typeof kept.keptAt === 'number' ? kept.keptAt : NaN)
+  if (!(age >= 0 && age <= KEPT_SESSION_MAX_AGE_MS)) {
+    try {
+      localStorage.removeItem(STORAGE_KEYS.keptSession)
+    } catch {
+      // storage blocked: nothing to remove
+    }
+    return null
+  }
+  const s = kept.session
+  if (!s || typeof s !== 'object' || s.tier === 'public') return null
+  return { ...s, offline: true }
 }
 export const authorize = (code: string, state: string) => call('post', '/auth/authorize', { body: { code, state } })
 export const logout = () => call('post', '/auth/logout')

@@ -1,12 +1,13 @@
 import type { RefObject } from 'react'
-import { t } from '../i18n/index.ts'
+import { t, tCount } from '../i18n/index.ts'
 import { useBookings } from '../offline/queue.ts'
 import { useEndSession } from '../state/session.tsx'
 import { ConfirmDialog } from './ConfirmDialog.tsx'
 
 /**
  * "Are you sure you want to logout?" — Yes ends the session, No closes. Bookings still waiting on
- * this device are named: they stay, and go when someone signs in to their organization again.
+ * this device, anyone's, are counted: logout keeps them, and each goes when its maker signs in
+ * again (a shared handheld), so no one logs out believing them sent or lost.
  */
 export function LogoutDialog({ onClose, returnFocusTo }: { onClose: () => void; returnFocusTo?: RefObject<HTMLElement | null> }) {
   const endSession = useEndSession()
@@ -25,7 +26,7 @@ export function LogoutDialog({ onClose, returnFocusTo }: { onClose: () => void; 
     >
       {waiting > 0 && (
         <p data-testid="logout-waiting" className="text-amber-900">
-          {t('offline.logoutWaiting', { count: waiting })}
+          {tCount('offline.logoutWaiting', waiting)}
         </p>
       )}
     </ConfirmDialog>

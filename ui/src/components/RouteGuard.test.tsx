@@ -130,7 +130,7 @@ describe('RouteGuard without the server', () => {
   })
 
   it('with the last session this browser had, opens a screen made for offline and no other', async () => {
-    localStorage.setItem('esm.session.kept', JSON.stringify(session({ importDataUntil: Date.now() + 60_000 })))
+    localStorage.setItem('esm.session.kept', JSON.stringify({ keptAt: Date.now(), session: session({ importDataUntil: Date.now() + 60_000 }) }))
     vi.stubGlobal(
       'fetch',
       vi.fn(async () => {
@@ -147,7 +147,7 @@ describe('RouteGuard without the server', () => {
   })
 
   it('keeps a screen in use when a session check meets the server gone (the kept copy is for opening only)', async () => {
-    localStorage.setItem('esm.session.kept', JSON.stringify(session({ importDataUntil: Date.now() + 60_000 })))
+    localStorage.setItem('esm.session.kept', JSON.stringify({ keptAt: Date.now(), session: session({ importDataUntil: Date.now() + 60_000 }) }))
     let up = true
     vi.stubGlobal(
       'fetch',

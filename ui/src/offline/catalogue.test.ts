@@ -1,8 +1,8 @@
 import { QueryClient } from '@tanstack/react-query'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { SyncStatus } from '../api/sync.ts'
 import { classifyScan } from '../lib/scan.ts'
-import { afterSyncTable, CATALOGUE_PATH, isCatalogueRef, loadCatalogue, refreshCatalogue, type CatalogueRecord, type CatalogueWire } from './catalogue.ts'
+import { afterSyncTable, CATALOGUE_PATH, forgetCatalogues, isCatalogueRef, loadCatalogue, refreshCatalogue, type CatalogueRecord, type CatalogueWire } from './catalogue.ts'
 import { memoryStore } from './idb.ts'
 
 const W1 = 'aaaaaaaa-0000-4000-8000-000000000001'
@@ -227,5 +227,36 @@ describe('after a sync', () => {
     await afterSyncTable(new QueryClient(), 7, { store, fetchImpl: answering(asked), status: status(false) })
     expect(asked).toEqual([])
     expect(await store.get(7)).toBeUndefined()
+  })
+})
+
+describe('a session ending', () => {
+  it('leaves no organization\'s catalogue on the device', async () => {
+    const store = keyed()
+    for (const division of [7, 8]) {
+      await store.put({ division, etag: `"${division}"`, checkedAt: 0, json: JSON.stringify(wire(division)) })
+      expect(await loadCatalogue(division, store)).not.toBeNull()
+    }
+    await forgetCatalogues(store)
+    expect(await store.all()).toEqual([])
+    expect(await loadCatalogue(7, store)).toBeNull()
+    expect(await loadCatalogue(8, store)).toBeNull()
+  })
+
+  it('keeps nothing from a download that was still on its way at the logout', async () => {
+    const store = keyed()
+    await store.put({ division: 8, etag: '"t8"', checkedAt: 0, json: JSON.stringify(wire(8)) })
+    const answers: ((r: Response) => void)[] = []
+    const slow = (() => new Promise<Response>((resolve) => answers.push(resolve))) as typeof fetch
+    // a new one for 7, and an unchanged one for 8 (whose kept record would be put back)
+    const fresh = refreshCatalogue(7, { store, fetchImpl: slow })
+    const unchanged = refreshCatalogue(8, { store, fetchImpl: slow })
+    await vi.waitFor(() => expect(answers).toHaveLength(2))
+    await forgetCatalogues(store)
+    answers[0](new Response(JSON.stringify(wire()), { status: 200, headers: { ETag: '"t1"' } }))
+    answers[1](new Response(null, { status: 304 }))
+    expect(await fresh).toBe(false)
+    expect(await unchanged).toBe(false)
+    expect(await store.all()).toEqual([])
   })
 })

@@ -382,21 +382,38 @@ export async function loadCatalogue(division: number, store?: KeyedStore<Catalog
 }
 
 /**
+ * Deletes every kept catalogue, and the parsed copies this page holds: a session's end (logout)
+ * leaves no organization's items and stock on a shared handheld. Every one, not only the
+ * session's organization: one switched away from is as readable, and none opens without a
+ * session, which the device no longer keeps either.
+ */
+export async function forgetCatalogues(store?: KeyedStore<CatalogueRecord>): Promise<void> {
+  forgotten++
+  parsed.clear()
+  await storeOf(store).clear()
+}
+
+/** How often `forgetCatalogues` ran: a download begun before keeps nothing (`refreshCatalogue`). */
+let forgotten = 0
+
+/**
  * Asks the server for the organization's catalogue, sending the kept one's ETag so an unchanged
  * one is not sent again (304). True when a new one was kept. Throws when the server cannot be
- * reached or refuses: the kept one stays.
+ * reached or refuses: the kept one stays. Keeps nothing when the session ended meanwhile: a
+ * download of megabytes can outlast a logout, which must leave no catalogue behind.
  */
 export async function refreshCatalogue(
   division: number,
   { store, fetchImpl = fetch }: { store?: KeyedStore<CatalogueRecord>; fetchImpl?: typeof fetch } = {},
 ): Promise<boolean> {
   const s = storeOf(store)
+  const begun = forgotten
   const kept = await s.get(division).catch(() => undefined)
   const headers: Record<string, string> = { Accept: 'application/json' }
   if (kept?.etag) headers['If-None-Match'] = kept.etag
   const res = await fetchImpl(CATALOGUE_PATH, { headers, credentials: 'same-origin', cache: 'no-store' })
   if (res.status === 304 && kept) {
-    await s.put({ ...kept, checkedAt: Date.now() })
+    if (forgotten === begun) await s.put({ ...kept, checkedAt: Date.now() })
     return false
   }
   if (!res.ok) throw new Error(`HTTP ${res.status}`)
@@ -404,6 +421,7 @@ export async function refreshCatalogue(
   const wire = JSON.parse(json) as Pick<CatalogueWire, 'format' | 'division'>
   // a session switched to another organization meanwhile: keep it under its own
   if (wire.format !== CATALOGUE_FORMAT) throw new Error(`unknown catalogue format ${wire.format}`)
+  if (forgotten !== begun) return false
   await s.put({ division: wire.division, etag: res.headers.get('ETag'), checkedAt: Date.now(), json })
   return true
 }

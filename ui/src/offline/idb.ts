@@ -15,12 +15,13 @@ const STORES = {
 
 export type StoreName = keyof typeof STORES
 
-/** What a store offers: every record, one by key, put and delete. */
+/** What a store offers: every record, one by key, put, delete and delete all. */
 export interface KeyedStore<T> {
   all(): Promise<T[]>
   get(key: IDBValidKey): Promise<T | undefined>
   put(value: T): Promise<void>
   delete(key: IDBValidKey): Promise<void>
+  clear(): Promise<void>
 }
 
 let opening: Promise<IDBDatabase> | null = null
@@ -76,6 +77,7 @@ export function idbStore<T>(name: StoreName): KeyedStore<T> {
     get: (key) => run(name, 'readonly', (s) => s.get(key) as IDBRequest<T | undefined>),
     put: (value) => run(name, 'readwrite', (s) => s.put(value)).then(() => undefined),
     delete: (key) => run(name, 'readwrite', (s) => s.delete(key)).then(() => undefined),
+    clear: () => run(name, 'readwrite', (s) => s.clear()).then(() => undefined),
   }
 }
 
@@ -88,5 +90,6 @@ export function memoryStore<T>(keyOf: (v: T) => IDBValidKey): KeyedStore<T> {
     get: async (key) => rows.get(id(key)),
     put: async (value) => void rows.set(id(keyOf(value)), value),
     delete: async (key) => void rows.delete(id(key)),
+    clear: async () => rows.clear(),
   }
 }

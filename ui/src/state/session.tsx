@@ -8,6 +8,7 @@ import { queryKeys, useSession } from '../api/queries.ts'
 import { isLanguage, setLanguage, t } from '../i18n/index.ts'
 import { HOME, isSignedIn } from '../lib/access.ts'
 import { errorNotices } from '../lib/globalErrors.ts'
+import { forgetCatalogues } from '../offline/catalogue.ts'
 import { endSession, sessionEnded } from './sessionEnd.ts'
 
 /** Why the session ends; anything but the user's own choice is told on Home. */
@@ -41,7 +42,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       if (reason === 'critical') criticalTold.current = true
       wasSignedIn.current = false
       try {
-        await endSession({ postLogout, queryClient, local: window.localStorage, session: window.sessionStorage })
+        await endSession({ postLogout, queryClient, local: window.localStorage, session: window.sessionStorage, forgetCatalogues })
         errorNotices.clear()
         const notice =
           reason === 'critical' ? t('error.critical') : reason === 'expired' ? t('session.expired') : undefined

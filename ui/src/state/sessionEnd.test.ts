@@ -4,7 +4,12 @@ import { PUBLIC_SESSION } from '../api/auth.ts'
 import { ApiError } from '../api/client.ts'
 import { queryKeys, sessionRefetchInterval } from '../api/queries.ts'
 import { memoryStorage, session } from '../test/fixtures.ts'
+import { forgetCatalogues, type CatalogueRecord } from '../offline/catalogue.ts'
+import { memoryStore } from '../offline/idb.ts'
+import { keepBooking, reloadBookings, setBookingOwner, setBookingStore, type Booking } from '../offline/queue.ts'
 import { endSession, sessionEnded } from './sessionEnd.ts'
+
+const nothingKept = async () => undefined
 
 describe('sessionEnded', () => {
   it('ends a signed-in session that comes back public', () => {
@@ -48,7 +53,7 @@ describe('endSession', () => {
     const sess = memoryStorage({ anything: '1' })
     const postLogout = vi.fn(async () => undefined)
 
-    await endSession({ postLogout, queryClient, local, session: sess })
+    await endSession({ postLogout, queryClient, local, session: sess, forgetCatalogues: nothingKept })
 
     expect(postLogout).toHaveBeenCalledOnce()
     expect(queryClient.getQueryData(queryKeys.syncStatus)).toBeUndefined()
@@ -68,6 +73,7 @@ describe('endSession', () => {
       queryClient,
       local,
       session: memoryStorage(),
+      forgetCatalogues: nothingKept,
     })
     expect(queryClient.getQueryData(queryKeys.syncStatus)).toBeUndefined()
     expect(local.getItem('selectedEndpoints')).toBeNull()
@@ -81,10 +87,27 @@ describe('endSession', () => {
     const observer = new QueryObserver(queryClient, { queryKey: queryKeys.session, queryFn: async () => session(), staleTime: Infinity })
     const seen: unknown[] = []
     const unsubscribe = observer.subscribe((r) => seen.push(r.data))
-    await endSession({ postLogout: async () => undefined, queryClient, local: memoryStorage(), session: memoryStorage() })
+    await endSession({ postLogout: async () => undefined, queryClient, local: memoryStorage(), session: memoryStorage(), forgetCatalogues: nothingKept })
     expect(observer.getCurrentResult().data).toEqual(PUBLIC_SESSION)
     expect(seen.at(-1)).toEqual(PUBLIC_SESSION)
     expect(queryClient.getQueryData(queryKeys.syncStatus)).toBeUndefined()
     unsubscribe()
+  })
+})
+
+describe('logout on a shared handheld', () => {
+  it('deletes the kept catalogues and the kept session, and keeps the bookings still waiting', async () => {
+    const catalogues = memoryStore<CatalogueRecord>((r) => r.division)
+    await catalogues.put({ division: 7, etag: null, checkedAt: 0, json: '{}' })
+    setBookingStore(memoryStore<Booking>((b) => b.key))
+    setBookingOwner({ division: 7, user: 'anna@example.nl' })
+    await keepBooking({ key: 'k1', kind: 'count', summary: 'Count A-1: 4 pc', path: '/exact/createStockCount', method: 'POST', body: {} })
+    const local = memoryStorage({ 'esm.session.kept': JSON.stringify({ keptAt: 1, session: session() }) })
+
+    await endSession({ postLogout: async () => undefined, queryClient: new QueryClient(), local, session: memoryStorage(), forgetCatalogues: () => forgetCatalogues(catalogues) })
+
+    expect(await catalogues.all()).toEqual([])
+    expect(local.getItem('esm.session.kept')).toBeNull()
+    expect((await reloadBookings()).map((b) => [b.key, b.user])).toEqual([['k1', 'anna@example.nl']])
   })
 })

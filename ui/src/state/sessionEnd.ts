@@ -20,14 +20,17 @@ export interface EndSessionDeps {
   queryClient: QueryClient
   local: Storage
   session: Storage
+  /** Deletes the scan catalogues kept in the browser's database (`forgetCatalogues`). */
+  forgetCatalogues: () => Promise<void>
 }
 
 /**
  * Drops the server session (errors ignored: it may be gone already), every cached answer,
- * sessionStorage and the app's localStorage keys. The session then reads public, which
- * stops the 10-second check.
+ * the kept scan catalogues, sessionStorage and the app's localStorage keys (the session kept for
+ * opening offline among them). Bookings waiting on the device stay: each is sent when its maker
+ * signs in again. The session then reads public, which stops the 10-second check.
  */
-export async function endSession({ postLogout, queryClient, local, session }: EndSessionDeps): Promise<void> {
+export async function endSession({ postLogout, queryClient, local, session, forgetCatalogues }: EndSessionDeps): Promise<void> {
   try {
     await postLogout()
   } catch {
@@ -39,6 +42,12 @@ export async function endSession({ postLogout, queryClient, local, session }: En
   queryClient.setQueryData(queryKeys.session, PUBLIC_SESSION)
   queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.session[0] })
   queryClient.getMutationCache().clear()
+  try {
+    // after the queries are cancelled, so a Scanning screen's read does not keep one again
+    await forgetCatalogues()
+  } catch {
+    // no IndexedDB in this browser: nothing was kept in it
+  }
   try {
     session.clear()
     for (const key of APP_LOCAL_KEYS) local.removeItem(key)
