@@ -10,6 +10,7 @@ import { t } from '../i18n/index.ts'
 import { chosenPrinter, LABEL_TYPES, labelCopies, labelTypeFor, planCopies, printersFor } from '../lib/labels.ts'
 import { readSettings } from '../routes/GlobalSettings.tsx'
 import { inputClass, labelClass, primaryButton, secondaryButton } from './formStyles.ts'
+import { PrintJobStatus } from './PrintJobStatus.tsx'
 
 export interface LabelPrintOptions {
   source: LabelSource
@@ -172,7 +173,7 @@ export function LabelActions({ title, styles = DEFAULT_STYLES, ...options }: Lab
       )}
       {l.print.isSuccess && (
         <div role="status" data-testid="label-print-job" className="flex flex-col gap-1 rounded-md bg-emerald-50 p-3 text-emerald-900">
-          <p>{t('labels.sent', { printer: l.print.data.job.printer, id: l.print.data.job.id, state: t(`labels.job.${l.print.data.job.state}`) })}</p>
+          <PrintJobStatus job={l.print.data.job} />
           <LabelResultNote result={l.print.data.result} />
         </div>
       )}

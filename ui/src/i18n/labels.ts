@@ -20,6 +20,9 @@ export const en = {
   'labels.job.printing': 'printing',
   'labels.job.completed': 'printed',
   'labels.job.failed': 'failed',
+  'labels.job.cancelled': 'cancelled',
+  'labels.cancelJob': 'Cancel print job {id}',
+  'labels.cancelling': 'Cancelling…',
 }
 
 export const nl: Record<keyof typeof en, string> = {
@@ -43,4 +46,7 @@ export const nl: Record<keyof typeof en, string> = {
   'labels.job.printing': 'wordt afgedrukt',
   'labels.job.completed': 'afgedrukt',
   'labels.job.failed': 'mislukt',
+  'labels.job.cancelled': 'geannuleerd',
+  'labels.cancelJob': 'Printopdracht {id} annuleren',
+  'labels.cancelling': 'Wordt geannuleerd…',
 }

@@ -4,6 +4,7 @@ import { receiptKeys, useSession } from '../../api/queries.ts'
 import { fetchNeeds, fetchTracking } from './api.ts'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
 import { LabelResultNote, useLabelPrint } from '../../components/LabelActions.tsx'
+import { PrintJobStatus } from '../../components/PrintJobStatus.tsx'
 import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
 import { locale, t } from '../../i18n/index.ts'
 import { labelCopies } from '../../lib/labels.ts'
@@ -162,9 +163,10 @@ export function PrintPanel({ lines, division, onRemove }: { lines: ReceiptLine[]
         </p>
       )}
       {print.isSuccess && (
-        <p role="status" className="text-sm text-slate-700" data-testid="print-job">
-          {t('receipts.printJob', { id: print.data.job.id, state: print.data.job.state, count: print.data.result.labels })}
-        </p>
+        <div role="status" className="text-sm text-slate-700" data-testid="print-job">
+          <PrintJobStatus job={print.data.job} />
+          <LabelResultNote result={print.data.result} />
+        </div>
       )}
     </section>
   )

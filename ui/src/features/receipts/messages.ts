@@ -57,7 +57,6 @@ export const en = {
   'receipts.choosePrinter': 'Choose a printer',
   'receipts.print': 'Print',
   'receipts.pdfAgain': 'Open the labels again',
-  'receipts.printJob': 'Print job {id}: {state} ({count} label(s))',
 } as const
 
 export const nl: Record<keyof typeof en, string> = {
@@ -118,5 +117,4 @@ export const nl: Record<keyof typeof en, string> = {
   'receipts.choosePrinter': 'Kies een printer',
   'receipts.print': 'Afdrukken',
   'receipts.pdfAgain': 'Etiketten opnieuw openen',
-  'receipts.printJob': 'Afdruktaak {id}: {state} ({count} etiket(ten))',
 }
