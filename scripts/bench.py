@@ -7,6 +7,8 @@ import sys
 import tempfile
 import time
 import re
+import shutil
+import socket
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -55,6 +57,8 @@ def rss_mb(pid):
 def main():
     if sys.argv[1:] == ["labels"]:
         return labels()
+    if sys.argv[1:] == ["print"]:
+        return raster_print()
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}")
     print(f"binary:  {os.path.abspath(BIN)}")
     print()
@@ -82,6 +86,7 @@ def main():
         proc.wait()
     if "--no-labels" not in sys.argv:
         labels()
+        raster_print()
     if "--no-sim" not in sys.argv:
         print()
         simulator_section()
@@ -202,6 +207,71 @@ def labels(count=1000):
         ok = codes == expected
         row(f"{tag} barcodes decoding (zbarimg)", len(codes), "codes", f"= {count}", ok)
 
+
+
+# --- printing: 5000 labels to a printer that takes PWG raster only, at its 600 dpi ---
+
+def mdns_daemons():
+    """ippeveprinter will not start without a system D-Bus and avahi (as the tests start them)."""
+    bus = "/run/dbus/system_bus_socket"
+    try:
+        with socket.socket(socket.AF_UNIX) as s:
+            s.connect(bus)
+    except OSError:
+        for stale in (bus, "/run/dbus/pid"):
+            if os.path.exists(stale):
+                os.remove(stale)
+        os.makedirs("/run/dbus", exist_ok=True)
+        subprocess.run(["dbus-daemon", "--system", "--fork"], check=False)
+    alive = subprocess.run(["avahi-daemon", "--check"], check=False).returncode == 0
+    if not alive:
+        if os.path.exists("/run/avahi-daemon/pid"):
+            os.remove("/run/avahi-daemon/pid")
+        subprocess.run(["avahi-daemon", "--no-chroot", "--no-drop-root", "--no-rlimits", "-D"], check=False)
+        time.sleep(2)
+
+
+def raster_print(count=5000):
+    print()
+    print(f"printing: {count} receipt labels to a PWG-raster-only printer (ippeveprinter, 600 dpi)")
+    if not shutil.which("ippeveprinter"):
+        print("    (skipped: ippeveprinter is not installed; scripts/setup installs it)")
+        return
+    mdns_daemons()
+    with tempfile.TemporaryDirectory() as d:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        spool = os.path.join(d, "spool")
+        os.makedirs(spool)
+        printer = subprocess.Popen(["ippeveprinter", "-p", str(port), "-n", "localhost", "-f", "image/pwg-raster",
+                                    "-m", "ESM Bench Label", "-d", spool, "esm-bench"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.time() + 20
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    if time.time() > deadline or printer.poll() is not None:
+                        print("    (skipped: ippeveprinter did not start)")
+                        return
+                    time.sleep(0.1)
+            r = subprocess.run(
+                ["cargo", "bench", "--quiet", "--bench", "print_raster", "--", "--count", str(count),
+                 "--uri", f"ipp://localhost:{port}/ipp/print"],
+                cwd=ROOT, capture_output=True, text=True, check=True,
+            )
+        finally:
+            printer.terminate()
+            printer.wait()
+    fields = dict(kv.split("=") for kv in r.stdout.strip().splitlines()[-1].split()[1:])
+    if fields["format"] != "image/pwg-raster":
+        print(f"    (the printer was sent {fields['format']}, not PWG raster: the figures below are not of raster)")
+    row("rendered, spooled and sent", float(fields["seconds"]), "s", "", True)
+    rss = float(fields["peak_rss_mb"])
+    row("peak RSS (bench process)", rss, "MB", "< 300 MB", rss < 300)
 
 
 # --- PostgreSQL, the peer of the store and the sync: a throwaway cluster in a temp dir ---
