@@ -174,6 +174,9 @@ async fn test(state: web::Data<AppState>, req: HttpRequest, body: web::Json<Setu
         return Err(AppError::bad_request("The client id or secret is too long"));
     }
     let base_url = provider_host(&body.base_url)?;
+    if let Some(problem) = hidden_by_config(&state.config, &base_url) {
+        return Err(AppError::bad_request(problem));
+    }
     let redirect_uri = super::auth::callback_url(&state, &req);
     let pending = FirstRun::new_pending(client_id, Secret::new(client_secret), base_url, redirect_uri);
     let oauth = OAuthClient::new(http()?, &pending.base_url, &pending.client_id, pending.client_secret.clone());
@@ -200,6 +203,27 @@ fn provider_host(given: &str) -> AppResult<String> {
         return Err(AppError::bad_request("The Exact Online host must be an https:// address"));
     }
     Ok(url.as_str().trim_end_matches('/').to_string())
+}
+
+/// Why what the setup would save could not take effect: a layer above the settings file (an old
+/// config file's `client_id = ""`, an environment variable) sets the same key, and the server
+/// would come back from its restart still waiting to be set up, or at another host.
+fn hidden_by_config(config: &crate::config::Config, base_url: &str) -> Option<String> {
+    use crate::config::Source;
+    let above = |key: &str| config.sources.get(key).copied().filter(|s| *s > Source::SettingsFile);
+    let base_differs = config.provider.base_url.trim_end_matches('/') != base_url;
+    let hidden = ["provider.client_id", "provider.client_secret"]
+        .into_iter()
+        .chain(base_differs.then_some("provider.base_url"))
+        .find_map(|key| above(key).map(|source| (key, source)))?;
+    let (key, source) = hidden;
+    let place = match (source, &config.file) {
+        (Source::ConfigFile, Some(file)) => format!("the config file {}", file.display()),
+        (source, _) => format!("the {source}"),
+    };
+    Some(format!(
+        "`{key}` is set in {place}, which overrides what the setup saves: remove it there (or set all of [provider] there yourself) and restart Stock Manager"
+    ))
 }
 
 fn http() -> AppResult<reqwest::Client> {
@@ -299,5 +323,21 @@ mod tests {
         assert!(provider_host("start.exactonline.nl").is_err());
         assert!(provider_host("ftp://start.exactonline.nl").is_err());
         assert!(provider_host("javascript:alert(1)").is_err());
+    }
+
+    #[test]
+    fn keys_set_above_the_settings_file_stop_the_setup_with_where_they_are() {
+        use crate::config::{Config, Source};
+        let mut config = Config { file: Some("/etc/stock-manager/config.toml".into()), ..Config::default() };
+        let nl = "https://start.exactonline.nl";
+        config.sources.insert("provider.client_secret".into(), Source::SettingsFile);
+        assert_eq!(hidden_by_config(&config, nl), None);
+        config.sources.insert("provider.base_url".into(), Source::ConfigFile);
+        assert_eq!(hidden_by_config(&config, nl), None, "the same host");
+        let other = hidden_by_config(&config, "https://start.exactonline.be").expect("another host is hidden");
+        assert!(other.contains("`provider.base_url`") && other.contains("/etc/stock-manager/config.toml"), "{other}");
+        config.sources.insert("provider.client_id".into(), Source::Environment);
+        let id = hidden_by_config(&config, nl).expect("hidden");
+        assert!(id.contains("`provider.client_id` is set in the environment"), "{id}");
     }
 }
