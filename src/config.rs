@@ -1,4 +1,6 @@
-//! Configuration: defaults < TOML file < `ESM_*` environment variables, validated once at start.
+//! Configuration: defaults < settings file (`{data_dir}/settings.toml`, what the first-run setup
+//! writes) < TOML config file < `ESM_*` environment variables < command-line options, validated
+//! once at start. [`Config::sources`] says which layer each value came from (`doctor` shows it).
 //!
 //! Environment keys use `__` for nesting: `ESM_PROVIDER__CLIENT_SECRET`, `ESM_TLS__SELF_SIGNED`.
 //! Secrets are held in [`Secret`], whose `Debug` and `Serialize` never show the value.
@@ -32,6 +34,10 @@ const TOP_LEVEL_KEYS: &[&str] = &[
 
 /// The default file read when `--config` is not given and it exists.
 pub const DEFAULT_CONFIG_FILE: &str = "config.toml";
+
+/// The file in the data directory that the first-run setup writes: the data directory is the one
+/// place every install lets the service write (the Debian unit keeps `/etc` read-only).
+pub const SETTINGS_FILE: &str = "settings.toml";
 
 /// A value that must never appear in logs, `--help`, debug output or responses.
 #[derive(Clone, Default, PartialEq, Eq)]
@@ -94,10 +100,45 @@ pub struct Config {
     pub admin: AdminConfig,
     pub server: ServerConfig,
     pub backup: BackupConfig,
-    /// The file this configuration was read from (`--config`, else `./config.toml`): where the
-    /// first-run setup writes the provider settings. Not a setting.
+    /// The file this configuration was read from (`--config`, else `./config.toml`). Not a setting.
     #[serde(skip)]
     pub file: Option<PathBuf>,
+    /// Where each value that is not a default came from, by dotted key. Not a setting.
+    #[serde(skip)]
+    pub sources: std::collections::BTreeMap<String, Source>,
+}
+
+/// The layer a configuration value came from, lowest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Source {
+    /// `{data_dir}/settings.toml`, written by the first-run setup.
+    SettingsFile,
+    /// The TOML config file.
+    ConfigFile,
+    /// An `ESM_*` environment variable.
+    Environment,
+    /// A command-line option (`--listen`, `--data-dir`).
+    CommandLine,
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Source::SettingsFile => "settings file",
+            Source::ConfigFile => "config file",
+            Source::Environment => "environment",
+            Source::CommandLine => "command line",
+        })
+    }
+}
+
+/// The command-line options that override the configuration.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Overrides {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub listen: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
@@ -269,6 +310,7 @@ impl Default for Config {
             server: ServerConfig::default(),
             backup: BackupConfig::default(),
             file: None,
+            sources: Default::default(),
         }
     }
 }
@@ -313,8 +355,9 @@ fn invalid(key: &str, problem: impl Into<String>) -> ConfigError {
 }
 
 impl Config {
-    /// Loads the layered configuration. `file` is `--config`; without it `./config.toml` is read if present.
-    pub fn load(file: Option<&Path>) -> Result<Config, ConfigError> {
+    /// Loads the layered configuration. `file` is `--config`; without it `./config.toml` is read
+    /// if present. The settings file is looked for in the data directory that the other layers name.
+    pub fn load(file: Option<&Path>, cli: &Overrides) -> Result<Config, ConfigError> {
         // Only the config's own keys: other ESM_* variables (ESM_SKIP_UI_BUILD for the build,
         // ESM_BIN for the test scripts) are not configuration.
         let env = Env::prefixed("ESM_")
@@ -322,33 +365,77 @@ impl Config {
                 TOP_LEVEL_KEYS.contains(&key.as_str().split("__").next().unwrap_or("").to_ascii_lowercase().as_str())
             })
             .split("__");
-        Self::load_with_env(file, env)
+        Self::load_with_env(file, env, cli)
     }
 
-    fn load_with_env(file: Option<&Path>, env: Env) -> Result<Config, ConfigError> {
-        let mut fig = Figment::from(Serialized::defaults(Config::default()));
-        match file {
-            Some(path) => {
-                if !path.is_file() {
-                    return Err(ConfigError::File {
-                        path: path.display().to_string(),
-                        message: "does not exist or is not a file".into(),
-                    });
-                }
-                fig = fig.merge(Toml::file(path));
+    fn load_with_env(file: Option<&Path>, env: Env, cli: &Overrides) -> Result<Config, ConfigError> {
+        let config_file = match file {
+            Some(path) if !path.is_file() => {
+                return Err(ConfigError::File {
+                    path: path.display().to_string(),
+                    message: "does not exist or is not a file".into(),
+                });
             }
-            None => {
-                if Path::new(DEFAULT_CONFIG_FILE).is_file() {
-                    fig = fig.merge(Toml::file(DEFAULT_CONFIG_FILE));
-                }
+            Some(path) => Some(path.to_path_buf()),
+            None => Path::new(DEFAULT_CONFIG_FILE).is_file().then(|| PathBuf::from(DEFAULT_CONFIG_FILE)),
+        };
+        let config_layer = config_file.as_deref().map(Toml::file);
+        let cli_layer = Serialized::defaults(cli.clone());
+        let above = |fig: Figment| {
+            let fig = match &config_layer {
+                Some(layer) => fig.merge(layer),
+                None => fig,
+            };
+            fig.merge(env.clone()).merge(cli_layer.clone())
+        };
+        let defaults = Figment::from(Serialized::defaults(Config::default()));
+        // The data directory comes from the layers above the settings file, which lives in it.
+        let data_dir: PathBuf =
+            above(defaults.clone()).extract_inner("data_dir").map_err(|e| ConfigError::Parse(describe_figment(e)))?;
+        let settings = data_dir.join(SETTINGS_FILE);
+        let settings_layer = settings.is_file().then(|| Toml::file(&settings));
+        if let Some(layer) = &settings_layer
+            && Figment::from(layer).find_value("data_dir").is_ok()
+        {
+            return Err(ConfigError::File {
+                path: settings.display().to_string(),
+                message: "must not set `data_dir`: it is the file's own place".into(),
+            });
+        }
+        let fig = match &settings_layer {
+            Some(layer) => above(defaults.merge(layer)),
+            None => above(defaults),
+        };
+        // The defaults serialise secrets as "" so the merge never carries a masked value.
+        let mut config: Config = fig.extract().map_err(|e| ConfigError::Parse(describe_figment(e)))?;
+        config.file = Some(file.map_or_else(|| PathBuf::from(DEFAULT_CONFIG_FILE), Path::to_path_buf));
+        let layers: [(Source, Option<Figment>); 4] = [
+            (Source::SettingsFile, settings_layer.map(Figment::from)),
+            (Source::ConfigFile, config_layer.map(Figment::from)),
+            (Source::Environment, Some(Figment::from(env))),
+            (Source::CommandLine, Some(Figment::from(cli_layer))),
+        ];
+        for key in leaf_keys(&fig) {
+            let from = layers.iter().rev().find(|(_, l)| l.as_ref().is_some_and(|l| l.find_value(&key).is_ok()));
+            if let Some((source, _)) = from {
+                config.sources.insert(key, *source);
             }
         }
-        // The defaults serialise secrets as "" so the merge never carries a masked value.
-        let mut config: Config = fig.merge(env).extract().map_err(|e| ConfigError::Parse(describe_figment(e)))?;
-        config.file = Some(file.map_or_else(|| PathBuf::from(DEFAULT_CONFIG_FILE), Path::to_path_buf));
+        // A secret file named above the settings file wins over the secret the setup wrote there.
+        if config.provider.client_secret_file.is_some()
+            && config.sources.get("provider.client_secret") == Some(&Source::SettingsFile)
+            && config.sources.get("provider.client_secret_file") != Some(&Source::SettingsFile)
+        {
+            config.provider.client_secret = Secret::default();
+        }
         config.read_secret_files()?;
         config.validate()?;
         Ok(config)
+    }
+
+    /// Where the first-run setup writes: the settings file in the data directory.
+    pub fn settings_file(&self) -> PathBuf {
+        self.data_dir.join(SETTINGS_FILE)
     }
 
     /// Parses a TOML document over the defaults (no environment), for tests and tools.
@@ -396,8 +483,11 @@ impl Config {
             .map_err(|e| invalid("log_level", format!("is not a log filter: {e}")))?;
         let base = url::Url::parse(&self.provider.base_url)
             .map_err(|e| invalid("provider.base_url", format!("is not a URL: {e}")))?;
-        if !matches!(base.scheme(), "http" | "https") || base.host_str().is_none() {
-            return Err(invalid("provider.base_url", "must be an http(s) URL with a host"));
+        if !is_provider_origin(&base) {
+            return Err(invalid(
+                "provider.base_url",
+                "must be an https:// URL with a host (http:// only on this machine)",
+            ));
         }
         if self.provider.timeout_seconds == 0 || self.provider.timeout_seconds > 600 {
             return Err(invalid("provider.timeout_seconds", "must be between 1 and 600"));
@@ -536,6 +626,37 @@ fn check_time_zone(name: &str) -> Result<(), String> {
     }
 }
 
+/// Whether `url` may be the Exact Online host: https, or plain http on this machine only (the
+/// built-in simulator and tests); anything else would send the client secret in the clear.
+pub fn is_provider_origin(url: &url::Url) -> bool {
+    let loopback = match url.host() {
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => return false,
+    };
+    url.scheme() == "https" || (url.scheme() == "http" && loopback)
+}
+
+/// Every dotted key with a value in `fig` (tables are walked into, lists are one value).
+fn leaf_keys(fig: &Figment) -> Vec<String> {
+    fn walk(prefix: &str, dict: &figment::value::Dict, out: &mut Vec<String>) {
+        for (k, v) in dict {
+            let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+            match v.as_dict() {
+                Some(inner) => walk(&key, inner, out),
+                None => out.push(key),
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if let Ok(dict) = figment::Provider::data(fig).map(|mut d| d.remove(&figment::Profile::Default).unwrap_or_default())
+    {
+        walk("", &dict, &mut out);
+    }
+    out
+}
+
 /// A secret kept in a file: its first line (editors and `echo` add a final newline).
 fn read_secret_file(path: &Path) -> Result<Secret, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -624,11 +745,79 @@ mod tests {
             jail.set_env("ESM_PROVIDER__CLIENT_ID", "env");
             jail.set_env("ESM_LISTEN", "127.0.0.1:9001");
             jail.set_env("ESM_SKIP_UI_BUILD", "1");
-            let c = Config::load(Some(Path::new("esm.toml"))).expect("loads");
+            let c = Config::load(Some(Path::new("esm.toml")), &Overrides::default()).expect("loads");
             assert_eq!(c.provider.client_id, "env");
             assert_eq!(c.listen, "127.0.0.1:9001");
             Ok(())
         });
+    }
+
+    #[test]
+    #[allow(clippy::result_large_err)] // figment's Jail API fixes the error type
+    fn the_settings_file_is_below_the_config_file_the_environment_and_the_command_line() {
+        figment::Jail::expect_with(|jail| {
+            std::fs::create_dir("data").expect("jail is writable");
+            jail.create_file(
+                "data/settings.toml",
+                "listen = \"127.0.0.1:9001\"\nlog_level = \"debug\"\ntime_zone = \"UTC\"\n[provider]\nclient_id = \"setup\"\nclient_secret = \"from-setup\"\n[admin]\nusers = [\"anna\"]\n",
+            )?;
+            jail.create_file("esm.toml", "time_zone = \"Europe/London\"\nlisten = \"127.0.0.1:9002\"\n")?;
+            jail.set_env("ESM_LOG_LEVEL", "warn");
+            jail.set_env("ESM_LISTEN", "127.0.0.1:9003");
+            let cli = Overrides { listen: Some("127.0.0.1:9004".into()), data_dir: None };
+            let c = Config::load(Some(Path::new("esm.toml")), &cli).expect("loads");
+            assert_eq!((c.provider.client_id.as_str(), c.provider.client_secret.expose()), ("setup", "from-setup"));
+            assert_eq!(c.admin.users, ["anna"]);
+            assert_eq!(
+                (c.time_zone.as_str(), c.log_level.as_str(), c.listen.as_str()),
+                ("Europe/London", "warn", "127.0.0.1:9004")
+            );
+            let source = |k: &str| c.sources.get(k).copied();
+            assert_eq!(source("provider.client_id"), Some(Source::SettingsFile));
+            assert_eq!(source("admin.users"), Some(Source::SettingsFile));
+            assert_eq!(source("time_zone"), Some(Source::ConfigFile));
+            assert_eq!(source("log_level"), Some(Source::Environment));
+            assert_eq!(source("listen"), Some(Source::CommandLine));
+            assert_eq!(source("sync.interval_minutes"), None, "a default has no source");
+            assert_eq!(c.settings_file(), Path::new("data").join(SETTINGS_FILE));
+
+            // --data-dir moves where the settings file is looked for.
+            let cli = Overrides { listen: None, data_dir: Some("elsewhere".into()) };
+            let c = Config::load(Some(Path::new("esm.toml")), &cli).expect("loads");
+            assert_eq!(c.provider.client_id, "");
+            assert_eq!(c.sources.get("data_dir"), Some(&Source::CommandLine));
+
+            // The settings file lives in the data directory, so it cannot move it.
+            jail.create_file("data/settings.toml", "data_dir = \"/srv/other\"\n")?;
+            let err = Config::load(Some(Path::new("esm.toml")), &Overrides::default()).unwrap_err().to_string();
+            assert!(err.contains("settings.toml") && err.contains("data_dir"), "{err}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    #[allow(clippy::result_large_err)] // figment's Jail API fixes the error type
+    fn a_secret_file_in_the_config_file_wins_over_the_setups_secret() {
+        figment::Jail::expect_with(|jail| {
+            std::fs::create_dir("data").expect("jail is writable");
+            jail.create_file("data/settings.toml", "[provider]\nclient_id = \"id\"\nclient_secret = \"from-setup\"\n")?;
+            jail.create_file("secret", "from-the-file\n")?;
+            jail.create_file("esm.toml", "[provider]\nclient_secret_file = \"secret\"\n")?;
+            let c = Config::load(Some(Path::new("esm.toml")), &Overrides::default()).expect("loads");
+            assert_eq!(c.provider.client_secret.expose(), "from-the-file");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn the_exact_host_is_https_but_on_this_machine() {
+        for good in ["https://start.exactonline.nl", "http://127.0.0.1:9000", "http://localhost:1", "http://[::1]:2"] {
+            Config::from_toml_str(&format!("[provider]\nbase_url = {good:?}")).expect(good);
+        }
+        for bad in ["http://start.exactonline.nl", "http://10.0.0.5:8080", "ftp://start.exactonline.nl"] {
+            let err = Config::from_toml_str(&format!("[provider]\nbase_url = {bad:?}")).expect_err(bad).to_string();
+            assert!(err.contains("provider.base_url") && err.contains("https://"), "{bad}: {err}");
+        }
     }
 
     #[test]

@@ -59,7 +59,8 @@ impl fmt::Display for Check {
 
 /// Every check after the configuration parsed, in the order they are printed.
 pub async fn run(config: &Config) -> Vec<Check> {
-    let mut checks = check_secrets(config);
+    let mut checks = sources(config);
+    checks.extend(check_secrets(config));
     checks.extend(check_data_dir(&config.data_dir));
     checks.extend(check_dropped_properties(&config.data_dir));
     checks.extend(check_exact(config).await);
@@ -69,13 +70,35 @@ pub async fn run(config: &Config) -> Vec<Check> {
     checks
 }
 
+/// Each value that is not a default, with the layer it came from (secrets masked), so an admin
+/// sees which of the settings file, config file, environment or command line to edit.
+pub fn sources(config: &Config) -> Vec<Check> {
+    let values = serde_json::to_value(config).unwrap_or_default();
+    config
+        .sources
+        .iter()
+        .map(|(key, source)| {
+            let pointer = format!("/{}", key.replace('.', "/"));
+            let value = values.pointer(&pointer).map_or_else(|| "?".to_string(), |v| v.to_string());
+            let place = match source {
+                crate::config::Source::SettingsFile => format!(" {}", config.settings_file().display()),
+                crate::config::Source::ConfigFile => {
+                    config.file.as_ref().map(|f| format!(" {}", f.display())).unwrap_or_default()
+                }
+                _ => String::new(),
+            };
+            Check::ok("source", format!("{key} = {value} ({source}{place})"))
+        })
+        .collect()
+}
+
 /// The app's credentials are there, and the admin password is stored as a hash.
 pub fn check_secrets(config: &Config) -> Vec<Check> {
     let mut checks = Vec::new();
     if crate::setup::needed(config) {
         checks.push(Check::fail(
             "exact-app",
-            "provider.client_id or client_secret is empty: open the server's Home page with the setup code from its log, or set them from the Exact App Center (README: Registering the app)",
+            "provider.client_id or client_secret is empty: open the server's Home page with the setup code from its console, or set them from the Exact App Center (README: Registering the app)",
         ));
     } else {
         checks.push(Check::ok("exact-app", "client id and secret are set"));

@@ -462,21 +462,11 @@ fn write_private(path: &std::path::Path, data: &[u8]) -> std::io::Result<()> {
 }
 
 fn load_config(file: Option<&std::path::Path>, args: &ServeArgs) -> Result<Config, ExitCode> {
-    let mut config = Config::load(file).map_err(|e| {
+    let cli = stock_manager::config::Overrides { listen: args.listen.clone(), data_dir: args.data_dir.clone() };
+    Config::load(file, &cli).map_err(|e| {
         eprintln!("error: {e}");
         ExitCode::from(2)
-    })?;
-    if let Some(listen) = &args.listen {
-        config.listen = listen.clone();
-    }
-    if let Some(dir) = &args.data_dir {
-        config.data_dir = dir.clone();
-    }
-    config.validate().map_err(|e| {
-        eprintln!("error: {e}");
-        ExitCode::from(2)
-    })?;
-    Ok(config)
+    })
 }
 
 fn run_async(fut: impl std::future::Future<Output = anyhow::Result<()>>) -> ExitCode {

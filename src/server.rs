@@ -211,12 +211,11 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
     let url = config.effective_public_url(bound);
     tracing::info!(%url, listen = %bound, tls = config.tls.enabled, "Stock Manager is serving");
     if let Some(first_run) = &state.first_run {
-        // The one secret that is logged on purpose: whoever can read the log or the console may
-        // set the server up; it is good for this start only.
+        // Not the code itself: logs travel further (collectors, support tickets) than the console,
+        // where the command line prints it once.
         tracing::warn!(
-            setup_code = first_run.code(),
-            config_file = %first_run.config_file.display(),
-            "Stock Manager is not set up: no Exact Online client id and secret. Open {url} and enter the setup code"
+            settings_file = %first_run.settings_file.display(),
+            "Stock Manager is not set up: no Exact Online client id and secret. Open {url} and enter the setup code from the console"
         );
     }
     Ok(RunningServer { addr: bound, url, state, handle, task, discovery, schedule, renewals, backups })

@@ -1,8 +1,8 @@
 //! First run: while no provider client id and secret are configured, a local administrator sets
-//! them up from the Home page. The server makes a one-time setup code (printed in the log and on
-//! the console) that the page must present; the client id, secret and country host it takes are
-//! tested with a real sign-in at that host, then written to the config file, and the server
-//! restarts with them.
+//! them up from the Home page. The server makes a one-time setup code (printed on the console,
+//! never logged) that the page must present; the client id, secret and country host it takes are
+//! tested with a real sign-in at that host, then written with the user who signed in (as an
+//! administrator) to the settings file in the data directory, and the server restarts with them.
 
 use crate::auth::throttle::Throttle;
 use crate::config::{Config, Secret};
@@ -49,8 +49,8 @@ pub struct Pending {
 /// The first-run setup of one server start.
 pub struct FirstRun {
     code: String,
-    /// Where the provider settings are written (`--config`, else `./config.toml`).
-    pub config_file: PathBuf,
+    /// Where the settings are written: `{data_dir}/settings.toml`.
+    pub settings_file: PathBuf,
     pending: Mutex<Option<Pending>>,
     pub attempts: Throttle,
     done: Mutex<bool>,
@@ -61,10 +61,10 @@ pub struct FirstRun {
 pub const STATE_PREFIX: &str = "setup.";
 
 impl FirstRun {
-    pub fn new(config_file: PathBuf, restart: std::sync::Arc<Notify>) -> Self {
+    pub fn new(settings_file: PathBuf, restart: std::sync::Arc<Notify>) -> Self {
         FirstRun {
             code: new_code(),
-            config_file,
+            settings_file,
             pending: Mutex::new(None),
             attempts: Throttle::new(CODE_FAILURES, CODE_WINDOW),
             done: Mutex::new(false),
@@ -72,7 +72,7 @@ impl FirstRun {
         }
     }
 
-    /// The code to print (log and console); never sent in any answer.
+    /// The code to print on the console; never logged, never sent in any answer.
     pub fn code(&self) -> &str {
         &self.code
     }
@@ -119,9 +119,15 @@ impl FirstRun {
         fresh.then_some(p)
     }
 
-    /// Writes the tested settings and asks the server to restart with them.
-    pub fn complete(&self, p: &Pending) -> Result<()> {
-        write_provider(&self.config_file, &p.client_id, p.client_secret.expose(), &p.base_url)?;
+    /// Writes the tested settings, with `admin` (who signed in to test them) as an administrator,
+    /// and asks the server to restart with them.
+    pub fn complete(&self, p: &Pending, admin: Option<&str>) -> Result<()> {
+        let provider = ProviderSettings {
+            client_id: &p.client_id,
+            client_secret: p.client_secret.expose(),
+            base_url: &p.base_url,
+        };
+        write_settings(&self.settings_file, &provider, admin)?;
         *self.done.lock() = true;
         self.restart.notify_one();
         Ok(())
@@ -140,11 +146,18 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-/// Sets `[provider] base_url`, `client_id` and `client_secret` in the TOML file at `path` (made,
-/// owner-only, when missing), keeping every other line and comment; a `client_secret_file` there
-/// is removed, since the secret now is in the file. Written to a temporary file and renamed where
-/// the folder allows it, else in place.
-pub fn write_provider(path: &Path, client_id: &str, client_secret: &str, base_url: &str) -> Result<()> {
+/// What the setup writes to `[provider]`.
+pub struct ProviderSettings<'a> {
+    pub client_id: &'a str,
+    pub client_secret: &'a str,
+    pub base_url: &'a str,
+}
+
+/// Sets `[provider] base_url`, `client_id` and `client_secret` in the settings file at `path`
+/// (made, owner-only, when missing) and adds `admin` to `[admin] users` unless it is there,
+/// keeping every other line and comment; a `client_secret_file` there is removed, since the secret
+/// now is in the file. Written to a temporary file and renamed, so a crash leaves the old file.
+pub fn write_settings(path: &Path, provider: &ProviderSettings<'_>, admin: Option<&str>) -> Result<()> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
@@ -152,28 +165,41 @@ pub fn write_provider(path: &Path, client_id: &str, client_secret: &str, base_ur
     };
     let mut doc: toml_edit::DocumentMut =
         text.parse().with_context(|| format!("{} is not valid TOML", path.display()))?;
-    if !doc.contains_key("provider") {
-        doc["provider"] = toml_edit::table();
+    let table = |doc: &mut toml_edit::DocumentMut, name: &str| -> Result<()> {
+        if !doc.contains_key(name) {
+            doc[name] = toml_edit::table();
+        }
+        doc[name].as_table_mut().map(|_| ()).with_context(|| format!("[{name}] in {} is not a table", path.display()))
+    };
+    table(&mut doc, "provider")?;
+    let section = &mut doc["provider"];
+    section["base_url"] = toml_edit::value(provider.base_url);
+    section["client_id"] = toml_edit::value(provider.client_id);
+    section["client_secret"] = toml_edit::value(provider.client_secret);
+    if let Some(t) = section.as_table_mut() {
+        t.remove("client_secret_file");
     }
-    let provider = doc["provider"].as_table_mut().context("[provider] in the config file is not a table")?;
-    provider["base_url"] = toml_edit::value(base_url);
-    provider["client_id"] = toml_edit::value(client_id);
-    provider["client_secret"] = toml_edit::value(client_secret);
-    provider.remove("client_secret_file");
+    if let Some(user) = admin.map(str::trim).filter(|u| !u.is_empty()) {
+        table(&mut doc, "admin")?;
+        let admin = &mut doc["admin"];
+        if admin.get("users").is_none() {
+            admin["users"] = toml_edit::value(toml_edit::Array::new());
+        }
+        let users = admin["users"].as_array_mut().context("[admin] users in the settings file is not a list")?;
+        if !users.iter().any(|u| u.as_str().is_some_and(|u| u.eq_ignore_ascii_case(user))) {
+            users.push(user);
+        }
+    }
     let out = doc.to_string();
 
     let tmp = path.with_extension("toml.setup-new");
     let _ = std::fs::remove_file(&tmp);
-    if write_new(&tmp, out.as_bytes()).is_ok() && std::fs::rename(&tmp, path).is_ok() {
-        return Ok(());
+    let written = write_new(&tmp, out.as_bytes())
+        .and_then(|()| std::fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display())));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
     }
-    let _ = std::fs::remove_file(&tmp);
-    // The folder is not ours (e.g. /etc/stock-manager with a group-writable file): rewrite in place.
-    if path.exists() {
-        std::fs::write(path, out.as_bytes()).with_context(|| format!("cannot write {}", path.display()))
-    } else {
-        write_new(path, out.as_bytes())
-    }
+    written
 }
 
 /// A new owner-only file with `data`, on disk before it is renamed over the old one.
@@ -224,7 +250,12 @@ mod tests {
             "# the admin's note\nlisten = \"0.0.0.0:8080\"\n\n[provider]\n# host of the country\nbase_url = \"https://start.exactonline.nl\"\nclient_id = \"\"\nclient_secret = \"\"\nclient_secret_file = \"/nowhere\"\ntimeout_seconds = 30\n\n[sync]\ninterval_minutes = 5\n",
         )
         .unwrap();
-        write_provider(&path, "9f1c-id", "se\"cret", "https://start.exactonline.be").unwrap();
+        let provider = ProviderSettings {
+            client_id: "9f1c-id",
+            client_secret: "se\"cret",
+            base_url: "https://start.exactonline.be",
+        };
+        write_settings(&path, &provider, None).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.contains("# the admin's note") && text.contains("# host of the country"), "{text}");
         let c = Config::from_toml_str(&text).unwrap();
@@ -240,12 +271,13 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_config_file_is_made_owner_only() {
+    fn a_missing_settings_file_is_made_owner_only_with_the_admin() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("config.toml");
-        write_provider(&path, "id", "secret", "https://start.exactonline.nl").unwrap();
+        let path = dir.path().join("settings.toml");
+        write_settings(&path, &NL, Some("anna@demometaal.nl")).unwrap();
         let c = Config::from_toml_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
         assert_eq!(c.provider.client_id, "id");
+        assert_eq!(c.admin.users, ["anna@demometaal.nl"]);
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
@@ -253,12 +285,27 @@ mod tests {
         }
     }
 
+    const NL: ProviderSettings<'static> =
+        ProviderSettings { client_id: "id", client_secret: "secret", base_url: "https://start.exactonline.nl" };
+
+    #[test]
+    fn the_setup_user_is_added_to_the_administrators_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.toml");
+        std::fs::write(&path, "[admin]\nusers = [\"piet@demometaal.nl\"]\n").unwrap();
+        write_settings(&path, &NL, Some("Anna@demometaal.nl")).unwrap();
+        write_settings(&path, &NL, Some("anna@DEMOMETAAL.nl")).unwrap();
+        write_settings(&path, &NL, Some("  ")).unwrap();
+        let c = Config::from_toml_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(c.admin.users, ["piet@demometaal.nl", "Anna@demometaal.nl"]);
+    }
+
     #[test]
     fn a_config_file_that_is_not_toml_is_left_alone() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("config.toml");
         std::fs::write(&path, "this is [not toml").unwrap();
-        let err = write_provider(&path, "id", "secret", "https://start.exactonline.nl").unwrap_err();
+        let err = write_settings(&path, &NL, None).unwrap_err();
         assert!(format!("{err:#}").contains("not valid TOML"));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "this is [not toml");
     }

@@ -115,10 +115,8 @@ impl AppState {
         }
         let proxies = api::client::TrustedProxies::from_config(&config.server.trusted_proxies);
         let restart = Arc::new(tokio::sync::Notify::new());
-        let first_run = crate::setup::needed(&config).then(|| {
-            let file = config.file.clone().unwrap_or_else(|| crate::config::DEFAULT_CONFIG_FILE.into());
-            Arc::new(crate::setup::FirstRun::new(file, restart.clone()))
-        });
+        let first_run = crate::setup::needed(&config)
+            .then(|| Arc::new(crate::setup::FirstRun::new(config.settings_file(), restart.clone())));
         Ok(AppState {
             config,
             started: Instant::now(),

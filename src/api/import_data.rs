@@ -1,7 +1,10 @@
 //! ImportData (spec §2: full access plus a fresh re-authentication): export the organization's
 //! local copy as NDJSON, and import such a file — checked whole (division, tables, keys) before
 //! anything is written, with a dry run for the preview. An import replaces the tables it holds and
-//! takes over their sync timestamps, so the next incremental sync continues from the export.
+//! takes over their sync timestamps, so the next incremental sync continues from the export. A
+//! table's timestamp is taken no further than the newest Timestamp among its rows in the file:
+//! the provider has handed out no later one for them, and a larger number (an edited file) would
+//! make the next sync skip the provider's newer rows for good.
 
 use super::router::Router;
 use crate::auth::tier::Session;
@@ -228,10 +231,12 @@ fn lines(path: &std::path::Path) -> AppResult<impl Iterator<Item = (u64, std::io
     Ok((1u64..).zip(BufReader::new(file).lines()))
 }
 
-/// Reads the file once: header, then every row's table and key.
+/// Reads the file once: header, then every row's table and key. Answers the timestamps to take
+/// over, each bounded by its table's newest row (see the module's note).
 fn check(path: &std::path::Path, division: i64) -> AppResult<(Report, BTreeMap<String, i64>)> {
     let mut report = Report::default();
     let mut timestamps = BTreeMap::new();
+    let mut newest: BTreeMap<String, i64> = BTreeMap::new();
     let known = tables();
     for (n, line) in lines(path)? {
         let line = line.map_err(|_| AppError::bad_request(format!("line {n} is not text")))?;
@@ -282,6 +287,10 @@ fn check(path: &std::path::Path, division: i64) -> AppResult<(Report, BTreeMap<S
         match value["row"].as_object() {
             Some(row) if row.get(spec_key).and_then(Value::as_str).is_some_and(|k| !k.is_empty()) => {
                 *report.tables.entry(table.to_string()).or_default() += 1;
+                if let Some(stamp) = row.get("Timestamp").and_then(crate::exact::odata::as_i64) {
+                    let n = newest.entry(table.to_string()).or_insert(stamp);
+                    *n = (*n).max(stamp);
+                }
             }
             Some(_) => report.error(n, format!("a {table} row without its key {spec_key}")),
             None => report.error(n, "\"row\" must be an object"),
@@ -289,6 +298,18 @@ fn check(path: &std::path::Path, division: i64) -> AppResult<(Report, BTreeMap<S
     }
     if report.division.is_none() && report.error_count == 0 {
         report.error(1, "The file is empty");
+    }
+    for (table, stamp) in &mut timestamps {
+        let bound = newest.get(table).copied().unwrap_or(crate::sync::engine::INITIAL_TIMESTAMP);
+        if *stamp > bound {
+            tracing::warn!(
+                table,
+                from = *stamp,
+                to = bound,
+                "import: a timestamp past the file's newest row is lowered"
+            );
+            *stamp = bound;
+        }
     }
     Ok((report, timestamps))
 }

@@ -1,7 +1,8 @@
 //! First run (see [`crate::setup`]): `GET /setup` says whether the server waits to be set up and
 //! what to register in the Exact App Center; `POST /setup/test` takes the setup code, client id,
 //! secret and country host and answers the Exact sign-in that tests them; `POST /setup/finish`
-//! takes that sign-in's return, and when Exact accepted it writes the config and restarts.
+//! takes that sign-in's return, and when Exact accepted it writes the settings file (in the data
+//! directory) and restarts.
 //! All public: the setup code is the protection, and every route answers "already set up" once
 //! the server has its credentials.
 
@@ -61,10 +62,10 @@ struct SetupStatus {
     /// Exact Online's country hosts to choose from.
     #[serde(skip_serializing_if = "Option::is_none")]
     hosts: Option<Vec<ProviderHost>>,
-    /// The config file the settings are written to.
+    /// The settings file in the data directory the setup writes to.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(example = "/etc/stock-manager/config.toml")]
-    config_file: Option<String>,
+    #[schema(example = "/var/lib/stock-manager/settings.toml")]
+    settings_file: Option<String>,
 }
 
 /// One of Exact Online's country hosts.
@@ -76,8 +77,14 @@ struct ProviderHost {
     url: &'static str,
 }
 
-/// The cookie that binds a test sign-in to the browser that started it.
+/// The cookie that binds a test sign-in to the browser that started it; `__Host-` under TLS, so
+/// no other host or path can set it.
 const SETUP_COOKIE: &str = "esm_setup";
+const SECURE_SETUP_COOKIE: &str = "__Host-esm_setup";
+
+fn setup_cookie_name(secure: bool) -> &'static str {
+    if secure { SECURE_SETUP_COOKIE } else { SETUP_COOKIE }
+}
 const SETUP_COOKIE_TTL_MS: i64 = 15 * 60 * 1000;
 /// Longest client id and secret accepted (Exact's are a GUID and about 12 characters).
 const MAX_CREDENTIAL: usize = 200;
@@ -101,7 +108,7 @@ async fn status(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
             base_url: None,
             client_id: None,
             hosts: None,
-            config_file: None,
+            settings_file: None,
         };
         return HttpResponse::Ok().insert_header(("Cache-Control", "no-store")).json(body);
     };
@@ -113,7 +120,7 @@ async fn status(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
         base_url: Some(state.config.provider.base_url.clone()),
         client_id: Some(state.config.provider.client_id.clone()),
         hosts: Some(hosts),
-        config_file: Some(first_run.config_file.display().to_string()),
+        settings_file: Some(first_run.settings_file.display().to_string()),
     })
 }
 
@@ -121,7 +128,7 @@ async fn status(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct SetupTestBody {
-    /// The code the server prints in its log and on its console.
+    /// The code the server prints on its console.
     #[schema(example = "K7QF-2M9X-H4TW")]
     setup_code: String,
     /// The app's client id from the Exact App Center.
@@ -154,7 +161,7 @@ async fn test(state: web::Data<AppState>, req: HttpRequest, body: web::Json<Setu
         tracing::warn!("first-run setup refused: wrong setup code");
         return Err(AppError::with_message(
             Code::Forbidden,
-            "The setup code is wrong: it is printed in the server's log and on its console",
+            "The setup code is wrong: it is printed on the server's console (under systemd: journalctl -u stock-manager)",
         ));
     }
     first_run.attempts.succeed(&key);
@@ -167,6 +174,9 @@ async fn test(state: web::Data<AppState>, req: HttpRequest, body: web::Json<Setu
         return Err(AppError::bad_request("The client id or secret is too long"));
     }
     let base_url = provider_host(&body.base_url)?;
+    if let Some(problem) = hidden_by_config(&state.config, &base_url) {
+        return Err(AppError::bad_request(problem));
+    }
     let redirect_uri = super::auth::callback_url(&state, &req);
     let pending = FirstRun::new_pending(client_id, Secret::new(client_secret), base_url, redirect_uri);
     let oauth = OAuthClient::new(http()?, &pending.base_url, &pending.client_id, pending.client_secret.clone());
@@ -175,19 +185,45 @@ async fn test(state: web::Data<AppState>, req: HttpRequest, body: web::Json<Setu
     first_run.begin(pending);
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
-        .cookie(session::cookie(SETUP_COOKIE, nonce, state.auth.secure_cookies, SETUP_COOKIE_TTL_MS))
+        .cookie(session::cookie(
+            setup_cookie_name(state.auth.secure_cookies),
+            nonce,
+            state.auth.secure_cookies,
+            SETUP_COOKIE_TTL_MS,
+        ))
         .json(SetupTest { authorize_url }))
 }
 
-/// The country host, as an origin without a trailing slash: one of Exact's, or another http(s)
-/// origin (a test double, a proxy the company runs).
+/// The country host, as an origin without a trailing slash: one of Exact's, or another https
+/// origin (a proxy the company runs); plain http only on this machine (the built-in simulator).
 fn provider_host(given: &str) -> AppResult<String> {
     let url = url::Url::parse(given.trim())
         .map_err(|_| AppError::bad_request("The Exact Online host is not a URL, e.g. https://start.exactonline.nl"))?;
-    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
+    if !crate::config::is_provider_origin(&url) {
         return Err(AppError::bad_request("The Exact Online host must be an https:// address"));
     }
     Ok(url.as_str().trim_end_matches('/').to_string())
+}
+
+/// Why what the setup would save could not take effect: a layer above the settings file (an old
+/// config file's `client_id = ""`, an environment variable) sets the same key, and the server
+/// would come back from its restart still waiting to be set up, or at another host.
+fn hidden_by_config(config: &crate::config::Config, base_url: &str) -> Option<String> {
+    use crate::config::Source;
+    let above = |key: &str| config.sources.get(key).copied().filter(|s| *s > Source::SettingsFile);
+    let base_differs = config.provider.base_url.trim_end_matches('/') != base_url;
+    let hidden = ["provider.client_id", "provider.client_secret"]
+        .into_iter()
+        .chain(base_differs.then_some("provider.base_url"))
+        .find_map(|key| above(key).map(|source| (key, source)))?;
+    let (key, source) = hidden;
+    let place = match (source, &config.file) {
+        (Source::ConfigFile, Some(file)) => format!("the config file {}", file.display()),
+        (source, _) => format!("the {source}"),
+    };
+    Some(format!(
+        "`{key}` is set in {place}, which overrides what the setup saves: remove it there (or set all of [provider] there yourself) and restart Stock Manager"
+    ))
 }
 
 fn http() -> AppResult<reqwest::Client> {
@@ -213,8 +249,8 @@ struct SetupDone {
     customer_name: String,
     #[schema(example = 123456)]
     division: Option<i64>,
-    #[schema(example = "/etc/stock-manager/config.toml")]
-    config_file: String,
+    #[schema(example = "/var/lib/stock-manager/settings.toml")]
+    settings_file: String,
 }
 
 async fn finish(
@@ -223,7 +259,7 @@ async fn finish(
     body: web::Json<SetupFinishBody>,
 ) -> AppResult<HttpResponse> {
     let first_run = first_run(&state)?;
-    let nonce = req.cookie(SETUP_COOKIE).map(|c| c.value().to_string());
+    let nonce = req.cookie(setup_cookie_name(state.auth.secure_cookies)).map(|c| c.value().to_string());
     let pending = first_run.take(&body.state, nonce.as_deref()).ok_or_else(|| {
         AppError::with_message(
             Code::LoginState,
@@ -250,23 +286,26 @@ async fn finish(
             )
         })?;
     let text = |k: &str| me.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
-    first_run.complete(&pending).map_err(|e| {
-        tracing::error!(error = %format!("{e:#}"), "first-run setup: the config cannot be written");
+    // The Exact user id: unlike the e-mail address, its owner cannot change it.
+    let admin = Some(text("UserID")).filter(|id| !id.is_empty()).or_else(|| Some(text("Email")));
+    first_run.complete(&pending, admin.as_deref()).map_err(|e| {
+        tracing::error!(error = %format!("{e:#}"), "first-run setup: the settings file cannot be written");
         AppError::with_message(
             Code::Unknown,
             format!(
-                "Exact Online accepted the settings, but they cannot be saved ({e:#}). Put client_id, client_secret and base_url in the [provider] section of {} and restart Stock Manager",
-                first_run.config_file.display()
+                "Exact Online accepted the settings, but they cannot be saved ({e:#}): the service must be able to write its data directory ({})",
+                first_run.settings_file.display()
             ),
         )
     })?;
-    tracing::info!(config_file = %first_run.config_file.display(), base_url = %pending.base_url, "first-run setup done: restarting with the new settings");
-    Ok(HttpResponse::Ok().cookie(session::removal(SETUP_COOKIE, state.auth.secure_cookies)).json(SetupDone {
+    tracing::info!(settings_file = %first_run.settings_file.display(), base_url = %pending.base_url, "first-run setup done: restarting with the new settings");
+    let cookie = session::removal(setup_cookie_name(state.auth.secure_cookies), state.auth.secure_cookies);
+    Ok(HttpResponse::Ok().cookie(cookie).json(SetupDone {
         done: true,
         user_name: text("UserName"),
         customer_name: text("DivisionCustomerName"),
         division: me.get("CurrentDivision").and_then(Value::as_i64),
-        config_file: first_run.config_file.display().to_string(),
+        settings_file: first_run.settings_file.display().to_string(),
     }))
 }
 
@@ -278,8 +317,27 @@ mod tests {
     fn the_host_is_an_http_origin() {
         assert_eq!(provider_host("https://start.exactonline.be/").unwrap(), "https://start.exactonline.be");
         assert_eq!(provider_host(" http://127.0.0.1:9000 ").unwrap(), "http://127.0.0.1:9000");
+        assert_eq!(provider_host("http://[::1]:9000").unwrap(), "http://[::1]:9000");
+        assert!(provider_host("http://start.exactonline.nl").is_err(), "the secret would go in the clear");
+        assert!(provider_host("http://exact.example.lan:8080").is_err());
         assert!(provider_host("start.exactonline.nl").is_err());
         assert!(provider_host("ftp://start.exactonline.nl").is_err());
         assert!(provider_host("javascript:alert(1)").is_err());
+    }
+
+    #[test]
+    fn keys_set_above_the_settings_file_stop_the_setup_with_where_they_are() {
+        use crate::config::{Config, Source};
+        let mut config = Config { file: Some("/etc/stock-manager/config.toml".into()), ..Config::default() };
+        let nl = "https://start.exactonline.nl";
+        config.sources.insert("provider.client_secret".into(), Source::SettingsFile);
+        assert_eq!(hidden_by_config(&config, nl), None);
+        config.sources.insert("provider.base_url".into(), Source::ConfigFile);
+        assert_eq!(hidden_by_config(&config, nl), None, "the same host");
+        let other = hidden_by_config(&config, "https://start.exactonline.be").expect("another host is hidden");
+        assert!(other.contains("`provider.base_url`") && other.contains("/etc/stock-manager/config.toml"), "{other}");
+        config.sources.insert("provider.client_id".into(), Source::Environment);
+        let id = hidden_by_config(&config, nl).expect("hidden");
+        assert!(id.contains("`provider.client_id` is set in the environment"), "{id}");
     }
 }

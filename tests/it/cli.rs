@@ -49,6 +49,49 @@ fn help_never_shows_a_secret() {
     assert!(!all.contains("s3cr3t-value"));
 }
 
+/// The setup code of a server that is not set up goes to the console once and into no log line:
+/// logs travel further than the console (collectors, support tickets).
+#[test]
+fn the_setup_code_is_on_the_console_and_in_no_log_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(binary())
+        .env("ESM_MDNS__ENABLED", "false")
+        .env("ESM_LOG_LEVEL", "debug")
+        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let (mut url, mut setup) = (String::new(), String::new());
+    stdout.read_line(&mut url).unwrap();
+    stdout.read_line(&mut setup).unwrap();
+    assert!(url.starts_with("URL: "), "{url}");
+    let code =
+        setup.strip_prefix("Setup code: ").and_then(|rest| rest.split_whitespace().next()).expect("a setup code");
+    assert_eq!(code.len(), 14, "{setup}");
+    let url = url.trim().trim_start_matches("URL: ").to_string();
+    let needed = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async {
+            let res = crate::support::client().get(format!("{url}/api/v1/setup")).send().await.unwrap();
+            res.json::<serde_json::Value>().await.unwrap()["needed"].clone()
+        })
+    })
+    .join()
+    .unwrap();
+    assert_eq!(needed, true);
+    let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let exit = child.wait().unwrap();
+    let mut log = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut log).unwrap();
+    assert!(exit.success(), "{exit:?} {log}");
+    assert!(log.contains("not set up"), "{log}");
+    assert!(!log.contains(code), "the setup code is in the log: {log}");
+}
+
 /// The real process: starts, prints its URL, serves, and exits 0 on SIGTERM without leaking the secret.
 #[test]
 fn serves_and_stops_on_sigterm() {

@@ -96,3 +96,21 @@ async fn an_export_imports_back_after_a_fresh_sign_in_and_bad_files_change_nothi
     assert_eq!(untouched["tables"]["projects"]["rows"], 0, "nothing was written");
     w.stop().await;
 }
+
+/// An edited header cannot move a table's sync timestamp past its newest row: the next sync
+/// would skip the provider's newer rows for good.
+#[actix_web::test]
+async fn an_import_takes_no_timestamp_past_the_files_newest_row() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    let synced = w.sync(Some(vec!["projects"])).await;
+    let stamp = synced["tables"]["projects"]["timestamp"].as_i64().expect("projects synced");
+    reauthenticate(&w).await;
+    let export = w.get("/api/v1/importData/export").await.text().await.unwrap();
+    let (first, rows) = export.split_once('\n').unwrap();
+    let mut header: Value = serde_json::from_str(first).unwrap();
+    header["timestamps"]["projects"] = json!(stamp + 1_000_000);
+    let (status, done) = import(&w, format!("{header}\n{rows}"), false).await;
+    assert_eq!(status, 200, "{done}");
+    let after: Value = w.get("/api/v1/sync").await.json().await.unwrap();
+    assert_eq!(after["tables"]["projects"]["timestamp"], stamp, "bounded by the newest row");
+}

@@ -1,5 +1,6 @@
 //! First run: a server without a client id and secret is set up from its Home page with the
-//! one-time setup code, tested with a real sign-in at the simulator, and writes its config file.
+//! one-time setup code, tested with a real sign-in at the simulator, and writes the settings file
+//! in its data directory.
 
 use crate::provider::{approve, quick_waits, set_cookie};
 use crate::support::TestServer;
@@ -13,9 +14,9 @@ fn query(url: &url::Url, key: &str) -> String {
     url.query_pairs().find(|(k, _)| k == key).map(|(_, v)| v.into_owned()).unwrap_or_default()
 }
 
-/// A server with no client id or secret whose config file is `file` (holding an admin's note).
-async fn unconfigured(sim: &Simulator, file: std::path::PathBuf) -> TestServer {
-    std::fs::write(&file, "# kept by the setup\n[sync]\ninterval_minutes = 7\n").unwrap();
+/// A server with no client id or secret whose settings file holds an admin's note, and whose
+/// config file (read-only, as `/etc` is under the packaged unit) is `config`.
+async fn unconfigured(sim: &Simulator, config: std::path::PathBuf, edit: impl FnOnce(&mut Config)) -> TestServer {
     let base = sim.base_url().to_string();
     TestServer::start_with(
         move |c| {
@@ -23,7 +24,10 @@ async fn unconfigured(sim: &Simulator, file: std::path::PathBuf) -> TestServer {
             c.provider.client_id = String::new();
             c.provider.client_secret = Secret::default();
             c.sync.interval_minutes = 0;
-            c.file = Some(file);
+            std::fs::create_dir_all(&c.data_dir).unwrap();
+            std::fs::write(c.settings_file(), "# kept by the setup\n[sync]\ninterval_minutes = 7\n").unwrap();
+            c.file = Some(config);
+            edit(c);
         },
         StartOptions { waits: quick_waits(), ..StartOptions::default() },
     )
@@ -40,15 +44,28 @@ async fn post(server: &TestServer, path: &str, cookie: Option<&str>, body: Value
 
 /// Starts a test sign-in with `secret`; answers the setup cookie and where Exact sent the browser back.
 async fn test_sign_in(server: &TestServer, code: &str, sim: &Simulator, secret: &str) -> (String, url::Url) {
-    let res = post(
-        server,
-        "/api/v1/setup/test",
-        None,
-        json!({"setupCode": code, "clientId": DEMO_CLIENT_ID, "clientSecret": secret, "baseUrl": sim.base_url()}),
-    )
-    .await;
+    test_sign_in_as(server, code, sim, secret, "esm_setup", None).await
+}
+
+/// [`test_sign_in`] from the page at `origin` (set when the server's public URL is not its
+/// address), expecting the setup cookie `cookie_name`.
+async fn test_sign_in_as(
+    server: &TestServer,
+    code: &str,
+    sim: &Simulator,
+    secret: &str,
+    cookie_name: &str,
+    origin: Option<&str>,
+) -> (String, url::Url) {
+    let mut req = server.client.post(server.at("/api/v1/setup/test")).json(
+        &json!({"setupCode": code, "clientId": DEMO_CLIENT_ID, "clientSecret": secret, "baseUrl": sim.base_url()}),
+    );
+    if let Some(o) = origin {
+        req = req.header("origin", o);
+    }
+    let res = req.send().await.unwrap();
     assert_eq!(res.status(), 200);
-    let cookie = format!("esm_setup={}", set_cookie(&res, "esm_setup").expect("setup cookie"));
+    let cookie = format!("{cookie_name}={}", set_cookie(&res, cookie_name).expect("setup cookie"));
     let body: Value = res.json().await.unwrap();
     let authorize = body["authorizeUrl"].as_str().unwrap();
     assert!(authorize.starts_with(sim.base_url()), "{authorize}");
@@ -61,16 +78,16 @@ async fn test_sign_in(server: &TestServer, code: &str, sim: &Simulator, secret: 
 async fn a_server_without_an_app_is_set_up_with_the_code_and_a_tested_sign_in() {
     let sim = Simulator::start(SimOptions { rate_limits: false, ..Default::default() }).await.unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("config.toml");
-    let server = unconfigured(&sim, file.clone()).await;
+    let server = unconfigured(&sim, dir.path().join("config.toml"), |_| {}).await;
     let running = server.running.as_ref().unwrap();
     let code = running.setup_code().expect("a setup code").to_string();
+    let settings = running.state().config.settings_file();
 
     // What to register, and sign-in says it is not set up yet.
     let status: Value = server.get("/api/v1/setup").await.json().await.unwrap();
     assert_eq!(status["needed"], true);
     assert_eq!(status["redirectUrl"], format!("{}/callback", server.url));
-    assert_eq!(status["configFile"], file.display().to_string());
+    assert_eq!(status["settingsFile"], settings.display().to_string());
     assert!(status["hosts"].as_array().unwrap().iter().any(|h| h["url"] == "https://start.exactonline.nl"));
     assert!(!status.to_string().contains(&code), "the code is never sent");
     let login = server.get("/api/v1/auth/login").await;
@@ -98,10 +115,16 @@ async fn a_server_without_an_app_is_set_up_with_the_code_and_a_tested_sign_in() 
 async fn a_wrong_secret_fails_the_test_and_writes_nothing_then_the_right_one_is_saved() {
     let sim = Simulator::start(SimOptions { rate_limits: false, ..Default::default() }).await.unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("config.toml");
-    let server = unconfigured(&sim, file.clone()).await;
+    // The config file cannot be written (as under the packaged unit): the setup does not need to.
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, "# the admin's\n").unwrap();
+    let mut readonly = std::fs::metadata(&config).unwrap().permissions();
+    readonly.set_readonly(true);
+    std::fs::set_permissions(&config, readonly).unwrap();
+    let server = unconfigured(&sim, config.clone(), |_| {}).await;
     let running = server.running.as_ref().unwrap();
     let code = running.setup_code().unwrap().to_string();
+    let file = running.state().config.settings_file();
     let before = std::fs::read_to_string(&file).unwrap();
 
     // The sign-in at Exact works with any secret; the code exchange is the test.
@@ -123,7 +146,8 @@ async fn a_wrong_secret_fails_the_test_and_writes_nothing_then_the_right_one_is_
     let res = post(&server, "/api/v1/setup/finish", Some("esm_setup=someone-else"), other).await;
     assert_eq!(res.status(), StatusCode::BAD_REQUEST);
 
-    // The right secret: Exact says who signed in, the file is written keeping the admin's lines.
+    // The right secret: Exact says who signed in, the settings file is written keeping the
+    // admin's lines, with that user as an administrator; the config file is left alone.
     let (cookie, back) = test_sign_in(&server, &code, &sim, DEMO_CLIENT_SECRET).await;
     let res = post(
         &server,
@@ -144,6 +168,10 @@ async fn a_wrong_secret_fails_the_test_and_writes_nothing_then_the_right_one_is_
     assert_eq!(written.provider.client_secret.expose(), DEMO_CLIENT_SECRET);
     assert_eq!(written.provider.base_url, sim.base_url().trim_end_matches('/'));
     assert_eq!(written.sync.interval_minutes, 7);
+    assert_eq!(written.admin.users.len(), 1, "{text}");
+    assert!(!written.admin.users[0].is_empty() && !written.admin.users[0].contains('@'), "the user id: {text}");
+    assert_eq!(done["settingsFile"], file.display().to_string());
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), "# the admin's\n");
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -168,6 +196,62 @@ async fn a_wrong_secret_fails_the_test_and_writes_nothing_then_the_right_one_is_
             .expect("the server restarts")
             .unwrap();
     assert_eq!(ended, stock_manager::server::Ended::Restart);
+}
+
+#[actix_web::test]
+async fn under_tls_the_setup_cookie_is_host_prefixed_and_only_https_hosts_are_taken() {
+    let sim = Simulator::start(SimOptions { rate_limits: false, ..Default::default() }).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let server = unconfigured(&sim, dir.path().join("config.toml"), |c| {
+        c.public_url = Some("https://esm.example".into());
+    })
+    .await;
+    let running = server.running.as_ref().unwrap();
+    let code = running.setup_code().unwrap().to_string();
+    let settings = running.state().config.settings_file();
+
+    let res = server
+        .client
+        .post(server.at("/api/v1/setup/test"))
+        .header("origin", "https://esm.example")
+        .json(
+            &json!({"setupCode": code, "clientId": "x", "clientSecret": "y", "baseUrl": "http://start.exactonline.nl"}),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    assert!(res.text().await.unwrap().contains("https://"));
+
+    let (cookie, back) =
+        test_sign_in_as(&server, &code, &sim, DEMO_CLIENT_SECRET, "__Host-esm_setup", Some("https://esm.example"))
+            .await;
+    assert!(cookie.starts_with("__Host-esm_setup="));
+    let res = server
+        .client
+        .post(server.at("/api/v1/setup/finish"))
+        .header("origin", "https://esm.example")
+        .header("cookie", cookie.replace("__Host-", ""))
+        .json(&json!({"code": query(&back, "code"), "state": query(&back, "state")}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST, "the cookie without its prefix does not count");
+    let (cookie, back) =
+        test_sign_in_as(&server, &code, &sim, DEMO_CLIENT_SECRET, "__Host-esm_setup", Some("https://esm.example"))
+            .await;
+    let res = server
+        .client
+        .post(server.at("/api/v1/setup/finish"))
+        .header("origin", "https://esm.example")
+        .header("cookie", cookie)
+        .json(&json!({"code": query(&back, "code"), "state": query(&back, "state")}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200, "{}", res.text().await.unwrap());
+    let written = Config::from_toml_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    assert_eq!(written.provider.client_id, DEMO_CLIENT_ID);
 }
 
 #[actix_web::test]

@@ -47,6 +47,7 @@ export async function startServer(
   return {
     url,
     lines,
+    dataDir,
     async stop() {
       child.kill('SIGTERM')
       await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)))

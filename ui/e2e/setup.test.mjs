@@ -1,9 +1,10 @@
 // First run: a server with no Exact Online app shows the setup on its Home page; a wrong secret
-// fails the test sign-in and saves nothing; the right one is saved, the server restarts with it
-// on the same address, and the usual sign-in works.
+// fails the test sign-in and saves nothing; the right one is saved to the settings file in the
+// data directory (the config file is left alone), the server restarts with it on the same
+// address, and the usual sign-in works.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -13,6 +14,7 @@ let sim
 let server
 let browser
 let configDir
+const CONFIG = '# the admin keeps this line\n[sync]\ninterval_minutes = 0\n'
 
 /** A free loopback port: the restarted server must come back on the same one. */
 function freePort() {
@@ -36,7 +38,7 @@ async function setupCode() {
 before(async () => {
   sim = await startServer('sim', ['--port', '0', '--no-rate-limits'], { readyLine: 'Simulator' })
   configDir = mkdtempSync(join(tmpdir(), 'esm-e2e-config-'))
-  writeFileSync(join(configDir, 'config.toml'), '# the admin keeps this line\n[sync]\ninterval_minutes = 0\n')
+  writeFileSync(join(configDir, 'config.toml'), CONFIG)
   const port = await freePort()
   server = await startServer('serve', [], {
     listen: `127.0.0.1:${port}`,
@@ -84,15 +86,16 @@ test('the Home page sets up the Exact Online app, tested by a sign-in, and the s
   await fillSetup(page, code, 'not-the-secret')
   await page.getByRole('heading', { name: 'The setup did not work' }).waitFor()
   await page.getByText('did not accept this client id and secret').waitFor()
-  assert.doesNotMatch(readFileSync(join(configDir, 'config.toml'), 'utf8'), /demo-client/)
+  assert.equal(existsSync(join(server.dataDir, 'settings.toml')), false)
 
   // the right secret: saved, the server restarts on the same address, then the usual sign-in
   await page.getByRole('link', { name: 'Back to the start page' }).click()
   await fillSetup(page, code, 'demo-secret')
   await page.getByRole('heading', { name: 'Stock Manager is connected to Exact Online' }).waitFor()
-  const written = readFileSync(join(configDir, 'config.toml'), 'utf8')
-  assert.match(written, /^# the admin keeps this line/)
+  const written = readFileSync(join(server.dataDir, 'settings.toml'), 'utf8')
   assert.match(written, /client_id = "demo-client"/)
+  assert.match(written, /\[admin\]\nusers = \["[^"]+"\]/)
+  assert.equal(readFileSync(join(configDir, 'config.toml'), 'utf8'), CONFIG)
   await page.getByRole('button', { name: 'Sign in with Exact Online' }).click({ timeout: 30_000 })
   await page.getByRole('button', { name: 'Approve' }).click()
   await page.waitForURL(/\/(license-code|dashboard)\?division=\d+/)

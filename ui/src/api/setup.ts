@@ -1,5 +1,5 @@
 // First run: while the server has no Exact Online client id and secret, the Home page sets them
-// up (the setup code from the server's log protects it).
+// up (the setup code from the server's console protects it).
 import { call, type Schema } from './contract.ts'
 
 export type ProviderHost = Schema<'ProviderHost'>
@@ -19,8 +19,8 @@ export interface SetupNeeded {
   baseUrl: string
   clientId: string
   hosts: ProviderHost[]
-  /** Where the settings will be written. */
-  configFile: string
+  /** Where the settings will be written: the settings file in the data directory. */
+  settingsFile: string
 }
 
 /** The setup page's details when the server waits to be set up, else null. */
@@ -31,7 +31,7 @@ export function neededSetup(status: SetupStatus | undefined): SetupNeeded | null
     baseUrl: status.baseUrl ?? '',
     clientId: status.clientId ?? '',
     hosts: status.hosts ?? [],
-    configFile: status.configFile ?? '',
+    settingsFile: status.settingsFile ?? '',
   }
 }
 

@@ -33,7 +33,7 @@ export const nl: Catalogue = {
   'setup.intro': 'Deze server is nog niet met Exact Online verbonden. Verbind hem eenmalig, als beheerder van deze installatie:',
   'setup.stepRegister': 'Registreer in het Exact App Center een app voor deze server (Apps beheren → App registreren).',
   'setup.stepRedirect': 'Geef als redirect-URL op:',
-  'setup.stepCode': 'Vul de setupcode uit het logboek of de console van de server in, de client-id en het geheim van de app, en het land van uw bedrijf. Stock Manager test ze met een inlog bij Exact Online voordat ze worden opgeslagen.',
+  'setup.stepCode': 'Vul de setupcode van de console van de server in, de client-id en het geheim van de app, en het land van uw bedrijf. Stock Manager test ze met een inlog bij Exact Online voordat ze worden opgeslagen.',
   'setup.code': 'Setupcode',
   'setup.country': 'Exact Online-land',
   'setup.clientId': 'Client-id',

@@ -34,7 +34,7 @@ export const en = {
   'setup.intro': 'This server is not connected to Exact Online yet. Connect it once, as the administrator of this installation:',
   'setup.stepRegister': 'In the Exact App Center, register an app for this server (Manage apps → Register an app).',
   'setup.stepRedirect': 'Give it this redirect URL:',
-  'setup.stepCode': "Enter the setup code from the server's log or console, the app's client id and secret, and your company's country. Stock Manager tests them with a sign-in at Exact Online before it saves them.",
+  'setup.stepCode': "Enter the setup code from the server's console, the app's client id and secret, and your company's country. Stock Manager tests them with a sign-in at Exact Online before it saves them.",
   'setup.code': 'Setup code',
   'setup.country': 'Exact Online country',
   'setup.clientId': 'Client id',

@@ -20,7 +20,7 @@ const STATUS = {
   baseUrl: 'https://start.exactonline.be/',
   clientId: '',
   hosts: HOSTS,
-  configFile: '/etc/stock-manager/config.toml',
+  settingsFile: '/var/lib/stock-manager/settings.toml',
 }
 
 describe('hostChoices', () => {
@@ -48,7 +48,7 @@ describe('FirstRunSetup', () => {
     render(<FirstRunSetup status={STATUS} />)
     expect(screen.getByTestId('setup-redirect').textContent).toBe('https://esm.factory.local/callback')
     expect((screen.getByLabelText('Exact Online country') as HTMLSelectElement).value).toBe('https://start.exactonline.be')
-    expect(screen.getByText(/\/etc\/stock-manager\/config\.toml/)).toBeTruthy()
+    expect(screen.getByText(/\/var\/lib\/stock-manager\/settings\.toml/)).toBeTruthy()
     fireEvent.change(screen.getByLabelText('Setup code'), { target: { value: 'ABCD-EFGH-JKLM' } })
     fireEvent.change(screen.getByLabelText('Client id'), { target: { value: ' 4c1d ' } })
     fireEvent.change(screen.getByLabelText('Client secret'), { target: { value: 's3cret' } })

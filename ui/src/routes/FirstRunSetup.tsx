@@ -12,7 +12,7 @@ import { HOME } from '../lib/access.ts'
 /**
  * First run: the server has no Exact Online app yet. A local administrator registers the app
  * in the Exact App Center with the redirect URL shown here, then enters the setup code (from the
- * server's log or console), the client id, the secret and the country; the server tests them
+ * server's console), the client id, the secret and the country; the server tests them
  * with a sign-in at Exact before it writes them.
  */
 export function FirstRunSetup({ status }: { status: SetupNeeded }) {
@@ -106,7 +106,7 @@ export function FirstRunSetup({ status }: { status: SetupNeeded }) {
         <button type="submit" className={primaryButton} disabled={busy}>
           {busy ? t('home.redirecting') : t('setup.test')}
         </button>
-        <p className="text-xs text-slate-600">{t('setup.writes', { file: status.configFile })}</p>
+        <p className="text-xs text-slate-600">{t('setup.writes', { file: status.settingsFile })}</p>
       </form>
     </section>
   )
@@ -164,7 +164,7 @@ export function SetupReturn({ code, state }: { code: string; state: string }) {
     <section className="m-auto max-w-md rounded-lg bg-white p-6 text-center shadow">
       <h1 className="mb-2 text-lg font-semibold text-green-800">{t('setup.done')}</h1>
       <p className="mb-4 text-slate-700">
-        {t('setup.doneDetail', { user: finish.data.userName || '?', file: finish.data.configFile })}
+        {t('setup.doneDetail', { user: finish.data.userName || '?', file: finish.data.settingsFile })}
       </p>
       {ready ? (
         <button type="button" className={primaryButton} onClick={() => window.location.assign(loginUrl())}>
