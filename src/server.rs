@@ -19,8 +19,10 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// How long in-flight requests may take to finish after a shutdown signal.
-pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+/// How long in-flight requests may take to finish after a shutdown signal. Writes are durable
+/// once accepted and event streams end at once, so a stop (a service manager's SIGTERM) takes
+/// seconds, not the systemd timeout.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(3);
 /// How often due provider tokens are looked for (a token is due in its last 30 s).
 const TOKEN_RENEWAL_TICK: Duration = Duration::from_secs(10);
 /// How long a renewal that could not reach Exact waits before it is tried again.
@@ -166,10 +168,8 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
                 .configure(routes)
         }
     };
-    let mut server = HttpServer::new(factory).shutdown_timeout(SHUTDOWN_GRACE.as_secs());
-    if !options.handle_signals {
-        server = server.disable_signals();
-    }
+    // Signals are ours (below), so that event streams end before the graceful wait begins.
+    let server = HttpServer::new(factory).shutdown_timeout(SHUTDOWN_GRACE.as_secs()).disable_signals();
     let server = if config.tls.enabled {
         let tls_config = tls::server_config(&config.tls, &config.data_dir)?;
         server.listen_rustls_0_23(listener, tls_config)?
@@ -179,6 +179,9 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
     let server = server.run();
     let handle = server.handle();
     let task = tokio::spawn(server);
+    if options.handle_signals {
+        tokio::spawn(stop_on_signal(state.clone(), handle.clone()));
+    }
 
     let discovery = if config.mdns.enabled {
         match Discovery::announce(&config.mdns, bound.port(), config.tls.enabled) {
@@ -221,6 +224,37 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
     Ok(RunningServer { addr: bound, url, state, handle, task, discovery, schedule, renewals, backups })
 }
 
+/// SIGTERM (a service manager) or SIGINT (Ctrl-C): event streams end, then the server stops
+/// gracefully; the waiting `wait` then releases the rest.
+async fn stop_on_signal(state: web::Data<AppState>, handle: ServerHandle) {
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut term) => {
+                term.recv().await;
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot listen for SIGTERM; Ctrl-C still stops the server");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = terminate => tracing::info!("SIGTERM: stopping"),
+        r = tokio::signal::ctrl_c() => match r {
+            Ok(()) => tracing::info!("interrupted: stopping"),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot listen for Ctrl-C");
+                return;
+            }
+        },
+    }
+    state.stopping.send_replace(true);
+    handle.stop(true).await;
+}
+
 fn prepare_data_dir(dir: &Path) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create the data directory {}", dir.display()))?;
     // Staging areas and files of backups cut off by a crash.
@@ -242,7 +276,8 @@ impl RunningServer {
     /// Waits until the server ends (a signal when `handle_signals`), then withdraws mDNS.
     pub async fn wait(mut self) -> Result<()> {
         let result = (&mut self.task).await;
-        self.release().await;
+        // The process ends next: nothing will open the databases again, so no wait for them.
+        self.release(false).await;
         result.context("server task panicked")?.context("server failed")
     }
 
@@ -261,7 +296,7 @@ impl RunningServer {
         };
         match ended {
             Some(result) => {
-                self.release().await;
+                self.release(false).await;
                 result.context("server task panicked")?.context("server failed")?;
                 Ok(Ended::Stopped)
             }
@@ -276,15 +311,17 @@ impl RunningServer {
     /// Stops accepting, lets in-flight requests finish (bounded by [`SHUTDOWN_GRACE`]), withdraws
     /// mDNS and stops the print worker (queued jobs stay for the next start).
     pub async fn stop(mut self, graceful: bool) -> Result<()> {
+        self.state.stopping.send_replace(true);
         self.handle.stop(graceful).await;
         let result = (&mut self.task).await;
-        self.release().await;
+        self.release(true).await;
         result.context("server task panicked")?.context("server failed")
     }
 
-    /// Withdraws mDNS, stops the workers and waits (bounded) until the aborted tasks have let go
-    /// of the databases, so the same data directory can be opened again right after a stop.
-    async fn release(mut self) {
+    /// Withdraws mDNS and stops the workers; with `reopen`, also waits (bounded) until the
+    /// aborted tasks have let go of the databases, so the same data directory can be opened again
+    /// right after a stop.
+    async fn release(mut self, reopen: bool) {
         self.withdraw();
         if let Some(p) = &self.state.printing {
             p.shutdown().await;
@@ -292,6 +329,9 @@ impl RunningServer {
         let serverdb = Arc::downgrade(&self.state.serverdb);
         let stores = Arc::downgrade(&self.state.stores);
         drop(self);
+        if !reopen {
+            return;
+        }
         let deadline = Instant::now() + RELEASE_WAIT;
         while serverdb.strong_count() + stores.strong_count() > 0 {
             if Instant::now() >= deadline {

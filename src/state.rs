@@ -63,6 +63,9 @@ pub struct AppState {
     /// Notified when the server should stop and start again with its config read anew (after
     /// the first-run setup wrote it).
     pub restart: Arc<tokio::sync::Notify>,
+    /// Turns true when the server begins to stop: open event streams end at once instead of
+    /// holding the shutdown for its whole grace period.
+    pub stopping: tokio::sync::watch::Sender<bool>,
 }
 
 impl AppState {
@@ -135,6 +138,7 @@ impl AppState {
             control_token: None,
             first_run,
             restart,
+            stopping: tokio::sync::watch::Sender::new(false),
         })
     }
 

@@ -46,6 +46,8 @@ struct Feed {
     division: i64,
     last_sent: Instant,
     slot: StreamSlot,
+    /// The server is stopping: the stream ends rather than hold the shutdown.
+    stopping: tokio::sync::watch::Receiver<bool>,
 }
 
 impl Feed {
@@ -63,6 +65,7 @@ impl Feed {
             let got = tokio::select! {
                 // A newer stream of the session took this one's slot.
                 () = self.slot.closed() => return None,
+                _ = self.stopping.wait_for(|stopping| *stopping) => return None,
                 got = tokio::time::timeout(SESSION_CHECK, self.rx.recv()) => got,
             };
             if !self.session_holds() {
@@ -96,6 +99,7 @@ async fn events(state: web::Data<AppState>, session: Session) -> AppResult<HttpR
         division: session.record.division,
         last_sent: Instant::now(),
         slot,
+        stopping: state.stopping.subscribe(),
     };
     let stream = futures_util::stream::unfold(feed, |mut feed| async move {
         let bytes = feed.next().await?;

@@ -97,9 +97,14 @@ struct Cancels {
 /// The spool of raster documents inside the data directory: one file per job being sent.
 const SPOOL_DIR: &str = "print-spool";
 
+/// How long a stop waits for the worker's step in hand (a render stops between pages).
+const SHUTDOWN_WAIT: Duration = Duration::from_secs(2);
+
 struct Inner {
     store: JobStore,
     spool: PathBuf,
+    /// The service is stopping: a render in hand stops, and its job waits for the next start.
+    stopping: AtomicBool,
     cancels: parking_lot::Mutex<Cancels>,
     registry: PrinterRegistry,
     templates: Arc<Templates>,
@@ -152,6 +157,7 @@ impl PrintService {
         }
         let inner = Arc::new(Inner {
             spool,
+            stopping: AtomicBool::new(false),
             cancels: parking_lot::Mutex::new(Cancels::default()),
             strict: IppClient::new(false, options.request_timeout)?,
             insecure: IppClient::new(true, options.request_timeout)?,
@@ -271,14 +277,25 @@ impl PrintService {
         Ok(self.inner.client(&p).capabilities(&p.uri).await?)
     }
 
-    /// Stops the worker and waits for it; queued jobs stay in the file for the next start.
+    /// Stops the worker and waits for it (bounded: a render in hand stops between pages and its
+    /// job is queued again); queued jobs stay in the file for the next start.
     pub async fn shutdown(&self) {
+        self.inner.stopping.store(true, Ordering::Relaxed);
+        if let Some((_, flag)) = &self.inner.cancels.lock().current {
+            flag.store(true, Ordering::Relaxed);
+        }
         self.stop.notify_one();
         let handle = self.worker.lock().take();
-        if let Some(handle) = handle
-            && let Err(e) = handle.await
-        {
-            tracing::warn!(error = %e, "print worker ended badly");
+        if let Some(handle) = handle {
+            let abort = handle.abort_handle();
+            match tokio::time::timeout(SHUTDOWN_WAIT, handle).await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => tracing::warn!(error = %e, "print worker ended badly"),
+                Err(_) => {
+                    tracing::warn!("the print worker did not stop in time; its job resumes at the next start");
+                    abort.abort();
+                }
+            }
         }
     }
 }
@@ -329,7 +346,9 @@ impl Inner {
         } else {
             self.step(&mut job, &cancel).await;
             // Asked for while it was being sent: the printer holds it now, so cancel it there.
-            if cancel.load(Ordering::Relaxed) && !job.state.is_final() {
+            // (The flag alone may also be the service's stop, which cancels nothing.)
+            let asked = self.cancels.lock().requested.contains(&id);
+            if asked && !job.state.is_final() {
                 self.cancel_now(&mut job).await;
             }
         }
@@ -418,6 +437,13 @@ impl Inner {
         let spool = self.spool.join(format!("job-{}.pwg", job.id));
         let rendered = match self.render(batch, caps, spool, cancel.clone()).await {
             Ok(d) => d,
+            // Stopped by the server's stop, not by a user: nothing was sent, so it renders again.
+            Err(RenderError::Cancelled)
+                if self.stopping.load(Ordering::Relaxed) && !self.cancels.lock().requested.contains(&job.id) =>
+            {
+                let message = Some("The server stopped while rendering; it is rendered again".into());
+                return self.save(job, JobState::Queued, message, Duration::ZERO);
+            }
             Err(RenderError::Cancelled) => {
                 return self.save(job, JobState::Cancelled, Some("Cancelled".into()), Duration::ZERO);
             }
@@ -516,6 +542,9 @@ async fn worker(inner: std::sync::Weak<Inner>, wake: Arc<Notify>, stop: Arc<Noti
         };
         let asked = strong.cancels.lock().requested.clone();
         for job in jobs.into_iter().filter(|j| j.next_attempt <= now || asked.contains(&j.id)) {
+            if strong.stopping.load(Ordering::Relaxed) {
+                return;
+            }
             strong.step_in_hand(job.id).await;
         }
         let next = strong

@@ -158,3 +158,47 @@ fn license_keygen_and_issue_make_a_code_that_verifies() {
     let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 21).unwrap();
     assert!(verifier.verify(&code, 3154102, "Van Dijk Machinebouw B.V.", today).is_ok());
 }
+
+/// A service manager's SIGTERM stops the real process within seconds also while a browser holds
+/// an event stream open (the stream ends first; before, the stop waited out its whole grace).
+#[test]
+fn sigterm_stops_the_server_promptly_with_an_event_stream_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(binary())
+        .env("ESM_MDNS__ENABLED", "false")
+        .args(["demo", "--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut printed = std::collections::HashMap::new();
+    while printed.len() < 4 {
+        let mut line = String::new();
+        assert!(stdout.read_line(&mut line).unwrap() > 0, "demo printed its lines");
+        if let Some((k, v)) = line.trim().split_once(": ") {
+            printed.insert(k.to_string(), v.to_string());
+        }
+    }
+    let (url, licence) = (printed["URL"].clone(), printed["Licence code"].clone());
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+    let stream = rt.block_on(async {
+        let s = crate::provider::browser_sign_in(&url).await;
+        let http = crate::support::client();
+        let body = serde_json::json!({"division": s.session["division"], "code": licence});
+        let res = http.post(format!("{url}/api/v1/license/activate")).header("cookie", &s.cookie).json(&body);
+        assert_eq!(res.send().await.unwrap().status(), 200);
+        let res = http.get(format!("{url}/api/v1/events")).header("cookie", &s.cookie).send().await.unwrap();
+        assert_eq!(res.status(), 200);
+        res
+    });
+    let started = Instant::now();
+    assert!(Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success());
+    let exit = child.wait().unwrap();
+    let took = started.elapsed();
+    assert!(exit.success(), "{exit:?}");
+    // The grace for requests in flight is 3 s; 5 s is the bound a service manager is promised.
+    assert!(took < Duration::from_secs(5), "the stop took {took:?}");
+    drop(stream);
+}

@@ -457,6 +457,38 @@ async fn a_raster_job_is_cancelled_while_it_renders() {
     service.shutdown().await;
 }
 
+/// A stop while a long raster job renders does not wait for it: the render stops between pages,
+/// the job is queued again (nothing was sent) and the next start renders it anew.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stop_during_a_render_queues_the_job_for_the_next_start() {
+    if !tools_present() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let port = free_port();
+    let _printer = IppEve::start(port, "esm-test", "image/pwg-raster", &dir.path().join("spool"));
+    let templates = Arc::new(Templates::builtin().expect("templates"));
+    let data = dir.path().join("data");
+    let first = PrintService::start(&data, registry("labels", port), templates.clone(), fast()).expect("service");
+    let mut long = batch();
+    long.records[0].print_count = 2_000;
+    let id = first.submit("labels", &long).expect("submitted");
+    wait_for(&first, id, |j| j.state == JobState::Rendering, 60).await;
+    let stopping = Instant::now();
+    first.shutdown().await;
+    assert!(stopping.elapsed() < Duration::from_secs(3), "the stop waited {:?}", stopping.elapsed());
+    let job = first.status(id).expect("status").expect("kept");
+    assert_eq!(job.state, JobState::Queued, "{job:?}");
+    assert!(job.message.as_deref().unwrap_or_default().contains("rendered again"), "{job:?}");
+    drop(first);
+
+    let second = PrintService::start(&data, registry("labels", port), templates, fast()).expect("restarts");
+    wait_for(&second, id, |j| j.state == JobState::Rendering, 60).await;
+    assert!(matches!(second.cancel(id, "Anna").expect("cancel"), Some(Cancelled::Requested(_))));
+    wait_for(&second, id, |j| j.state == JobState::Cancelled, 60).await;
+    second.shutdown().await;
+}
+
 /// A printer announced over mDNS on loopback shows up in the registry with its URI.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn discovered_printers_join_the_registry() {
