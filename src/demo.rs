@@ -27,6 +27,10 @@ pub async fn run(mut config: Config, opts: DemoOptions) -> anyhow::Result<()> {
         Some(dir)
     };
     let user = sim.handle().0.users.first().map(|u| u.user_name.clone()).unwrap_or_default();
+    // Demo user 0 is the installation's administrator; the other demo users are not.
+    if !user.is_empty() && !config.admin.users.iter().any(|u| u.eq_ignore_ascii_case(&user)) {
+        config.admin.users.push(user.clone());
+    }
     // A code for the first division, signed with the demo key that only demo mode trusts.
     let licence = sim
         .handle()

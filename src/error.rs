@@ -74,11 +74,13 @@ pub enum Code {
     /// The operator timer a booking was made from is no longer running: booked or removed on
     /// another device, so its hours are not booked again.
     TimerGone,
+    /// An administrator action asked for by someone who is not one (now).
+    AdminOnly,
 }
 
 impl Code {
     /// The whole catalogue, in its order (the OpenAPI document lists it).
-    pub const ALL: [Code; 30] = [
+    pub const ALL: [Code; 31] = [
         Code::Timeout,
         Code::BadRequest,
         Code::Canceled,
@@ -109,6 +111,7 @@ impl Code {
         Code::ProviderUnreachable,
         Code::IdempotencyKeyReused,
         Code::TimerGone,
+        Code::AdminOnly,
     ];
 
     /// The code as it appears in the JSON body.
@@ -144,6 +147,7 @@ impl Code {
             Code::ProviderUnreachable => "provider_unreachable",
             Code::IdempotencyKeyReused => "idempotency_key_reused",
             Code::TimerGone => "timer_gone",
+            Code::AdminOnly => "admin_only",
         }
     }
 
@@ -194,6 +198,9 @@ impl Code {
             Code::TimerGone => {
                 "This timer was already booked or removed on another device; its hours are not booked twice"
             }
+            Code::AdminOnly => {
+                "Only an administrator may do this: confirm with the admin password, or ask an administrator of this installation"
+            }
         }
     }
 
@@ -208,7 +215,7 @@ impl Code {
             | Code::LoginState
             | Code::LicenceInvalid => StatusCode::BAD_REQUEST,
             Code::NotAuthorized | Code::NoToken | Code::Critical => StatusCode::UNAUTHORIZED,
-            Code::Forbidden | Code::ProviderSignIn => StatusCode::FORBIDDEN,
+            Code::Forbidden | Code::ProviderSignIn | Code::AdminOnly => StatusCode::FORBIDDEN,
             Code::NotFound => StatusCode::NOT_FOUND,
             Code::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Code::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -396,6 +403,7 @@ mod tests {
             Code::ProviderUnreachable => 27,
             Code::IdempotencyKeyReused => 28,
             Code::TimerGone => 29,
+            Code::AdminOnly => 30,
         }
     }
 

@@ -4,6 +4,7 @@
 //! (switch organization) and `/auth/reauth` (ImportData's fresh re-authentication).
 
 use super::router::Router;
+use crate::auth::admin::Standing;
 use crate::auth::orgs;
 use crate::auth::session::{
     self, DivisionChoice, LOGIN_TTL_MS, LoginPurpose, PendingLogin, REAUTH_TTL_MS, SESSION_IDLE_MS, SessionRecord,
@@ -157,6 +158,12 @@ pub struct SessionView {
     provider_access: Access,
     /// Until when importing data is allowed without signing in again, epoch milliseconds.
     import_data_until: Option<i64>,
+    /// Whether the user is an administrator now, and why (`password`: confirmed the admin
+    /// password within 15 minutes, until `importDataUntil`; `listed`: in `admin.users`).
+    administrator: Standing,
+    /// An admin password is set: administrators confirm it (`POST /auth/reauth`); otherwise the
+    /// installation's listed users are its administrators.
+    admin_password_set: bool,
     organization_details: OrganizationDetails,
     /// The user's own preferences in this organization.
     #[schema(value_type = Object)]
@@ -194,6 +201,8 @@ fn view(state: &AppState, session: Option<&Session>) -> SessionView {
             refreshing_authorization: false,
             provider_access: Access::None,
             import_data_until: None,
+            administrator: Standing::None,
+            admin_password_set: !state.config.admin.password.is_empty(),
             organization_details: organization::placeholder("notInitialized", -1),
             user_preferences: Value::Object(Map::new()),
             return_to: None,
@@ -217,6 +226,8 @@ fn view(state: &AppState, session: Option<&Session>) -> SessionView {
         refreshing_authorization: state.tokens.is_refreshing(&r.user),
         provider_access: state.tokens.access(&r.user),
         import_data_until: r.reauth_until_ms.filter(|t| *t > now_ms()),
+        administrator: crate::auth::admin::standing(&state.config.admin, r, now_ms()),
+        admin_password_set: !state.config.admin.password.is_empty(),
         organization_details: organization_details(state, r.division),
         user_preferences: organization::user_preferences(state, r.division, &r.user),
         return_to: None,
@@ -259,6 +270,10 @@ async fn authorize(
         let mut s = existing.ok_or_else(|| AppError::new(Code::NotAuthorized))?;
         if s.record.user != user {
             return Err(AppError::with_message(Code::Forbidden, "Sign in again as the same user"));
+        }
+        if !state.config.admin.password.is_empty() {
+            // With a password set, only the password makes an administrator (`auth::admin`).
+            return Err(AppError::with_message(Code::AdminOnly, "Confirm with the admin password instead"));
         }
         s.record.reauth_until_ms = Some(now_ms() + REAUTH_TTL_MS);
         state.auth.sessions.save(&s.id, &s.record).map_err(AppError::internal)?;

@@ -65,6 +65,8 @@ pub struct Op {
     /// Errors of the catalogue this operation answers for its own reasons, beside the ones every
     /// route may answer (bad input, no session, below its tier, unavailable).
     pub fails: Vec<Code>,
+    /// Only an administrator may call it (`crate::auth::admin`); the guard refuses others.
+    pub admin: bool,
 }
 
 impl Op {
@@ -77,6 +79,7 @@ impl Op {
             query: Vec::new(),
             answers: Vec::new(),
             fails: Vec::new(),
+            admin: false,
         }
     }
 

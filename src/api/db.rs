@@ -29,6 +29,7 @@ pub fn routes(r: &mut Router) {
             .list::<TableRow>(200, "The table's rows that match")
             .fails(&[Code::TableInfo])
             .delete(clear)
+            .admin()
             .empty(204, "The table is emptied; its next sync reads it from the start")
             .fails(&[Code::SyncRunning, Code::TableInfo])
     });

@@ -24,7 +24,7 @@ use utoipa::{IntoParams, ToSchema};
 
 pub fn routes(r: &mut Router) {
     r.import_data("/importData/export", |res| {
-        res.get(export).bytes(
+        res.get(export).admin().bytes(
             200,
             "application/x-ndjson",
             "The local copy as NDJSON: a header line, then one `{\"table\", \"row\"}` line per row",
@@ -32,6 +32,7 @@ pub fn routes(r: &mut Router) {
     });
     r.import_data("/importData/import", |res| {
         res.post(import)
+            .admin()
             .upload("application/x-ndjson")
             .query::<ImportQuery>()
             .json::<Report>(200, "The file is good: imported, or only checked on a dry run")

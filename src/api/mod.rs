@@ -24,6 +24,7 @@ pub mod router;
 pub mod scan_catalogue;
 pub mod scanning;
 pub mod scope;
+pub mod sessions;
 pub mod setup;
 pub mod status;
 pub mod sync;
@@ -56,6 +57,7 @@ pub fn register(r: &mut Router) {
     pictures::routes(r);
     labels::routes(r);
     printers::routes(r);
+    sessions::routes(r);
     admin::routes(r);
 }
 

@@ -160,6 +160,12 @@ fn operation(route: &RouteInfo, op: &Op, schemas: &mut Map<String, Value>) -> Va
     if route.tier != crate::auth::tier::Tier::Public {
         doc["security"] = json!([{"session": []}]);
     }
+    if op.admin {
+        doc["x-administrator"] = json!(true);
+        doc["description"] = json!(
+            "Administrators only (an admin password confirmed within 15 minutes, or a user listed in `admin.users` when no password is set)."
+        );
+    }
     if let Some(body) = op.body.as_ref().and_then(|b| content(b, schemas)) {
         doc["requestBody"] = json!({"required": !op.body_optional, "content": body});
     }

@@ -50,12 +50,14 @@ pub fn routes(r: &mut Router) {
     });
     r.signed_in("/updateOrganizationPreferences", |res| {
         res.put(update_org_preferences)
+            .admin()
             .body::<DetailsBody>()
             .json::<OrganizationDetails>(200, "The organization, its preferences saved")
             .fails(&[Code::NotFound])
     });
     r.full("/updateOrganizationSyncTimestamps", |res| {
         res.put(update_sync_timestamps)
+            .admin()
             .body::<DetailsBody>()
             .json::<OrganizationDetails>(200, "The organization, its sync timestamps moved back")
             .fails(&[Code::NotFound, Code::SyncRunning])
@@ -68,6 +70,7 @@ pub fn routes(r: &mut Router) {
         res.get(permissions)
             .json::<StoredPermissions>(200, "The organization's user permissions")
             .put(update_permissions)
+            .admin()
             .body::<PermissionsBody>()
             .json::<SavedPermissions>(200, "The user permissions, saved")
             .fails(&[Code::NotFound])

@@ -4,8 +4,8 @@
 //! failed, cancelled) with the printer's message; `POST /api/v1/printers/jobs/{id}/cancel`: any
 //! user of the organization stops a job (one that has not left at once, one being rendered between
 //! pages, one the printer holds with Cancel-Job); `POST /api/v1/printers/accept` and `/printers/withdraw`:
-//! an administrator (freshly re-authenticated, as for ImportData) lets a printer found on the
-//! network receive jobs, or stops it.
+//! an administrator (`crate::auth::admin`) lets a printer found on the network receive jobs, or
+//! stops it.
 
 use super::router::Router;
 use super::scope::Org;
@@ -43,12 +43,14 @@ pub fn routes(r: &mut Router) {
     });
     r.full("/printers/accept", |res| {
         res.post(accept)
+            .admin()
             .body::<PrinterName>()
             .json::<PrinterView>(200, "The printer, accepted: it receives jobs now")
             .fails(&[Code::NotFound])
     });
     r.full("/printers/withdraw", |res| {
         res.post(withdraw)
+            .admin()
             .body::<PrinterName>()
             .empty(204, "The printer no longer receives jobs")
             .fails(&[Code::NotFound])
@@ -232,25 +234,12 @@ struct PrinterName {
     name: String,
 }
 
-/// Accepting a printer decides where label data goes, so it asks for the administrator's fresh
-/// re-authentication (admin password or a second sign-in with Exact Online), as ImportData does.
-fn require_administrator(session: &Session) -> AppResult<()> {
-    if session.reauthenticated(chrono::Utc::now().timestamp_millis()) {
-        return Ok(());
-    }
-    Err(AppError::with_message(
-        Code::Forbidden,
-        "Accepting printers needs an administrator: confirm with the admin password or sign in with Exact Online again",
-    ))
-}
-
 async fn accept(
     state: web::Data<AppState>,
     _org: Org,
     session: Session,
     body: web::Json<PrinterName>,
 ) -> AppResult<HttpResponse> {
-    require_administrator(&session)?;
     let service = service(&state)?;
     let name = body.name.trim();
     let uri = service.registry().accept(name).ok_or_else(|| {
@@ -269,7 +258,6 @@ async fn withdraw(
     session: Session,
     body: web::Json<PrinterName>,
 ) -> AppResult<HttpResponse> {
-    require_administrator(&session)?;
     let service = service(&state)?;
     let name = body.name.trim();
     state.serverdb.remove(ACCEPTED_PRINTERS, name).map_err(AppError::internal)?;

@@ -137,6 +137,15 @@ impl Res {
         self
     }
 
+    /// Only an administrator may call the method (`crate::auth::admin`): the route's guard
+    /// answers anybody else 403 `admin_only`.
+    pub fn admin(mut self) -> Self {
+        let op = self.last();
+        op.admin = true;
+        op.fails.push(Code::AdminOnly);
+        self
+    }
+
     /// Errors of the catalogue the method answers for reasons of its own.
     pub fn fails(mut self, codes: &[Code]) -> Self {
         self.last().fails.extend_from_slice(codes);
@@ -194,13 +203,20 @@ impl<'a> Router<'a> {
         self.table.push(info);
         let (Some(cfg), Some(resource)) = (self.cfg.as_deref_mut(), res.inner) else { return };
         let resource = resource.app_data(crate::error::json_config(json_body_max(tier)));
+        let admin_methods: Vec<&'static str> = info_admin_methods(self.table.last());
         match tier {
             Tier::Public => {
+                assert!(admin_methods.is_empty(), "{path}: an administrator route needs a session");
                 cfg.service(resource);
             }
             required => {
-                cfg.service(resource.wrap(from_fn(move |req, next| guard(required, req, next))));
+                cfg.service(resource.wrap(from_fn(move |req, next| guard(required, admin_methods.clone(), req, next))));
             }
         }
     }
+}
+
+/// The methods of a route that only an administrator may call.
+fn info_admin_methods(info: Option<&RouteInfo>) -> Vec<&'static str> {
+    info.map(|i| i.ops.iter().filter(|op| op.admin).map(|op| op.method).collect()).unwrap_or_default()
 }

@@ -1,6 +1,7 @@
 //! Access: sessions, access tiers, the organization registry and licence codes.
 
 pub mod accounts;
+pub mod admin;
 pub mod licence;
 pub mod orgs;
 pub mod password;

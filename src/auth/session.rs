@@ -27,8 +27,9 @@ pub const SESSION_MAX_MS: i64 = 7 * 24 * 3_600_000;
 pub use crate::limits::{MAX_PENDING_LOGINS, MAX_STREAMS_PER_SESSION};
 /// A started sign-in must come back within this time (the provider's codes live 3 minutes).
 pub const LOGIN_TTL_MS: i64 = 10 * 60_000;
-/// How long a fresh re-authentication opens ImportData.
-pub const REAUTH_TTL_MS: i64 = 10 * 60_000;
+/// How long a fresh re-authentication makes an administrator (with the admin password) and opens
+/// ImportData.
+pub const REAUTH_TTL_MS: i64 = 15 * 60_000;
 /// Last-seen is written at most this often, so reads do not turn into disk writes.
 const TOUCH_EVERY_MS: i64 = 60_000;
 
@@ -240,6 +241,37 @@ impl Sessions {
 
     pub fn delete(&self, cookie_value: &str) -> Result<()> {
         self.db.remove(SESSIONS, &key_of(cookie_value))
+    }
+
+    /// Every live session's record (what an administrator sees: no cookie values).
+    pub fn live_records(&self, now_ms: i64) -> Result<Vec<SessionRecord>> {
+        let all = self.db.all_json::<serde_json::Value>(SESSIONS)?;
+        Ok(all
+            .into_iter()
+            .filter_map(|(_, raw)| serde_json::from_value::<SessionRecord>(raw).ok())
+            .filter(|r| r.live_at(now_ms))
+            .collect())
+    }
+
+    /// Ends every session of `user` at once (their open event streams too); answers how many.
+    pub fn end_all_of(&self, user: &str) -> Result<usize> {
+        let all = self.db.all_json::<serde_json::Value>(SESSIONS)?;
+        let keys: Vec<String> = all
+            .into_iter()
+            .filter(|(_, r)| {
+                r.get("user").and_then(serde_json::Value::as_str).is_some_and(|u| u.eq_ignore_ascii_case(user))
+            })
+            .map(|(key, _)| key)
+            .collect();
+        for key in &keys {
+            self.db.remove(SESSIONS, key)?;
+            if let Some(open) = self.streams.lock().open.remove(key) {
+                for (_, closed) in open {
+                    closed.notify_one();
+                }
+            }
+        }
+        Ok(keys.len())
     }
 
     /// Whether any other session still belongs to `user` (their tokens are shared).

@@ -77,6 +77,11 @@ pub struct Session {
 }
 
 impl Session {
+    /// Whether the session is an administrator's now (`super::admin`).
+    pub fn administrator(&self, admin: &crate::config::AdminConfig) -> bool {
+        super::admin::standing(admin, &self.record, now_ms()).is_administrator()
+    }
+
     /// Whether a fresh re-authentication opened ImportData.
     pub fn reauthenticated(&self, now_ms: i64) -> bool {
         self.record.reauth_until_ms.is_some_and(|t| t > now_ms)
@@ -114,6 +119,12 @@ pub fn end_session(state: &AppState, id: &str, user: &str) {
     if let Err(e) = state.auth.sessions.delete(id) {
         tracing::error!(error = %format!("{e:#}"), "cannot remove a session");
     }
+    let_go_of_user(state, user);
+}
+
+/// Once `user` has no session left: they no longer count as an account of their organizations,
+/// and their provider tokens go (or stay only for the writes they queued).
+pub fn let_go_of_user(state: &AppState, user: &str) {
     match state.auth.sessions.user_has_sessions(user, now_ms()) {
         Ok(false) => {
             if let Err(e) = state.serverdb.remove_org_user(user) {
@@ -136,6 +147,7 @@ pub fn end_session(state: &AppState, id: &str, user: &str) {
 /// Middleware of every non-public route: 401 without a good session, 403 below `required`.
 pub async fn guard(
     required: Tier,
+    admin_methods: Vec<&'static str>,
     req: ServiceRequest,
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
@@ -150,6 +162,9 @@ pub async fn guard(
             "This organization is not activated yet: enter its licence code first",
         )
         .into());
+    }
+    if admin_methods.contains(&req.method().as_str()) && !session.administrator(&state.config.admin) {
+        return Err(AppError::new(Code::AdminOnly).into());
     }
     if required == Tier::ImportData && !session.reauthenticated(now_ms()) {
         return Err(AppError::with_message(

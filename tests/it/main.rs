@@ -6,6 +6,8 @@ mod provider;
 mod support;
 
 #[cfg(feature = "demo")]
+mod admin_role;
+#[cfg(feature = "demo")]
 mod auth;
 #[cfg(feature = "demo")]
 mod backup;

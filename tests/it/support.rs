@@ -24,8 +24,14 @@ pub fn test_config(dir: &tempfile::TempDir) -> Config {
     // A set-up server (the first-run setup has its own tests in `setup.rs`).
     config.provider.client_id = "test-client".into();
     config.provider.client_secret = stock_manager::config::Secret::new("test-secret");
+    // The simulator's first user administers the installation, as in `demo` (`admin_role.rs`
+    // signs in as the others to see administrator actions refused).
+    config.admin.users = vec![DEMO_ADMIN.into()];
     config
 }
+
+/// The simulator's first user, this installation's administrator in tests and in `demo`.
+pub const DEMO_ADMIN: &str = "demo@vandijk-machinebouw.nl";
 
 impl TestServer {
     pub async fn start() -> TestServer {

@@ -1,0 +1,129 @@
+//! The administrator role: each administrator action refused to a signed-in user who is not one
+//! (403 `admin_only`), allowed to one; the admin password making an administrator for 15 minutes;
+//! an administrator ending another user's sessions at once.
+
+use crate::provider::{World, browser_sign_in_as};
+use reqwest::Method;
+use serde_json::{Value, json};
+use stock_manager::sim::SimOptions;
+
+/// What the issue names as administrator actions, as the route table must mark them.
+const ADMIN_ACTIONS: &[(&str, &str)] = &[
+    ("PUT", "/updateOrganizationPreferences"),
+    ("PUT", "/updateOrganizationSyncTimestamps"),
+    ("PUT", "/db/userPermissions"),
+    ("DELETE", "/db/{table}"),
+    ("POST", "/printers/accept"),
+    ("POST", "/printers/withdraw"),
+    ("GET", "/importData/export"),
+    ("POST", "/importData/import"),
+    ("GET", "/sessions"),
+    ("DELETE", "/sessions/{user}"),
+];
+
+fn concrete(path: &str) -> String {
+    path.replace("{table}", "items").replace("{user}", "someone")
+}
+
+async fn send(world: &World, cookie: &str, method: &str, path: &str, body: Option<Value>) -> reqwest::Response {
+    let method = Method::from_bytes(method.as_bytes()).expect("a method");
+    let mut req =
+        world.server.client.request(method, world.server.at(&format!("/api/v1{path}"))).header("cookie", cookie);
+    if let Some(body) = body {
+        req = req.json(&body);
+    }
+    req.send().await.expect("answered")
+}
+
+/// Demo user 1 signed in to the world's (activated) organization, the login process completed.
+async fn sign_in_worker(world: &World) -> crate::provider::SignedIn {
+    let signed_in = browser_sign_in_as(&world.server.url, Some(1)).await;
+    let res = send(world, &signed_in.cookie, "GET", "/checkUser", None).await;
+    assert_eq!(res.status(), 200);
+    signed_in
+}
+
+#[actix_web::test]
+async fn every_administrator_action_is_refused_to_a_user_who_is_not_one() {
+    let world = World::start(SimOptions::default()).await;
+    let marked: Vec<(String, String)> = stock_manager::api::route_table()
+        .iter()
+        .flat_map(|r| r.ops.iter().filter(|op| op.admin).map(|op| (op.method.to_string(), r.path.to_string())))
+        .collect();
+    for (method, path) in ADMIN_ACTIONS {
+        assert!(marked.iter().any(|(m, p)| m == method && p == path), "{method} {path} is not an administrator action");
+    }
+    // Demo user 1 signs in to the same (activated) organization: a signed-in user, not listed.
+    let worker = sign_in_worker(&world).await;
+    assert_eq!(worker.session["administrator"], "none", "{}", worker.session);
+    for (method, path) in &marked {
+        let res = send(&world, &worker.cookie, method, &concrete(path), Some(json!({}))).await;
+        assert_eq!(res.status(), 403, "{method} {path}");
+        let body: Value = res.json().await.expect("json");
+        assert_eq!(body["error"]["code"], "admin_only", "{method} {path}: {body}");
+    }
+    // Reading the settings stays open to everyone.
+    let res = send(&world, &worker.cookie, "GET", "/organizationDetails", None).await;
+    assert_eq!(res.status(), 200);
+    world.stop().await;
+}
+
+#[actix_web::test]
+async fn a_listed_user_changes_the_organization_settings() {
+    let world = World::start(SimOptions::default()).await;
+    let session: Value = world.get("/api/v1/auth/session").await.json().await.expect("json");
+    assert_eq!(session["administrator"], "listed", "{session}");
+    assert_eq!(session["adminPasswordSet"], false);
+    let details = &session["organizationDetails"];
+    let mut preferences = details["preferences"].clone();
+    preferences["label_copies"] = json!(3);
+    let body = json!({"uuid": details["uuid"], "preferences": preferences});
+    let res = world.request(Method::PUT, "/api/v1/updateOrganizationPreferences").json(&body).send().await.unwrap();
+    assert_eq!(res.status(), 200, "{}", res.text().await.unwrap_or_default());
+    world.stop().await;
+}
+
+#[actix_web::test]
+async fn with_an_admin_password_only_its_confirmation_makes_an_administrator() {
+    let world = World::start_with(SimOptions::default(), |c| {
+        c.admin.password = stock_manager::config::Secret::new("letmein");
+    })
+    .await;
+    // Listed, but a password is set: listing no longer counts.
+    let session: Value = world.get("/api/v1/auth/session").await.json().await.expect("json");
+    assert_eq!((session["administrator"].as_str(), session["adminPasswordSet"].as_bool()), (Some("none"), Some(true)));
+    let res = world.get("/api/v1/sessions").await;
+    assert_eq!(res.status(), 403);
+    let res = world.post_json("/api/v1/auth/reauth", json!({"password": "letmein"})).await;
+    assert_eq!(res.status(), 200);
+    let session: Value = res.json().await.expect("json");
+    assert_eq!(session["administrator"], "password", "{session}");
+    let until = session["importDataUntil"].as_i64().expect("an end");
+    let left = until - stock_manager::exact::oauth::now_ms();
+    assert!((14 * 60_000..=15 * 60_000).contains(&left), "administrator for 15 minutes, {left} ms left");
+    assert_eq!(world.get("/api/v1/sessions").await.status(), 200);
+    world.stop().await;
+}
+
+#[actix_web::test]
+async fn an_administrator_ends_another_users_sessions_at_once() {
+    let world = World::start(SimOptions::default()).await;
+    let worker = sign_in_worker(&world).await;
+    let handheld = sign_in_worker(&world).await;
+    let users: Value = world.get("/api/v1/sessions").await.json().await.expect("json");
+    let listed = users.as_array().expect("a list");
+    let theirs = listed.iter().find(|u| u["user_name"] == worker.session["userName"]).expect("the worker is listed");
+    assert_eq!(theirs["sessions"], 2, "{users}");
+    let user = theirs["user"].as_str().expect("an id").to_string();
+    let res = world.request(Method::DELETE, &format!("/api/v1/sessions/{user}")).send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.json::<Value>().await.expect("json")["ended"], 2);
+    for cookie in [&worker.cookie, &handheld.cookie] {
+        assert_eq!(send(&world, cookie, "GET", "/organizationDetails", None).await.status(), 401);
+    }
+    // The administrator's own session goes on; an unknown user is a 404.
+    assert_eq!(world.get("/api/v1/sessions").await.status(), 200);
+    let res = world.request(Method::DELETE, "/api/v1/sessions/nobody").send().await.unwrap();
+    assert_eq!(res.status(), 404);
+    world.stop().await;
+}
