@@ -74,11 +74,13 @@ pub enum Code {
     /// The operator timer a booking was made from is no longer running: booked or removed on
     /// another device, so its hours are not booked again.
     TimerGone,
+    /// One write asked to queue more entries than one request may (`write::MAX_ENTRIES`).
+    TooManyEntries,
 }
 
 impl Code {
     /// The whole catalogue, in its order (the OpenAPI document lists it).
-    pub const ALL: [Code; 30] = [
+    pub const ALL: [Code; 31] = [
         Code::Timeout,
         Code::BadRequest,
         Code::Canceled,
@@ -109,6 +111,7 @@ impl Code {
         Code::ProviderUnreachable,
         Code::IdempotencyKeyReused,
         Code::TimerGone,
+        Code::TooManyEntries,
     ];
 
     /// The code as it appears in the JSON body.
@@ -144,6 +147,7 @@ impl Code {
             Code::ProviderUnreachable => "provider_unreachable",
             Code::IdempotencyKeyReused => "idempotency_key_reused",
             Code::TimerGone => "timer_gone",
+            Code::TooManyEntries => "too_many_entries",
         }
     }
 
@@ -194,6 +198,7 @@ impl Code {
             Code::TimerGone => {
                 "This timer was already booked or removed on another device; its hours are not booked twice"
             }
+            Code::TooManyEntries => "One request may queue at most 200 entries: split it into smaller ones",
         }
     }
 
@@ -206,7 +211,8 @@ impl Code {
             | Code::SyncEndpointLive
             | Code::EmptyPayload
             | Code::LoginState
-            | Code::LicenceInvalid => StatusCode::BAD_REQUEST,
+            | Code::LicenceInvalid
+            | Code::TooManyEntries => StatusCode::BAD_REQUEST,
             Code::NotAuthorized | Code::NoToken | Code::Critical => StatusCode::UNAUTHORIZED,
             Code::Forbidden | Code::ProviderSignIn => StatusCode::FORBIDDEN,
             Code::NotFound => StatusCode::NOT_FOUND,
@@ -396,6 +402,7 @@ mod tests {
             Code::ProviderUnreachable => 27,
             Code::IdempotencyKeyReused => 28,
             Code::TimerGone => 29,
+            Code::TooManyEntries => 30,
         }
     }
 
