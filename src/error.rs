@@ -76,11 +76,13 @@ pub enum Code {
     TimerGone,
     /// An administrator action asked for by someone who is not one (now).
     AdminOnly,
+    /// One write asked to queue more entries than one request may (`write::MAX_ENTRIES`).
+    TooManyEntries,
 }
 
 impl Code {
     /// The whole catalogue, in its order (the OpenAPI document lists it).
-    pub const ALL: [Code; 31] = [
+    pub const ALL: [Code; 32] = [
         Code::Timeout,
         Code::BadRequest,
         Code::Canceled,
@@ -112,6 +114,7 @@ impl Code {
         Code::IdempotencyKeyReused,
         Code::TimerGone,
         Code::AdminOnly,
+        Code::TooManyEntries,
     ];
 
     /// The code as it appears in the JSON body.
@@ -148,6 +151,7 @@ impl Code {
             Code::IdempotencyKeyReused => "idempotency_key_reused",
             Code::TimerGone => "timer_gone",
             Code::AdminOnly => "admin_only",
+            Code::TooManyEntries => "too_many_entries",
         }
     }
 
@@ -201,6 +205,7 @@ impl Code {
             Code::AdminOnly => {
                 "Only an administrator may do this: confirm with the admin password, or ask an administrator of this installation"
             }
+            Code::TooManyEntries => "One request may queue at most 200 entries: split it into smaller ones",
         }
     }
 
@@ -213,7 +218,8 @@ impl Code {
             | Code::SyncEndpointLive
             | Code::EmptyPayload
             | Code::LoginState
-            | Code::LicenceInvalid => StatusCode::BAD_REQUEST,
+            | Code::LicenceInvalid
+            | Code::TooManyEntries => StatusCode::BAD_REQUEST,
             Code::NotAuthorized | Code::NoToken | Code::Critical => StatusCode::UNAUTHORIZED,
             Code::Forbidden | Code::ProviderSignIn | Code::AdminOnly => StatusCode::FORBIDDEN,
             Code::NotFound => StatusCode::NOT_FOUND,
@@ -404,6 +410,7 @@ mod tests {
             Code::IdempotencyKeyReused => 28,
             Code::TimerGone => 29,
             Code::AdminOnly => 30,
+            Code::TooManyEntries => 31,
         }
     }
 

@@ -88,7 +88,7 @@ fn written(res: Res) -> Res {
         .json::<WriteView>(202, "Queued: on its way to the provider (answered at once, or after `wait` seconds)")
         .json::<WriteView>(422, "Refused by the provider, with its message; the entry waits in the outbox")
         .header(idempotency::REPLAYED_HEADER, "`true` on the first answer given again for a repeated Idempotency-Key")
-        .fails(&[Code::NotFound])
+        .fails(&[Code::NotFound, Code::TooManyEntries])
 }
 
 /// A named write: keyed, waits as asked, answers with its entries.
@@ -170,6 +170,9 @@ const REPEAT_POLL: Duration = Duration::from_millis(50);
 /// The longest a repeat waits for its first request's answer: that one waits at most
 /// `MAX_WAIT_SECS` per entry, so this is only reached by something stuck.
 const REPEAT_MAX_WAIT: Duration = Duration::from_secs(300);
+/// The most entries one request queues: each one is a durable commit and a delivery step, so a
+/// larger request would hold the outbox (and the memory of its answer) for everyone.
+pub const MAX_ENTRIES: usize = 200;
 
 async fn queue(
     state: &AppState,
@@ -179,6 +182,9 @@ async fn queue(
     key: Option<RequestKey>,
     timer: Option<&str>,
 ) -> AppResult<HttpResponse> {
+    if entries.len() > MAX_ENTRIES {
+        return Err(AppError::new(Code::TooManyEntries));
+    }
     let division = session.record.division;
     // put back by its drop on every way out that does not keep it
     let claimed = claim_timer(state, division, key.as_ref(), timer)?;

@@ -13,6 +13,10 @@ const ENTRIES: TableDefinition<u64, &[u8]> = TableDefinition::new("entries");
 const KEYS: TableDefinition<&str, &[u8]> = TableDefinition::new("idempotency_keys");
 /// The same keys by when they were first used, so expired ones are found without a full scan.
 const KEY_TIMES: TableDefinition<(i64, &str), ()> = TableDefinition::new("idempotency_key_times");
+/// Counters kept across removals: `next_id` is the id the next entry gets, so the id of a
+/// discarded or pruned entry never comes back (a kept answer or an open screen names only its own).
+const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
+const NEXT_ID: &str = "next_id";
 /// How long a key is remembered: far beyond any retry of a lost answer.
 pub const KEEP_KEYS_MS: i64 = 7 * 24 * 3_600_000;
 /// Delivered entries kept for the user's history; older ones are pruned.
@@ -72,6 +76,16 @@ pub fn divisions_with_outbox(data_dir: &Path) -> Vec<i64> {
         .collect()
 }
 
+/// Reserves `count` ids in the open transaction and answers the first. A file written before the
+/// counter existed starts after its newest entry.
+fn take_ids(tx: &redb::WriteTransaction, entries: &redb::Table<'_, u64, &'static [u8]>, count: usize) -> Result<u64> {
+    let mut meta = tx.open_table(META)?;
+    let after_newest = entries.last()?.map_or(1, |(k, _)| k.value() + 1);
+    let first = meta.get(NEXT_ID)?.map_or(after_newest, |v| v.value().max(after_newest));
+    meta.insert(NEXT_ID, first + count as u64)?;
+    Ok(first)
+}
+
 impl OutboxDb {
     pub fn open(path: &Path) -> Result<OutboxDb> {
         let db = Database::create(path).with_context(|| format!("opening {}", path.display()))?;
@@ -79,6 +93,7 @@ impl OutboxDb {
         tx.open_table(ENTRIES)?;
         tx.open_table(KEYS)?;
         tx.open_table(KEY_TIMES)?;
+        tx.open_table(META)?;
         tx.commit()?;
         Ok(OutboxDb { db })
     }
@@ -92,7 +107,7 @@ impl OutboxDb {
         let tx = self.db.begin_write()?;
         {
             let mut t = tx.open_table(ENTRIES)?;
-            let first = t.last()?.map_or(1, |(k, _)| k.value() + 1);
+            let first = take_ids(&tx, &t, entries.len())?;
             for (id, e) in (first..).zip(entries.iter_mut()) {
                 e.id = id;
                 t.insert(e.id, serde_json::to_vec(e)?.as_slice())?;
@@ -123,7 +138,7 @@ impl OutboxDb {
                 return Ok(Appended::Known(record));
             }
             let mut t = tx.open_table(ENTRIES)?;
-            let first = t.last()?.map_or(1, |(k, _)| k.value() + 1);
+            let first = take_ids(&tx, &t, entries.len())?;
             for (id, e) in (first..).zip(entries.iter_mut()) {
                 e.id = id;
                 t.insert(e.id, serde_json::to_vec(e)?.as_slice())?;
@@ -347,6 +362,25 @@ mod tests {
         let db = OutboxDb::open(&path)?;
         assert_eq!(db.key("u1\nk")?.and_then(|r| r.answer), Some(answer(202)));
         assert_eq!(db.all()?.len(), 3);
+        Ok(())
+    }
+
+    #[test]
+    fn the_id_of_a_discarded_newest_entry_is_not_given_again() -> Result<()> {
+        let dir = tempfile::tempdir()?;
+        let path = path_of(dir.path(), 7);
+        let db = OutboxDb::open(&path)?;
+        let first = db.append(vec![entry(), entry()])?;
+        assert!(db.remove(first[1].id)?);
+        assert_eq!(db.append(vec![entry()])?[0].id, 3);
+        let Appended::New(keyed) = db.append_keyed(vec![entry()], "u1\nk", "fp", 1_000)? else {
+            panic!("a new key queues");
+        };
+        assert!(db.remove(keyed[0].id)?);
+        drop(db);
+
+        let db = OutboxDb::open(&path)?;
+        assert_eq!(db.append(vec![entry()])?[0].id, 5, "the counter survives a reopen");
         Ok(())
     }
 

@@ -13,6 +13,8 @@ mod auth;
 mod backup;
 #[cfg(feature = "demo")]
 mod bank_accounts;
+#[cfg(feature = "demo")]
+mod bursts;
 mod cli;
 mod discovery;
 mod fuzz_regressions;

@@ -26,7 +26,7 @@ pub(crate) fn first_id(sim: &Simulator, division: i64, path: &str, pred: impl Fn
 
 /// Material plans of items tracked by neither serial nor batch number: an issue of a tracked
 /// one needs its numbers reserved first, which these tests are not about.
-fn untracked_plans(sim: &Simulator, division: i64) -> Vec<Value> {
+pub(crate) fn untracked_plans(sim: &Simulator, division: i64) -> Vec<Value> {
     let items = rows(sim, division, "logistics/Items");
     let tracked: std::collections::HashSet<&Value> =
         items.iter().filter(|i| i["IsSerialItem"] == true || i["IsBatchItem"] == 1).map(|i| &i["ID"]).collect();
