@@ -244,16 +244,18 @@ pub struct AppError {
     detail: Option<String>,
     /// The internal cause, logged and never sent.
     cause: Option<anyhow::Error>,
+    /// Seconds to send as `Retry-After` (a throttled caller knows when to come back).
+    retry_after: Option<u64>,
 }
 
 impl AppError {
     pub fn new(code: Code) -> Self {
-        AppError { code, detail: None, cause: None }
+        AppError { code, detail: None, cause: None, retry_after: None }
     }
 
     /// A catalogue error with a precise message for the caller.
     pub fn with_message(code: Code, message: impl Into<String>) -> Self {
-        AppError { code, detail: Some(message.into()), cause: None }
+        AppError { code, detail: Some(message.into()), cause: None, retry_after: None }
     }
 
     /// Shorthand for a 400 that says what was wrong.
@@ -263,7 +265,13 @@ impl AppError {
 
     /// An internal failure: the caller sees the catalogue's message, the log sees the cause.
     pub fn internal(cause: impl Into<anyhow::Error>) -> Self {
-        AppError { code: Code::Unknown, detail: None, cause: Some(cause.into()) }
+        AppError { code: Code::Unknown, detail: None, cause: Some(cause.into()), retry_after: None }
+    }
+
+    /// Answers with `Retry-After` (whole seconds, at least 1).
+    pub fn retry_after(mut self, wait: std::time::Duration) -> Self {
+        self.retry_after = Some(wait.as_secs().max(1));
+        self
     }
 
     /// Attaches an internal cause for the log.
@@ -333,8 +341,11 @@ impl ResponseError for AppError {
             }
             None => tracing::debug!(code = self.code.as_str(), message = self.message(), "request refused"),
         }
-        HttpResponse::build(status)
-            .json(ErrorBody { error: ErrorInner { code: self.code.as_str(), message: self.message() } })
+        let mut res = HttpResponse::build(status);
+        if let Some(seconds) = self.retry_after {
+            res.insert_header((actix_web::http::header::RETRY_AFTER, seconds.to_string()));
+        }
+        res.json(ErrorBody { error: ErrorInner { code: self.code.as_str(), message: self.message() } })
     }
 }
 

@@ -81,6 +81,8 @@ pub const PICTURE_MAX_DECODE_BYTES: u64 = 256 * 1024 * 1024;
 /// Sign-ins in flight at once; beyond it the oldest is forgotten, so anonymous login floods keep
 /// memory bounded (a real browser's sign-in takes seconds, a flood would need this many meanwhile).
 pub const MAX_PENDING_LOGINS: usize = 1000;
+/// Admin password verifications running at once (Argon2 holds about 19 MiB each); one per user.
+pub const REAUTH_VERIFICATIONS_AT_ONCE: usize = 2;
 
 /// Event streams one session may hold open (a few tabs).
 pub const MAX_STREAMS_PER_SESSION: usize = 4;

@@ -21,7 +21,7 @@ use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use utoipa::{IntoParams, ToSchema};
 
 pub fn routes(r: &mut Router) {
@@ -414,7 +414,12 @@ async fn reauth(state: web::Data<AppState>, session: Session, body: web::Json<Re
         ));
     }
     let key = format!("reauth:{}", session.record.user);
-    if let Err(wait) = state.auth.reauth_attempts.check(&key, Instant::now()) {
+    // Counted before Argon2 runs, and one verification per user and two in all at a time: 48
+    // parallel wrong passwords once ran 48 verifications (19 MiB each), past the limit of 5.
+    let Some(_slot) = state.auth.reauth_slots.take(&key) else {
+        return Err(too_many(Duration::from_secs(1)));
+    };
+    if let Err(wait) = state.auth.reauth_attempts.attempt(&key, Instant::now()) {
         return Err(too_many(wait));
     }
     let configured = state.config.admin.password.clone();
@@ -424,7 +429,6 @@ async fn reauth(state: web::Data<AppState>, session: Session, body: web::Json<Re
         .await
         .map_err(AppError::internal)?;
     if !correct {
-        state.auth.reauth_attempts.fail(&key, Instant::now());
         return Err(AppError::with_message(Code::NotAuthorized, "The password is not correct"));
     }
     state.auth.reauth_attempts.succeed(&key);
@@ -439,6 +443,7 @@ pub fn too_many(wait: std::time::Duration) -> AppError {
         Code::TooManyRequests,
         format!("Too many attempts, please wait {} seconds and try again", wait.as_secs().max(1)),
     )
+    .retry_after(wait)
 }
 
 #[cfg(test)]

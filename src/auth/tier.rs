@@ -36,8 +36,10 @@ pub struct Auth {
     pub verifier: Result<Verifier, LicenceError>,
     /// Failed licence activations per client address and per session.
     pub licence_attempts: Throttle,
-    /// Failed re-authentication passwords per session.
+    /// Re-authentication passwords per user, counted before each is verified.
     pub reauth_attempts: Throttle,
+    /// Password verifications running: one per user, two in all.
+    pub reauth_slots: super::throttle::Slots,
     /// Cookies carry `Secure` (served over TLS or behind an https public URL).
     pub secure_cookies: bool,
 }
@@ -49,6 +51,7 @@ impl Auth {
             verifier,
             licence_attempts: Throttle::new(5, Duration::from_secs(600)),
             reauth_attempts: Throttle::new(5, Duration::from_secs(600)),
+            reauth_slots: super::throttle::Slots::new(crate::limits::REAUTH_VERIFICATIONS_AT_ONCE),
             secure_cookies,
         }
     }

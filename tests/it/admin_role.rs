@@ -127,3 +127,26 @@ async fn an_administrator_ends_another_users_sessions_at_once() {
     assert_eq!(res.status(), 404);
     world.stop().await;
 }
+
+/// 48 wrong admin passwords at once: at most 5 are verified (counted before Argon2 runs, one per
+/// user at a time), the others are answered 429 with `Retry-After`, and the right password then
+/// waits out the window like the wrong ones.
+#[actix_web::test]
+async fn parallel_wrong_passwords_are_counted_before_they_are_checked() {
+    let world = World::start_with(SimOptions::default(), |c| {
+        c.admin.password = stock_manager::config::Secret::new("letmein");
+    })
+    .await;
+    let attempts = (0..48).map(|_| world.post_json("/api/v1/auth/reauth", json!({"password": "wrong"})));
+    let answers = futures_util::future::join_all(attempts).await;
+    let wrong = answers.iter().filter(|r| r.status() == 401).count();
+    let refused: Vec<_> = answers.iter().filter(|r| r.status() == 429).collect();
+    assert!(wrong <= 5 && wrong >= 1, "{wrong} passwords were verified");
+    assert_eq!(wrong + refused.len(), 48);
+    assert!(refused.iter().all(|r| r.headers().get("retry-after").is_some()), "429s carry Retry-After");
+    let res = world.post_json("/api/v1/auth/reauth", json!({"password": "letmein"})).await;
+    if wrong == 5 {
+        assert_eq!(res.status(), 429, "the window is used up");
+    }
+    world.stop().await;
+}
