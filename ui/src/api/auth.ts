@@ -54,6 +54,8 @@ export const PUBLIC_SESSION: Session = {
   tokenExpiresAt: null,
   refreshingAuthorization: false,
   importDataUntil: null,
+  administrator: 'none',
+  adminPasswordSet: false,
   organizationDetails: { uuid: NOT_INITIALIZED, division: -1, name: '', sync_timestamps: {}, preferences: {} },
   userPreferences: {},
   activated: false,
@@ -142,6 +144,11 @@ export const activateLicence = (division: number, customer: string, code: string
 /** The browser navigation that starts the provider's sign-in (a 302 chain, not a fetch). */
 export function loginUrl(returnTo?: string): string {
   return '/api/v1/auth/login' + (returnTo ? '?returnTo=' + encodeURIComponent(returnTo) : '')
+}
+
+/** Whether the user is an administrator now: confirmed the admin password, or listed by the installation. */
+export function isAdministrator(s: Session | undefined): boolean {
+  return !!s && s.administrator !== 'none'
 }
 
 /** A fresh re-authentication with the password, which ImportData and the printer settings ask for. */

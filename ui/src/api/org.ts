@@ -26,6 +26,12 @@ export const usablePrinters = (printers: Printer[] | undefined): Printer[] => (p
 /** Lets a printer found on the network receive jobs (needs a fresh administrator confirmation). */
 export const acceptPrinter = (name: string) => call('post', '/printers/accept', { body: { name } })
 
+/** The organization's signed-in users (administrators only). */
+export const getSessions = () => call('get', '/sessions')
+
+/** Ends every session of a user at once (administrators only). */
+export const endSessions = (user: string) => call('delete', '/sessions/{user}', { params: { user } })
+
 /** Stops a discovered printer from receiving jobs again until it is accepted anew. */
 export const withdrawPrinter = (name: string) => call('post', '/printers/withdraw', { body: { name } })
 

@@ -18,8 +18,8 @@ afterEach(() => {
   vi.unstubAllGlobals()
 })
 
-function renderSettings(preferences: Record<string, unknown> = {}, printers: unknown[] = []) {
-  const s = session({ organizationDetails: { ...session().organizationDetails, preferences } })
+function renderSettings(preferences: Record<string, unknown> = {}, printers: unknown[] = [], administrator: 'none' | 'listed' = 'listed') {
+  const s = session({ administrator, organizationDetails: { ...session().organizationDetails, preferences } })
   const saved: unknown[] = []
   vi.stubGlobal(
     'fetch',
@@ -27,6 +27,7 @@ function renderSettings(preferences: Record<string, unknown> = {}, printers: unk
       if (url === '/api/v1/auth/session') return json(s)
       if (url === '/api/v1/printers') return json(printers)
       if (url === '/api/v1/organization/accounts') return json(ACCOUNTS)
+      if (url === '/api/v1/sessions') return json([])
       if (url === '/api/v1/updateOrganizationPreferences') {
         const body = JSON.parse(String(init?.body)) as { preferences: Record<string, unknown> }
         saved.push(body)
@@ -110,5 +111,23 @@ describe('GlobalSettings labels', () => {
       label_type_receipt: 'electrical-NEW',
       label_copies: 4,
     })
+  })
+})
+
+describe('GlobalSettings for a user who is not an administrator', () => {
+  it('shows the settings read-only, says who may change them and offers no Save', async () => {
+    renderSettings({ sync_interval_minutes: 30 }, [], 'none')
+    expect(await screen.findByTestId('admin-notice')).toBeTruthy()
+    expect(screen.getByText(/Only an administrator can change these settings/)).toBeTruthy()
+    const interval = screen.getByDisplayValue('30') as HTMLInputElement
+    expect(interval.closest('fieldset')?.disabled).toBe(true)
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull()
+    expect(screen.queryByTestId('signed-in-users')).toBeNull()
+  })
+
+  it('lists the signed-in users for an administrator', async () => {
+    renderSettings({}, [], 'listed')
+    expect(await screen.findByTestId('signed-in-users')).toBeTruthy()
+    expect(screen.queryByTestId('admin-notice')).toBeNull()
   })
 })

@@ -12,6 +12,9 @@ import {
 import { queryKeys, useSession } from '../api/queries.ts'
 import { LoadingScreen } from '../components/LoadingScreen.tsx'
 import { NetworkPrinters } from './NetworkPrinters.tsx'
+import { SignedInUsers } from './SignedInUsers.tsx'
+import { AdminNotice } from '../components/AdminNotice.tsx'
+import { isAdministrator } from '../api/auth.ts'
 import { t } from '../i18n/index.ts'
 import { hasFullAccess } from '../lib/access.ts'
 import { LABEL_TYPES } from '../lib/labels.ts'
@@ -102,8 +105,12 @@ function Form({ session }: { session: Session }) {
     </label>
   )
 
+  // everybody sees the settings; only an administrator changes them
+  const readOnly = !isAdministrator(session)
   return (
     <form onSubmit={submit} onChange={() => save.reset()} className="flex flex-col gap-4">
+      {readOnly && <AdminNotice session={session} what={t('admin.settings')} />}
+      <fieldset disabled={readOnly} className="contents">
       <section className={section} aria-labelledby="gs-planning">
         <h2 id="gs-planning" className="font-semibold">
           {t('global.planning')}
@@ -211,7 +218,8 @@ function Form({ session }: { session: Session }) {
           </p>
         )}
       </section>
-      <div className="flex items-center gap-3">
+      </fieldset>
+      {!readOnly && <div className="flex items-center gap-3">
         <button
           type="submit"
           disabled={save.isPending || !intervalOk || !copiesOk}
@@ -229,7 +237,7 @@ function Form({ session }: { session: Session }) {
             {save.error.message}
           </p>
         )}
-      </div>
+      </div>}
     </form>
   )
 }
@@ -246,6 +254,7 @@ export default function GlobalSettings() {
       </div>
       <Form session={session} />
       <NetworkPrinters session={session} />
+      {isAdministrator(session) && <SignedInUsers session={session} />}
     </div>
   )
 }

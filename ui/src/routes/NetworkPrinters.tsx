@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useState } from 'react'
-import { instantMs, reauthUrl, reauthWithPassword, type Session } from '../api/auth.ts'
+import { isAdministrator, type Session } from '../api/auth.ts'
+import { AdminNotice } from '../components/AdminNotice.tsx'
 import { acceptPrinter, getPrinters, withdrawPrinter } from '../api/org.ts'
 import { queryKeys } from '../api/queries.ts'
 import { hasFullAccess } from '../lib/access.ts'
@@ -8,25 +8,16 @@ import { t } from '../i18n/index.ts'
 
 /**
  * Printers announced on the network. Anything on the LAN can announce itself as a printer, so
- * one found there prints only after an administrator accepts it; accepting asks for the admin
- * password (or a second sign-in with Exact Online) as ImportData does.
+ * one found there prints only after an administrator (`isAdministrator`) accepts it.
  */
-export function NetworkPrinters({ session, now = Date.now() }: { session: Session; now?: number }) {
+export function NetworkPrinters({ session }: { session: Session }) {
   const queryClient = useQueryClient()
   const printers = useQuery({ queryKey: queryKeys.printers, queryFn: getPrinters, enabled: hasFullAccess(session), retry: false })
-  const [password, setPassword] = useState('')
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.printers })
-  const confirm = useMutation({
-    mutationFn: () => reauthWithPassword(password),
-    onSuccess: (s) => {
-      setPassword('')
-      queryClient.setQueryData(queryKeys.session, s)
-    },
-  })
   const accept = useMutation({ mutationFn: acceptPrinter, onSuccess: refresh })
   const withdraw = useMutation({ mutationFn: withdrawPrinter, onSuccess: refresh })
   const discovered = (printers.data ?? []).filter((p) => p.source === 'discovered')
-  const admin = instantMs(session.importDataUntil) > now
+  const admin = isAdministrator(session)
   const error = accept.error ?? withdraw.error
 
   return (
@@ -71,40 +62,7 @@ export function NetworkPrinters({ session, now = Date.now() }: { session: Sessio
           ))}
         </ul>
       )}
-      {discovered.length > 0 && !admin && (
-        <form
-          className="flex flex-col gap-2 border-t border-slate-200 pt-3"
-          onSubmit={(e) => {
-            e.preventDefault()
-            if (password) confirm.mutate()
-          }}
-        >
-          <p className="text-sm text-slate-700">{t('printers.adminNeeded')}</p>
-          <div className="flex flex-wrap items-end gap-2">
-            <label className="flex flex-col gap-1 text-sm font-medium">
-              {t('importData.password')}
-              <input
-                type="password"
-                autoComplete="current-password"
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-                className="min-h-11 rounded border border-slate-300 px-2 font-normal focus:ring-2 focus:ring-sky-600 focus:outline-none"
-              />
-            </label>
-            <button type="submit" disabled={!password || confirm.isPending} className="min-h-11 rounded-md bg-sky-800 px-4 font-medium text-white disabled:opacity-60">
-              {t('importData.confirmPassword')}
-            </button>
-            <a href={reauthUrl(window.location.pathname)} className="flex min-h-11 items-center rounded-md border border-sky-800 px-4 font-medium text-sky-900">
-              {t('importData.signInAgain')}
-            </a>
-          </div>
-          {confirm.error && (
-            <p role="alert" className="text-sm text-red-700">
-              {confirm.error.message}
-            </p>
-          )}
-        </form>
-      )}
+      {discovered.length > 0 && !admin && <AdminNotice session={session} what={t('admin.printers')} />}
       {error && (
         <p role="alert" className="text-sm text-red-700">
           {error.message}

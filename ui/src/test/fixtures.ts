@@ -14,6 +14,7 @@ export function session(over: Partial<Session> = {}): Session {
     registered: true,
     activated: true,
     providerAccess: 'ok',
+    administrator: 'listed',
     organizationDetails: {
       uuid: 'org-1',
       division: 3154102,
