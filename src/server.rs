@@ -38,12 +38,16 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .wrap(ErrorHandlers::new().default_handler(json_error_body))
             // State-changing calls only as JSON (or a documented upload) from this server's origin.
             .wrap(middleware::from_fn(api::csrf::check))
-            // API answers are data, never a page to render or frame.
+            // API answers are data, never a page to render or frame; nor kept by a browser or a
+            // proxy, so one user's answers never reach the next user of a shared handheld (a route
+            // that caches on purpose, with an ETag, says so itself).
             .wrap(
-                middleware::DefaultHeaders::new().add((
-                    actix_web::http::header::CONTENT_SECURITY_POLICY,
-                    "default-src 'none'; frame-ancestors 'none'",
-                )),
+                middleware::DefaultHeaders::new()
+                    .add((
+                        actix_web::http::header::CONTENT_SECURITY_POLICY,
+                        "default-src 'none'; frame-ancestors 'none'",
+                    ))
+                    .add((actix_web::http::header::CACHE_CONTROL, "no-store")),
             )
             .service(
                 web::scope("/v1")

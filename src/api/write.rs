@@ -72,13 +72,13 @@ pub fn routes(r: &mut Router) {
             .fails(&[Code::NotFound])
             .delete(discard)
             .empty(204, "The failed or waiting entry is discarded: it is not sent")
-            .fails(&[Code::NotFound])
+            .fails(&[Code::NotFound, Code::AdminOnly])
     });
     r.full("/outbox/{id}/retry", |res| {
         res.integer_param("id")
             .post(retry)
             .json::<Entry>(202, "The failed entry, queued to be sent again")
-            .fails(&[Code::NotFound])
+            .fails(&[Code::NotFound, Code::AdminOnly])
     });
 }
 
@@ -429,8 +429,23 @@ async fn one(state: web::Data<AppState>, session: Session, id: web::Path<String>
     e.map(|e| HttpResponse::Ok().json(e)).ok_or_else(|| AppError::new(Code::NotFound))
 }
 
+/// Only whoever booked an entry, or an administrator, retries or discards it: a worker cannot
+/// drop another's booking (or send it again) from the shared outbox.
+fn may_change(state: &AppState, session: &Session, id: u64) -> AppResult<()> {
+    let entry = state.outbox.get(session.record.division, id).map_err(AppError::internal)?;
+    let theirs = entry.is_some_and(|e| !e.user.eq_ignore_ascii_case(&session.record.user));
+    if theirs && !session.administrator(&state.config.admin) {
+        return Err(AppError::with_message(
+            Code::AdminOnly,
+            "Only who booked this entry, or an administrator, may retry or discard it",
+        ));
+    }
+    Ok(())
+}
+
 async fn retry(state: web::Data<AppState>, session: Session, id: web::Path<String>) -> AppResult<HttpResponse> {
     let id = entry_id(&id)?;
+    may_change(&state, &session, id)?;
     match state.outbox.retry(session.record.division, id).map_err(AppError::internal)? {
         Some(e) => Ok(HttpResponse::Accepted().json(e)),
         None => Err(AppError::with_message(Code::NotFound, "No failed entry with that number")),
@@ -439,6 +454,7 @@ async fn retry(state: web::Data<AppState>, session: Session, id: web::Path<Strin
 
 async fn discard(state: web::Data<AppState>, session: Session, id: web::Path<String>) -> AppResult<HttpResponse> {
     let id = entry_id(&id)?;
+    may_change(&state, &session, id)?;
     if state.outbox.discard(session.record.division, id).map_err(AppError::internal)? {
         Ok(HttpResponse::NoContent().finish())
     } else {

@@ -152,36 +152,22 @@ pub async fn guard(
     required: Tier,
     admin_methods: Vec<&'static str>,
     req: ServiceRequest,
-    next: Next<impl MessageBody>,
+    next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let state = req
-        .app_data::<web::Data<AppState>>()
-        .cloned()
-        .ok_or_else(|| AppError::internal(anyhow::anyhow!("application state missing")))?;
-    let session = resolve(&state, req.request()).await?.ok_or_else(|| AppError::new(Code::NotAuthorized))?;
-    if session.tier < required.min(Tier::Full) {
-        return Err(AppError::with_message(
-            Code::Forbidden,
-            "This organization is not activated yet: enter its licence code first",
-        )
-        .into());
-    }
-    if admin_methods.contains(&req.method().as_str()) && !session.administrator(&state.config.admin) {
-        return Err(AppError::new(Code::AdminOnly).into());
-    }
-    if required == Tier::ImportData && !session.reauthenticated(now_ms()) {
-        return Err(AppError::with_message(
-            Code::Forbidden,
-            "ImportData needs a fresh sign-in: confirm with the admin password or sign in with Exact Online again",
-        )
-        .into());
-    }
-    let renewal = session.touched.then(|| session_cookie_renewal(&state, &session));
-    req.extensions_mut().insert(session);
-    let mut res = next.call(req).await?;
+    // A refusal is answered here (not left as an error), so the API scope's headers reach it too.
+    let (request, payload) = req.into_parts();
+    let renewal = match admit(required, &admin_methods, &request).await {
+        Ok(renewal) => renewal,
+        Err(refused) => {
+            use actix_web::ResponseError;
+            return Ok(ServiceResponse::new(request, refused.error_response()).map_into_right_body());
+        }
+    };
+    let state = request.app_data::<web::Data<AppState>>().cloned();
+    let mut res = next.call(ServiceRequest::from_parts(request, payload)).await?;
     // The session slides with use up to its lifetime; without this the browser would drop the
     // cookie after the idle time counted from sign-in, however busy the user was.
-    if let Some(cookie) = renewal {
+    if let (Some(cookie), Some(state)) = (renewal, state) {
         let name = state.auth.session_cookie();
         let set_by_handler = res
             .headers()
@@ -191,7 +177,39 @@ pub async fn guard(
             tracing::warn!(error = %e, "the session cookie could not be renewed");
         }
     }
-    Ok(res)
+    Ok(res.map_into_left_body())
+}
+
+/// Whether the request's session may call the route: leaves the session in the request and
+/// answers the renewed cookie when this use moved the session's idle end.
+async fn admit(
+    required: Tier,
+    admin_methods: &[&'static str],
+    req: &HttpRequest,
+) -> Result<Option<actix_web::cookie::Cookie<'static>>, AppError> {
+    let state = req
+        .app_data::<web::Data<AppState>>()
+        .cloned()
+        .ok_or_else(|| AppError::internal(anyhow::anyhow!("application state missing")))?;
+    let session = resolve(&state, req).await?.ok_or_else(|| AppError::new(Code::NotAuthorized))?;
+    if session.tier < required.min(Tier::Full) {
+        return Err(AppError::with_message(
+            Code::Forbidden,
+            "This organization is not activated yet: enter its licence code first",
+        ));
+    }
+    if admin_methods.contains(&req.method().as_str()) && !session.administrator(&state.config.admin) {
+        return Err(AppError::new(Code::AdminOnly));
+    }
+    if required == Tier::ImportData && !session.reauthenticated(now_ms()) {
+        return Err(AppError::with_message(
+            Code::Forbidden,
+            "ImportData needs a fresh sign-in: confirm with the admin password or sign in with Exact Online again",
+        ));
+    }
+    let renewal = session.touched.then(|| session_cookie_renewal(&state, &session));
+    req.extensions_mut().insert(session);
+    Ok(renewal)
 }
 
 /// The session's cookie again, living as long as the session now may: the idle time, or what is

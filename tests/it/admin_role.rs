@@ -150,3 +150,37 @@ async fn parallel_wrong_passwords_are_counted_before_they_are_checked() {
     }
     world.stop().await;
 }
+
+/// A refused booking in the shared outbox: another worker may neither retry nor discard it; its
+/// author and an administrator may.
+#[actix_web::test]
+async fn only_the_author_or_an_administrator_retries_or_discards_an_entry() {
+    let world = World::start(SimOptions::default()).await;
+    let worker = sign_in_worker(&world).await;
+    let missing = "00000000-0000-0000-0000-000000000001";
+    let body = json!({"ShopOrderMaterialPlan": missing, "Quantity": 1, "TransactionDate": "2026-11-21"});
+    let res = send(&world, &worker.cookie, "POST", "/exact/updateMaterialsIssues?wait=10", Some(body)).await;
+    assert_eq!(res.status(), 422);
+    let id = res.json::<Value>().await.expect("json")["entries"][0]["id"].as_u64().expect("an id");
+    // Demo user 2: neither the author nor an administrator.
+    let other = browser_sign_in_as(&world.server.url, Some(2)).await;
+    assert_eq!(send(&world, &other.cookie, "GET", "/checkUser", None).await.status(), 200);
+    for (method, path) in [("POST", format!("/outbox/{id}/retry")), ("DELETE", format!("/outbox/{id}"))] {
+        let res = send(&world, &other.cookie, method, &path, None).await;
+        assert_eq!(res.status(), 403, "{method} {path}");
+        assert_eq!(res.json::<Value>().await.expect("json")["error"]["code"], "admin_only");
+    }
+    // The author retries; the administrator (demo user 0) discards.
+    assert_eq!(send(&world, &worker.cookie, "POST", &format!("/outbox/{id}/retry"), None).await.status(), 202);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let e: Value = world.get(&format!("/api/v1/outbox/{id}")).await.json().await.expect("json");
+        if e["state"] == "failed" {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the retry ended: {e}");
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(world.request(Method::DELETE, &format!("/api/v1/outbox/{id}")).send().await.unwrap().status(), 204);
+    world.stop().await;
+}

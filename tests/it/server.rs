@@ -20,6 +20,18 @@ async fn health_reports_status_version_uptime_and_store() {
     s.stop().await;
 }
 
+/// API answers are never kept by a browser or a proxy (a shared handheld, the next user): every
+/// one says `no-store`, also an error and an unknown path.
+#[actix_web::test]
+async fn api_answers_are_not_stored() {
+    let s = TestServer::start().await;
+    for path in ["/api/v1/version", "/api/v1/auth/session", "/api/v1/sync", "/api/v1/nope"] {
+        let res = s.get(path).await;
+        assert_eq!(res.headers().get("cache-control").and_then(|v| v.to_str().ok()), Some("no-store"), "{path}");
+    }
+    s.stop().await;
+}
+
 #[actix_web::test]
 async fn version_names_the_product_and_data_version() {
     let s = TestServer::start().await;
