@@ -99,8 +99,9 @@ export function LocationSelect({
 
 /**
  * A write to Exact Online through the outbox: a sound for the first answer, then its state.
- * `round` counts the bookings taken (sent, queued or kept): a serial or batch number used by one
- * is not offered for the next, so the numbers' fields start afresh under `key={round}`.
+ * `round` counts the bookings taken (delivered, or kept on the device): a serial or batch number
+ * used by one is not offered for the next, so the numbers' fields start afresh under
+ * `key={round}`. One still on its way may yet be refused, and then its numbers are corrected.
  */
 export function useWrite<I>(send: (input: I) => Promise<BookResult>) {
   const [round, setRound] = useState(0)
@@ -108,7 +109,7 @@ export function useWrite<I>(send: (input: I) => Promise<BookResult>) {
     mutationFn: send,
     onSuccess: (r) => {
       signal(r.state !== 'failed')
-      if (r.state !== 'failed') setRound((n) => n + 1)
+      if (r.state === 'delivered' || r.state === 'kept') setRound((n) => n + 1)
     },
     onError: () => signal(false),
   })
