@@ -112,6 +112,9 @@ pub struct RunningServer {
     renewals: Option<tokio::task::JoinHandle<()>>,
     /// The daily backup, when configured.
     backups: Option<tokio::task::JoinHandle<()>>,
+    /// Waits for SIGTERM/SIGINT (`handle_signals`); ended with the server, so a restart's old
+    /// server does not answer the next signal.
+    signals: Option<tokio::task::JoinHandle<()>>,
 }
 
 /// How a served run ended.
@@ -183,9 +186,8 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
     let server = server.run();
     let handle = server.handle();
     let task = tokio::spawn(server);
-    if options.handle_signals {
-        tokio::spawn(stop_on_signal(state.clone(), handle.clone()));
-    }
+    // Holds the stop flag, not the state: a restart must find the databases let go.
+    let signals = options.handle_signals.then(|| tokio::spawn(stop_on_signal(state.stopping.clone(), handle.clone())));
 
     let discovery = if config.mdns.enabled {
         match Discovery::announce(&config.mdns, bound.port(), config.tls.enabled) {
@@ -225,12 +227,12 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
             "Stock Manager is not set up: no Exact Online client id and secret. Open {url} and enter the setup code from the console"
         );
     }
-    Ok(RunningServer { addr: bound, url, state, handle, task, discovery, schedule, renewals, backups })
+    Ok(RunningServer { addr: bound, url, state, handle, task, discovery, schedule, renewals, backups, signals })
 }
 
 /// SIGTERM (a service manager) or SIGINT (Ctrl-C): event streams end, then the server stops
 /// gracefully; the waiting `wait` then releases the rest.
-async fn stop_on_signal(state: web::Data<AppState>, handle: ServerHandle) {
+async fn stop_on_signal(stopping: Arc<tokio::sync::watch::Sender<bool>>, handle: ServerHandle) {
     #[cfg(unix)]
     let terminate = async {
         match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
@@ -255,7 +257,7 @@ async fn stop_on_signal(state: web::Data<AppState>, handle: ServerHandle) {
             }
         },
     }
-    state.stopping.send_replace(true);
+    stopping.send_replace(true);
     handle.stop(true).await;
 }
 
@@ -355,6 +357,9 @@ impl RunningServer {
         }
         if let Some(b) = self.backups.take() {
             b.abort();
+        }
+        if let Some(s) = self.signals.take() {
+            s.abort();
         }
         if let Some(token) = &self.state.control_token {
             crate::backup::control::withdraw(&self.state.config.data_dir, token);

@@ -65,7 +65,7 @@ pub struct AppState {
     pub restart: Arc<tokio::sync::Notify>,
     /// Turns true when the server begins to stop: open event streams end at once instead of
     /// holding the shutdown for its whole grace period.
-    pub stopping: tokio::sync::watch::Sender<bool>,
+    pub stopping: Arc<tokio::sync::watch::Sender<bool>>,
 }
 
 impl AppState {
@@ -138,7 +138,7 @@ impl AppState {
             control_token: None,
             first_run,
             restart,
-            stopping: tokio::sync::watch::Sender::new(false),
+            stopping: Arc::new(tokio::sync::watch::Sender::new(false)),
         })
     }
 
