@@ -1,6 +1,8 @@
 //! 1000 receipt labels (type 7) with Code 128 rendered to one PDF: time, size and peak RSS.
 //! `cargo bench --bench labels -- [--count N] [--out FILE]`; scripts/bench.py reads the last line.
 
+mod common;
+
 use std::time::Instant;
 use stock_manager::labels::{LabelBatch, LabelRecord, LabelStatus, LabelType, Templates, render_pdf};
 
@@ -21,15 +23,6 @@ fn records(count: usize) -> Vec<LabelRecord> {
             ..LabelRecord::default()
         })
         .collect()
-}
-
-fn peak_rss_mb() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(str::to_string))
-        .and_then(|l| l.split_whitespace().nth(1).and_then(|kb| kb.parse::<f64>().ok()))
-        .map(|kb| kb / 1024.0)
-        .unwrap_or(f64::NAN)
 }
 
 fn main() -> anyhow::Result<()> {
@@ -58,6 +51,10 @@ fn main() -> anyhow::Result<()> {
     if let Some(out) = arg("--out") {
         std::fs::write(out, &pdf)?;
     }
-    println!("labels_pdf count={count} seconds={median:.4} bytes={} peak_rss_mb={:.1}", pdf.len(), peak_rss_mb());
+    println!(
+        "labels_pdf count={count} seconds={median:.4} bytes={} peak_rss_mb={:.1}",
+        pdf.len(),
+        common::peak_rss_mb()
+    );
     Ok(())
 }

@@ -4,20 +4,13 @@
 //! `cargo bench --bench print_raster -- --uri ipp://localhost:PORT/ipp/print [--count 5000]`;
 //! scripts/bench.py starts the printer and reads the last line.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use stock_manager::config::PrinterConfig;
 use stock_manager::labels::{LabelBatch, LabelRecord, LabelStatus, LabelType, Templates};
 use stock_manager::printing::{JobState, PrintOptions, PrintService, PrinterRegistry};
-
-fn peak_rss_mb() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(str::to_string))
-        .and_then(|l| l.split_whitespace().nth(1).and_then(|kb| kb.parse::<f64>().ok()))
-        .map(|kb| kb / 1024.0)
-        .unwrap_or(f64::NAN)
-}
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -66,7 +59,7 @@ async fn main() -> anyhow::Result<()> {
     println!(
         "print_raster count={count} format={} seconds={seconds:.2} peak_rss_mb={:.1}",
         job.format.unwrap_or_default(),
-        peak_rss_mb()
+        common::peak_rss_mb()
     );
     service.shutdown().await;
     Ok(())

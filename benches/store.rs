@@ -6,6 +6,8 @@
 
 #![recursion_limit = "256"]
 
+mod common;
+
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Instant;
@@ -192,9 +194,8 @@ fn main() {
     let found = run("Description=ilike.*m7 x 1*&limit=1000");
     println!("scan_ilike_ms: {:.1} ({found} rows)", t.elapsed().as_secs_f64() * 1000.0);
     // Peak resident memory of the whole run (Linux), generated rows included.
-    if let Some(kb) = std::fs::read_to_string("/proc/self/status").ok().and_then(|s| {
-        s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
-    }) {
-        println!("peak_rss_mb: {:.0}", kb / 1024.0);
+    let peak = common::peak_rss_mb();
+    if peak.is_finite() {
+        println!("peak_rss_mb: {peak:.0}");
     }
 }

@@ -7,6 +7,8 @@
 //! store's page cache, to weigh memory against speed). Needs the release binary
 //! (`cargo build --release`) for the simulator process.
 
+mod common;
+
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
@@ -67,14 +69,6 @@ async fn sign_in(http: &reqwest::Client, base: &str, redirect: &str) -> String {
         .find(|(k, _)| k == "code")
         .map(|(_, v)| v.into_owned())
         .expect("code")
-}
-
-fn peak_rss_mb() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(|l| l.to_string()))
-        .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse::<f64>().ok()))
-        .map_or(f64::NAN, |kb| kb / 1024.0)
 }
 
 /// Disk space the directory's files take: allocated blocks, not lengths, since an open redb
@@ -220,7 +214,7 @@ async fn full_sync(
     let floor = report.tables.values().map(|t| t.rows.div_ceil(1000).max(1)).sum();
     let store_mb = dir_size_mb(dir);
     // Peak memory of the sync itself, before an export reads the tables again.
-    let peak_rss = peak_rss_mb();
+    let peak_rss = common::peak_rss_mb();
     let catalogue = measure_catalogue(&store, division, keep_catalogue);
     if let Some(to) = export_to {
         export(&store, to);
