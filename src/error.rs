@@ -78,11 +78,14 @@ pub enum Code {
     AdminOnly,
     /// One write asked to queue more entries than one request may (`write::MAX_ENTRIES`).
     TooManyEntries,
+    /// Exact Online refused the user's sign-in while it answered (access withdrawn, removed from
+    /// the company): the session has ended; a new sign-in lets the user's waiting changes go.
+    SignInRefused,
 }
 
 impl Code {
     /// The whole catalogue, in its order (the OpenAPI document lists it).
-    pub const ALL: [Code; 32] = [
+    pub const ALL: [Code; 33] = [
         Code::Timeout,
         Code::BadRequest,
         Code::Canceled,
@@ -115,6 +118,7 @@ impl Code {
         Code::TimerGone,
         Code::AdminOnly,
         Code::TooManyEntries,
+        Code::SignInRefused,
     ];
 
     /// The code as it appears in the JSON body.
@@ -152,6 +156,7 @@ impl Code {
             Code::TimerGone => "timer_gone",
             Code::AdminOnly => "admin_only",
             Code::TooManyEntries => "too_many_entries",
+            Code::SignInRefused => "sign_in_refused",
         }
     }
 
@@ -206,6 +211,9 @@ impl Code {
                 "Only an administrator may do this: confirm with the admin password, or ask an administrator of this installation"
             }
             Code::TooManyEntries => "One request may queue at most 200 entries: split it into smaller ones",
+            Code::SignInRefused => {
+                "Exact Online no longer accepts your sign-in (your access was withdrawn or you left the company): sign in again; your waiting changes are sent once you do"
+            }
         }
     }
 
@@ -220,7 +228,7 @@ impl Code {
             | Code::LoginState
             | Code::LicenceInvalid
             | Code::TooManyEntries => StatusCode::BAD_REQUEST,
-            Code::NotAuthorized | Code::NoToken | Code::Critical => StatusCode::UNAUTHORIZED,
+            Code::NotAuthorized | Code::NoToken | Code::Critical | Code::SignInRefused => StatusCode::UNAUTHORIZED,
             Code::Forbidden | Code::ProviderSignIn | Code::AdminOnly => StatusCode::FORBIDDEN,
             Code::NotFound => StatusCode::NOT_FOUND,
             Code::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
@@ -422,6 +430,7 @@ mod tests {
             Code::TimerGone => 29,
             Code::AdminOnly => 30,
             Code::TooManyEntries => 31,
+            Code::SignInRefused => 32,
         }
     }
 

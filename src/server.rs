@@ -110,6 +110,8 @@ pub struct RunningServer {
     schedule: Option<tokio::task::JoinHandle<()>>,
     /// Renews due provider tokens in the background.
     renewals: Option<tokio::task::JoinHandle<()>>,
+    /// Ends the sessions of users Exact refuses (`auth::refusal`).
+    refusals: Option<tokio::task::JoinHandle<()>>,
     /// The daily backup, when configured.
     backups: Option<tokio::task::JoinHandle<()>>,
     /// Waits for SIGTERM/SIGINT (`handle_signals`); ended with the server, so a restart's old
@@ -210,6 +212,7 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
     state.outbox.resume();
     state.pictures.follow(state.sync.subscribe());
     let renewals = Some(state.tokens.spawn_renewals(TOKEN_RENEWAL_TICK, TOKEN_RENEWAL_RETRY));
+    let refusals = Some(crate::auth::refusal::watch(Arc::downgrade(&state.clone().into_inner())));
     let schedule = Some(sync::schedule::spawn(
         state.sync.clone(),
         Arc::new(ScheduledOrgs(state.clone())),
@@ -227,7 +230,19 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
             "Stock Manager is not set up: no Exact Online client id and secret. Open {url} and enter the setup code from the console"
         );
     }
-    Ok(RunningServer { addr: bound, url, state, handle, task, discovery, schedule, renewals, backups, signals })
+    Ok(RunningServer {
+        addr: bound,
+        url,
+        state,
+        handle,
+        task,
+        discovery,
+        schedule,
+        renewals,
+        refusals,
+        backups,
+        signals,
+    })
 }
 
 /// SIGTERM (a service manager) or SIGINT (Ctrl-C): event streams end, then the server stops
@@ -350,6 +365,9 @@ impl RunningServer {
 
     fn withdraw(&mut self) {
         if let Some(r) = self.renewals.take() {
+            r.abort();
+        }
+        if let Some(r) = self.refusals.take() {
             r.abort();
         }
         if let Some(s) = self.schedule.take() {

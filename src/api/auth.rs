@@ -37,11 +37,13 @@ pub fn routes(r: &mut Router) {
     r.public("/auth/session", |res| {
         res.get(session_state)
             .json::<SessionView>(200, "The session, or the signed-out view without one")
-            .fails(&[Code::Critical])
+            .fails(&[Code::Critical, Code::SignInRefused])
     });
     r.public("/auth/logout", |res| res.post(logout).empty(204, "Signed out"));
     r.public("/auth/refresh", |res| {
-        res.post(refresh).json::<SessionView>(200, "The session, its Exact Online token renewed when it was due")
+        res.post(refresh)
+            .json::<SessionView>(200, "The session, its Exact Online token renewed when it was due")
+            .fails(&[Code::SignInRefused])
     });
     r.signed_in("/auth/division", |res| {
         res.post(switch_division)
@@ -153,8 +155,8 @@ pub struct SessionView {
     #[schema(example = 1_780_000_600_000_i64)]
     token_expires_at: Option<i64>,
     refreshing_authorization: bool,
-    /// Whether Exact Online still accepts this user's sign-in (`signInNeeded`: sign in again;
-    /// local work goes on meanwhile).
+    /// Whether Exact Online still accepts this user's sign-in. A session never reads
+    /// `signInNeeded`: Exact refusing the user ends their sessions (401 `sign_in_refused`).
     provider_access: Access,
     /// Until when importing data is allowed without signing in again, epoch milliseconds.
     import_data_until: Option<i64>,
@@ -323,13 +325,7 @@ async fn session_state(state: web::Data<AppState>, req: HttpRequest) -> AppResul
     let had_cookie = req.cookie(state.auth.session_cookie()).is_some();
     let session = match resolve(&state, &req).await {
         Ok(session) => session,
-        Err(e) if e.code() == Code::Critical => {
-            let mut res = e.error_response();
-            res.add_cookie(&session::removal(state.auth.session_cookie(), state.auth.secure_cookies))
-                .map_err(AppError::internal)?;
-            return Ok(res);
-        }
-        Err(e) => return Err(e),
+        Err(e) => return ended(&state, e),
     };
     let mut res = HttpResponse::Ok();
     res.insert_header((header::CACHE_CONTROL, "no-store"));
@@ -337,6 +333,18 @@ async fn session_state(state: web::Data<AppState>, req: HttpRequest) -> AppResul
         res.cookie(session::removal(state.auth.session_cookie(), state.auth.secure_cookies));
     }
     Ok(res.json(view(&state, session.as_ref())))
+}
+
+/// The answer to a session that cannot go on (critical, or its user refused by Exact): the
+/// browser also forgets the cookie, and signs in again. Other errors pass as they are.
+fn ended(state: &AppState, e: AppError) -> AppResult<HttpResponse> {
+    if !matches!(e.code(), Code::Critical | Code::SignInRefused) {
+        return Err(e);
+    }
+    let mut res = e.error_response();
+    res.add_cookie(&session::removal(state.auth.session_cookie(), state.auth.secure_cookies))
+        .map_err(AppError::internal)?;
+    Ok(res)
 }
 
 /// Ends the session and, when it was the user's last, drops their provider tokens (spec §4).
@@ -351,12 +359,20 @@ async fn logout(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
 }
 
 /// Renews the provider token now if it is in its last 30 s (single flight, spec §4); answers the
-/// session. The session itself never depends on the provider: when Exact cannot be reached the
-/// token is renewed later, and when Exact refused the sign-in `providerAccess` says so.
+/// session. An unreachable Exact ends nothing: the token is renewed later. Exact refusing the
+/// renewal ends the user's sessions (`auth::refusal`): 401 `sign_in_refused`.
 async fn refresh(state: web::Data<AppState>, req: HttpRequest) -> AppResult<HttpResponse> {
-    let session = resolve(&state, &req).await?.ok_or_else(|| AppError::new(Code::NotAuthorized))?;
+    let session = match resolve(&state, &req).await {
+        Ok(session) => session.ok_or_else(|| AppError::new(Code::NotAuthorized))?,
+        Err(e) => return ended(&state, e),
+    };
     match state.tokens.access_token(&session.record.user).await {
-        Ok(_) | Err(ExactError::Unauthorized(_) | ExactError::NoToken) => {}
+        Ok(_) | Err(ExactError::NoToken) => {}
+        Err(ExactError::Unauthorized(_)) => {
+            crate::auth::refusal::sign_out(&state, &session.record.user);
+            state.auth.sessions.take_refusal(&session.id);
+            return ended(&state, AppError::new(Code::SignInRefused));
+        }
         Err(e) => tracing::warn!(error = %e, "token renewal failed; the session goes on and it is tried again later"),
     }
     Ok(HttpResponse::Ok().json(view(&state, Some(&session))))

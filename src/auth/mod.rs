@@ -5,6 +5,7 @@ pub mod admin;
 pub mod licence;
 pub mod orgs;
 pub mod password;
+pub mod refusal;
 pub mod session;
 pub mod throttle;
 pub mod tier;

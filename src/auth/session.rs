@@ -120,7 +120,14 @@ pub struct Sessions {
     pending: Mutex<HashMap<String, PendingLogin>>,
     /// Open event streams per session (by the session's key), oldest first.
     streams: Arc<Mutex<StreamTable>>,
+    /// Sessions (by key) ended because Exact refused their user, with when: their browser's next
+    /// call hears why once (memory only: after a restart it hears "not authorized").
+    refused: Mutex<HashMap<String, i64>>,
 }
+
+/// Sessions ended by a refusal that are remembered to tell their browser why; older ones are
+/// forgotten first (a browser that never came back within the idle time would have expired).
+const MAX_REFUSED_KEPT: usize = 10_000;
 
 #[derive(Default)]
 struct StreamTable {
@@ -158,7 +165,7 @@ impl Drop for StreamSlot {
 
 impl Sessions {
     pub fn new(db: Arc<ServerDb>) -> Self {
-        Sessions { db, pending: Mutex::default(), streams: Arc::default() }
+        Sessions { db, pending: Mutex::default(), streams: Arc::default(), refused: Mutex::default() }
     }
 
     /// Stores a new session; answers the cookie value (shown to nobody but the browser).
@@ -255,6 +262,34 @@ impl Sessions {
 
     /// Ends every session of `user` at once (their open event streams too); answers how many.
     pub fn end_all_of(&self, user: &str) -> Result<usize> {
+        Ok(self.end_where_user(user)?.len())
+    }
+
+    /// Ends every session of `user` because Exact refused their sign-in, remembering each so that
+    /// its browser's next call can say why ([`Sessions::take_refusal`]); answers how many.
+    pub fn end_refused(&self, user: &str, now_ms: i64) -> Result<usize> {
+        let keys = self.end_where_user(user)?;
+        let mut refused = self.refused.lock();
+        refused.retain(|_, at| now_ms - *at <= SESSION_IDLE_MS);
+        for key in &keys {
+            if refused.len() >= MAX_REFUSED_KEPT
+                && let Some(oldest) = refused.iter().min_by_key(|(_, at)| **at).map(|(k, _)| k.clone())
+            {
+                refused.remove(&oldest);
+            }
+            refused.insert(key.clone(), now_ms);
+        }
+        Ok(keys.len())
+    }
+
+    /// Whether the session behind a cookie value was ended because Exact refused its user; told
+    /// once.
+    pub fn take_refusal(&self, cookie_value: &str) -> bool {
+        self.refused.lock().remove(&key_of(cookie_value)).is_some()
+    }
+
+    /// Removes every session of `user` and closes their event streams; answers their keys.
+    fn end_where_user(&self, user: &str) -> Result<Vec<String>> {
         let all = self.db.all_json::<serde_json::Value>(SESSIONS)?;
         let keys: Vec<String> = all
             .into_iter()
@@ -271,7 +306,7 @@ impl Sessions {
                 }
             }
         }
-        Ok(keys.len())
+        Ok(keys)
     }
 
     /// Whether any other session still belongs to `user` (their tokens are shared).
@@ -448,6 +483,27 @@ mod tests {
         drop(open);
         drop(newest);
         assert_eq!(sessions.open_streams("a"), 0, "every slot is freed");
+    }
+
+    #[tokio::test]
+    async fn sessions_ended_by_a_refusal_say_so_once_and_only_theirs() {
+        let dir = tempfile::tempdir().unwrap();
+        let sessions = Sessions::new(Arc::new(ServerDb::open(dir.path()).unwrap()));
+        let first = sessions.create(&record(0)).unwrap();
+        let second = sessions.create(&record(0)).unwrap();
+        let other = sessions.create(&SessionRecord { user: "u2".into(), ..record(0) }).unwrap();
+        let stream = sessions.open_stream(&first);
+        assert_eq!(sessions.end_refused("U1", 10).unwrap(), 2, "user ids compare as Exact's GUIDs do");
+        let closed = tokio::time::timeout(std::time::Duration::from_secs(1), stream.closed()).await;
+        assert!(closed.is_ok(), "their event stream ends");
+        assert!(sessions.get(&first, 20).unwrap().is_none() && sessions.get(&second, 20).unwrap().is_none());
+        assert!(sessions.take_refusal(&first), "the browser hears why");
+        assert!(!sessions.take_refusal(&first), "once");
+        assert!(!sessions.take_refusal(&other) && sessions.get(&other, 20).unwrap().is_some(), "others stay");
+        // remembered no longer than a session could have stayed idle
+        sessions.end_refused("u2", SESSION_IDLE_MS + 20).unwrap();
+        assert!(!sessions.take_refusal(&second), "forgotten once it would have expired anyway");
+        assert!(sessions.take_refusal(&other));
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Access tiers (spec §2): public; signed in (a live session; whether Exact Online can be reached
-//! or still accepts the user's tokens does not matter here); full access (signed in, the organization activated and the login process
-//! complete). Every non-public route is wrapped in [`guard`], which resolves the session once
+//! does not matter here, and a user Exact refused has no session left); full access (signed in,
+//! the organization activated and the login process complete). Every non-public route is wrapped in [`guard`], which resolves the session once
 //! and leaves it in the request for the handler's extractors.
 
 use super::licence::{LicenceError, Verifier};
@@ -96,8 +96,8 @@ pub fn today() -> chrono::NaiveDate {
 }
 
 /// The session behind the request's cookie, if it is still good. The provider is not asked: a
-/// session holds while Exact Online cannot be reached, and one whose provider sign-in Exact
-/// refused stays signed in for local work (`Access::SignInNeeded` tells the UI to ask again).
+/// session holds while Exact Online cannot be reached. One whose user Exact refused (see
+/// `super::refusal`) has ended: its browser hears 401 `sign_in_refused` once.
 pub async fn resolve(state: &AppState, req: &HttpRequest) -> Result<Option<Session>, AppError> {
     let Some(cookie) = req.cookie(state.auth.session_cookie()) else { return Ok(None) };
     let id = cookie.value().to_string();
@@ -107,7 +107,15 @@ pub async fn resolve(state: &AppState, req: &HttpRequest) -> Result<Option<Sessi
         // sign-in, instead of a 500 on every call for as long as the cookie lives.
         if e.is::<Unreadable>() { AppError::new(Code::Critical).caused_by(e) } else { AppError::internal(e) }
     })?;
-    let Some(record) = record else { return Ok(None) };
+    let Some(record) = record else {
+        return if state.auth.sessions.take_refusal(&id) { Err(AppError::new(Code::SignInRefused)) } else { Ok(None) };
+    };
+    // A refusal the watch has not acted on yet (or one stored before a restart).
+    if super::refusal::is_refused(state, &record.user) {
+        super::refusal::sign_out(state, &record.user);
+        state.auth.sessions.take_refusal(&id);
+        return Err(AppError::new(Code::SignInRefused));
+    }
     let active = orgs::is_active(&state.serverdb, record.division, today()).map_err(AppError::internal)?;
     let tier = if record.registered && active { Tier::Full } else { Tier::SignedIn };
     let touched = record.last_seen_ms == now;

@@ -21,6 +21,8 @@ use std::sync::Arc;
 
 /// Refresh when fewer than this many milliseconds remain (spec §9: 30 s).
 pub const REFRESH_THRESHOLD_MS: i64 = 30_000;
+/// Refusals told before a slow listener misses some (it then reads the store instead).
+const REFUSALS_BUFFERED: usize = 64;
 
 /// A user's stored token set and what is known about it beyond the provider's answer.
 #[derive(Clone, Serialize, Deserialize)]
@@ -74,6 +76,8 @@ pub struct TokenManager {
     oauth: OAuthClient,
     locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
     refreshing: Mutex<HashSet<String>>,
+    /// Users whose refresh token Exact just refused: their sessions end (`auth::refusal`).
+    refusals: tokio::sync::broadcast::Sender<String>,
 }
 
 fn store_error(e: anyhow::Error) -> ExactError {
@@ -87,7 +91,14 @@ fn too_early(message: &str) -> bool {
 
 impl TokenManager {
     pub fn new(db: Arc<ServerDb>, oauth: OAuthClient) -> Self {
-        TokenManager { db, oauth, locks: Mutex::default(), refreshing: Mutex::default() }
+        let (refusals, _) = tokio::sync::broadcast::channel(REFUSALS_BUFFERED);
+        TokenManager { db, oauth, locks: Mutex::default(), refreshing: Mutex::default(), refusals }
+    }
+
+    /// Tells of every user whose refresh token Exact refuses from now on, once per refusal. A
+    /// receiver that fell behind hears `Lagged` and should look at [`TokenManager::access`].
+    pub fn refusals(&self) -> tokio::sync::broadcast::Receiver<String> {
+        self.refusals.subscribe()
     }
 
     pub fn oauth(&self) -> &OAuthClient {
@@ -282,6 +293,8 @@ impl TokenManager {
                 tracing::warn!(user, %message, "Exact Online no longer accepts the refresh token; sign-in needed");
                 current.refused = Some(message.clone());
                 self.write(user, &current)?;
+                // Nobody listening (a CLI, a unit test) is fine: the store keeps the refusal.
+                let _ = self.refusals.send(user.to_string());
                 Err(ExactError::Unauthorized(message))
             }
             Err(e) => {

@@ -56,6 +56,12 @@ impl SimHandle {
         self.0.oauth.lock().revoke_all();
     }
 
+    /// End one simulated user's grant (removed from the company): their refresh token is then
+    /// refused with `invalid_grant`, their access tokens with 401; other users go on.
+    pub fn revoke_user(&self, user: usize) {
+        self.0.oauth.lock().revoke_user(user);
+    }
+
     pub fn counters(&self) -> Counters {
         self.0.counters.lock().clone()
     }
@@ -253,6 +259,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/serving", web::post().to(serving))
             .route("/rate-limits", web::post().to(rate_limits))
             .route("/revoke-tokens", web::post().to(revoke))
+            .route("/users/{user}/revoke", web::post().to(revoke_user))
             .route("/token-lifetime", web::post().to(token_lifetime))
             .route("/counters", web::get().to(counters))
             .route("/stats", web::get().to(stats))
@@ -301,6 +308,11 @@ async fn rate_limits(st: St, body: web::Json<Switch>) -> HttpResponse {
 
 async fn revoke(st: St) -> HttpResponse {
     handle(&st).revoke_tokens();
+    HttpResponse::NoContent().finish()
+}
+
+async fn revoke_user(st: St, user: web::Path<usize>) -> HttpResponse {
+    handle(&st).revoke_user(user.into_inner());
     HttpResponse::NoContent().finish()
 }
 

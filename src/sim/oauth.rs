@@ -214,6 +214,14 @@ impl OAuth {
         self.access.get(access_token).filter(|(_, exp)| *exp > now_ms).map(|(u, _)| *u)
     }
 
+    /// Ends one user's grant (an administrator removed them from the company, or they withdrew
+    /// the app): their access tokens stop working and their refresh token is no longer known, so
+    /// Exact answers `invalid_grant` to it. A new sign-in starts a new grant.
+    pub fn revoke_user(&mut self, user: usize) {
+        self.access.retain(|_, (u, _)| *u != user);
+        self.chains.remove(&user);
+    }
+
     /// Forget every token and chain: the user revoked the app.
     pub fn revoke_all(&mut self) {
         self.access.clear();
@@ -285,6 +293,35 @@ mod tests {
         assert!(o.user_of(&t2.access_token, 1001).is_some());
         o.set_access_ttl_ms(0);
         assert_eq!(o.access_ttl_ms(), MIN_ACCESS_TTL_MS);
+    }
+
+    #[test]
+    fn a_revoked_user_is_refused_with_invalid_grant_and_others_go_on() {
+        let mut o = OAuth::new("c", "s");
+        o.set_access_ttl_ms(1_000);
+        let sign_in = |o: &mut OAuth, user: usize| {
+            let code = o.issue_code(user, "http://x/cb", 0);
+            let f = form(&[
+                ("client_id", "c"),
+                ("client_secret", "s"),
+                ("grant_type", "authorization_code"),
+                ("code", &code),
+                ("redirect_uri", "http://x/cb"),
+            ]);
+            o.token(&f, 0).unwrap()
+        };
+        let gone = sign_in(&mut o, 1);
+        let kept = sign_in(&mut o, 2);
+        o.revoke_user(1);
+        assert_eq!(o.user_of(&gone.access_token, 10), None, "their access token stops working");
+        assert_eq!(o.user_of(&kept.access_token, 10), Some(2));
+        let refresh = |t: &str| {
+            form(&[("client_id", "c"), ("client_secret", "s"), ("grant_type", "refresh_token"), ("refresh_token", t)])
+        };
+        let e = o.token(&refresh(&gone.refresh_token), 2_000).expect_err("refused");
+        assert_eq!((e.status, e.error), (400, "invalid_grant"));
+        assert!(o.token(&refresh(&kept.refresh_token), 2_000).is_ok(), "another user's grant stays");
+        assert!(sign_in(&mut o, 1).access_token.starts_with("AAEAA"), "signing in again works");
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Sign-in, sessions, tiers and licences against the simulator, through HTTP as a browser would.
 
-use crate::provider::{World, approve, browser_sign_in, server_for, set_cookie};
+use crate::provider::{World, approve, browser_sign_in, browser_sign_in_as, server_for, set_cookie};
 use crate::support::{TestServer, client, test_config};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -238,36 +238,90 @@ async fn sessions_survive_a_restart() {
     sim.stop().await;
 }
 
+/// The code of a refusal's JSON body.
+async fn code_of(res: reqwest::Response) -> String {
+    json_of(res).await["error"]["code"].as_str().unwrap_or_default().to_string()
+}
+
 #[actix_web::test]
-async fn a_revoked_provider_token_asks_for_a_new_sign_in_without_ending_the_session() {
+async fn a_user_exact_refuses_is_signed_out_everywhere_and_others_stay() {
     let sim = Simulator::start(sim_options()).await.unwrap();
     // Tokens that need renewal after one second.
     sim.handle().set_token_lifetime(31);
-    let w_issuer = Issuer::generate();
-    let server = server_for(&sim, &w_issuer, |_| {}).await;
-    let signed_in = browser_sign_in(&server.url).await;
+    let server = server_for(&sim, &Issuer::generate(), |_| {}).await;
+    let kept = browser_sign_in_as(&server.url, Some(0)).await;
+    let removed = browser_sign_in_as(&server.url, Some(1)).await;
+    let second_device = browser_sign_in_as(&server.url, Some(1)).await;
     actix_web::rt::time::sleep(std::time::Duration::from_millis(1200)).await;
-    // Renewal works while the provider accepts the refresh token.
-    let session =
-        json_of(call(&server, Method::POST, "/api/v1/auth/refresh", Some(&signed_in.cookie), None).await).await;
-    assert_eq!(session["tier"], "signedIn");
-    assert_eq!(session["providerAccess"], "ok");
-    sim.handle().revoke_tokens();
-    actix_web::rt::time::sleep(std::time::Duration::from_millis(1200)).await;
-    let res = call(&server, Method::POST, "/api/v1/auth/refresh", Some(&signed_in.cookie), None).await;
-    assert_eq!(res.status(), 200, "the session goes on for local work");
-    let session = json_of(res).await;
-    assert_eq!(session["tier"], "signedIn");
-    assert_eq!(session["providerAccess"], "signInNeeded", "the user is asked to sign in with Exact again");
-    assert_eq!(call(&server, Method::GET, "/api/v1/checkUser", Some(&signed_in.cookie), None).await.status(), 200);
-    // What needs Exact under this user's name says why it cannot.
-    let res = call(&server, Method::GET, "/api/v1/exact/divisionDetails", Some(&signed_in.cookie), None).await;
-    assert_eq!(res.status(), 403, "not 401: the session itself is fine");
-    assert_eq!(json_of(res).await["error"]["code"], "provider_sign_in");
-    // A new sign-in clears it.
-    let again = browser_sign_in(&server.url).await;
+    // An administrator removes user 1 from the company in Exact.
+    sim.handle().revoke_user(1);
+
+    let res = call(&server, Method::POST, "/api/v1/auth/refresh", Some(&removed.cookie), None).await;
+    assert_eq!(res.status(), 401, "the refusal ends the session");
+    assert!(set_cookie(&res, "esm_session").is_some_and(|v| v.is_empty()), "the browser forgets the cookie");
+    assert_eq!(code_of(res).await, "sign_in_refused");
+    // The user's other device is signed out too, and hears why once.
+    let res = call(&server, Method::GET, "/api/v1/checkUser", Some(&second_device.cookie), None).await;
+    assert_eq!((res.status().as_u16(), code_of(res).await.as_str()), (401, "sign_in_refused"));
+    let res = call(&server, Method::GET, "/api/v1/checkUser", Some(&second_device.cookie), None).await;
+    assert_eq!(code_of(res).await, "not_authorized");
+    // Another user of the same company goes on.
+    let res = call(&server, Method::POST, "/api/v1/auth/refresh", Some(&kept.cookie), None).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(json_of(res).await["providerAccess"], "ok");
+    // Access given back in Exact: a new sign-in works as ever.
+    let again = browser_sign_in_as(&server.url, Some(1)).await;
     let session = json_of(call(&server, Method::GET, "/api/v1/auth/session", Some(&again.cookie), None).await).await;
-    assert_eq!(session["providerAccess"], "ok");
+    assert_eq!((session["tier"].as_str(), session["providerAccess"].as_str()), (Some("signedIn"), Some("ok")));
+    server.stop().await;
+    sim.stop().await;
+}
+
+#[actix_web::test]
+async fn a_refused_user_is_signed_out_without_a_request_of_theirs() {
+    let sim = Simulator::start(sim_options()).await.unwrap();
+    sim.handle().set_token_lifetime(31);
+    let server = server_for(&sim, &Issuer::generate(), |_| {}).await;
+    let removed = browser_sign_in_as(&server.url, Some(1)).await;
+    let user_name = removed.session["userName"].as_str().expect("user name").to_string();
+    sim.handle().revoke_user(1);
+    // Nobody calls: the background renewal every token goes through before it expires hears the
+    // refusal (with Exact's 10-minute tokens, within 10 minutes; here the token is due at once).
+    let sessions = &server.running.as_ref().unwrap().state().auth.sessions;
+    let started = std::time::Instant::now();
+    loop {
+        let now = stock_manager::exact::oauth::now_ms();
+        let left = sessions.live_records(now).unwrap();
+        if !left.iter().any(|r| r.user_name == user_name) {
+            break;
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(30), "signed out by the renewal");
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let res = call(&server, Method::GET, "/api/v1/auth/session", Some(&removed.cookie), None).await;
+    assert_eq!((res.status().as_u16(), code_of(res).await.as_str()), (401, "sign_in_refused"));
+    server.stop().await;
+    sim.stop().await;
+}
+
+#[actix_web::test]
+async fn an_outage_signs_nobody_out_even_a_user_exact_refuses_meanwhile() {
+    let sim = Simulator::start(sim_options()).await.unwrap();
+    sim.handle().set_token_lifetime(31);
+    let server = server_for(&sim, &Issuer::generate(), |_| {}).await;
+    let removed = browser_sign_in_as(&server.url, Some(1)).await;
+    actix_web::rt::time::sleep(std::time::Duration::from_millis(1200)).await;
+    sim.handle().set_serving(false);
+    sim.handle().revoke_user(1);
+    // Exact cannot be reached: nothing tells a refusal from an outage, so the session holds.
+    let res = call(&server, Method::POST, "/api/v1/auth/refresh", Some(&removed.cookie), None).await;
+    assert_eq!(res.status(), 200, "an outage ends no session");
+    assert_eq!(json_of(res).await["providerAccess"], "ok");
+    assert_eq!(call(&server, Method::GET, "/api/v1/checkUser", Some(&removed.cookie), None).await.status(), 200);
+    // Exact answers again, and says no.
+    sim.handle().set_serving(true);
+    let res = call(&server, Method::POST, "/api/v1/auth/refresh", Some(&removed.cookie), None).await;
+    assert_eq!((res.status().as_u16(), code_of(res).await.as_str()), (401, "sign_in_refused"));
     server.stop().await;
     sim.stop().await;
 }

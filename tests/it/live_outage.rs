@@ -119,10 +119,10 @@ async fn a_refusal_by_the_provider_is_not_answered_with_old_data() {
     let (status, as_of, body, _) = timed(&w, &direct(LINES)).await;
     assert_eq!((status, as_of), (403, None), "{body}");
     assert_eq!(body["error"]["code"], "provider_sign_in");
-    // A live list never read before: the refused sign-in too, not a table's error.
+    // Exact refused the renewal too: the session has ended, and the next call says why.
     let (status, _, body, _) = timed(&w, "/api/v1/exact/live/employees").await;
-    assert_eq!(status, 403, "{body}");
-    assert_eq!(body["error"]["code"], "provider_sign_in");
+    assert_eq!(status, 401, "{body}");
+    assert_eq!(body["error"]["code"], "sign_in_refused");
     w.stop().await;
 }
 

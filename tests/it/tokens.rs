@@ -46,10 +46,22 @@ async fn revoked_tokens_report_not_authorized_and_break_nothing() {
         Err(ExactError::Unauthorized(_)) => {}
         other => panic!("expected unauthorized, got {other:?}"),
     }
-    let second = w.sync(Some(vec!["items"])).await;
-    let err = second["tables"]["items"]["error"].as_str().unwrap_or_default().to_lowercase();
-    assert!(err.contains("refused the token") || err.contains("authorized"), "not authorized is reported: {second}");
-    assert_eq!(second["tables"]["items"]["rows"].as_u64(), Some(rows), "the local copy is intact");
+    let res = w.post_json("/api/v1/sync", serde_json::json!({"endpoints": ["items"]})).await;
+    assert_eq!(res.status(), 202);
+    let started = std::time::Instant::now();
+    while state.sync.is_running(w.division) {
+        assert!(started.elapsed() < std::time::Duration::from_secs(60), "the sync ends");
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let report = state.sync.last_report(w.division).expect("the sync's report");
+    let err = report.tables["items"].error.clone().unwrap_or_default().to_lowercase();
+    assert!(err.contains("refused the token") || err.contains("authorized"), "not authorized is reported: {err}");
+    let store = state.stores.get(w.division).unwrap();
+    assert_eq!(store.row_count("items").unwrap(), rows, "the local copy is intact");
+    // Exact refused the renewal too: the user's session has ended, and says why.
+    let res = w.get("/api/v1/auth/session").await;
+    assert_eq!(res.status(), 401);
+    assert_eq!(res.json::<serde_json::Value>().await.unwrap()["error"]["code"], "sign_in_refused");
     w.stop().await;
 }
 

@@ -107,6 +107,9 @@ export const PROVIDER_UNREACHABLE = 'provider_unreachable'
 /** The code of a call refused because Exact Online no longer accepts the user's sign-in (403). */
 export const PROVIDER_SIGN_IN = 'provider_sign_in'
 
+/** Exact Online refused the user's sign-in while it answered: the session has ended (401). */
+export const SIGN_IN_REFUSED = 'sign_in_refused'
+
 /** An answer's body and, when it came from the server's stored copy, the copy's time. */
 export interface Answer<T> {
   body: T
@@ -191,6 +194,11 @@ export function isNetworkFailure(e: unknown): e is ApiError {
 /** Something needed Exact Online right now and it could not be reached (local data keeps working). */
 export function isProviderUnreachable(e: unknown): boolean {
   return isApiError(e) && e.code === PROVIDER_UNREACHABLE
+}
+
+/** Exact Online ended the user (access withdrawn, left the company): their session is over. */
+export function isSignInRefused(e: unknown): boolean {
+  return isApiError(e) && e.code === SIGN_IN_REFUSED
 }
 
 /** The spec's critical error (§8): the user is logged out and returned to the login screen. */

@@ -15,7 +15,6 @@ import { DivisionFromUrl } from './OrgSwitcher.tsx'
 import { OfflineBanner } from './OfflineBanner.tsx'
 import { OutageBanner } from './OutageBanner.tsx'
 import { SettingsMenu } from './SettingsMenu.tsx'
-import { SignInNotice } from './SignInNotice.tsx'
 import { ToastList } from './ToastList.tsx'
 import { WaitingBookings } from './WaitingBookings.tsx'
 
@@ -43,7 +42,6 @@ export function AppShell({ children }: { children: ReactNode }) {
       <OfflineBanner />
       {isSignedIn(session) && <WaitingBookings session={session} />}
       {isSignedIn(session) && <OutageBanner session={session} />}
-      {isSignedIn(session) && <SignInNotice session={session} />}
       <main id="main" tabIndex={-1} className="flex flex-1 flex-col focus:outline-none">
         {children}
       </main>

@@ -71,6 +71,8 @@ export const nl: Catalogue = {
   'nav.menu': 'Menu',
 
   'session.expired': 'Uw sessie is beëindigd. Log opnieuw in.',
+  'session.refused':
+    'Exact Online accepteert uw aanmelding niet meer: uw toegang is ingetrokken of u werkt niet meer bij dit bedrijf. Log opnieuw in; uw wijzigingen wachten tot u dat doet.',
 
   'logout.confirm': 'Weet u zeker dat u wilt uitloggen?',
   'logout.no': 'Nee',
@@ -338,11 +340,6 @@ export const nl: Catalogue = {
   'outage.asOfShort': 'Stand van {time}',
   'outage.asOfTitle': 'Exact Online is niet bereikbaar: dit is de laatste kopie die de server las, stand van {time}.',
 
-  'reauth.label': 'Inloggen bij Exact Online',
-  'reauth.needed': 'Exact Online vraagt u opnieuw in te loggen. Uw lokale werk gaat door; uw wijzigingen wachten tot u dat doet.',
-  'reauth.neededShort': 'Log opnieuw in bij Exact Online: uw wijzigingen wachten.',
-  'reauth.signIn': 'Inloggen met Exact Online',
-  'reauth.leaving': 'U gaat naar Exact Online…',
 
   'write.queued': 'In de wachtrij: verzonden zodra Exact Online antwoordt',
   'delete.button': 'Verwijderen',

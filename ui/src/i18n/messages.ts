@@ -72,6 +72,8 @@ export const en = {
   'nav.menu': 'Menu',
 
   'session.expired': 'Your session has ended. Please sign in again.',
+  'session.refused':
+    'Exact Online no longer accepts your sign-in: your access was withdrawn or you left the company. Sign in again; changes you made wait until you do.',
 
   'logout.confirm': 'Are you sure you want to logout?',
   'logout.no': 'No',
@@ -339,11 +341,6 @@ export const en = {
   'outage.asOfShort': 'As of {time}',
   'outage.asOfTitle': 'Exact Online cannot be reached: this is the last copy the server read, as of {time}.',
 
-  'reauth.label': 'Exact Online sign-in',
-  'reauth.needed': 'Exact Online needs you to sign in again. Your local work goes on; your changes wait until you do.',
-  'reauth.neededShort': 'Sign in with Exact Online again: your changes wait.',
-  'reauth.signIn': 'Sign in with Exact Online',
-  'reauth.leaving': 'Taking you to Exact Online…',
 
   'write.queued': 'Queued: sent when Exact Online answers',
   'delete.button': 'Delete',

@@ -17,7 +17,7 @@ afterEach(() => {
 
 /** A server whose session answer the test changes; records every call. */
 function fakeServer(first: Session) {
-  const state = { session: first as Session | 'unauthorized' | 'critical', calls: [] as string[] }
+  const state = { session: first as Session | 'unauthorized' | 'critical' | 'refused', calls: [] as string[] }
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init?: RequestInit) => {
@@ -31,6 +31,7 @@ function fakeServer(first: Session) {
       }
       if (url === '/api/v1/auth/session') {
         if (state.session === 'critical') return json({ error: { code: 'critical', message: 'A CRITICAL error occurred' } }, 401)
+        if (state.session === 'refused') return json({ error: { code: 'sign_in_refused', message: 'Exact Online no longer accepts your sign-in' } }, 401)
         return state.session === 'unauthorized'
           ? json({ error: { code: 'not_authorized', message: 'not authorized' } }, 401)
           : json(state.session)
@@ -128,16 +129,37 @@ describe('SessionProvider', () => {
     expect(server.calls.filter((c) => c === 'POST /api/v1/auth/logout')).toHaveLength(1)
   })
 
-  it('checks the session at once when Exact refuses the user’s sign-in', async () => {
+  it('checks the session at once when Exact refuses a call, and says why it ended', async () => {
     const server = fakeServer(session())
     const queryClient = renderAt('/dashboard')
     await waitFor(() => expect(queryClient.getQueryData(queryKeys.session)).toMatchObject({ tier: 'full' }))
-    server.session = session({ providerAccess: 'signInNeeded' })
+    server.session = 'refused'
     await act(async () => {
       await api('/refused').catch(() => undefined)
     })
-    await waitFor(() => expect(queryClient.getQueryData(queryKeys.session)).toMatchObject({ providerAccess: 'signInNeeded' }))
-    expect(server.calls).not.toContain('POST /api/v1/auth/logout')
+    await screen.findByText(/home page Exact Online no longer accepts your sign-in: your access was withdrawn/)
+    expect(server.calls).toContain('POST /api/v1/auth/logout')
+    expect(queryClient.getQueryData(queryKeys.session)).toMatchObject({ tier: 'public' })
+  })
+
+  it('ends the session when any call says Exact ended the user', async () => {
+    const server = fakeServer(session())
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        server.calls.push(`${init?.method ?? 'GET'} ${url}`)
+        if (url === '/api/v1/auth/session') return server.session === 'refused' ? json(PUBLIC_SESSION) : json(session())
+        if (url === '/api/v1/db/items') return json({ error: { code: 'sign_in_refused', message: 'refused' } }, 401)
+        return json(null, 204)
+      }),
+    )
+    const queryClient = renderAt('/dashboard')
+    await waitFor(() => expect(queryClient.getQueryData(queryKeys.session)).toMatchObject({ tier: 'full' }))
+    server.session = 'refused'
+    await act(async () => {
+      await api('/db/items').catch(() => undefined)
+    })
+    await screen.findByText(/home page Exact Online no longer accepts your sign-in/)
   })
 
   it('leaves a public visitor alone', async () => {

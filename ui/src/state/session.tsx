@@ -3,16 +3,29 @@ import { useQueryClient } from '@tanstack/react-query'
 import { createContext, useCallback, useContext, useEffect, useRef, type ReactNode } from 'react'
 import { useNavigate } from 'react-router'
 import { logout as postLogout } from '../api/auth.ts'
-import { isCriticalError, onApiError, PROVIDER_SIGN_IN } from '../api/client.ts'
+import { isCriticalError, isSignInRefused, onApiError, PROVIDER_SIGN_IN } from '../api/client.ts'
 import { queryKeys, useSession } from '../api/queries.ts'
-import { isLanguage, setLanguage, t } from '../i18n/index.ts'
+import { isLanguage, setLanguage, t, type MessageKey } from '../i18n/index.ts'
 import { HOME, isSignedIn } from '../lib/access.ts'
 import { errorNotices } from '../lib/globalErrors.ts'
 import { forgetCatalogues } from '../offline/catalogue.ts'
 import { endSession, sessionEnded } from './sessionEnd.ts'
 
 /** Why the session ends; anything but the user's own choice is told on Home. */
-export type EndReason = 'user' | 'expired' | 'critical'
+export type EndReason = 'user' | 'expired' | 'critical' | 'refused'
+
+/** What Home says about a session that ended without the user asking. */
+const END_NOTICES: Record<Exclude<EndReason, 'user'>, MessageKey> = {
+  expired: 'session.expired',
+  critical: 'error.critical',
+  refused: 'session.refused',
+}
+
+/** Why a failed session check or call ended the session. */
+function endReasonOf(error: unknown): EndReason {
+  if (isCriticalError(error)) return 'critical'
+  return isSignInRefused(error) ? 'refused' : 'expired'
+}
 
 /** Navigation state Home reads to show why the user is back. */
 export interface HomeNotice {
@@ -44,8 +57,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       try {
         await endSession({ postLogout, queryClient, local: window.localStorage, session: window.sessionStorage, forgetCatalogues })
         errorNotices.clear()
-        const notice =
-          reason === 'critical' ? t('error.critical') : reason === 'expired' ? t('session.expired') : undefined
+        const notice = reason === 'user' ? undefined : t(END_NOTICES[reason])
         navigate(HOME, { replace: true, state: notice ? ({ notice } satisfies HomeNotice) : null })
       } finally {
         ending.current = false
@@ -54,12 +66,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [queryClient, navigate],
   )
 
-  // Every call made through the API client, in a query or not: a critical error ends the session
-  // (spec §8); Exact refusing the user's sign-in shows its notice at once, not at the next check.
+  // Every call made through the API client, in a query or not: a critical error or Exact ending
+  // the user ends the session (spec §8); a call Exact refused has the session checked at once,
+  // which then says whether the refusal ended it.
   useEffect(
     () =>
       onApiError((error) => {
-        if (isCriticalError(error)) void end('critical')
+        if (isCriticalError(error) || isSignInRefused(error)) void end(endReasonOf(error))
         else if (error.code === PROVIDER_SIGN_IN) void queryClient.invalidateQueries({ queryKey: queryKeys.session })
       }),
     [queryClient, end],
@@ -90,7 +103,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (sessionEnded(wasSignedIn.current, data, error)) {
-      void end(isCriticalError(error) ? 'critical' : 'expired')
+      void end(endReasonOf(error))
     } else if (!error) {
       wasSignedIn.current = isSignedIn(data)
       if (wasSignedIn.current) criticalTold.current = false

@@ -1,0 +1,67 @@
+//! When Exact Online ends a user (their access withdrawn, removed from the company), their
+//! sessions end here too. An outage signs nobody out: only Exact answering the user's refresh
+//! token with a refusal does (`exact::tokens` records it and tells [`watch`]). The user's token
+//! set stays, marked refused, so the writes they queued wait with "waiting for … to sign in again"
+//! and go once the same user signs in anew; they no longer count as one of the organization's
+//! accounts for sync, live reads and labels.
+
+use crate::exact::oauth::now_ms;
+use crate::exact::tokens::Access;
+use crate::state::AppState;
+use std::sync::Weak;
+use tokio::sync::broadcast::error::RecvError;
+
+/// Ends every session of `user` (streams too; each browser hears why at its next call) and takes
+/// the user off their organizations' accounts.
+pub fn sign_out(state: &AppState, user: &str) {
+    match state.auth.sessions.end_refused(user, now_ms()) {
+        Ok(0) => {}
+        Ok(ended) => tracing::info!(ended, "Exact Online refused a user's sign-in: their sessions ended"),
+        Err(e) => tracing::error!(error = %format!("{e:#}"), "cannot end the sessions of a refused user"),
+    }
+    if let Err(e) = state.serverdb.remove_org_user(user) {
+        tracing::error!(error = %format!("{e:#}"), "cannot remove a refused user from their organizations");
+    }
+}
+
+/// Whether Exact refused `user`'s sign-in (no provider call: what the token store knows).
+pub fn is_refused(state: &AppState, user: &str) -> bool {
+    state.tokens.access(user) == Access::SignInNeeded
+}
+
+/// Ends the sessions of each user Exact refuses, as the refusal is heard (a request's renewal, the
+/// background renewals every token goes through within its 10 minutes, or a queued write's). The
+/// task holds the state weakly: a stopped server's databases are let go.
+pub fn watch(state: Weak<AppState>) -> tokio::task::JoinHandle<()> {
+    let Some(mut refusals) = state.upgrade().map(|s| s.tokens.refusals()) else {
+        return tokio::spawn(async {});
+    };
+    tokio::spawn(async move {
+        loop {
+            let heard = refusals.recv().await;
+            let Some(state) = state.upgrade() else { return };
+            match heard {
+                Ok(user) => sign_out(&state, &user),
+                // Refusals were missed: every session whose user is refused now ends.
+                Err(RecvError::Lagged(_)) => sign_out_every_refused(&state),
+                Err(RecvError::Closed) => return,
+            }
+        }
+    })
+}
+
+fn sign_out_every_refused(state: &AppState) {
+    let records = match state.auth.sessions.live_records(now_ms()) {
+        Ok(records) => records,
+        Err(e) => {
+            tracing::error!(error = %format!("{e:#}"), "cannot list sessions");
+            return;
+        }
+    };
+    let mut users: Vec<String> = records.into_iter().map(|r| r.user).collect();
+    users.sort();
+    users.dedup();
+    for user in users.iter().filter(|u| is_refused(state, u)) {
+        sign_out(state, user);
+    }
+}
