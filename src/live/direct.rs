@@ -1,6 +1,7 @@
 //! Direct reads of a provider path (`GET /exact/urlDirect`): every page followed under the
-//! live-read deadline (`deadline`); each answer is kept as the URL's last known one, which is
-//! served in an outage with when it was fetched.
+//! live-read deadline (`deadline`); each answer is kept as the URL's last known one for the user
+//! who read it (a read goes under that user's Exact rights), served to them in an outage with
+//! when it was fetched.
 
 use super::deadline::{self, Progress, Settled};
 use crate::error::{AppError, AppResult};
@@ -27,21 +28,21 @@ pub async fn read(state: &web::Data<AppState>, division: i64, user: String, url:
     let store = state.stores.get(division)?;
     let deadline = deadline::deadline_for(state, division);
     let progress = Progress::default();
-    let read = tokio::spawn(fetch(state.clone(), store.clone(), division, user, url.clone(), progress.clone()));
-    let has_copy = || store.last_known_fetched(&url).ok().flatten().is_some();
+    let read = tokio::spawn(fetch(state.clone(), store.clone(), division, user.clone(), url.clone(), progress.clone()));
+    let has_copy = || store.last_known_fetched(&user, &url).ok().flatten().is_some();
     let why = match deadline::settle(read, &progress, deadline, has_copy).await? {
         Settled::Fresh(body) => return Ok(Direct { body, as_of: None }),
         Settled::Refused(e) => return Err(e.into()),
         Settled::Stale(why) => why,
     };
-    last_known(store, url, why).await
+    last_known(store, user, url, why).await
 }
 
-/// The URL's last known answer in place of a fresh read (`why` is for the log), or
+/// `user`'s last known answer of the URL in place of a fresh read (`why` is for the log), or
 /// `provider_unreachable` without one.
-async fn last_known(store: Arc<OrgStore>, url: String, why: String) -> AppResult<Direct> {
-    let (s, u) = (store.clone(), url.clone());
-    let copy = web::block(move || s.last_known(&u))
+async fn last_known(store: Arc<OrgStore>, user: String, url: String, why: String) -> AppResult<Direct> {
+    let (s, r, u) = (store.clone(), user.clone(), url.clone());
+    let copy = web::block(move || s.last_known(&r, &u))
         .await
         .map_err(|e| AppError::internal(anyhow::anyhow!("{e}")))??
         .filter(|c| c.body.starts_with(b"{") && c.body.ends_with(b"}"));
@@ -52,7 +53,7 @@ async fn last_known(store: Arc<OrgStore>, url: String, why: String) -> AppResult
     // Served counts as used: it is the last to be evicted. Off the request, best effort.
     let now = now_ms();
     tokio::spawn(async move {
-        match web::block(move || store.touch_last_known(&url, now)).await {
+        match web::block(move || store.touch_last_known(&user, &url, now)).await {
             Ok(Ok(())) => {}
             Ok(Err(e)) => tracing::warn!(error = %e, "could not record the use of a last known answer"),
             Err(e) => tracing::warn!(error = %e, "could not record the use of a last known answer"),
@@ -71,13 +72,13 @@ async fn fetch(
     url: String,
     progress: Progress,
 ) -> Result<Vec<u8>, ExactError> {
-    let token = UserToken::new(state.tokens.clone(), user);
+    let token = UserToken::new(state.tokens.clone(), user.clone());
     let rows = super::all_rows(&state, division, &token, &url, &progress).await?;
     let fetched = now_ms();
     let body = serde_json::to_vec(&json!({"results": rows})).map_err(|e| ExactError::Malformed(e.to_string()))?;
     let (copy, bytes) = (body.clone(), body.len());
     tokio::spawn(async move {
-        match web::block(move || store.keep_last_known(&url, &copy, fetched, &last_known::LIMITS)).await {
+        match web::block(move || store.keep_last_known(&user, &url, &copy, fetched, &last_known::LIMITS)).await {
             Ok(Ok(Kept::Stored { evicted })) if evicted > 0 => {
                 tracing::debug!(evicted, "older last known answers evicted");
             }

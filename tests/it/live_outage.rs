@@ -2,7 +2,7 @@
 //! `/exact/live/{table}` answer within seconds, from their last known copy marked with
 //! `X-Data-As-Of` (and `responseDirect.asOf`), or `provider_unreachable` when there is none.
 
-use crate::provider::{World, browser_sign_in, quick_waits};
+use crate::provider::{World, browser_sign_in, browser_sign_in_as, quick_waits};
 use crate::support::TestServer;
 use serde_json::Value;
 use std::time::{Duration, Instant};
@@ -101,6 +101,39 @@ async fn live_reads_answer_from_their_last_known_copy_while_the_provider_is_down
     assert_eq!((status, as_of), (200, None));
     let (status, as_of, body, _) = timed(&w, &direct(NEVER_READ)).await;
     assert_eq!((status, as_of), (200, None), "{body}");
+    w.stop().await;
+}
+
+#[actix_web::test]
+async fn a_direct_read_kept_for_one_user_is_never_served_to_another() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    let other = browser_sign_in_as(&w.server.url, Some(1)).await;
+    let as_other = async |path: &str| {
+        let res = w.server.client.get(w.server.at(path)).header("cookie", &other.cookie).send().await.unwrap();
+        let as_of = res.headers().get("x-data-as-of").is_some();
+        (res.status().as_u16(), as_of, res.json::<Value>().await.unwrap())
+    };
+    let (status, _, checked) = as_other("/api/v1/checkUser").await;
+    assert_eq!((status, &checked["activated"]), (200, &Value::Bool(true)), "B joins the organization");
+    // User A reads under their own Exact rights; user B has never made this read.
+    let (status, _, a_online, _) = timed(&w, &direct(LINES)).await;
+    assert_eq!(status, 200, "{a_online}");
+
+    w.sim.handle().set_serving(false);
+    let (status, _, body) = as_other(&direct(LINES)).await;
+    assert_eq!(status, 503, "B is not served what A fetched: {body}");
+    assert_eq!(body["error"]["code"], "provider_unreachable");
+    let (status, as_of, body, _) = timed(&w, &direct(LINES)).await;
+    assert_eq!((status, as_of.is_some()), (200, true), "A still has theirs: {body}");
+    assert_eq!(results(&body), results(&a_online));
+
+    // Once B made the read themselves, their own copy answers for them.
+    w.sim.handle().set_serving(true);
+    let (status, as_of, _) = as_other(&direct(LINES)).await;
+    assert_eq!((status, as_of), (200, false));
+    w.sim.handle().set_serving(false);
+    let (status, as_of, _) = as_other(&direct(LINES)).await;
+    assert_eq!((status, as_of), (200, true));
     w.stop().await;
 }
 
