@@ -1,7 +1,9 @@
 //! `GET /api/v1/events`: Server-Sent Events with the sync toasts of the caller's organization.
-//! A stream lives no longer than its session: it looks at the session every few seconds and on
-//! each event, and ends once the session is over (logout, idle or lifetime). A session holds at
-//! most `MAX_STREAMS_PER_SESSION` streams; one more closes the session's oldest.
+//! A stream lives no longer than its session in its organization: it looks at the session every
+//! few seconds and on each event, and ends once the session is over (logout, idle, lifetime, Exact
+//! refusing its user) or switched to another organization; the browser's EventSource then opens
+//! the new organization's stream, checked for that organization's tier. A session holds at most
+//! `MAX_STREAMS_PER_SESSION` streams; one more closes the session's oldest.
 
 use super::router::Router;
 use crate::auth::session::StreamSlot;
@@ -51,12 +53,16 @@ struct Feed {
 }
 
 impl Feed {
+    /// Whether the session still holds, in the organization the stream was opened for.
     fn session_holds(&self) -> bool {
-        self.state.auth.sessions.is_live(&self.session_id, now_ms()).unwrap_or_else(|e| {
-            // A passing database error should not cut every stream; the next look decides.
-            tracing::warn!(error = %format!("{e:#}"), "event stream: cannot look up its session");
-            true
-        })
+        match self.state.auth.sessions.live_division(&self.session_id, now_ms()) {
+            Ok(division) => division == Some(self.division),
+            Err(e) => {
+                // A passing database error should not cut every stream; the next look decides.
+                tracing::warn!(error = %format!("{e:#}"), "event stream: cannot look up its session");
+                true
+            }
+        }
     }
 
     /// The next frame, or `None` when the stream ends.

@@ -206,14 +206,19 @@ impl Sessions {
         Ok(Some(record))
     }
 
-    /// Whether the session behind a cookie value still holds, without counting as a use (an open
-    /// event stream must not keep an idle session alive).
-    pub fn is_live(&self, cookie_value: &str, now_ms: i64) -> Result<bool> {
+    /// The division of the session behind a cookie value while it still holds, without counting
+    /// as a use (an open event stream must not keep an idle session alive).
+    pub fn live_division(&self, cookie_value: &str, now_ms: i64) -> Result<Option<i64>> {
         match self.read(&key_of(cookie_value)) {
-            Ok(record) => Ok(record.is_some_and(|r| r.live_at(now_ms))),
-            Err(e) if e.is::<Unreadable>() => Ok(false),
+            Ok(record) => Ok(record.filter(|r| r.live_at(now_ms)).map(|r| r.division)),
+            Err(e) if e.is::<Unreadable>() => Ok(None),
             Err(e) => Err(e),
         }
+    }
+
+    /// Whether the session behind a cookie value still holds (see [`Sessions::live_division`]).
+    pub fn is_live(&self, cookie_value: &str, now_ms: i64) -> Result<bool> {
+        Ok(self.live_division(cookie_value, now_ms)?.is_some())
     }
 
     /// Takes one of the session's event stream slots. When all are in use the oldest stream is

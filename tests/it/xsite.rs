@@ -397,6 +397,32 @@ async fn event_streams_end_with_the_session_and_the_oldest_gives_way() {
 }
 
 #[actix_web::test]
+async fn an_event_stream_ends_when_its_session_switches_organization() {
+    let w = World::start(sim_options()).await;
+    let stream = w.get("/api/v1/events").await;
+    assert_eq!(stream.status(), 200);
+    let session: serde_json::Value = w.get("/api/v1/auth/session").await.json().await.unwrap();
+    let other = session["divisions"]
+        .as_array()
+        .and_then(|d| d.iter().filter_map(|d| d["division"].as_i64()).find(|d| *d != w.division))
+        .expect("the demo user has a second organization");
+    let res = w.post_json("/api/v1/auth/division", serde_json::json!({ "division": other })).await;
+    assert_eq!(res.status(), 200);
+    // The old organization's toasts stop: the stream ends, and the browser opens the new one's.
+    let mut stream = stream.bytes_stream();
+    let ended = actix_web::rt::time::timeout(Duration::from_secs(10), async {
+        while let Some(chunk) = stream.next().await {
+            if chunk.is_err() {
+                break;
+            }
+        }
+    })
+    .await;
+    assert!(ended.is_ok(), "the stream of the old organization ended");
+    w.stop().await;
+}
+
+#[actix_web::test]
 async fn tls_answers_carry_hsts_and_host_prefixed_cookies() {
     let s = TestServer::start_with(
         |c| {
