@@ -81,11 +81,13 @@ pub enum Code {
     /// Exact Online refused the user's sign-in while it answered (access withdrawn, removed from
     /// the company): the session has ended; a new sign-in lets the user's waiting changes go.
     SignInRefused,
+    /// A request body arrived too slowly (`api::slow_bodies`).
+    RequestTimeout,
 }
 
 impl Code {
     /// The whole catalogue, in its order (the OpenAPI document lists it).
-    pub const ALL: [Code; 33] = [
+    pub const ALL: [Code; 34] = [
         Code::Timeout,
         Code::BadRequest,
         Code::Canceled,
@@ -119,6 +121,7 @@ impl Code {
         Code::AdminOnly,
         Code::TooManyEntries,
         Code::SignInRefused,
+        Code::RequestTimeout,
     ];
 
     /// The code as it appears in the JSON body.
@@ -157,6 +160,7 @@ impl Code {
             Code::AdminOnly => "admin_only",
             Code::TooManyEntries => "too_many_entries",
             Code::SignInRefused => "sign_in_refused",
+            Code::RequestTimeout => "request_timeout",
         }
     }
 
@@ -214,6 +218,7 @@ impl Code {
             Code::SignInRefused => {
                 "Exact Online no longer accepts your sign-in (your access was withdrawn or you left the company): sign in again; your waiting changes are sent once you do"
             }
+            Code::RequestTimeout => "The request arrived too slowly: check the connection and send it again",
         }
     }
 
@@ -238,6 +243,7 @@ impl Code {
             Code::Timeout => StatusCode::GATEWAY_TIMEOUT,
             Code::Warehouses | Code::DivisionInfo | Code::Provider => StatusCode::BAD_GATEWAY,
             Code::TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
+            Code::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             Code::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Code::Unavailable | Code::ProviderUnreachable => StatusCode::SERVICE_UNAVAILABLE,
             Code::Unknown | Code::TableInfo => StatusCode::INTERNAL_SERVER_ERROR,
@@ -369,6 +375,7 @@ pub fn json_config(limit: usize) -> actix_web::web::JsonConfig {
             JsonPayloadError::OverflowKnownLength { .. } | JsonPayloadError::Overflow { .. } => {
                 AppError::new(Code::PayloadTooLarge)
             }
+            JsonPayloadError::Payload(e) if crate::api::slow_bodies::too_slow(e) => AppError::new(Code::RequestTimeout),
             JsonPayloadError::ContentType => {
                 AppError::bad_request("The input provided was bad: expected Content-Type application/json")
             }
@@ -431,6 +438,7 @@ mod tests {
             Code::AdminOnly => 30,
             Code::TooManyEntries => 31,
             Code::SignInRefused => 32,
+            Code::RequestTimeout => 33,
         }
     }
 

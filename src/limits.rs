@@ -78,9 +78,12 @@ pub const PICTURE_MAX_PIXELS: u64 = 40_000_000;
 /// Most memory the picture decoder may allocate for one picture.
 pub const PICTURE_MAX_DECODE_BYTES: u64 = 256 * 1024 * 1024;
 
-/// Sign-ins in flight at once; beyond it the oldest is forgotten, so anonymous login floods keep
-/// memory bounded (a real browser's sign-in takes seconds, a flood would need this many meanwhile).
+/// Sign-ins in flight at once; beyond it a new start is answered 429 and nothing is forgotten,
+/// so anonymous login floods keep memory bounded without pushing out a real sign-in in progress.
 pub const MAX_PENDING_LOGINS: usize = 1000;
+/// Sign-ins in flight from one address (a shared handheld station, a proxy without trusted
+/// forwarding): a real browser starts one at a time, a flood from one address stops here.
+pub const MAX_PENDING_LOGINS_PER_ADDRESS: usize = 50;
 /// Admin password verifications running at once (Argon2 holds about 19 MiB each); one per user.
 pub const REAUTH_VERIFICATIONS_AT_ONCE: usize = 2;
 
@@ -100,3 +103,20 @@ pub const JOIN_QUEUE_WAIT: std::time::Duration = std::time::Duration::from_secs(
 /// Bytes a printer's IPP answer may have: attribute answers are a few KB, and anything on the LAN
 /// can claim to be a printer.
 pub const PRINTER_ANSWER_MAX_BYTES: usize = 1024 * 1024;
+
+/// A request body has this long to start arriving (and a slow one this long before its pace is
+/// counted): a handheld on weak Wi-Fi sends a booking in well under a second.
+pub const BODY_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Bytes a second a body must average after the grace: each byte buys its share of a second, so
+/// a client that sends a byte a second is cut at the grace's end (`api::slow_bodies`), while a
+/// slow but steady upload goes on up to `BODY_DEADLINE`.
+pub const BODY_MIN_RATE: u64 = 1024;
+
+/// Longest any body may take, whatever its pace: a 1 GB ImportData over the LAN takes minutes.
+pub const BODY_DEADLINE: std::time::Duration = std::time::Duration::from_secs(30 * 60);
+
+/// Most connections the server holds at once, over all workers: half the descriptors the
+/// systemd unit allows (`LimitNOFILE=8192`), leaving the rest for databases, printers and Exact.
+/// Where the process may open fewer, half of what it may (`server::connection_limit`).
+pub const MAX_CONNECTIONS: usize = 4096;

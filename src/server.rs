@@ -173,12 +173,19 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
                 .app_data(error::path_config())
                 .wrap(security_headers(tls))
                 .wrap(middleware::Compress::default())
+                .wrap(middleware::from_fn(crate::api::slow_bodies::pace))
                 .wrap(middleware::from_fn(telemetry::log_requests))
                 .configure(routes)
         }
     };
     // Signals are ours (below), so that event streams end before the graceful wait begins.
-    let server = HttpServer::new(factory).shutdown_timeout(SHUTDOWN_GRACE.as_secs()).disable_signals();
+    let workers = std::thread::available_parallelism().map_or(2, usize::from);
+    let server = HttpServer::new(factory)
+        .workers(workers)
+        // actix counts per worker; past the limit, new connections wait in the listen backlog
+        .max_connections(connection_limit().div_ceil(workers).max(1))
+        .shutdown_timeout(SHUTDOWN_GRACE.as_secs())
+        .disable_signals();
     let server = if config.tls.enabled {
         let tls_config = tls::server_config(&config.tls, &config.data_dir)?;
         server.listen_rustls_0_23(listener, tls_config)?
@@ -274,6 +281,34 @@ async fn stop_on_signal(stopping: Arc<tokio::sync::watch::Sender<bool>>, handle:
     }
     stopping.send_replace(true);
     handle.stop(true).await;
+}
+
+/// How many connections the server holds at once: `limits::MAX_CONNECTIONS`, or half the
+/// descriptors this process may open where that is fewer (after raising the soft limit to the
+/// hard one, as far as the system allows), so connections can never use up the descriptors the
+/// databases, printers and Exact's calls need.
+pub fn connection_limit() -> usize {
+    let may_open = open_files_limit();
+    crate::limits::MAX_CONNECTIONS.min(may_open.map_or(usize::MAX, |n| n / 2)).max(64)
+}
+
+#[cfg(unix)]
+fn open_files_limit() -> Option<usize> {
+    use rustix::process::{Resource, getrlimit, setrlimit};
+    let mut limit = getrlimit(Resource::Nofile);
+    // A shell's soft limit (often 1024) is below what the system grants this user: take it.
+    if limit.current < limit.maximum {
+        let raised = rustix::process::Rlimit { current: limit.maximum, maximum: limit.maximum };
+        if setrlimit(Resource::Nofile, raised).is_ok() {
+            limit = raised;
+        }
+    }
+    limit.current.map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+}
+
+#[cfg(not(unix))]
+fn open_files_limit() -> Option<usize> {
+    None
 }
 
 fn prepare_data_dir(dir: &Path) -> Result<()> {
@@ -392,5 +427,19 @@ impl RunningServer {
     /// Runs one pass of the background schedule now (what the timer does every interval).
     pub async fn run_scheduled_sync(&self) {
         sync::schedule::run_once(&self.state.sync, &ScheduledOrgs(self.state.clone())).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn connections_never_take_more_than_half_the_descriptors() {
+        let limit = connection_limit();
+        assert!(limit <= crate::limits::MAX_CONNECTIONS);
+        if let Some(may_open) = open_files_limit() {
+            assert!(limit <= (may_open / 2).max(64), "{limit} of {may_open}");
+        }
     }
 }

@@ -26,7 +26,10 @@ use utoipa::{IntoParams, ToSchema};
 
 pub fn routes(r: &mut Router) {
     r.public("/auth/login", |res| {
-        res.get(login).query::<LoginQuery>().empty(302, "Sends the browser to Exact Online's sign-in")
+        res.get(login)
+            .query::<LoginQuery>()
+            .empty(302, "Sends the browser to Exact Online's sign-in")
+            .fails(&[Code::TooManyRequests])
     });
     r.public("/auth/authorize", |res| {
         res.post(authorize)
@@ -108,13 +111,21 @@ async fn login(state: web::Data<AppState>, req: HttpRequest, q: web::Query<Login
         return Err(AppError::bad_request("The Host header is too long"));
     }
     let nonce = session::random_id();
-    let login_state = state.auth.sessions.start_login(PendingLogin {
-        nonce: nonce.clone(),
-        redirect_uri: redirect_uri.clone(),
-        purpose: q.purpose,
-        return_to: local_path(q.return_to),
-        created_ms: now_ms(),
-    });
+    let login_state = state
+        .auth
+        .sessions
+        .start_login(PendingLogin {
+            nonce: nonce.clone(),
+            redirect_uri: redirect_uri.clone(),
+            purpose: q.purpose,
+            return_to: local_path(q.return_to),
+            created_ms: now_ms(),
+            address: super::client::ClientInfo::of(&req).ip,
+        })
+        .map_err(|full| {
+            // A real browser's sign-in takes seconds; a flood's entries expire with the sign-in time.
+            AppError::new(Code::TooManyRequests).caused_by(full).retry_after(Duration::from_secs(60))
+        })?;
     let url = state.tokens.oauth().authorize_url(&redirect_uri, &login_state);
     Ok(HttpResponse::Found()
         .insert_header((header::LOCATION, url))

@@ -190,7 +190,13 @@ async fn import(
     let mut file = std::fs::File::create(&upload.0).map_err(AppError::internal)?;
     let mut size = 0usize;
     while let Some(chunk) = body.next().await {
-        let chunk = chunk.map_err(|e| AppError::bad_request(format!("the upload broke off: {e}")))?;
+        let chunk = chunk.map_err(|e| {
+            if super::slow_bodies::too_slow(&e) {
+                AppError::new(Code::RequestTimeout)
+            } else {
+                AppError::bad_request(format!("the upload broke off: {e}"))
+            }
+        })?;
         size += chunk.len();
         if size > MAX_IMPORT_BYTES {
             return Err(AppError::new(Code::PayloadTooLarge));

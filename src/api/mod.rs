@@ -26,6 +26,7 @@ pub mod scanning;
 pub mod scope;
 pub mod sessions;
 pub mod setup;
+pub mod slow_bodies;
 pub mod status;
 pub mod sync;
 pub mod tracking;

@@ -24,7 +24,7 @@ const SECURE_LOGIN_COOKIE: &str = "__Host-esm_login";
 pub const SESSION_IDLE_MS: i64 = 12 * 3_600_000;
 /// A session ends this long after its sign-in however busy it is (a stolen cookie does not last).
 pub const SESSION_MAX_MS: i64 = 7 * 24 * 3_600_000;
-pub use crate::limits::{MAX_PENDING_LOGINS, MAX_STREAMS_PER_SESSION};
+pub use crate::limits::{MAX_PENDING_LOGINS, MAX_PENDING_LOGINS_PER_ADDRESS, MAX_STREAMS_PER_SESSION};
 /// A started sign-in must come back within this time (the provider's codes live 3 minutes).
 pub const LOGIN_TTL_MS: i64 = 10 * 60_000;
 /// How long a fresh re-authentication makes an administrator (with the admin password) and opens
@@ -81,6 +81,17 @@ pub struct PendingLogin {
     pub purpose: LoginPurpose,
     pub return_to: Option<String>,
     pub created_ms: i64,
+    /// Where the sign-in was started from (bounded per address).
+    pub address: Option<std::net::IpAddr>,
+}
+
+/// Why a sign-in could not be started now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum LoginsFull {
+    #[error("too many sign-ins in progress from this address")]
+    Address,
+    #[error("too many sign-ins in progress")]
+    Server,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default, utoipa::ToSchema)]
@@ -332,17 +343,23 @@ impl Sessions {
         }))
     }
 
-    /// Remembers a sign-in that is leaving for the provider; answers its `state`.
-    pub fn start_login(&self, login: PendingLogin) -> String {
-        let state = random_id();
+    /// Remembers a sign-in that is leaving for the provider; answers its `state`. Past the bounds
+    /// (per address, then server-wide) the start is refused and every sign-in in progress stays:
+    /// a flood waits for its own to expire, it never pushes out someone else's.
+    pub fn start_login(&self, login: PendingLogin) -> Result<String, LoginsFull> {
         let mut pending = self.pending.lock();
         pending.retain(|_, p| login.created_ms - p.created_ms < LOGIN_TTL_MS);
-        while pending.len() >= MAX_PENDING_LOGINS {
-            let Some(oldest) = pending.iter().min_by_key(|(_, p)| p.created_ms).map(|(k, _)| k.clone()) else { break };
-            pending.remove(&oldest);
+        if login.address.is_some()
+            && pending.values().filter(|p| p.address == login.address).count() >= MAX_PENDING_LOGINS_PER_ADDRESS
+        {
+            return Err(LoginsFull::Address);
         }
+        if pending.len() >= MAX_PENDING_LOGINS {
+            return Err(LoginsFull::Server);
+        }
+        let state = random_id();
         pending.insert(state.clone(), login);
-        state
+        Ok(state)
     }
 
     /// Sign-ins in flight.
@@ -511,44 +528,51 @@ mod tests {
         assert!(sessions.take_refusal(&other));
     }
 
-    #[test]
-    fn pending_sign_ins_are_capped_oldest_first() {
-        let dir = tempfile::tempdir().unwrap();
-        let sessions = Sessions::new(Arc::new(ServerDb::open(dir.path()).unwrap()));
-        let login = |at: i64| PendingLogin {
+    fn login_from(at: i64, address: Option<&str>) -> PendingLogin {
+        PendingLogin {
             nonce: format!("n{at}"),
             redirect_uri: "http://x/callback".into(),
             purpose: LoginPurpose::Login,
             return_to: None,
             created_ms: at,
-        };
-        let first = sessions.start_login(login(0));
-        let second = sessions.start_login(login(1));
-        for at in 2..=MAX_PENDING_LOGINS as i64 {
-            sessions.start_login(login(at));
+            address: address.map(|a| a.parse().expect("an address")),
         }
-        assert_eq!(sessions.pending_logins(), MAX_PENDING_LOGINS);
-        assert!(sessions.finish_login(&first, Some("n0"), 5).is_none(), "the oldest made room");
-        assert!(sessions.finish_login(&second, Some("n1"), 5).is_some(), "the others still finish");
+    }
+
+    #[test]
+    fn pending_sign_ins_are_bounded_per_address_and_in_all_without_forgetting_any() {
+        let dir = tempfile::tempdir().unwrap();
+        let sessions = Sessions::new(Arc::new(ServerDb::open(dir.path()).unwrap()));
+        let real = sessions.start_login(login_from(0, Some("10.0.0.7"))).expect("a real sign-in starts");
+        for at in 1..=MAX_PENDING_LOGINS_PER_ADDRESS as i64 {
+            sessions.start_login(login_from(at, Some("10.0.0.66"))).expect("within the address's bound");
+        }
+        assert_eq!(sessions.start_login(login_from(99, Some("10.0.0.66"))), Err(LoginsFull::Address));
+        // many addresses fill the server's bound; then everybody waits, nobody is pushed out
+        let mut at = 100;
+        while sessions.pending_logins() < MAX_PENDING_LOGINS {
+            let address = format!("10.1.{}.{}", at / 250, at % 250);
+            sessions.start_login(login_from(at, Some(&address))).expect("within the bound");
+            at += 1;
+        }
+        assert_eq!(sessions.start_login(login_from(at, Some("10.9.9.9"))), Err(LoginsFull::Server));
+        assert!(sessions.finish_login(&real, Some("n0"), at).is_some(), "the real sign-in still finishes");
+        // expired ones make room again
+        let later = sessions.start_login(login_from(LOGIN_TTL_MS + 200_000, Some("10.0.0.66")));
+        assert!(later.is_ok(), "after the sign-in time, the flood's entries are gone");
     }
 
     #[test]
     fn a_login_finishes_once_and_only_in_the_browser_that_started_it() {
         let dir = tempfile::tempdir().unwrap();
         let sessions = Sessions::new(Arc::new(ServerDb::open(dir.path()).unwrap()));
-        let login = |nonce: &str| PendingLogin {
-            nonce: nonce.into(),
-            redirect_uri: "http://x/callback".into(),
-            purpose: LoginPurpose::Login,
-            return_to: None,
-            created_ms: 0,
-        };
-        let state = sessions.start_login(login("n1"));
+        let login = |nonce: &str| PendingLogin { nonce: nonce.into(), ..login_from(0, None) };
+        let state = sessions.start_login(login("n1")).unwrap();
         assert!(sessions.finish_login(&state, Some("other"), 1).is_none(), "another browser's cookie");
         assert!(sessions.finish_login(&state, None, 1).is_none(), "no cookie");
         assert!(sessions.finish_login(&state, Some("n1"), 1).is_some());
         assert!(sessions.finish_login(&state, Some("n1"), 2).is_none(), "single use");
-        let late = sessions.start_login(login("n2"));
+        let late = sessions.start_login(login("n2")).unwrap();
         assert!(sessions.finish_login(&late, Some("n2"), LOGIN_TTL_MS + 1).is_none(), "too late");
     }
 }

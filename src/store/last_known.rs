@@ -115,7 +115,14 @@ impl OrgStore {
     }
 
     /// Keeps `body` as the last known answer of `url`, fetched at `fetched_ms`, within `limits`.
-    pub fn keep_last_known(&self, reader: &str, url: &str, body: &[u8], fetched_ms: i64, limits: &Limits) -> StoreResult<Kept> {
+    pub fn keep_last_known(
+        &self,
+        reader: &str,
+        url: &str,
+        body: &[u8],
+        fetched_ms: i64,
+        limits: &Limits,
+    ) -> StoreResult<Kept> {
         let key = key_of(reader, url);
         let packed = (body.len() <= limits.max_answer_bytes).then(|| lz4_flex::block::compress(body));
         self.write(Commit::Fast, |w| {

@@ -327,6 +327,57 @@ async fn an_outage_signs_nobody_out_even_a_user_exact_refuses_meanwhile() {
 }
 
 #[actix_web::test]
+async fn a_flood_of_sign_in_starts_from_one_address_pushes_out_no_real_sign_in() {
+    let sim = Simulator::start(sim_options()).await.unwrap();
+    // The flood comes through the trusted proxy (so it has an address of its own); the real
+    // browser straight from loopback.
+    let server = server_for(&sim, &Issuer::generate(), |c| c.server.trusted_proxies = vec!["127.0.0.1".into()]).await;
+    // A real user starts signing in, and is at Exact's page when the flood begins.
+    let real = server.client.get(server.at("/api/v1/auth/login")).send().await.unwrap();
+    assert_eq!(real.status(), 302);
+    let nonce = set_cookie(&real, "esm_login").expect("login cookie");
+    let to_exact = real.headers()["location"].to_str().unwrap().to_string();
+
+    let mut statuses = Vec::new();
+    for _ in 0..1001 {
+        let res = server
+            .client
+            .get(server.at("/api/v1/auth/login"))
+            .header("x-forwarded-for", "203.0.113.9")
+            .send()
+            .await
+            .unwrap();
+        if res.status() == 429 {
+            assert!(res.headers().contains_key("retry-after"), "the flood is told when to come back");
+        }
+        statuses.push(res.status().as_u16());
+    }
+    let started = statuses.iter().filter(|s| **s == 302).count();
+    assert_eq!(started, stock_manager::limits::MAX_PENDING_LOGINS_PER_ADDRESS);
+    assert_eq!(statuses.iter().filter(|s| **s == 429).count(), 1001 - started);
+
+    // The real sign-in comes back and completes.
+    let back = approve(&to_exact).await;
+    let code = crate::provider::query(&back, "code").expect("code");
+    let state = crate::provider::query(&back, "state").expect("state");
+    let res = server
+        .client
+        .post(server.at("/api/v1/auth/authorize"))
+        .header("cookie", format!("esm_login={nonce}"))
+        .json(&json!({"code": code, "state": state}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200, "the real sign-in completes");
+    assert!(set_cookie(&res, "esm_session").is_some_and(|v| !v.is_empty()));
+    // Someone else still starts a sign-in at once.
+    let other = server.client.get(server.at("/api/v1/auth/login")).send().await.unwrap();
+    assert_eq!(other.status(), 302);
+    server.stop().await;
+    sim.stop().await;
+}
+
+#[actix_web::test]
 async fn a_session_the_server_cannot_read_any_more_is_a_critical_error_once() {
     let sim = Simulator::start(sim_options()).await.unwrap();
     let server = server_for(&sim, &Issuer::generate(), |_| {}).await;

@@ -60,6 +60,7 @@ mod server;
 mod setup;
 #[cfg(feature = "demo")]
 mod sim;
+mod slow_clients;
 #[cfg(feature = "demo")]
 mod sync;
 #[cfg(feature = "demo")]

@@ -67,7 +67,7 @@ pub async fn approve_as(authorize_url: &str, user: Option<usize>) -> url::Url {
     url::Url::parse(res.headers()["location"].to_str().unwrap()).unwrap()
 }
 
-fn query(url: &url::Url, key: &str) -> Option<String> {
+pub fn query(url: &url::Url, key: &str) -> Option<String> {
     url.query_pairs().find(|(k, _)| k == key).map(|(_, v)| v.into_owned())
 }
 
