@@ -116,6 +116,12 @@ pub const BODY_MIN_RATE: u64 = 1024;
 /// Longest any body may take, whatever its pace: a 1 GB ImportData over the LAN takes minutes.
 pub const BODY_DEADLINE: std::time::Duration = std::time::Duration::from_secs(30 * 60);
 
+/// Live or direct reads of Exact Online one user may have going at once (`live::slots`).
+pub const MAX_LIVE_READS_PER_USER: usize = 4;
+/// How long one more read waits for a place before it is answered 429: a screen that reads a list
+/// in chunks of ids asks for several at once, and each is seconds at most.
+pub const LIVE_READ_SLOT_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Most connections the server holds at once, over all workers: half the descriptors the
 /// systemd unit allows (`LimitNOFILE=8192`), leaving the rest for databases, printers and Exact.
 /// Where the process may open fewer, half of what it may (`server::connection_limit`).

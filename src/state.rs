@@ -66,6 +66,8 @@ pub struct AppState {
     /// Turns true when the server begins to stop: open event streams end at once instead of
     /// holding the shutdown for its whole grace period.
     pub stopping: Arc<tokio::sync::watch::Sender<bool>>,
+    /// Live and direct reads in progress per user (`live::slots`).
+    pub live_reads: Arc<crate::live::slots::ReadSlots>,
 }
 
 impl AppState {
@@ -139,6 +141,7 @@ impl AppState {
             first_run,
             restart,
             stopping: Arc::new(tokio::sync::watch::Sender::new(false)),
+            live_reads: Arc::default(),
         })
     }
 

@@ -3,6 +3,7 @@
 
 use super::router::Router;
 use super::scope::Org;
+use crate::auth::tier::Session;
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::catalogue::{self, Kind};
 use crate::live::{AS_OF_HEADER, tables};
@@ -21,7 +22,7 @@ pub fn routes(r: &mut Router) {
             )
             .header(AS_OF_HEADER, "Only on a copy kept from an earlier read: when it was fetched, epoch milliseconds")
             .fails(&[Code::SyncEndpointLive, Code::ProviderUnreachable, Code::ProviderSignIn, Code::Warehouses])
-            .fails(&[Code::TableInfo])
+            .fails(&[Code::TableInfo, Code::TooManyRequests])
     });
 }
 
@@ -34,6 +35,7 @@ struct LiveQuery {
 
 async fn read(
     state: web::Data<AppState>,
+    session: Session,
     org: Org,
     table: web::Path<String>,
     q: web::Query<LiveQuery>,
@@ -43,6 +45,8 @@ async fn read(
         Some(_) => return Err(AppError::new(Code::SyncEndpointLive)),
         None => return Err(AppError::bad_request(format!("unknown endpoint '{table}'"))),
     };
+    // Held until answered, or dropped with the request when its client goes away.
+    let _slot = crate::live::read_slot(&state, &session.record.user).await?;
     let table = tables::read(&state, org.division, ep, q.refresh).await?;
     let mut res = HttpResponse::Ok();
     res.content_type("application/json");

@@ -509,6 +509,8 @@ async fn url_direct(
     })?;
     // During an outage the last known answer of this URL is served, marked with when it was
     // fetched (`crate::live::direct`).
+    // Held until answered, or dropped with the request when its client goes away.
+    let _slot = crate::live::read_slot(&state, &session.record.user).await?;
     let read = direct::read(&state, division, session.record.user.clone(), url).await?;
     let mut res = HttpResponse::Ok();
     res.content_type("application/json");

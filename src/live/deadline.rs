@@ -70,20 +70,20 @@ pub enum Settled<T> {
     Refused(ExactError),
 }
 
-/// Aborts a read that is still waiting for its first page when its caller stops waiting (the
-/// deadline, or the client went away): nothing of a read is half-done, and a read that has not
-/// been answered would otherwise go on retrying for minutes. One being answered runs to its end
-/// so that its copy is refreshed.
+/// Aborts a read its caller stopped waiting for: the deadline passed before Exact answered any
+/// of it (it would otherwise go on retrying for minutes), or the request's future was dropped
+/// (the server stopping, an HTTP/2 stream reset), whatever the read had done. actix-web does not
+/// drop an HTTP/1 handler whose client closed the connection (actix-web issues 1313, 3462): such
+/// a read runs to its end, bounded by `live::slots` and the read's row limit. Nothing of a read is half
+/// done: its copy is kept only once it is whole. Only a read [`settle`] detached on purpose (Exact
+/// answering slowly while a copy was served) runs on, to refresh that copy.
 struct Abandon<T> {
     read: Option<JoinHandle<T>>,
-    progress: Progress,
 }
 
 impl<T> Drop for Abandon<T> {
     fn drop(&mut self) {
-        if let Some(read) = &self.read
-            && !self.progress.seen()
-        {
+        if let Some(read) = &self.read {
             read.abort();
         }
     }
@@ -99,7 +99,7 @@ pub async fn settle<T>(
     deadline: Duration,
     has_copy: impl FnOnce() -> bool,
 ) -> Result<Settled<T>, AppError> {
-    let mut guard = Abandon { read: Some(read), progress: progress.clone() };
+    let mut guard = Abandon { read: Some(read) };
     let Some(handle) = guard.read.as_mut() else { return Err(AppError::internal(anyhow::anyhow!("no read"))) };
     let joined = match tokio::time::timeout(deadline, &mut *handle).await {
         Ok(joined) => joined,
@@ -200,6 +200,24 @@ mod tests {
         });
         let settled = settle(read, &progress, Duration::from_millis(100), || false).await.unwrap();
         assert!(matches!(settled, Settled::Fresh(7)));
+    }
+
+    #[tokio::test]
+    async fn a_read_whose_client_went_away_is_aborted_even_while_answered() {
+        let progress = Progress::default();
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let p = progress.clone();
+        let read = spawn(async move {
+            let _tx = tx;
+            p.answered();
+            // many more pages to come
+            tokio::time::sleep(Duration::from_secs(60)).await;
+            Ok(1)
+        });
+        // No copy, so the read being answered is waited for; then the request is dropped.
+        let waiting = settle(read, &progress, Duration::from_millis(50), || false);
+        assert!(tokio::time::timeout(Duration::from_millis(300), waiting).await.is_err());
+        assert!(rx.await.is_err(), "the read was aborted with its request");
     }
 
     #[tokio::test]

@@ -5,9 +5,25 @@
 
 pub mod deadline;
 pub mod direct;
+pub mod slots;
 pub mod tables;
 
 pub use deadline::AS_OF_HEADER;
+
+/// A place for one more live or direct read of `user` (waiting for one while they have the most
+/// going), or 429.
+pub async fn read_slot(state: &AppState, user: &str) -> Result<slots::ReadSlot, crate::error::AppError> {
+    state.live_reads.take(user).await.ok_or_else(|| {
+        crate::error::AppError::with_message(
+            crate::error::Code::TooManyRequests,
+            format!(
+                "At most {} reads of Exact Online at once per user: wait for the others to finish",
+                crate::limits::MAX_LIVE_READS_PER_USER
+            ),
+        )
+        .retry_after(std::time::Duration::from_secs(1))
+    })
+}
 
 use crate::exact::ExactError;
 use crate::exact::client::gather;

@@ -10,7 +10,7 @@ use stock_manager::auth::licence::Issuer;
 use stock_manager::exact::Waits;
 use stock_manager::exact::oauth::now_ms;
 use stock_manager::server::StartOptions;
-use stock_manager::sim::{SimOptions, Simulator};
+use stock_manager::sim::{Faults, SimOptions, Simulator};
 
 const LINES: &str = "purchaseorder/PurchaseOrderLines?$select=ID,Item,Quantity&$filter=Quantity gt 0";
 /// The same read spelled another way: parameters swapped, the filter percent-encoded.
@@ -134,6 +134,34 @@ async fn a_direct_read_kept_for_one_user_is_never_served_to_another() {
     w.sim.handle().set_serving(false);
     let (status, as_of, _) = as_other(&direct(LINES)).await;
     assert_eq!((status, as_of), (200, true));
+    w.stop().await;
+}
+
+#[actix_web::test]
+async fn a_user_has_at_most_four_reads_of_exact_going_at_once() {
+    use stock_manager::limits::MAX_LIVE_READS_PER_USER;
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    let state = w.server.running.as_ref().unwrap().state();
+    // Slow answers, and a screen asking for more reads at once than a user may have going: they
+    // take turns, and every one is answered.
+    w.sim.handle().set_faults(Faults { latency_ms: 300, ..Default::default() });
+    let mut going = Vec::new();
+    for n in 0..MAX_LIVE_READS_PER_USER + 3 {
+        let req =
+            w.request(reqwest::Method::GET, &direct(&format!("logistics/Items?$select=ID&$filter=Code eq 'X{n}'")));
+        going.push(tokio::spawn(req.send()));
+    }
+    let mut most = 0;
+    while !going.iter().all(|r| r.is_finished()) {
+        most = most.max(state.live_reads.taken_by(&w.user));
+        actix_web::rt::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(most, MAX_LIVE_READS_PER_USER, "never more at once");
+    for read in going {
+        let res = read.await.unwrap().unwrap();
+        assert_eq!(res.status(), 200, "each is answered in its turn");
+    }
+    assert_eq!(state.live_reads.taken_by(&w.user), 0, "every place is free again");
     w.stop().await;
 }
 
