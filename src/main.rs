@@ -31,6 +31,14 @@ enum Command {
     Backup(BackupArgs),
     /// Bring a backup back into an empty data directory.
     Restore(RestoreArgs),
+    /// Who is signed in, and ending a user's sessions at once (a worker who left, a lost handheld).
+    Sessions {
+        #[command(subcommand)]
+        action: SessionsAction,
+        /// Data directory (overrides `data_dir`).
+        #[arg(long, value_name = "DIR", global = true)]
+        data_dir: Option<PathBuf>,
+    },
     /// Licence codes, for the vendor: make a signing key, issue codes.
     License {
         #[command(subcommand)]
@@ -109,6 +117,18 @@ enum LicenseAction {
         /// Last valid day, YYYY-MM-DD; default no expiry.
         #[arg(long, value_name = "DATE")]
         expires: Option<chrono::NaiveDate>,
+    },
+}
+
+#[derive(Subcommand)]
+enum SessionsAction {
+    /// Every signed-in user of every organization, most recently used first.
+    List,
+    /// End every session of a user at once: each browser and handheld of theirs is signed out.
+    End {
+        /// The Exact user id or user name, as `sessions list` shows it.
+        #[arg(long, value_name = "ID")]
+        user: String,
     },
 }
 
@@ -256,6 +276,38 @@ fn main() -> ExitCode {
                 let manifest = stock_manager::backup::run_backup(&config, &args.to).await?;
                 println!("Backup: {}", args.to.display());
                 println!("Contents: {}", stock_manager::backup::describe(&manifest));
+                Ok(())
+            })
+        }
+        Command::Sessions { action, data_dir } => {
+            let serve = ServeArgs { listen: None, data_dir };
+            let config = match load_config(cli.config.as_deref(), &serve) {
+                Ok(c) => c,
+                Err(code) => return code,
+            };
+            run_async(async move {
+                use stock_manager::auth::sessions_cli;
+                match action {
+                    SessionsAction::List => {
+                        let users = sessions_cli::list(&config).await?;
+                        if users.is_empty() {
+                            println!("Nobody is signed in.");
+                        }
+                        for u in users {
+                            let seen = chrono::DateTime::from_timestamp_millis(u.last_seen)
+                                .map(|t| t.with_timezone(&chrono::Local).format("%Y-%m-%d %H:%M").to_string())
+                                .unwrap_or_default();
+                            println!(
+                                "{}  {} ({})  {} session(s), last used {seen}",
+                                u.user, u.user_name, u.full_name, u.sessions
+                            );
+                        }
+                    }
+                    SessionsAction::End { user } => {
+                        let ended = sessions_cli::end(&config, &user).await?;
+                        println!("Ended {} session(s) of {}", ended.ended, ended.user);
+                    }
+                }
                 Ok(())
             })
         }

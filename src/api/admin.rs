@@ -1,10 +1,13 @@
 //! Local administration: `GET /api/v1/admin/backup` streams a backup of the data directory to the
-//! `stock-manager backup` command on this machine. Public in the route table because no session
-//! applies; it answers only a caller on this host (loopback, or this server's own address) that
-//! presents the token of `{data_dir}/control.json`, and is a plain 404 to everyone else.
+//! `stock-manager backup` command on this machine; `GET /api/v1/admin/sessions` and
+//! `DELETE /api/v1/admin/sessions/{user}` serve `stock-manager sessions list|end`. Public in the
+//! route table because no session applies; they answer only a caller on this host (loopback, or
+//! this server's own address) that presents the token of `{data_dir}/control.json`, and are a
+//! plain 404 to everyone else.
 
 use super::router::Router;
 use crate::error::{AppError, Code};
+use crate::exact::oauth::now_ms;
 use crate::state::AppState;
 use actix_web::body::SizedStream;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -16,6 +19,46 @@ pub fn routes(r: &mut Router) {
             .bytes(200, "application/x-tar", "A backup of the data directory (only to this host's own command)")
             .fails(&[Code::NotFound])
     });
+    r.public("/admin/sessions", |res| {
+        res.get(sessions)
+            .list::<super::sessions::UserSessions>(
+                200,
+                "Every signed-in user of every organization (only to this host's own command)",
+            )
+            .fails(&[Code::NotFound])
+    });
+    r.public("/admin/sessions/{user}", |res| {
+        res.delete(end_sessions)
+            .json::<super::sessions::Ended>(200, "The user's sessions are ended (only to this host's own command)")
+            .fails(&[Code::NotFound])
+    });
+}
+
+/// 404 to anybody but this host's own command, as if the route were not there.
+fn not_here(req: &HttpRequest) -> AppError {
+    AppError::with_message(Code::NotFound, format!("No API route {} {}", req.method(), req.path()))
+}
+
+async fn sessions(req: HttpRequest, state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
+    if !local_admin(&req, &state) {
+        return Err(not_here(&req));
+    }
+    let records = state.auth.sessions.live_records(now_ms()).map_err(AppError::internal)?;
+    Ok(HttpResponse::Ok().json(super::sessions::per_user(records, None)))
+}
+
+async fn end_sessions(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    user: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    if !local_admin(&req, &state) {
+        return Err(not_here(&req));
+    }
+    let user = user.into_inner();
+    let ended = super::sessions::end_user(&state, &user).map_err(AppError::internal)?;
+    tracing::info!(%user, ended, "sessions ended from the command line");
+    Ok(HttpResponse::Ok().json(super::sessions::Ended { user, ended }))
 }
 
 /// Whether the request comes from this host with the control token.
@@ -45,7 +88,7 @@ impl Drop for RemoveWhenSent {
 
 async fn backup(req: HttpRequest, state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
     if !local_admin(&req, &state) {
-        return Err(AppError::with_message(Code::NotFound, format!("No API route {} {}", req.method(), req.path())));
+        return Err(not_here(&req));
     }
     // Inside the data directory (the service may write nowhere else); its dot name keeps it out of
     // the backup itself and start-up removes it if the process dies meanwhile.

@@ -1,7 +1,8 @@
 //! `GET /api/v1/sessions`: who is signed in to the organization, per user (an administrator's
 //! view: names and times, never a cookie); `DELETE /api/v1/sessions/{user}`: ends every session of
-//! that user at once (a worker who left, a lost handheld). The same from the command line:
-//! `stock-manager sessions list` and `sessions end --user ID`.
+//! that user at once (a worker who left, a lost handheld). The same from the command line, for
+//! every organization: `stock-manager sessions list` and `sessions end --user ID` (`api::admin`,
+//! `auth::sessions_cli`).
 
 use super::router::Router;
 use super::scope::Org;
@@ -11,7 +12,7 @@ use crate::error::{AppError, AppResult, Code};
 use crate::exact::oauth::now_ms;
 use crate::state::AppState;
 use actix_web::{HttpResponse, web};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
 
@@ -28,7 +29,7 @@ pub fn routes(r: &mut Router) {
 }
 
 /// One user's sessions.
-#[derive(Debug, Serialize, ToSchema, PartialEq)]
+#[derive(Debug, Serialize, Deserialize, ToSchema, PartialEq)]
 pub struct UserSessions {
     /// The Exact user id (what `DELETE /sessions/{user}` takes).
     #[schema(example = "7a3c1d2e-0000-4000-8000-000000000001")]
@@ -46,7 +47,7 @@ pub struct UserSessions {
 }
 
 /// What ending a user's sessions did.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct Ended {
     pub user: String,
     pub ended: usize,

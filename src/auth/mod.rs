@@ -7,5 +7,6 @@ pub mod orgs;
 pub mod password;
 pub mod refusal;
 pub mod session;
+pub mod sessions_cli;
 pub mod throttle;
 pub mod tier;

@@ -65,6 +65,26 @@ pub fn read(data_dir: &Path) -> Result<Option<Control>> {
     }
 }
 
+/// The HTTP client a local command reaches its server with. Loopback to our own server: its
+/// certificate names the host, not 127.0.0.1, and the token (which only the server's user can
+/// read) is what proves who is who.
+pub fn client() -> Result<reqwest::Client> {
+    crate::tls::install_crypto_provider();
+    Ok(reqwest::Client::builder()
+        .danger_accept_invalid_certs(true)
+        .connect_timeout(std::time::Duration::from_secs(5))
+        .build()?)
+}
+
+/// Whether nothing listens at a control file's address (a server that is gone, killed), as opposed
+/// to a server that failed.
+pub fn nobody_there(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::ConnectionRefused)
+            || cause.downcast_ref::<reqwest::Error>().is_some_and(reqwest::Error::is_connect)
+    })
+}
+
 /// Compares tokens in constant time (the endpoint must not leak how much of a guess was right).
 pub fn token_matches(expected: &str, given: &str) -> bool {
     expected.len() == given.len() && expected.bytes().zip(given.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0

@@ -20,7 +20,6 @@ use crate::state::AppState;
 use anyhow::{Context, Result, bail};
 use archive::{Manifest, Source};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 /// The division in `{prefix}{division}.redb`.
 fn division_of(rel: &str, prefix: &str) -> Option<i64> {
@@ -108,7 +107,7 @@ async fn take(config: &Config, out: &Path) -> Result<Manifest> {
                 return tokio::task::spawn_blocking(move || archive::read(&path, None)).await?;
             }
             // A control file left by a server that is gone (killed): nothing listens there.
-            Err(e) if refused(&e) => {
+            Err(e) if control::nobody_there(&e) => {
                 tracing::info!("no server answers at {}; backing up the stopped data directory", control.url);
                 let _ = std::fs::remove_file(out);
             }
@@ -119,25 +118,11 @@ async fn take(config: &Config, out: &Path) -> Result<Manifest> {
     tokio::task::spawn_blocking(move || archive::write(&data_dir, &ClosedFiles, &out)).await?
 }
 
-/// Whether nothing listens at the server's address (as opposed to a server that failed).
-fn refused(e: &anyhow::Error) -> bool {
-    e.chain().any(|cause| {
-        cause.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::ConnectionRefused)
-    })
-}
-
 /// Fetches a backup from the running server into `out`.
 async fn download(control: &control::Control, out: &Path) -> Result<()> {
     use futures_util::StreamExt;
     use tokio::io::AsyncWriteExt;
-    crate::tls::install_crypto_provider();
-    // Loopback to our own server: its certificate names the host, not 127.0.0.1, and the token
-    // (which only the server's user can read) is what proves who is who.
-    let client = reqwest::Client::builder()
-        .tls_danger_accept_invalid_certs(true)
-        .connect_timeout(Duration::from_secs(5))
-        .build()?;
-    let res = client
+    let res = control::client()?
         .get(format!("{}/api/v1/admin/backup", control.url))
         .bearer_auth(&control.token)
         .send()

@@ -184,3 +184,27 @@ async fn only_the_author_or_an_administrator_retries_or_discards_an_entry() {
     assert_eq!(world.request(Method::DELETE, &format!("/api/v1/outbox/{id}")).send().await.unwrap().status(), 204);
     world.stop().await;
 }
+
+#[actix_web::test]
+async fn the_command_line_lists_and_ends_sessions_through_the_running_server() {
+    use stock_manager::auth::sessions_cli;
+    let world = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    let worker = sign_in_worker(&world).await;
+    let config = world.server.running.as_ref().expect("running").state().config.clone();
+    let users = sessions_cli::list(&config).await.expect("listed");
+    assert_eq!(users.len(), 2, "{users:?}");
+    let name = worker.session["userName"].as_str().expect("user name").to_string();
+    let ended = sessions_cli::end(&config, &name).await.expect("ended");
+    assert_eq!(ended.ended, 1);
+    // At once: the worker's next request is signed out, the administrator's goes on.
+    assert_eq!(send(&world, &worker.cookie, "GET", "/checkUser", None).await.status(), 401);
+    assert_eq!(send(&world, &world.cookie, "GET", "/checkUser", None).await.status(), 200);
+    // The routes the command uses are not there for anybody without the control token.
+    let res = world.request(Method::GET, "/api/v1/admin/sessions").send().await.expect("answer");
+    assert_eq!(res.status(), 404);
+    let res =
+        world.request(Method::DELETE, &format!("/api/v1/admin/sessions/{}", world.user)).send().await.expect("answer");
+    assert_eq!(res.status(), 404);
+    assert_eq!(send(&world, &world.cookie, "GET", "/checkUser", None).await.status(), 200);
+    world.stop().await;
+}
