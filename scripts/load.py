@@ -137,7 +137,7 @@ def handheld(base, session, items, plans, stats, stop, issue_every):
             time.sleep(0.2)
 
 
-def hostile_requests(session, details):
+def hostile_requests(session, details, plan):
     """(name, method, path, body, headers, with session) of each hostile request."""
     deep = "(" + "and(" * 3000 + "a.eq.1" + ")" * 3000 + ")"
     q = urllib.parse.quote
@@ -160,6 +160,9 @@ def hostile_requests(session, details):
         ("urlDirect into another division", "GET",
          "/api/v1/exact/urlDirect?url=" + q("%2e%2e/3154117/logistics/Items"), None, {}, True),
         ("100 KB body without a session", "POST", "/api/v1/auth/reauth", json.dumps({"password": "x" * 100_000}), js, False),
+        ("201 entries in one write", "POST", "/api/v1/exact/updateMaterialsIssues",
+         json.dumps([{"ShopOrderMaterialPlan": plan, "Quantity": 1, "TransactionDate": "2026-11-21"}] * 201), js, True),
+        ("a wrong admin password", "POST", "/api/v1/auth/reauth", json.dumps({"password": "not the password"}), js, True),
     ]
 
 
@@ -174,10 +177,10 @@ def rss_kb(pid):
     return 0
 
 
-def hostile(base, session, details, stats, stop, seed):
+def hostile(base, session, details, plan, stats, stop, seed):
     """Sends hostile requests in turn; each must be answered with a 4xx, never a 5xx or a drop."""
     rnd = random.Random(seed)
-    requests = hostile_requests(session, details)
+    requests = hostile_requests(session, details, plan)
     while not stop.is_set():
         name, method, path, body, headers, with_session = rnd.choice(requests)
         headers = dict(headers)
@@ -221,6 +224,50 @@ def streams(base, session, stats, stop):
             if statuses != [200] * 5 and not base.get("restarting", False):
                 stats.hostile_failures.append(f"event streams: {statuses}")
         stop.wait(5)
+
+
+# Slow uploads opened at once, now and then: bodies that start and stop coming.
+SLOW_UPLOADS = 500
+
+
+def slow_uploads(base, stats, stop):
+    """Opens SLOW_UPLOADS requests whose bodies never finish: /health must answer meanwhile, and the
+    server must cut each one loose with a 408 after the body's grace (10 s)."""
+    import socket
+    while not stop.is_set():
+        host = urllib.parse.urlsplit(base["url"]).netloc
+        name, port = host.rsplit(":", 1)
+        head = (f"POST /api/v1/auth/authorize HTTP/1.1\r\nHost: {host}\r\nOrigin: {base['url']}\r\n"
+                "Content-Type: application/json\r\nContent-Length: 4000\r\n\r\n{\"code\":\"").encode()
+        socks, answers = [], {}
+        try:
+            for _ in range(SLOW_UPLOADS):
+                s = socket.create_connection((name, int(port)), timeout=30)
+                s.sendall(head)
+                socks.append(s)
+            t = time.perf_counter()
+            res, _ = request("GET", base["url"] + "/api/v1/health")
+            health_ms = (time.perf_counter() - t) * 1000
+            answers["health beside them"] = res.status
+            for s in socks:
+                try:
+                    line = s.recv(64).split(b"\r\n", 1)[0].decode(errors="replace")
+                except OSError as e:
+                    line = f"no answer ({e!r})"
+                answers[line] = answers.get(line, 0) + 1
+        except OSError as e:
+            answers[f"no answer ({e!r})"] = 1
+            health_ms = 0
+        finally:
+            for s in socks:
+                s.close()
+        with stats.lock:
+            stats.hostile.setdefault(f"{SLOW_UPLOADS} slow uploads", {}).setdefault(
+                tuple(sorted((str(k), v) for k, v in answers.items())), []).append(health_ms)
+            cut = answers.get("HTTP/1.1 408 Request Timeout", 0)
+            if (answers.get("health beside them") != 200 or cut != SLOW_UPLOADS) and not base.get("restarting", False):
+                stats.hostile_failures.append(f"slow uploads: {answers}")
+        stop.wait(20)
 
 
 # Seconds between one handheld's label prints (each is a few provider calls while Exact answers,
@@ -288,9 +335,10 @@ def main():
             call(base, "GET", "/api/v1/checkUser", attacker)
             _, data = call(base, "GET", "/api/v1/auth/session", attacker)
             details = json.loads(data)["organizationDetails"]
-            threads += [threading.Thread(target=hostile, args=(base, attacker, details, stats, stop, n))
+            threads += [threading.Thread(target=hostile, args=(base, attacker, details, plans[0], stats, stop, n))
                         for n in range(args.hostile)]
             threads.append(threading.Thread(target=streams, args=(base, attacker, stats, stop)))
+            threads.append(threading.Thread(target=slow_uploads, args=(base, stats, stop)))
         rss_before, rss_peak = rss_kb(server.pid), 0
         started = time.time()
         for t in threads:
