@@ -1,9 +1,11 @@
 //! Write-back (full access, spec §7): the named write calls and the generic allow-listed ones
 //! queue entries in the organization's outbox (`crate::outbox`) and answer with them; `?wait=N`
 //! waits up to N seconds (max 30) for the provider's answer. `GET /outbox` lists entries; a failed
-//! one can be retried or discarded. Every call that queues takes an `Idempotency-Key` header
-//! (`idempotency`): a booking sent twice is queued once and answered the first answer again. `GET /exact/urlDirect` reads any provider path of the
-//! session's division, following `__next`, under the live-read deadline (`crate::live`).
+//! one can be retried or discarded, and refused ones discarded in bulk (`POST /outbox/discard`).
+//! Every call that queues takes an `Idempotency-Key` header (`idempotency`): a booking sent twice
+//! is queued once and answered the first answer again. `GET /exact/urlDirect` reads any provider
+//! path of the session's division, following `__next`, under the live-read deadline
+//! (`crate::live`).
 
 use super::hours::{self, Claimed};
 use super::idempotency::{self, IdempotencyKey, RequestKey};
@@ -65,6 +67,12 @@ pub fn routes(r: &mut Router) {
         generic_write(res.put(generic(Method::Put)))
     });
     r.full("/outbox", |res| res.get(list).json::<OutboxList>(200, "The organization's outbox, newest first"));
+    r.full("/outbox/discard", |res| {
+        res.post(discard_refused)
+            .body::<DiscardBody>()
+            .json::<Discarded>(200, "The refused entries are discarded: they are not sent")
+            .fails(&[Code::AdminOnly, Code::TooManyEntries])
+    });
     r.full("/outbox/{id}", |res| {
         res.integer_param("id")
             .get(one)
@@ -460,6 +468,54 @@ async fn discard(state: web::Data<AppState>, session: Session, id: web::Path<Str
     } else {
         Err(AppError::with_message(Code::NotFound, "No failed or waiting entry with that number"))
     }
+}
+
+/// Which refused entries to discard: every one the caller may discard (`state`), or those named.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct DiscardBody {
+    /// `failed`: every refused entry the caller booked (every one, for an administrator).
+    #[schema(example = "failed")]
+    state: Option<State>,
+    /// Entry numbers (at most 200); those that are not refused are left alone.
+    #[schema(example = json!([41, 42]))]
+    ids: Option<Vec<u64>>,
+}
+
+/// How many refused entries went.
+#[derive(Serialize, ToSchema)]
+struct Discarded {
+    #[schema(example = 2)]
+    discarded: usize,
+}
+
+/// Discards refused entries in bulk, under the rule of [`may_change`]: a user who is not an
+/// administrator discards only their own; naming another's entry is refused as a whole.
+async fn discard_refused(
+    state: web::Data<AppState>,
+    session: Session,
+    body: web::Json<DiscardBody>,
+) -> AppResult<HttpResponse> {
+    let division = session.record.division;
+    let author = (!session.administrator(&state.config.admin)).then_some(session.record.user.as_str());
+    let ids = match body.into_inner() {
+        DiscardBody { state: Some(State::Failed), ids: None } => None,
+        DiscardBody { state: None, ids: Some(ids) } => {
+            if ids.len() > MAX_ENTRIES {
+                return Err(AppError::with_message(
+                    Code::TooManyEntries,
+                    format!("One request may discard at most {MAX_ENTRIES} entries: split it into smaller ones"),
+                ));
+            }
+            for id in &ids {
+                may_change(&state, &session, *id)?;
+            }
+            Some(ids)
+        }
+        _ => return Err(AppError::bad_request("Give either \"state\": \"failed\" or \"ids\"")),
+    };
+    let discarded = state.outbox.discard_refused(division, ids.as_deref(), author).map_err(AppError::internal)?;
+    Ok(HttpResponse::Ok().json(Discarded { discarded }))
 }
 
 #[derive(Deserialize, IntoParams)]

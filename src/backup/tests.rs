@@ -25,7 +25,8 @@ fn entry(reconcile: Reconcile, method: Method, state: State) -> Entry {
         state,
         attempts: 0,
         error: None,
-        created_ms: 1,
+        // Recent: a refused entry older than 30 days would be pruned when the file opens.
+        created_ms: crate::exact::oauth::now_ms(),
         sent_ms: None,
         done_ms: None,
         result_key: None,

@@ -276,9 +276,10 @@ impl OutboxService {
         self.org(division)?.db.all()
     }
 
-    /// How many writes are still to go (pending or sending) and how many the provider refused.
+    /// How many writes are still to go (pending or sending) and how many the provider refused:
+    /// from the outbox's index, whatever the number of entries.
     pub fn counts(self: &Arc<Self>, division: i64) -> Result<QueueCounts> {
-        Ok(QueueCounts::of(&self.list(division)?))
+        self.org(division)?.db.counts()
     }
 
     /// Whether the oldest open write waits (Exact unreachable, a sign-in needed): writes queued
@@ -315,6 +316,17 @@ impl OutboxService {
             Some(e) if matches!(e.state, State::Failed | State::Pending) => org.db.remove(id),
             _ => Ok(false),
         }
+    }
+
+    /// Removes refused entries at once: those of `ids` (every refused one when `None`), and of
+    /// them only `author`'s when one is given. Answers how many were removed.
+    pub fn discard_refused(
+        self: &Arc<Self>,
+        division: i64,
+        ids: Option<&[u64]>,
+        author: Option<&str>,
+    ) -> Result<usize> {
+        self.org(division)?.db.discard_refused(ids, author)
     }
 
     /// Waits up to `timeout` for an entry to be delivered or to fail, or until it is known to
@@ -424,7 +436,8 @@ impl OutboxService {
     /// Whether `user` has writes still to go (pending or sending) in any organization.
     pub fn has_open_writes_of(self: &Arc<Self>, user: &str) -> bool {
         let open = |e: &Entry| e.user == user && matches!(e.state, State::Pending | State::Sending);
-        store::divisions_with_outbox(&self.data_dir).into_iter().any(|division| match self.list(division) {
+        let open_of = |division| self.org(division).and_then(|o| o.db.open_entries());
+        store::divisions_with_outbox(&self.data_dir).into_iter().any(|division| match open_of(division) {
             Ok(entries) => entries.iter().any(open),
             Err(e) => {
                 tracing::error!(division, error = %format!("{e:#}"), "cannot read an outbox");

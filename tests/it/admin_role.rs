@@ -151,6 +151,69 @@ async fn parallel_wrong_passwords_are_counted_before_they_are_checked() {
     world.stop().await;
 }
 
+/// Refused bookings discarded in bulk: each user clears their own, never another's unless an
+/// administrator; the answer says how many went.
+#[actix_web::test]
+async fn refused_entries_are_discarded_in_bulk_by_their_author_or_an_administrator() {
+    let world = World::start(SimOptions::default()).await;
+    let worker = sign_in_worker(&world).await;
+    let missing = "00000000-0000-0000-0000-000000000001";
+    let refused = json!({"ShopOrderMaterialPlan": missing, "Quantity": 1, "TransactionDate": "2026-11-21"});
+    let mut theirs = Vec::new();
+    for _ in 0..2 {
+        let res =
+            send(&world, &worker.cookie, "POST", "/exact/updateMaterialsIssues?wait=10", Some(refused.clone())).await;
+        assert_eq!(res.status(), 422);
+        theirs.push(res.json::<Value>().await.expect("json")["entries"][0]["id"].as_u64().expect("an id"));
+    }
+    // One of the administrator's (demo user 0).
+    let res = world
+        .request(Method::POST, "/api/v1/exact/updateMaterialsIssues?wait=10")
+        .json(&refused)
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(res.status(), 422);
+    let admins = res.json::<Value>().await.expect("json")["entries"][0]["id"].as_u64().expect("an id");
+    let failed = async || world.get("/api/v1/outbox").await.json::<Value>().await.expect("json")["failed"].clone();
+    assert_eq!(failed().await, 3);
+
+    // Demo user 2: neither an author nor an administrator.
+    let other = browser_sign_in_as(&world.server.url, Some(2)).await;
+    assert_eq!(send(&world, &other.cookie, "GET", "/checkUser", None).await.status(), 200);
+    let res = send(&world, &other.cookie, "POST", "/outbox/discard", Some(json!({"ids": [theirs[0]]}))).await;
+    assert_eq!(res.status(), 403);
+    assert_eq!(res.json::<Value>().await.expect("json")["error"]["code"], "admin_only");
+    let res = send(&world, &other.cookie, "POST", "/outbox/discard", Some(json!({"state": "failed"}))).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.json::<Value>().await.expect("json"), json!({"discarded": 0}), "none of theirs");
+    assert_eq!(failed().await, 3);
+
+    // The author clears their own, not the administrator's.
+    let res = send(&world, &worker.cookie, "POST", "/outbox/discard", Some(json!({"ids": [admins]}))).await;
+    assert_eq!(res.status(), 403);
+    let res = send(&world, &worker.cookie, "POST", "/outbox/discard", Some(json!({"state": "failed"}))).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.json::<Value>().await.expect("json"), json!({"discarded": 2}));
+    assert_eq!(failed().await, 1);
+
+    // Bounds and shape of the request.
+    let many: Vec<u64> = (1..=201).collect();
+    let res = send(&world, &worker.cookie, "POST", "/outbox/discard", Some(json!({"ids": many}))).await;
+    assert_eq!(res.status(), 400);
+    assert_eq!(res.json::<Value>().await.expect("json")["error"]["code"], "too_many_entries");
+    for body in [json!({"state": "pending"}), json!({}), json!({"state": "failed", "ids": [admins]})] {
+        let res = send(&world, &worker.cookie, "POST", "/outbox/discard", Some(body.clone())).await;
+        assert_eq!(res.status(), 400, "{body}");
+    }
+
+    // The administrator discards by number.
+    let res = world.request(Method::POST, "/api/v1/outbox/discard").json(&json!({"ids": [admins]})).send().await;
+    assert_eq!(res.expect("answered").json::<Value>().await.expect("json"), json!({"discarded": 1}));
+    assert_eq!(failed().await, 0);
+    world.stop().await;
+}
+
 /// A refused booking in the shared outbox: another worker may neither retry nor discard it; its
 /// author and an administrator may.
 #[actix_web::test]

@@ -14,6 +14,8 @@ export type WriteResult = Schema<'WriteView'>
 export const getOutbox = () => call('get', '/outbox')
 export const retryEntry = (id: number) => call('post', '/outbox/{id}/retry', { params: { id } })
 export const discardEntry = (id: number) => call('delete', '/outbox/{id}', { params: { id } })
+/** Discards every refused entry the caller may discard (their own; every one for an administrator). */
+export const discardRefused = () => call('post', '/outbox/discard', { body: { state: 'failed' } })
 
 /** Creates an item (no id) or updates one through the outbox. */
 export const writeItem = (data: Record<string, unknown>, id?: string) =>

@@ -3,7 +3,7 @@ import { useState } from 'react'
 import { Link } from 'react-router'
 import { isApiError } from '../api/client.ts'
 import { dbClear } from '../api/db.ts'
-import { discardEntry, getOutbox, retryEntry, type EntryState, type OutboxEntry } from '../api/outbox.ts'
+import { discardEntry, discardRefused, getOutbox, retryEntry, type EntryState, type OutboxEntry } from '../api/outbox.ts'
 import { outboxKeys, queryKeys, useDivision, useSession, useSyncEndpoints, useSyncStatus } from '../api/queries.ts'
 import { startSync, type SyncEndpoint, type SyncStatus } from '../api/sync.ts'
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx'
@@ -146,7 +146,7 @@ function describe(e: OutboxEntry): string {
   return `${e.action} · ${e.method} ${e.path}`
 }
 
-function OutboxPanel() {
+export function OutboxPanel() {
   const queryClient = useQueryClient()
   const outbox = useQuery({
     queryKey: outboxKeys.list(useDivision()),
@@ -157,7 +157,9 @@ function OutboxPanel() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: outboxKeys.all })
   const retry = useMutation({ mutationFn: retryEntry, onSettled: refresh })
   const discard = useMutation({ mutationFn: discardEntry, onSettled: refresh })
-  const failure = retry.error ?? discard.error
+  const [discardingRefused, setDiscardingRefused] = useState(false)
+  const discardAll = useMutation({ mutationFn: discardRefused, onSettled: refresh })
+  const failure = retry.error ?? discard.error ?? discardAll.error
   const th = 'px-3 py-2 font-medium'
 
   return (
@@ -169,6 +171,21 @@ function OutboxPanel() {
         {outbox.data && (
           <p className="text-sm text-slate-600">
             {t('mng.outboxIntro', { pending: outbox.data.pending, failed: outbox.data.failed })}
+          </p>
+        )}
+        {outbox.data && outbox.data.failed > 0 && (
+          <button
+            type="button"
+            className={`${button} mt-2 text-red-800`}
+            disabled={discardAll.isPending}
+            onClick={() => setDiscardingRefused(true)}
+          >
+            {t('mng.discardRefused', { count: outbox.data.failed })}
+          </button>
+        )}
+        {discardAll.data && (
+          <p role="status" className="mt-2 text-sm text-slate-600">
+            {t('mng.discardedRefused', { count: discardAll.data.discarded })}
           </p>
         )}
       </header>
@@ -242,6 +259,18 @@ function OutboxPanel() {
             </tbody>
           </table>
         </div>
+      )}
+      {discardingRefused && (
+        <ConfirmDialog
+          message={t('mng.discardRefusedConfirm', { count: outbox.data?.failed ?? 0 })}
+          noLabel={t('logout.no')}
+          yesLabel={t('logout.yes')}
+          onNo={() => setDiscardingRefused(false)}
+          onYes={() => {
+            discardAll.mutate()
+            setDiscardingRefused(false)
+          }}
+        />
       )}
       {discarding && (
         <ConfirmDialog
