@@ -321,8 +321,12 @@ def main():
         wait_sync(base, first)
         _, data = call(base, "GET", "/api/v1/db/items?select=ID,Code&limit=1000", first)
         items = json.loads(data)
-        _, data = call(base, "GET", "/api/v1/db/shopOrderMaterialPlans?select=ID&limit=1000", first)
-        plans = [p["ID"] for p in json.loads(data)]
+        # Untracked materials only: a batch or serial material needs its numbers, which a handheld
+        # of this load does not pick (Exact refuses the issue without them).
+        _, data = request("GET", f"{sim_url}/_sim/rows/{division}/logistics/Items")
+        tracked = {i["ID"] for i in json.loads(data) if i.get("IsSerialItem") is True or i.get("IsBatchItem") == 1}
+        _, data = call(base, "GET", "/api/v1/db/shopOrderMaterialPlans?select=ID,Item&limit=1000", first)
+        plans = [p["ID"] for p in json.loads(data) if p.get("Item") not in tracked]
         print(f"{len(sessions)} handhelds signed in; {len(items)} items and {len(plans)} plans to scan", flush=True)
 
         # The load, with a full sync running beside it.
