@@ -122,7 +122,7 @@ pub const MAX_LIVE_READS_PER_USER: usize = 4;
 /// in chunks of ids asks for several at once, and each is seconds at most.
 pub const LIVE_READ_SLOT_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
-/// Most connections the server holds at once, over all workers: half the descriptors the
-/// systemd unit allows (`LimitNOFILE=8192`), leaving the rest for databases, printers and Exact.
-/// Where the process may open fewer, half of what it may (`server::connection_limit`).
+/// Most connections the server holds at once, over all workers. Each holds two descriptors (its
+/// socket and the duplicate `api::peer_gone` watches), so 4,096 use half of the 16,384 the systemd
+/// unit allows (`LimitNOFILE`), leaving the rest for databases, printers and Exact. Where the process may open fewer, a third of what it may (`server::connection_limit`).
 pub const MAX_CONNECTIONS: usize = 4096;

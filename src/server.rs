@@ -182,6 +182,7 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
     let workers = std::thread::available_parallelism().map_or(2, usize::from);
     let server = HttpServer::new(factory)
         .workers(workers)
+        .on_connect(crate::api::peer_gone::record)
         // actix counts per worker; past the limit, new connections wait in the listen backlog
         .max_connections(connection_limit().div_ceil(workers).max(1))
         .shutdown_timeout(SHUTDOWN_GRACE.as_secs())
@@ -283,13 +284,14 @@ async fn stop_on_signal(stopping: Arc<tokio::sync::watch::Sender<bool>>, handle:
     handle.stop(true).await;
 }
 
-/// How many connections the server holds at once: `limits::MAX_CONNECTIONS`, or half the
-/// descriptors this process may open where that is fewer (after raising the soft limit to the
+/// How many connections the server holds at once: `limits::MAX_CONNECTIONS`, or a third of the
+/// descriptors this process may open where that is fewer (each connection holds two: its socket
+/// and the duplicate `api::peer_gone` watches) (after raising the soft limit to the
 /// hard one, as far as the system allows), so connections can never use up the descriptors the
 /// databases, printers and Exact's calls need.
 pub fn connection_limit() -> usize {
     let may_open = open_files_limit();
-    crate::limits::MAX_CONNECTIONS.min(may_open.map_or(usize::MAX, |n| n / 2)).max(64)
+    crate::limits::MAX_CONNECTIONS.min(may_open.map_or(usize::MAX, |n| n / 3)).max(64)
 }
 
 #[cfg(unix)]

@@ -1,6 +1,7 @@
 //! `GET /api/v1/exact/live/{table}`: a live table (spec §3's non-sync endpoints), read by
 //! `crate::live::tables`; a copy served in place of a fresh read carries `X-Data-As-Of`.
 
+use super::peer_gone::unless_gone;
 use super::router::Router;
 use super::scope::Org;
 use crate::auth::tier::Session;
@@ -8,7 +9,7 @@ use crate::error::{AppError, AppResult, Code};
 use crate::exact::catalogue::{self, Kind};
 use crate::live::{AS_OF_HEADER, tables};
 use crate::state::AppState;
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
@@ -34,6 +35,7 @@ struct LiveQuery {
 }
 
 async fn read(
+    req: HttpRequest,
     state: web::Data<AppState>,
     session: Session,
     org: Org,
@@ -45,9 +47,9 @@ async fn read(
         Some(_) => return Err(AppError::new(Code::SyncEndpointLive)),
         None => return Err(AppError::bad_request(format!("unknown endpoint '{table}'"))),
     };
-    // Held until answered, or dropped with the request when its client goes away.
+    // Held until answered, or dropped with the read when its client goes away.
     let _slot = crate::live::read_slot(&state, &session.record.user).await?;
-    let table = tables::read(&state, org.division, ep, q.refresh).await?;
+    let table = unless_gone(&req, tables::read(&state, org.division, ep, q.refresh)).await?;
     let mut res = HttpResponse::Ok();
     res.content_type("application/json");
     if let Some(t) = table.as_of {

@@ -17,6 +17,7 @@ pub mod live;
 pub mod locations;
 pub mod openapi;
 pub mod org;
+pub mod peer_gone;
 pub mod pictures;
 pub mod printers;
 pub mod references;

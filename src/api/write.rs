@@ -9,6 +9,7 @@
 
 use super::hours::{self, Claimed};
 use super::idempotency::{self, IdempotencyKey, RequestKey};
+use super::peer_gone::unless_gone;
 use super::router::{Res, Router};
 use super::{locations, references};
 use crate::auth::tier::Session;
@@ -24,7 +25,7 @@ use crate::outbox::store::{KeptAnswer, KeyRecord};
 use crate::outbox::{Entry, KeyState, Keyed, Method, QueueCounts, State};
 use crate::state::AppState;
 use actix_web::http::StatusCode;
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::future::Future;
@@ -550,6 +551,7 @@ pub struct DirectRows {
 /// the configured host), every page followed. Answers `{responseDirect: {results: [...]}}`;
 /// during an outage its last known answer with `asOf` (and `X-Data-As-Of`), or `provider_unreachable`.
 async fn url_direct(
+    req: HttpRequest,
     state: web::Data<AppState>,
     session: Session,
     q: web::Query<DirectQuery>,
@@ -565,9 +567,9 @@ async fn url_direct(
     })?;
     // During an outage the last known answer of this URL is served, marked with when it was
     // fetched (`crate::live::direct`).
-    // Held until answered, or dropped with the request when its client goes away.
+    // Held until answered, or dropped with the read when its client goes away.
     let _slot = crate::live::read_slot(&state, &session.record.user).await?;
-    let read = direct::read(&state, division, session.record.user.clone(), url).await?;
+    let read = unless_gone(&req, direct::read(&state, division, session.record.user.clone(), url)).await?;
     let mut res = HttpResponse::Ok();
     res.content_type("application/json");
     if let Some(t) = read.as_of {

@@ -72,10 +72,8 @@ pub enum Settled<T> {
 
 /// Aborts a read its caller stopped waiting for: the deadline passed before Exact answered any
 /// of it (it would otherwise go on retrying for minutes), or the request's future was dropped
-/// (the server stopping, an HTTP/2 stream reset), whatever the read had done. actix-web does not
-/// drop an HTTP/1 handler whose client closed the connection (actix-web issues 1313, 3462): such
-/// a read runs to its end, bounded by `live::slots` and the read's row limit. Nothing of a read is half
-/// done: its copy is kept only once it is whole. Only a read [`settle`] detached on purpose (Exact
+/// (the server stopping, an HTTP/2 stream reset, its client hanging up: `api::peer_gone`),
+/// whatever the read had done. Nothing of a read is half done: its copy is kept only once it is whole. Only a read [`settle`] detached on purpose (Exact
 /// answering slowly while a copy was served) runs on, to refresh that copy.
 struct Abandon<T> {
     read: Option<JoinHandle<T>>,

@@ -166,6 +166,50 @@ async fn a_user_has_at_most_four_reads_of_exact_going_at_once() {
 }
 
 #[actix_web::test]
+async fn a_read_whose_client_went_away_stops_and_frees_its_place() {
+    use stock_manager::limits::MAX_LIVE_READS_PER_USER;
+    use tokio::io::AsyncWriteExt;
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    let state = w.server.running.as_ref().unwrap().state();
+    let (status, _, all, _) =
+        timed(&w, &direct("purchaseorder/PurchaseOrderLines?$select=ID&$filter=Quantity gt 0")).await;
+    assert_eq!(status, 200, "{all}");
+    let pages = results(&all).len().div_ceil(60);
+    assert!(pages >= 5, "a read of several pages: {pages}");
+    // Every page answers within the deadline, so a read with no copy waits for Exact to its end:
+    // 1.5 s a page, far longer than the wait below.
+    w.sim.handle().set_faults(Faults { latency_ms: 1500, ..Default::default() });
+    let long = direct("purchaseorder/PurchaseOrderLines?$select=ID,Item&$filter=Quantity gt 0");
+    let host = w.server.url.trim_start_matches("http://").to_string();
+    let mut clients = Vec::new();
+    for _ in 0..MAX_LIVE_READS_PER_USER {
+        let mut c = tokio::net::TcpStream::connect(&host).await.expect("connect");
+        let request = format!("GET {long} HTTP/1.1\r\nHost: {host}\r\nCookie: {}\r\n\r\n", w.cookie);
+        c.write_all(request.as_bytes()).await.expect("send");
+        clients.push(c);
+    }
+    let waited = Instant::now();
+    while state.live_reads.taken_by(&w.user) < MAX_LIVE_READS_PER_USER {
+        assert!(waited.elapsed() < Duration::from_secs(5), "the reads never started");
+        actix_web::rt::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Exact is answering their pages when the clients (HTTP/1, as a handheld's browser) hang up.
+    actix_web::rt::time::sleep(Duration::from_millis(2000)).await;
+    drop(clients);
+    let gone = Instant::now();
+    while state.live_reads.taken_by(&w.user) > 0 {
+        assert!(gone.elapsed() < Duration::from_secs(3), "the reads went on for nobody");
+        actix_web::rt::time::sleep(Duration::from_millis(20)).await;
+    }
+    // The places are free at once: a screen's next read is answered without waiting its turn.
+    w.sim.handle().set_faults(Faults::default());
+    let (status, _, _, took) = timed(&w, &direct(LINES)).await;
+    assert_eq!(status, 200);
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    w.stop().await;
+}
+
+#[actix_web::test]
 async fn a_refusal_by_the_provider_is_not_answered_with_old_data() {
     let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
     let bad = "purchaseorder/PurchaseOrderLines?$filter=NoSuchField eq 1";

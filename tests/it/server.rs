@@ -201,6 +201,17 @@ async fn graceful_stop_lets_in_flight_requests_finish() {
     assert!(crate::support::client().get(format!("{url}/api/v1/health")).send().await.is_err());
 }
 
+/// Answers whether the connection kept the socket `api::peer_gone` watches for a hang-up.
+fn peer_route(cfg: &mut actix_web::web::ServiceConfig) {
+    cfg.route(
+        "/test/peer",
+        actix_web::web::get().to(|req: actix_web::HttpRequest| async move {
+            let kept = req.conn_data::<stock_manager::api::peer_gone::PeerSocket>().is_some();
+            if kept { "kept" } else { "none" }
+        }),
+    );
+}
+
 #[actix_web::test]
 async fn self_signed_tls_serves_https() {
     let s = TestServer::start_with(
@@ -208,13 +219,16 @@ async fn self_signed_tls_serves_https() {
             c.tls.enabled = true;
             c.tls.self_signed = true;
         },
-        StartOptions::default(),
+        StartOptions { extra_routes: Some(peer_route), ..Default::default() },
     )
     .await;
     let addr = s.running.as_ref().unwrap().addr;
     let client = reqwest::Client::builder().danger_accept_invalid_certs(true).build().unwrap();
     let res = client.get(format!("https://localhost:{}/api/v1/health", addr.port())).send().await.unwrap();
     assert_eq!(res.status(), 200);
+    // A live read under TLS stops when its client hangs up, as over plain HTTP.
+    let res = client.get(format!("https://localhost:{}/test/peer", addr.port())).send().await.unwrap();
+    assert_eq!(res.text().await.unwrap(), "kept");
     // Plain HTTP on the TLS port is not served.
     assert!(
         crate::support::client()
