@@ -81,8 +81,13 @@ fn order_warehouse(store: &OrgStore, id: Option<String>) -> AppResult<Option<Str
 }
 
 /// The actions whose storage locations (and warehouses) are checked.
-const CHECKED: [&str; 4] =
-    ["createWarehouseTransfer", "createStockCount", "updateMaterialsIssues", "createShopOrderReceipt"];
+const CHECKED: [&str; 5] = [
+    "createWarehouseTransfer",
+    "createStockCount",
+    "updateMaterialsIssues",
+    "createByProductReceipt",
+    "createShopOrderReceipt",
+];
 
 /// Whether any of the entries is a booking `check` looks at.
 pub fn concerns(entries: &[Entry]) -> bool {
@@ -122,7 +127,7 @@ pub fn check(store: &OrgStore, entries: &[Entry]) -> AppResult<()> {
                         .map_err(at("stock count line", n))?;
                 }
             }
-            "updateMaterialsIssues" => {
+            "updateMaterialsIssues" | "createByProductReceipt" => {
                 let Some(plan) = lower_guid(body.get("ShopOrderMaterialPlan")) else { continue };
                 let order = row(store, "shopOrderMaterialPlans", &plan)?.and_then(|p| lower_guid(p.get("ShopOrder")));
                 if let Some(wh) = order_warehouse(store, order)? {

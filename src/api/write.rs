@@ -17,8 +17,8 @@ use crate::error::{AppError, AppResult, Code};
 use crate::live::{AS_OF_HEADER, direct};
 use crate::outbox::actions::{self, Actor, Invalid};
 use crate::outbox::bodies::{
-    GenericWrite, GoodsReceipt, MaterialIssues, SalesOrderLineUpdate, ShopOrderReceipt, ShopOrderUpdate, StockCount,
-    WarehouseTransfer,
+    ByProductReceipt, GenericWrite, GoodsReceipt, MaterialIssues, SalesOrderLineUpdate, ShopOrderReceipt,
+    ShopOrderUpdate, StockCount, WarehouseTransfer,
 };
 use crate::outbox::reserve;
 use crate::outbox::store::{KeptAnswer, KeyRecord};
@@ -45,6 +45,9 @@ pub fn routes(r: &mut Router) {
     r.full("/exact/createGoodsReceipt", |res| write(res.post(named(actions::goods_receipt))).body::<GoodsReceipt>());
     r.full("/exact/createShopOrderReceipt", |res| {
         write(res.post(named(actions::shop_order_receipt))).body::<ShopOrderReceipt>()
+    });
+    r.full("/exact/createByProductReceipt", |res| {
+        write(res.post(named(actions::by_product_receipt))).body::<ByProductReceipt>()
     });
     r.full("/exact/createWarehouseTransfer", |res| {
         write(res.post(named(actions::warehouse_transfer))).body::<WarehouseTransfer>()

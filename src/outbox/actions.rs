@@ -69,6 +69,17 @@ pub const SHOP_ORDER_RECEIPT_FIELDS: &[&str] = &[
     numbers::BATCHES,
 ];
 
+/// The fields of `createByProductReceipt` (`super::bodies::ByProductReceipt`).
+pub const BY_PRODUCT_RECEIPT_FIELDS: &[&str] = &[
+    "ShopOrderMaterialPlan",
+    "Quantity",
+    "TransactionDate",
+    "StorageLocation",
+    "DraftStockTransactionID",
+    numbers::SERIALS,
+    numbers::BATCHES,
+];
+
 /// Generic writes (`/exact/{kind}`): the provider paths they may reach and with which methods.
 pub const GENERIC: &[(&str, &str, &[Method], &[&str])] = &[
     ("timeTransactions", "manufacturing/TimeTransactions", &[Method::Post, Method::Put], &[]),
@@ -400,6 +411,39 @@ pub fn shop_order_receipt(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Inv
     };
     e.reserve = reserve;
     e.tables = ["shopOrders", "stockPositions", "storageLocationStockPositions"].map(String::from).to_vec();
+    Ok(vec![e])
+}
+
+/// `POST createByProductReceipt`: a by-product of a shop order (its material line of Type 2)
+/// into stock.
+pub fn by_product_receipt(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Invalid> {
+    let obj = object(body, "the by-product receipt")?;
+    only_known(obj, BY_PRODUCT_RECEIPT_FIELDS, "a by-product receipt")?;
+    guid(obj, "ShopOrderMaterialPlan")?;
+    let quantity = number(obj, "Quantity")?;
+    if quantity <= 0.0 {
+        return Err(invalid("Quantity must be more than 0"));
+    }
+    date(obj, "TransactionDate")?;
+    optional_guid(obj, "StorageLocation")?;
+    optional_guid(obj, "DraftStockTransactionID")?;
+    let mut body = obj.clone();
+    let reserve = numbers::reservation(&mut body, quantity, numbers::BY_PRODUCT_RECEIPT)?;
+    let mut e = entry(
+        actor,
+        "createByProductReceipt",
+        Method::Post,
+        "manufacturing/ByProductReceipts".into(),
+        Some(Value::Object(body)),
+    );
+    // As a shop order receipt: no key and no free text at the provider, so a lost answer is for
+    // the user to check, unless numbers were reserved for it.
+    e.reconcile = match &reserve {
+        Some(r) => Reconcile::Reserved { path: r.path().into(), draft: r.draft.clone() },
+        None => Reconcile::Unknown,
+    };
+    e.reserve = reserve;
+    e.tables = ["shopOrderMaterialPlans", "stockPositions", "storageLocationStockPositions"].map(String::from).to_vec();
     Ok(vec![e])
 }
 

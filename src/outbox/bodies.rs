@@ -234,6 +234,33 @@ pub struct ShopOrderReceipt {
     pub batch_numbers: Option<Vec<BatchNumber>>,
 }
 
+/// `POST /exact/createByProductReceipt`: a by-product of a shop order into stock.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ByProductReceipt {
+    /// The shop order's by-product line (a material plan line of Type 2): its ID, or
+    /// `plan:{ShopOrderNumber}/{LineNumber}` (a scan catalogue's name for it).
+    #[serde(rename = "ShopOrderMaterialPlan")]
+    #[schema(example = "0badc0de-0000-4000-8000-000000000006")]
+    pub shop_order_material_plan: String,
+    /// More than 0.
+    #[serde(rename = "Quantity")]
+    #[schema(example = 2)]
+    pub quantity: f64,
+    #[serde(rename = "TransactionDate")]
+    #[schema(example = "2026-11-21")]
+    pub transaction_date: String,
+    #[serde(rename = "StorageLocation")]
+    pub storage_location: Option<String>,
+    #[serde(rename = "DraftStockTransactionID")]
+    pub draft_stock_transaction_id: Option<String>,
+    /// A serial-tracked by-product's numbers, one per unit (reserved at Exact before the booking).
+    #[serde(rename = "SerialNumbers")]
+    pub serial_numbers: Option<Vec<SerialNumber>>,
+    /// A batch-tracked by-product's batches, adding up to the quantity (reserved at Exact first).
+    #[serde(rename = "BatchNumbers")]
+    pub batch_numbers: Option<Vec<BatchNumber>>,
+}
+
 /// A line of a warehouse transfer.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct WarehouseTransferLine {
@@ -317,6 +344,7 @@ mod tests {
         assert_eq!(fields::<SalesOrderLineUpdate>(), sorted(actions::SALES_ORDER_LINE_FIELDS));
         assert_eq!(fields::<MaterialIssue>(), sorted(actions::MATERIAL_ISSUE_FIELDS));
         assert_eq!(fields::<ShopOrderReceipt>(), sorted(actions::SHOP_ORDER_RECEIPT_FIELDS));
+        assert_eq!(fields::<ByProductReceipt>(), sorted(actions::BY_PRODUCT_RECEIPT_FIELDS));
     }
 
     /// Reads `body` as `T` once the write's own check has taken it.
@@ -362,6 +390,11 @@ mod tests {
             actions::shop_order_receipt,
             json!({"ShopOrder": G, "Quantity": 2, "TransactionDate": "2026-11-21",
                 "SerialNumbers": [{"SerialNumber": "S-1"}, {"SerialNumber": "S-2"}]}),
+        );
+        taken_and_read::<ByProductReceipt>(
+            actions::by_product_receipt,
+            json!({"ShopOrderMaterialPlan": G, "Quantity": 2, "TransactionDate": "2026-11-21",
+                "BatchNumbers": [{"BatchNumber": "BP-1", "Quantity": 2}]}),
         );
         taken_and_read::<MaterialIssues>(
             actions::material_issues,

@@ -24,6 +24,7 @@ pub const BATCH_PATH: &str = "inventory/StockBatchNumbers";
 /// Exact's StockTransactionType of the bookings that take reserved numbers.
 pub const MATERIAL_ISSUE: i64 = 150;
 pub const SHOP_ORDER_RECEIPT: i64 = 140;
+pub const BY_PRODUCT_RECEIPT: i64 = 147;
 
 /// Quantities closer than this are equal (the provider keeps about 8 decimals).
 const EPSILON: f64 = 1e-6;

@@ -18,6 +18,8 @@ const PLANS: &str = "manufacturing/ShopOrderMaterialPlans";
 const PLAN_OPEN: i64 = 10;
 const PLAN_PARTIAL: i64 = 25;
 const PLAN_COMPLETE: i64 = 30;
+/// ShopOrderMaterialPlans.Type of a by-product line (1 is a material).
+const PLAN_BY_PRODUCT: i64 = 2;
 const PO_LINES: &str = "purchaseorder/PurchaseOrderLines";
 const PURCHASE_ORDERS: &str = "purchaseorder/PurchaseOrders";
 const TRANSFERS: &str = "inventory/WarehouseTransfers";
@@ -295,8 +297,20 @@ fn create(d: &mut Division, e: &'static Entity, obj: &Map<String, J>) -> Result<
             let wh = text(d, SHOP_ORDERS, so, "Warehouse").as_guid().unwrap_or(0);
             let qty = get(&vals, "Quantity").as_f64().unwrap_or(0.0);
             let loc = get(&vals, "StorageLocation").as_guid().unwrap_or(0);
-            check_location(d, wh, loc, "StorageLocation")?;
             let issue = e.path == "manufacturing/MaterialIssues";
+            // Materials (Type 1) are issued, by-products (Type 2) received: never the other way.
+            let by_product_line = text(d, PLANS, plan, "Type").as_i64() == Some(PLAN_BY_PRODUCT);
+            if issue && by_product_line {
+                return Err(ODataError::bad(
+                    "ShopOrderMaterialPlan: the line is a by-product; receive it with a by-product receipt",
+                ));
+            }
+            if !issue && !by_product_line {
+                return Err(ODataError::bad(
+                    "ShopOrderMaterialPlan: the line is not a by-product; issue materials with a material issue",
+                ));
+            }
+            check_location(d, wh, loc, "StorageLocation")?;
             let tx_type = if issue { tracking::MATERIAL_ISSUE } else { tracking::BY_PRODUCT_RECEIPT };
             let draft = get(&vals, "DraftStockTransactionID").as_guid();
             let pieces = tracking::transaction_pieces(d, item, tx_type, draft, wh, loc, qty)?;
@@ -960,7 +974,17 @@ mod tests {
     fn an_issue_from_a_warehouse_without_locations_takes_none() {
         let mut d = division();
         let (located, unlocated) = warehouses(&d);
-        let plan = first_key(&d, PLANS);
+        // the first material line (not a by-product) of an untracked material
+        let plans = d.table(PLANS).expect("plans");
+        let mut keys: Vec<u128> = plans.rows.keys().copied().collect();
+        keys.sort_unstable();
+        let plan = keys
+            .into_iter()
+            .find(|k| {
+                plans.value(*k, "Type").as_i64() == Some(1)
+                    && plans.value(*k, "Item").as_guid().is_some_and(|i| tracking::kind_of(&d, i).is_none())
+            })
+            .expect("a material line");
         let so = text(&d, PLANS, plan, "ShopOrder").as_guid().expect("its order");
         let item = text(&d, PLANS, plan, "Item").as_guid().expect("its item");
         // The order's warehouse becomes one without locations, as a factory may run it.

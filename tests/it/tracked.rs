@@ -350,3 +350,68 @@ async fn a_serial_part_is_received_from_its_supplier_with_its_serials() {
     assert_eq!(lower(&held[0]["Item"]), lower(&po_line["Item"]));
     w.stop().await;
 }
+
+/// The by-product line (Type 2) of an open order tracked as `flag` (`IsBatch` or `IsSerial`).
+async fn by_product_line(w: &World, flag: &str) -> Value {
+    rows_of(w, &format!("/api/v1/db/shopOrderMaterialPlans?Type=eq.2&{flag}=eq.1&limit=10"))
+        .await
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| panic!("the demo has a by-product tracked by {flag}"))
+}
+
+#[actix_web::test]
+async fn tracked_by_products_are_received_only_with_their_numbers() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    synced(&w).await;
+    let receipts = "/api/v1/exact/createByProductReceipt";
+    let before = sim_rows(&w, "manufacturing/ByProductReceipts").len();
+
+    // A batch by-product: refused without its batch (Exact's message), received with it.
+    let batch = by_product_line(&w, "IsBatch").await;
+    let plain = json!({"ShopOrderMaterialPlan": batch["ID"], "Quantity": 2.5, "TransactionDate": "2026-11-21"});
+    let (status, refused) = book(&w, receipts, "by-batch-none", &plain, 10).await;
+    assert_eq!(status, 422, "{refused}");
+    assert!(refused["error"].as_str().is_some_and(|m| m.contains("batch")), "Exact's message: {refused}");
+    // A by-product is received, never issued: Exact refuses the material issue of its line.
+    let issued = json!({"ShopOrderMaterialPlan": batch["ID"], "Quantity": 2.5, "TransactionDate": "2026-11-21",
+        "BatchNumbers": [{"BatchNumber": "REST-2611", "Quantity": 2.5}]});
+    let (status, refused) = book(&w, "/api/v1/exact/updateMaterialsIssues", "by-batch-issued", &issued, 10).await;
+    assert_eq!(status, 422, "{refused}");
+    assert!(refused["error"].as_str().is_some_and(|m| m.contains("by-product")), "{refused}");
+    assert_eq!(drafts(&w, "inventory/StockBatchNumbers"), 0, "nothing stays reserved");
+    let good = json!({"ShopOrderMaterialPlan": batch["ID"], "Quantity": 2.5, "TransactionDate": "2026-11-21",
+        "BatchNumbers": [{"BatchNumber": "REST-2611", "Quantity": 2.5}]});
+    let (status, booked) = book(&w, receipts, "by-batch-good", &good, 10).await;
+    assert_eq!(status, 200, "{booked}");
+    assert_eq!(sim_rows(&w, "manufacturing/ByProductReceipts").len(), before + 1);
+    let (status, again) = book(&w, receipts, "by-batch-good", &good, 10).await;
+    assert_eq!((status, &again), (200, &booked), "the same key: the first answer");
+    assert_eq!(sim_rows(&w, "manufacturing/ByProductReceipts").len(), before + 1, "booked once");
+
+    // A serial by-product: one new serial per unit.
+    let serial = by_product_line(&w, "IsSerial").await;
+    let plain = json!({"ShopOrderMaterialPlan": serial["ID"], "Quantity": 1, "TransactionDate": "2026-11-21"});
+    let (status, refused) = book(&w, receipts, "by-serial-none", &plain, 10).await;
+    assert_eq!(status, 422, "{refused}");
+    let good = json!({"ShopOrderMaterialPlan": serial["ID"], "Quantity": 1, "TransactionDate": "2026-11-21",
+        "SerialNumbers": [{"SerialNumber": "REST-S-0001"}]});
+    let (status, booked) = book(&w, receipts, "by-serial-good", &good, 10).await;
+    assert_eq!(status, 200, "{booked}");
+    assert_eq!(sim_rows(&w, "manufacturing/ByProductReceipts").len(), before + 2);
+    assert!(w.sim.handle().stock_mismatches(w.division as i32).is_empty());
+
+    // The local copy follows: the new batch and serial are in stock in the order's warehouse.
+    synced(&w).await;
+    let order = &rows_of(&w, &format!("/api/v1/db/shopOrders?ID=eq.{}", lower(&batch["ShopOrder"]))).await[0];
+    let found = numbers(&w, &batch["Item"], &order["Warehouse"]).await;
+    let rest = found["batches"].as_array().unwrap().iter().find(|b| b["number"] == "REST-2611").cloned();
+    assert_eq!(rest.and_then(|b| b["quantity"].as_f64()), Some(2.5), "{found}");
+    let order = &rows_of(&w, &format!("/api/v1/db/shopOrders?ID=eq.{}", lower(&serial["ShopOrder"]))).await[0];
+    let found = numbers(&w, &serial["Item"], &order["Warehouse"]).await;
+    assert!(found.to_string().contains("REST-S-0001"), "{found}");
+    // Received in full against the line: Exact marks it complete.
+    let line = &rows_of(&w, &format!("/api/v1/db/shopOrderMaterialPlans?ID=eq.{}", lower(&batch["ID"]))).await[0];
+    assert_eq!(line["Status"].as_i64(), Some(30), "{line}");
+    w.stop().await;
+}

@@ -1,6 +1,7 @@
 //! Tracked items of the demo data: batch-tracked raw materials on open material plans, with
 //! stock in several batches (each with its expiry date) over several storage locations;
-//! serial-tracked made items with open shop orders; and numbers for every unit of stock of a
+//! serial-tracked made items with open shop orders, one with a batch-tracked by-product and one
+//! with a serial-tracked by-product; and numbers for every unit of stock of a
 //! tracked item, so that at every place the numbers add up to the location's stock.
 //!
 //! Made after everything else, from a random stream of its own, so the rest of the demo data
@@ -56,7 +57,10 @@ impl Gen<'_> {
             // Each order uses three of the four materials, so every material is on an open plan.
             let mut used: Vec<u128> = materials.iter().copied().skip(n).take(3).collect();
             used.extend(part);
-            self.open_shop_order(next_number + n as i64, *product, wh, &used);
+            // What is left over comes back as a by-product: welding wire (by batch) on the first order,
+            // the serial part on the second (receiving either asks for its numbers).
+            let by_product = if n == 0 { materials.get(2).copied() } else { part };
+            self.open_shop_order(next_number + n as i64, *product, wh, &used, by_product);
         }
         self.opening_balances();
     }
@@ -244,8 +248,9 @@ impl Gen<'_> {
         }
     }
 
-    /// An open shop order for `product` with a material plan per material.
-    fn open_shop_order(&mut self, number: i64, product: u128, wh: u128, materials: &[u128]) {
+    /// An open shop order for `product` with a material plan per material, and a by-product line
+    /// (Type 2) when one is given.
+    fn open_shop_order(&mut self, number: i64, product: u128, wh: u128, materials: &[u128], by_product: Option<u128>) {
         let id = self.id();
         let item =
             |d: &crate::sim::store::Division, k: u128, f: &str| d.table(ITEMS).map_or(Val::Null, |t| t.value(k, f));
@@ -281,6 +286,31 @@ impl Gen<'_> {
             fields.extend(tracking::flags(&self.d, *material));
             self.put(PLANS, pid, fields);
         }
+        if let Some(by) = by_product {
+            let pid = self.id();
+            let serial = tracking::kind_of(&self.d, by) == Some(Kind::Serial);
+            let description = item(&self.d, by, "Description");
+            let mut fields = vec![
+                ("ShopOrder", Val::guid(id)),
+                ("ShopOrderNumber", Val::Int(number)),
+                ("LineNumber", Val::Int(materials.len() as i64 + 1)),
+                ("Type", Val::Int(2)),
+                ("Item", Val::guid(by)),
+                ("ItemCode", item(&self.d, by, "Code")),
+                ("ItemDescription", description.clone()),
+                ("ItemPictureUrl", item(&self.d, by, "PictureUrl")),
+                ("Description", Val::str(&format!("Restant {}", description.as_str().unwrap_or("")))),
+                ("Unit", item(&self.d, by, "Unit")),
+                ("PlannedQuantity", Val::Dbl(if serial { 1.0 } else { 2.5 })),
+                ("IssuedQuantity", Val::Dbl(0.0)),
+                ("PlannedDate", Val::Date(end)),
+                ("Status", Val::Int(10)),
+                ("Backflush", Val::Int(0)),
+                ("Warehouse", Val::guid(wh)),
+            ];
+            fields.extend(tracking::flags(&self.d, by));
+            self.put(PLANS, pid, fields);
+        }
         let mut fields = vec![
             ("ShopOrderNumber", Val::Int(number)),
             ("ShopOrderNumberString", Val::str(&number.to_string())),
@@ -308,7 +338,7 @@ impl Gen<'_> {
             ("WarehouseCode", self.d.table(WAREHOUSES).map_or(Val::Null, |t| t.value(wh, "Code"))),
             ("WarehouseDescription", self.d.table(WAREHOUSES).map_or(Val::Null, |t| t.value(wh, "Description"))),
             ("ShopOrderMaterialPlanCount", Val::Int(materials.len() as i64)),
-            ("ShopOrderByProductPlanCount", Val::Int(0)),
+            ("ShopOrderByProductPlanCount", Val::Int(by_product.is_some() as i64)),
             ("ShopOrderRoutingStepPlanCount", Val::Int(0)),
             ("ShopOrderMaterialPlanBackflushCount", Val::Int(0)),
             ("ShopOrderByProductPlanBackflushCount", Val::Int(0)),
