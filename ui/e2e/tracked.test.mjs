@@ -1,7 +1,8 @@
 // Serial- and batch-tracked items on a handheld (390×844) against the demo, with a simulated
 // keyboard-wedge scanner: a batch material issued to a shop order with its batch picked from the
 // ones in stock, and a serial made item received with its serial barcodes scanned into the one
-// scan field. Each first meets Exact Online's refusal of wrong numbers, shown on the panel, then
+// scan field, and a batch by-product of a shop order received with its batch scanned. Each of the
+// first two meets Exact Online's refusal of wrong numbers, shown on the panel, then
 // books; what was booked is looked up at the simulator.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -159,6 +160,43 @@ test('a serial made item is received with its serial barcodes scanned', async ()
     return found.length === 2 && found
   }, 'the receipt’s serial numbers at the simulator')
   assert.deepEqual(booked.map((r) => r.SerialNumber).sort(), ['E2E-SN-0001', 'E2E-SN-0002'])
+})
+
+test('a batch by-product is received with its batch scanned', async () => {
+  const [items, plans, orders] = await Promise.all([rows('logistics/Items'), rows('manufacturing/ShopOrderMaterialPlans'), rows('manufacturing/ShopOrders')])
+  const batchItems = new Set(items.filter((i) => isSet(i.IsBatchItem)).map((i) => i.ID))
+  const openOrders = new Map(orders.filter(open).map((o) => [o.ID, o]))
+  const line = plans.find((p) => p.Type === 2 && batchItems.has(p.Item) && openOrders.has(p.ShopOrder))
+  assert.ok(line, 'the demo has a batch-tracked by-product on an open shop order')
+  const order = openOrders.get(line.ShopOrder)
+  const before = (await rows('manufacturing/ByProductReceipts')).length
+
+  await scan(`SO ${order.ShopOrderNumber}`)
+  await page.getByTestId('scan-notice').getByText(`Shop order ${order.ShopOrderNumber}`).waitFor({ timeout: 90_000 })
+  await page.getByRole('button', { name: 'Receive a by-product (1)…' }).click()
+  const panel = page.getByRole('form', { name: 'Receive a by-product' })
+  assert.ok(same(await panel.locator('#by-product-line').inputValue(), line.ID), 'the only by-product is chosen')
+  assert.equal(await panel.locator('#by-product-qty').inputValue(), String(line.PlannedQuantity))
+  const submit = panel.getByRole('button', { name: 'Receive by-product' })
+  assert.ok(await submit.isDisabled(), 'no booking before its batch is in')
+
+  // the batch's barcode goes to the by-product's batch line through the one scan field
+  await scan('REST-E2E-1')
+  await waitFor(async () => (await panel.getByLabel('Batch number, line 1').inputValue()) === 'REST-E2E-1', 'the scanned batch in its line', 10_000)
+  assert.equal(await page.getByTestId('scan-history').locator('li').first().innerText(), `SO ${order.ShopOrderNumber}`, 'a batch is no item scan')
+  await submit.click()
+  await panel.getByTestId('write-status').and(page.locator('[data-state=delivered]')).waitFor({ timeout: 60_000 })
+
+  const receipt = await waitFor(
+    async () => (await rows('manufacturing/ByProductReceipts')).length > before && (await rows('manufacturing/ByProductReceipts')).find((r) => same(r.ShopOrderMaterialPlan, line.ID)),
+    'the by-product receipt at the simulator',
+  )
+  const booked = await waitFor(async () => {
+    const found = (await rows('inventory/StockBatchNumbers')).filter((r) => same(r.StockTransactionID, receipt.StockTransactionId) && !isSet(r.IsDraft))
+    return found.length === 1 && found[0]
+  }, 'the receipt’s batch at the simulator')
+  assert.equal(booked.BatchNumber, 'REST-E2E-1')
+  assert.equal(Number(booked.Quantity), Number(line.PlannedQuantity))
 })
 
 test('no console errors on the way', () => {

@@ -306,6 +306,7 @@ export const nl: Catalogue = {
   'offline.keptState': 'Bewaard op dit apparaat, verstuurd zodra de verbinding terug is',
   'offline.issue': '{quantity} {unit} {item} uitgeven aan productieorder {number}',
   'offline.receive': '{quantity} {unit} {item} ontvangen van productieorder {number}',
+  'offline.byProduct': 'Bijproduct {quantity} {unit} {item} ontvangen van productieorder {number}',
   'offline.transfer': '{quantity} {unit} {item} verplaatsen van {from} naar {to}',
   'offline.count': '{item} tellen op {place}: {quantity} {unit}',
   'offline.goodsReceipt': 'Goederenontvangst van inkooporder {number} ({lines} regels)',

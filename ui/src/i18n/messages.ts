@@ -307,6 +307,7 @@ export const en = {
   'offline.keptState': 'Kept on this device, sent when the connection is back',
   'offline.issue': 'Issue {quantity} {unit} {item} to shop order {number}',
   'offline.receive': 'Receive {quantity} {unit} {item} from shop order {number}',
+  'offline.byProduct': 'Receive by-product {quantity} {unit} {item} from shop order {number}',
   'offline.transfer': 'Move {quantity} {unit} {item} from {from} to {to}',
   'offline.count': 'Count {item} at {place}: {quantity} {unit}',
   'offline.goodsReceipt': 'Goods receipt of purchase order {number} ({lines} lines)',

@@ -8,7 +8,7 @@ import type { Schema } from '../api/contract.ts'
 import { idbStore, memoryStore, type KeyedStore } from './idb.ts'
 
 /** What was booked: the screen's words for it come with the booking (`summary`). */
-export type BookingKind = 'issue' | 'receipt' | 'goodsReceipt' | 'transfer' | 'count' | 'hours'
+export type BookingKind = 'issue' | 'receipt' | 'byProduct' | 'goodsReceipt' | 'transfer' | 'count' | 'hours'
 
 export interface Booking {
   /** The idempotency key it was made with; it is sent under this key, however often. */

@@ -6,6 +6,7 @@ import { locale, t } from '../../i18n/index.ts'
 import { exceeds, formatQuantity, parseQuantity } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
 import { LabelPanel } from './LabelPanel.tsx'
+import { ByProductPanel } from './ByProductPanel.tsx'
 import { AsOf } from '../../components/AsOf.tsx'
 import { bigButton, bookingWords, checkQuantity, ConfirmOver, control, field, locationLabel, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
 import { isCatalogueRef, liveOrKept, type ScanCatalogue } from '../../offline/catalogue.ts'
@@ -137,24 +138,13 @@ export function ReceivePanel({
             {into ? t('scanning.receiveInto', { location: locationLabel(into) }) : t('scanning.receiveDefault', { warehouse: order.WarehouseCode ?? '' })}
           </p>
         )}
-        {byProducts.data && byProducts.data.length > 0 && (
-          <div className="rounded-md bg-white p-2 text-sm">
-            <p className="font-medium">{t('scanning.byProducts')}</p>
-            <ul className="list-disc pl-5">
-              {byProducts.data.map((b) => (
-                <li key={b.ID}>
-                  {b.ItemCode} {b.ItemDescription} · {fmt(b.PlannedQuantity)}
-                </li>
-              ))}
-            </ul>
-          </div>
-        )}
         <NumbersNotReady report={numbers} />
         <button type="submit" disabled={write.isPending || orders.length === 0 || !!numbers.problem} className={bigButton}>
           {t('scanning.receiveSubmit')}
         </button>
         <WriteOutcome error={write.error} data={write.data} />
       </Panel>
+      {order && byProducts.data && byProducts.data.length > 0 && <ByProductPanel key={order.ID} order={order} lines={byProducts.data} into={into} />}
       {order && isCatalogueRef(order.ID) && <p className="text-sm text-slate-600">{t('scanning.keptNoLabels')}</p>}
       {order && !isCatalogueRef(order.ID) && (
         <LabelPanel key={order.ID} source="shop_order" id={order.ID} title={t('labels.shopOrderTitle', { number: order.ShopOrderNumber })} />

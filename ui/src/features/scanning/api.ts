@@ -40,6 +40,7 @@ export interface MaterialPlan {
   ItemDescription: string | null
   PlannedQuantity: number | null
   IssuedQuantity?: number | null
+  Unit?: string | null
   Type: number | null
   Status: number | null
   /** The item's tracking, repeated on the line (0/1). */
@@ -165,6 +166,17 @@ export const receiveShopOrder = (b: Summarized & { shopOrder: string; quantity: 
       body: { ShopOrder: b.shopOrder, ...bookedToday(b), ...b.numbers } satisfies BodyOf<'/exact/createShopOrderReceipt', 'post'>,
     },
     { keep: { kind: 'receipt', summary: b.summary } },
+  )
+
+/** A by-product of a shop order (its material line of Type 2) into stock. */
+export const receiveByProduct = (b: Summarized & { plan: string; quantity: number; location?: string | null }) =>
+  book(
+    '/exact/createByProductReceipt',
+    {
+      method: 'POST',
+      body: { ShopOrderMaterialPlan: b.plan, ...bookedToday(b), ...b.numbers } satisfies BodyOf<'/exact/createByProductReceipt', 'post'>,
+    },
+    { keep: { kind: 'byProduct', summary: b.summary } },
   )
 
 export interface TransferInput extends Summarized {
