@@ -38,6 +38,9 @@ const MAX_BACKOFF_FACTOR: u32 = 15;
 /// How long an entry without a usable token waits before trying again (or until woken).
 const NO_TOKEN_WAIT: Duration = Duration::from_secs(30);
 
+/// A discarded entry's note while the numbers it reserved are released.
+const DISCARDED: &str = "Discarded: the numbers it reserved at Exact Online are released first, then it is gone";
+
 const UNKNOWN_OUTCOME: &str = "The connection broke while this was being sent and Exact Online offers no way to \
      check it: look in Exact Online whether it was booked, then discard it here or send it again";
 
@@ -309,10 +312,22 @@ impl OutboxService {
         Ok(Some(e))
     }
 
-    /// Removes a failed or not yet sent entry. Answers whether one was removed.
+    /// Removes a failed or not yet sent entry. Answers whether one was removed. A waiting entry
+    /// whose numbers were already (partly) reserved at Exact is removed once the worker has
+    /// released them: until then it stays listed, saying so.
     pub fn discard(self: &Arc<Self>, division: i64, id: u64) -> Result<bool> {
         let org = self.org(division)?;
         match org.db.get(id)? {
+            Some(mut e) if e.state == State::Pending && e.reserve.as_ref().is_some_and(|r| r.started) => {
+                if let Some(r) = e.reserve.as_mut() {
+                    r.discarded = true;
+                    r.refused = Some(DISCARDED.into());
+                }
+                e.error = Some(DISCARDED.into());
+                org.db.put(&e)?;
+                org.wake.notify_one();
+                Ok(true)
+            }
             Some(e) if matches!(e.state, State::Failed | State::Pending) => org.db.remove(id),
             _ => Ok(false),
         }

@@ -190,6 +190,11 @@ impl OutboxService {
                 }
             }
         }
+        if reserve.discarded {
+            tracing::info!(division, id = entry.id, "outbox: a discarded entry's reserved numbers are released");
+            org.db.remove(entry.id)?;
+            return Ok(Step::Refused);
+        }
         if let Some(r) = entry.reserve.as_mut() {
             r.started = false;
         }

@@ -415,3 +415,66 @@ async fn tracked_by_products_are_received_only_with_their_numbers() {
     assert_eq!(line["Status"].as_i64(), Some(30), "{line}");
     w.stop().await;
 }
+
+#[actix_web::test]
+async fn a_waiting_booking_discarded_after_its_reservation_began_leaves_nothing_reserved() {
+    use stock_manager::sim::Faults;
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    synced(&w).await;
+    // A serial material on an open order, with two of its serials in stock in the order's warehouse.
+    let plans = rows_of(&w, "/api/v1/db/shopOrderMaterialPlans?IsSerial=eq.1&Type=eq.1&Status=eq.10&limit=50").await;
+    let mut found = None;
+    for plan in plans {
+        let order = &rows_of(&w, &format!("/api/v1/db/shopOrders?ID=eq.{}", lower(&plan["ShopOrder"]))).await[0];
+        let numbers = numbers(&w, &plan["Item"], &order["Warehouse"]).await;
+        let serials: Vec<String> = numbers["serials"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|s| s["number"].as_str().map(str::to_string))
+            .take(2)
+            .collect();
+        if serials.len() == 2 {
+            found = Some((plan, serials));
+            break;
+        }
+    }
+    let (plan, serials) = found.expect("the demo has a serial material with two serials in stock");
+    // Every second call fails: the first serial is reserved, the second never gets through.
+    w.sim.handle().set_faults(Faults { error_500_every: 2, ..Default::default() });
+    let body = json!({"ShopOrderMaterialPlan": plan["ID"], "Quantity": 2, "TransactionDate": "2026-11-21",
+        "SerialNumbers": [{"SerialNumber": serials[0]}, {"SerialNumber": serials[1]}]});
+    let (status, queued) = book(&w, "/api/v1/exact/updateMaterialsIssues", "discard-started", &body, 2).await;
+    assert_eq!(status, 202, "waiting: {queued}");
+    let id = queued["entries"][0]["id"].as_u64().expect("its number");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while drafts(&w, "inventory/StockSerialNumbers") == 0 {
+        assert!(Instant::now() < deadline, "a reservation went out");
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
+    let entry: Value = w.get(&format!("/api/v1/outbox/{id}")).await.json().await.unwrap();
+    assert_eq!(entry["state"], "pending", "{entry}");
+    assert_eq!(entry["reserve"]["started"], true, "{entry}");
+
+    // Discarded by its user: listed as being released, then gone, with nothing reserved at Exact.
+    let res = w.request(Method::DELETE, &format!("/api/v1/outbox/{id}")).send().await.unwrap();
+    assert_eq!(res.status(), 204);
+    w.sim.handle().set_faults(Faults::default());
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let status = w.get(&format!("/api/v1/outbox/{id}")).await.status().as_u16();
+        if status == 404 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the discarded entry is gone once released");
+        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(drafts(&w, "inventory/StockSerialNumbers"), 0, "nothing stays reserved");
+    assert!(
+        sim_rows(&w, "manufacturing/MaterialIssues")
+            .iter()
+            .all(|r| lower(&r["ShopOrderMaterialPlan"]) != lower(&plan["ID"]) || r["Quantity"].as_f64() != Some(2.0)),
+        "never booked"
+    );
+    w.stop().await;
+}
