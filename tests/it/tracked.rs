@@ -478,3 +478,99 @@ async fn a_waiting_booking_discarded_after_its_reservation_began_leaves_nothing_
     );
     w.stop().await;
 }
+
+#[actix_web::test]
+async fn a_serial_part_is_issued_moved_and_counted_only_with_its_serials() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    synced(&w).await;
+    // The serial part planned on the tracked orders, with three serials in stock there.
+    let plans = rows_of(&w, "/api/v1/db/shopOrderMaterialPlans?IsSerial=eq.1&Type=eq.1&Status=eq.10&limit=50").await;
+    let mut found = None;
+    for plan in plans {
+        let order = &rows_of(&w, &format!("/api/v1/db/shopOrders?ID=eq.{}", lower(&plan["ShopOrder"]))).await[0];
+        let numbers = numbers(&w, &plan["Item"], &order["Warehouse"]).await;
+        let serials = numbers["serials"].as_array().cloned().unwrap_or_default();
+        if serials.len() >= 3 {
+            found = Some((plan, order["Warehouse"].clone(), serials));
+            break;
+        }
+    }
+    let (plan, warehouse, serials) = found.expect("the demo has a serial material with three serials in stock");
+    let item = plan["Item"].clone();
+
+    // Issue: refused without a serial and with one that is not in stock, taken with one that is.
+    let issues = "/api/v1/exact/updateMaterialsIssues";
+    let issue = |numbers: Option<Value>| {
+        let mut b = json!({"ShopOrderMaterialPlan": plan["ID"], "Quantity": 1, "TransactionDate": "2026-11-21"});
+        if let Some(n) = numbers {
+            b["SerialNumbers"] = n;
+        }
+        b
+    };
+    let (status, refused) = book(&w, issues, "sn-issue-none", &issue(None), 10).await;
+    assert_eq!(status, 422, "{refused}");
+    let (status, refused) =
+        book(&w, issues, "sn-issue-absent", &issue(Some(json!([{"SerialNumber": "NOT-HERE-1"}]))), 10).await;
+    assert_eq!(status, 422, "a serial not in stock: {refused}");
+    assert_eq!(drafts(&w, "inventory/StockSerialNumbers"), 0, "nothing stays reserved");
+    let (status, issued) =
+        book(&w, issues, "sn-issue", &issue(Some(json!([{"SerialNumber": serials[0]["number"]}]))), 10).await;
+    assert_eq!(status, 200, "{issued}");
+
+    // Transfer to another location of the warehouse: refused without its serial, moved with it.
+    let moving = &serials[1];
+    let places = format!(
+        "/api/v1/db/storageLocationStockPositions?Warehouse=eq.{}&select=StorageLocation&limit=200",
+        lower(&warehouse)
+    );
+    let to = rows_of(&w, &places)
+        .await
+        .into_iter()
+        .map(|l| l["StorageLocation"].clone())
+        .filter(|l| !l.is_null())
+        .find(|l| lower(l) != lower(&moving["location"]))
+        .expect("another storage location");
+    let transfers = "/api/v1/exact/createWarehouseTransfer";
+    let transfer = |numbers: Option<Value>| {
+        let mut l =
+            json!({"Item": item, "Quantity": 1, "StorageLocationFrom": moving["location"], "StorageLocationTo": to});
+        if let Some(n) = numbers {
+            l["SerialNumbers"] = n;
+        }
+        json!({"WarehouseFrom": warehouse, "WarehouseTo": warehouse, "process": true, "WarehouseTransferLines": [l]})
+    };
+    let (status, refused) = book(&w, transfers, "sn-move-none", &transfer(None), 10).await;
+    assert_eq!(status, 422, "{refused}");
+    let (status, moved) =
+        book(&w, transfers, "sn-move", &transfer(Some(json!([{"SerialNumber": moving["number"]}]))), 10).await;
+    assert_eq!(status, 200, "{moved}");
+    assert!(w.sim.handle().number_mismatches(w.division as i32).is_empty());
+
+    // Count the location it went to: refused without the serials counted, taken with them.
+    synced(&w).await;
+    let there = format!(
+        "/api/v1/tracking/numbers?item={}&warehouse={}&location={}",
+        lower(&item),
+        lower(&warehouse),
+        lower(&to)
+    );
+    let found: Value = w.get(&there).await.json().await.unwrap();
+    let counted: Vec<Value> =
+        found["serials"].as_array().unwrap().iter().map(|s| json!({"SerialNumber": s["number"]})).collect();
+    assert!(counted.iter().any(|s| s["SerialNumber"] == moving["number"]), "{found}");
+    let count = |numbers: Option<Vec<Value>>| {
+        let mut l = json!({"Item": item, "StorageLocation": to, "QuantityNew": counted.len()});
+        if let Some(n) = numbers {
+            l["SerialNumbers"] = json!(n);
+        }
+        json!({"Warehouse": warehouse, "process": true, "StockCountLines": [l]})
+    };
+    let counts = "/api/v1/exact/createStockCount";
+    let (status, refused) = book(&w, counts, "sn-count-none", &count(None), 10).await;
+    assert_eq!(status, 422, "{refused}");
+    let (status, taken) = book(&w, counts, "sn-count", &count(Some(counted.clone())), 10).await;
+    assert_eq!(status, 200, "{taken}");
+    assert!(w.sim.handle().number_mismatches(w.division as i32).is_empty());
+    assert!(w.sim.handle().stock_mismatches(w.division as i32).is_empty());
+    w.stop().await;
+}
