@@ -574,3 +574,56 @@ async fn a_serial_part_is_issued_moved_and_counted_only_with_its_serials() {
     assert!(w.sim.handle().stock_mismatches(w.division as i32).is_empty());
     w.stop().await;
 }
+
+#[actix_web::test]
+async fn a_batch_material_is_received_from_its_supplier_with_its_batches() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    synced(&w).await;
+    let batch_items: Vec<String> =
+        sim_rows(&w, "logistics/Items").iter().filter(|i| i["IsBatchItem"] == 1).map(|i| lower(&i["ID"])).collect();
+    let po_line = sim_rows(&w, "purchaseorder/PurchaseOrderLines")
+        .into_iter()
+        .find(|l| batch_items.contains(&lower(&l["Item"])) && l["ReceivedQuantity"].as_f64() == Some(0.0))
+        .expect("an open purchase order line of a batch material");
+    let receipts = "/api/v1/exact/createGoodsReceipt";
+    let receipt = |quantity: f64, batches: Option<Value>| {
+        let mut l = json!({"PurchaseOrderLineID": po_line["ID"], "QuantityReceived": quantity});
+        if let Some(b) = batches {
+            l["BatchNumbers"] = b;
+        }
+        json!({"GoodsReceiptLines": [l]})
+    };
+    let (status, refused) = book(&w, receipts, "gr-batch-none", &receipt(10.0, None), 10).await;
+    assert_eq!(status, 422, "{refused}");
+    assert!(refused["error"].as_str().is_some_and(|m| m.contains("batch")), "Exact's message: {refused}");
+    // Two batches in one delivery, with their expiry dates.
+    let batches = json!([
+        {"BatchNumber": "GR-B-0001", "Quantity": 6, "EndDate": "2027-06-30"},
+        {"BatchNumber": "GR-B-0002", "Quantity": 4}
+    ]);
+    let (status, got) = book(&w, receipts, "gr-batch", &receipt(10.0, Some(batches)), 10).await;
+    assert_eq!(status, 200, "{got}");
+    assert!(w.sim.handle().number_mismatches(w.division as i32).is_empty());
+    assert!(w.sim.handle().stock_mismatches(w.division as i32).is_empty());
+
+    synced(&w).await;
+    let order = sim_rows(&w, "purchaseorder/PurchaseOrders")
+        .into_iter()
+        .find(|o| lower(&o["PurchaseOrderID"]) == lower(&po_line["PurchaseOrderID"]))
+        .expect("its order");
+    let found = numbers(&w, &po_line["Item"], &order["Warehouse"]).await;
+    let held = |number: &str| -> f64 {
+        found["batches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|b| b["number"] == number)
+            .filter_map(|b| b["quantity"].as_f64())
+            .sum()
+    };
+    assert_eq!((held("GR-B-0001"), held("GR-B-0002")), (6.0, 4.0), "{found}");
+    let expiry =
+        found["batches"].as_array().unwrap().iter().find(|b| b["number"] == "GR-B-0001").map(|b| b["expiry"].clone());
+    assert_eq!(expiry, Some(json!("2027-06-30")), "{found}");
+    w.stop().await;
+}

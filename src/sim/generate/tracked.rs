@@ -1,7 +1,7 @@
 //! Tracked items of the demo data: batch-tracked raw materials on open material plans, with
 //! stock in several batches (each with its expiry date) over several storage locations;
 //! serial-tracked made items with open shop orders, one with a batch-tracked by-product and one
-//! with a serial-tracked by-product; and numbers for every unit of stock of a
+//! with a serial-tracked by-product; an open purchase order of two batch materials; and numbers for every unit of stock of a
 //! tracked item, so that at every place the numbers add up to the location's stock.
 //!
 //! Made after everything else, from a random stream of its own, so the rest of the demo data
@@ -62,6 +62,8 @@ impl Gen<'_> {
             let by_product = if n == 0 { materials.get(2).copied() } else { part };
             self.open_shop_order(next_number + n as i64, *product, wh, &used, by_product);
         }
+        // New batches come from a supplier too: an open purchase order of two batch materials.
+        self.open_batch_purchase(&materials[..2.min(materials.len())], wh);
         self.opening_balances();
     }
 
@@ -347,6 +349,77 @@ impl Gen<'_> {
         ];
         fields.extend(tracking::flags(&self.d, product));
         self.put(SHOP_ORDERS, id, fields);
+    }
+
+    /// An open purchase order (nothing received yet) with a line per batch material, from the
+    /// supplier of the first demo purchase order.
+    fn open_batch_purchase(&mut self, materials: &[u128], wh: u128) {
+        const ORDERS: &str = "purchaseorder/PurchaseOrders";
+        let Some(pos) = self.d.table(ORDERS) else { return };
+        let Some(first) =
+            pos.rows.keys().copied().min_by_key(|k| pos.value(*k, "OrderNumber").as_i64().unwrap_or(i64::MAX))
+        else {
+            return;
+        };
+        let number = pos.rows.keys().filter_map(|k| pos.value(*k, "OrderNumber").as_i64()).max().unwrap_or(40_000) + 1;
+        let supplier = ["Supplier", "SupplierCode", "SupplierName"].map(|f| pos.value(first, f));
+        let id = self.id();
+        let receipt_date = Val::Date(self.today + 5 * DAY);
+        let mut total = 0.0;
+        for (n, material) in materials.iter().enumerate() {
+            let field =
+                |d: &crate::sim::store::Division, f: &str| d.table(ITEMS).map_or(Val::Null, |t| t.value(*material, f));
+            let quantity = 25.0;
+            let price = 12.5;
+            total += quantity * price;
+            let lid = self.id();
+            let line = vec![
+                ("PurchaseOrderID", Val::guid(id)),
+                ("LineNumber", Val::Int(n as i64 + 1)),
+                ("Item", Val::guid(*material)),
+                ("ItemCode", field(&self.d, "Code")),
+                ("ItemDescription", field(&self.d, "Description")),
+                ("Description", field(&self.d, "Description")),
+                ("Unit", field(&self.d, "Unit")),
+                ("Quantity", Val::Dbl(quantity)),
+                ("QuantityInPurchaseUnits", Val::Dbl(quantity)),
+                ("ReceivedQuantity", Val::Dbl(0.0)),
+                ("InvoicedQuantity", Val::Dbl(0.0)),
+                ("UnitPrice", Val::Dbl(price)),
+                ("NetPrice", Val::Dbl(price)),
+                ("AmountDC", Val::Dbl(quantity * price)),
+                ("AmountFC", Val::Dbl(quantity * price)),
+                ("ReceiptDate", receipt_date.clone()),
+                ("VATCode", Val::str("2  ")),
+                ("VATPercentage", Val::Dbl(0.21)),
+            ];
+            self.put("purchaseorder/PurchaseOrderLines", lid, line);
+        }
+        let [supplier_id, supplier_code, supplier_name] = supplier;
+        let warehouse = |f: &str| self.d.table(WAREHOUSES).map_or(Val::Null, |t| t.value(wh, f));
+        let (wh_code, wh_description) = (warehouse("Code"), warehouse("Description"));
+        let header = vec![
+            ("OrderNumber", Val::Int(number)),
+            ("OrderDate", Val::Date(self.today - 2 * DAY)),
+            ("ReceiptDate", receipt_date),
+            ("Supplier", supplier_id),
+            ("SupplierCode", supplier_code),
+            ("Description", Val::str(&format!("Inkoop {}", supplier_name.as_str().unwrap_or("")))),
+            ("SupplierName", supplier_name),
+            ("OrderStatus", Val::Int(10)),
+            ("ReceiptStatus", Val::Int(10)),
+            ("InvoiceStatus", Val::Int(10)),
+            ("ApprovalStatus", Val::Int(1)),
+            ("Source", Val::Int(1)),
+            ("Currency", Val::str("EUR")),
+            ("AmountDC", Val::Dbl(total)),
+            ("AmountFC", Val::Dbl(total)),
+            ("PurchaseOrderLineCount", Val::Int(materials.len() as i64)),
+            ("Warehouse", Val::guid(wh)),
+            ("WarehouseCode", wh_code),
+            ("WarehouseDescription", wh_description),
+        ];
+        self.put(ORDERS, id, header);
     }
 
     /// Numbers for every unit of tracked stock that has none: the demo receipts' serials count
