@@ -64,12 +64,18 @@ def call(base, method, path, session, body=None):
 
 def wait_sync(base, session, timeout=900):
     deadline = time.time() + timeout
+    data = b"{}"
     while time.time() < deadline:
         status, data = call(base, "GET", "/api/v1/sync", session)
         if status == 200 and not json.loads(data)["running"]:
             return json.loads(data)
         time.sleep(0.5)
-    raise SystemExit("the sync did not finish")
+    # Say how far it got, so a slow sync can be told from a stuck one.
+    tables = json.loads(data or b"{}").get("tables", {})
+    done = sorted(t for t, o in tables.items() if o.get("finished_ms") or o.get("rows") is not None)
+    errors = {t: o["error"] for t, o in tables.items() if o.get("error")}
+    raise SystemExit(f"the sync did not finish within {timeout} s: {len(done)} tables done, "
+                     f"errors {errors or 'none'}; last status: {json.dumps(tables)[:2000]}")
 
 
 class Stats:
@@ -289,6 +295,8 @@ def main():
     # sync: a handheld books one material issue a minute, as a busy operator might.
     ap.add_argument("--issue-every", type=float, default=60.0, help="seconds between one handheld's bookings")
     ap.add_argument("--hostile", type=int, default=0, help="clients sending hostile requests beside the handhelds")
+    ap.add_argument("--sync-timeout", type=int, default=900,
+                    help="seconds to wait for the full sync after the load (scale medium under Exact's rate limit takes longer)")
     args = ap.parse_args()
 
     work = tempfile.mkdtemp(prefix="esm-load-")
@@ -422,7 +430,7 @@ def main():
             print(f"outbox: {len(done)} delivered, booking to delivery p50 {percentile(waits, 0.5):.1f} s, "
                   f"max {max(waits):.1f} s, {attempts} sends", flush=True)
         # The full sync outlives its tokens (and the outage): no table ends with an error.
-        final = wait_sync(base, first)
+        final = wait_sync(base, first, args.sync_timeout)
         failed_tables = {t: o["error"] for t, o in final.get("tables", {}).items() if o.get("error")}
         print(f"{'sync tables with an error':<28} {len(failed_tables):>8}   (target 0)")
         for table, error in sorted(failed_tables.items())[:10]:

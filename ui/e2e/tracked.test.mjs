@@ -1,8 +1,8 @@
 // Serial- and batch-tracked items on a handheld (390×844) against the demo, with a simulated
 // keyboard-wedge scanner: a batch material issued to a shop order with its batch picked from the
 // ones in stock, and a serial made item received with its serial barcodes scanned into the one
-// scan field, and a batch by-product of a shop order received with its batch scanned. Each of the
-// first two meets Exact Online's refusal of wrong numbers, shown on the panel, then
+// scan field, a batch by-product of a shop order received with its batch scanned, and an item
+// moved out of a warehouse without storage locations. Each of the first two meets Exact Online's refusal of wrong numbers, shown on the panel, then
 // books; what was booked is looked up at the simulator.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -185,7 +185,10 @@ test('a batch by-product is received with its batch scanned', async () => {
   await waitFor(async () => (await panel.getByLabel('Batch number, line 1').inputValue()) === 'REST-E2E-1', 'the scanned batch in its line', 10_000)
   assert.equal(await page.getByTestId('scan-history').locator('li').first().innerText(), `SO ${order.ShopOrderNumber}`, 'a batch is no item scan')
   await submit.click()
-  await panel.getByTestId('write-status').and(page.locator('[data-state=delivered]')).waitFor({ timeout: 60_000 })
+  await page.getByTestId('write-status').and(page.locator('[data-state=delivered]')).waitFor({ timeout: 60_000 })
+  // booked: the form closes, so the next scan is an item's again, not another batch
+  await panel.waitFor({ state: 'detached' })
+  await page.getByRole('button', { name: 'Receive a by-product (1)…' }).waitFor()
 
   const receipt = await waitFor(
     async () => (await rows('manufacturing/ByProductReceipts')).length > before && (await rows('manufacturing/ByProductReceipts')).find((r) => same(r.ShopOrderMaterialPlan, line.ID)),
@@ -197,6 +200,46 @@ test('a batch by-product is received with its batch scanned', async () => {
   }, 'the receipt’s batch at the simulator')
   assert.equal(booked.BatchNumber, 'REST-E2E-1')
   assert.equal(Number(booked.Quantity), Number(line.PlannedQuantity))
+})
+
+test('stock moves out of a warehouse without storage locations into a located one', async () => {
+  const [warehouses, items] = await Promise.all([rows('inventory/Warehouses'), rows('logistics/Items')])
+  const unlocated = new Map(warehouses.filter((w) => w.UseStorageLocations === 0 || w.UseStorageLocations === false).map((w) => [w.ID.toLowerCase(), w]))
+  assert.ok(unlocated.size > 0, 'the demo has a warehouse without storage locations')
+  const untracked = new Map(items.filter((i) => !isSet(i.IsSerialItem) && !isSet(i.IsBatchItem)).map((i) => [i.ID.toLowerCase(), i]))
+  const positions = (
+    await Promise.all([...unlocated.keys()].map((w) => api(page, `/db/stockPositions?Warehouse=eq.${w}&CurrentStock=gte.1&select=ItemId,Warehouse,CurrentStock&limit=500`)))
+  ).flat()
+  const held = positions.find((p) => untracked.has(p.ItemId.toLowerCase()))
+  assert.ok(held, 'an untracked item in stock there')
+  const item = untracked.get(held.ItemId.toLowerCase())
+  const from = unlocated.get(held.Warehouse.toLowerCase())
+
+  // a fresh screen: the receive panel left open above still waits for its serials
+  await page.goto(`${demo.server.url}/scanning?division=${demo.division}`)
+  await page.locator('#scan-input').waitFor()
+  await scanItem(item.Code)
+  await page.getByRole('button', { name: 'Transfer', exact: true }).first().click()
+  const source = page.locator('#transfer-from')
+  await source.selectOption(`warehouse:${from.ID.toLowerCase()}`)
+  assert.match(await source.locator('option:checked').innerText(), /no storage locations/)
+  // into a storage location of a located warehouse
+  const target = await page.locator('#transfer-to option').evaluateAll((os) => os.map((o) => o.value).find((v) => v && !v.startsWith('warehouse:')))
+  assert.ok(target, 'a storage location to move to')
+  await page.locator('#transfer-to').selectOption(target)
+  await page.locator('#transfer-qty').fill('1')
+  await page.getByRole('button', { name: 'Transfer', exact: true }).last().click()
+  await page.getByTestId('write-status').and(page.locator('[data-state=delivered]')).waitFor({ timeout: 60_000 })
+
+  const line = await waitFor(
+    async () => (await rows('inventory/WarehouseTransferLines')).find((l) => same(l.Item, item.ID) && same(l.StorageLocationTo, target)),
+    'the transfer line at the simulator',
+  )
+  assert.equal(line.StorageLocationFrom ?? null, null, 'no location in a warehouse that keeps none')
+  assert.equal(Number(line.Quantity), 1)
+  const transfer = (await rows('inventory/WarehouseTransfers')).find((t) => t.TransferID === line.TransferID)
+  assert.ok(same(transfer.WarehouseFrom, from.ID), 'out of the warehouse without locations')
+  assert.ok(!same(transfer.WarehouseTo, from.ID), 'into another warehouse')
 })
 
 test('no console errors on the way', () => {

@@ -69,6 +69,9 @@ describe('ByProductPanel', () => {
     expect(sent[0].url).toMatch(/^\/api\/v1\/exact\/createByProductReceipt/)
     expect(sent[0].body).toMatchObject({ ShopOrderMaterialPlan: 'plan-9', Quantity: 2.5 })
     await screen.findByTestId('write-status')
+    // booked: the form closes (its numbers input no longer takes scans), the outcome stays
+    expect(screen.queryByLabelText('Quantity')).toBeNull()
+    expect(screen.getByRole('button', { name: 'Receive a by-product (1)…' })).toBeTruthy()
   })
 
   it('asks a serial-tracked by-product for its numbers before it can be booked', () => {

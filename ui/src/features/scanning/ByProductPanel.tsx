@@ -32,13 +32,23 @@ export function ByProductPanel({ order, lines, into }: { order: ScanShopOrder; l
   const quantity = parseQuantity(qty)
   const qtyError = tried ? checkQuantity(quantity) : null
   const words = (l: MaterialPlan, q: number) => bookingWords({ Code: l.ItemCode ?? '', Unit: l.Unit ?? null }, q)
-  // closed until asked for: its numbers input then takes the scans, not the finished product's
+  // closed until asked for: its numbers input then takes the scans, not the finished product's;
+  // closed again once a receipt is taken (queued, sent or kept), so the next scan is an item's
+  // again; its outcome stays beside the button
   const [open, setOpen] = useState(false)
+  const [closedFor, setClosedFor] = useState<typeof write.data>(undefined)
+  if (write.data && write.data !== closedFor && write.data.state !== 'failed') {
+    setClosedFor(write.data)
+    setOpen(false)
+  }
   if (!open) {
     return (
-      <button type="button" onClick={() => setOpen(true)} className={secondaryButton}>
-        {t('scanning.byProductOpen', { count: lines.length })}
-      </button>
+      <div className="flex flex-col gap-2">
+        <button type="button" onClick={() => setOpen(true)} className={secondaryButton}>
+          {t('scanning.byProductOpen', { count: lines.length })}
+        </button>
+        <WriteOutcome error={null} data={write.data} />
+      </div>
     )
   }
 
