@@ -1,9 +1,10 @@
 // The Dashboard against the demo at desktop size: a chosen warehouse's stock beside the total,
 // filters that survive a reload, a search by "SO <number>" and by barcode, copy buttons that
-// copy codes; and at handheld size the operator timer taking "SO <number>" as Scanning does.
+// copy codes; at handheld size the operator timer taking "SO <number>" as Scanning does; and the
+// screens still working after Exact Online removed a property they show (Items.Barcode).
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { api, syncedDemo, watchConsole } from './flows.mjs'
+import { api, scanCode, syncedDemo, syncSettled, watchConsole } from './flows.mjs'
 
 let server
 let browser
@@ -172,4 +173,41 @@ test('at handheld size the operator timer takes "SO <number>" as Scanning does',
   await hand.getByRole('alert').filter({ hasText: 'That is not a shop order number' }).waitFor()
   assert.deepEqual(handErrors, [])
   await hand.close()
+})
+
+/** Removes (or with `restore`, brings back) a property of one of the simulator's entity types. */
+async function schema(body) {
+  const res = await fetch(`${server.lines.Simulator}/_sim/schema`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  assert.ok(res.ok, `schema change: ${res.status}`)
+}
+
+test('a property Exact Online removed leaves the screens working', async () => {
+  const items = await api(page, '/db/items?select=Code,Barcode&limit=300')
+  const withBarcode = items.find((i) => i.Barcode)
+  assert.ok(withBarcode, 'an item with a barcode')
+  // Exact drops Items.Barcode without notice: every read that selects it is refused with a 400
+  for (const path of ['Logistics/Items', 'sync/Logistics/Items']) await schema({ path, remove: ['Barcode'] })
+  try {
+    await api(page, '/sync', { method: 'POST', body: { endpoints: ['items'] } })
+    await syncSettled(page)
+    const sync = await api(page, '/sync')
+    assert.equal(sync.tables.items?.error ?? null, null, JSON.stringify(sync.tables.items))
+    const status = await api(page, '/status')
+    assert.ok(
+      status.droppedProperties.some((d) => d.property === 'Barcode' && /items/i.test(d.endpoint)),
+      JSON.stringify(status.droppedProperties),
+    )
+    // the Dashboard still lists and finds items
+    await page.goto(`${server.url}/dashboard?division=${division}`)
+    await page.getByRole('searchbox', { name: 'Search' }).fill(withBarcode.Code)
+    await settled()
+    assert.deepEqual(await codes(), [withBarcode.Code])
+    // and Scanning still shows the item's card
+    await page.goto(`${server.url}/scanning?division=${division}`)
+    await scanCode(page, withBarcode.Code)
+    await page.getByTestId('item-code').getByText(withBarcode.Code, { exact: true }).waitFor({ timeout: 60_000 })
+    assert.deepEqual(errors, [])
+  } finally {
+    for (const path of ['Logistics/Items', 'sync/Logistics/Items']) await schema({ path, restore: true })
+  }
 })
