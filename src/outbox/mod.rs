@@ -49,6 +49,9 @@ struct OrgOutbox {
     wake: Notify,
     /// Idempotency keys whose first request is being answered by this process right now.
     answering: Mutex<HashSet<String>>,
+    /// The entry the worker is delivering now. The worker takes an entry up, and a discard
+    /// decides, under this lock: an entry in the worker's hands is only marked (`mark_discarded`).
+    in_flight: Mutex<Option<u64>>,
 }
 
 /// What a write under an idempotency key found.
@@ -189,7 +192,8 @@ impl OutboxService {
             return Ok(o.clone());
         }
         let db = OutboxDb::open(&store::path_of(&self.data_dir, division))?;
-        let org = Arc::new(OrgOutbox { db, wake: Notify::new(), answering: Mutex::default() });
+        let org =
+            Arc::new(OrgOutbox { db, wake: Notify::new(), answering: Mutex::default(), in_flight: Mutex::default() });
         orgs.insert(division, org.clone());
         let service = self.clone();
         let worker = org.clone();
@@ -312,24 +316,30 @@ impl OutboxService {
         Ok(Some(e))
     }
 
-    /// Removes a failed or not yet sent entry. Answers whether one was removed. A waiting entry
-    /// whose numbers were already (partly) reserved at Exact is removed once the worker has
-    /// released them: until then it stays listed, saying so.
+    /// Removes a failed or not yet sent entry. Answers whether one was removed (or will be). A
+    /// waiting entry the worker is working on, or whose numbers were already (partly) reserved
+    /// at Exact, is only marked: the worker releases what it reserved and then removes it, and
+    /// never sends its booking once it is marked. Until then it stays listed, saying so.
     pub fn discard(self: &Arc<Self>, division: i64, id: u64) -> Result<bool> {
         let org = self.org(division)?;
-        match org.db.get(id)? {
-            Some(mut e) if e.state == State::Pending && e.reserve.as_ref().is_some_and(|r| r.started) => {
-                if let Some(r) = e.reserve.as_mut() {
-                    r.discarded = true;
-                    r.refused = Some(DISCARDED.into());
+        let in_flight = org.in_flight.lock();
+        let Some(mut e) = org.db.get(id)? else { return Ok(false) };
+        let held = *in_flight == Some(id);
+        let reserved = e.reserve.as_ref().is_some_and(|r| r.started);
+        match e.state {
+            State::Failed => org.db.remove(id),
+            State::Pending if !held && !reserved => org.db.remove(id),
+            State::Pending => {
+                let marked = org.db.mark_discarded(id)?;
+                if marked && !held {
+                    e.error = Some(DISCARDED.into());
+                    org.db.put(&e)?;
                 }
-                e.error = Some(DISCARDED.into());
-                org.db.put(&e)?;
+                drop(in_flight);
                 org.wake.notify_one();
-                Ok(true)
+                Ok(marked)
             }
-            Some(e) if matches!(e.state, State::Failed | State::Pending) => org.db.remove(id),
-            _ => Ok(false),
+            State::Sending | State::Delivered => Ok(false),
         }
     }
 
@@ -376,9 +386,21 @@ impl OutboxService {
                 self.idle(division, &org, &mut run).await;
                 continue;
             };
+            // Taken up under the lock a discard decides by, and read again: a discard just before wins.
+            let entry = {
+                let mut in_flight = org.in_flight.lock();
+                match org.db.get(entry.id) {
+                    Ok(Some(e)) if matches!(e.state, State::Pending | State::Sending) => {
+                        *in_flight = Some(e.id);
+                        e
+                    }
+                    _ => continue,
+                }
+            };
             let tables = entry.tables.clone();
             let user = entry.user.clone();
             let step = self.deliver(division, &org, entry).await;
+            *org.in_flight.lock() = None;
             let Some(wait) = self.after_step(division, &mut run, step, tables, &user) else { continue };
             // A sign-in or a new write wakes the worker early.
             let _ = tokio::time::timeout(wait, org.wake.notified()).await;
@@ -496,12 +518,18 @@ impl OutboxService {
         } else {
             entry
         };
+        if org.db.is_discarded(entry.id)? {
+            return self.drop_discarded(division, org, &token, entry).await;
+        }
         // A tracked item's numbers are reserved first; the booking names their group.
         let entry = match self.reserve_numbers(division, org, &token, entry).await? {
             ControlFlow::Continue(entry) => entry,
             ControlFlow::Break(step) => return Ok(step),
         };
-        let entry = self.mark_sending(org, entry)?;
+        let entry = match self.mark_sending(org, entry)? {
+            Ok(entry) => entry,
+            Err(discarded) => return self.drop_discarded(division, org, &token, discarded).await,
+        };
         let result =
             self.exact.write_once(division, &token, entry.method.as_reqwest(), &entry.path, entry.body.as_ref()).await;
         self.record_answer(division, org, &token, entry, result).await
@@ -547,12 +575,24 @@ impl OutboxService {
 
     /// Records the entry as being sent before it goes: after a crash or a lost answer the next
     /// round knows to check at the provider first.
-    fn mark_sending(&self, org: &OrgOutbox, mut entry: Entry) -> Result<Entry> {
-        entry.state = State::Sending;
-        entry.attempts += 1;
-        entry.sent_ms = Some(now_ms());
-        org.db.put(&entry)?;
-        Ok(entry)
+    /// `Err` with the entry as it was when its user discarded it meanwhile: it is not sent.
+    fn mark_sending(&self, org: &OrgOutbox, entry: Entry) -> Result<Result<Entry, Entry>> {
+        let mut sending = entry.clone();
+        sending.state = State::Sending;
+        sending.attempts += 1;
+        sending.sent_ms = Some(now_ms());
+        Ok(if org.db.put_unless_discarded(&sending)? { Ok(sending) } else { Err(entry) })
+    }
+
+    /// An entry its user discarded before its booking went out: the numbers it reserved are
+    /// released first (`release_then_fail` then removes it), else it is removed at once.
+    async fn drop_discarded(&self, division: i64, org: &OrgOutbox, token: &UserToken, entry: Entry) -> Result<Step> {
+        if entry.reserve.as_ref().is_some_and(|r| r.started) {
+            return self.release_then_fail(division, org, token, entry, DISCARDED.into()).await;
+        }
+        tracing::info!(division, id = entry.id, "outbox: a discarded entry is removed");
+        org.db.remove(entry.id)?;
+        Ok(Step::Refused)
     }
 
     /// Turns the provider's answer to a send into the next step and records it on the entry.

@@ -75,10 +75,6 @@ pub struct Reservation {
     /// ends as refused with this message.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refused: Option<String>,
-    /// Its user discarded the entry after reservations went out: the worker releases them, then
-    /// removes the entry (nothing stays reserved at Exact for a booking nobody will make).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub discarded: bool,
 }
 
 impl Reservation {
@@ -257,7 +253,6 @@ pub fn reservation(
         numbers,
         started: false,
         refused: None,
-        discarded: false,
     }))
 }
 

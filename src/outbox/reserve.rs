@@ -116,6 +116,10 @@ impl OutboxService {
             if held.contains(&id) {
                 continue;
             }
+            // Discarded by its user meanwhile: what went out so far is released, nothing more.
+            if org.db.is_discarded(entry.id)? {
+                return self.drop_discarded(division, org, token, entry).await.map(ControlFlow::Break);
+            }
             match self.exact.write_once(division, token, Method::POST, reserve.path(), Some(&row)).await {
                 Ok(_) => {}
                 Err(ExactError::Rejected { message, .. } | ExactError::Forbidden(message)) => {
@@ -163,7 +167,7 @@ impl OutboxService {
 
     /// Deletes the group's rows at Exact, then ends the entry as refused with `why`; while Exact
     /// cannot be reached for that, the entry waits and the next round releases them.
-    async fn release_then_fail(
+    pub(super) async fn release_then_fail(
         &self,
         division: i64,
         org: &OrgOutbox,
@@ -190,7 +194,7 @@ impl OutboxService {
                 }
             }
         }
-        if reserve.discarded {
+        if org.db.is_discarded(entry.id)? {
             tracing::info!(division, id = entry.id, "outbox: a discarded entry's reserved numbers are released");
             org.db.remove(entry.id)?;
             return Ok(Step::Refused);

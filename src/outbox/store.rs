@@ -31,6 +31,9 @@ const REFUSED: TableDefinition<u64, i64> = TableDefinition::new("refused_entries
 const REFUSED_AT: TableDefinition<(i64, u64), ()> = TableDefinition::new("refused_entries_by_time");
 /// Ids of delivered entries, oldest first, for the pruning of the kept history.
 const DELIVERED: TableDefinition<u64, ()> = TableDefinition::new("delivered_entries");
+/// Open entries their user discarded while the worker may hold them: kept apart from the entry,
+/// so that the worker's own writes of its copy never undo the discard.
+const DISCARDED: TableDefinition<u64, ()> = TableDefinition::new("discarded_entries");
 /// In `META`: the version of the state index the file holds; absent in a file written before
 /// it, which is indexed once on open.
 const INDEXED: &str = "state_index";
@@ -220,6 +223,7 @@ impl OutboxDb {
         let tx = outbox.db.begin_write()?;
         tx.open_table(KEYS)?;
         tx.open_table(KEY_TIMES)?;
+        tx.open_table(DISCARDED)?;
         {
             let mut meta = tx.open_table(META)?;
             let mut w = Writer::new(&tx)?;
@@ -380,8 +384,43 @@ impl OutboxDb {
     pub fn remove(&self, id: u64) -> Result<bool> {
         let tx = self.db.begin_write()?;
         let removed = Writer::new(&tx)?.remove(id)?;
+        tx.open_table(DISCARDED)?.remove(id)?;
         tx.commit()?;
         Ok(removed)
+    }
+
+    /// Marks a waiting entry as discarded by its user (see [`DISCARDED`]); answers whether it was
+    /// one (an entry being sent, delivered or gone is not).
+    pub fn mark_discarded(&self, id: u64) -> Result<bool> {
+        let tx = self.db.begin_write()?;
+        let waiting = {
+            let entries = tx.open_table(ENTRIES)?;
+            let found = entries.get(id)?.map(|v| self.decode(v.value())).transpose()?;
+            found.is_some_and(|e| e.state == State::Pending)
+        };
+        if waiting {
+            tx.open_table(DISCARDED)?.insert(id, ())?;
+        }
+        tx.commit()?;
+        Ok(waiting)
+    }
+
+    /// Whether the entry's user discarded it while it waited.
+    pub fn is_discarded(&self, id: u64) -> Result<bool> {
+        let tx = self.db.begin_read()?;
+        Ok(tx.open_table(DISCARDED)?.get(id)?.is_some())
+    }
+
+    /// Writes the entry unless its user discarded it meanwhile (checked in the same transaction,
+    /// so a booking about to go out and a discard never both happen); answers whether it was written.
+    pub fn put_unless_discarded(&self, entry: &Entry) -> Result<bool> {
+        let tx = self.db.begin_write()?;
+        if tx.open_table(DISCARDED)?.get(entry.id)?.is_some() {
+            return Ok(false);
+        }
+        Writer::new(&tx)?.put(entry)?;
+        tx.commit()?;
+        Ok(true)
     }
 
     /// Every entry, oldest first.

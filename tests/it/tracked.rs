@@ -417,7 +417,7 @@ async fn tracked_by_products_are_received_only_with_their_numbers() {
 }
 
 #[actix_web::test]
-async fn a_waiting_booking_discarded_after_its_reservation_began_leaves_nothing_reserved() {
+async fn a_booking_discarded_while_its_numbers_are_being_reserved_is_never_booked() {
     use stock_manager::sim::Faults;
     let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
     synced(&w).await;
@@ -440,11 +440,12 @@ async fn a_waiting_booking_discarded_after_its_reservation_began_leaves_nothing_
         }
     }
     let (plan, serials) = found.expect("the demo has a serial material with two serials in stock");
-    // Every second call fails: the first serial is reserved, the second never gets through.
-    w.sim.handle().set_faults(Faults { error_500_every: 2, ..Default::default() });
+    // Exact answers slowly: the booking is discarded once its first serial is reserved, while the
+    // worker is still at work on it (the second reservation on its way).
+    w.sim.handle().set_faults(Faults { latency_ms: 400, ..Default::default() });
     let body = json!({"ShopOrderMaterialPlan": plan["ID"], "Quantity": 2, "TransactionDate": "2026-11-21",
         "SerialNumbers": [{"SerialNumber": serials[0]}, {"SerialNumber": serials[1]}]});
-    let (status, queued) = book(&w, "/api/v1/exact/updateMaterialsIssues", "discard-started", &body, 2).await;
+    let (status, queued) = book(&w, "/api/v1/exact/updateMaterialsIssues", "discard-started", &body, 0).await;
     assert_eq!(status, 202, "waiting: {queued}");
     let id = queued["entries"][0]["id"].as_u64().expect("its number");
     let deadline = Instant::now() + Duration::from_secs(20);
@@ -452,11 +453,8 @@ async fn a_waiting_booking_discarded_after_its_reservation_began_leaves_nothing_
         assert!(Instant::now() < deadline, "a reservation went out");
         actix_web::rt::time::sleep(Duration::from_millis(50)).await;
     }
-    let entry: Value = w.get(&format!("/api/v1/outbox/{id}")).await.json().await.unwrap();
-    assert_eq!(entry["state"], "pending", "{entry}");
-    assert_eq!(entry["reserve"]["started"], true, "{entry}");
 
-    // Discarded by its user: listed as being released, then gone, with nothing reserved at Exact.
+    // Discarded by its user: never booked; what was reserved is released, then the entry is gone.
     let res = w.request(Method::DELETE, &format!("/api/v1/outbox/{id}")).send().await.unwrap();
     assert_eq!(res.status(), 204);
     w.sim.handle().set_faults(Faults::default());
@@ -466,7 +464,10 @@ async fn a_waiting_booking_discarded_after_its_reservation_began_leaves_nothing_
         if status == 404 {
             break;
         }
-        assert!(Instant::now() < deadline, "the discarded entry is gone once released");
+        if Instant::now() >= deadline {
+            let entry: Value = w.get(&format!("/api/v1/outbox/{id}")).await.json().await.unwrap();
+            panic!("the discarded entry is gone once released: {entry}");
+        }
         actix_web::rt::time::sleep(Duration::from_millis(100)).await;
     }
     assert_eq!(drafts(&w, "inventory/StockSerialNumbers"), 0, "nothing stays reserved");
