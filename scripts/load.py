@@ -333,7 +333,8 @@ def main():
         # of this load does not pick (Exact refuses the issue without them).
         _, data = request("GET", f"{sim_url}/_sim/rows/{division}/logistics/Items")
         tracked = {i["ID"] for i in json.loads(data) if i.get("IsSerialItem") is True or i.get("IsBatchItem") == 1}
-        _, data = call(base, "GET", "/api/v1/db/shopOrderMaterialPlans?select=ID,Item&limit=1000", first)
+        # Material lines only: a by-product line (Type 2) is received, never issued.
+        _, data = call(base, "GET", "/api/v1/db/shopOrderMaterialPlans?select=ID,Item,Type&Type=eq.1&limit=1000", first)
         plans = [p["ID"] for p in json.loads(data) if p.get("Item") not in tracked]
         print(f"{len(sessions)} handhelds signed in; {len(items)} items and {len(plans)} plans to scan", flush=True)
 

@@ -36,7 +36,7 @@ fn writes(w: &World, key: &str) -> u64 {
 }
 
 fn plans(w: &World) -> Vec<String> {
-    let rows = w.sim.handle().rows(w.division as i32, "manufacturing/ShopOrderMaterialPlans").unwrap_or_default();
+    let rows = crate::outbox::untracked_plans(&w.sim, w.division);
     rows.iter().filter_map(|r| r["ID"].as_str().map(str::to_string)).collect()
 }
 

@@ -63,7 +63,7 @@ async fn a_two_hour_outage_with_expired_tokens_changes_nothing_but_the_banner() 
     let d = w.division;
     let synced = w.sync(Some(vec!["items", "storageLocationStockPositions", "shopOrderMaterialPlans"])).await;
     assert!(synced["tables"]["items"]["error"].is_null(), "{synced}");
-    let plans: Vec<String> = rows(&w.sim, d, "manufacturing/ShopOrderMaterialPlans")
+    let plans: Vec<String> = crate::outbox::untracked_plans(&w.sim, d)
         .iter()
         .take(3)
         .map(|r| r["ID"].as_str().unwrap().to_string())
@@ -167,7 +167,7 @@ async fn one_users_logout_stops_nobody_and_their_queued_writes_still_go_under_th
         .to_string();
 
     // The first user queues a write while Exact is away, then signs out.
-    let plan = rows(&w.sim, d, "manufacturing/ShopOrderMaterialPlans")[0]["ID"].as_str().unwrap().to_string();
+    let plan = crate::outbox::untracked_plans(&w.sim, d)[0]["ID"].as_str().unwrap().to_string();
     w.sim.handle().set_serving(false);
     let (status, body) = issue(&w, &w.cookie, &plan, 5).await;
     assert_eq!(status, 202, "{body}");
@@ -251,7 +251,7 @@ async fn writes_of_a_user_exact_refused_wait_for_their_new_sign_in() {
     let d = w.division;
     w.sync(Some(vec!["items"])).await;
     let state = w.server.running.as_ref().unwrap().state();
-    let plan = rows(&w.sim, d, "manufacturing/ShopOrderMaterialPlans")[0]["ID"].as_str().unwrap().to_string();
+    let plan = crate::outbox::untracked_plans(&w.sim, d)[0]["ID"].as_str().unwrap().to_string();
     // Booked while Exact is away: it waits in the queue.
     w.sim.handle().set_serving(false);
     let (status, body) = issue(&w, &w.cookie, &plan, 0).await;

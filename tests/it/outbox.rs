@@ -32,7 +32,8 @@ pub(crate) fn untracked_plans(sim: &Simulator, division: i64) -> Vec<Value> {
         items.iter().filter(|i| i["IsSerialItem"] == true || i["IsBatchItem"] == 1).map(|i| &i["ID"]).collect();
     rows(sim, division, "manufacturing/ShopOrderMaterialPlans")
         .into_iter()
-        .filter(|p| !tracked.contains(&p["Item"]))
+        // materials only: a by-product line (Type 2) is received, never issued
+        .filter(|p| !tracked.contains(&p["Item"]) && p["Type"] == 1)
         .collect()
 }
 

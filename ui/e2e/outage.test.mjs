@@ -35,7 +35,9 @@ test('an outage shows with the waiting write, and ends with the write delivered 
   await signIn(page, server.url)
   await activate(page, server.url, server.lines['Licence code'])
   const division = new URL(page.url()).searchParams.get('division')
-  const [plan] = await sim(`/_sim/rows/${division}/manufacturing/ShopOrderMaterialPlans`)
+  // a material line (a by-product is received, never issued) of an item tracked by no number
+  const tracked = new Set((await sim(`/_sim/rows/${division}/logistics/Items`)).filter((i) => i.IsSerialItem === true || i.IsBatchItem === 1).map((i) => i.ID))
+  const plan = (await sim(`/_sim/rows/${division}/manufacturing/ShopOrderMaterialPlans`)).find((p) => p.Type === 1 && !tracked.has(p.Item))
   const before = (await sim(`/_sim/rows/${division}/manufacturing/MaterialIssues`)).length
 
   await serving(false)

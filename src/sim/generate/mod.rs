@@ -133,6 +133,14 @@ struct ItemRef {
 /// description, so the choice draws nothing from the generator and the other data stays as it was.
 const SERIAL_PARTS: [&str; 2] = ["Motor", "Sensor"];
 
+/// The stock drawn for a place, as a serial item holds it: a few units (2 to 13), as a factory
+/// keeps control cabinets or motors, not the hundreds of a bolt. Every unit carries a serial
+/// number in four of the simulator's tables, so hundreds per item made the large demo 14 million
+/// rows (13 GB); the draw itself stays, so the rest of the demo data is as before.
+fn few_if_serial(item: &ItemRef, drawn: i32) -> f64 {
+    f64::from(if item.serial { 2 + drawn % 12 } else { drawn })
+}
+
 /// A goods receipt line of a serial item, to be given its serial numbers once everything else exists.
 struct SerialReceipt {
     line: u128,
@@ -602,11 +610,11 @@ impl<'a> Gen<'a> {
                 self.d.item_warehouses.insert((it.id, wh.id), id);
                 // About one in seven items is out of stock: the Materials screen's shortages.
                 if n % 7 != 5 {
-                    let qty = self.rng.random_range(1..250) as f64;
+                    let qty = few_if_serial(it, self.rng.random_range(1..250));
                     stock::adjust(&mut self.d, it.id, wh.id, loc.id, qty);
                     if self.chance(0.3) {
                         let other = &locs[w][self.rng.random_range(0..locs[w].len())];
-                        let more = self.rng.random_range(1..60) as f64;
+                        let more = few_if_serial(it, self.rng.random_range(1..60));
                         stock::adjust(&mut self.d, it.id, wh.id, other.id, more);
                     }
                 }
