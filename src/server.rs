@@ -218,7 +218,8 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
     }
     // Writes left from before a stop or a crash go on now.
     state.outbox.resume();
-    state.pictures.follow(state.sync.subscribe());
+    let sync = state.sync.clone();
+    state.pictures.follow(state.sync.subscribe(), move |division| sync.is_running(division));
     let renewals = Some(state.tokens.spawn_renewals(TOKEN_RENEWAL_TICK, TOKEN_RENEWAL_RETRY));
     let refusals = Some(crate::auth::refusal::watch(Arc::downgrade(&state.clone().into_inner())));
     let schedule = Some(sync::schedule::spawn(

@@ -344,3 +344,33 @@ async fn picture_routes_refuse_without_a_session() {
     }
     w.stop().await;
 }
+
+#[actix_web::test]
+async fn a_picture_pass_waits_while_a_sync_of_the_organization_runs() {
+    let w = start().await;
+    // Slow answers keep the sync going for seconds after its items are in.
+    w.sim.handle().set_faults(Faults { latency_ms: 150, ..Default::default() });
+    let tables = ["items", "shopOrders", "shopOrderMaterialPlans", "stockPositions", "storageLocationStockPositions"];
+    let res = w.post_json("/api/v1/sync", json!({ "endpoints": tables })).await;
+    assert_eq!(res.status(), 202);
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut waited_while_syncing = 0;
+    loop {
+        let sync: Value = w.get("/api/v1/sync").await.json().await.unwrap();
+        if sync["running"] != true {
+            break;
+        }
+        if status(&w).await["running"] == true {
+            // the pass has started (the items are in) and the sync goes on: no picture yet
+            assert_eq!(w.sim.handle().counters().pictures, 0, "a picture was fetched while the sync ran");
+            waited_while_syncing += 1;
+        }
+        assert!(Instant::now() < deadline, "the sync finished in time");
+        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(waited_while_syncing >= 5, "the pass was seen waiting for the sync: {waited_while_syncing}");
+    w.sim.handle().set_faults(Faults::default());
+    let s = wait_for_pass(&w, 0).await;
+    assert!(w.sim.handle().counters().pictures > 0, "fetched once the sync was done: {s}");
+    w.stop().await;
+}
