@@ -272,7 +272,11 @@ proptest! {
         let untracked = |d: &Division, table: &str, field: &str| -> Vec<u128> {
             keys(d, table).into_iter().filter(|k| tracking::kind_of(d, t(d, table, *k, field).as_guid().unwrap_or(*k)).is_none()).collect()
         };
+        // Materials are issued, by-products received (Exact refuses either on the other kind).
+        let plan_type = |d: &Division, k: u128| t(d, "manufacturing/ShopOrderMaterialPlans", k, "Type").as_i64();
         let plans = untracked(&d, "manufacturing/ShopOrderMaterialPlans", "Item");
+        let materials: Vec<u128> = plans.iter().copied().filter(|k| plan_type(&d, *k) == Some(1)).collect();
+        let by_products: Vec<u128> = plans.iter().copied().filter(|k| plan_type(&d, *k) == Some(2)).collect();
         let sos = untracked(&d, "manufacturing/ShopOrders", "Item");
         let lines = untracked(&d, "purchaseorder/PurchaseOrderLines", "Item");
         let whs = keys(&d, "inventory/Warehouses");
@@ -281,8 +285,12 @@ proptest! {
         for o in ops {
             match o {
                 Op::Issue(i, q) | Op::ByProduct(i, q) => {
-                    let path = if matches!(o, Op::Issue(..)) { "manufacturing/MaterialIssues" } else { "manufacturing/ByProductReceipts" };
-                    post(&mut d, path, json!({"ShopOrderMaterialPlan": guid(plans[i % plans.len()]), "Quantity": q, "TransactionDate": "2026-03-10"}));
+                    let (path, lines) = if matches!(o, Op::Issue(..)) {
+                        ("manufacturing/MaterialIssues", &materials)
+                    } else {
+                        ("manufacturing/ByProductReceipts", &by_products)
+                    };
+                    post(&mut d, path, json!({"ShopOrderMaterialPlan": guid(lines[i % lines.len()]), "Quantity": q, "TransactionDate": "2026-03-10"}));
                 }
                 Op::Receipt(i, q) => post(&mut d, "manufacturing/ShopOrderReceipts", json!({"ShopOrder": guid(sos[i % sos.len()]), "Quantity": q, "TransactionDate": "2026-03-10"})),
                 Op::Goods(i, q) => post(&mut d, "purchaseorder/GoodsReceipts", json!({"ReceiptDate": "2026-03-10", "GoodsReceiptLines": [{"PurchaseOrderLineID": guid(lines[i % lines.len()]), "QuantityReceived": q}]})),
