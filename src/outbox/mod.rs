@@ -387,14 +387,23 @@ impl OutboxService {
                 continue;
             };
             // Taken up under the lock a discard decides by, and read again: a discard just before wins.
-            let entry = {
+            let taken = {
                 let mut in_flight = org.in_flight.lock();
-                match org.db.get(entry.id) {
-                    Ok(Some(e)) if matches!(e.state, State::Pending | State::Sending) => {
-                        *in_flight = Some(e.id);
-                        e
-                    }
-                    _ => continue,
+                let read = org.db.get(entry.id);
+                if let Ok(Some(e)) = &read
+                    && matches!(e.state, State::Pending | State::Sending)
+                {
+                    *in_flight = Some(e.id);
+                }
+                read
+            };
+            let entry = match taken {
+                Ok(Some(e)) if matches!(e.state, State::Pending | State::Sending) => e,
+                Ok(_) => continue,
+                Err(e) => {
+                    tracing::error!(division, error = %format!("{e:#}"), "cannot read the outbox");
+                    tokio::time::sleep(NO_TOKEN_WAIT).await;
+                    continue;
                 }
             };
             let tables = entry.tables.clone();
