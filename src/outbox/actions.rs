@@ -384,42 +384,57 @@ pub fn goods_receipt(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Invalid>
 
 /// `POST createShopOrderReceipt`: finished products of a shop order into stock.
 pub fn shop_order_receipt(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Invalid> {
-    let obj = object(body, "the shop order receipt")?;
-    only_known(obj, SHOP_ORDER_RECEIPT_FIELDS, "a shop order receipt")?;
-    guid(obj, "ShopOrder")?;
-    let quantity = number(obj, "Quantity")?;
-    if quantity <= 0.0 {
-        return Err(invalid("Quantity must be more than 0"));
-    }
-    date(obj, "TransactionDate")?;
-    optional_guid(obj, "StorageLocation")?;
-    optional_guid(obj, "DraftStockTransactionID")?;
-    let mut body = obj.clone();
-    let reserve = numbers::reservation(&mut body, quantity, numbers::SHOP_ORDER_RECEIPT)?;
-    let mut e = entry(
+    receipt(
         actor,
-        "createShopOrderReceipt",
-        Method::Post,
-        "manufacturing/ShopOrderReceipts".into(),
-        Some(Value::Object(body)),
-    );
-    // The provider takes no key and no free text here: a lost answer is for the user to check,
-    // unless numbers were reserved for it, which the booking marks as booked.
-    e.reconcile = match &reserve {
-        Some(r) => Reconcile::Reserved { path: r.path().into(), draft: r.draft.clone() },
-        None => Reconcile::Unknown,
-    };
-    e.reserve = reserve;
-    e.tables = ["shopOrders", "stockPositions", "storageLocationStockPositions"].map(String::from).to_vec();
-    Ok(vec![e])
+        body,
+        &Receipt {
+            what: "shop order receipt",
+            fields: SHOP_ORDER_RECEIPT_FIELDS,
+            of: "ShopOrder",
+            transaction_type: numbers::SHOP_ORDER_RECEIPT,
+            action: "createShopOrderReceipt",
+            path: "manufacturing/ShopOrderReceipts",
+            table: "shopOrders",
+        },
+    )
 }
 
 /// `POST createByProductReceipt`: a by-product of a shop order (its material line of Type 2)
 /// into stock.
 pub fn by_product_receipt(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Invalid> {
-    let obj = object(body, "the by-product receipt")?;
-    only_known(obj, BY_PRODUCT_RECEIPT_FIELDS, "a by-product receipt")?;
-    guid(obj, "ShopOrderMaterialPlan")?;
+    receipt(
+        actor,
+        body,
+        &Receipt {
+            what: "by-product receipt",
+            fields: BY_PRODUCT_RECEIPT_FIELDS,
+            of: "ShopOrderMaterialPlan",
+            transaction_type: numbers::BY_PRODUCT_RECEIPT,
+            action: "createByProductReceipt",
+            path: "manufacturing/ByProductReceipts",
+            table: "shopOrderMaterialPlans",
+        },
+    )
+}
+
+/// What tells a shop order receipt and a by-product receipt apart.
+struct Receipt {
+    what: &'static str,
+    fields: &'static [&'static str],
+    /// The field naming what is received from: the order, or its by-product line.
+    of: &'static str,
+    transaction_type: i64,
+    action: &'static str,
+    path: &'static str,
+    /// The local table of what it is received from (synced again afterwards).
+    table: &'static str,
+}
+
+/// A receipt into stock from a shop order: one entry, a tracked item's numbers reserved first.
+fn receipt(actor: &Actor, body: &Value, r: &Receipt) -> Result<Vec<Entry>, Invalid> {
+    let obj = object(body, &format!("the {}", r.what))?;
+    only_known(obj, r.fields, &format!("a {}", r.what))?;
+    guid(obj, r.of)?;
     let quantity = number(obj, "Quantity")?;
     if quantity <= 0.0 {
         return Err(invalid("Quantity must be more than 0"));
@@ -428,22 +443,16 @@ pub fn by_product_receipt(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Inv
     optional_guid(obj, "StorageLocation")?;
     optional_guid(obj, "DraftStockTransactionID")?;
     let mut body = obj.clone();
-    let reserve = numbers::reservation(&mut body, quantity, numbers::BY_PRODUCT_RECEIPT)?;
-    let mut e = entry(
-        actor,
-        "createByProductReceipt",
-        Method::Post,
-        "manufacturing/ByProductReceipts".into(),
-        Some(Value::Object(body)),
-    );
-    // As a shop order receipt: no key and no free text at the provider, so a lost answer is for
-    // the user to check, unless numbers were reserved for it.
+    let reserve = numbers::reservation(&mut body, quantity, r.transaction_type)?;
+    let mut e = entry(actor, r.action, Method::Post, r.path.into(), Some(Value::Object(body)));
+    // The provider takes no key and no free text here: a lost answer is for the user to check,
+    // unless numbers were reserved for it, which the booking marks as booked.
     e.reconcile = match &reserve {
-        Some(r) => Reconcile::Reserved { path: r.path().into(), draft: r.draft.clone() },
+        Some(res) => Reconcile::Reserved { path: res.path().into(), draft: res.draft.clone() },
         None => Reconcile::Unknown,
     };
     e.reserve = reserve;
-    e.tables = ["shopOrderMaterialPlans", "stockPositions", "storageLocationStockPositions"].map(String::from).to_vec();
+    e.tables = [r.table, "stockPositions", "storageLocationStockPositions"].map(String::from).to_vec();
     Ok(vec![e])
 }
 
