@@ -416,30 +416,30 @@ async fn tracked_by_products_are_received_only_with_their_numbers() {
     w.stop().await;
 }
 
+/// An open material line of a serial part with at least `count` of its serials in stock in its
+/// order's warehouse: (plan, warehouse, serials in stock).
+async fn serial_material(w: &World, count: usize) -> (Value, Value, Vec<Value>) {
+    let plans = rows_of(w, "/api/v1/db/shopOrderMaterialPlans?IsSerial=eq.1&Type=eq.1&Status=eq.10&limit=50").await;
+    for plan in plans {
+        let order = &rows_of(w, &format!("/api/v1/db/shopOrders?ID=eq.{}", lower(&plan["ShopOrder"]))).await[0];
+        let found = numbers(w, &plan["Item"], &order["Warehouse"]).await;
+        let serials = found["serials"].as_array().cloned().unwrap_or_default();
+        if serials.len() >= count {
+            return (plan.clone(), order["Warehouse"].clone(), serials);
+        }
+    }
+    panic!("the demo has a serial material with {count} serials in stock");
+}
+
 #[actix_web::test]
 async fn a_booking_discarded_while_its_numbers_are_being_reserved_is_never_booked() {
     use stock_manager::sim::Faults;
     let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
     synced(&w).await;
     // A serial material on an open order, with two of its serials in stock in the order's warehouse.
-    let plans = rows_of(&w, "/api/v1/db/shopOrderMaterialPlans?IsSerial=eq.1&Type=eq.1&Status=eq.10&limit=50").await;
-    let mut found = None;
-    for plan in plans {
-        let order = &rows_of(&w, &format!("/api/v1/db/shopOrders?ID=eq.{}", lower(&plan["ShopOrder"]))).await[0];
-        let numbers = numbers(&w, &plan["Item"], &order["Warehouse"]).await;
-        let serials: Vec<String> = numbers["serials"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter_map(|s| s["number"].as_str().map(str::to_string))
-            .take(2)
-            .collect();
-        if serials.len() == 2 {
-            found = Some((plan, serials));
-            break;
-        }
-    }
-    let (plan, serials) = found.expect("the demo has a serial material with two serials in stock");
+    let (plan, _, in_stock) = serial_material(&w, 2).await;
+    let serials: Vec<String> =
+        in_stock.iter().take(2).filter_map(|s| s["number"].as_str().map(str::to_string)).collect();
     // Exact answers slowly: the booking is discarded once its first serial is reserved, while the
     // worker is still at work on it (the second reservation on its way).
     w.sim.handle().set_faults(Faults { latency_ms: 400, ..Default::default() });
@@ -485,18 +485,7 @@ async fn a_serial_part_is_issued_moved_and_counted_only_with_its_serials() {
     let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
     synced(&w).await;
     // The serial part planned on the tracked orders, with three serials in stock there.
-    let plans = rows_of(&w, "/api/v1/db/shopOrderMaterialPlans?IsSerial=eq.1&Type=eq.1&Status=eq.10&limit=50").await;
-    let mut found = None;
-    for plan in plans {
-        let order = &rows_of(&w, &format!("/api/v1/db/shopOrders?ID=eq.{}", lower(&plan["ShopOrder"]))).await[0];
-        let numbers = numbers(&w, &plan["Item"], &order["Warehouse"]).await;
-        let serials = numbers["serials"].as_array().cloned().unwrap_or_default();
-        if serials.len() >= 3 {
-            found = Some((plan, order["Warehouse"].clone(), serials));
-            break;
-        }
-    }
-    let (plan, warehouse, serials) = found.expect("the demo has a serial material with three serials in stock");
+    let (plan, warehouse, serials) = serial_material(&w, 3).await;
     let item = plan["Item"].clone();
 
     // Issue: refused without a serial and with one that is not in stock, taken with one that is.
