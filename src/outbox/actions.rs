@@ -170,7 +170,7 @@ fn date(obj: &Map<String, Value>, field: &str) -> Result<(), Invalid> {
     if ok { Ok(()) } else { Err(invalid(format!("{field} must be a date such as 2026-11-21, not '{text}'"))) }
 }
 
-fn optional_date(obj: &Map<String, Value>, field: &str) -> Result<(), Invalid> {
+pub(super) fn optional_date(obj: &Map<String, Value>, field: &str) -> Result<(), Invalid> {
     match obj.get(field) {
         None | Some(Value::Null) => Ok(()),
         Some(_) => date(obj, field),

@@ -94,6 +94,10 @@ pub struct BatchNumber {
     #[serde(rename = "Quantity")]
     #[schema(example = 2.5)]
     pub quantity: f64,
+    /// A new batch's expiry date, when it is received (goods, shop order and by-product receipts).
+    #[serde(rename = "EndDate")]
+    #[schema(example = "2027-06-30")]
+    pub end_date: Option<String>,
 }
 
 /// One material issued to a shop order; `Note` gets the write's marker added.

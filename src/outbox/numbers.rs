@@ -38,7 +38,8 @@ pub enum Tracking {
 }
 
 /// One reserved number: its reservation row's ID (ours, so a try after a lost answer finds it),
-/// the number, and for a batch the quantity taken from it.
+/// the number, and for a batch the quantity taken from it and, for a new batch received, its
+/// expiry date.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Reserved {
     #[schema(example = "0badc0de-0000-4000-8000-0000000000a1")]
@@ -48,6 +49,9 @@ pub struct Reserved {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(example = 2.5)]
     pub quantity: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(example = "2027-06-30")]
+    pub expiry: Option<String>,
 }
 
 /// The numbers a material issue or shop order receipt reserves at Exact before it is booked.
@@ -102,6 +106,9 @@ impl Reservation {
                     Tracking::Batch => {
                         row.insert("BatchNumber".into(), json!(n.number));
                         row.insert("Quantity".into(), json!(n.quantity.unwrap_or(0.0)));
+                        if let Some(expiry) = &n.expiry {
+                            row.insert("EndDate".into(), json!(expiry));
+                        }
                     }
                 }
                 row.insert("StockTransactionType".into(), json!(self.transaction_type));
@@ -118,11 +125,19 @@ impl Reservation {
     }
 }
 
+/// A batch of a booking line: its number, the quantity, and the expiry date given with it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Batch {
+    pub number: String,
+    pub quantity: f64,
+    pub expiry: Option<String>,
+}
+
 /// The numbers of one booking line.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Numbers {
     Serial(Vec<String>),
-    Batch(Vec<(String, f64)>),
+    Batch(Vec<Batch>),
 }
 
 fn invalid(msg: impl Into<String>) -> Invalid {
@@ -197,9 +212,13 @@ pub fn read(obj: &Map<String, Value>, quantity: f64) -> Result<Option<Numbers>, 
                 if !seen.insert(n.to_lowercase()) {
                     return Err(invalid(format!("batch {n} is given twice")));
                 }
-                out.push((n, q));
+                let fields = b.as_object().cloned().unwrap_or_default();
+                super::actions::optional_date(&fields, "EndDate")
+                    .map_err(|e| invalid(format!("batch {n}: {}", e.0)))?;
+                let expiry = fields.get("EndDate").and_then(Value::as_str).map(|d| d.trim().to_string());
+                out.push(Batch { number: n, quantity: q, expiry });
             }
-            let sum: f64 = out.iter().map(|(_, q)| q).sum();
+            let sum: f64 = out.iter().map(|b| b.quantity).sum();
             if (sum - units).abs() > EPSILON {
                 return Err(invalid(format!(
                     "the batch quantities add up to {}, the quantity is {}",
@@ -233,11 +252,14 @@ pub fn reservation(
     let id = || uuid::Uuid::new_v4().to_string();
     let (tracking, numbers) = match numbers {
         Numbers::Serial(list) => {
-            (Tracking::Serial, list.into_iter().map(|number| Reserved { id: id(), number, quantity: None }).collect())
+            let reserved = list.into_iter().map(|number| Reserved { id: id(), number, quantity: None, expiry: None });
+            (Tracking::Serial, reserved.collect())
         }
         Numbers::Batch(list) => (
             Tracking::Batch,
-            list.into_iter().map(|(number, q)| Reserved { id: id(), number, quantity: Some(q) }).collect(),
+            list.into_iter()
+                .map(|b| Reserved { id: id(), number: b.number, quantity: Some(b.quantity), expiry: b.expiry })
+                .collect(),
         ),
     };
     let draft = id();
@@ -293,7 +315,19 @@ mod tests {
         let b = obj(
             json!({"BatchNumbers": [{"BatchNumber": "B1", "Quantity": 2.5}, {"BatchNumber": "B2", "Quantity": "1.5"}]}),
         );
-        assert_eq!(read(&b, 4.0), Ok(Some(Numbers::Batch(vec![("B1".into(), 2.5), ("B2".into(), 1.5)]))));
+        let batch = |number: &str, quantity: f64, expiry: Option<&str>| Batch {
+            number: number.into(),
+            quantity,
+            expiry: expiry.map(str::to_string),
+        };
+        assert_eq!(read(&b, 4.0), Ok(Some(Numbers::Batch(vec![batch("B1", 2.5, None), batch("B2", 1.5, None)]))));
+        let dated = obj(json!({"BatchNumbers": [{"BatchNumber": "B1", "Quantity": 1, "EndDate": "2027-06-30"}]}));
+        assert_eq!(read(&dated, 1.0), Ok(Some(Numbers::Batch(vec![batch("B1", 1.0, Some("2027-06-30"))]))));
+        let undated = obj(json!({"BatchNumbers": [{"BatchNumber": "B1", "Quantity": 1, "EndDate": "next June"}]}));
+        assert_eq!(
+            read(&undated, 1.0),
+            Err(Invalid("batch B1: EndDate must be a date such as 2026-11-21, not 'next June'".into()))
+        );
         assert_eq!(read(&b, 5.0), Err(Invalid("the batch quantities add up to 4, the quantity is 5".into())));
         let zero = obj(json!({"BatchNumbers": [{"BatchNumber": "B1", "Quantity": 0}]}));
         assert_eq!(read(&zero, 0.0), Err(Invalid("batch B1 needs a Quantity of more than 0".into())));
@@ -311,7 +345,7 @@ mod tests {
         let mut body = obj(json!({
             "ShopOrderMaterialPlan": "0badc0de-0000-4000-8000-000000000006", "Quantity": 3,
             "StorageLocation": "0BADC0DE-0000-4000-8000-0000000000AA",
-            "BatchNumbers": [{"BatchNumber": "B1", "Quantity": 2}, {"BatchNumber": "B2", "Quantity": 1}]
+            "BatchNumbers": [{"BatchNumber": "B1", "Quantity": 2, "EndDate": "2027-06-30"}, {"BatchNumber": "B2", "Quantity": 1}]
         }));
         let r = reservation(&mut body, 3.0, MATERIAL_ISSUE).expect("valid").expect("numbers");
         assert!(!body.contains_key(BATCHES));
@@ -323,6 +357,7 @@ mod tests {
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[0]["BatchNumber"], "B1");
         assert_eq!(rows[0]["Quantity"], 2.0);
+        assert_eq!((&rows[0]["EndDate"], rows[1].get("EndDate")), (&json!("2027-06-30"), None));
         assert_eq!(rows[1]["StockTransactionType"], 150);
         assert_eq!(rows[1]["DraftStockTransactionID"], json!(r.draft));
         assert_eq!(rows[1]["Item"], "i");

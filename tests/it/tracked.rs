@@ -617,3 +617,64 @@ async fn a_batch_material_is_received_from_its_supplier_with_its_batches() {
     assert_eq!(expiry, Some(json!("2027-06-30")), "{found}");
     w.stop().await;
 }
+
+/// An open shop order making a batch-tracked item: (order, item).
+async fn batch_order(w: &World) -> (Value, Value) {
+    let items = rows_of(w, "/api/v1/db/items?IsBatchItem=eq.1&IsMakeItem=eq.1&select=ID&limit=500").await;
+    for item in items {
+        let orders =
+            rows_of(w, &format!("/api/v1/db/shopOrders?Item=eq.{}&Status=in.(10,20)&limit=1", lower(&item["ID"])))
+                .await;
+        if let Some(order) = orders.first() {
+            return (order.clone(), item["ID"].clone());
+        }
+    }
+    panic!("the demo has an open shop order making a batch-tracked item");
+}
+
+#[actix_web::test]
+async fn batch_made_items_are_received_with_the_batches_they_were_made_in() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    synced(&w).await;
+    let (order, item) = batch_order(&w).await;
+    let receipts = "/api/v1/exact/createShopOrderReceipt";
+    let before = sim_rows(&w, "manufacturing/ShopOrderReceipts").len();
+
+    // Without its batch: Exact's refusal, shown to the user; nothing booked or reserved.
+    let plain = json!({"ShopOrder": order["ID"], "Quantity": 3, "TransactionDate": "2026-11-21"});
+    let (status, refused) = book(&w, receipts, "made-batch-none", &plain, 10).await;
+    assert_eq!(status, 422, "{refused}");
+    assert!(refused["error"].as_str().is_some_and(|m| m.contains("batch")), "Exact's message: {refused}");
+    assert_eq!(sim_rows(&w, "manufacturing/ShopOrderReceipts").len(), before);
+    assert_eq!(drafts(&w, "inventory/StockBatchNumbers"), 0, "nothing stays reserved");
+
+    // Batches that do not add up to the quantity are refused before anything is queued.
+    let short = json!({"ShopOrder": order["ID"], "Quantity": 3, "TransactionDate": "2026-11-21",
+        "BatchNumbers": [{"BatchNumber": "MIX-0001", "Quantity": 2}]});
+    let (status, answer) = book(&w, receipts, "made-batch-short", &short, 10).await;
+    assert_eq!(status, 400, "{answer}");
+
+    // Made in two batches, one with its expiry date: booked once under its key.
+    let good = json!({"ShopOrder": order["ID"], "Quantity": 3, "TransactionDate": "2026-11-21",
+        "BatchNumbers": [{"BatchNumber": "MIX-0001", "Quantity": 2, "EndDate": "2027-05-31"},
+                         {"BatchNumber": "MIX-0002", "Quantity": 1}]});
+    let (status, booked) = book(&w, receipts, "made-batch-good", &good, 10).await;
+    assert_eq!(status, 200, "{booked}");
+    assert_eq!(sim_rows(&w, "manufacturing/ShopOrderReceipts").len(), before + 1);
+    let (status, again) = book(&w, receipts, "made-batch-good", &good, 10).await;
+    assert_eq!((status, &again), (200, &booked));
+    assert_eq!(sim_rows(&w, "manufacturing/ShopOrderReceipts").len(), before + 1, "booked once");
+    assert_eq!(drafts(&w, "inventory/StockBatchNumbers"), 0);
+    assert!(w.sim.handle().number_mismatches(w.division as i32).is_empty());
+    assert!(w.sim.handle().stock_mismatches(w.division as i32).is_empty());
+
+    // The local copy follows: both batches in stock, the first with its expiry date.
+    synced(&w).await;
+    let found = numbers(&w, &item, &order["Warehouse"]).await;
+    assert_eq!(found["tracking"], "batch");
+    let batch = |number: &str| found["batches"].as_array().unwrap().iter().find(|b| b["number"] == number).cloned();
+    let first = batch("MIX-0001").unwrap_or_else(|| panic!("{found}"));
+    assert_eq!((first["quantity"].as_f64(), &first["expiry"]), (Some(2.0), &json!("2027-05-31")), "{found}");
+    assert_eq!(batch("MIX-0002").and_then(|b| b["quantity"].as_f64()), Some(1.0), "{found}");
+    w.stop().await;
+}

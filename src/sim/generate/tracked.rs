@@ -1,8 +1,10 @@
 //! Tracked items of the demo data: batch-tracked raw materials on open material plans, with
 //! stock in several batches (each with its expiry date) over several storage locations;
 //! serial-tracked made items with open shop orders, one with a batch-tracked by-product and one
-//! with a serial-tracked by-product; an open purchase order of two batch materials; and numbers for every unit of stock of a
-//! tracked item, so that at every place the numbers add up to the location's stock.
+//! with a serial-tracked by-product; an open purchase order of two batch materials; numbers for
+//! every unit of stock of a tracked item, so that at every place the numbers add up to the
+//! location's stock; and last a made item tracked by batch with an open shop order (its receipt
+//! asks for the batch it makes).
 //!
 //! Made after everything else, from a random stream of its own, so the rest of the demo data
 //! (and every Timestamp in it) stays as it was.
@@ -25,6 +27,9 @@ const BATCH_MATERIALS: [(&str, &str, &str); 4] = [
 
 /// Made items tracked by serial number.
 const SERIAL_PRODUCTS: [&str; 2] = ["Besturingskast S-line", "Hydraulische unit HPU"];
+
+/// A made item tracked by batch: a premixed adhesive, made (and received) per batch.
+const BATCH_PRODUCT: (&str, &str, &str) = ("Lijmmengsel 2K voorgemengd", "kg      ", "Kilogram");
 
 const SHOP_ORDERS: &str = "manufacturing/ShopOrders";
 const PLANS: &str = "manufacturing/ShopOrderMaterialPlans";
@@ -65,6 +70,37 @@ impl Gen<'_> {
         // New batches come from a supplier too: an open purchase order of two batch materials.
         self.open_batch_purchase(&materials[..2.min(materials.len())], wh);
         self.opening_balances();
+        // Last, so that every ID and number drawn before it stays as it was.
+        self.batch_product(wh, &locs, &materials[..2.min(materials.len())]);
+    }
+
+    /// A made item tracked by batch, with one batch in stock and an open shop order that uses
+    /// `materials`: receiving it asks for the batch number of what was made.
+    fn batch_product(&mut self, wh: u128, locs: &[u128], materials: &[u128]) {
+        let (description, unit, unit_desc) = BATCH_PRODUCT;
+        let code = format!("EP-{:06}", 900_101);
+        let item = self.tracked_item(&code, description, (unit, unit_desc), Kind::Batch, true);
+        self.item_warehouse(item, wh, locs[0], true);
+        let expiry = self.today + (120 + self.rng.random_range(0..30)) * DAY;
+        let piece = Piece {
+            kind: Kind::Batch,
+            number: format!("M2611-{:03}", self.rng.random_range(100..999)),
+            warehouse: wh,
+            location: locs[0],
+            quantity: f64::from(self.rng.random_range(10..30_i32)),
+            row: None,
+            expiry: Some(expiry),
+            tx_type: tracking::OPENING_BALANCE,
+        };
+        let b = self.opening(item);
+        tracking::book(&mut self.d, item, &[piece], &b);
+        let number = self
+            .d
+            .table(SHOP_ORDERS)
+            .and_then(|t| t.rows.keys().filter_map(|k| t.value(*k, "ShopOrderNumber").as_i64()).max())
+            .unwrap_or(24_000)
+            + 1;
+        self.open_shop_order(number, item, wh, materials, None);
     }
 
     /// The main warehouse and its storage locations (at least two), in pick order.
@@ -91,9 +127,8 @@ impl Gen<'_> {
         (Val::guid(k), t.value(k, "Code"), t.value(k, "Description"))
     }
 
-    fn tracked_item(&mut self, code: &str, description: &str, unit: (&str, &str), kind: Kind) -> u128 {
+    fn tracked_item(&mut self, code: &str, description: &str, unit: (&str, &str), kind: Kind, make: bool) -> u128 {
         let id = self.id();
-        let make = kind == Kind::Serial;
         let (group, group_code, group_description) = self.item_group(make);
         let cost = f64::from(self.rng.random_range(500..40_000_i32)) / 100.0;
         let serial = kind == Kind::Serial;
@@ -175,7 +210,7 @@ impl Gen<'_> {
         locs: &[u128],
     ) -> u128 {
         let code = format!("GS-{:06}", 900_001 + n);
-        let item = self.tracked_item(&code, description, (unit, unit_desc), Kind::Batch);
+        let item = self.tracked_item(&code, description, (unit, unit_desc), Kind::Batch, false);
         self.item_warehouse(item, wh, locs[0], false);
         let batches = 2 + n % 2;
         let mut pieces = Vec::new();
@@ -208,7 +243,7 @@ impl Gen<'_> {
     /// A made item tracked by serial number, with a few units at the default location.
     fn serial_product(&mut self, n: usize, description: &str, wh: u128, default: u128) -> u128 {
         let code = format!("EP-{:06}", 900_001 + n);
-        let item = self.tracked_item(&code, description, ("stuk    ", "Stuk"), Kind::Serial);
+        let item = self.tracked_item(&code, description, ("stuk    ", "Stuk"), Kind::Serial, true);
         self.item_warehouse(item, wh, default, true);
         let units = self.rng.random_range(2..5);
         let pieces: Vec<Piece> = (1..=units)
@@ -322,7 +357,7 @@ impl Gen<'_> {
             ("ItemDescription", item(&self.d, product, "Description")),
             ("ItemPictureUrl", item(&self.d, product, "PictureUrl")),
             ("Unit", item(&self.d, product, "Unit")),
-            ("UnitDescription", Val::str("Stuk")),
+            ("UnitDescription", item(&self.d, product, "UnitDescription")),
             ("PlannedQuantity", Val::Dbl(planned)),
             ("ProducedQuantity", Val::Dbl(0.0)),
             ("ReadyToShipQuantity", Val::Dbl(0.0)),
@@ -335,7 +370,10 @@ impl Gen<'_> {
             ("IsReleased", Val::Int(1)),
             ("IsOnHold", Val::Int(0)),
             ("IsInPlanning", Val::Int(0)),
-            ("IsFractionAllowedItem", Val::Int(0)),
+            (
+                "IsFractionAllowedItem",
+                Val::Int((item(&self.d, product, "IsFractionAllowedItem") == Val::Bool(true)) as i64),
+            ),
             ("Warehouse", Val::guid(wh)),
             ("WarehouseCode", self.d.table(WAREHOUSES).map_or(Val::Null, |t| t.value(wh, "Code"))),
             ("WarehouseDescription", self.d.table(WAREHOUSES).map_or(Val::Null, |t| t.value(wh, "Description"))),

@@ -125,8 +125,9 @@ async fn the_http_control_endpoint_moves_time_sets_faults_and_reads_rows() {
     assert!(rows[0]["CurrentStock"].is_number());
     let stats: Value = c.get(s.url("/_sim/stats")).send().await.unwrap().json().await.unwrap();
     assert!(stats["total_rows"].as_u64().unwrap() > 10_000);
-    // 1,000 items plus the six tracked ones made last (four batch materials, two serial made items).
-    assert_eq!(stats["divisions"][DIV.to_string()]["logistics/Items"], 1006);
+    // 1,000 items plus the seven tracked ones made last (four batch materials, two serial made
+    // items, one batch made item).
+    assert_eq!(stats["divisions"][DIV.to_string()]["logistics/Items"], 1007);
     assert_eq!(c.post(s.url("/_sim/serving")).json(&json!({"on": false})).send().await.unwrap().status(), 204);
     assert!(c.get(s.url(&format!("/api/v1/{DIV}/logistics/ItemGroups"))).bearer_auth(&token).send().await.is_err());
     c.post(s.url("/_sim/serving")).json(&json!({"on": true})).send().await.unwrap();

@@ -45,8 +45,9 @@ fn small_scale_has_what_the_screens_need() {
     let w = generate(Scale::Small, 42, START_MS, "http://sim");
     let d = &w.data[0];
     let n = |t: &str| d.table(t).map_or(0, |t| t.len());
-    // 1,000 items plus the six tracked ones made last (four batch materials, two serial made items).
-    assert_eq!(n("logistics/Items"), 1006);
+    // 1,000 items plus the seven tracked ones made last (four batch materials, two serial made
+    // items, one batch made item).
+    assert_eq!(n("logistics/Items"), 1007);
     assert!(n("inventory/Warehouses") >= 4);
     for t in [
         "inventory/StorageLocations",

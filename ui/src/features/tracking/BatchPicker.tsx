@@ -155,7 +155,7 @@ export function BatchPicker({
         </ul>
       )}
       {typedLines.map((l, i) => (
-        <div key={i} className="flex gap-2" data-testid="batch-line">
+        <div key={i} className="flex flex-wrap gap-2" data-testid="batch-line">
           <input
             id={`${id}-number-${i}`}
             aria-label={t('tracking.batchLineNumber', { line: i + 1 })}
@@ -193,6 +193,19 @@ export function BatchPicker({
             >
               ×
             </button>
+          )}
+          {mode === 'receive' && (
+            <label className="flex w-full items-center gap-2 text-sm text-slate-700">
+              <span className="shrink-0">{t('tracking.batchExpiryInput')}</span>
+              <input
+                id={`${id}-expiry-${i}`}
+                type="date"
+                aria-label={t('tracking.batchLineExpiry', { line: i + 1 })}
+                value={l.expiry ?? ''}
+                onChange={(e) => setTypedLine(i, { ...l, expiry: e.target.value })}
+                className={`${control} min-w-0 flex-1 text-base`}
+              />
+            </label>
           )}
         </div>
       ))}

@@ -167,5 +167,8 @@ describe('BatchPicker', () => {
       },
       problem: null,
     })
+    // a received batch may be given its expiry date
+    fireEvent.change(screen.getByLabelText('Expiry date, line 2'), { target: { value: '2027-06-30' } })
+    expect(r.last().numbers.BatchNumbers?.[1]).toEqual({ BatchNumber: 'LOT-B', Quantity: 2, EndDate: '2027-06-30' })
   })
 })

@@ -93,6 +93,10 @@ describe('batches', () => {
       ).problem,
     ).toEqual({ key: 'tracking.batchTwice', values: { number: 'b' } })
     expect(batchReport([{ number: 'B', quantity: '3' }], null, parseQuantity).problem?.key).toBe('tracking.needsQuantity')
+    // a received batch carries its expiry date when one is given
+    expect(batchReport([{ number: 'B', quantity: '3', expiry: '2027-06-30' }], 3, parseQuantity).numbers).toEqual({
+      BatchNumbers: [{ BatchNumber: 'B', Quantity: 3, EndDate: '2027-06-30' }],
+    })
     // an empty line is no line
     expect(batchReport([{ number: 'B', quantity: '3' }, { number: '', quantity: '' }], 3, parseQuantity).problem).toBeNull()
   })

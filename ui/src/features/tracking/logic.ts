@@ -90,10 +90,12 @@ export function pickFirst(batches: readonly StockBatch[], number: string): Stock
   return [...picked, ...batches.filter((b) => b.number.toLowerCase() !== k)]
 }
 
-/** A batch line of the booking: its number and quantity as typed (or prefilled). */
+/** A batch line of the booking: its number and quantity as typed (or prefilled), and a received batch's expiry date. */
 export interface BatchLine {
   number: string
   quantity: string
+  /** `2027-06-30`, or empty: only a batch received can be given one. */
+  expiry?: string
 }
 
 /** The lines that carry a batch: a number and a quantity above 0 (`parse` reads what was typed). */
@@ -102,7 +104,8 @@ export function batchNumbers(lines: readonly BatchLine[], parse: (text: string) 
   for (const l of lines) {
     const q = parse(l.quantity)
     const number = l.number.trim()
-    if (number && q !== null && q > 0) out.push({ BatchNumber: number, Quantity: q })
+    const expiry = l.expiry?.trim()
+    if (number && q !== null && q > 0) out.push(expiry ? { BatchNumber: number, Quantity: q, EndDate: expiry } : { BatchNumber: number, Quantity: q })
   }
   return out
 }
