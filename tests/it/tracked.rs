@@ -85,9 +85,9 @@ async fn batch_material(w: &World) -> (Value, Value, Value, Value) {
     panic!("the demo has a batch material on an open order with two batches in stock");
 }
 
-/// An open shop order making a serial-tracked item: (order, item).
-async fn serial_order(w: &World) -> (Value, Value) {
-    let items = rows_of(w, "/api/v1/db/items?IsSerialItem=eq.true&IsMakeItem=eq.1&select=ID&limit=500").await;
+/// An open shop order making an item that `tracked` (an items filter) selects: (order, item).
+async fn made_order(w: &World, tracked: &str) -> (Value, Value) {
+    let items = rows_of(w, &format!("/api/v1/db/items?{tracked}&IsMakeItem=eq.1&select=ID&limit=500")).await;
     for item in items {
         let orders =
             rows_of(w, &format!("/api/v1/db/shopOrders?Item=eq.{}&Status=in.(10,20)&limit=1", lower(&item["ID"])))
@@ -96,7 +96,12 @@ async fn serial_order(w: &World) -> (Value, Value) {
             return (order.clone(), item["ID"].clone());
         }
     }
-    panic!("the demo has an open shop order making a serial-tracked item");
+    panic!("the demo has an open shop order making an item with {tracked}");
+}
+
+/// An open shop order making a serial-tracked item: (order, item).
+async fn serial_order(w: &World) -> (Value, Value) {
+    made_order(w, "IsSerialItem=eq.true").await
 }
 
 #[actix_web::test]
@@ -618,25 +623,11 @@ async fn a_batch_material_is_received_from_its_supplier_with_its_batches() {
     w.stop().await;
 }
 
-/// An open shop order making a batch-tracked item: (order, item).
-async fn batch_order(w: &World) -> (Value, Value) {
-    let items = rows_of(w, "/api/v1/db/items?IsBatchItem=eq.1&IsMakeItem=eq.1&select=ID&limit=500").await;
-    for item in items {
-        let orders =
-            rows_of(w, &format!("/api/v1/db/shopOrders?Item=eq.{}&Status=in.(10,20)&limit=1", lower(&item["ID"])))
-                .await;
-        if let Some(order) = orders.first() {
-            return (order.clone(), item["ID"].clone());
-        }
-    }
-    panic!("the demo has an open shop order making a batch-tracked item");
-}
-
 #[actix_web::test]
 async fn batch_made_items_are_received_with_the_batches_they_were_made_in() {
     let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
     synced(&w).await;
-    let (order, item) = batch_order(&w).await;
+    let (order, item) = made_order(&w, "IsBatchItem=eq.1").await;
     let receipts = "/api/v1/exact/createShopOrderReceipt";
     let before = sim_rows(&w, "manufacturing/ShopOrderReceipts").len();
 
