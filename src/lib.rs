@@ -16,6 +16,7 @@ pub mod error;
 pub mod exact;
 pub mod fuzzing;
 pub mod ip_range;
+pub mod issued;
 pub mod labels;
 pub mod limits;
 pub mod live;

@@ -13,7 +13,7 @@
 //! the catalogue being built.
 
 use super::router::Router;
-use super::scanning::{ACTIVE_SHOP_ORDER_STATUSES, PLAN_TYPE_MATERIAL, all_rows};
+use super::scanning::{ACTIVE_SHOP_ORDER_STATUSES, PLAN_TYPE_MATERIAL};
 use super::scope::Org;
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::odata;
@@ -702,7 +702,7 @@ fn open_orders(
     places: &mut Places,
     item_at: &HashMap<String, usize>,
 ) -> StoreResult<(Vec<OrderRow>, Vec<PlanRow>)> {
-    let mut found = all_rows(store, "shopOrders", &[("Status", ACTIVE_SHOP_ORDER_STATUSES)])?;
+    let mut found = store.all_rows("shopOrders", &[("Status", ACTIVE_SHOP_ORDER_STATUSES)])?;
     found.sort_by_key(|o| o.get("ShopOrderNumber").and_then(Value::as_i64).unwrap_or(i64::MAX));
     let mut orders = Vec::new();
     let mut order_at: HashMap<String, usize> = HashMap::new();
@@ -720,9 +720,10 @@ fn open_orders(
     let mut lines: Vec<PlanRow> = Vec::new();
     for chunk in ids.chunks(ORDERS_PER_QUERY) {
         let in_list = format!("in.({})", chunk.join(","));
-        for p in
-            all_rows(store, "shopOrderMaterialPlans", &[("ShopOrder", in_list.as_str()), ("Type", PLAN_TYPE_MATERIAL)])?
-        {
+        let mut plans = store
+            .all_rows("shopOrderMaterialPlans", &[("ShopOrder", in_list.as_str()), ("Type", PLAN_TYPE_MATERIAL)])?;
+        crate::issued::attach(store, &mut plans)?;
+        for p in plans {
             let order = lower(&text(&p, "ShopOrder")).and_then(|o| order_at.get(&o).copied());
             let item = lower(&text(&p, "Item")).and_then(|i| item_at.get(&i).copied());
             // a line is named by its number: one without cannot be booked from the catalogue
@@ -784,17 +785,27 @@ mod tests {
             vec![json!({"ID": ORDER, "ShopOrderNumber": 24001, "Status": 10, "Item": guid(3), "PlannedQuantity": 2,
                         "Warehouse": W, "Timestamp": "1"})],
         );
-        let line = |id: u8, item: u8, line: i64, planned: f64, issued: Option<f64>| {
+        // Exact's plans carry no issued quantity: it is summed from the material issues
+        let line = |id: u8, item: u8, line: i64, planned: f64| {
             json!({"ID": guid(id), "ShopOrder": ORDER, "Item": guid(item), "Type": 1, "LineNumber": line,
-                   "PlannedQuantity": planned, "IssuedQuantity": issued, "Timestamp": "1"})
+                   "PlannedQuantity": planned, "Timestamp": "1"})
         };
+        let issue = |n: u8, plan: u8, quantity: f64| {
+            json!({"StockTransactionId": guid(100 + n), "ShopOrderMaterialPlan": guid(plan).to_uppercase(),
+                   "ShopOrder": ORDER, "Quantity": quantity, "Timestamp": "1"})
+        };
+        // 22 issued in full in two issues, 23 in part, 24 over (a return counted against it)
+        put(
+            "materialIssues",
+            vec![issue(1, 22, 3.0), issue(2, 22, 1.0), issue(3, 23, 1.0), issue(4, 24, 6.0), issue(5, 24, -1.0)],
+        );
         put(
             "shopOrderMaterialPlans",
             vec![
-                line(21, 1, 2, 4.0, None),
-                line(22, 1, 1, 4.0, Some(4.0)),
-                line(23, 2, 3, 3.0, Some(1.0)),
-                line(24, 2, 4, 3.0, Some(5.0)),
+                line(21, 1, 2, 4.0),
+                line(22, 1, 1, 4.0),
+                line(23, 2, 3, 3.0),
+                line(24, 2, 4, 3.0),
                 // no line number: nothing to name it by
                 json!({"ID": guid(25), "ShopOrder": ORDER, "Item": guid(2), "Type": 1, "PlannedQuantity": 1, "Timestamp": "1"}),
             ],
@@ -848,7 +859,7 @@ mod tests {
         assert_eq!(plans["item"], json!([1, 1]));
         assert_eq!(plans["order"], json!([0, 0]));
         assert_eq!(plans["planned"], json!([4, 3]));
-        assert_eq!(plans["issued"], json!([null, 1]));
+        assert_eq!(plans["issued"], json!([0, 1]));
         assert_eq!(c["warehouses"]["unlocated"], json!([]));
     }
 

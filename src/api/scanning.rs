@@ -1,6 +1,8 @@
 //! Reads of the Scanning screen that one table query cannot answer (full access):
 //! `GET /api/v1/scanning/ordersNeeding?item={guid}`: the open and in-process shop orders that
-//! need the item as a material, each with its material plan line, from the local copy.
+//! need the item as a material, each with its material plan line, from the local copy; each line
+//! carries `IssuedQuantity`, summed from the synced material issues, and `QueuedQuantity`, what
+//! the outbox still has to issue to it (`crate::issued`).
 //!
 //! The screen used to read the item's material lines (the oldest 1000) and then their orders;
 //! an item used for years has thousands of lines of finished orders, and the open ones fell off
@@ -12,8 +14,7 @@ use super::scope::Org;
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::odata;
 use crate::state::AppState;
-use crate::store::query::MAX_LIMIT;
-use crate::store::{OrgStore, Query, StoreResult};
+use crate::store::{OrgStore, StoreResult};
 use actix_web::{HttpResponse, web};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -62,29 +63,14 @@ async fn orders_needing(state: web::Data<AppState>, org: Org, q: web::Query<Need
         return Err(AppError::bad_request("'item' must be an item ID (a GUID)"));
     }
     let store = state.stores.get(org.division)?;
-    let pairs = web::block(move || open_orders_needing(&store, &item))
+    // what the outbox still has to issue counts as issued already: a worker must not issue twice
+    let open = state.outbox.open_entries(org.division).map_err(|e| AppError::new(Code::TableInfo).caused_by(e))?;
+    let queued = crate::issued::queued(&open);
+    let pairs = web::block(move || open_orders_needing(&store, &item, &queued))
         .await
         .map_err(|e| AppError::new(Code::TableInfo).caused_by(anyhow::anyhow!("{e}")))??;
     let body: Vec<OrderNeeding> = pairs.into_iter().map(|(order, plan)| OrderNeeding { order, plan }).collect();
     Ok(HttpResponse::Ok().json(body))
-}
-
-/// Every row of `table` matching `pairs`, page after page.
-pub(crate) fn all_rows(store: &OrgStore, table: &str, pairs: &[(&str, &str)]) -> StoreResult<Vec<Value>> {
-    let limit = MAX_LIMIT.to_string();
-    let mut rows = Vec::new();
-    loop {
-        let offset = rows.len().to_string();
-        let page = store.query(
-            table,
-            &Query::from_pairs(pairs.iter().copied().chain([("offset", offset.as_str()), ("limit", limit.as_str())]))?,
-        )?;
-        let got = page.len();
-        rows.extend(page.to_values()?);
-        if got < MAX_LIMIT {
-            return Ok(rows);
-        }
-    }
 }
 
 fn text_of(row: &Value, key: &str) -> Option<String> {
@@ -93,20 +79,25 @@ fn text_of(row: &Value, key: &str) -> Option<String> {
 
 /// The open and in-process shop orders with a material line of `item`, each paired with that
 /// line (an order that needs the item on two lines comes twice), by shop order number.
-pub fn open_orders_needing(store: &OrgStore, item: &str) -> StoreResult<Vec<(Value, Value)>> {
-    let mut orders = all_rows(store, "shopOrders", &[("Status", ACTIVE_SHOP_ORDER_STATUSES)])?;
+pub fn open_orders_needing(
+    store: &OrgStore,
+    item: &str,
+    queued: &HashMap<String, f64>,
+) -> StoreResult<Vec<(Value, Value)>> {
+    let mut orders = store.all_rows("shopOrders", &[("Status", ACTIVE_SHOP_ORDER_STATUSES)])?;
     orders.sort_by_key(|o| o.get("ShopOrderNumber").and_then(Value::as_i64).unwrap_or(i64::MAX));
     let ids: Vec<String> = orders.iter().filter_map(|o| text_of(o, "ID")).filter(|id| odata::is_guid(id)).collect();
     let item_filter = format!("eq.{item}");
     let mut plans = Vec::new();
     for chunk in ids.chunks(ORDERS_PER_QUERY) {
         let in_list = format!("in.({})", chunk.join(","));
-        plans.extend(all_rows(
-            store,
+        plans.extend(store.all_rows(
             "shopOrderMaterialPlans",
             &[("ShopOrder", in_list.as_str()), ("Item", item_filter.as_str()), ("Type", PLAN_TYPE_MATERIAL)],
         )?);
     }
+    crate::issued::attach(store, &mut plans)?;
+    crate::issued::attach_queued(&mut plans, queued);
     let mut by_order: HashMap<String, Vec<Value>> = HashMap::new();
     for plan in plans {
         if let Some(order) = text_of(&plan, "ShopOrder") {

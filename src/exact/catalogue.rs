@@ -204,6 +204,19 @@ pub const ENDPOINTS: &[Endpoint] = &[
         Some(29),
         &["Item", "SerialBatchNumber", "Warehouse", "StorageLocation", "DraftTransactionID"],
     ),
+    // What was issued to each material line: Exact's material plans carry no issued quantity
+    // (only the live plan details do), so "still to issue" is summed from these.
+    Endpoint {
+        key: "StockTransactionId",
+        ..sync(
+            "Material Issues",
+            "manufacturing/MaterialIssues",
+            "Manufacturing/MaterialIssues",
+            "materialIssues",
+            None,
+            &["ShopOrderMaterialPlan", "ShopOrder", "Item"],
+        )
+    },
     Endpoint {
         name: "Deleted entries",
         path: "sync/Deleted",
@@ -258,8 +271,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fourteen_sync_endpoints_deleted_entries_and_six_live() {
-        assert_eq!(ENDPOINTS.iter().filter(|e| e.kind == Kind::Sync).count(), 14);
+    fn fifteen_sync_endpoints_deleted_entries_and_six_live() {
+        assert_eq!(ENDPOINTS.iter().filter(|e| e.kind == Kind::Sync).count(), 15);
         assert_eq!(ENDPOINTS.iter().filter(|e| e.kind == Kind::Deleted).count(), 1);
         assert_eq!(ENDPOINTS.iter().filter(|e| e.kind == Kind::Live).count(), 6);
     }
@@ -295,7 +308,7 @@ mod tests {
         tables.dedup();
         assert_eq!(tables.len(), ENDPOINTS.len());
         let sel = default_selection();
-        assert_eq!(sel.len(), 14);
+        assert_eq!(sel.len(), 15);
         assert!(!sel.contains(&"deletedEntries"));
     }
 }

@@ -283,8 +283,9 @@ pub fn material_issues(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Invali
         body.insert("Note".into(), Value::String(note));
         e.body = Some(Value::Object(body));
         e.reconcile = Reconcile::Marker { path: "manufacturing/MaterialIssues".into(), field: "Note".into(), marker };
-        e.tables =
-            ["shopOrderMaterialPlans", "stockPositions", "storageLocationStockPositions"].map(String::from).to_vec();
+        e.tables = ["shopOrderMaterialPlans", "materialIssues", "stockPositions", "storageLocationStockPositions"]
+            .map(String::from)
+            .to_vec();
         out.push(e);
     }
     Ok(out)

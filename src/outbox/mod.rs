@@ -283,6 +283,11 @@ impl OutboxService {
         self.org(division)?.db.all()
     }
 
+    /// The writes still to deliver (pending or sending), oldest first, from the outbox's index.
+    pub fn open_entries(self: &Arc<Self>, division: i64) -> Result<Vec<Entry>> {
+        self.org(division)?.db.open_entries()
+    }
+
     /// How many writes are still to go (pending or sending) and how many the provider refused:
     /// from the outbox's index, whatever the number of entries.
     pub fn counts(self: &Arc<Self>, division: i64) -> Result<QueueCounts> {

@@ -121,7 +121,7 @@ fn text(d: &Division, table: &str, key: u128, field: &str) -> Val {
 }
 
 /// Fill the read-only copies the provider derives from references (ItemCode, WarehouseDescription, …).
-fn denormalise(d: &Division, vals: &mut Vec<(&'static str, Val)>) {
+pub(crate) fn denormalise(d: &Division, vals: &mut Vec<(&'static str, Val)>) {
     /// (reference field, table it points into, [(copy field, source field)]).
     type Copies = &'static [(&'static str, &'static str)];
     const REFS: &[(&str, &str, Copies)] = &[

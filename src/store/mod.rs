@@ -306,6 +306,22 @@ impl OrgStore {
         query::plan::run_snapshot(&snap, spec, q)
     }
 
+    /// Every row of `table` matching `pairs` (PostgREST-style filters), page after page.
+    pub fn all_rows(&self, table: &str, pairs: &[(&str, &str)]) -> StoreResult<Vec<serde_json::Value>> {
+        let limit = query::MAX_LIMIT.to_string();
+        let mut rows = Vec::new();
+        loop {
+            let offset = rows.len().to_string();
+            let all = pairs.iter().copied().chain([("offset", offset.as_str()), ("limit", limit.as_str())]);
+            let page = self.query(table, &Query::from_pairs(all)?)?;
+            let got = page.len();
+            rows.extend(page.to_values()?);
+            if got < query::MAX_LIMIT {
+                return Ok(rows);
+            }
+        }
+    }
+
     /// Parses a raw query string (`Warehouse=eq.…&order=Code&offset=1000`) and answers it.
     pub fn query_str(&self, table: &str, query_string: &str) -> StoreResult<Page> {
         self.query(table, &Query::parse(query_string)?)

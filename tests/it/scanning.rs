@@ -77,3 +77,97 @@ async fn open_orders_needing_an_item_are_found_past_a_long_history() {
     assert_eq!(res.status(), 400);
     w.stop().await;
 }
+
+/// What the server says is still to issue on each line of the item's open orders.
+async fn still_to_issue(w: &World, item: &str) -> Vec<(String, f64, f64)> {
+    let found: Vec<Value> = w.get(&format!("/api/v1/scanning/ordersNeeding?item={item}")).await.json().await.unwrap();
+    found
+        .iter()
+        .map(|p| {
+            let plan = &p["plan"];
+            let id = plan["ID"].as_str().unwrap_or_default().to_ascii_lowercase();
+            (id, plan["PlannedQuantity"].as_f64().unwrap_or(0.0), plan["IssuedQuantity"].as_f64().expect("issued"))
+        })
+        .collect()
+}
+
+#[actix_web::test]
+async fn an_issue_lowers_what_is_still_to_issue() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    let status = w.sync(None).await;
+    assert!(status["tables"]["materialIssues"]["error"].is_null(), "{status}");
+    let sim = w.sim.handle();
+    let div = w.division as i32;
+    let lower = |v: &Value| v.as_str().unwrap_or_default().to_ascii_lowercase();
+
+    // Exact's plans carry no issued quantity; the plan details (the simulator's own field) do.
+    // A line issued in part shows what its issues add up to.
+    let plans = sim.rows(div, "manufacturing/ShopOrderMaterialPlanDetails").unwrap();
+    assert!(sim.rows(div, MATERIAL_PLANS).unwrap().iter().all(|p| p.get("IssuedQuantity").is_none()));
+    let orders = sim.rows(div, MANUFACTURING_ORDERS).unwrap();
+    let open: std::collections::HashSet<String> =
+        orders.iter().filter(|o| o["Status"] == 20).map(|o| lower(&o["ID"])).collect();
+    let items = sim.rows(div, "logistics/Items").unwrap();
+    let untracked: std::collections::HashSet<String> =
+        items.iter().filter(|i| i["IsSerialItem"] != true && i["IsBatchItem"] != 1).map(|i| lower(&i["ID"])).collect();
+    let partial = plans
+        .iter()
+        .find(|p| {
+            p["Type"] == 1
+                && open.contains(&lower(&p["ShopOrder"]))
+                && untracked.contains(&lower(&p["Item"]))
+                && p["IssuedQuantity"].as_f64().unwrap_or(0.0) > 0.0
+                && p["PlannedQuantity"].as_f64().unwrap_or(0.0) - p["IssuedQuantity"].as_f64().unwrap_or(0.0) >= 1.0
+        })
+        .expect("an untracked line issued in part on an order in process");
+    let (plan, item) = (lower(&partial["ID"]), lower(&partial["Item"]));
+    let issued_before = partial["IssuedQuantity"].as_f64().unwrap();
+    let line = |lines: &[(String, f64, f64)]| lines.iter().find(|l| l.0 == plan).cloned().expect("the line");
+    assert_eq!(line(&still_to_issue(&w, &item).await).2, issued_before);
+
+    // One more issued from a handheld while Exact is away: queued, it counts as waiting.
+    sim.set_serving(false);
+    let body = json!({"ShopOrderMaterialPlan": plan, "Quantity": 1, "TransactionDate": "2026-11-21"});
+    let res = w
+        .request(reqwest::Method::POST, "/api/v1/exact/updateMaterialsIssues?wait=3")
+        .header("Idempotency-Key", "issue-lowers")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 202, "{}", res.text().await.unwrap());
+    let waiting = |found: &[Value]| {
+        found.iter().find(|p| lower(&p["plan"]["ID"]) == plan).map(|p| p["plan"]["QueuedQuantity"].as_f64())
+    };
+    let found: Vec<Value> = w.get(&format!("/api/v1/scanning/ordersNeeding?item={item}")).await.json().await.unwrap();
+    assert_eq!(waiting(&found), Some(Some(1.0)), "{found:?}");
+    assert_eq!(line(&still_to_issue(&w, &item).await).2, issued_before, "not issued in Exact yet");
+
+    // Exact back: delivered, synced, the line shows it as issued and nothing waits.
+    sim.set_serving(true);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let outbox: Value = w.get("/api/v1/outbox").await.json().await.unwrap();
+        if outbox["pending"] == 0 {
+            assert_eq!(outbox["failed"], 0, "{outbox}");
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "delivered in time: {outbox}");
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    w.sync(Some(vec!["materialIssues"])).await;
+    let (_, planned, issued) = line(&still_to_issue(&w, &item).await);
+    assert_eq!(issued, issued_before + 1.0);
+    assert!(planned - issued >= 0.0);
+    let found: Vec<Value> = w.get(&format!("/api/v1/scanning/ordersNeeding?item={item}")).await.json().await.unwrap();
+    assert_eq!(waiting(&found), Some(Some(0.0)));
+
+    // The handheld's catalogue (kept for offline use) says the same.
+    let c: Value = w.get("/api/v1/scanning/catalogue").await.json().await.unwrap();
+    let issued_list = c["plans"]["issued"].as_array().expect("issued per line");
+    assert!(
+        issued_list.iter().any(|q| q.as_f64() == Some(issued)),
+        "the catalogue carries the line's issued quantity {issued}"
+    );
+    w.stop().await;
+}

@@ -1,5 +1,6 @@
 //! Deterministic demo data: a Dutch machine builder with two companies (divisions).
 
+mod issues;
 mod names;
 mod tracked;
 mod unlocated;
@@ -244,6 +245,7 @@ impl<'a> Gen<'a> {
         self.bank_accounts(&suppliers);
         self.serial_numbers(&serial_receipts);
         self.tracked_items();
+        self.material_issues();
     }
 
     /// The serial numbers of the demo receipts of serial items, as Exact keeps them

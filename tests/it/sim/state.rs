@@ -63,6 +63,7 @@ fn small_scale_has_what_the_screens_need() {
         "salesorder/SalesOrderLines",
         "manufacturing/ShopOrders",
         "manufacturing/ShopOrderMaterialPlans",
+        "manufacturing/MaterialIssues",
         "manufacturing/ShopOrderRoutingStepPlans",
         "manufacturing/Operations",
         "manufacturing/Workcenters",
@@ -84,6 +85,17 @@ fn small_scale_has_what_the_screens_need() {
     let types: std::collections::BTreeSet<i64> =
         plans.rows.keys().filter_map(|k| plans.value(*k, "Type").as_i64()).collect();
     assert_eq!(types.into_iter().collect::<Vec<_>>(), vec![1, 2]);
+    // What the plan details say was issued is what the material issues add up to.
+    let issues = d.table("manufacturing/MaterialIssues").unwrap();
+    let mut issued: std::collections::HashMap<u128, f64> = std::collections::HashMap::new();
+    for k in issues.rows.keys() {
+        let plan = issues.value(*k, "ShopOrderMaterialPlan").as_guid().unwrap();
+        *issued.entry(plan).or_default() += issues.value(*k, "Quantity").as_f64().unwrap();
+    }
+    for k in plans.rows.keys() {
+        let said = plans.value(*k, "IssuedQuantity").as_f64().unwrap_or(0.0);
+        assert_eq!(issued.get(k).copied().unwrap_or(0.0), said, "issues of plan {k:x}");
+    }
     let items = d.table("logistics/Items").unwrap();
     let barcodes: Vec<String> =
         items.rows.keys().filter_map(|k| items.value(*k, "Barcode").as_str().map(str::to_string)).collect();

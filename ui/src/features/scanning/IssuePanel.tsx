@@ -1,7 +1,7 @@
-import { useQuery } from '@tanstack/react-query'
-import { scanKeys } from '../../api/queries.ts'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { scanKeys, useDivision } from '../../api/queries.ts'
 import { useState } from 'react'
-import { issueMaterial, ordersNeeding, type LocationStock, type MaterialPlan, type ScannedItem, type WarehouseStock } from './api.ts'
+import { issueMaterial, ordersNeeding, type LocationStock, type ScannedItem, type WarehouseStock } from './api.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { exceeds, formatQuantity, parseQuantity } from '../../lib/quantity.ts'
@@ -13,9 +13,12 @@ import { stockToIssueFrom } from './stock.ts'
 import { placesInWarehouse } from './places.ts'
 import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
 import { trackingOfAny, UNTRACKED } from '../tracking/logic.ts'
+import { useBookings } from '../../offline/queue.ts'
+import { keptIssues, suggestedIssue, toIssue } from './toIssue.ts'
 
 const fmt = (n: number) => formatQuantity(n, locale(), 3)
-const stillToIssue = (p: MaterialPlan) => Math.max(0, (p.PlannedQuantity ?? 0) - (p.IssuedQuantity ?? 0))
+/** A quantity as the field shows it: the user's decimal mark, no grouping (parseQuantity reads it back). */
+const plain = (n: number) => n.toLocaleString(locale(), { useGrouping: false, maximumFractionDigits: 6 })
 
 /**
  * Issue the item to an open shop order that has it in its material plan. A quantity above the
@@ -46,15 +49,18 @@ export function IssuePanel({
     queryFn: () => liveOrKept(() => ordersNeeding(item.ID), (c) => c.ordersNeeding(item.Code), catalogue, { keptOnly: isCatalogueRef(item.ID) }),
   })
   const orders = { ...answer, data: answer.data?.value }
-  const [plan, setPlan] = useState('')
-  const [qty, setQty] = useState('1')
+  const kept = keptIssues(useBookings(), useDivision())
+  const [picked, setPlan] = useState('')
+  // the only order that needs the item is chosen already
+  const plan = picked || (orders.data?.length === 1 ? orders.data[0].plan.ID : '')
+  // null until the worker types: the form offers what is still to issue
+  const [typed, setQty] = useState<string | null>(null)
   const [from, setFrom] = useState(location?.ID ?? itemLocations[0]?.ID ?? '')
   const [tried, setTried] = useState(false)
   const [confirming, setConfirming] = useState(false)
   const write = useWrite(issueMaterial)
+  const queryClient = useQueryClient()
   const [numbers, setNumbers] = useState(UNTRACKED)
-  const quantity = parseQuantity(qty)
-  const qtyError = tried ? checkQuantity(quantity, item) : null
   const chosen = orders.data?.find((o) => o.plan.ID === plan)
   const all = location && !itemLocations.some((l) => l.ID === location.ID) ? [location, ...itemLocations] : itemLocations
   const choices = placesInWarehouse(all, chosen?.order.Warehouse)
@@ -63,7 +69,11 @@ export function IssuePanel({
   // a place of another warehouse than the chosen order's gives way to the first of the order's
   const at = noLocations ? '' : choices.some((l) => l.ID === from) ? from : (choices[0]?.ID ?? '')
   const available = stockToIssueFrom(at, chosen?.order.Warehouse, stock, warehouseStock)
-  const open = chosen ? stillToIssue(chosen.plan) : null
+  const open = chosen ? toIssue(chosen.plan, kept).open : null
+  const suggested = open === null ? null : suggestedIssue(open, available)
+  const qty = typed ?? (suggested === null ? '1' : plain(suggested))
+  const quantity = parseQuantity(qty)
+  const qtyError = tried ? checkQuantity(quantity, item) : null
   const place = (choices.find((l) => l.ID === at)?.Code ?? chosen?.order.WarehouseCode ?? '').trim()
   const over = quantity !== null && (exceeds(quantity, available) || exceeds(quantity, open))
   // a changed figure needs a new look before booking
@@ -74,13 +84,22 @@ export function IssuePanel({
   const book = () => {
     if (quantity === null) return
     setConfirming(false)
-    write.mutate({
-      plan,
-      quantity,
-      location: at || null,
-      numbers: numbers.numbers,
-      summary: t('offline.issue', { ...bookingWords(item, quantity), number: chosen?.order.ShopOrderNumber ?? '' }),
-    })
+    write.mutate(
+      {
+        plan,
+        quantity,
+        location: at || null,
+        numbers: numbers.numbers,
+        summary: t('offline.issue', { ...bookingWords(item, quantity), number: chosen?.order.ShopOrderNumber ?? '' }),
+      },
+      {
+        // what is still to issue follows at once: queued or kept, the booking counts; the next one starts from the new figure
+        onSuccess: () => {
+          setQty(null)
+          void queryClient.invalidateQueries({ queryKey: scanKeys.ordersNeeding(item.ID) })
+        },
+      },
+    )
   }
 
   return (
@@ -100,7 +119,9 @@ export function IssuePanel({
       {orders.data && orders.data.length > 0 && (
         <fieldset className="flex flex-col gap-2">
           <legend className="mb-1 text-base font-medium">{t('scanning.chooseShopOrder')}</legend>
-          {orders.data.map(({ order, plan: p }) => (
+          {orders.data.map(({ order, plan: p }) => {
+            const need = toIssue(p, kept)
+            return (
             <label
               key={p.ID}
               className={`flex min-h-14 cursor-pointer items-center gap-3 rounded-md border px-3 py-2 ${plan === p.ID ? 'border-sky-700 bg-sky-100' : 'border-slate-300 bg-white'}`}
@@ -111,12 +132,13 @@ export function IssuePanel({
                   {t('scanning.shopOrderNumber', { number: order.ShopOrderNumber })} · {order.ItemCode}
                 </span>
                 <span className="text-sm text-slate-600">
-                  {t('scanning.planned', { quantity: fmt(p.PlannedQuantity ?? 0) })} · {t('scanning.stillToIssue', { quantity: fmt(stillToIssue(p)) })} ·{' '}
-                  {shopOrderStatusName(order.Status)}
+                  {t('scanning.planned', { quantity: fmt(p.PlannedQuantity ?? 0) })} · {t('scanning.stillToIssue', { quantity: fmt(need.open) })}
+                  {need.waiting > 0 && <> ({t('scanning.issueWaiting', { quantity: fmt(need.waiting) })})</>} · {shopOrderStatusName(order.Status)}
                 </span>
               </span>
             </label>
-          ))}
+            )
+          })}
           {tried && !plan && (
             <span role="alert" className="text-sm text-red-700">
               {t('scanning.pickShopOrder')}

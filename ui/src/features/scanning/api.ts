@@ -39,7 +39,10 @@ export interface MaterialPlan {
   ItemCode: string | null
   ItemDescription: string | null
   PlannedQuantity: number | null
+  /** Issued in Exact: summed by the server from the synced material issues. */
   IssuedQuantity?: number | null
+  /** Booked and still in the server's outbox, not yet in Exact. */
+  QueuedQuantity?: number | null
   Unit?: string | null
   Type: number | null
   Status: number | null
