@@ -578,9 +578,9 @@ mod tests {
     }
 
     #[test]
-    fn default_selection_resolves_to_fourteen_sync_tables() {
+    fn default_selection_resolves_to_fifteen_sync_tables() {
         let eps = SyncEngine::resolve(&[]).unwrap();
-        assert_eq!(eps.len(), 14);
+        assert_eq!(eps.len(), 15);
         assert!(SyncEngine::resolve(&["warehouses".into()]).is_err(), "live endpoints are not synced");
         assert!(SyncEngine::resolve(&["nope".into()]).is_err());
         assert_eq!(SyncEngine::resolve(&["Deleted entries".into()]).unwrap()[0].table, "deletedEntries");

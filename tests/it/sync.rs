@@ -231,13 +231,13 @@ async fn a_record_deleted_in_exact_leaves_the_local_copy_after_a_default_sync() 
 async fn the_sync_menu_lists_sync_endpoints_first_with_the_default_selection() {
     let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
     let list: Vec<Value> = w.get("/api/v1/sync/endpoints").await.json().await.unwrap();
-    assert_eq!(list.len(), 21, "14 sync tables, deleted entries and six live ones");
+    assert_eq!(list.len(), 22, "15 sync tables, deleted entries and six live ones");
     let first_live = list.iter().position(|e| e["sync"] == false).unwrap();
     assert!(list[first_live..].iter().all(|e| e["sync"] == false), "sync endpoints come first");
-    assert_eq!(list.iter().filter(|e| e["default_selected"] == true).count(), 14);
+    assert_eq!(list.iter().filter(|e| e["default_selected"] == true).count(), 15);
     let deleted = list.iter().find(|e| e["table"] == "deletedEntries").unwrap();
     assert_eq!(deleted["default_selected"], false);
-    assert_eq!(list.iter().filter(|e| e["selected"] == true).count(), 14, "the default until the user chooses");
+    assert_eq!(list.iter().filter(|e| e["selected"] == true).count(), 15, "the default until the user chooses");
 
     // A chosen selection is saved for this user and used when a sync names none.
     w.sync(Some(vec!["Projects", "items"])).await;
