@@ -55,9 +55,10 @@ function smallTargets() {
 
 const faults = (body) => simulatorFaults(server, body)
 
-/** The code of the item with the most stock positions: the longest card. */
+/** The code of the item tracked by no number with the most stock positions: the longest card. */
 async function longestCard() {
-  const positions = (await simRows('sync/Inventory/StorageLocationStockPositions')).filter((p) => p.Stock > 0)
+  const tracked = new Set((await simRows('logistics/Items')).filter((i) => i.IsSerialItem === true || i.IsBatchItem === 1).map((i) => i.Code))
+  const positions = (await simRows('sync/Inventory/StorageLocationStockPositions')).filter((p) => p.Stock > 0 && !tracked.has(p.ItemCode))
   const count = new Map()
   for (const p of positions) count.set(p.ItemCode, (count.get(p.ItemCode) ?? 0) + 1)
   return [...count.entries()].sort((a, b) => b[1] - a[1])[0][0]
@@ -106,6 +107,40 @@ test('Scanning: after a scan the item, its stock and the actions are on the firs
     await page.waitForTimeout(300)
     assert.deepEqual(await smallTargets(), [], `with ${name} open`)
   }
+  assert.deepEqual(errors, [])
+})
+
+test('every handheld form holds its submit and the booking’s result on the first screen', async () => {
+  const code = await longestCard()
+  await page.goto(`${server.url}/scanning?division=${division}`)
+  await page.locator('#scan-input').waitFor()
+  await scan(code)
+  await page.getByTestId('item-card').waitFor()
+  const actions = page.getByRole('group', { name: 'Actions' })
+  const onFirstScreen = async (what, locator) => {
+    const box = await locator.boundingBox()
+    assert.ok(box && box.y >= 0 && box.y + box.height <= VIEW.height, `${what} at ${JSON.stringify(box)}, below the first screen`)
+  }
+  for (const [name, submit] of [
+    ['Issue', 'Issue'],
+    ['Transfer', 'Transfer'],
+    ['Count', 'Save the count'],
+  ]) {
+    await actions.getByRole('button', { name, exact: true }).tap()
+    const bar = page.getByTestId('submit-bar')
+    await bar.waitFor()
+    await onFirstScreen(`${name}'s ${submit} button`, bar.getByRole('button', { name: submit, exact: true }))
+  }
+  // the count's result shows in the bar, on the first screen: counted as it stands, nothing changes
+  const where = page.locator('#count-where')
+  const location = await where.locator('option').nth(1).getAttribute('value')
+  await where.selectOption(location)
+  const stock = (await simRows('sync/Inventory/StorageLocationStockPositions')).find((p) => p.ItemCode === code && same(p.StorageLocation, location))
+  await page.locator('#count-qty').fill(String(stock?.Stock ?? 0))
+  await page.getByTestId('submit-bar').getByRole('button', { name: 'Save the count', exact: true }).tap()
+  const result = page.getByTestId('submit-bar').getByTestId('write-status')
+  await result.waitFor({ timeout: 60_000 })
+  await onFirstScreen('the count’s result', result)
   assert.deepEqual(errors, [])
 })
 

@@ -3,7 +3,7 @@ import { receiveByProduct, type MaterialPlan, type ScanShopOrder } from './api.t
 import { locale, t } from '../../i18n/index.ts'
 import { formatQuantity, parseQuantity } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
-import { bigButton, bookingWords, checkQuantity, control, field, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
+import { bigButton, bookingWords, checkQuantity, control, field, Panel, SubmitBar, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
 import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
 import { trackingOf, UNTRACKED } from '../tracking/logic.ts'
 
@@ -109,10 +109,12 @@ export function ByProductPanel({ order, lines, into }: { order: ScanShopOrder; l
         />
       )}
       <NumbersNotReady report={numbers} />
-      <button type="submit" disabled={write.isPending || !!numbers.problem} className={bigButton}>
-        {t('scanning.byProductSubmit')}
-      </button>
-      <WriteOutcome error={write.error} data={write.data} />
+      <SubmitBar>
+        <button type="submit" disabled={write.isPending || !!numbers.problem} className={bigButton}>
+          {t('scanning.byProductSubmit')}
+        </button>
+        <WriteOutcome error={write.error} data={write.data} />
+      </SubmitBar>
     </Panel>
   )
 }

@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { countStock, type ScannedItem } from './api.ts'
 import { t } from '../../i18n/index.ts'
 import { parseQuantity, type LocationRef } from '../../lib/scan.ts'
-import { bigButton, bookingWords, LocationSelect, locationLabel, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
+import { bigButton, bookingWords, LocationSelect, locationLabel, Panel, SubmitBar, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
 import { RecentCounts } from './RecentCounts.tsx'
 import { trackingOf, UNTRACKED } from '../tracking/logic.ts'
 import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
@@ -67,13 +67,15 @@ export function CountPanel({
         quantity={quantity}
         onReport={setNumbers}
       />
-      <NumbersNotReady report={numbers} />
-      <button type="submit" disabled={write.isPending || !!numbers.problem} className={bigButton}>
-        {t('scanning.countSubmit')}
-      </button>
-      <WriteOutcome error={write.error} data={write.data} />
       {/* read live by the item's GUID: not for an item shown from the catalogue */}
       {!isCatalogueRef(item.ID) && <RecentCounts item={item.ID} />}
+      <NumbersNotReady report={numbers} />
+      <SubmitBar>
+        <button type="submit" disabled={write.isPending || !!numbers.problem} className={bigButton}>
+          {t('scanning.countSubmit')}
+        </button>
+        <WriteOutcome error={write.error} data={write.data} />
+      </SubmitBar>
     </Panel>
   )
 }

@@ -8,7 +8,7 @@ import type { LocationRef } from '../../lib/scan.ts'
 import { LabelPanel } from './LabelPanel.tsx'
 import { ByProductPanel } from './ByProductPanel.tsx'
 import { AsOf } from '../../components/AsOf.tsx'
-import { bigButton, bookingWords, checkQuantity, ConfirmOver, control, field, locationLabel, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
+import { bigButton, bookingWords, checkQuantity, ConfirmOver, control, field, locationLabel, Panel, SubmitBar, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
 import { isCatalogueRef, liveOrKept, type ScanCatalogue } from '../../offline/catalogue.ts'
 import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
 import { trackingOf, UNTRACKED } from '../tracking/logic.ts'
@@ -119,30 +119,32 @@ export function ReceivePanel({
           error={qtyError}
         />
         <TrackedNumbers key={write.round} id="receive-numbers" tracking={trackingOf(item)} mode="receive" item={item.ID} quantity={quantity} onReport={setNumbers} />
-        {confirming && order && quantity !== null && (
-          <ConfirmOver
-            message={t('scanning.receiveOver', { quantity: fmt(quantity), open: fmt(remaining(order)), number: order.ShopOrderNumber })}
-            confirm={t('scanning.receiveAnyway')}
-            onConfirm={() => {
-              setConfirming(false)
-              write.mutate({ shopOrder: order.ID, quantity, location: into?.ID ?? null, numbers: numbers.numbers, summary: t('offline.receive', { ...bookingWords(item, quantity), number: order.ShopOrderNumber }) })
-            }}
-            onBack={() => {
-              setConfirming(false)
-              document.getElementById('receive-qty')?.focus()
-            }}
-          />
-        )}
         {order && (
           <p className="text-sm text-slate-700">
             {into ? t('scanning.receiveInto', { location: locationLabel(into) }) : t('scanning.receiveDefault', { warehouse: order.WarehouseCode ?? '' })}
           </p>
         )}
         <NumbersNotReady report={numbers} />
-        <button type="submit" disabled={write.isPending || orders.length === 0 || !!numbers.problem} className={bigButton}>
-          {t('scanning.receiveSubmit')}
-        </button>
-        <WriteOutcome error={write.error} data={write.data} />
+        <SubmitBar>
+          {confirming && order && quantity !== null && (
+            <ConfirmOver
+              message={t('scanning.receiveOver', { quantity: fmt(quantity), open: fmt(remaining(order)), number: order.ShopOrderNumber })}
+              confirm={t('scanning.receiveAnyway')}
+              onConfirm={() => {
+                setConfirming(false)
+                write.mutate({ shopOrder: order.ID, quantity, location: into?.ID ?? null, numbers: numbers.numbers, summary: t('offline.receive', { ...bookingWords(item, quantity), number: order.ShopOrderNumber }) })
+              }}
+              onBack={() => {
+                setConfirming(false)
+                document.getElementById('receive-qty')?.focus()
+              }}
+            />
+          )}
+          <button type="submit" disabled={write.isPending || orders.length === 0 || !!numbers.problem} className={bigButton}>
+            {t('scanning.receiveSubmit')}
+          </button>
+          <WriteOutcome error={write.error} data={write.data} />
+        </SubmitBar>
       </Panel>
       {order && byProducts.data && byProducts.data.length > 0 && <ByProductPanel key={order.ID} order={order} lines={byProducts.data} into={into} />}
       {order && isCatalogueRef(order.ID) && <p className="text-sm text-slate-600">{t('scanning.keptNoLabels')}</p>}

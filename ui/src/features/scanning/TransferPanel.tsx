@@ -5,7 +5,7 @@ import { parseQuantity } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
 import { trackingOf, UNTRACKED } from '../tracking/logic.ts'
 import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
-import { bigButton, bookingWords, checkQuantity, LocationSelect, locationLabel, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
+import { bigButton, bookingWords, checkQuantity, LocationSelect, locationLabel, Panel, SubmitBar, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
 import { locationOf, sourcesOf } from './places.ts'
 
 /**
@@ -80,10 +80,12 @@ export function TransferPanel({
         onReport={setNumbers}
       />
       <NumbersNotReady report={numbers} />
-      <button type="submit" disabled={write.isPending || sources.length === 0 || !!numbers.problem} className={bigButton}>
-        {t('scanning.transferSubmit')}
-      </button>
-      <WriteOutcome error={write.error} data={write.data} />
+      <SubmitBar>
+        <button type="submit" disabled={write.isPending || sources.length === 0 || !!numbers.problem} className={bigButton}>
+          {t('scanning.transferSubmit')}
+        </button>
+        <WriteOutcome error={write.error} data={write.data} />
+      </SubmitBar>
     </Panel>
   )
 }

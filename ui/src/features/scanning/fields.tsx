@@ -128,6 +128,22 @@ export function WriteOutcome({ error, data }: { error: Error | null; data: BookR
   return null
 }
 
+/**
+ * The submit button and the result of the last booking, held at the bottom of a handheld's
+ * screen while the form runs on below it: after a scan, nothing a worker must tap or read is
+ * off the first screen. In place on wider screens.
+ */
+export function SubmitBar({ children }: { children: ReactNode }) {
+  return (
+    <div
+      data-testid="submit-bar"
+      className="sticky bottom-0 z-10 -mx-3 -mb-3 flex flex-col gap-2 rounded-b-lg border-t border-sky-200 bg-white/95 p-3 shadow-[0_-2px_6px_rgba(15,23,42,0.08)] md:static md:mx-0 md:mb-0 md:rounded-none md:border-0 md:bg-transparent md:p-0 md:shadow-none"
+    >
+      {children}
+    </div>
+  )
+}
+
 export function Panel({ title, children, onSubmit }: { title: string; children: ReactNode; onSubmit: () => void }) {
   return (
     <form
