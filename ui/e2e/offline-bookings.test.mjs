@@ -4,7 +4,7 @@
 // server can be reached they are sent in order: Exact Online holds exactly three, once each.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { MOBILE_UA, same, scanCode, simulatorRows, syncedDemo, waitFor } from './flows.mjs'
+import { api, MOBILE_UA, same, scanCode, simulatorRows, syncedDemo, waitFor } from './flows.mjs'
 
 const VIEW = { width: 390, height: 844 }
 
@@ -41,7 +41,7 @@ before(async () => {
   ;({ server, browser, context, page, division } = await syncedDemo({ viewport: VIEW, userAgent: MOBILE_UA, hasTouch: true, isMobile: true, locale: 'en-GB' }))
   const [stock, plans, orders, items] = await Promise.all([
     simulatorRows(server, division, 'sync/Inventory/StorageLocationStockPositions'),
-    simulatorRows(server, division, 'manufacturing/ShopOrderMaterialPlans'),
+    simulatorRows(server, division, 'manufacturing/ShopOrderMaterialPlanDetails'),
     simulatorRows(server, division, 'manufacturing/ShopOrders'),
     simulatorRows(server, division, 'logistics/Items'),
   ])
@@ -69,6 +69,7 @@ after(async () => {
 })
 
 const scan = (code) => scanCode(page, code)
+const fmt = (n) => Number(n).toLocaleString('en-GB', { maximumFractionDigits: 3 })
 
 test('online once: the service worker keeps the app and the catalogue is kept on the device', async () => {
   await page.goto(`${server.url}/scanning?division=${division}`)
@@ -97,6 +98,11 @@ test('offline: the app reloads, a scan shows the item as of the catalogue, three
     await page.getByRole('form', { name: 'Issue to a shop order' }).getByRole('button', { name: 'Issue', exact: true }).tap()
     await page.getByTestId('waiting-count').getByText(`${n} waiting to send`).waitFor({ timeout: 30_000 })
   }
+  // what the line still needs counts the three kept here
+  const left = pick.plan.PlannedQuantity - (pick.plan.IssuedQuantity ?? 0)
+  await page.getByText(`${fmt(left - 3)} still to issue (3 of it booked, waiting for Exact Online)`).first().waitFor()
+  // and the card's stock leaves them out, saying so
+  await page.getByTestId('item-waiting').filter({ hasText: /^after 3 .*issued here, not yet booked in Exact Online$/ }).waitFor()
   const state = page.getByTestId('write-status')
   assert.equal(await state.getAttribute('data-state'), 'kept')
   assert.match(await state.innerText(), /Kept on this device/)
@@ -129,6 +135,18 @@ test('back online they are sent by themselves: Exact Online holds exactly three,
   assert.equal(issues.length, baseline + 3)
   assert.ok(issues.every((m) => Number(m.Quantity) === 1))
   assert.equal((await offlineRecords(page, 'bookings')).length, 0)
+
+  // once synced back, the server counts them as issued, and the form says so
+  const left = pick.plan.PlannedQuantity - (pick.plan.IssuedQuantity ?? 0)
+  await waitFor(async () => {
+    const needing = await api(page, `/scanning/ordersNeeding?item=${pick.item.ID}`)
+    const line = needing.find((n) => same(n.plan.ID, pick.plan.ID))
+    return line && line.plan.IssuedQuantity === (pick.plan.IssuedQuantity ?? 0) + 3
+  }, 'the three issues in the local copy', 60_000)
+  await scan(pick.item.Code)
+  await page.getByTestId('item-card').waitFor({ timeout: 30_000 })
+  await page.getByRole('group', { name: 'Actions' }).getByRole('button', { name: 'Issue', exact: true }).tap()
+  await page.getByText(`${fmt(left - 3)} still to issue · `).first().waitFor({ timeout: 30_000 })
 })
 
 test('an answer lost on the way back: the booking waits, is sent again under its key, and is booked once', async () => {

@@ -48,7 +48,7 @@ before(async () => {
   // a piece item (Exact allows no fractions) in stock at a storage location, needed by an open shop order
   const [stock, plans, orders, items] = await Promise.all([
     simRows('sync/Inventory/StorageLocationStockPositions'),
-    simRows('manufacturing/ShopOrderMaterialPlans'),
+    simRows('manufacturing/ShopOrderMaterialPlanDetails'),
     simRows('manufacturing/ShopOrders'),
     simRows('logistics/Items'),
   ])

@@ -91,7 +91,7 @@ test('sign in on a phone, activate and sync', async () => {
   // an item with stock in a storage location that an open shop order needs
   const [stock, plans, orders, locations, items] = await Promise.all([
     simRows('sync/Inventory/StorageLocationStockPositions'),
-    simRows('manufacturing/ShopOrderMaterialPlans'),
+    simRows('manufacturing/ShopOrderMaterialPlanDetails'),
     simRows('manufacturing/ShopOrders'),
     simRows('inventory/StorageLocations'),
     simRows('logistics/Items'),

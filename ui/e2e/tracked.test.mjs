@@ -56,7 +56,7 @@ after(async () => {
 })
 
 test('a batch material is issued with its batch picked from the ones in stock', async () => {
-  const [items, plans, orders] = await Promise.all([rows('logistics/Items'), rows('manufacturing/ShopOrderMaterialPlans'), rows('manufacturing/ShopOrders')])
+  const [items, plans, orders] = await Promise.all([rows('logistics/Items'), rows('manufacturing/ShopOrderMaterialPlanDetails'), rows('manufacturing/ShopOrders')])
   const batchItems = new Map(items.filter((i) => isSet(i.IsBatchItem)).map((i) => [i.ID, i]))
   const openOrders = new Map(orders.filter(open).map((o) => [o.ID, o]))
   const plan = plans.find((p) => p.Type === 1 && batchItems.has(p.Item) && openOrders.has(p.ShopOrder) && p.PlannedQuantity - (p.IssuedQuantity ?? 0) >= 1)
@@ -163,7 +163,7 @@ test('a serial made item is received with its serial barcodes scanned', async ()
 })
 
 test('a batch by-product is received with its batch scanned', async () => {
-  const [items, plans, orders] = await Promise.all([rows('logistics/Items'), rows('manufacturing/ShopOrderMaterialPlans'), rows('manufacturing/ShopOrders')])
+  const [items, plans, orders] = await Promise.all([rows('logistics/Items'), rows('manufacturing/ShopOrderMaterialPlanDetails'), rows('manufacturing/ShopOrders')])
   const batchItems = new Set(items.filter((i) => isSet(i.IsBatchItem)).map((i) => i.ID))
   const openOrders = new Map(orders.filter(open).map((o) => [o.ID, o]))
   const line = plans.find((p) => p.Type === 2 && batchItems.has(p.Item) && openOrders.has(p.ShopOrder))

@@ -1,20 +1,20 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { scanKeys, useDivision } from '../../api/queries.ts'
+import { useQueryClient } from '@tanstack/react-query'
+import { scanKeys } from '../../api/queries.ts'
 import { useState } from 'react'
-import { issueMaterial, ordersNeeding, type LocationStock, type ScannedItem, type WarehouseStock } from './api.ts'
+import { issueMaterial, type LocationStock, type ScannedItem, type WarehouseStock } from './api.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { exceeds, formatQuantity, parseQuantity } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
 import { shopOrderStatusName } from '../../lib/status.ts'
-import { isCatalogueRef, liveOrKept, type ScanCatalogue } from '../../offline/catalogue.ts'
-import { bigButton, bookingWords, checkQuantity, ConfirmOver, LocationSelect, Panel, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
+import type { ScanCatalogue } from '../../offline/catalogue.ts'
+import { bigButton, bookingWords, checkQuantity, ConfirmOver, LocationSelect, Panel, SubmitBar, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
 import { stockToIssueFrom } from './stock.ts'
 import { placesInWarehouse } from './places.ts'
 import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
 import { trackingOfAny, UNTRACKED } from '../tracking/logic.ts'
-import { useBookings } from '../../offline/queue.ts'
-import { keptIssues, suggestedIssue, toIssue } from './toIssue.ts'
+import { suggestedIssue, toIssue } from './toIssue.ts'
+import { useKeptIssues, useOrdersNeeding } from './needing.ts'
 
 const fmt = (n: number) => formatQuantity(n, locale(), 3)
 /** A quantity as the field shows it: the user's decimal mark, no grouping (parseQuantity reads it back). */
@@ -44,12 +44,9 @@ export function IssuePanel({
   /** The catalogue this device keeps: the orders while the server cannot be reached. */
   catalogue?: ScanCatalogue | null
 }) {
-  const answer = useQuery({
-    queryKey: scanKeys.ordersNeeding(item.ID),
-    queryFn: () => liveOrKept(() => ordersNeeding(item.ID), (c) => c.ordersNeeding(item.Code), catalogue, { keptOnly: isCatalogueRef(item.ID) }),
-  })
+  const answer = useOrdersNeeding(item, catalogue)
   const orders = { ...answer, data: answer.data?.value }
-  const kept = keptIssues(useBookings(), useDivision())
+  const kept = useKeptIssues()
   const [picked, setPlan] = useState('')
   // the only order that needs the item is chosen already
   const plan = picked || (orders.data?.length === 1 ? orders.data[0].plan.ID : '')
@@ -93,11 +90,8 @@ export function IssuePanel({
         summary: t('offline.issue', { ...bookingWords(item, quantity), number: chosen?.order.ShopOrderNumber ?? '' }),
       },
       {
-        // what is still to issue follows at once: queued or kept, the booking counts; the next one starts from the new figure
-        onSuccess: () => {
-          setQty(null)
-          void queryClient.invalidateQueries({ queryKey: scanKeys.ordersNeeding(item.ID) })
-        },
+        // what is still to issue follows at once: queued or kept, the booking counts (a quantity the worker typed stays for the next one)
+        onSuccess: () => void queryClient.invalidateQueries({ queryKey: scanKeys.ordersNeeding(item.ID) }),
       },
     )
   }
@@ -163,28 +157,30 @@ export function IssuePanel({
         quantity={quantity}
         onReport={setNumbers}
       />
-      {confirming && quantity !== null && chosen && (
-        <ConfirmOver
-          message={t('scanning.issueOver', {
-            quantity: fmt(quantity),
-            stock: available === null ? '–' : fmt(available),
-            place,
-            open: fmt(open ?? 0),
-            number: chosen.order.ShopOrderNumber,
-          })}
-          confirm={t('scanning.issueAnyway')}
-          onConfirm={book}
-          onBack={() => {
-            setConfirming(false)
-            document.getElementById('issue-qty')?.focus()
-          }}
-        />
-      )}
       <NumbersNotReady report={numbers} />
-      <button type="submit" disabled={write.isPending || !orders.data?.length || !!numbers.problem} className={bigButton}>
-        {t('scanning.issueSubmit')}
-      </button>
-      <WriteOutcome error={write.error} data={write.data} />
+      <SubmitBar>
+        {confirming && quantity !== null && chosen && (
+          <ConfirmOver
+            message={t('scanning.issueOver', {
+              quantity: fmt(quantity),
+              stock: available === null ? '–' : fmt(available),
+              place,
+              open: fmt(open ?? 0),
+              number: chosen.order.ShopOrderNumber,
+            })}
+            confirm={t('scanning.issueAnyway')}
+            onConfirm={book}
+            onBack={() => {
+              setConfirming(false)
+              document.getElementById('issue-qty')?.focus()
+            }}
+          />
+        )}
+        <button type="submit" disabled={write.isPending || !orders.data?.length || !!numbers.problem} className={bigButton}>
+          {t('scanning.issueSubmit')}
+        </button>
+        <WriteOutcome error={write.error} data={write.data} />
+      </SubmitBar>
     </Panel>
   )
 }

@@ -64,4 +64,11 @@ describe('ItemCard', () => {
     const positions = order.map((el) => [...card.querySelectorAll('*')].indexOf(el))
     expect(positions).toEqual([...positions].sort((a, b) => a - b))
   })
+
+  it('leaves out what was issued here and is not yet in Exact’s figures, and says so', () => {
+    const warehouses = [{ ID: 'a', ItemId: 'item-1', CurrentStock: 261, Warehouse: 'w2', WarehouseCode: '2', WarehouseDescription: 'Yard' }]
+    show(<ItemCard item={{ ...ITEM, Unit: 'kg' }} stock={[]} warehouses={warehouses} stockLoading={false} location={null} division={1} waiting={2} />)
+    expect(screen.getByTestId('item-total').textContent).toBe('Stock: 259 kgafter 2 kg issued here, not yet booked in Exact Online')
+    expect(screen.getByTestId('item-waiting').textContent).toBe('after 2 kg issued here, not yet booked in Exact Online')
+  })
 })

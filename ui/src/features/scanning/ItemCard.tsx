@@ -41,6 +41,7 @@ export function ItemCard({
   stockLoading,
   location,
   division,
+  waiting = 0,
   children,
 }: {
   item: ScannedItem
@@ -50,6 +51,8 @@ export function ItemCard({
   stockLoading: boolean
   location: LocationRef | null
   division: number
+  /** Issued here and not yet in Exact's stock figures (kept on this device, queued on the server). */
+  waiting?: number
   children?: ReactNode
 }) {
   const { rows, total } = cardStock(stock, warehouses)
@@ -63,8 +66,13 @@ export function ItemCard({
           </h2>
           <p className="text-base break-words text-slate-700">{item.Description}</p>
           <p className="text-base" data-testid="item-total">
-            {t('scanning.stock')}: <span className="font-semibold tabular-nums">{stockLoading ? '…' : fmt(total)}</span>
+            {t('scanning.stock')}: <span className="font-semibold tabular-nums">{stockLoading ? '…' : fmt(total - waiting)}</span>
             {item.Unit ? ` ${item.Unit}` : ''}
+            {waiting > 0 && !stockLoading && (
+              <span className="block text-sm text-amber-800" data-testid="item-waiting">
+                {t('scanning.stockWaiting', { quantity: fmt(waiting), unit: item.Unit?.trim() ?? '' })}
+              </span>
+            )}
           </p>
           {item.Barcode && <p className="text-sm text-slate-500">{t('scanning.barcode', { barcode: item.Barcode })}</p>}
           {/* Exact's item card is opened by its GUID, which an item shown from the catalogue has not */}

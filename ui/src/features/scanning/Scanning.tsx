@@ -25,6 +25,7 @@ import { CountPanel } from './CountPanel.tsx'
 import { locationLabel } from './fields.tsx'
 import { IssuePanel } from './IssuePanel.tsx'
 import { ItemCard } from './ItemCard.tsx'
+import { useWaitingOut } from './needing.ts'
 import { LabelPanel } from './LabelPanel.tsx'
 import { ReceivePanel } from './ReceivePanel.tsx'
 import { ScanInput } from './ScanInput.tsx'
@@ -249,6 +250,8 @@ export default function Scanning() {
   // a code scanned while a booking waits for serial or batch numbers is one of them
   const scan = useCallback((code: string) => void (routeScan(code) || onScan(code)), [onScan])
 
+  // issued here and not yet in Exact's figures: the card's stock leaves it out
+  const waitingOut = useWaitingOut(current?.item ?? null, kept)
   if (!session) return <Loading />
   // the kept catalogue's figures while the live ones cannot be had
   // an item found in the catalogue (named by its code) is shown from it until the next scan
@@ -316,6 +319,7 @@ export default function Scanning() {
             stockLoading={!fromKept && (stock.isPending || warehouseStock.isPending)}
             location={location}
             division={session.division}
+            waiting={waitingOut}
           >
             <div role="group" aria-label={t('scanning.actions')} className="grid grid-cols-3 gap-2 sm:grid-cols-5">
               {ACTIONS.map((a) => (
