@@ -148,7 +148,8 @@ fn cached(store: &OrgStore, ep: &Endpoint, as_of: Option<i64>) -> AppResult<Tabl
     let mut body = vec![b'['];
     let mut count = 0;
     loop {
-        let order = if ep.table == "warehouses" { "&order=Code.asc" } else { "" };
+        // pickers list these by code (a list of 32 locations in Exact's order is hard to search)
+        let order = if matches!(ep.table, "warehouses" | "storageLocations") { "&order=Code.asc" } else { "" };
         let page = store.query(ep.table, &Query::parse(&format!("limit={MAX_LIMIT}&offset={count}{order}"))?)?;
         for row in page.rows() {
             if count > 0 {

@@ -31,6 +31,8 @@ async fn storage_locations_and_direct_reads_list_every_page() {
     let listed: Vec<Value> = res.json().await.unwrap();
     assert_eq!(listed.len(), all.len(), "every storage location, not the first 1000");
     assert_eq!(ids(&listed), ids(&all));
+    let codes: Vec<&str> = listed.iter().filter_map(|r| r["Code"].as_str()).collect();
+    assert!(codes.windows(2).all(|p| p[0] <= p[1]), "listed by code");
     let calls = sim.counters();
     assert!(
         calls.calls - calls_before.calls >= all.len().div_ceil(60) as u64,

@@ -20,8 +20,10 @@ fn sim_state(sim: &Simulator, division: i64) -> BTreeMap<&'static str, Vec<(Stri
     let mut out = BTreeMap::new();
     for ep in catalogue::ENDPOINTS.iter().filter(|e| e.kind == Kind::Sync) {
         let rows = sim.handle().rows(division as i32, &format!("sync/{}", ep.sync_path.unwrap())).unwrap();
-        let mut v: Vec<(String, i64)> =
-            rows.iter().map(|r| (r["ID"].as_str().unwrap().to_lowercase(), as_i64(&r["Timestamp"]).unwrap())).collect();
+        let mut v: Vec<(String, i64)> = rows
+            .iter()
+            .map(|r| (r[ep.key].as_str().unwrap().to_lowercase(), as_i64(&r["Timestamp"]).unwrap()))
+            .collect();
         v.sort();
         out.insert(ep.table, v);
     }
@@ -36,10 +38,11 @@ fn local_state(stores: &Stores, division: i64) -> BTreeMap<&'static str, Vec<(St
         let mut v = Vec::new();
         let mut offset = 0;
         loop {
-            let q = Query::parse(&format!("select=ID,Timestamp&offset={offset}&limit=1000")).unwrap();
+            let q = Query::parse(&format!("select={},Timestamp&offset={offset}&limit=1000", ep.key)).unwrap();
             let rows: Vec<Value> = store.query(ep.table, &q).unwrap().to_values().unwrap();
             let n = rows.len();
-            v.extend(rows.iter().map(|r| (r["ID"].as_str().unwrap().to_lowercase(), as_i64(&r["Timestamp"]).unwrap())));
+            let key = |r: &Value| r[ep.key].as_str().unwrap().to_lowercase();
+            v.extend(rows.iter().map(|r| (key(r), as_i64(&r["Timestamp"]).unwrap())));
             if n < 1000 {
                 break;
             }

@@ -7,8 +7,9 @@ use std::collections::HashSet;
 use stock_manager::exact::catalogue;
 use stock_manager::sim::SimOptions;
 
-fn ids(rows: &[Value]) -> HashSet<String> {
-    rows.iter().filter_map(|r| r["ID"].as_str().map(str::to_lowercase)).collect()
+/// The rows' keys (`key`: the endpoint's key field), lower-case; every row has one.
+fn ids(rows: &[Value], key: &str) -> HashSet<String> {
+    rows.iter().map(|r| r[key].as_str().unwrap_or_else(|| panic!("a {key}: {r}")).to_lowercase()).collect()
 }
 
 async fn all_rows(w: &World, table: &str) -> Vec<Value> {
@@ -38,7 +39,7 @@ async fn full_sync_copies_every_row_of_every_table() {
         let sim_rows = w.sim.handle().rows(w.division as i32, &format!("sync/{}", ep.sync_path.unwrap())).unwrap();
         let local = all_rows(&w, ep.table).await;
         assert_eq!(local.len(), sim_rows.len(), "{} row count", ep.table);
-        assert_eq!(ids(&local), ids(&sim_rows), "{} ids", ep.table);
+        assert_eq!(ids(&local, ep.key), ids(&sim_rows, ep.key), "{} ids", ep.table);
         assert_eq!(t["rows"].as_u64(), Some(sim_rows.len() as u64), "{}", ep.table);
         if !sim_rows.is_empty() {
             let newest = sim_rows.iter().filter_map(|r| stock_manager::exact::odata::as_i64(&r["Timestamp"])).max();

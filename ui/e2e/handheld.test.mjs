@@ -136,7 +136,21 @@ test('every handheld form holds its submit and the booking’s result on the fir
   const location = await where.locator('option').nth(1).getAttribute('value')
   await where.selectOption(location)
   const stock = (await simRows('sync/Inventory/StorageLocationStockPositions')).find((p) => p.ItemCode === code && same(p.StorageLocation, location))
-  await page.locator('#count-qty').fill(String(stock?.Stock ?? 0))
+  const expected = stock?.Stock ?? 0
+  // a count far off what is expected shows the difference and asks first, on the first screen
+  const far = expected * 2 + 5
+  await page.locator('#count-qty').fill(String(far))
+  const fmt = (n) => Number(n).toLocaleString('en-GB', { maximumFractionDigits: 3 })
+  await page.getByTestId('count-difference').filter({ hasText: `Expected ${fmt(expected)} · counted ${fmt(far)} · difference +${fmt(far - expected)}` }).waitFor()
+  await page.getByTestId('submit-bar').getByRole('button', { name: 'Save the count', exact: true }).tap()
+  const ask = page.getByRole('alertdialog')
+  await ask.waitFor()
+  assert.match(await ask.innerText(), new RegExp(`a difference of \\+${fmt(far - expected).replace(/[.,]/g, '.')}\\. Save the count anyway`))
+  await onFirstScreen('Save anyway', ask.getByRole('button', { name: 'Save anyway' }))
+  await ask.getByRole('button', { name: 'Change the quantity' }).tap()
+  await ask.waitFor({ state: 'detached' })
+  assert.equal(await page.getByTestId('write-status').count(), 0, 'nothing saved')
+  await page.locator('#count-qty').fill(String(expected))
   await page.getByTestId('submit-bar').getByRole('button', { name: 'Save the count', exact: true }).tap()
   const result = page.getByTestId('submit-bar').getByTestId('write-status')
   await result.waitFor({ timeout: 60_000 })

@@ -1,28 +1,40 @@
 import { useState } from 'react'
-import { countStock, type ScannedItem } from './api.ts'
-import { t } from '../../i18n/index.ts'
+import { countStock, type LocationStock, type ScannedItem, type WarehouseStock } from './api.ts'
+import { locale, t } from '../../i18n/index.ts'
+import { formatQuantity } from '../../lib/quantity.ts'
 import { parseQuantity, type LocationRef } from '../../lib/scan.ts'
-import { bigButton, bookingWords, LocationSelect, locationLabel, Panel, SubmitBar, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
+import { bigButton, bookingWords, ConfirmOver, LocationSelect, locationLabel, Panel, SubmitBar, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
 import { RecentCounts } from './RecentCounts.tsx'
 import { trackingOf, UNTRACKED } from '../tracking/logic.ts'
 import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
 import { isCatalogueRef } from '../../offline/catalogue.ts'
 import { locationOf } from './places.ts'
+import { stockToIssueFrom } from './stock.ts'
+import { countDifference } from './countDifference.ts'
+
+const fmt = (n: number) => formatQuantity(n, locale(), 3)
+const signed = (n: number) => (n > 0 ? `+${fmt(n)}` : fmt(n))
 
 /**
  * Count the item in one place: a storage location, or a whole warehouse that keeps none (counted
- * per warehouse). The counted quantity becomes its stock there.
+ * per warehouse). The counted quantity becomes its stock there. The form shows what the local
+ * copy expects there and the difference; a large one is asked about before it is saved.
  */
 export function CountPanel({
   item,
   location,
   itemLocations,
   locations,
+  stock,
+  warehouseStock,
 }: {
   item: ScannedItem
   location: LocationRef | null
   itemLocations: readonly LocationRef[]
   locations: readonly LocationRef[]
+  /** The item's stock per storage location and per warehouse: what the count is compared with. */
+  stock?: readonly LocationStock[]
+  warehouseStock?: readonly WarehouseStock[]
 }) {
   const [where, setWhere] = useState(location?.ID ?? itemLocations[0]?.ID ?? '')
   const [qty, setQty] = useState('')
@@ -32,6 +44,25 @@ export function CountPanel({
   const quantity = parseQuantity(qty)
   const qtyError = !tried ? null : quantity === null ? t('scanning.badQuantity') : quantity < 0 ? t('scanning.quantityNotNegative') : null
   const place = locations.find((l) => l.ID === where)
+  const [confirming, setConfirming] = useState(false)
+  const expected = place ? stockToIssueFrom(locationOf(place) ?? '', place.Warehouse, stock, warehouseStock) : null
+  const diff = countDifference(expected, quantity !== null && quantity >= 0 ? quantity : null)
+  const edit = (set: (v: string) => void) => (v: string) => {
+    set(v)
+    setConfirming(false)
+  }
+  const save = () => {
+    if (!place?.Warehouse || quantity === null) return
+    setConfirming(false)
+    write.mutate({
+      item: item.ID,
+      warehouse: place.Warehouse,
+      location: locationOf(place),
+      quantity,
+      numbers: numbers.numbers,
+      summary: t('offline.count', { ...bookingWords(item, quantity), place: locationLabel(place) }),
+    })
+  }
 
   return (
     <Panel
@@ -39,23 +70,22 @@ export function CountPanel({
       onSubmit={() => {
         setTried(true)
         if (!place?.Warehouse || quantity === null || quantity < 0) return
-        write.mutate({
-          item: item.ID,
-          warehouse: place.Warehouse,
-          location: locationOf(place),
-          quantity,
-          numbers: numbers.numbers,
-          summary: t('offline.count', { ...bookingWords(item, quantity), place: locationLabel(place) }),
-        })
+        if (diff?.large) setConfirming(true)
+        else save()
       }}
     >
-      <LocationSelect id="count-where" label={t('scanning.countLocation')} value={where} onChange={setWhere} locations={locations} empty={t('scanning.selectOne')} />
+      <LocationSelect id="count-where" label={t('scanning.countLocation')} value={where} onChange={edit(setWhere)} locations={locations} empty={t('scanning.selectOne')} />
       {tried && !place && (
         <p role="alert" className="text-sm text-red-700">
           {t('scanning.pickLocation')}
         </p>
       )}
-      <QuantityField id="count-qty" label={t('scanning.counted')} value={qty} onChange={setQty} error={qtyError} />
+      <QuantityField id="count-qty" label={t('scanning.counted')} value={qty} onChange={edit(setQty)} error={qtyError} />
+      {diff && (
+        <p data-testid="count-difference" className={`text-base ${diff.large ? 'font-semibold text-amber-800' : 'text-slate-700'}`}>
+          {t('scanning.countDifference', { expected: fmt(diff.expected), counted: fmt(diff.counted), difference: signed(diff.difference) })}
+        </p>
+      )}
       <TrackedNumbers
         key={write.round}
         id="count-numbers"
@@ -71,6 +101,17 @@ export function CountPanel({
       {!isCatalogueRef(item.ID) && <RecentCounts item={item.ID} />}
       <NumbersNotReady report={numbers} />
       <SubmitBar>
+        {confirming && diff && place && (
+          <ConfirmOver
+            message={t('scanning.countLarge', { counted: fmt(diff.counted), expected: fmt(diff.expected), place: locationLabel(place), difference: signed(diff.difference) })}
+            confirm={t('scanning.countAnyway')}
+            onConfirm={save}
+            onBack={() => {
+              setConfirming(false)
+              document.getElementById('count-qty')?.focus()
+            }}
+          />
+        )}
         <button type="submit" disabled={write.isPending || !!numbers.problem} className={bigButton}>
           {t('scanning.countSubmit')}
         </button>

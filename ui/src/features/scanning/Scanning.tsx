@@ -351,7 +351,15 @@ export default function Scanning() {
               <TransferPanel key={panelKey} item={current.item} location={location} stock={stockRows ?? []} warehouseStock={warehouseRows} locations={places} />
             )}
             {action === 'count' && (
-              <CountPanel key={panelKey} item={current.item} location={location} itemLocations={itemPlaces} locations={places} />
+              <CountPanel
+                key={panelKey}
+                item={current.item}
+                location={location}
+                itemLocations={itemPlaces}
+                locations={places}
+                stock={stockRows}
+                warehouseStock={warehouseRows}
+              />
             )}
             {action === 'label' &&
               (namedByCatalogue ? (

@@ -28,6 +28,10 @@ describe('places of the handheld pickers', () => {
     expect(unlocatedIds(warehouses)).toEqual(new Set([W4, W5]))
     // without the warehouses read, only the locations
     expect(placesOf([A1], undefined)).toEqual([A1])
+    // the locations by code, numbers in order
+    const B10: LocationRef = { ID: 'l10', Code: 'B10', Warehouse: W1, WarehouseCode: '1' }
+    const B9: LocationRef = { ID: 'l11', Code: 'B9', Warehouse: W1, WarehouseCode: '1' }
+    expect(placesOf([B10, A1, B9], undefined).map((p) => p.Code)).toEqual(['A01-01', 'B9', 'B10'])
   })
 
   it('moves from locations with stock and from whole warehouses whose position holds some', () => {

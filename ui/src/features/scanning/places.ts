@@ -36,12 +36,14 @@ export function warehousePlace(w: WarehouseRef): LocationRef {
 export const locationOf = (place: LocationRef): string | null => (isWarehousePlace(place.ID) ? null : place.ID)
 
 /**
- * The storage locations, then the warehouses without storage locations (by code), as one list
+ * The storage locations (by code), then the warehouses without storage locations (by code), as one list
  * for the pickers. A location that says it is in such a warehouse is left out: Exact would refuse it.
  */
 export function placesOf(locations: readonly LocationRef[], warehouses: readonly WarehouseRef[] | undefined): LocationRef[] {
   const unlocated = unlocatedIds(warehouses)
-  const located = locations.filter((l) => !l.Warehouse || !unlocated.has(l.Warehouse.toLowerCase()))
+  const located = locations
+    .filter((l) => !l.Warehouse || !unlocated.has(l.Warehouse.toLowerCase()))
+    .sort((a, b) => (a.Code ?? '').localeCompare(b.Code ?? '', undefined, { numeric: true }))
   const whole = (warehouses ?? [])
     .filter(withoutLocations)
     .sort((a, b) => (a.Code ?? '').localeCompare(b.Code ?? '', undefined, { numeric: true }))
