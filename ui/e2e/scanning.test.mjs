@@ -181,6 +181,14 @@ test('scan a location, then count: the simulator has the count with that quantit
   await page.getByText('Enter a number, such as 2 or 2,5.').waitFor()
   await page.locator('#count-qty').fill('7')
   await page.getByRole('button', { name: 'Save the count' }).click()
+  // 7 where the copy expects something else by a unit and a tenth asks first, naming the difference
+  const there = (await simRows('sync/Inventory/StorageLocationStockPositions')).find((p) => p.Item === pick.item && p.StorageLocation === pick.to.ID)
+  const expected = Number(there?.Stock ?? 0)
+  if (Math.abs(7 - expected) >= 1 && Math.abs(7 - expected) >= expected / 10) {
+    const ask = page.getByRole('alertdialog')
+    await ask.getByText(`where ${expected.toLocaleString('en-GB', { maximumFractionDigits: 3 })} is expected`, { exact: false }).waitFor()
+    await ask.getByRole('button', { name: 'Save anyway' }).click()
+  }
   await delivered()
   const line = await waitFor('the count at the simulator', async () =>
     (await simRows('inventory/StockCountLines')).find((l) => l.Item === pick.item && l.StorageLocation === pick.to.ID),
@@ -189,6 +197,8 @@ test('scan a location, then count: the simulator has the count with that quantit
 })
 
 test('issue to a shop order: the simulator has the material issue', async () => {
+  // the demo's own issues of the line (what was issued before) are not this one
+  const before = new Set((await simRows('manufacturing/MaterialIssues')).map((m) => m.StockTransactionId))
   await page.getByRole('button', { name: 'Issue', exact: true }).click()
   await page.getByRole('radio', { name: new RegExp(`SO ${pick.order.ShopOrderNumber} `) }).first().check()
   await page.locator('#issue-qty').fill('1')
@@ -196,7 +206,7 @@ test('issue to a shop order: the simulator has the material issue', async () => 
   await page.getByRole('button', { name: 'Issue', exact: true }).last().click()
   await delivered()
   const issue = await waitFor('the material issue at the simulator', async () =>
-    (await simRows('manufacturing/MaterialIssues')).find((m) => m.ShopOrderMaterialPlan === pick.plan),
+    (await simRows('manufacturing/MaterialIssues')).find((m) => m.ShopOrderMaterialPlan === pick.plan && !before.has(m.StockTransactionId)),
   )
   assert.equal(Number(issue.Quantity), 1)
   assert.equal(issue.StorageLocation, pick.from.StorageLocation)

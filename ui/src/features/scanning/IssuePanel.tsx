@@ -68,7 +68,8 @@ export function IssuePanel({
   const available = stockToIssueFrom(at, chosen?.order.Warehouse, stock, warehouseStock)
   const open = chosen ? toIssue(chosen.plan, kept).open : null
   const suggested = open === null ? null : suggestedIssue(open, available)
-  const qty = typed ?? (suggested === null ? '1' : plain(suggested))
+  // nothing to suggest (no order chosen, no stock known): empty, so a typed 1 is the worker's, not a default that later moves
+  const qty = typed ?? (suggested === null ? '' : plain(suggested))
   const quantity = parseQuantity(qty)
   const qtyError = tried ? checkQuantity(quantity, item) : null
   const place = (choices.find((l) => l.ID === at)?.Code ?? chosen?.order.WarehouseCode ?? '').trim()
