@@ -128,6 +128,10 @@ test('closed and opened again offline: the three still wait, with what they are'
 test('back online they are sent by themselves: Exact Online holds exactly three, once each', async () => {
   await context.setOffline(false)
   await page.getByTestId('waiting-bookings').waitFor({ state: 'detached', timeout: 60_000 })
+  // the bar does not just go: the user is told they went, with the way to the list of writes
+  const sent = page.getByTestId('sent-bookings')
+  await sent.getByText('3 bookings made on this device sent to Exact Online').waitFor()
+  assert.equal(await sent.getByRole('link', { name: 'See the list of writes' }).getAttribute('href'), `/mng?division=${division}#mng-outbox`)
   await waitFor(async () => (await issuesOfPick()).length >= baseline + 3, 'three material issues at the simulator', 60_000)
   // a little later still three: nothing was booked twice
   await page.waitForTimeout(3_000)

@@ -17,6 +17,7 @@ import { OutageBanner } from './OutageBanner.tsx'
 import { SettingsMenu } from './SettingsMenu.tsx'
 import { ToastList } from './ToastList.tsx'
 import { WaitingBookings } from './WaitingBookings.tsx'
+import { SentBookings } from './SentBookings.tsx'
 
 /** The header of a signed-in user, the page, and the sync toasts (spec §2). */
 export function AppShell({ children }: { children: ReactNode }) {
@@ -41,6 +42,7 @@ export function AppShell({ children }: { children: ReactNode }) {
       {isSignedIn(session) && (wide ? <Header session={session} /> : <CompactHeader session={session} toasts={full} />)}
       <OfflineBanner />
       {isSignedIn(session) && <WaitingBookings session={session} />}
+      {isSignedIn(session) && <SentBookings division={session.division} />}
       {isSignedIn(session) && <OutageBanner session={session} />}
       <main id="main" tabIndex={-1} className="flex flex-1 flex-col focus:outline-none">
         {children}

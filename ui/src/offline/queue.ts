@@ -69,6 +69,7 @@ export function setBookingStore(s: KeyedStore<Booking>) {
   store = s
   snapshot = []
   sent.clear()
+  lastSent = null
 }
 
 function notify() {
@@ -132,6 +133,29 @@ function subscribe(l: () => void) {
 /** The kept bookings, oldest first, re-rendering when they change. */
 export function useBookings(): readonly Booking[] {
   return useSyncExternalStore(subscribe, () => snapshot)
+}
+
+/** The kept bookings the last run sent (since the user last dismissed the notice), and when. */
+export interface SentNotice {
+  count: number
+  at: number
+}
+
+let lastSent: SentNotice | null = null
+
+/** Bookings kept here that have been sent: shown until the user dismisses it. */
+export function useSentNotice(): SentNotice | null {
+  return useSyncExternalStore(subscribe, () => lastSent)
+}
+
+export function dismissSentNotice() {
+  lastSent = null
+  notify()
+}
+
+function noteSent(count: number) {
+  lastSent = { count: (lastSent?.count ?? 0) + count, at: Date.now() }
+  notify()
 }
 
 /** What became of the booking kept under `key` (unknown before the first read). */
@@ -205,5 +229,6 @@ async function run(by: Owner, send: Send): Promise<number> {
     }
   }
   await changed()
+  if (count > 0) noteSent(count)
   return count
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { Link } from 'react-router'
 import { isApiError } from '../api/client.ts'
 import { dbClear } from '../api/db.ts'
@@ -154,6 +154,11 @@ export function OutboxPanel() {
     refetchInterval: (q) => (q.state.data && q.state.data.pending > 0 ? 2_000 : 10_000),
   })
   const [discarding, setDiscarding] = useState<OutboxEntry | null>(null)
+  const loaded = !!outbox.data
+  // a link to the list of writes ("See the list of writes") lands on it once it is there
+  useEffect(() => {
+    if (loaded && window.location.hash === '#mng-outbox') document.getElementById('mng-outbox')?.scrollIntoView?.({ block: 'start' })
+  }, [loaded])
   const refresh = () => queryClient.invalidateQueries({ queryKey: outboxKeys.all })
   const retry = useMutation({ mutationFn: retryEntry, onSettled: refresh })
   const discard = useMutation({ mutationFn: discardEntry, onSettled: refresh })
