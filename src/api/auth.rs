@@ -162,6 +162,10 @@ pub struct SessionView {
     /// The login process is complete (the organization is activated).
     registered: bool,
     activated: bool,
+    /// The organization's licence ends after this day (`2027-03-31`); none while it is not
+    /// activated or when its licence has no end.
+    #[schema(example = "2027-03-31")]
+    licence_expires: Option<String>,
     /// When the user's Exact Online token expires, epoch milliseconds.
     #[schema(example = 1_780_000_600_000_i64)]
     token_expires_at: Option<i64>,
@@ -210,6 +214,7 @@ fn view(state: &AppState, session: Option<&Session>) -> SessionView {
             divisions: Vec::new(),
             registered: false,
             activated: false,
+            licence_expires: None,
             token_expires_at: None,
             refreshing_authorization: false,
             provider_access: Access::None,
@@ -225,7 +230,10 @@ fn view(state: &AppState, session: Option<&Session>) -> SessionView {
         };
     };
     let r = &s.record;
-    let activated = orgs::is_active(&state.serverdb, r.division, today()).unwrap_or(false);
+    let org = orgs::get(&state.serverdb, r.division).ok().flatten();
+    let activated = org.as_ref().is_some_and(|o| o.is_active(today()));
+    let licence_expires =
+        org.and_then(|o| o.licence).and_then(|l| l.expires).filter(|_| activated).map(|d| d.to_string());
     SessionView {
         tier: s.tier,
         user_name: Some(r.user_name.clone()),
@@ -235,6 +243,7 @@ fn view(state: &AppState, session: Option<&Session>) -> SessionView {
         divisions: r.divisions.clone(),
         registered: r.registered,
         activated,
+        licence_expires,
         token_expires_at: state.tokens.expiry_ms(&r.user),
         refreshing_authorization: state.tokens.is_refreshing(&r.user),
         provider_access: state.tokens.access(&r.user),

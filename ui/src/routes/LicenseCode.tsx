@@ -4,6 +4,7 @@ import { useNavigate, useSearchParams } from 'react-router'
 import { activateLicence } from '../api/auth.ts'
 import { queryKeys, useSession } from '../api/queries.ts'
 import { t } from '../i18n/index.ts'
+import { formatDate } from '../lib/dateTime.ts'
 import { DASHBOARD } from '../lib/access.ts'
 
 /** Activates the organization named by ?division=&customer= with a licence code. */
@@ -12,6 +13,10 @@ export default function LicenseCode() {
   const { data: session } = useSession()
   const division = Number(params.get('division') ?? session?.division ?? NaN)
   const customer = params.get('customer') ?? session?.customer_name ?? ''
+  // the chosen division's own company (the licence's customer may hold several)
+  const company = session?.divisions.find((d) => d.division === division)?.name ?? ''
+  // the session's organization, already activated: its licence's status and end
+  const active = !!session?.activated && session.division === division
   const [code, setCode] = useState('')
   const queryClient = useQueryClient()
   const navigate = useNavigate()
@@ -45,10 +50,24 @@ export default function LicenseCode() {
         <h1 className="text-2xl font-bold text-sky-900">{t('licence.title')}</h1>
         <p className="mt-1 text-slate-600">{t('licence.intro')}</p>
         <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+          {company && (
+            <>
+              <dt className="text-slate-500">{t('licence.company')}</dt>
+              <dd data-testid="licence-company">{company}</dd>
+            </>
+          )}
           <dt className="text-slate-500">{t('licence.organization')}</dt>
           <dd data-testid="licence-customer">{customer}</dd>
           <dt className="text-slate-500">{t('licence.division')}</dt>
           <dd data-testid="licence-division">{division}</dd>
+          <dt className="text-slate-500">{t('licence.status')}</dt>
+          <dd data-testid="licence-status">
+            {!active
+              ? t('licence.notActive')
+              : session.licenceExpires
+                ? t('licence.activeUntil', { date: formatDate(session.licenceExpires) })
+                : t('licence.activeNoEnd')}
+          </dd>
         </dl>
         <label htmlFor="licence-code" className="mt-6 block text-sm font-medium">
           {t('licence.code')}
