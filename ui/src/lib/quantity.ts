@@ -15,6 +15,11 @@ export function formatQty(n: number, signed = false): string {
   return signed && n > 0 ? `+${text}` : text
 }
 
+/** A quantity as a form field shows it: the user's decimal mark, no grouping (parseQuantity reads it back). */
+export function quantityForInput(n: number): string {
+  return n.toLocaleString(locale(), { useGrouping: false, maximumFractionDigits: 6 })
+}
+
 /** A quantity for display: at most `decimals` decimals, no trailing zeros. */
 export function formatQuantity(n: number, locale: string, decimals = 2): string {
   return n.toLocaleString(locale, { maximumFractionDigits: decimals })

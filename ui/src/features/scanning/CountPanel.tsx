@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { countStock, type LocationStock, type ScannedItem, type WarehouseStock } from './api.ts'
-import { locale, t } from '../../i18n/index.ts'
-import { formatQuantity } from '../../lib/quantity.ts'
+import { t } from '../../i18n/index.ts'
+import { formatQty } from '../../lib/quantity.ts'
 import { parseQuantity, type LocationRef } from '../../lib/scan.ts'
 import { bigButton, bookingWords, ConfirmOver, LocationSelect, locationLabel, Panel, SubmitBar, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
 import { RecentCounts } from './RecentCounts.tsx'
@@ -11,9 +11,6 @@ import { isCatalogueRef } from '../../offline/catalogue.ts'
 import { locationOf } from './places.ts'
 import { stockToIssueFrom } from './stock.ts'
 import { countDifference } from './countDifference.ts'
-
-const fmt = (n: number) => formatQuantity(n, locale(), 3)
-const signed = (n: number) => (n > 0 ? `+${fmt(n)}` : fmt(n))
 
 /**
  * Count the item in one place: a storage location, or a whole warehouse that keeps none (counted
@@ -83,7 +80,7 @@ export function CountPanel({
       <QuantityField id="count-qty" label={t('scanning.counted')} value={qty} onChange={edit(setQty)} error={qtyError} />
       {diff && (
         <p data-testid="count-difference" className={`text-base ${diff.large ? 'font-semibold text-amber-800' : 'text-slate-700'}`}>
-          {t('scanning.countDifference', { expected: fmt(diff.expected), counted: fmt(diff.counted), difference: signed(diff.difference) })}
+          {t('scanning.countDifference', { expected: formatQty(diff.expected), counted: formatQty(diff.counted), difference: formatQty(diff.difference, true) })}
         </p>
       )}
       <TrackedNumbers
@@ -103,7 +100,7 @@ export function CountPanel({
       <SubmitBar>
         {confirming && diff && place && (
           <ConfirmOver
-            message={t('scanning.countLarge', { counted: fmt(diff.counted), expected: fmt(diff.expected), place: locationLabel(place), difference: signed(diff.difference) })}
+            message={t('scanning.countLarge', { counted: formatQty(diff.counted), expected: formatQty(diff.expected), place: locationLabel(place), difference: formatQty(diff.difference, true) })}
             confirm={t('scanning.countAnyway')}
             onConfirm={save}
             onBack={() => {

@@ -4,7 +4,7 @@ import { useState } from 'react'
 import { issueMaterial, type LocationStock, type ScannedItem, type WarehouseStock } from './api.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { locale, t } from '../../i18n/index.ts'
-import { exceeds, formatQuantity, parseQuantity } from '../../lib/quantity.ts'
+import { exceeds, formatQuantity, parseQuantity, quantityForInput } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
 import { shopOrderStatusName } from '../../lib/status.ts'
 import type { ScanCatalogue } from '../../offline/catalogue.ts'
@@ -17,8 +17,6 @@ import { suggestedIssue, toIssue } from './toIssue.ts'
 import { useKeptIssues, useOrdersNeeding } from './needing.ts'
 
 const fmt = (n: number) => formatQuantity(n, locale(), 3)
-/** A quantity as the field shows it: the user's decimal mark, no grouping (parseQuantity reads it back). */
-const plain = (n: number) => n.toLocaleString(locale(), { useGrouping: false, maximumFractionDigits: 6 })
 
 /**
  * Issue the item to an open shop order that has it in its material plan. A quantity above the
@@ -69,7 +67,7 @@ export function IssuePanel({
   const open = chosen ? toIssue(chosen.plan, kept).open : null
   const suggested = open === null ? null : suggestedIssue(open, available)
   // nothing to suggest (no order chosen, no stock known): empty, so a typed 1 is the worker's, not a default that later moves
-  const qty = typed ?? (suggested === null ? '' : plain(suggested))
+  const qty = typed ?? (suggested === null ? '' : quantityForInput(suggested))
   const quantity = parseQuantity(qty)
   const qtyError = tried ? checkQuantity(quantity, item) : null
   const place = (choices.find((l) => l.ID === at)?.Code ?? chosen?.order.WarehouseCode ?? '').trim()

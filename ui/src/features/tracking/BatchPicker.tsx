@@ -3,7 +3,7 @@ import { useState } from 'react'
 import { locale, t } from '../../i18n/index.ts'
 import { formatDate, formatAsOf } from '../../lib/dateTime.ts'
 import { signal } from '../../lib/feedback.ts'
-import { formatQuantity, parseQuantity } from '../../lib/quantity.ts'
+import { formatQuantity, parseQuantity, quantityForInput } from '../../lib/quantity.ts'
 import { fetchNumbers, trackingKeys, type NumbersAnswer, type Place } from './api.ts'
 import { batchReport, pickFirst, prefillBatches, type BatchLine, type NumbersReport, type StockBatch } from './logic.ts'
 import { useScanTaker } from './scans.ts'
@@ -12,8 +12,6 @@ import { useReport } from './report.ts'
 const control = 'min-h-12 min-w-0 rounded-md border border-slate-300 bg-white px-3 text-lg focus:ring-2 focus:ring-sky-600 focus:outline-none'
 const smallButton = 'min-h-12 rounded-md border border-sky-800 px-3 font-medium text-sky-900'
 
-/** A quantity as the field shows it: the user's decimal mark, no grouping (parseQuantity reads it back). */
-const plain = (n: number) => n.toLocaleString(locale(), { useGrouping: false, maximumFractionDigits: 6 })
 const blank: BatchLine = { number: '', quantity: '' }
 
 /** The batches in stock at the place, or null while none can be listed (offline with nothing kept, a read that failed). */
@@ -59,13 +57,13 @@ export function BatchPicker({
 
   const batches = order ? order.map((n) => stock.find((b) => b.number === n)).filter((b): b is StockBatch => !!b) : stock
   const prefill = prefillBatches(batches, quantity)
-  const listLines: BatchLine[] = batches.map((b, i) => ({ number: b.number, quantity: taken?.[b.number] ?? plain(prefill[i]) }))
+  const listLines: BatchLine[] = batches.map((b, i) => ({ number: b.number, quantity: taken?.[b.number] ?? quantityForInput(prefill[i]) }))
   // without a list there is always a line to type into
   const typedLines = typed.length ? typed : batches.length === 0 ? [blank] : []
   // a single typed batch with no quantity of its own is the whole booking
   const effectiveTyped =
     batches.length === 0 && typedLines.length === 1 && !typedLines[0].quantity.trim() && quantity !== null
-      ? [{ ...typedLines[0], quantity: plain(quantity) }]
+      ? [{ ...typedLines[0], quantity: quantityForInput(quantity) }]
       : typedLines
   const report = batchReport([...listLines, ...effectiveTyped], quantity, parseQuantity)
   useReport(onReport, report)
@@ -74,7 +72,7 @@ export function BatchPicker({
     const next = pickFirst(batches, number)
     const fill = prefillBatches(next, quantity)
     setOrder(next.map((b) => b.number))
-    setTaken(Object.fromEntries(next.map((b, i) => [b.number, plain(fill[i])])))
+    setTaken(Object.fromEntries(next.map((b, i) => [b.number, quantityForInput(fill[i])])))
     setNote(t('tracking.batchPicked', { number: next[0]?.number ?? number }))
   }
   const setTypedLine = (i: number, line: BatchLine) => setTyped(typedLines.map((l, k) => (k === i ? line : l)))
@@ -86,7 +84,7 @@ export function BatchPicker({
     else {
       const sum = report.numbers.BatchNumbers?.reduce((s, b) => s + b.Quantity, 0) ?? 0
       const rest = quantity !== null ? quantity - sum : 0
-      setTyped([...lines, { number, quantity: rest > 0 ? plain(rest) : '' }])
+      setTyped([...lines, { number, quantity: rest > 0 ? quantityForInput(rest) : '' }])
     }
     setNote(null)
   }
