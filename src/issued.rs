@@ -20,10 +20,8 @@ const PLANS_PER_QUERY: usize = 100;
 
 /// The quantity issued to each of `plans` (lower-case ids); lines with no issue are left out.
 pub fn by_plan(store: &OrgStore, plans: &[String]) -> StoreResult<HashMap<String, f64>> {
+    // a copy that never synced the table reads it as empty: no issue yet
     let mut out: HashMap<String, f64> = HashMap::new();
-    if store.spec(TABLE).is_err() {
-        return Ok(out);
-    }
     for chunk in plans.chunks(PLANS_PER_QUERY) {
         let in_list = format!("in.({})", chunk.join(","));
         let pairs = [("ShopOrderMaterialPlan", in_list.as_str()), ("select", "ShopOrderMaterialPlan,Quantity")];
