@@ -249,6 +249,21 @@ impl World {
         }
     }
 
+    /// Waits (up to 60 s) until the outbox has nothing left to send, and checks that nothing in
+    /// it was refused; answers its last listing.
+    pub async fn outbox_drained(&self) -> serde_json::Value {
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        loop {
+            let outbox: serde_json::Value = self.get("/api/v1/outbox").await.json().await.unwrap();
+            if outbox["pending"] == 0 {
+                assert_eq!(outbox["failed"], 0, "{outbox}");
+                return outbox;
+            }
+            assert!(std::time::Instant::now() < deadline, "delivered in time: {outbox}");
+            actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
     pub async fn stop(self) {
         self.server.stop().await;
         self.sim.stop().await;

@@ -145,16 +145,7 @@ async fn an_issue_lowers_what_is_still_to_issue() {
 
     // Exact back: delivered, synced, the line shows it as issued and nothing waits.
     sim.set_serving(true);
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    loop {
-        let outbox: Value = w.get("/api/v1/outbox").await.json().await.unwrap();
-        if outbox["pending"] == 0 {
-            assert_eq!(outbox["failed"], 0, "{outbox}");
-            break;
-        }
-        assert!(std::time::Instant::now() < deadline, "delivered in time: {outbox}");
-        actix_web::rt::time::sleep(std::time::Duration::from_millis(200)).await;
-    }
+    w.outbox_drained().await;
     w.sync(Some(vec!["materialIssues"])).await;
     let (_, planned, issued) = line(&still_to_issue(&w, &item).await);
     assert_eq!(issued, issued_before + 1.0);

@@ -239,16 +239,7 @@ async fn a_tracked_issue_queued_through_an_outage_is_reserved_and_booked_once() 
     let draft = queued["entries"][0]["reserve"]["draft"].as_str().unwrap().to_string();
     actix_web::rt::time::sleep(Duration::from_secs(2)).await;
     w.sim.handle().set_serving(true);
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let outbox: Value = w.get("/api/v1/outbox").await.json().await.unwrap();
-        if outbox["pending"] == 0 {
-            assert_eq!(outbox["failed"], 0, "{outbox}");
-            break;
-        }
-        assert!(Instant::now() < deadline, "delivered in time: {outbox}");
-        actix_web::rt::time::sleep(Duration::from_millis(200)).await;
-    }
+    w.outbox_drained().await;
     assert_eq!(sim_rows(&w, "manufacturing/MaterialIssues").len(), before + 1, "booked once");
     let reserved: Vec<Value> = sim_rows(&w, "inventory/StockBatchNumbers")
         .into_iter()
