@@ -169,6 +169,20 @@ pub(crate) fn denormalise(d: &Division, vals: &mut Vec<(&'static str, Val)>) {
     }
 }
 
+/// The item's barcode on rows whose entity has `ItemBarcode` (purchase order lines, shop orders,
+/// count lines): Exact copies it from the item, and a scan of the box is matched against it.
+fn copy_item_barcode(d: &Division, e: &Entity, vals: &mut Vec<(&'static str, Val)>) {
+    if !e.fields.iter().any(|f| f.name == "ItemBarcode") || get(vals, "ItemBarcode") != Val::Null {
+        return;
+    }
+    if let Some(item) = get(vals, "Item").as_guid() {
+        let barcode = text(d, ITEMS, item, "Barcode");
+        if barcode != Val::Null {
+            vals.push(("ItemBarcode", barcode));
+        }
+    }
+}
+
 fn stamp(d: &Division, vals: &mut Vec<(&'static str, Val)>, creating: bool) {
     let now = Val::Date(d.now_ms);
     if creating {
@@ -257,6 +271,7 @@ fn create(d: &mut Division, e: &'static Entity, obj: &Map<String, J>) -> Result<
     vals.retain(|(n, _)| *n != e.key);
     vals.push((e.key, Val::guid(key)));
     denormalise(d, &mut vals);
+    copy_item_barcode(d, e, &mut vals);
     stamp(d, &mut vals, true);
     defaults(d, e, &mut vals);
     let lines = |name: &str| -> Result<Vec<Map<String, J>>, ODataError> {
@@ -470,6 +485,7 @@ fn child(d: &Division, path: &str, l: &Map<String, J>) -> Result<Vec<(&'static s
     let le = entity(path);
     let mut lv = values(le, l, true)?;
     denormalise(d, &mut lv);
+    copy_item_barcode(d, le, &mut lv);
     stamp(d, &mut lv, true);
     Ok(lv)
 }
@@ -856,6 +872,32 @@ mod tests {
             "StockCountLines": [{"Item": uuid::Uuid::from_u128(item).to_string(), "QuantityNew": 3}]});
         let counted = send(&mut d, COUNTS, "POST", None, count).unwrap().unwrap();
         assert_eq!(send(&mut d, COUNTS, "DELETE", Some(counted), J::Null).unwrap_err().status, 400);
+    }
+
+    #[test]
+    fn purchase_order_lines_carry_their_items_barcode_as_exact_copies_it() {
+        let mut d = division();
+        let barcode = |d: &Division, item: u128| text(d, ITEMS, item, "Barcode");
+        // generated: every line of an item with a barcode has it
+        let lines = d.table(PO_LINES).expect("purchase order lines");
+        let mut barcoded = 0;
+        for k in lines.rows.keys() {
+            let item = lines.value(*k, "Item").as_guid().expect("an item");
+            assert_eq!(lines.value(*k, "ItemBarcode"), barcode(&d, item));
+            barcoded += usize::from(barcode(&d, item) != Val::Null);
+        }
+        assert!(barcoded > 0, "some ordered items have a barcode");
+        // created: copied from the item like its code
+        let items: Vec<u128> = d.table(ITEMS).map(|t| t.rows.keys().copied().collect()).unwrap_or_default();
+        let item = items.into_iter().find(|i| barcode(&d, *i) != Val::Null).expect("an item with a barcode");
+        let supplier = first_key(&d, "crm/Accounts");
+        let (located, _) = warehouses(&d);
+        let body = json!({"Supplier": g(supplier), "Warehouse": g(located[0]), "OrderDate": "2026-03-10",
+            "PurchaseOrderLines": [{"Item": g(item), "QuantityInPurchaseUnits": 4, "ReceiptDate": "2026-03-20"}]});
+        let po = send(&mut d, PURCHASE_ORDERS, "POST", None, body).unwrap().unwrap();
+        let lines = d.table(PO_LINES).expect("purchase order lines");
+        let line = lines.rows.keys().copied().find(|k| lines.value(*k, "PurchaseOrderID").as_guid() == Some(po));
+        assert_eq!(lines.value(line.expect("the created line"), "ItemBarcode"), barcode(&d, item));
     }
 
     /// The division's warehouses: (located, unlocated), each in key order.

@@ -1072,11 +1072,14 @@ impl<'a> Gen<'a> {
                 };
                 let price = self.rng.random_range(50..50_000) as f64 / 100.0;
                 total += qty * price;
+                // Exact copies the item's barcode onto the line: the box's EAN finds it
+                let barcode = self.d.table(stock::ITEMS).map(|t| t.value(it.id, "Barcode")).unwrap_or(Val::Null);
                 self.put(
                     "purchaseorder/PurchaseOrderLines",
                     lid,
                     vec![
                         ("PurchaseOrderID", Val::guid(id)),
+                        ("ItemBarcode", barcode),
                         ("LineNumber", Val::Int(l + 1)),
                         ("Item", Val::guid(it.id)),
                         ("ItemCode", it.code.clone()),
