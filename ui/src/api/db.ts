@@ -2,6 +2,7 @@
 // The document types the rows of both as free-form `TableRow`s, and `/db/{table}` takes any
 // column as a PostgREST filter (a key may repeat), which its query parameters do not list: the
 // reads keep their callers' row types and their own query string.
+import { barcodeForms } from '../lib/scan.ts'
 import { api } from './client.ts'
 import { call, callDated } from './contract.ts'
 import type { LiveRows } from './live.ts'
@@ -49,6 +50,17 @@ export async function dbGetAll<T = Row>(table: string, params: Params, maxPages 
 /** Values for a PostgREST `in.(…)` list; GUIDs need no quoting. */
 export function inList(values: readonly string[]): string {
   return `in.(${values.map((v) => (/^[\w-]+$/.test(v) ? v : `"${v.replace(/"/g, '\\"')}"`)).join(',')})`
+}
+
+/** A value inside `or=(…)`, quoted so commas, dots and brackets are taken literally. */
+export const orValue = (v: string) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`
+
+/**
+ * The `or` filter for an item named by a scan: its code, or its barcode in any of the forms one
+ * GTIN is written in (see `barcodeForms`), so a box's EAN-13 finds the item Exact keeps as UPC-A.
+ */
+export function codeOrBarcode(code: string): string {
+  return `(${[`Code.eq.${orValue(code)}`, ...barcodeForms(code).map((f) => `Barcode.eq.${orValue(f)}`)].join(',')})`
 }
 
 /** `list` in chunks of `size`, so a URL stays short. */

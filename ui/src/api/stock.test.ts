@@ -80,9 +80,9 @@ describe('fetchStockPage', () => {
     expect(asked.some((u) => u.pathname.endsWith('/db/shopOrders'))).toBe(true)
   })
 
-  it('finds an item by its barcode, and asks no shop order for one', async () => {
+  it('finds an item by its barcode in any of its GTIN forms, and asks no shop order for one', async () => {
     const asked = fakeDb((path, q) => {
-      if (path.endsWith('/db/items') && q.get('Barcode') === 'eq.8715166523257') return [{ ID: ITEM }]
+      if (path.endsWith('/db/items') && q.get('Barcode') === 'in.(8715166523257,08715166523257)') return [{ ID: ITEM }]
       if (path.endsWith('/db/items') && q.get('or')?.includes(ITEM)) return [itemRow]
       return []
     })

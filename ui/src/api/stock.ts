@@ -1,7 +1,7 @@
 // The Dashboard's Table view: items with their stock in every warehouse and storage location,
 // read from the local copy page by page.
 import { dayStart, orgToday, parseProviderDate } from '../lib/dateTime.ts'
-import { classifyCode, shopOrderNumberOf } from '../lib/scan.ts'
+import { barcodeForms, classifyCode, shopOrderNumberOf } from '../lib/scan.ts'
 import { chunks, dbGet, dbGetAll, dbJoins, inList, likeValue, MAX_LIMIT, type Params, type Row } from './db.ts'
 
 /** The Table view first shows about this many items (spec §9); more load on demand. */
@@ -205,8 +205,8 @@ async function namedBySearch(search: string): Promise<Named> {
         ]),
     kind.kind === 'item'
       ? dbGet('items', [
-          // a plain filter takes its value as is, no quoting needed
-          ['Barcode', `eq.${kind.code}`],
+          // the barcode in any of the forms one GTIN is written in
+          ['Barcode', inList(barcodeForms(kind.code))],
           ['select', 'ID'],
           ['limit', '50'],
         ])

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { classifyCode, classifyScan, cleanScan, parseQuantity, scanGate, shopOrderNumberOf } from './scan.ts'
+import { barcodeForms, classifyCode, classifyScan, cleanScan, parseQuantity, sameBarcode, scanGate, shopOrderNumberOf } from './scan.ts'
 
 const locations = [
   { ID: 'l1', Code: 'A01-03', Warehouse: 'w1' },
@@ -71,8 +71,38 @@ describe('classifyCode', () => {
     expect(classifyCode('44-100434')).toEqual({ kind: 'item', code: '44-100434', orderNumber: null })
     expect(classifyCode('SO 24005 A')).toEqual({ kind: 'item', code: 'SO 24005 A', orderNumber: null })
   })
+  it('reads PO-prefixed numbers as purchase orders, as printed on a delivery note', () => {
+    expect(classifyCode('PO 40080')).toEqual({ kind: 'purchaseOrder', number: 40080 })
+    expect(classifyCode('po-40080\r')).toEqual({ kind: 'purchaseOrder', number: 40080 })
+    expect(classifyCode('PO40080')).toEqual({ kind: 'purchaseOrder', number: 40080 })
+    expect(classifyCode('IO 40080')).toEqual({ kind: 'purchaseOrder', number: 40080 })
+    expect(classifyCode('POT-1')).toEqual({ kind: 'item', code: 'POT-1', orderNumber: null })
+    expect(shopOrderNumberOf('PO 40080')).toBeNull()
+  })
   it('says when there is nothing', () => {
     expect(classifyCode('  ')).toEqual({ kind: 'empty' })
+  })
+})
+
+describe('barcodes', () => {
+  it('writes one GTIN in each of its lengths, the scanned form first', () => {
+    expect(barcodeForms('036000291452')).toEqual(['036000291452', '0036000291452', '00036000291452'])
+    expect(barcodeForms('00036000291452')).toEqual(['00036000291452', '036000291452', '0036000291452'])
+    expect(barcodeForms('4006381333931')).toEqual(['4006381333931', '04006381333931'])
+    expect(barcodeForms('96385074')).toEqual(['96385074', '000096385074', '0000096385074', '00000096385074'])
+  })
+  it('leaves any other code as it is', () => {
+    expect(barcodeForms('44-100434')).toEqual(['44-100434'])
+    expect(barcodeForms('1234567')).toEqual(['1234567'])
+    expect(barcodeForms(' \r')).toEqual([])
+  })
+  it('sees the same number with other zeros in front as the same barcode', () => {
+    expect(sameBarcode('0036000291452', '036000291452')).toBe(true)
+    expect(sameBarcode('4006381333931', '4006381333931\r')).toBe(true)
+    expect(sameBarcode('4006381333931', '4006381333932')).toBe(false)
+    expect(sameBarcode('A-1', 'a-1')).toBe(false)
+    expect(sameBarcode('', '')).toBe(false)
+    expect(sameBarcode(null, '1')).toBe(false)
   })
 })
 

@@ -37,6 +37,7 @@ export interface LocationRef {
 export type CodeKind =
   | { kind: 'empty' }
   | { kind: 'shopOrder'; number: number }
+  | { kind: 'purchaseOrder'; number: number }
   /** `orderNumber`: a bare number that names no item may still be a shop order's number. */
   | { kind: 'item'; code: string; orderNumber: number | null }
 
@@ -44,19 +45,24 @@ export type ScanKind = CodeKind | { kind: 'location'; location: LocationRef }
 
 /** Shop order numbers as printed on the order's papers: "SO 24098", "SO-24098" or "SO24098". */
 const SHOP_ORDER = /^SO[\s-]?(\d{1,9})$/i
+/** Purchase order numbers as the screens show them: "PO 40080", in Dutch "IO 40080" (inkooporder). */
+const PURCHASE_ORDER = /^[PI]O[\s-]?(\d{1,9})$/i
 /** A bare number short enough to be a shop order's; an EAN-13 or UPC barcode is longer. */
 const BARE_NUMBER = /^\d{1,9}$/
 
 /**
  * What a code names, for every scan box and search alike: a "SO"-prefixed number is a shop
- * order; anything else is an item code or barcode, and a bare number may also be an order's.
- * Blanks and scanner control characters around the code do not count.
+ * order, a "PO"-prefixed one a purchase order; anything else is an item code or barcode, and a
+ * bare number may also be an order's. Blanks and scanner control characters around the code do
+ * not count.
  */
 export function classifyCode(raw: string): CodeKind {
   const code = cleanScan(raw)
   if (!code) return { kind: 'empty' }
   const so = SHOP_ORDER.exec(code)
   if (so) return { kind: 'shopOrder', number: Number(so[1]) }
+  const po = PURCHASE_ORDER.exec(code)
+  if (po) return { kind: 'purchaseOrder', number: Number(po[1]) }
   return { kind: 'item', code, orderNumber: BARE_NUMBER.test(code) ? Number(code) : null }
 }
 
@@ -75,6 +81,32 @@ export function classifyScan(code: string, locations: readonly LocationRef[]): S
   const location = upper ? locations.find((l) => l.Code.trim().toUpperCase() === upper) : undefined
   if (location) return { kind: 'location', location }
   return classifyCode(code)
+}
+
+/** A GTIN (EAN-8, UPC-A, EAN-13, GTIN-14): digits only, the zeros in front not part of the number. */
+const GTIN = /^\d{8,14}$/
+const GTIN_LENGTHS = [8, 12, 13, 14]
+
+/**
+ * The forms one barcode number is written in: a box's GTIN-14 or EAN-13 and the item's UPC-A
+ * are the same number with more or fewer zeros in front, and Exact keeps whichever was typed.
+ * Any other code is only itself.
+ */
+export function barcodeForms(raw: string): string[] {
+  const code = cleanScan(raw)
+  if (!GTIN.test(code)) return code ? [code] : []
+  const core = code.replace(/^0+/, '')
+  const forms = GTIN_LENGTHS.filter((n) => n >= core.length).map((n) => core.padStart(n, '0'))
+  return [code, ...forms.filter((f) => f !== code)]
+}
+
+/** Whether two barcodes name the same thing (the same GTIN with other zeros in front, or equal). */
+export function sameBarcode(a: string | null | undefined, b: string | null | undefined): boolean {
+  const x = cleanScan(a ?? '')
+  const y = cleanScan(b ?? '')
+  if (!x || !y) return false
+  if (x === y) return true
+  return GTIN.test(x) && GTIN.test(y) && x.replace(/^0+/, '') === y.replace(/^0+/, '')
 }
 
 /** A quantity typed by a person: either decimal style ("2,5" or "2.5"); null when it is not one. */

@@ -74,6 +74,8 @@ describe('scan catalogue lookups', () => {
     expect(c.findItem('BOLT-M6')?.ID).toBe(BOLT)
     expect(c.findItem('8712345678906')?.Code).toBe('8712345678906')
     expect(c.findItem('4006381333931')).toMatchObject({ ID: FRAME, Description: 'Frame', Unit: 'kg', IsFractionAllowedItem: true })
+    // the box's GTIN-14 of the same number
+    expect(c.findItem('04006381333931')?.ID).toBe(FRAME)
     expect(c.findItem('bolt-m6')).toBeNull()
     expect(c.findItem('BOLT')).toBeNull()
     expect(c.itemById(BOLT8)).toMatchObject({ ID: BOLT8, Code: 'BOLT-M8', Unit: 'pc', Barcode: null, IsFractionAllowedItem: false, IsSerialItem: true, IsBatchItem: false })

@@ -11,7 +11,7 @@ import { isNetworkFailure } from '../api/client.ts'
 import type { Route, Schema } from '../api/contract.ts'
 import type { LocationStock, MaterialPlan, ScannedItem, ScanShopOrder, WarehouseStock } from '../features/scanning/api.ts'
 import { getSyncStatus } from '../api/sync.ts'
-import type { LocationRef } from '../lib/scan.ts'
+import { barcodeForms, type LocationRef } from '../lib/scan.ts'
 import type { WarehouseRef } from '../features/scanning/places.ts'
 import { isOfflineNow } from '../state/reachability.ts'
 import { idbStore, type KeyedStore } from './idb.ts'
@@ -193,9 +193,13 @@ export class ScanCatalogue {
     return { id: this.warehouseIds.at(i), code: this.w.warehouses.code[i], description: this.w.warehouses.description[i] }
   }
 
-  /** The item whose code or barcode is exactly `code`: a code wins over a barcode (as `findItem`). */
+  /**
+   * The item whose code or barcode is exactly `code` (a barcode in any of its GTIN forms): a code
+   * wins over a barcode (as `findItem`).
+   */
   findItem(code: string): ScannedItem | null {
-    const i = this.byCode.get(code) ?? this.byBarcode.get(code)
+    let i = this.byCode.get(code)
+    for (const form of barcodeForms(code)) i ??= this.byBarcode.get(form)
     return i === undefined ? null : this.item(i)
   }
 

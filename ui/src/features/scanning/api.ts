@@ -3,8 +3,9 @@
 import { call, type BodyOf, type Schema } from '../../api/contract.ts'
 import { book } from '../../api/writes.ts'
 import { orgToday } from '../../lib/dateTime.ts'
-import { dbGet, inList } from '../../api/db.ts'
+import { codeOrBarcode, dbGet, inList } from '../../api/db.ts'
 import type { TrackedNumbers } from '../tracking/logic.ts'
+import { receiptBodies, type OpenLine } from '../receipts/logic.ts'
 
 export interface ScannedItem {
   ID: string
@@ -72,9 +73,8 @@ export const PLAN_BY_PRODUCT = 2
 
 /** The item whose code or barcode is exactly `code` (a code wins over a barcode). */
 export async function findItem(code: string): Promise<ScannedItem | null> {
-  const quoted = `"${code.replace(/["\\]/g, '')}"`
   const rows = await dbGet<ScannedItem>('items', [
-    ['or', `(Code.eq.${quoted},Barcode.eq.${quoted})`],
+    ['or', codeOrBarcode(code)],
     ['limit', '10'],
   ])
   return rows.find((r) => r.Code === code) ?? rows[0] ?? null
@@ -169,6 +169,17 @@ export const receiveShopOrder = (b: Summarized & { shopOrder: string; quantity: 
       body: { ShopOrder: b.shopOrder, ...bookedToday(b), ...b.numbers } satisfies BodyOf<'/exact/createShopOrderReceipt', 'post'>,
     },
     { keep: { kind: 'receipt', summary: b.summary } },
+  )
+
+/**
+ * Goods of an open purchase order line into stock, as the desk's Receive goods does (one receipt
+ * of the order), at the storage location chosen if any.
+ */
+export const receivePurchaseLine = (b: Summarized & { line: OpenLine; quantity: number; location?: string | null }) =>
+  book(
+    '/exact/createGoodsReceipt',
+    { method: 'POST', body: receiptBodies([{ line: b.line, quantity: b.quantity, location: b.location ?? '', numbers: b.numbers }])[0].body },
+    { keep: { kind: 'goodsReceipt', summary: b.summary } },
   )
 
 /** A by-product of a shop order (its material line of Type 2) into stock. */

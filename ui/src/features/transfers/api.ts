@@ -1,5 +1,5 @@
 // The Transfers screen's reads and writes.
-import { dbGet, dbGetAll, likeValue, type Row } from '../../api/db.ts'
+import { codeOrBarcode, dbGet, dbGetAll, likeValue, type Row } from '../../api/db.ts'
 import { readDirect, readDirectByIds } from '../../api/exactDirect.ts'
 import { oldestAsOf, type LiveRows } from '../../api/live.ts'
 import { sendWrite } from '../../api/writes.ts'
@@ -23,15 +23,12 @@ const ITEM_FIELDS = 'ID,Code,Description,Unit,Barcode,IsFractionAllowedItem,IsSe
 /** Candidates shown when the text is not a code or barcode. */
 const CANDIDATES = 20
 
-/** A value inside `or=(…)`, quoted so commas and brackets are taken literally. */
-const quoted = (v: string) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`
-
 /** An exact code or barcode first; else items whose code or description contains the text. */
 export async function findItems(typed: string): Promise<FoundItem[]> {
   const v = typed.trim()
   if (!v) return []
   const exact = await dbGet<FoundItem>('items', [
-    ['or', `(Code.eq.${quoted(v)},Barcode.eq.${quoted(v)})`],
+    ['or', codeOrBarcode(v)],
     ['select', ITEM_FIELDS],
     ['limit', '5'],
   ])
