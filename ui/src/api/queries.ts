@@ -53,6 +53,7 @@ export const scanKeys = {
   ordersMaking: (itemId: string) => ['scan', 'ordersMaking', itemId] as const,
   ordersNeeding: (itemId: string) => ['scan', 'ordersNeeding', itemId] as const,
   byProducts: (orderId: string | undefined) => ['scan', 'byProducts', orderId] as const,
+  purchaseLines: (itemId: string) => ['scan', 'purchaseLines', itemId] as const,
 }
 
 export const countKeys = {

@@ -315,6 +315,7 @@ export const nl: Catalogue = {
   'offline.transfer': '{quantity} {unit} {item} verplaatsen van {from} naar {to}',
   'offline.count': '{item} tellen op {place}: {quantity} {unit}',
   'offline.goodsReceipt': 'Goederenontvangst van inkooporder {number} ({lines} regels)',
+  'offline.goodsReceiptLine': '{quantity} {unit} {item} ontvangen van inkooporder {number}',
   'offline.hours': '{hours} u op {day} voor {employee}, productieorder {order}',
   'offline.waiting': '{count} wachten op verzenden',
   'offline.waitingTitle': 'Boekingen bewaard op dit apparaat',

@@ -316,6 +316,7 @@ export const en = {
   'offline.transfer': 'Move {quantity} {unit} {item} from {from} to {to}',
   'offline.count': 'Count {item} at {place}: {quantity} {unit}',
   'offline.goodsReceipt': 'Goods receipt of purchase order {number} ({lines} lines)',
+  'offline.goodsReceiptLine': 'Receive {quantity} {unit} {item} from purchase order {number}',
   'offline.hours': '{hours} h on {day} for {employee}, shop order {order}',
   'offline.waiting': '{count} waiting to send',
   'offline.waitingTitle': 'Bookings kept on this device',

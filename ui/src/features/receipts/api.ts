@@ -4,7 +4,7 @@ import { chunks, dbGet, dbJoins, inList, type Row } from '../../api/db.ts'
 import { readDirect, readDirectByIds } from '../../api/exactDirect.ts'
 import { oldestAsOf, type LiveRows } from '../../api/live.ts'
 import { sendWrite } from '../../api/writes.ts'
-import { dayLit } from '../../lib/odata.ts'
+import { dayLit, guidLit } from '../../lib/odata.ts'
 import { trackingOf, type Tracking } from '../tracking/logic.ts'
 import { needsByItem, toOpenLines, toReceipts, windowStart, withUnits, type GoodsReceiptBody, type Need, type OpenLine, type Receipt } from './logic.ts'
 
@@ -27,16 +27,36 @@ export async function fetchReceipts(now: number = Date.now()): Promise<LiveRows<
 
 /** Lines of purchase orders not yet fully received (ReceiptStatus 30 is complete). */
 export async function fetchOpenLines(): Promise<LiveRows<OpenLine>> {
-  const orders = await readDirect('purchaseorder/PurchaseOrders', { filter: 'ReceiptStatus lt 30', select: ORDER_FIELDS })
+  return openLinesOf(await readDirect('purchaseorder/PurchaseOrders', { filter: 'ReceiptStatus lt 30', select: ORDER_FIELDS }))
+}
+
+/** The open lines of one purchase order, named by its number ("PO 40080" scanned). */
+export async function fetchOpenLinesOfOrder(orderNumber: number): Promise<LiveRows<OpenLine>> {
+  return openLinesOf(await readDirect('purchaseorder/PurchaseOrders', { filter: `OrderNumber eq ${orderNumber} and ReceiptStatus lt 30`, select: ORDER_FIELDS }))
+}
+
+/** The open purchase order lines of one item: what a handheld can receive of it. */
+export async function fetchOpenLinesOfItem(itemId: string): Promise<LiveRows<OpenLine>> {
+  const lines = await readDirect('purchaseorder/PurchaseOrderLines', { filter: `Item eq ${guidLit(itemId)}`, select: ORDER_LINE_FIELDS })
+  const orderIds = [...new Set(lines.rows.map((l) => String(l.PurchaseOrderID)))]
+  const orders = await readDirectByIds('purchaseorder/PurchaseOrders', 'PurchaseOrderID', orderIds, { select: ORDER_FIELDS }, 'ReceiptStatus lt 30')
+  return withItems(toOpenLines(orders.rows, lines.rows), oldestAsOf(orders.asOf, lines.asOf))
+}
+
+/** The open lines of these purchase orders, read live, with their items' rules from the local copy. */
+async function openLinesOf(orders: LiveRows<Row>): Promise<LiveRows<OpenLine>> {
   const lines = await readDirectByIds('purchaseorder/PurchaseOrderLines', 'PurchaseOrderID', orders.rows.map((o) => String(o.PurchaseOrderID)), {
     select: ORDER_LINE_FIELDS,
   })
-  const open = toOpenLines(orders.rows, lines.rows)
+  return withItems(toOpenLines(orders.rows, lines.rows), oldestAsOf(orders.asOf, lines.asOf))
+}
+
+async function withItems(open: OpenLine[], asOf: number | null): Promise<LiveRows<OpenLine>> {
   const itemIds = [...new Set(open.map((l) => l.item).filter(Boolean))]
   const items = (
-    await Promise.all(chunks(itemIds, 100).map((ids) => dbGet('items', [['ID', inList(ids)], ['select', 'ID,IsFractionAllowedItem,IsSerialItem,IsBatchItem'], ['limit', '1000']])))
+    await Promise.all(chunks(itemIds, 100).map((ids) => dbGet('items', [['ID', inList(ids)], ['select', 'ID,Barcode,IsFractionAllowedItem,IsSerialItem,IsBatchItem'], ['limit', '1000']])))
   ).flat()
-  return { rows: withUnits(open, items), asOf: oldestAsOf(orders.asOf, lines.asOf) }
+  return { rows: withUnits(open, items), asOf }
 }
 
 /**

@@ -32,6 +32,22 @@ describe('open purchase order lines', () => {
     expect(matchesLine(open[1], '13')).toBe(true)
     expect(matchesLine(open[1], '')).toBe(true)
   })
+  it('reads a scan as every scan box does: "PO 13" is that order, a GTIN in any length its item', () => {
+    expect(matchesLine(open[1], 'PO 13')).toBe(true)
+    expect(matchesLine(open[1], 'po-13\r')).toBe(true)
+    expect(matchesLine(open[0], 'PO 13')).toBe(false)
+    // the box's GTIN-14 of the line's EAN-13
+    expect(matchesLine(open[0], '08712345678906')).toBe(true)
+    expect(matchesLine(open[1], '08712345678906')).toBe(false)
+  })
+  it("takes an item's barcode from the local copy when the order line has none", () => {
+    const mine = toOpenLines(orders, [{ ID: 'l5', PurchaseOrderID: PO2, Item: 'I-RING', ItemCode: 'RING-9', Quantity: 2, ReceivedQuantity: 0 }])
+    expect(matchesLine(mine[0], '4006381333931')).toBe(false)
+    const [ring] = withUnits(mine, [{ ID: 'i-ring', Barcode: '4006381333931' }])
+    expect(matchesLine(ring, '4006381333931')).toBe(true)
+    // the order line's own barcode stands
+    expect(withUnits(open, [{ ID: open[0].item, Barcode: '1111111111116' }])[0].barcode).toBe('8712345678906')
+  })
   it('refuses quantities that are not numbers, not positive, or fractions of pieces', () => {
     expect(receiveError('2,5')).toBeNull()
     expect(receiveError('6')).toBeNull()

@@ -5,6 +5,7 @@ import type { BodyOf } from '../../api/contract.ts'
 import type { Row } from '../../api/db.ts'
 import { addDays, orgToday, parseProviderDate } from '../../lib/dateTime.ts'
 import { exceeds, fitsUnit, fractionsAllowed, parseQuantity } from '../../lib/quantity.ts'
+import { classifyCode, sameBarcode } from '../../lib/scan.ts'
 import { trackingOf, type Tracking, type TrackedNumbers } from '../tracking/logic.ts'
 
 /** The Receipts view reads this many days of goods receipts (spec §9). */
@@ -132,25 +133,30 @@ export function toOpenLines(orders: readonly Row[], lines: readonly Row[]): Open
 
 /**
  * The lines with their items' unit rule (`IsFractionAllowedItem`) and tracking (`IsSerialItem`,
- * `IsBatchItem`) from the local copy's Items: a purchase line read live does not say whether its
+ * `IsBatchItem`) and barcode from the local copy's Items: a purchase line read live does not say whether its
  * unit takes decimals.
  */
 export function withUnits(lines: readonly OpenLine[], items: readonly Row[]): OpenLine[] {
   const rows = new Map(items.map((i) => [key(i.ID), i]))
   return lines.map((l) => {
     const row = rows.get(key(l.item))
-    return { ...l, fractions: fractionsAllowed(row?.IsFractionAllowedItem), tracking: trackingOf(row) }
+    // the item's own barcode where the order line carries none (an item given one after the order)
+    return { ...l, barcode: l.barcode || text(row?.Barcode), fractions: fractionsAllowed(row?.IsFractionAllowedItem), tracking: trackingOf(row) }
   })
 }
 
 /**
- * Whether a line matches what was scanned or typed: an exact barcode, item code or order number,
- * or every word somewhere in code, description, supplier or order number.
+ * Whether a line matches what was scanned or typed, read as every scan box reads it: "PO 40080"
+ * is the order's lines; an exact barcode (in any of its GTIN forms), item code, supplier's code
+ * or order number is that line; else every word somewhere in code, description, supplier or
+ * order number.
  */
 export function matchesLine(line: OpenLine, query: string): boolean {
+  const code = classifyCode(query)
+  if (code.kind === 'empty') return true
+  if (code.kind === 'purchaseOrder') return line.orderNumber === String(code.number)
   const q = query.trim().toLowerCase()
-  if (!q) return true
-  if ([line.barcode, line.itemCode, line.orderNumber, line.supplierItemCode].some((v) => v && v.toLowerCase() === q)) return true
+  if (sameBarcode(line.barcode, q) || [line.itemCode, line.orderNumber, line.supplierItemCode].some((v) => v && v.toLowerCase() === q)) return true
   const hay = [line.itemCode, line.itemDescription, line.supplier, line.orderNumber, line.supplierItemCode, line.barcode].join(' ').toLowerCase()
   return q.split(/\s+/).every((w) => hay.includes(w))
 }

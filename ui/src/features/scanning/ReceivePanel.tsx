@@ -1,9 +1,12 @@
 import { useQuery } from '@tanstack/react-query'
 import { scanKeys } from '../../api/queries.ts'
 import { useState } from 'react'
-import { byProductsOf, ordersMaking, receiveShopOrder, type ScannedItem, type ScanShopOrder } from './api.ts'
+import { byProductsOf, ordersMaking, receivePurchaseLine, receiveShopOrder, type ScannedItem, type ScanShopOrder } from './api.ts'
+import { fetchOpenLinesOfItem } from '../receipts/api.ts'
+import type { OpenLine } from '../receipts/logic.ts'
+import { formatDate } from '../../lib/dateTime.ts'
 import { locale, t } from '../../i18n/index.ts'
-import { exceeds, formatQuantity, parseQuantity } from '../../lib/quantity.ts'
+import { exceeds, formatQuantity, parseQuantity, quantityForInput } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
 import { LabelPanel } from './LabelPanel.tsx'
 import { ByProductPanel } from './ByProductPanel.tsx'
@@ -19,19 +22,26 @@ function remaining(o: ScanShopOrder): number {
   return Math.max(0, (o.PlannedQuantity ?? 0) - (o.ProducedQuantity ?? 0))
 }
 
+/** A purchase order line's value in the order select; a shop order's is its ID. */
+const PO = 'po:'
+
 /**
- * Receive finished products of a shop order into stock (at the location in context, if it is in
- * the order's warehouse), and print the order's labels.
+ * Receive the item into stock: finished products of a shop order, or goods of one of its open
+ * purchase order lines (scanned as "PO 40080" or chosen here), at the location in context when
+ * it is in the order's warehouse; and print a shop order's labels.
  */
 export function ReceivePanel({
   item,
   location,
   scanned,
+  scannedLine = null,
   catalogue = null,
 }: {
   item: ScannedItem
   location: LocationRef | null
   scanned: ScanShopOrder | null
+  /** The purchase order line a scanned purchase order named for this item. */
+  scannedLine?: OpenLine | null
   /** The catalogue this device keeps: the orders while the server cannot be reached. */
   catalogue?: ScanCatalogue | null
 }) {
@@ -41,25 +51,56 @@ export function ReceivePanel({
     queryKey: scanKeys.ordersMaking(item.ID),
     queryFn: () => liveOrKept(() => ordersMaking(item.ID), (c) => c.ordersMaking(item.Code), catalogue, { keptOnly: isCatalogueRef(item.ID) }),
   })
+  // purchase orders are read live from Exact Online: none out of reach
+  const purchase = useQuery({
+    queryKey: scanKeys.purchaseLines(item.ID),
+    queryFn: () => fetchOpenLinesOfItem(item.ID),
+    enabled: !isCatalogueRef(item.ID),
+    retry: false,
+  })
   const making = { ...answer, data: answer.data?.value }
   const orders = [...(scanned ? [scanned] : []), ...(making.data ?? []).filter((o) => o.ID !== scanned?.ID)]
-  const [orderId, setOrderId] = useState(scanned?.ID ?? '')
+  const lines = [...(scannedLine ? [scannedLine] : []), ...(purchase.data?.rows ?? []).filter((l) => l.id !== scannedLine?.id)]
+  const [orderId, setOrderId] = useState(scanned?.ID ?? (scannedLine ? PO + scannedLine.id : ''))
   const order = orders.find((o) => o.ID === orderId) ?? null
-  const [qty, setQty] = useState(scanned ? String(remaining(scanned) || 1) : '1')
+  const line = orderId.startsWith(PO) ? (lines.find((l) => PO + l.id === orderId) ?? null) : null
+  const [qty, setQty] = useState(scanned ? String(remaining(scanned) || 1) : scannedLine ? quantityForInput(scannedLine.open) : '1')
   const [tried, setTried] = useState(false)
-  // more than the order still has open is a real over-production, booked after a confirmation
+  // more than the order still has open is a real over-production (or over-delivery), booked after a confirmation
   const [confirming, setConfirming] = useState(false)
   const byProducts = useQuery({
     queryKey: scanKeys.byProducts(orderId),
     queryFn: () => byProductsOf(orderId),
-    enabled: !!orderId && !isCatalogueRef(orderId),
+    enabled: !!order && !isCatalogueRef(orderId),
   })
-  const write = useWrite(receiveShopOrder)
+  const write = useWrite(receive)
   const [numbers, setNumbers] = useState(UNTRACKED)
   const quantity = parseQuantity(qty)
   const qtyError = tried ? checkQuantity(quantity, item) : null
+  const warehouse = order?.Warehouse ?? line?.warehouseId ?? null
   // a location of another warehouse would be refused: the order's own default is used then
-  const into = location && order && location.Warehouse === order.Warehouse ? location : null
+  const into = location && warehouse && location.Warehouse?.toLowerCase() === warehouse.toLowerCase() ? location : null
+  const open = order ? remaining(order) : line ? line.open : 0
+
+  function receive(quantity: number) {
+    if (line) {
+      const summary = t('offline.goodsReceiptLine', { ...bookingWords(item, quantity), number: line.orderNumber })
+      return receivePurchaseLine({ line, quantity, location: into?.ID ?? null, numbers: numbers.numbers, summary })
+    }
+    const o = order!
+    return receiveShopOrder({ shopOrder: o.ID, quantity, location: into?.ID ?? null, numbers: numbers.numbers, summary: t('offline.receive', { ...bookingWords(item, quantity), number: o.ShopOrderNumber }) })
+  }
+
+  const choose = (value: string) => {
+    setOrderId(value)
+    setConfirming(false)
+    const o = orders.find((x) => x.ID === value)
+    const l = lines.find((x) => PO + x.id === value)
+    if (o) setQty(String(remaining(o) || 1))
+    else if (l) setQty(quantityForInput(l.open))
+  }
+  const nothing = orders.length === 0 && lines.length === 0
+  const loading = (making.isPending && !scanned) || (purchase.isPending && purchase.fetchStatus !== 'idle' && !scannedLine)
 
   return (
     <>
@@ -67,43 +108,51 @@ export function ReceivePanel({
         title={t('scanning.receiveTitle')}
         onSubmit={() => {
           setTried(true)
-          if (!order || quantity === null || checkQuantity(quantity, item)) return
-          if (exceeds(quantity, remaining(order))) setConfirming(true)
-          else write.mutate({ shopOrder: order.ID, quantity, location: into?.ID ?? null, numbers: numbers.numbers, summary: t('offline.receive', { ...bookingWords(item, quantity), number: order.ShopOrderNumber }) })
+          if ((!order && !line) || quantity === null || checkQuantity(quantity, item)) return
+          if (exceeds(quantity, open)) setConfirming(true)
+          else write.mutate(quantity)
         }}
       >
-        {making.isPending && !scanned && <p role="status">{t('scanning.loading')}</p>}
+        {loading && <p role="status">{t('scanning.loading')}</p>}
         <AsOf asOf={answer.data?.asOf} compact title={(time) => t('scanning.keptTitle', { time })} />
         {making.error && <p role="alert" className="text-red-700">{making.error.message}</p>}
-        {!making.isPending && orders.length === 0 && <p className="text-slate-700">{t('scanning.noOrdersMaking')}</p>}
-        {orders.length > 0 && (
+        {purchase.error && (
+          <p role="alert" className="text-red-700">
+            {t('scanning.purchaseLinesFailed', { message: purchase.error.message })}
+          </p>
+        )}
+        {!loading && nothing && <p className="text-slate-700">{t('scanning.nothingToReceive')}</p>}
+        {!nothing && (
           <div className={field}>
-            <label htmlFor="receive-order">{t('scanning.chooseShopOrder')}</label>
-            <select
-              id="receive-order"
-              value={orderId}
-              onChange={(e) => {
-                setOrderId(e.target.value)
-                setConfirming(false)
-                const o = orders.find((x) => x.ID === e.target.value)
-                if (o) setQty(String(remaining(o) || 1))
-              }}
-              className={control}
-            >
+            <label htmlFor="receive-order">{t('scanning.receiveFor')}</label>
+            <select id="receive-order" value={orderId} onChange={(e) => choose(e.target.value)} className={control}>
               <option value="">{t('scanning.selectOne')}</option>
-              {orders.map((o) => (
-                <option key={o.ID} value={o.ID}>
-                  {t('scanning.receiveOption', {
-                    number: o.ShopOrderNumber,
-                    produced: fmt(o.ProducedQuantity),
-                    planned: fmt(o.PlannedQuantity),
-                  })}
-                </option>
-              ))}
+              {lines.length > 0 && (
+                <optgroup label={t('scanning.purchaseOrders')}>
+                  {lines.map((l) => (
+                    <option key={l.id} value={PO + l.id}>
+                      {t('scanning.purchaseOption', { number: l.orderNumber, supplier: l.supplier, open: fmt(l.open), due: l.due === null ? '–' : formatDate(l.due) })}
+                    </option>
+                  ))}
+                </optgroup>
+              )}
+              {orders.length > 0 && (
+                <optgroup label={t('scanning.shopOrders')}>
+                  {orders.map((o) => (
+                    <option key={o.ID} value={o.ID}>
+                      {t('scanning.receiveOption', {
+                        number: o.ShopOrderNumber,
+                        produced: fmt(o.ProducedQuantity),
+                        planned: fmt(o.PlannedQuantity),
+                      })}
+                    </option>
+                  ))}
+                </optgroup>
+              )}
             </select>
-            {tried && !order && (
+            {tried && !order && !line && (
               <span role="alert" className="text-sm font-normal text-red-700">
-                {t('scanning.pickShopOrder')}
+                {t('scanning.pickOrder')}
               </span>
             )}
           </div>
@@ -119,20 +168,24 @@ export function ReceivePanel({
           error={qtyError}
         />
         <TrackedNumbers key={write.round} id="receive-numbers" tracking={trackingOf(item)} mode="receive" item={item.ID} quantity={quantity} onReport={setNumbers} />
-        {order && (
+        {(order || line) && (
           <p className="text-sm text-slate-700">
-            {into ? t('scanning.receiveInto', { location: locationLabel(into) }) : t('scanning.receiveDefault', { warehouse: order.WarehouseCode ?? '' })}
+            {into ? t('scanning.receiveInto', { location: locationLabel(into) }) : t('scanning.receiveDefault', { warehouse: order?.WarehouseCode ?? line?.warehouse ?? '' })}
           </p>
         )}
         <NumbersNotReady report={numbers} />
         <SubmitBar>
-          {confirming && order && quantity !== null && (
+          {confirming && (order || line) && quantity !== null && (
             <ConfirmOver
-              message={t('scanning.receiveOver', { quantity: fmt(quantity), open: fmt(remaining(order)), number: order.ShopOrderNumber })}
+              message={
+                line
+                  ? t('scanning.receiveOverPurchase', { quantity: fmt(quantity), open: fmt(open), number: line.orderNumber })
+                  : t('scanning.receiveOver', { quantity: fmt(quantity), open: fmt(open), number: order!.ShopOrderNumber })
+              }
               confirm={t('scanning.receiveAnyway')}
               onConfirm={() => {
                 setConfirming(false)
-                write.mutate({ shopOrder: order.ID, quantity, location: into?.ID ?? null, numbers: numbers.numbers, summary: t('offline.receive', { ...bookingWords(item, quantity), number: order.ShopOrderNumber }) })
+                write.mutate(quantity)
               }}
               onBack={() => {
                 setConfirming(false)
@@ -140,7 +193,7 @@ export function ReceivePanel({
               }}
             />
           )}
-          <button type="submit" disabled={write.isPending || orders.length === 0 || !!numbers.problem} className={bigButton}>
+          <button type="submit" disabled={write.isPending || nothing || !!numbers.problem} className={bigButton}>
             {t('scanning.receiveSubmit')}
           </button>
           <WriteOutcome error={write.error} data={write.data} />
@@ -151,6 +204,7 @@ export function ReceivePanel({
       {order && !isCatalogueRef(order.ID) && (
         <LabelPanel key={order.ID} source="shop_order" id={order.ID} title={t('labels.shopOrderTitle', { number: order.ShopOrderNumber })} />
       )}
+      {line && <p className="text-sm text-slate-600">{t('scanning.purchaseLabels')}</p>}
     </>
   )
 }

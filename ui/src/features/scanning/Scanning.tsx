@@ -14,7 +14,10 @@ import {
 } from './api.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { Loading } from '../../components/Loading.tsx'
-import { t, type MessageKey } from '../../i18n/index.ts'
+import { locale, t, type MessageKey } from '../../i18n/index.ts'
+import { formatQuantity } from '../../lib/quantity.ts'
+import { fetchOpenLinesOfOrder } from '../receipts/api.ts'
+import type { OpenLine } from '../receipts/logic.ts'
 import { signal } from '../../lib/feedback.ts'
 import { formatAsOf } from '../../lib/dateTime.ts'
 import { classifyScan, type LocationRef } from '../../lib/scan.ts'
@@ -83,6 +86,8 @@ interface ScanSource {
 interface Current {
   item: ScannedItem
   order: ScanShopOrder | null
+  /** The purchase order line a scanned purchase order named for the item. */
+  line: OpenLine | null
   /** Bumped on every scan, so the panels start afresh even for the same item. */
   seq: number
 }
@@ -106,6 +111,8 @@ export default function Scanning() {
   const [busy, setBusy] = useState(false)
   const [camera, setCamera] = useState(false)
   const [history, setHistory] = useState<string[]>([])
+  // a scanned purchase order of several lines: the worker picks one (or scans the box)
+  const [purchase, setPurchase] = useState<{ number: number; lines: OpenLine[] } | null>(null)
   const cameraProblem = useMemo(() => cameraUnavailable(), [])
   const offline = useOffline()
   // refreshed on opening while the server is in reach (and after each sync, see AppShell)
@@ -145,9 +152,23 @@ export default function Scanning() {
     }
   }
 
-  const show = (item: ScannedItem, order: ScanShopOrder | null, next: Action | null) => {
-    setCurrent((c) => ({ item, order, seq: (c?.seq ?? 0) + 1 }))
+  const show = (item: ScannedItem, order: ScanShopOrder | null, next: Action | null, line: OpenLine | null = null) => {
+    setCurrent((c) => ({ item, order, line, seq: (c?.seq ?? 0) + 1 }))
     setAction(next)
+  }
+
+  /** A line of a scanned purchase order chosen: its item, ready to receive. */
+  const receiveLine = async (line: OpenLine) => {
+    const item = await itemById(line.item)
+    if (!item) {
+      signal(false)
+      setNotice({ ok: false, text: t('scanning.notFound', { code: line.itemCode }) })
+      return
+    }
+    signal(true)
+    setNotice(null)
+    setPurchase(null)
+    show(item, null, 'receive', line)
   }
 
   const onScan = useCallback(
@@ -160,7 +181,10 @@ export default function Scanning() {
       const shown = (item: ScannedItem) => {
         signal(true)
         setNotice(null)
-        show(item, null, null)
+        // the box of a line of the purchase order just scanned: that line, to receive
+        const line = purchase?.lines.find((l) => l.item.toLowerCase() === item.ID.toLowerCase())
+        setPurchase(null)
+        show(item, null, line ? 'receive' : null, line ?? null)
       }
       // One way to resolve a scan, whichever copy answers: a location sets the context, a shop
       // order opens its item to receive, an item shows; a bare number that is no item may be a
@@ -186,6 +210,17 @@ export default function Scanning() {
           setNotice({ ok: true, text: t('scanning.orderFound', { number: n }) })
           show(item, order, 'receive')
           return true
+        }
+        if (kind.kind === 'purchaseOrder') {
+          // read live from Exact Online: a kept copy has no purchase orders
+          if (src.keptAt !== null) return fail(t('scanning.purchaseOrderOffline', { number: kind.number }))
+          const { rows } = await fetchOpenLinesOfOrder(kind.number)
+          if (rows.length === 0) return fail(t('scanning.purchaseOrderNotFound', { number: kind.number }))
+          if (rows.length === 1) return receiveLine(rows[0])
+          signal(true)
+          setNotice({ ok: true, text: t('scanning.purchaseOrderFound', { number: kind.number }) })
+          setPurchase({ number: kind.number, lines: rows })
+          return
         }
         if (kind.kind === 'shopOrder') {
           if (!(await byNumber(kind.number))) {
@@ -244,7 +279,7 @@ export default function Scanning() {
         setBusy(false)
       }
     },
-    [queryClient, division],
+    [queryClient, division, purchase],
   )
   const closeCamera = useCallback(() => setCamera(false), [])
   // a code scanned while a booking waits for serial or batch numbers is one of them
@@ -309,6 +344,22 @@ export default function Scanning() {
           {notice.text}
         </p>
       )}
+      {purchase && (
+        <section aria-labelledby="purchase-lines" className="rounded-lg bg-white p-3 shadow" data-testid="purchase-lines">
+          <h2 id="purchase-lines" className="mb-2 text-base font-semibold">
+            {t('scanning.purchaseOrderLines', { number: purchase.number })}
+          </h2>
+          <ul className="flex flex-col gap-2">
+            {purchase.lines.map((l) => (
+              <li key={l.id}>
+                <button type="button" onClick={() => void receiveLine(l)} className="min-h-14 w-full rounded-lg border border-sky-800 px-3 py-2 text-left text-base text-sky-950">
+                  {t('scanning.purchaseOrderLine', { code: l.itemCode, description: l.itemDescription, open: formatQuantity(l.open, locale(), 3) })}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       {current && (
         <>
           {fromKept && <AsOf asOf={kept.asOf} compact title={keptTitle} />}
@@ -346,7 +397,9 @@ export default function Scanning() {
                 catalogue={kept}
               />
             )}
-            {action === 'receive' && <ReceivePanel key={panelKey} item={current.item} location={location} scanned={current.order} catalogue={kept} />}
+            {action === 'receive' && (
+              <ReceivePanel key={panelKey} item={current.item} location={location} scanned={current.order} scannedLine={current.line} catalogue={kept} />
+            )}
             {action === 'transfer' && (
               <TransferPanel key={panelKey} item={current.item} location={location} stock={stockRows ?? []} warehouseStock={warehouseRows} locations={places} />
             )}
@@ -370,7 +423,7 @@ export default function Scanning() {
           </ItemCard>
         </>
       )}
-      {!current && !notice && <p className="text-center text-slate-600">{t('scanning.start')}</p>}
+      {!current && !notice && !purchase && <p className="text-center text-slate-600">{t('scanning.start')}</p>}
       {history.length > 0 && (
         <section aria-label={t('scanning.recent')} className="text-sm text-slate-600">
           <h2 className="font-medium">{t('scanning.recent')}</h2>
