@@ -263,6 +263,119 @@ test("the item's label opens as a PDF in a new tab", async () => {
   await popup.close()
 })
 
+/** Open purchase order lines at the simulator, with their order and whether the item is tracked by number. */
+async function openPurchaseLines() {
+  const [orders, lines, items] = await Promise.all([simRows('purchaseorder/PurchaseOrders'), simRows('purchaseorder/PurchaseOrderLines'), simRows('logistics/Items')])
+  const tracked = new Set(items.filter((i) => i.IsSerialItem === true || i.IsBatchItem === 1 || i.IsBatchItem === true).map((i) => i.ID))
+  const open = new Map(orders.filter((o) => o.ReceiptStatus < 30).map((o) => [o.PurchaseOrderID, o]))
+  return lines
+    .filter((l) => open.has(l.PurchaseOrderID) && l.QuantityInPurchaseUnits - l.ReceivedQuantity > 0)
+    .map((l) => ({ ...l, order: open.get(l.PurchaseOrderID), tracked: tracked.has(l.Item) }))
+}
+
+/**
+ * An untracked line with a barcoded item and at least one open, of an order of several open
+ * lines where no other open line (of any order) has that item; with the order's open lines.
+ */
+function lineWithBarcode(lines, skip = () => false) {
+  const byOrder = new Map()
+  for (const l of lines) byOrder.set(l.PurchaseOrderID, [...(byOrder.get(l.PurchaseOrderID) ?? []), l])
+  for (const list of byOrder.values()) {
+    if (list.length < 2) continue
+    const line = list.find(
+      (l) => !l.tracked && !skip(l) && l.QuantityInPurchaseUnits - l.ReceivedQuantity >= 1 && /^\d{13}$/.test(l.ItemBarcode ?? '') && lines.filter((x) => x.Item === l.Item).length === 1,
+    )
+    if (line) return { line, lines: list }
+  }
+  return null
+}
+
+/** The purchase orders received by these tests. */
+const received = new Set()
+
+const receivedLine = (id, quantity) =>
+  waitFor('the goods receipt line at the simulator', async () =>
+    (await simRows('purchaseorder/GoodsReceiptLines')).find((r) => r.PurchaseOrderLineID === id && Number(r.QuantityReceived) === quantity),
+  )
+
+test('scan "PO n" on Scanning, then the box\'s barcode: its line is received', async () => {
+  const found = lineWithBarcode(await openPurchaseLines())
+  assert.ok(found, 'the demo has an open purchase order of several lines with a barcoded item')
+  const { line, lines } = found
+  received.add(line.PurchaseOrderID)
+  await page.goto(`${server.url}/scanning?division=${division}`)
+  await page.locator('#scan-input').waitFor()
+  await scan(`PO ${line.order.OrderNumber}`)
+  const list = page.getByTestId('purchase-lines')
+  await list.waitFor({ timeout: 90_000 })
+  assert.equal(await list.getByRole('button').count(), lines.length, 'every open line of the order is offered')
+  // the box carries the GTIN-14 of the item's EAN-13: the same number with a zero in front
+  await scan(`0${line.ItemBarcode}`)
+  await page.getByTestId('item-code').getByText(line.ItemCode, { exact: true }).waitFor()
+  assert.equal(await page.locator('#receive-order').inputValue(), `po:${line.ID}`, 'the scanned order\'s line is chosen')
+  await page.locator('#receive-qty').fill('1')
+  await page.getByRole('button', { name: 'Receive', exact: true }).last().click()
+  await delivered()
+  await receivedLine(line.ID, 1)
+})
+
+test('Receive goods takes "PO n" and the box\'s EAN from a scanner', async () => {
+  // not the order received on Scanning above
+  const open = await openPurchaseLines()
+  const found = lineWithBarcode(open, (l) => received.has(l.PurchaseOrderID))
+  assert.ok(found, 'the demo has another barcoded open line')
+  const { line, lines } = found
+  await page.goto(`${server.url}/receipts?division=${division}`)
+  await page.getByRole('button', { name: 'Receive goods' }).click()
+  const dialog = page.getByRole('dialog')
+  await dialog.getByTestId('open-line-count').waitFor({ timeout: 120_000 })
+  const box = dialog.getByLabel('Scan or search')
+  await box.fill(`PO ${line.order.OrderNumber}`)
+  await dialog.getByTestId('open-line-count').getByText(`${lines.length} of ${lines.length}`).waitFor()
+  assert.equal(await dialog.getByTestId('open-line').count(), lines.length, 'the order\'s open lines only')
+  // a wedge scanner types the box's EAN and Enter: the one line is picked
+  await box.fill('')
+  await box.pressSequentially(line.ItemBarcode)
+  await box.press('Enter')
+  const row = dialog.getByTestId('open-line').filter({ hasText: line.ItemCode })
+  assert.ok(await row.getByRole('checkbox').isChecked(), 'the scanned line is picked')
+  await row.getByLabel('Quantity received').fill('1')
+  await dialog.getByRole('button', { name: /Receive 1 line/ }).click()
+  await delivered()
+  await receivedLine(line.ID, 1)
+  await dialog.getByRole('button', { name: 'Close' }).click()
+})
+
+test('Transfers take the scanned codes of the locations to move from and to', async () => {
+  // back from where the tests above counted 7 and moved 2: the count's location holds the item
+  const source = pick.to
+  const target = { ID: pick.from.StorageLocation, Code: pick.from.StorageLocationCode }
+  await page.goto(`${server.url}/transfers?division=${division}`)
+  const box = page.getByLabel('Item')
+  await box.fill(pick.code)
+  await box.press('Enter')
+  await page.getByTestId('transfer-item').waitFor()
+  const from = page.locator('select[name=from]')
+  await page.waitForFunction((loc) => [...document.querySelectorAll('select[name=from] option')].some((o) => o.value === loc), source.ID.toLowerCase(), { timeout: 60_000 })
+  // the wedge scanner types into the box, which keeps the focus
+  await page.keyboard.type(source.Code.toLowerCase())
+  await page.keyboard.press('Enter')
+  await page.getByTestId('transfer-scan-note').getByText('taking from there').waitFor()
+  assert.equal(await from.inputValue(), source.ID.toLowerCase())
+  await page.keyboard.type(target.Code)
+  await page.keyboard.press('Enter')
+  await page.getByTestId('transfer-scan-note').getByText('putting it there').waitFor()
+  assert.equal(await page.locator('select[name=to]').inputValue(), target.ID.toLowerCase())
+  await page.getByLabel('Quantity').fill('1')
+  await page.getByRole('button', { name: 'Transfer', exact: true }).click()
+  await delivered()
+  await waitFor('the scanned transfer at the simulator', async () =>
+    (await simRows('inventory/WarehouseTransferLines')).find(
+      (l) => l.Item === pick.item && l.StorageLocationFrom === source.ID && l.StorageLocationTo === target.ID && Number(l.Quantity) === 1,
+    ),
+  )
+})
+
 test('ImportData: re-authenticate, export, preview the counts, import', async () => {
   await page.goto(`${server.url}/importData?division=${division}`)
   await page.getByRole('heading', { name: 'Confirm it is you' }).waitFor()

@@ -12,6 +12,7 @@ import { locale, t } from '../../i18n/index.ts'
 import { formatQuantity, fractionsAllowed, parseQuantity } from '../../lib/quantity.ts'
 import { placeName, transferBody, transferError, unlocatedWarehouses, warehousePlace, type Place, type WarehouseRow } from './logic.ts'
 import { ItemPicker } from './ItemPicker.tsx'
+import type { LocationRef } from '../../lib/scan.ts'
 import { LIVE_LIST_RETRY } from '../../api/queryClient.ts'
 import { trackingOf, UNTRACKED } from '../tracking/logic.ts'
 import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
@@ -47,6 +48,9 @@ export function TransferForm() {
   const [adjusted, setAdjusted] = useState(false)
   const [sendError, setSendError] = useState<string | null>(null)
   const [numbers, setNumbers] = useState(UNTRACKED)
+  // a location scanned before the item's places are known: taken from there once they are
+  const [scannedFrom, setScannedFrom] = useState<string | null>(null)
+  const [scanNote, setScanNote] = useState<string | null>(null)
 
   // which warehouses keep no storage locations: moved to and from as a whole
   const warehouses = useQuery({ queryKey: liveKeys.list('warehouses', division), queryFn: () => liveGet<WarehouseRow>('warehouses'), ...LIVE_LIST_RETRY })
@@ -59,7 +63,8 @@ export function TransferForm() {
   })
   const locations = useQuery({ queryKey: liveKeys.list('storageLocations', division), queryFn: () => liveGet<StorageLocation>('storageLocations'), ...LIVE_LIST_RETRY })
 
-  const from = places.data?.find((p) => placeKey(p) === fromId)
+  const chosenFrom = fromId || (scannedFrom && places.data?.some((p) => p.location === scannedFrom) ? scannedFrom : '')
+  const from = places.data?.find((p) => placeKey(p) === chosenFrom)
   const toRow = locations.data?.rows.find((l) => l.ID.toLowerCase() === toId)
   const to: Place | undefined =
     whole.find((p) => placeKey(p) === toId) ??
@@ -83,8 +88,24 @@ export function TransferForm() {
   function chooseItem(i: FoundItem | null) {
     setItem(i)
     setFromId('')
+    setScanNote(null)
     setQuantity('')
     setTried(false)
+  }
+
+  /** A scanned storage location: where the item is taken from when it is there and none is chosen, else where it goes. */
+  function scanLocation(l: LocationRef) {
+    const id = l.ID.toLowerCase()
+    const name = [l.WarehouseCode, l.Code].filter(Boolean).join(' ')
+    const holds = places.data?.some((p) => p.location === id)
+    if (!from && (holds || !item || !places.data)) {
+      setFromId(holds ? id : '')
+      setScannedFrom(id)
+      setScanNote(t('transfers.locationScanned', { location: name, role: t('transfers.roleFrom') }))
+    } else {
+      setToId(id)
+      setScanNote(t('transfers.locationScanned', { location: name, role: t('transfers.roleTo') }))
+    }
   }
 
   async function send() {
@@ -119,7 +140,15 @@ export function TransferForm() {
       <h2 id="transfer-title" className="text-lg font-semibold">
         {t('transfers.newTitle')}
       </h2>
-      <ItemPicker item={item} onItem={chooseItem} />
+      <ItemPicker item={item} onItem={chooseItem} locations={locations.data?.rows ?? []} onLocation={scanLocation} />
+      {scanNote && (
+        <p role="status" className="text-sm text-emerald-900" data-testid="transfer-scan-note">
+          {scanNote}
+        </p>
+      )}
+      {item && scannedFrom && places.isSuccess && !from && !fromId && (
+        <p className="text-sm text-amber-800">{t('transfers.noStockAtScanned', { location: locations.data?.rows.find((l) => l.ID.toLowerCase() === scannedFrom)?.Code ?? '' })}</p>
+      )}
       {item && (
         <form
           className="flex flex-col gap-3"
@@ -131,7 +160,7 @@ export function TransferForm() {
         >
           <label className={labelClass}>
             {t('transfers.from')}
-            <select className={inputClass} value={fromId} onChange={(e) => setFromId(e.target.value)} name="from">
+            <select className={inputClass} value={chosenFrom} onChange={(e) => setFromId(e.target.value)} name="from">
               <option value="">{places.isPending ? t('transfers.loadingStock') : t('transfers.chooseFrom')}</option>
               {(places.data ?? []).map((p) => (
                 <option key={placeKey(p)} value={placeKey(p)}>
