@@ -5,6 +5,7 @@ import { useState } from 'react'
 import { reauthWithPassword, type Session } from '../api/auth.ts'
 import { queryKeys } from '../api/queries.ts'
 import { t } from '../i18n/index.ts'
+import { userMessage } from '../lib/errors.ts'
 
 export function AdminNotice({ session, what }: { session: Session; what: string }) {
   return (
@@ -53,7 +54,7 @@ export function AdminPasswordForm({ label, submit, className }: { label: string;
       </button>
       {confirm.error && (
         <p role="alert" className="w-full text-red-700">
-          {confirm.error.message}
+          {userMessage(confirm.error)}
         </p>
       )}
     </form>

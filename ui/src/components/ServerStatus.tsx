@@ -1,6 +1,7 @@
 import { useHealth } from '../api/queries.ts'
 import { t } from '../i18n/index.ts'
 import { formatUptime } from '../lib/format.ts'
+import { userMessage } from '../lib/errors.ts'
 
 /** The server's liveness, shown small on the start page. */
 export function ServerStatus() {
@@ -9,7 +10,7 @@ export function ServerStatus() {
     <section aria-label={t('status.label')} className="text-xs text-slate-500">
       {error && (
         <p role="alert" className="text-red-700">
-          {t('status.unreachable', { message: error.message })}
+          {t('status.unreachable', { message: userMessage(error) })}
         </p>
       )}
       {!error && !health && <p>{t('status.checking')}</p>}

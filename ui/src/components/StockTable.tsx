@@ -14,6 +14,7 @@ import { ExternalLink } from './ExternalLink.tsx'
 import { PictureIcon } from './icons.tsx'
 import { LoadingScreen } from './LoadingScreen.tsx'
 import { InfoTip } from './Tooltip.tsx'
+import { userMessage } from '../lib/errors.ts'
 
 const ROW_WIDE = 64
 const ROW_NARROW = 100
@@ -281,7 +282,7 @@ export function StockTable({ division }: { division: number }) {
         </p>
         {query.error && (
           <p role="alert" className="text-red-700">
-            {query.error.message}
+            {userMessage(query.error)}
           </p>
         )}
       </div>

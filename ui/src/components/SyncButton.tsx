@@ -6,6 +6,7 @@ import { t } from '../i18n/index.ts'
 import { orderEndpoints, useEndpointSelection } from '../state/endpointSelection.ts'
 import { CaretIcon } from './icons.tsx'
 import { useDropdown } from './useDismiss.ts'
+import { userMessage } from '../lib/errors.ts'
 
 /** Sync Data: the button syncs the chosen endpoints; the caret opens the checkbox list. */
 export function SyncButton({ endpoints, running }: { endpoints: readonly SyncEndpoint[]; running: boolean }) {
@@ -33,7 +34,7 @@ export function SyncButton({ endpoints, running }: { endpoints: readonly SyncEnd
   const message = sync.isError
     ? isApiError(sync.error, 409)
       ? t('sync.alreadyRunning')
-      : sync.error.message
+      : userMessage(sync.error)
     : sync.isSuccess
       ? t('sync.started')
       : selection.length === 0

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../api/client.ts'
-import { catalogueEntry, CustomError, errorOutcome } from './errors.ts'
+import { catalogueEntry, CustomError, errorOutcome, userMessage } from './errors.ts'
+import { t } from '../i18n/index.ts'
 
 const NETWORK = 'Function code timed out or there was a network issue / try executing the call again'
 
@@ -53,5 +54,19 @@ describe('catalogueEntry', () => {
     expect(catalogueEntry('thrown text')).toEqual(unknown)
     expect(catalogueEntry(undefined)).toEqual(unknown)
     expect(catalogueEntry(new DOMException('The operation was aborted.', 'AbortError'))).toBeNull()
+  })
+})
+
+describe('userMessage', () => {
+  it("gives the catalogue's sentence, never a browser's or a program's own text", () => {
+    expect(userMessage(new ApiError(409, 'E42', 'The order is already complete.'))).toBe('The order is already complete.')
+    expect(userMessage(new TypeError('Failed to fetch'))).toBe(t('error.network'))
+    expect(userMessage(new TypeError("Cannot read properties of undefined (reading 'ID')"))).toBe(t('error.unknown'))
+    expect(userMessage('weird')).toBe(t('error.unknown'))
+  })
+  it('says nothing for no error and for a cancelled call', () => {
+    expect(userMessage(null)).toBe('')
+    expect(userMessage(undefined)).toBe('')
+    expect(userMessage(new DOMException('The user aborted a request.', 'AbortError'))).toBe('')
   })
 })

@@ -65,3 +65,13 @@ export function catalogueEntry(e: unknown): CatalogueEntry | null {
   }
   return { message: t('error.unknown'), code: GENERIC_CODE }
 }
+
+/**
+ * The sentence a screen shows for a failure it reports itself: the catalogue's words (the
+ * server's answer, or the network message for a call that got none), never a browser's or a
+ * program's own text ("TypeError: …"). Empty for nothing and for a cancelled call.
+ */
+export function userMessage(e: unknown): string {
+  if (e === null || e === undefined) return ''
+  return catalogueEntry(e)?.message ?? ''
+}

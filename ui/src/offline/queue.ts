@@ -6,6 +6,7 @@ import { useSyncExternalStore } from 'react'
 import { api, isApiError, TIMEOUT_CODE, type RequestOptions } from '../api/client.ts'
 import type { Schema } from '../api/contract.ts'
 import { idbStore, memoryStore, type KeyedStore } from './idb.ts'
+import { userMessage } from '../lib/errors.ts'
 
 /** What was booked: the screen's words for it come with the booking (`summary`). */
 export type BookingKind = 'issue' | 'receipt' | 'byProduct' | 'goodsReceipt' | 'transfer' | 'count' | 'hours'
@@ -223,7 +224,7 @@ async function run(by: Owner, send: Send): Promise<number> {
     } catch (e) {
       const refused = isApiError(e) && (e.status === 400 || e.status === 409 || e.status === 422)
       const unanswered = isApiError(e) && e.code === TIMEOUT_CODE
-      const message = e instanceof Error ? e.message : String(e)
+      const message = userMessage(e)
       await store.put(refused ? { ...b, refused: message } : { ...b, tries: b.tries + (unanswered ? 1 : 0), lastError: message })
       if (!refused) break
     }

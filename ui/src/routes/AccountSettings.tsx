@@ -4,6 +4,7 @@ import { updateUserPreferences } from '../api/org.ts'
 import { queryKeys, useSession } from '../api/queries.ts'
 import { LoadingScreen } from '../components/LoadingScreen.tsx'
 import { LANGUAGES, setLanguage, t, useLanguage, type Language } from '../i18n/index.ts'
+import { userMessage } from '../lib/errors.ts'
 
 /** The signed-in user's own settings: who they are, and the language of the app. */
 export default function AccountSettings() {
@@ -73,7 +74,7 @@ export default function AccountSettings() {
         </fieldset>
         {save.isError && (
           <p role="alert" className="mt-2 text-sm text-red-700">
-            {save.error.message}
+            {userMessage(save.error)}
           </p>
         )}
       </section>

@@ -7,6 +7,7 @@ import { SETUP_STATE_PREFIX } from '../api/setup.ts'
 import { t } from '../i18n/index.ts'
 import { HOME, landingAfterSignIn } from '../lib/access.ts'
 import { SetupReturn } from './FirstRunSetup.tsx'
+import { userMessage } from '../lib/errors.ts'
 
 /** The provider's return: a first-run setup's test sign-in, or a user's sign-in. */
 export default function Callback() {
@@ -43,7 +44,7 @@ function SignIn({ params }: { params: URLSearchParams }) {
     ...SINGLE_USE,
   })
 
-  const failure = !code ? (providerError ?? t('callback.missingCode')) : signIn.error?.message
+  const failure = !code ? (providerError ?? t('callback.missingCode')) : userMessage(signIn.error)
   if (failure) {
     return (
       <div role="alert" className="m-auto max-w-md rounded-lg bg-white p-6 text-center shadow">

@@ -5,6 +5,7 @@ import { SyncButton } from '../components/SyncButton.tsx'
 import { StockTable } from '../components/StockTable.tsx'
 import { t } from '../i18n/index.ts'
 import { hasFullAccess, organizationName } from '../lib/access.ts'
+import { userMessage } from '../lib/errors.ts'
 
 /** The organization, Sync Data, and the Table view of stock in all locations. */
 export default function Dashboard() {
@@ -28,7 +29,7 @@ export default function Dashboard() {
       {!full && <ActivationNotice session={session} />}
       {(endpoints.error ?? status.error) && (
         <p role="alert" className="text-red-700">
-          {(endpoints.error ?? status.error)?.message}
+          {userMessage(endpoints.error ?? status.error)}
         </p>
       )}
       {full && <StockTable division={session.division} />}

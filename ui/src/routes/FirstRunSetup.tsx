@@ -8,6 +8,7 @@ import { finishSetup, getSetup, hostChoices, testSetup, type SetupNeeded, type S
 import { inputClass, labelClass, primaryButton } from '../components/formStyles.ts'
 import { t } from '../i18n/index.ts'
 import { HOME } from '../lib/access.ts'
+import { userMessage } from '../lib/errors.ts'
 
 /**
  * First run: the server has no Exact Online app yet. A local administrator registers the app
@@ -32,7 +33,7 @@ export function FirstRunSetup({ status }: { status: SetupNeeded }) {
       const { authorizeUrl } = await testSetup({ setupCode, clientId, clientSecret, baseUrl })
       window.location.assign(authorizeUrl)
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err))
+      setError(userMessage(err))
       setBusy(false)
     }
   }
@@ -146,7 +147,7 @@ export function SetupReturn({ code, state }: { code: string; state: string }) {
     return (
       <div role="alert" className="m-auto max-w-md rounded-lg bg-white p-6 text-center shadow">
         <h1 className="mb-2 text-lg font-semibold text-red-800">{t('setup.failed')}</h1>
-        <p className="mb-4 text-slate-700">{finish.error.message}</p>
+        <p className="mb-4 text-slate-700">{userMessage(finish.error)}</p>
         <Link to={HOME} replace className="text-sky-800 underline">
           {t('callback.backHome')}
         </Link>

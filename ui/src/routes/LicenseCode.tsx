@@ -6,6 +6,7 @@ import { queryKeys, useSession } from '../api/queries.ts'
 import { t } from '../i18n/index.ts'
 import { formatDate } from '../lib/dateTime.ts'
 import { DASHBOARD } from '../lib/access.ts'
+import { userMessage } from '../lib/errors.ts'
 
 /** Activates the organization named by ?division=&customer= with a licence code. */
 export default function LicenseCode() {
@@ -88,7 +89,7 @@ export default function LicenseCode() {
         />
         {activation.isError && (
           <p id="licence-error" role="alert" className="mt-2 text-sm text-red-700">
-            {activation.error.message}
+            {userMessage(activation.error)}
           </p>
         )}
         <button

@@ -12,6 +12,7 @@ import { LoadingScreen } from '../components/LoadingScreen.tsx'
 import { locale, t, type MessageKey } from '../i18n/index.ts'
 import { withDivision } from '../lib/access.ts'
 import { formatServerTime } from '../lib/dateTime.ts'
+import { userMessage } from '../lib/errors.ts'
 
 const STATE_LABEL: Record<EntryState, MessageKey> = {
   pending: 'mng.state.pending',
@@ -196,7 +197,7 @@ export function OutboxPanel() {
       </header>
       {(outbox.error ?? failure) && (
         <p role="alert" className="px-4 pt-3 text-sm text-red-700">
-          {(outbox.error ?? failure)?.message}
+          {userMessage(outbox.error ?? failure)}
         </p>
       )}
       {outbox.data && outbox.data.entries.length === 0 && <p className="p-4 text-sm text-slate-500">{t('mng.outboxEmpty')}</p>}
@@ -309,7 +310,7 @@ export default function Management() {
       </div>
       {(status.error ?? endpoints.error) && (
         <p role="alert" className="text-red-700">
-          {(status.error ?? endpoints.error)?.message}
+          {userMessage(status.error ?? endpoints.error)}
         </p>
       )}
       {status.data && endpoints.data ? <Tables status={status.data} endpoints={endpoints.data} /> : <LoadingScreen />}

@@ -6,6 +6,7 @@ import { endSessions, getSessions } from '../api/org.ts'
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx'
 import { t } from '../i18n/index.ts'
 import { formatServerTime } from '../lib/dateTime.ts'
+import { userMessage } from '../lib/errors.ts'
 
 type UserSessions = Schema<'UserSessions'>
 
@@ -61,7 +62,7 @@ export function SignedInUsers({ session }: { session: Session }) {
       )}
       {(users.error ?? end.error) && (
         <p role="alert" className="text-sm text-red-700">
-          {(users.error ?? end.error)?.message}
+          {userMessage(users.error ?? end.error)}
         </p>
       )}
       {asking && (

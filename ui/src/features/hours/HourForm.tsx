@@ -8,6 +8,7 @@ import { hoursError, type Activity, type HourEntry } from './logic.ts'
 import { parseQuantity } from '../../lib/quantity.ts'
 import { ActivityChoice } from './ActivityChoice.tsx'
 import { StepPicker, type Picked } from './StepPicker.tsx'
+import { userMessage } from '../../lib/errors.ts'
 
 export interface Editing {
   entry: HourEntry | null
@@ -61,7 +62,7 @@ export function HourForm({ employees, editing, onSaved, onClose }: { employees: 
       )
       setOutcome(res)
     } catch (err) {
-      setSendError(err instanceof Error ? err.message : String(err))
+      setSendError(userMessage(err))
     } finally {
       setSending(false)
     }

@@ -9,6 +9,7 @@ import { useIsWide } from '../../lib/media.ts'
 import { OperatorMode } from './OperatorMode.tsx'
 import { WeekView } from './WeekView.tsx'
 import { LIVE_LIST_RETRY } from '../../api/queryClient.ts'
+import { userMessage } from '../../lib/errors.ts'
 
 type Mode = 'week' | 'operator'
 
@@ -43,7 +44,7 @@ export default function Hours() {
       </div>
       {(employees.error ?? employees.failureReason) && (
         <p role="alert" className="text-red-700">
-          {t('hours.employeesError', { message: (employees.error ?? employees.failureReason)?.message ?? '' })}
+          {t('hours.employeesError', { message: userMessage(employees.error ?? employees.failureReason) })}
         </p>
       )}
       {mode === 'week' ? (

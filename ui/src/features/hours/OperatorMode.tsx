@@ -12,6 +12,7 @@ import { isoDay } from '../../lib/odata.ts'
 import { formatQuantity, parseQuantity } from '../../lib/quantity.ts'
 import { ActivityChoice } from './ActivityChoice.tsx'
 import { StepPicker, type Picked } from './StepPicker.tsx'
+import { userMessage } from '../../lib/errors.ts'
 
 function useNow(): number {
   const [now, setNow] = useState(() => Date.now())
@@ -58,8 +59,6 @@ async function readTimers() {
   const list = await fetchTimers()
   return { timers: list.timers, offset: clockOffset(list, Date.now()) }
 }
-
-const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e))
 
 /** The check before booking a stopped timer: the hours, editable, then Book or Cancel. */
 function StopCheck({
@@ -177,7 +176,7 @@ export function OperatorMode({ employees, division, onBooked }: { employees: Emp
       setPicked({ order: null, step: null })
       await refresh()
     } catch (e) {
-      setProblem(messageOf(e))
+      setProblem(userMessage(e))
     } finally {
       setBusy(null)
     }
@@ -192,7 +191,7 @@ export function OperatorMode({ employees, division, onBooked }: { employees: Emp
       // stopped on another handheld meanwhile: it is gone, as meant
       if (!isApiError(e, 404)) {
         setGone((g) => new Set([...g].filter((id) => id !== timer.id)))
-        return messageOf(e)
+        return userMessage(e)
       }
     }
     await refresh()
@@ -228,7 +227,7 @@ export function OperatorMode({ employees, division, onBooked }: { employees: Emp
         setChecking(null)
         setProblem(t('hours.timerGone'))
         await refresh()
-      } else setProblem(messageOf(e))
+      } else setProblem(userMessage(e))
     } finally {
       setBusy(null)
     }

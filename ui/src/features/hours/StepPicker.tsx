@@ -6,6 +6,7 @@ import { inputClass, labelClass, secondaryButton } from '../../components/formSt
 import { t } from '../../i18n/index.ts'
 import { shopOrderNumberOf } from '../../lib/scan.ts'
 import { shopOrderStatusName } from '../../lib/status.ts'
+import { userMessage } from '../../lib/errors.ts'
 
 export interface Picked {
   order: ShopOrderRef | null
@@ -36,7 +37,7 @@ export function StepPicker({ value, onChange, initialNumber = '' }: { value: Pic
       setLooked({ number: n, found: !!order })
       onChange({ order, step: null })
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e))
+      setError(userMessage(e))
     }
   }
 

@@ -13,6 +13,7 @@ import { oldestAsOf } from '../../api/live.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { DeleteInExact } from '../../components/DeleteInExact.tsx'
 import { HourForm, type Editing } from './HourForm.tsx'
+import { userMessage } from '../../lib/errors.ts'
 
 const fmt = (n: number) => (n ? formatQuantity(n, locale()) : '')
 /** The organization's today as a local midnight, the weeks' arithmetic. */
@@ -81,7 +82,7 @@ export function WeekView({ employees, employeesAsOf = null }: { employees: Emplo
         {week.isPending && <p className="text-slate-500">{t('app.loading')}</p>}
         {week.error && (
           <p role="alert" className="text-red-700">
-            {t('hours.loadError', { message: week.error.message })}
+            {t('hours.loadError', { message: userMessage(week.error) })}
           </p>
         )}
         {week.isSuccess && totals.length === 0 && <p className="text-slate-600">{t('hours.noneThisWeek')}</p>}

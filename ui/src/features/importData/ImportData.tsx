@@ -8,6 +8,7 @@ import { Loading } from '../../components/Loading.tsx'
 import { locale, t, type MessageKey } from '../../i18n/index.ts'
 import { formatServerTime } from '../../lib/dateTime.ts'
 import { checkHeader, firstLine, MAX_IMPORT_BYTES, percent, timeLeft, type ExportHeader, type HeaderCheck } from './logic.ts'
+import { userMessage } from '../../lib/errors.ts'
 
 const primary = 'min-h-12 rounded-md bg-sky-800 px-4 py-2 font-medium text-white hover:bg-sky-900 disabled:opacity-60'
 const secondary = 'min-h-12 rounded-md border border-sky-800 px-4 py-2 font-medium text-sky-900 hover:bg-sky-50'
@@ -177,7 +178,7 @@ export default function ImportData() {
         )}
         {preview.error && (
           <p role="alert" className="text-red-700">
-            {preview.error.message}
+            {userMessage(preview.error)}
           </p>
         )}
         {preview.data && !run.data && (
@@ -193,7 +194,7 @@ export default function ImportData() {
         )}
         {run.error && (
           <p role="alert" className="text-red-700">
-            {run.error.message}
+            {userMessage(run.error)}
           </p>
         )}
         {run.data?.applied && (

@@ -11,6 +11,7 @@ import { orgToday } from '../../lib/dateTime.ts'
 import { materialLines, projectAll, purchaseFlow, type ItemProjection } from '../../lib/shortage.ts'
 import { MaterialFilters, NO_MATERIAL_FILTERS, type MaterialFilterState } from './MaterialFilters.tsx'
 import { MaterialRow } from './MaterialRow.tsx'
+import { userMessage } from '../../lib/errors.ts'
 
 /** Rows rendered at first; more on demand (a big organization has thousands of materials in demand). */
 const PAGE = 100
@@ -80,7 +81,7 @@ export default function Materials() {
       )}
       {purchases.error && (
         <p role="alert" className="rounded bg-amber-50 p-3 text-sm text-amber-900">
-          {t('materials.poFailed', { message: purchases.error.message })}
+          {t('materials.poFailed', { message: userMessage(purchases.error) })}
         </p>
       )}
       {issued.error && (
@@ -90,7 +91,7 @@ export default function Materials() {
       )}
       {local.error && (
         <p role="alert" className="rounded bg-red-50 p-3 text-red-800">
-          {t('materials.loadFailed', { message: local.error.message })}
+          {t('materials.loadFailed', { message: userMessage(local.error) })}
         </p>
       )}
       {local.isPending ? (

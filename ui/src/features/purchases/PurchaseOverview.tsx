@@ -8,6 +8,7 @@ import { t } from '../../i18n/index.ts'
 import { filterLines, groupLines, isLate, suppliersOf, type GroupBy, type PurchaseFilters } from '../../lib/purchases.ts'
 import { formatDay, orgToday } from '../../lib/dateTime.ts'
 import { PurchaseLineRow } from './PurchaseLineRow.tsx'
+import { userMessage } from '../../lib/errors.ts'
 
 const FIELD = 'flex min-w-40 flex-1 flex-col gap-1 text-sm font-medium'
 const CONTROL =
@@ -92,7 +93,7 @@ export default function PurchaseOverview() {
       {query.isPending && <p role="status">{t('purchases.loading')}</p>}
       {query.error && (
         <p role="alert" className="rounded bg-red-50 p-3 text-red-800">
-          {t('purchases.loadFailed', { message: query.error.message })}{' '}
+          {t('purchases.loadFailed', { message: userMessage(query.error) })}{' '}
           <button type="button" className="underline" onClick={() => void query.refetch()}>
             {t('purchases.retry')}
           </button>

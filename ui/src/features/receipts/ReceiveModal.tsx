@@ -18,6 +18,7 @@ import { LIVE_LIST_RETRY } from '../../api/queryClient.ts'
 import { UNTRACKED, type NumbersReport } from '../tracking/logic.ts'
 import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
 import { unlocatedIds, type WarehouseRef } from '../scanning/places.ts'
+import { userMessage } from '../../lib/errors.ts'
 
 interface StorageLocation {
   ID: string
@@ -181,7 +182,7 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
       for (const b of bodies) done.push({ order: b.orderNumber, outcome: await createGoodsReceipt(b.body, t('offline.goodsReceipt', { number: b.orderNumber, lines: b.lines })) })
       setDrafts({})
     } catch (e) {
-      setSendError(e instanceof Error ? e.message : String(e))
+      setSendError(userMessage(e))
     } finally {
       setOutcomes((o) => [...done, ...o])
       setSending(false)
@@ -241,7 +242,7 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
           <AsOf asOf={oldestAsOf(lines.data?.asOf, locations.data?.asOf)} compact />
           {(locations.error ?? locations.failureReason) && (
             <p role="alert" className="text-xs text-red-700">
-              {(locations.error ?? locations.failureReason)?.message}
+              {userMessage(locations.error ?? locations.failureReason)}
             </p>
           )}
         </div>
@@ -249,7 +250,7 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
           {lines.isPending && <p className="p-4 text-slate-500">{t('receipts.loadingLines')}</p>}
           {lines.error && (
             <p role="alert" className="p-4 text-red-700">
-              {t('receipts.loadError', { message: lines.error.message })}
+              {t('receipts.loadError', { message: userMessage(lines.error) })}
             </p>
           )}
           {lines.isSuccess && matching.length === 0 && <p className="p-4 text-slate-600">{t('receipts.noOpenLines')}</p>}

@@ -15,6 +15,7 @@ import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
 import { trackingOfAny, UNTRACKED } from '../tracking/logic.ts'
 import { suggestedIssue, toIssue } from './toIssue.ts'
 import { useKeptIssues, useOrdersNeeding } from './needing.ts'
+import { userMessage } from '../../lib/errors.ts'
 
 const fmt = (n: number) => formatQuantity(n, locale(), 3)
 
@@ -107,7 +108,7 @@ export function IssuePanel({
     >
       {orders.isPending && <p role="status">{t('scanning.loading')}</p>}
       <AsOf asOf={answer.data?.asOf} compact title={(time) => t('scanning.keptTitle', { time })} />
-      {orders.error && <p role="alert" className="text-red-700">{orders.error.message}</p>}
+      {orders.error && <p role="alert" className="text-red-700">{userMessage(orders.error)}</p>}
       {orders.data?.length === 0 && <p className="text-slate-700">{t('scanning.noOrdersNeeding')}</p>}
       {orders.data && orders.data.length > 0 && (
         <fieldset className="flex flex-col gap-2">

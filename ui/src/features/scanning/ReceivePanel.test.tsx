@@ -6,6 +6,7 @@ import { json, outboxEntry } from '../../test/fixtures.ts'
 import type { OpenLine } from '../receipts/logic.ts'
 import type { ScannedItem } from './api.ts'
 import { ReceivePanel } from './ReceivePanel.tsx'
+import { t } from '../../i18n/index.ts'
 
 const feedback = vi.hoisted(() => ({ signal: vi.fn() }))
 vi.mock('../../lib/feedback.ts', () => feedback)
@@ -100,11 +101,14 @@ describe('ReceivePanel', () => {
     expect(sent[0].body).toEqual({ GoodsReceiptLines: [{ PurchaseOrderLineID: 'pol-2', QuantityReceived: 5 }] })
   })
 
-  it('says so when nothing is open to receive, and that purchase orders could not be read', async () => {
-    purchases.fetchOpenLinesOfItem.mockRejectedValue(new Error('Exact Online did not answer.'))
+  it('says so when nothing is open to receive, and that purchase orders could not be read, in the catalogue\'s words', async () => {
+    // the browser's own words for a call that got no answer never reach the worker
+    purchases.fetchOpenLinesOfItem.mockRejectedValue(new TypeError('Failed to fetch'))
     stubServer()
     show()
-    expect(await screen.findByText('Could not read the purchase orders from Exact Online: Exact Online did not answer.')).toBeTruthy()
+    const said = await screen.findByText(/^Could not read the purchase orders from Exact Online: /)
+    expect(said.textContent).toBe(`Could not read the purchase orders from Exact Online: ${t('error.network')}`)
+    expect(said.textContent).not.toContain('Failed to fetch')
     expect(await screen.findByText('No open purchase order or shop order for this item.')).toBeTruthy()
   })
 })

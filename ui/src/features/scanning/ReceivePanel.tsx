@@ -15,6 +15,7 @@ import { bigButton, bookingWords, checkQuantity, ConfirmOver, control, field, lo
 import { isCatalogueRef, liveOrKept, type ScanCatalogue } from '../../offline/catalogue.ts'
 import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
 import { trackingOf, UNTRACKED } from '../tracking/logic.ts'
+import { userMessage } from '../../lib/errors.ts'
 
 const fmt = (n: number | null | undefined) => formatQuantity(n ?? 0, locale(), 3)
 
@@ -115,10 +116,10 @@ export function ReceivePanel({
       >
         {loading && <p role="status">{t('scanning.loading')}</p>}
         <AsOf asOf={answer.data?.asOf} compact title={(time) => t('scanning.keptTitle', { time })} />
-        {making.error && <p role="alert" className="text-red-700">{making.error.message}</p>}
+        {making.error && <p role="alert" className="text-red-700">{userMessage(making.error)}</p>}
         {purchase.error && (
           <p role="alert" className="text-red-700">
-            {t('scanning.purchaseLinesFailed', { message: purchase.error.message })}
+            {t('scanning.purchaseLinesFailed', { message: userMessage(purchase.error) })}
           </p>
         )}
         {!loading && nothing && <p className="text-slate-700">{t('scanning.nothingToReceive')}</p>}

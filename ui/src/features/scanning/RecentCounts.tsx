@@ -8,6 +8,7 @@ import { DeleteInExact } from '../../components/DeleteInExact.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { formatDate } from '../../lib/dateTime.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
+import { userMessage } from '../../lib/errors.ts'
 
 /**
  * The item's counts of the last two weeks, read live: a draft (a count not processed) can be
@@ -24,7 +25,7 @@ export function RecentCounts({ item }: { item: string }) {
       {counts.isPending && <p className="text-sm text-slate-500">{t('app.loading')}</p>}
       {counts.error && (
         <p role="alert" className="text-sm text-red-700">
-          {counts.error.message}
+          {userMessage(counts.error)}
         </p>
       )}
       <AsOf asOf={counts.data?.asOf} />

@@ -10,6 +10,7 @@ import { fitsUnit, formatQuantity, fractionsAllowed } from '../../lib/quantity.t
 import type { LocationRef } from '../../lib/scan.ts'
 import { isWarehousePlace } from './places.ts'
 import { WriteStatus } from '../../components/WriteStatus.tsx'
+import { userMessage } from '../../lib/errors.ts'
 
 export const field = 'flex flex-col gap-1 text-base font-medium'
 export const control =
@@ -120,7 +121,7 @@ export function WriteOutcome({ error, data }: { error: Error | null; data: BookR
   if (error) {
     return (
       <p role="alert" data-testid="write-status" data-state="refused" className="rounded-md bg-red-50 p-3 text-base text-red-800">
-        {t('scanning.refused', { message: error.message })}
+        {t('scanning.refused', { message: userMessage(error) })}
       </p>
     )
   }

@@ -8,6 +8,7 @@ import { fetchNumbers, trackingKeys, type NumbersAnswer, type Place } from './ap
 import { batchReport, pickFirst, prefillBatches, type BatchLine, type NumbersReport, type StockBatch } from './logic.ts'
 import { useScanTaker } from './scans.ts'
 import { useReport } from './report.ts'
+import { userMessage } from '../../lib/errors.ts'
 
 const control = 'min-h-12 min-w-0 rounded-md border border-slate-300 bg-white px-3 text-lg focus:ring-2 focus:ring-sky-600 focus:outline-none'
 const smallButton = 'min-h-12 rounded-md border border-sky-800 px-3 font-medium text-sky-900'
@@ -113,7 +114,7 @@ export function BatchPicker({
       {mode === 'take' && listed.isPending && !!place && <p role="status">{t('tracking.batchLoading')}</p>}
       {listed.error && (
         <p role="alert" className="text-sm text-red-700">
-          {t('tracking.readFailed', { message: listed.error.message })}
+          {t('tracking.readFailed', { message: userMessage(listed.error) })}
         </p>
       )}
       {mode === 'take' && listed.isSuccess && !answer && <p className="text-sm text-amber-800">{t('tracking.batchNoList')}</p>}

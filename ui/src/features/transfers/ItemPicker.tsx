@@ -4,6 +4,7 @@ import { findItems, type FoundItem } from './api.ts'
 import { inputClass, labelClass, secondaryButton } from '../../components/formStyles.ts'
 import { t } from '../../i18n/index.ts'
 import { classifyScan, cleanScan, type LocationRef } from '../../lib/scan.ts'
+import { userMessage } from '../../lib/errors.ts'
 
 /**
  * The transfer's scan box: an item (an exact code or barcode is taken at once, else candidates to
@@ -90,7 +91,7 @@ export function ItemPicker({
         )}
         {find.error && (
           <p role="alert" className="text-sm text-red-700">
-            {find.error.message}
+            {userMessage(find.error)}
           </p>
         )}
         {candidates.length > 0 && (

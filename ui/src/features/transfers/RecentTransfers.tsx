@@ -10,6 +10,7 @@ import { againWhileStored, LIVE_STALE_MS } from '../../api/exactDirect.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { DeleteInExact } from '../../components/DeleteInExact.tsx'
 import { InfoTip } from '../../components/Tooltip.tsx'
+import { userMessage } from '../../lib/errors.ts'
 
 /** Rows shown; older ones are in Exact Online. */
 const SHOWN = 50
@@ -33,7 +34,7 @@ export function RecentTransfers() {
       {recent.isPending && <p className="text-slate-500">{t('app.loading')}</p>}
       {recent.error && (
         <p role="alert" className="text-red-700">
-          {t('transfers.loadError', { message: recent.error.message })}
+          {t('transfers.loadError', { message: userMessage(recent.error) })}
         </p>
       )}
       <AsOf asOf={recent.data?.asOf} />

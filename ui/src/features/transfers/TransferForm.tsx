@@ -16,6 +16,7 @@ import type { LocationRef } from '../../lib/scan.ts'
 import { LIVE_LIST_RETRY } from '../../api/queryClient.ts'
 import { trackingOf, UNTRACKED } from '../tracking/logic.ts'
 import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
+import { userMessage } from '../../lib/errors.ts'
 
 interface StorageLocation {
   ID: string
@@ -121,7 +122,7 @@ export function TransferForm() {
       setQuantity('')
       setTried(false)
     } catch (e) {
-      setSendError(e instanceof Error ? e.message : String(e))
+      setSendError(userMessage(e))
     } finally {
       setSending(false)
     }
@@ -208,7 +209,7 @@ export function TransferForm() {
           )}
           {(locations.error ?? locations.failureReason) && (
             <p role="alert" className="text-sm text-red-700">
-              {(locations.error ?? locations.failureReason)?.message}
+              {userMessage(locations.error ?? locations.failureReason)}
             </p>
           )}
           {from && (
