@@ -35,6 +35,7 @@ import { ScanInput } from './ScanInput.tsx'
 import { TransferPanel } from './TransferPanel.tsx'
 import { routeScan } from '../tracking/scans.ts'
 import { isWarehousePlace, placesOf, sourcesOf, unlocatedIds, type WarehouseRef } from './places.ts'
+import { userMessage } from '../../lib/errors.ts'
 
 type Action = 'issue' | 'receive' | 'transfer' | 'count' | 'label'
 
@@ -273,8 +274,8 @@ export default function Scanning() {
           itemAsked,
         })
       } catch (e) {
-        if (isNetworkFailure(e)) await scanKept().catch((k: unknown) => fail(k instanceof Error ? k.message : String(k)))
-        else fail(e instanceof Error ? e.message : String(e))
+        if (isNetworkFailure(e)) await scanKept().catch((k: unknown) => fail(userMessage(k)))
+        else fail(userMessage(e))
       } finally {
         setBusy(false)
       }
@@ -299,7 +300,10 @@ export default function Scanning() {
   const places = placesOf(all, warehouses.data?.rows ?? kept?.unlocatedWarehouses())
   const itemLocations = all.filter((l) => stockRows?.some((s) => s.StorageLocation === l.ID))
   const itemPlaces = [...itemLocations, ...sourcesOf(places.filter((p) => isWarehousePlace(p.ID)), new Set(), warehouseRows)]
+  // the stock-based panels start again once the stock is known (their places and defaults come
+  // from it); receiving and labels do not use it, so what the worker typed there stays
   const panelKey = `${current?.seq}-${action}-${location?.ID ?? ''}-${stock.isSuccess}`
+  const stockFreeKey = `${current?.seq}-${action}-${location?.ID ?? ''}`
 
   return (
     <div className="mx-auto flex w-full max-w-2xl flex-1 flex-col gap-3 p-3 md:p-6">
@@ -334,7 +338,7 @@ export default function Scanning() {
       {camera && !cameraProblem && <CameraScanner onScan={scan} onClose={closeCamera} />}
       {locations.error && (
         <p role="alert" className="text-red-700">
-          {t('scanning.locationsFailed', { message: locations.error.message })}
+          {t('scanning.locationsFailed', { message: userMessage(locations.error) })}
         </p>
       )}
       <AsOf asOf={locations.data?.asOf} compact />
@@ -398,7 +402,7 @@ export default function Scanning() {
               />
             )}
             {action === 'receive' && (
-              <ReceivePanel key={panelKey} item={current.item} location={location} scanned={current.order} scannedLine={current.line} catalogue={kept} />
+              <ReceivePanel key={stockFreeKey} item={current.item} location={location} scanned={current.order} scannedLine={current.line} catalogue={kept} />
             )}
             {action === 'transfer' && (
               <TransferPanel key={panelKey} item={current.item} location={location} stock={stockRows ?? []} warehouseStock={warehouseRows} locations={places} />
@@ -418,7 +422,7 @@ export default function Scanning() {
               (namedByCatalogue ? (
                 <p className="text-sm text-slate-600">{t('scanning.keptNoLabels')}</p>
               ) : (
-                <LabelPanel key={panelKey} source="item_direct" id={current.item.ID} title={t('scanning.labelTitle')} />
+                <LabelPanel key={stockFreeKey} source="item_direct" id={current.item.ID} title={t('scanning.labelTitle')} />
               ))}
           </ItemCard>
         </>
