@@ -1,9 +1,10 @@
 import { QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '../api/queryClient.ts'
 import { json, printer, session } from '../test/fixtures.ts'
 import { LabelActions } from './LabelActions.tsx'
+import type { PrintJob } from './PrintJobStatus.tsx'
 
 const PRINTERS = [
   printer({ name: 'Desk' }),
@@ -11,6 +12,28 @@ const PRINTERS = [
   printer({ name: 'Receipts desk', label_types: ['receipts'] }),
 ]
 const RESULT = { status: 'SUCCESS', labels: 6, messages: [] }
+
+/** The job the server queued, as a poll finds it. */
+const job = (over: Partial<PrintJob>): PrintJob => ({
+  id: 41,
+  printer: 'Floor',
+  label_type: 'cnc-new',
+  title: 'Shop order 7',
+  labels: 6,
+  state: 'queued',
+  state_text: 'Queued',
+  cancelling: false,
+  message: null,
+  attempts: 0,
+  format: null,
+  printer_job_id: null,
+  created: '2026-11-28T08:00:00Z',
+  updated: '2026-11-28T08:00:00Z',
+  ...over,
+})
+
+/** What a poll of job 41 answers. */
+let polled: PrintJob = job({})
 
 interface Sent {
   url: string
@@ -24,12 +47,13 @@ function serve(preferences: Record<string, unknown>): Sent[] {
     vi.fn(async (url: string, init?: RequestInit) => {
       if (url === '/api/v1/auth/session') return json(session({ organizationDetails: { ...session().organizationDetails, preferences } }))
       if (url === '/api/v1/printers') return json(PRINTERS)
+      if (url === '/api/v1/printers/jobs/41') return json(polled)
       const body = JSON.parse(String(init?.body)) as Record<string, unknown>
       sent.push({ url, body })
       if (url === '/api/v1/labels') {
         return new Response(new Blob(['%PDF-1.4']), { headers: { 'Content-Type': 'application/pdf', 'X-Label-Result': JSON.stringify(RESULT) } })
       }
-      if (url === '/api/v1/labels/print') return json({ job: { id: 41, state: 'queued', printer: body.printer }, result: RESULT }, 202)
+      if (url === '/api/v1/labels/print') return json({ job: job({ printer: String(body.printer) }), result: RESULT }, 202)
       return json({ error: { code: 'not_found', message: url } }, 404)
     }),
   )
@@ -37,12 +61,15 @@ function serve(preferences: Record<string, unknown>): Sent[] {
 }
 
 function show(ui: React.ReactElement) {
-  render(<QueryClientProvider client={createQueryClient()}>{ui}</QueryClientProvider>)
+  const client = createQueryClient()
+  render(<QueryClientProvider client={client}>{ui}</QueryClientProvider>)
+  return client
 }
 
 const tab = { location: { href: '' }, close: vi.fn() }
 
 beforeEach(() => {
+  polled = job({})
   tab.location.href = ''
   vi.stubGlobal('open', vi.fn(() => tab))
   URL.createObjectURL = vi.fn(() => 'blob:labels')
@@ -68,7 +95,7 @@ describe('LabelActions takes Global Settings', () => {
     expect([...printer.options].map((o) => o.value)).toEqual(['', 'Desk', 'Floor'])
 
     fireEvent.click(within(section).getByRole('button', { name: 'Print (3×)' }))
-    await within(section).findByText('Sent to Floor: print job 41, queued.')
+    await within(section).findByText('Print job 41 is queued for Floor.')
     expect(sent).toEqual([
       { url: '/api/v1/labels/print', body: { source: 'shop_order', ids: ['so-1'], type: 'cnc-new', printer: 'Floor', copies: 3 } },
     ])
@@ -82,7 +109,7 @@ describe('LabelActions takes Global Settings', () => {
     fireEvent.change(screen.getByLabelText('Label type'), { target: { value: 'electrical-NEW' } })
     fireEvent.click(screen.getByRole('button', { name: 'Open as PDF' }))
     expect(window.open).toHaveBeenCalledWith('', '_blank')
-    await screen.findByText('SUCCESS: 6 label(s)')
+    await screen.findByText('6 labels made.')
     expect(tab.location.href).toBe('blob:labels')
     expect(sent).toEqual([{ url: '/api/v1/labels', body: { source: 'shop_order', ids: ['so-1'], type: 'electrical-NEW', copies: 3 } }])
   })
@@ -94,7 +121,7 @@ describe('LabelActions takes Global Settings', () => {
     await waitFor(() => expect(printer.value).toBe('Floor'))
     expect((screen.getByLabelText('Label type') as HTMLSelectElement).value).toBe('electrical-x4')
     fireEvent.click(screen.getByRole('button', { name: 'Open as PDF' }))
-    await screen.findByText('SUCCESS: 6 label(s)')
+    await screen.findByText('6 labels made.')
     fireEvent.click(screen.getByRole('button', { name: 'Print (3×)' }))
     await screen.findByRole('status')
     const ids = [{ id: 'it-1', print_count: 3 }]
@@ -128,5 +155,91 @@ describe('LabelActions takes Global Settings', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Open as PDF' }))
     expect((await screen.findByRole('alert')).textContent).toBe('There are no labels to print that fit the desired criteria')
     expect(tab.close).toHaveBeenCalled()
+  })
+})
+
+describe('LabelActions names label types and follows the print job', () => {
+  it('lists the label types by their names and sizes, sending the type’s own value', async () => {
+    const sent = serve(SETTINGS)
+    show(<LabelActions source="shop_order" ids={['so-1']} title="Labels" />)
+    await screen.findByRole('button', { name: 'Print (3×)' })
+    const type = screen.getByLabelText('Label type') as HTMLSelectElement
+    expect([...type.options].map((o) => o.textContent)).toEqual([
+      'Electrical 72001926 (45 × 30 mm, 2 per sheet)',
+      'Electrical 72001925 (45 × 20 mm, 4 per sheet)',
+      'Electrical x4 (45 × 20 mm, 4 per sheet)',
+      'Electrical sticker NEW (70 × 50 mm)',
+      'CNC (100 × 23 mm)',
+      'Goods receipt (76.2 × 44.45 mm)',
+    ])
+    expect(type.selectedOptions[0].textContent).toBe('CNC (100 × 23 mm)')
+    fireEvent.change(type, { target: { value: 'electrical-NEW' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Open as PDF' }))
+    await screen.findByText('6 labels made.')
+    expect(sent[0].body.type).toBe('electrical-NEW')
+  })
+
+  it('lists a type Global Settings saved by number once, by its name', async () => {
+    const sent = serve({ label_type_shop_order: '6' })
+    show(<LabelActions source="shop_order" ids={['so-1']} title="Labels" />)
+    await screen.findByRole('button', { name: 'Print (1×)' })
+    const type = screen.getByLabelText('Label type') as HTMLSelectElement
+    expect(type.options).toHaveLength(6)
+    expect(type.selectedOptions[0].textContent).toBe('CNC (100 × 23 mm)')
+    fireEvent.click(screen.getByRole('button', { name: 'Open as PDF' }))
+    await screen.findByText('6 labels made.')
+    expect(sent[0].body.type).toBe('cnc-new')
+  })
+
+  it('shows a queued print as queued, not as a success, and sounds only once it has printed', async () => {
+    serve(SETTINGS)
+    const onOutcome = vi.fn()
+    const client = show(<LabelActions source="shop_order" ids={['so-1']} title="Labels" onOutcome={onOutcome} />)
+    const printer = (await screen.findByLabelText('Printer')) as HTMLSelectElement
+    await waitFor(() => expect(printer.value).toBe('Floor'))
+    fireEvent.click(screen.getByRole('button', { name: 'Print (3×)' }))
+    const status = await screen.findByRole('status')
+    await within(status).findByText('Print job 41 is queued for Floor.')
+    expect(status.className).not.toContain('emerald')
+    expect(screen.getByTestId('label-print-job').textContent).not.toMatch(/SUCCESS/)
+    expect(screen.getByText('6 labels in this print job.')).toBeTruthy()
+    expect(onOutcome).not.toHaveBeenCalled()
+
+    polled = job({ state: 'completed', state_text: 'Completed' })
+    await act(() => client.refetchQueries({ queryKey: ['printJob', 41] }))
+    await within(status).findByText('Floor printed job 41: 6 labels.')
+    expect(onOutcome.mock.calls).toEqual([[true]])
+  })
+
+  it('sounds a failure when the printer fails the job', async () => {
+    serve(SETTINGS)
+    polled = job({ state: 'failed', state_text: 'Failed', message: 'The printer reports the job Aborted' })
+    const onOutcome = vi.fn()
+    show(<LabelActions source="shop_order" ids={['so-1']} title="Labels" onOutcome={onOutcome} />)
+    const printer = (await screen.findByLabelText('Printer')) as HTMLSelectElement
+    await waitFor(() => expect(printer.value).toBe('Floor'))
+    fireEvent.click(screen.getByRole('button', { name: 'Print (3×)' }))
+    await screen.findByText('Print job 41 on Floor failed.')
+    expect(screen.getByText('Reason: The printer reports the job Aborted')).toBeTruthy()
+    await waitFor(() => expect(onOutcome.mock.calls).toEqual([[false]]))
+  })
+
+  it('says what was left out of the labels in words', async () => {
+    serve(SETTINGS)
+    vi.mocked(fetch).mockImplementation(async (url) =>
+      String(url) === '/api/v1/labels'
+        ? new Response(new Blob(['%PDF-1.4']), {
+            headers: { 'X-Label-Result': JSON.stringify({ status: 'WARNING', labels: 1, messages: ["Skipped ZV-1: items with 'ZV'"] }) },
+          })
+        : String(url) === '/api/v1/auth/session'
+          ? json(session())
+          : json(PRINTERS),
+    )
+    show(<LabelActions source="shop_order" ids={['so-1']} title="Labels" />)
+    await screen.findByRole('button', { name: 'Print (1×)' })
+    fireEvent.click(screen.getByRole('button', { name: 'Open as PDF' }))
+    await screen.findByText('1 label made.')
+    expect(screen.getByText("Skipped ZV-1: items with 'ZV'")).toBeTruthy()
+    expect(screen.getByTestId('label-result').textContent).not.toMatch(/WARNING/)
   })
 })

@@ -1,23 +1,24 @@
 // Printing labels, shared by every screen that prints them: the label type, printer and copies
 // Global Settings choose (the user may change type and printer for this print), the PDF in a
-// tab opened by the click itself, the job on a network printer, and what the server said.
+// tab opened by the click itself, the job on a network printer followed until it has printed or
+// failed, and what the server said of the labels it made.
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { useEffect, useId, useState } from 'react'
 import { openLabelsPdf, printLabels, releasePdfUrl, type LabelResult, type LabelSelection, type LabelSource } from '../api/labels.ts'
 import { getPrinters } from '../api/org.ts'
 import { queryKeys, useSession } from '../api/queries.ts'
-import { t } from '../i18n/index.ts'
-import { chosenPrinter, LABEL_TYPES, labelCopies, labelTypeFor, planCopies, printersFor } from '../lib/labels.ts'
+import { t, tCount } from '../i18n/index.ts'
+import { canonicalType, chosenPrinter, LABEL_TYPES, labelCopies, labelTypeFor, labelTypeName, planCopies, printersFor } from '../lib/labels.ts'
 import { readSettings } from '../routes/GlobalSettings.tsx'
 import { inputClass, labelClass, primaryButton, secondaryButton } from './formStyles.ts'
-import { PrintJobStatus } from './PrintJobStatus.tsx'
+import { PrintJobStatus, type PrintJob } from './PrintJobStatus.tsx'
 
 export interface LabelPrintOptions {
   source: LabelSource
   ids: readonly LabelSelection[]
   /** Copies of each label; Global Settings' when absent (a screen whose counts already hold them passes 1). */
   copies?: number
-  /** Told whether a PDF or a print went well (the handheld's sound). */
+  /** Told whether a PDF was made, or a print job printed (not when it was only queued): the handheld's sound. */
   onOutcome?: (ok: boolean) => void
 }
 
@@ -29,7 +30,8 @@ export function useLabelPrint({ source, ids, copies, onOutcome }: LabelPrintOpti
   // null: nothing picked here yet, so the settings decide (also once they have loaded)
   const [pickedType, setType] = useState<string | null>(null)
   const [pickedPrinter, setPrinter] = useState<string | null>(null)
-  const type = pickedType ?? labelTypeFor(settings, source)
+  // a type saved by number is listed and sent by its name: one entry per type in the list
+  const type = canonicalType(pickedType ?? labelTypeFor(settings, source))
   const printer = chosenPrinter(pickedPrinter, settings, printers.data, type)
   const wanted = copies ?? labelCopies(settings)
   const plan = planCopies(source, ids, wanted)
@@ -46,7 +48,7 @@ export function useLabelPrint({ source, ids, copies, onOutcome }: LabelPrintOpti
   })
   const print = useMutation({
     mutationFn: () => printLabels({ source, ids: plan.ids, type, copies: plan.batchCopies }, printer),
-    onSuccess: () => onOutcome?.(true),
+    // a queued job has printed nothing yet: its end is told by `onJobEnd`
     onError: () => onOutcome?.(false),
   })
 
@@ -74,17 +76,25 @@ export function useLabelPrint({ source, ids, copies, onOutcome }: LabelPrintOpti
       pdf.reset()
       print.mutate()
     },
+    /** For PrintJobStatus: a job that printed went well; one that failed did not; a cancel is the user's own. */
+    onJobEnd: (job: PrintJob) => {
+      if (job.state !== 'cancelled') onOutcome?.(job.state === 'completed')
+    },
   }
 }
 
 export type LabelPrint = ReturnType<typeof useLabelPrint>
 
-/** The server's summary of a generation: its status, how many labels, and what was left out. */
-export function LabelResultNote({ result }: { result: LabelResult | null | undefined }) {
+/**
+ * The server's summary of a generation in words: how many labels were made (for a PDF) or are in
+ * the print job, and what was left out. Its status word (SUCCESS, WARNING) is not for the user: a
+ * print's outcome is the job's, which PrintJobStatus follows.
+ */
+export function LabelResultNote({ result, print = false }: { result: LabelResult | null | undefined; print?: boolean }) {
   if (!result) return null
   return (
-    <div className="text-sm text-slate-700" data-testid="label-result">
-      <p>{t('labels.result', { status: result.status, count: result.labels })}</p>
+    <div className="text-sm text-slate-700" data-testid="label-result" data-status={result.status}>
+      <p>{tCount(print ? 'labels.inJob' : 'labels.made', result.labels)}</p>
       {result.messages.length > 0 && (
         <ul className="list-disc pl-5 text-amber-900">
           {result.messages.map((m) => (
@@ -131,7 +141,7 @@ export function LabelActions({ title, styles = DEFAULT_STYLES, ...options }: Lab
         <select id={typeId} value={l.type} onChange={(e) => l.setType(e.target.value)} className={styles.control}>
           {l.types.map((type) => (
             <option key={type} value={type}>
-              {type}
+              {labelTypeName(type)}
             </option>
           ))}
         </select>
@@ -172,9 +182,9 @@ export function LabelActions({ title, styles = DEFAULT_STYLES, ...options }: Lab
         </>
       )}
       {l.print.isSuccess && (
-        <div role="status" data-testid="label-print-job" className="flex flex-col gap-1 rounded-md bg-emerald-50 p-3 text-emerald-900">
-          <PrintJobStatus job={l.print.data.job} />
-          <LabelResultNote result={l.print.data.result} />
+        <div data-testid="label-print-job" className="flex flex-col gap-2">
+          <PrintJobStatus job={l.print.data.job} onEnd={l.onJobEnd} />
+          <LabelResultNote result={l.print.data.result} print />
         </div>
       )}
       {error && (

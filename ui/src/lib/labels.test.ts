@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { Printer } from '../api/org.ts'
+import { setLanguage } from '../i18n/index.ts'
 import { printer } from '../test/fixtures.ts'
 import { readSettings } from '../routes/GlobalSettings.tsx'
-import { chosenPrinter, labelCopies, labelTypeFor, planCopies, printersFor, printerTakes } from './labels.ts'
+import { canonicalType, chosenPrinter, LABEL_TYPES, labelCopies, labelTypeFor, labelTypeName, planCopies, printersFor, printerTakes } from './labels.ts'
 
 const settings = readSettings({
   label_type_shop_order: 'cnc-new',
@@ -31,6 +32,42 @@ describe('label type per source', () => {
     expect(labelTypeFor(none, 'shop_order')).toBe('electrical-72001926')
     expect(labelTypeFor(none, 'item_direct')).toBe('electrical-72001926')
     expect(labelTypeFor(none, 'goods_receipt')).toBe('receipts')
+  })
+})
+
+describe('label type names', () => {
+  it('names every type with its label and size, in English and Dutch, never as a bare number', () => {
+    expect(LABEL_TYPES.map(labelTypeName)).toEqual([
+      'Electrical 72001926 (45 × 30 mm, 2 per sheet)',
+      'Electrical 72001925 (45 × 20 mm, 4 per sheet)',
+      'Electrical x4 (45 × 20 mm, 4 per sheet)',
+      'Electrical sticker NEW (70 × 50 mm)',
+      'CNC (100 × 23 mm)',
+      'Goods receipt (76.2 × 44.45 mm)',
+    ])
+    try {
+      setLanguage('nl', false)
+      expect(labelTypeName('receipts')).toBe('Goederenontvangst (76,2 × 44,45 mm)')
+      expect(labelTypeName('electrical-72001926')).toBe('Elektra 72001926 (45 × 30 mm, 2 per vel)')
+    } finally {
+      setLanguage('en', false)
+    }
+  })
+
+  it('names a type saved by number or in another case as the server reads it', () => {
+    expect(labelTypeName('7')).toBe('Goods receipt (76.2 × 44.45 mm)')
+    expect(labelTypeName('ELECTRICAL-new')).toBe('Electrical sticker NEW (70 × 50 mm)')
+    expect(labelTypeName(' 6 ')).toBe('CNC (100 × 23 mm)')
+  })
+
+  it('lists a type saved by number or in another case under its own name', () => {
+    expect(canonicalType('7')).toBe('receipts')
+    expect(canonicalType('Electrical-new')).toBe('electrical-NEW')
+    expect(canonicalType('pallet-a5')).toBe('pallet-a5')
+  })
+
+  it('shows a type this version does not know as it is, with what it prints as', () => {
+    expect(labelTypeName('pallet-a5')).toBe('pallet-a5 (not known here: printed as Electrical 72001926 (45 × 30 mm, 2 per sheet))')
   })
 })
 

@@ -3,6 +3,7 @@
 // the copies of each label.
 import type { LabelSelection, LabelSource } from '../api/labels.ts'
 import { usablePrinters, type Printer } from '../api/org.ts'
+import { t } from '../i18n/index.ts'
 import type { OrgSettings } from '../routes/GlobalSettings.tsx'
 
 /** Label types by name, with the number the server also takes (spec §9). */
@@ -23,12 +24,28 @@ export const LABEL_TYPES = Object.keys(TYPE_NUMBERS) as LabelTypeName[]
 export const MAX_COPIES = 100
 
 /** The type's name and number, for a name (any case) or a number; null for neither. */
-function resolveType(type: string): { name: string; number: number } | null {
+function resolveType(type: string): { name: LabelTypeName; number: number } | null {
   const wanted = type.trim().toLowerCase()
   for (const [name, number] of Object.entries(TYPE_NUMBERS)) {
-    if (name.toLowerCase() === wanted || String(number) === wanted) return { name, number }
+    if (name.toLowerCase() === wanted || String(number) === wanted) return { name: name as LabelTypeName, number }
   }
   return null
+}
+
+/** The type's own name for a name in any case or a number ('7' is 'receipts'); anything else as it is. */
+export function canonicalType(type: string): string {
+  return resolveType(type)?.name ?? type
+}
+
+/**
+ * What a user reads for a label type (a name in any case, or its number): the label and its size,
+ * "Goods receipt (76.2 × 44.45 mm)". A value this version does not know is shown as it is, with
+ * the type the server prints it as. What is stored and sent stays the type's own value.
+ */
+export function labelTypeName(type: string): string {
+  const known = resolveType(type)
+  if (known) return t(`labels.typeName.${known.name}`)
+  return t('labels.typeName.unknown', { type, fallback: t('labels.typeName.electrical-72001926') })
 }
 
 /** The label type Global Settings choose for labels of `source`. */

@@ -17,7 +17,7 @@ import { AdminNotice } from '../components/AdminNotice.tsx'
 import { isAdministrator } from '../api/auth.ts'
 import { t } from '../i18n/index.ts'
 import { hasFullAccess } from '../lib/access.ts'
-import { LABEL_TYPES } from '../lib/labels.ts'
+import { LABEL_TYPES, labelTypeName } from '../lib/labels.ts'
 
 /** The organization preferences this screen edits, with their defaults. */
 export interface OrgSettings {
@@ -98,7 +98,7 @@ function Form({ session }: { session: Session }) {
       <select value={form[key]} onChange={(e) => setForm({ ...form, [key]: e.target.value })} className={input}>
         {LABEL_TYPES.map((lt) => (
           <option key={lt} value={lt}>
-            {lt}
+            {labelTypeName(lt)}
           </option>
         ))}
       </select>

@@ -13,6 +13,7 @@ afterEach(() => {
 const PRINTERS = [
   printer({ name: 'Hall', uri: 'ipp://10.0.0.9:631/ipp/print' }),
   printer({ name: 'Zebra dock', uri: 'ipp://192.168.1.20:631/ipp/print', source: 'discovered', accepted: false, state: 'discovered', accepting_jobs: false }),
+  printer({ name: 'Brother desk', uri: 'ipp://192.168.1.21:631/ipp/print', source: 'discovered', accepted: true, label_types: ['receipts', '6'] }),
 ]
 
 function renderPrinters(administrator: 'none' | 'listed' | 'password', tier: 'full' | 'importData' = 'full', adminPasswordSet = true) {
@@ -72,5 +73,12 @@ describe('NetworkPrinters', () => {
   it('lists them for a session with the import tier too (full access and more)', async () => {
     renderPrinters('password', 'importData')
     expect(await screen.findByRole('button', { name: 'Accept Zebra dock' })).toBeTruthy()
+  })
+
+  it('names the label types a printer holds, never by number', async () => {
+    renderPrinters('listed')
+    await screen.findByText('Brother desk')
+    expect(screen.getByText('Labels: Goods receipt (76.2 × 44.45 mm), CNC (100 × 23 mm)')).toBeTruthy()
+    expect(screen.getByText('Labels: any type')).toBeTruthy()
   })
 })

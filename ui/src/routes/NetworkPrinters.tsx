@@ -5,6 +5,7 @@ import { acceptPrinter, getPrinters, withdrawPrinter } from '../api/org.ts'
 import { queryKeys } from '../api/queries.ts'
 import { hasFullAccess } from '../lib/access.ts'
 import { t } from '../i18n/index.ts'
+import { labelTypeName } from '../lib/labels.ts'
 
 /**
  * Printers announced on the network. Anything on the LAN can announce itself as a printer, so
@@ -34,6 +35,9 @@ export function NetworkPrinters({ session }: { session: Session }) {
               <div className="flex min-w-0 flex-col">
                 <span className="font-medium break-words">{p.name}</span>
                 <span className="text-sm break-all text-slate-600">{p.uri}</span>
+                <span className="text-sm text-slate-600">
+                  {p.label_types.length > 0 ? t('labels.printerTypes', { types: p.label_types.map(labelTypeName).join(', ') }) : t('labels.printerAnyType')}
+                </span>
                 <span className={`text-sm ${p.accepted ? 'text-emerald-800' : 'text-amber-800'}`}>
                   {p.accepted ? t('printers.accepted') : t('printers.waiting')}
                 </span>
