@@ -2,7 +2,9 @@
 // (ippeveprinter): the shop order's labels from Planning's shop order window and from a scanned
 // shop order, and the scanned item's label, each with the label type chosen per source, the
 // default printer preselected when it holds that type, and the copies; the PDF answer and the
-// printed job are both checked. Hiding weekends in Global Settings shows in Planning.
+// printed job are both checked. Hiding weekends in Global Settings shows in Planning. Receipts:
+// lines picked high up a long list print from the sticky "Print labels (N)" bar, and the screen
+// follows the job until the printer has printed it, at 1440 × 900 and on a 390 × 844 handheld.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -183,6 +185,121 @@ test("a scanned shop order prints its labels on the handheld, and the item's lab
   assert.deepEqual(pdf.sent, { source: 'item_direct', ids: [{ id: order.Item, print_count: COPIES }], type: 'electrical-x4' })
   assert.match(pdf.filename, /labels-electrical-x4\.pdf/)
   assert.equal(pdf.labels, COPIES)
+})
+
+/** Where `locator` is against the viewport: its box, and whether all of it is on screen. */
+async function onScreen(locator) {
+  const box = await locator.boundingBox()
+  const { height, width } = page.viewportSize()
+  return { box, shown: box !== null && box.y >= 0 && box.y + box.height <= height + 0.5 && box.x >= 0 && box.x + box.width <= width + 0.5 }
+}
+
+/** Lines a receipt label is made for: not a 'ZV' item (the labels leave those out). */
+const labelledLines = () => page.getByRole('checkbox', { name: /^Pick (?!.*ZV).* for labels$/ })
+
+test('Receipts: lines picked on a long list print from the "Print labels" bar, followed until printed', async () => {
+  await page.goto(`${server.url}/receipts?division=${division}`)
+  await page.getByTestId('receipt-count').waitFor({ timeout: LIVE })
+  const viewport = page.viewportSize()
+  assert.deepEqual(viewport, { width: 1440, height: 900 })
+  const listHeight = await page.evaluate(() => document.documentElement.scrollHeight)
+  assert.ok(listHeight > 3 * viewport.height, `a long list of receipts (${listHeight} px)`)
+
+  const bar = page.getByTestId('print-bar')
+  assert.equal(await bar.count(), 0, 'no bar before a line is picked')
+  await labelledLines().nth(0).check()
+  await labelledLines().nth(1).check()
+  const open = bar.getByRole('button', { name: 'Print labels (2)' })
+  await open.waitFor()
+  const panel = page.getByTestId('print-panel')
+  assert.ok((await onScreen(open)).shown, 'the bar is on screen')
+  assert.ok((await panel.boundingBox()).y > viewport.height, 'the panel is below the screen, under the long list')
+  // the bar stays at the bottom of the screen while the list scrolls by
+  await page.mouse.wheel(0, 1500)
+  await page.waitForFunction(() => window.scrollY >= 1000)
+  const { box, shown } = await onScreen(open)
+  assert.ok(shown, 'the bar is on screen after scrolling')
+  assert.ok(box.y + box.height > viewport.height - 80, `the bar sits at the bottom of the screen (${box.y})`)
+
+  await open.click()
+  const title = panel.getByRole('heading', { name: 'Labels for 2 line(s)' })
+  assert.ok((await onScreen(title)).shown, 'the panel is on screen')
+  assert.equal(await title.evaluate((h) => h === document.activeElement), true, 'the focus is on the panel')
+
+  const type = panel.getByLabel('Label type')
+  assert.equal(await type.inputValue(), 'receipts')
+  assert.equal(await type.evaluate((s) => s.selectedOptions[0].textContent), 'Goods receipt (76.2 × 44.45 mm)')
+  assert.ok(!(await type.locator('option').allTextContents()).some((o) => /^\d+$/.test(o.trim())), 'no label type shown as a number')
+  // Floor, the default printer, holds CNC labels only: the receipt labels go to Desk
+  await panel.getByLabel('Printer').selectOption('Desk')
+
+  // every state the job is shown in, and whether "SUCCESS" ever shows
+  await page.evaluate(() => {
+    const seen = { states: [], texts: [], success: false }
+    window.printSeen = seen
+    const look = () => {
+      const status = document.querySelector('[data-testid=print-panel] [data-testid=print-job-status]')
+      if (status) {
+        const state = status.getAttribute('data-state')
+        if (seen.states.at(-1) !== state) seen.states.push(state)
+        const text = status.querySelector('p')?.textContent ?? ''
+        if (seen.texts.at(-1) !== text) seen.texts.push(text)
+      }
+      if (document.body.textContent.includes('SUCCESS')) seen.success = true
+    }
+    new MutationObserver(look).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true })
+  })
+  const before = desk.documents().length
+  const answer = page.waitForResponse(labelsPost('/labels/print'), { timeout: LIVE })
+  await panel.getByRole('button', { name: 'Print', exact: true }).click()
+  const res = await answer
+  assert.equal(res.status(), 202, await res.text())
+  const { job, result } = await res.json()
+  assert.equal(job.state, 'queued', 'the answer is a queued job')
+  assert.equal(result.status, 'SUCCESS', 'the server calls the making of the labels a success')
+  const sent = JSON.parse(res.request().postData())
+  assert.deepEqual(sent.ids.map((i) => i.print_count), [COPIES, COPIES], "Global Settings' copies are each line's count")
+  assert.equal(sent.type, 'receipts')
+  assert.equal(sent.printer, 'Desk')
+
+  const status = panel.locator(`[data-testid=print-job-status][data-state=completed]`)
+  await status.waitFor({ timeout: LIVE })
+  assert.equal(await status.locator('p').first().innerText(), `Desk printed job ${job.id}: ${job.labels} labels.`)
+  const seen = await page.evaluate(() => window.printSeen)
+  assert.equal(seen.success, false, `"SUCCESS" was shown: ${seen.texts.join(' | ')}`)
+  assert.equal(seen.states[0], 'queued', `shown queued first: ${seen.states}`)
+  assert.equal(seen.states.at(-1), 'completed')
+  assert.equal(seen.texts[0], `Print job ${job.id} is queued for Desk.`)
+  assert.equal((await api(page, `/printers/jobs/${job.id}`)).state, 'completed')
+  assert.equal(desk.documents().length, before + 1, 'Desk received the job')
+})
+
+test('Receipts on a 390 × 844 handheld: the bar is on screen, 44 px high, and brings the panel', async () => {
+  await page.setViewportSize({ width: 390, height: 844 })
+  try {
+    await page.goto(`${server.url}/receipts?division=${division}`)
+    await page.getByTestId('receipt-count').waitFor({ timeout: LIVE })
+    await labelledLines().nth(0).check()
+    const bar = page.getByTestId('print-bar')
+    const open = bar.getByRole('button', { name: 'Print labels (1)' })
+    await open.waitFor()
+    for (const button of [open, bar.getByRole('button', { name: 'Clear selection' })]) {
+      const { box, shown } = await onScreen(button)
+      assert.ok(shown, 'on screen')
+      assert.ok(box.height >= 44 && box.width >= 44, `a 44 px target (${box.width}×${box.height})`)
+    }
+    const barBox = await bar.boundingBox()
+    assert.ok(barBox.x <= 0.5 && barBox.width >= 389, `the bar spans the screen (${barBox.x}, ${barBox.width})`)
+    assert.ok(Math.abs(barBox.y + barBox.height - 844) <= 1, `the bar sits on the bottom edge (${barBox.y + barBox.height})`)
+    assert.ok((await page.getByTestId('print-panel').boundingBox()).y > 844, 'the panel is below the screen')
+    await open.click()
+    assert.ok((await onScreen(page.getByTestId('print-panel').getByRole('heading', { name: 'Labels for 1 line(s)' }))).shown)
+    await bar.getByRole('button', { name: 'Clear selection' }).click()
+    assert.equal(await page.getByTestId('print-panel').count(), 0)
+    assert.equal(await bar.count(), 0)
+  } finally {
+    await page.setViewportSize({ width: 1440, height: 900 })
+  }
 })
 
 test('no console errors on the way', () => {

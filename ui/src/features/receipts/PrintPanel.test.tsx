@@ -1,9 +1,10 @@
 import { QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '../../api/queryClient.ts'
 import type { ReceiptLine } from './logic.ts'
 import { json, printer, session } from '../../test/fixtures.ts'
+import type { PrintJob } from '../../components/PrintJobStatus.tsx'
 import { PrintPanel } from './PrintPanel.tsx'
 
 const LINES: ReceiptLine[] = [
@@ -21,7 +22,29 @@ afterEach(() => {
   vi.unstubAllGlobals()
 })
 
+/** Job 9 on Floor, 7 labels, in `state`. */
+const job = (state: PrintJob['state']): PrintJob => ({
+  id: 9,
+  printer: 'Floor',
+  label_type: 'cnc-new',
+  title: 'Goods receipt labels',
+  labels: 7,
+  state,
+  state_text: state,
+  cancelling: false,
+  message: null,
+  attempts: 0,
+  format: null,
+  printer_job_id: null,
+  created: '2026-11-28T08:00:00Z',
+  updated: '2026-11-28T08:00:00Z',
+})
+
+/** What a poll of job 9 finds. */
+let polled: PrintJob['state'] = 'queued'
+
 function serve(preferences: Record<string, unknown>) {
+  polled = 'queued'
   const printed: unknown[] = []
   vi.stubGlobal(
     'fetch',
@@ -32,22 +55,25 @@ function serve(preferences: Record<string, unknown>) {
       if (url.startsWith('/api/v1/db/items')) return json([{ ID: 'ITEM-2', IsSerialItem: true, IsBatchItem: 0 }, { ID: 'item-1', IsSerialItem: false, IsBatchItem: 1 }])
       if (url === '/api/v1/labels/print') {
         printed.push(JSON.parse(String(init?.body)))
-        return json({ job: { id: 9, state: 'queued' }, result: { status: 'SUCCESS', labels: 4, messages: [] } }, 202)
+        return json({ job: job('queued'), result: { status: 'SUCCESS', labels: 7, messages: [] } }, 202)
       }
+      if (url === '/api/v1/printers/jobs/9') return json(job(polled))
       return json({ error: { code: 'not_found', message: url } }, 404)
     }),
   )
+  const client = createQueryClient()
   render(
-    <QueryClientProvider client={createQueryClient()}>
+    <QueryClientProvider client={client}>
       <PrintPanel lines={LINES} division={1} onRemove={() => {}} />
     </QueryClientProvider>,
   )
-  return printed
+  const poll = () => act(() => client.refetchQueries({ queryKey: ['printJob', 9] }))
+  return { printed, poll }
 }
 
 describe('Receipt labels take Global Settings', () => {
   it('start with the receipt label type, the default printer and the copies as each line’s count', async () => {
-    const printed = serve({ label_type_receipt: 'cnc-new', default_printer: 'Floor', label_copies: 2 })
+    const { printed, poll } = serve({ label_type_receipt: 'cnc-new', default_printer: 'Floor', label_copies: 2 })
     const printer = (await screen.findByLabelText('Printer')) as HTMLSelectElement
     await waitFor(() => expect(printer.value).toBe('Floor'))
     expect((screen.getByLabelText('Label type') as HTMLSelectElement).value).toBe('cnc-new')
@@ -57,7 +83,17 @@ describe('Receipt labels take Global Settings', () => {
     // a count changed by hand is what is printed
     fireEvent.change(screen.getAllByLabelText('Labels')[1], { target: { value: '5' } })
     fireEvent.click(screen.getByRole('button', { name: 'Print' }))
-    await screen.findByTestId('print-job')
+    const job = await screen.findByTestId('print-job')
+    // accepted is not printed: queued until the printer has printed it
+    await within(job).findByText('Print job 9 is queued for Floor.')
+    expect(job.textContent).not.toMatch(/SUCCESS/)
+    expect(within(job).getByText('7 labels in this print job.')).toBeTruthy()
+    polled = 'printing'
+    await poll()
+    await within(job).findByText('Floor is printing job 9.')
+    polled = 'completed'
+    await poll()
+    await within(job).findByText('Floor printed job 9: 7 labels.')
     expect(printed).toEqual([
       {
         source: 'goods_receipt',
@@ -76,7 +112,9 @@ describe('Receipt labels take Global Settings', () => {
     const printer = (await screen.findByLabelText('Printer')) as HTMLSelectElement
     await screen.findByRole('option', { name: 'Receipts desk (idle)' })
     expect(printer.value).toBe('')
-    expect((screen.getByLabelText('Label type') as HTMLSelectElement).value).toBe('receipts')
+    const type = screen.getByLabelText('Label type') as HTMLSelectElement
+    expect(type.value).toBe('receipts')
+    expect(type.selectedOptions[0].textContent).toBe('Goods receipt (76.2 × 44.45 mm)')
     expect(screen.getAllByLabelText('Labels').map((i) => (i as HTMLInputElement).value)).toEqual(['1', '1'])
   })
 

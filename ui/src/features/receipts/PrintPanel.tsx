@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useState, type Ref } from 'react'
 import { receiptKeys, useSession } from '../../api/queries.ts'
 import { fetchNeeds, fetchTracking } from './api.ts'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
@@ -7,7 +7,7 @@ import { LabelResultNote, useLabelPrint } from '../../components/LabelActions.ts
 import { PrintJobStatus } from '../../components/PrintJobStatus.tsx'
 import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
 import { locale, t } from '../../i18n/index.ts'
-import { labelCopies } from '../../lib/labels.ts'
+import { labelCopies, labelTypeName } from '../../lib/labels.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
 import type { ReceiptLine } from './logic.ts'
 import { readSettings } from '../../routes/GlobalSettings.tsx'
@@ -22,9 +22,20 @@ function countError(text: string): boolean {
 /**
  * The lines picked for labels, each with how many to print (Global Settings' copies to start
  * with) and the shop orders that need its item; the labels, of the type Global Settings choose
- * for goods receipts, open as a PDF in a new tab or go to a printer (the default one preselected).
+ * for goods receipts, open as a PDF in a new tab or go to a printer (the default one preselected),
+ * where the job is followed until it has printed or failed. `titleRef` takes the focus from the bar.
  */
-export function PrintPanel({ lines, division, onRemove }: { lines: ReceiptLine[]; division: number; onRemove: (id: string) => void }) {
+export function PrintPanel({
+  lines,
+  division,
+  onRemove,
+  titleRef,
+}: {
+  lines: ReceiptLine[]
+  division: number
+  onRemove: (id: string) => void
+  titleRef?: Ref<HTMLHeadingElement>
+}) {
   const { data: session } = useSession()
   const startCount = String(labelCopies(readSettings(session?.organizationDetails.preferences ?? {})))
   const [counts, setCounts] = useState<Record<string, string>>({})
@@ -44,8 +55,8 @@ export function PrintPanel({ lines, division, onRemove }: { lines: ReceiptLine[]
   const { pdf, print } = labels
 
   return (
-    <section className={sectionClass} aria-labelledby="print-title" data-testid="print-panel">
-      <h2 id="print-title" className="text-lg font-semibold">
+    <section className={`${sectionClass} scroll-mt-3`} aria-labelledby="print-title" data-testid="print-panel">
+      <h2 id="print-title" ref={titleRef} tabIndex={-1} className="text-lg font-semibold focus:outline-none">
         {t('receipts.printTitle', { count: lines.length })}
       </h2>
       <ul className="divide-y divide-slate-100">
@@ -112,12 +123,12 @@ export function PrintPanel({ lines, division, onRemove }: { lines: ReceiptLine[]
         </p>
       )}
       <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end">
-        <label className={`${labelClass} sm:w-56`}>
+        <label className={`${labelClass} sm:w-80`}>
           {t('labels.type')}
           <select className={inputClass} value={labels.type} onChange={(e) => labels.setType(e.target.value)}>
             {labels.types.map((type) => (
               <option key={type} value={type}>
-                {type}
+                {labelTypeName(type)}
               </option>
             ))}
           </select>
@@ -163,9 +174,9 @@ export function PrintPanel({ lines, division, onRemove }: { lines: ReceiptLine[]
         </p>
       )}
       {print.isSuccess && (
-        <div role="status" className="text-sm text-slate-700" data-testid="print-job">
-          <PrintJobStatus job={print.data.job} />
-          <LabelResultNote result={print.data.result} />
+        <div className="flex flex-col gap-2" data-testid="print-job">
+          <PrintJobStatus job={print.data.job} onEnd={labels.onJobEnd} />
+          <LabelResultNote result={print.data.result} print />
         </div>
       )}
     </section>

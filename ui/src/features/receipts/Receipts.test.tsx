@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/rea
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { AS_OF_HEADER } from '../../api/client.ts'
 import { createQueryClient } from '../../api/queryClient.ts'
+import { setLanguage } from '../../i18n/index.ts'
 import { formatAsOf } from '../../lib/dateTime.ts'
 import { json, session } from '../../test/fixtures.ts'
 import Receipts from './Receipts.tsx'
@@ -34,6 +35,8 @@ function stored(url: string): Response {
 afterEach(() => {
   cleanup()
   vi.unstubAllGlobals()
+  delete (Element.prototype as Partial<Element>).scrollIntoView
+  setLanguage('en', false)
 })
 
 describe('Receipts during an outage', () => {
@@ -92,6 +95,75 @@ describe('Receipts during an outage', () => {
     const panel = await screen.findByTestId('print-panel')
     const next = screen.getByRole('checkbox', { name: 'Pick BOLT-2 for labels' })
     expect(next.compareDocumentPosition(panel) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
+  })
+})
+
+describe('The print bar of Receipts', () => {
+  it('holds a "Print labels (N)" bar at the bottom of the screen that goes to the panel, and clears the choice', async () => {
+    const lines = (url: string): Response => {
+      const direct = decodeURIComponent(url)
+      if (direct.includes('GoodsReceiptLines'))
+        return dated(
+          { responseDirect: { results: [1, 2, 3].map((n) => ({ ID: `line-${n}`, GoodsReceiptID: RECEIPT, Item: `item-${n}`, ItemCode: `BOLT-${n}`, QuantityReceived: n })) } },
+          STORED,
+        )
+      if (url.startsWith('/api/v1/db/')) return json([])
+      return stored(url)
+    }
+    vi.stubGlobal('fetch', vi.fn(async (url: string) => lines(url)))
+    // jsdom lays nothing out: the scroll is recorded
+    const scrolled: Element[] = []
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this)
+    }
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <Receipts />
+      </QueryClientProvider>,
+    )
+    await screen.findByRole('checkbox', { name: 'Pick BOLT-1 for labels' })
+    // nothing picked, no bar
+    expect(screen.queryByTestId('print-bar')).toBeNull()
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Pick BOLT-1 for labels' }))
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Pick BOLT-3 for labels' }))
+    const bar = screen.getByTestId('print-bar')
+    expect(bar.className).toMatch(/(^| )sticky( |$)/)
+    expect(bar.className).toMatch(/(^| )bottom-0( |$)/)
+    // between the list and the panel: it rests on the panel once the list has scrolled by
+    const panel = screen.getByTestId('print-panel')
+    const lastLine = screen.getByRole('checkbox', { name: 'Pick BOLT-3 for labels' })
+    expect(lastLine.compareDocumentPosition(bar) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
+    expect(bar.compareDocumentPosition(panel) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
+
+    fireEvent.click(within(bar).getByRole('button', { name: 'Print labels (2)' }))
+    expect(scrolled).toEqual([panel])
+    expect(document.activeElement).toBe(within(panel).getByRole('heading', { name: 'Labels for 2 line(s)' }))
+
+    fireEvent.click(within(bar).getByRole('button', { name: 'Clear selection' }))
+    expect(screen.queryByTestId('print-bar')).toBeNull()
+    expect(screen.queryByTestId('print-panel')).toBeNull()
+    expect((screen.getByRole('checkbox', { name: 'Pick BOLT-1 for labels' }) as HTMLInputElement).checked).toBe(false)
+  })
+
+  it('says "Etiketten afdrukken" on the bar in Dutch', async () => {
+    setLanguage('nl', false)
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        const direct = decodeURIComponent(url)
+        if (direct.includes('GoodsReceiptLines'))
+          return dated({ responseDirect: { results: [{ ID: 'line-1', GoodsReceiptID: RECEIPT, Item: 'item-1', ItemCode: 'BOLT-1', QuantityReceived: 1 }] } }, STORED)
+        if (url.startsWith('/api/v1/db/')) return json([])
+        return stored(url)
+      }),
+    )
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <Receipts />
+      </QueryClientProvider>,
+    )
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'BOLT-1 kiezen voor etiketten' }))
+    expect(within(screen.getByTestId('print-bar')).getByRole('button', { name: 'Etiketten afdrukken (1)' })).toBeTruthy()
   })
 })
 

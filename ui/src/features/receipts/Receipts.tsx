@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { useMemo, useState } from 'react'
+import { useMemo, useRef, useState } from 'react'
 import { receiptKeys, useSession } from '../../api/queries.ts'
 import { fetchReceipts } from './api.ts'
 import { againWhileStored, LIVE_STALE_MS } from '../../api/exactDirect.ts'
@@ -10,6 +10,7 @@ import { locale, t } from '../../i18n/index.ts'
 import { formatDate } from '../../lib/dateTime.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
 import { RECEIPT_DAYS, type Receipt, type ReceiptLine } from './logic.ts'
+import { PrintBar } from './PrintBar.tsx'
 import { PrintPanel } from './PrintPanel.tsx'
 import { ReceiveModal } from './ReceiveModal.tsx'
 
@@ -65,6 +66,13 @@ export default function Receipts() {
   const [search, setSearch] = useState('')
   const [picked, setPicked] = useState<Map<string, ReceiptLine>>(new Map())
   const shown = useMemo(() => (receipts.data?.rows ?? []).filter((r) => matches(r, search.trim())), [receipts.data, search])
+  const printTitle = useRef<HTMLHeadingElement>(null)
+  // the panel's top at the top of the screen, and the focus on its title for a keyboard or a screen reader
+  const toPanel = () => {
+    const title = printTitle.current
+    title?.closest('section')?.scrollIntoView?.({ block: 'start' })
+    title?.focus({ preventScroll: true })
+  }
 
   const toggle = (l: ReceiptLine) =>
     setPicked((p) => {
@@ -117,8 +125,16 @@ export default function Receipts() {
           ))}
         </ul>
       </section>
-      {/* below the list: opening above it moved the next line's checkbox away from the finger */}
-      {picked.size > 0 && <PrintPanel lines={[...picked.values()]} division={division} onRemove={(id) => setPicked((p) => new Map([...p].filter(([k]) => k !== id)))} />}
+      {/* below the list: opening above it moved the next line's checkbox away from the finger; the bar brings it near */}
+      {picked.size > 0 && <PrintBar count={picked.size} onOpen={toPanel} onClear={() => setPicked(new Map())} />}
+      {picked.size > 0 && (
+        <PrintPanel
+          lines={[...picked.values()]}
+          division={division}
+          titleRef={printTitle}
+          onRemove={(id) => setPicked((p) => new Map([...p].filter(([k]) => k !== id)))}
+        />
+      )}
       {receiving && <ReceiveModal onClose={() => setReceiving(false)} />}
     </div>
   )

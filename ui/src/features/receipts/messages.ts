@@ -57,6 +57,8 @@ export const en = {
   'receipts.choosePrinter': 'Choose a printer',
   'receipts.print': 'Print',
   'receipts.pdfAgain': 'Open the labels again',
+  'receipts.printBar': 'Print labels ({count})',
+  'receipts.clearPicked': 'Clear selection',
 } as const
 
 export const nl: Record<keyof typeof en, string> = {
@@ -117,4 +119,6 @@ export const nl: Record<keyof typeof en, string> = {
   'receipts.choosePrinter': 'Kies een printer',
   'receipts.print': 'Afdrukken',
   'receipts.pdfAgain': 'Etiketten opnieuw openen',
+  'receipts.printBar': 'Etiketten afdrukken ({count})',
+  'receipts.clearPicked': 'Selectie wissen',
 }
