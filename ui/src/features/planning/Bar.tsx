@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react'
 import { t } from '../../i18n/index.ts'
+import { DAY_MS, formatDay } from '../../lib/dateTime.ts'
 import type { Availability } from './logic/availability.ts'
 import { keyMoveBuffer, type KeyMove } from './logic/keyMoves.ts'
 import { barBox, dayIso, draggedDates, dragSteps, type Axis, type DragMode } from './logic/timeline.ts'
@@ -94,10 +95,10 @@ export function Bar({
   const title = t('planning.bar.title', {
     number: order.number,
     label: order.label,
-    start: dayIso(days.startDay),
-    end: dayIso(days.endDay),
+    start: formatDay(days.startDay * DAY_MS),
+    end: formatDay(days.endDay * DAY_MS),
     availability: t(AVAILABILITY_LABEL[order.availability]),
-  }) + (order.late ? ` ${t('planning.lateTitle', { end: dayIso(order.endDay) })}` : '')
+  }) + (order.late ? ` ${t('planning.lateTitle', { end: formatDay(order.endDay * DAY_MS) })}` : '')
   return (
     <button
       type="button"

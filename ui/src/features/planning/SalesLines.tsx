@@ -7,6 +7,7 @@ import type { WriteOutcome } from '../../api/writes.ts'
 import { Loading } from '../../components/Loading.tsx'
 import { WriteStatus } from '../../components/WriteStatus.tsx'
 import { locale, t } from '../../i18n/index.ts'
+import { formatDay } from '../../lib/dateTime.ts'
 import { dayIso, toDay } from './logic/timeline.ts'
 import { OPEN_SALES_LINE } from '../../lib/shortage.ts'
 
@@ -68,7 +69,7 @@ function Line({ line }: { line: SalesLine }) {
           </>
         ) : (
           <span className="text-sm text-slate-600">
-            {t('planning.sales.deliveryDate')}: {saved || '–'} · {t('planning.sales.closed')}
+            {t('planning.sales.deliveryDate')}: {saved ? formatDay(saved) : '–'} · {t('planning.sales.closed')}
           </span>
         )}
       </form>
@@ -77,7 +78,7 @@ function Line({ line }: { line: SalesLine }) {
           {problem}
         </p>
       )}
-      {outcome && <WriteStatus outcome={outcome} what={t('planning.sales.changed', { line: label, date })} />}
+      {outcome && <WriteStatus outcome={outcome} what={t('planning.sales.changed', { line: label, date: formatDay(date) })} />}
     </li>
   )
 }

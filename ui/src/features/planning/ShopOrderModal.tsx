@@ -7,6 +7,7 @@ import { Loading } from '../../components/Loading.tsx'
 import { InfoTip } from '../../components/Tooltip.tsx'
 import { useModalDialog } from '../../components/useModalDialog.ts'
 import { locale, t } from '../../i18n/index.ts'
+import { DAY_MS, formatDay } from '../../lib/dateTime.ts'
 import type { Availability } from './logic/availability.ts'
 import { dayIso, toDay } from './logic/timeline.ts'
 import { materialPlanStatusName, shopOrderStatusName } from '../../lib/status.ts'
@@ -17,9 +18,15 @@ import { WriteList } from './WriteList.tsx'
 import type { WriteRecord } from './useShopOrderWrites.ts'
 
 const num = (n: unknown) => Number(n ?? 0).toLocaleString(locale(), { maximumFractionDigits: 3 })
+/** A date as the date fields take it (`YYYY-MM-DD`). */
 const date = (v: unknown) => {
   const d = toDay(v)
   return d === null ? '–' : dayIso(d)
+}
+/** A date as it is read, in the user's language. */
+const shownDate = (v: unknown) => {
+  const d = toDay(v)
+  return d === null ? '–' : formatDay(d * DAY_MS)
 }
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
@@ -316,7 +323,7 @@ export function ShopOrderModal({
                   <span className="text-slate-600">{String(s.WorkcenterCode ?? '')}</span>
                   <span className="tabular-nums">{t('planning.modal.hours', { hours: num(s.PlannedTotalHours) })}</span>
                   <span className="text-slate-600">
-                    {date(s.PlannedStartDate)} → {date(s.PlannedEndDate)}
+                    {shownDate(s.PlannedStartDate)} → {shownDate(s.PlannedEndDate)}
                   </span>
                   <span className="text-slate-600">{shopOrderStatusName(s.Status)}</span>
                 </li>

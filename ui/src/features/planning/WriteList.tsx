@@ -1,4 +1,5 @@
 import { t, type MessageKey } from '../../i18n/index.ts'
+import { formatDay } from '../../lib/dateTime.ts'
 import type { ShopOrderChange, ShownChange } from './api.ts'
 import type { WriteRecord, WriteStatus } from './useShopOrderWrites.ts'
 
@@ -9,12 +10,12 @@ const STATUS: Record<WriteStatus, { label: MessageKey; className: string }> = {
   failed: { label: 'planning.write.failed', className: 'bg-red-50 text-red-900 border-red-300' },
 }
 
-/** What a change was, in words: "start 2026-11-23, planned 2026-11-25", "on hold: yes". */
+/** What a change was, in words: "start Mon, 23 Nov 2026, planned Wed, 25 Nov 2026", "on hold: yes". */
 export function describeChange(c: ShopOrderChange, shown: ShownChange = {}): string {
   const parts: string[] = []
   const yesNo = (v: number) => t(v ? 'planning.yes' : 'planning.no')
-  if (c.PlannedStartDate) parts.push(t('planning.change.start', { date: c.PlannedStartDate }))
-  if (c.PlannedDate) parts.push(t('planning.change.end', { date: c.PlannedDate }))
+  if (c.PlannedStartDate) parts.push(t('planning.change.start', { date: formatDay(c.PlannedStartDate) }))
+  if (c.PlannedDate) parts.push(t('planning.change.end', { date: formatDay(c.PlannedDate) }))
   if (c.IsReleased !== undefined) parts.push(`${t('planning.released')}: ${yesNo(c.IsReleased)}`)
   if (c.IsOnHold !== undefined) parts.push(`${t('planning.onHold')}: ${yesNo(c.IsOnHold)}`)
   if (c.IsInPlanning !== undefined) parts.push(`${t('planning.inPlanning')}: ${yesNo(c.IsInPlanning)}`)
