@@ -12,12 +12,21 @@ export function Tooltip({
 }: {
   text: string
   children: ReactNode
-  side?: 'top' | 'bottom'
+  /**
+   * `right`: beside the trigger, rising from its bottom edge over the room above it, for a
+   * trigger whose text below would cover what it explains (a window's title above its fields).
+   */
+  side?: 'top' | 'bottom' | 'right'
   /** `start` for triggers near the left edge, so the text does not run off the screen. */
   align?: 'center' | 'start'
 }) {
   const id = useId()
   const [open, setOpen] = useState(false)
+  // beside the trigger the room above is a title's line and the window's edge: a little tighter
+  const place =
+    side === 'right'
+      ? 'bottom-0 left-full ml-2 max-w-80 py-1.5'
+      : `max-w-72 py-2 ${align === 'start' ? 'left-0' : 'left-1/2 -translate-x-1/2'} ${side === 'top' ? 'bottom-full mb-2' : 'top-full mt-2'}`
   return (
     <span
       className="relative inline-flex"
@@ -34,9 +43,9 @@ export function Tooltip({
       <span
         id={id}
         role="tooltip"
-        className={`pointer-events-none absolute z-50 w-max max-w-72 rounded ${align === 'start' ? 'left-0' : 'left-1/2 -translate-x-1/2'} bg-slate-900 px-3 py-2 text-xs font-normal leading-snug text-white shadow-lg transition-opacity duration-250 ${
-          side === 'top' ? 'bottom-full mb-2' : 'top-full mt-2'
-        } ${open ? 'visible opacity-100' : 'invisible opacity-0'}`}
+        className={`pointer-events-none absolute z-50 w-max rounded ${place} bg-slate-900 px-3 text-xs font-normal leading-snug text-white shadow-lg transition-opacity duration-250 ${
+          open ? 'visible opacity-100' : 'invisible opacity-0'
+        }`}
       >
         {text}
       </span>
@@ -45,9 +54,19 @@ export function Tooltip({
 }
 
 /** A round "i" button that only carries a tooltip. */
-export function InfoTip({ label, text, align }: { label: string; text: string; align?: 'center' | 'start' }) {
+export function InfoTip({
+  label,
+  text,
+  align,
+  side,
+}: {
+  label: string
+  text: string
+  align?: 'center' | 'start'
+  side?: 'top' | 'bottom' | 'right'
+}) {
   return (
-    <Tooltip text={text} align={align}>
+    <Tooltip text={text} align={align} side={side}>
       {/* under 768 px a 44 px tap area around the same small circle */}
       <button
         type="button"

@@ -8,6 +8,7 @@ import { InfoTip } from '../../components/Tooltip.tsx'
 import { useModalDialog } from '../../components/useModalDialog.ts'
 import { locale, t } from '../../i18n/index.ts'
 import { DAY_MS, formatDay } from '../../lib/dateTime.ts'
+import { useIsWide } from '../../lib/media.ts'
 import type { Availability } from './logic/availability.ts'
 import { dayIso, toDay } from './logic/timeline.ts'
 import { materialPlanStatusName, shopOrderStatusName } from '../../lib/status.ts'
@@ -91,6 +92,7 @@ export function ShopOrderModal({
   onClose: () => void
 }) {
   const ref = useModalDialog()
+  const wide = useIsWide()
   const titleId = useId()
   const plans = useQuery({ queryKey: planningKeys.plans(order.ID), queryFn: () => fetchOrderPlans(order.ID) })
   const steps = useQuery({ queryKey: planningKeys.steps(order.ID), queryFn: () => fetchOrderSteps(order.ID) })
@@ -152,7 +154,9 @@ export function ShopOrderModal({
           <div className="min-w-0">
             <h2 id={titleId} className="flex items-center gap-2 text-xl font-bold text-sky-900">
               {t('planning.modal.title', { number: order.ShopOrderNumber })}
-              <InfoTip label={t('planning.modal.help')} text={t('tooltip.shopOrderModal')} />
+              {/* beside the title, where it covers neither the status nor the item below it (a
+                  handheld has no room beside it) */}
+              <InfoTip label={t('planning.modal.help')} text={t('tooltip.shopOrderModal')} side={wide ? 'right' : 'bottom'} />
             </h2>
             <p className="truncate text-sm text-slate-600">
               {order.ItemCode} · {order.ItemDescription ?? order.Description}
