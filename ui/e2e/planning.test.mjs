@@ -1,6 +1,8 @@
 // The Planning screen against the demo: search and the four filters, dragging a bar (the simulator's shop
 // order gets the new dates), "on hold" from the shop order window, the weekends toggle kept in
-// the organization's preferences, and the narrow layout.
+// the organization's preferences, the narrow layout, and at 1440×900 in English and Dutch: Undo
+// of a move, a chart that stays put while banners come and go, the window's tooltip clear of
+// the status, and dates in the user's language.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { activate, api, iso, MOBILE_UA, msOf, signIn, simulatorRows, syncSettled, waitFor, watchConsole } from './flows.mjs'
@@ -56,6 +58,62 @@ async function dragBar(number, columns, pxPerDay = 40) {
   await page.mouse.down()
   for (let i = 1; i <= 5; i++) await page.mouse.move(x + (columns * pxPerDay * i) / 5, y)
   await page.mouse.up()
+}
+
+/** The chart's top on the screen. */
+const chartTop = (p = page) => p.getByTestId('planning-timeline').evaluate((e) => e.getBoundingClientRect().top)
+
+/** A day (`YYYY-MM-DD`) as the toast writes it: "Thu 3 Dec", "do 3 dec". */
+const shortDay = (loc, day) => new Intl.DateTimeFormat(loc, { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(Date.parse(`${day}T00:00:00Z`))
+/** A day as the bar's description and the list of writes write it: "Thu, 3 Dec 2026", "do 3 dec 2026". */
+const longDay = (loc, day) =>
+  new Intl.DateTimeFormat(loc, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(Date.parse(`${day}T00:00:00Z`))
+
+/** The simulator's dates of a shop order, as days. */
+async function simDates(id) {
+  const r = (await simRows('manufacturing/ShopOrders')).find((x) => x.ID === id)
+  return { start: iso(msOf(r.PlannedStartDate)), end: iso(msOf(r.PlannedDate)) }
+}
+
+/** Accepted writes of shop orders at the simulator. */
+async function shopOrderWrites() {
+  const res = await fetch(`${server.lines.Simulator}/_sim/counters`)
+  assert.ok(res.ok)
+  const { writes } = await res.json()
+  return Object.entries(writes)
+    .filter(([k]) => k.endsWith(' manufacturing/ShopOrders'))
+    .reduce((n, [, v]) => n + v, 0)
+}
+
+const serving = (on) =>
+  fetch(`${server.lines.Simulator}/_sim/serving`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ on }) })
+
+const overlap = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+
+/**
+ * Opens a shop order's window and shows its tooltip: it covers neither the status row, the item
+ * under the title, nor the close button. Leaves the window open.
+ */
+async function windowTipClear(p, number, { title, help, close }) {
+  await p.getByTestId(`bar-${number}`).click()
+  const modal = p.getByTestId('shop-order-modal')
+  await modal.getByRole('heading', { name: new RegExp(`^${title} ${number}\\b`) }).waitFor()
+  await modal.getByRole('button', { name: help }).hover()
+  const tip = modal.locator('h2 [role=tooltip]')
+  await tip.waitFor()
+  await p.waitForTimeout(300)
+  const box = await tip.boundingBox()
+  const dialog = await modal.boundingBox()
+  assert.ok(box.y >= dialog.y && box.x + box.width <= dialog.x + dialog.width, 'the tooltip is inside the window')
+  for (const [what, el] of [
+    ['status', modal.locator('dl > div').first()],
+    ['item', modal.locator('h2 + p')],
+    // the window's own, before the dismiss buttons of its writes
+    ['close button', modal.getByRole('button', { name: close }).first()],
+  ])
+    assert.ok(!overlap(box, await el.boundingBox()), `the tooltip covers the ${what}`)
+  await p.mouse.move(5, 5)
+  return modal
 }
 
 /** Open, dated shop orders not on hold, earliest number first. */
@@ -240,4 +298,126 @@ test('on a handheld the planning and the shop order window work', async () => {
   assert.ok(width <= 390)
   await context.close()
   assert.deepEqual(phoneErrors, [])
+})
+
+test('a move offers Undo, which writes the dates before it back to Exact Online', async () => {
+  const target = (await openOrders()).filter((o) => !o.IsOnHold)[4]
+  await search(String(target.ShopOrderNumber))
+  const bar = page.getByTestId(`bar-${target.ShopOrderNumber}`)
+  await bar.waitFor()
+  const was = { start: await bar.getAttribute('data-start'), end: await bar.getAttribute('data-end') }
+  const top = await chartTop()
+  await dragBar(target.ShopOrderNumber, 2)
+  await waitFor(async () => (await bar.getAttribute('data-start')) !== was.start, 'the bar to move', 10_000)
+  const moved = { start: await bar.getAttribute('data-start'), end: await bar.getAttribute('data-end') }
+  const toast = page.getByTestId('undo-toast')
+  await toast.getByText(`Moved SO ${target.ShopOrderNumber} to ${shortDay('en-GB', moved.start)}.`).waitFor()
+  // it stays while the pointer is on it
+  await toast.hover()
+  // the bar's description has the dates in words
+  assert.ok((await bar.getAttribute('title')).includes(`${longDay('en-GB', moved.start)} to ${longDay('en-GB', moved.end)}`))
+  await waitFor(async () => (await simDates(target.ID)).start === moved.start, 'the move at the simulator', 120_000)
+  await toast.getByText('Saved in Exact Online').waitFor()
+  const list = page.getByTestId('planning-writes')
+  await list.getByText(`start ${longDay('en-GB', moved.start)}`).first().waitFor()
+  // neither the list of writes nor the toast moved the chart
+  assert.equal(await chartTop(), top)
+
+  await toast.getByRole('button', { name: 'Undo' }).click()
+  // the bar is back at once; the old dates go to Exact Online like any write
+  assert.equal(await bar.getAttribute('data-start'), was.start)
+  await toast.getByText(`Moved SO ${target.ShopOrderNumber} back to ${shortDay('en-GB', was.start)}.`).waitFor()
+  await waitFor(async () => {
+    const d = await simDates(target.ID)
+    return d.start === was.start && d.end === was.end
+  }, 'the dates before the move at the simulator', 120_000)
+  assert.equal(await chartTop(), top)
+  // the toast goes by itself after ten seconds
+  await page.mouse.move(700, 300)
+  await toast.waitFor({ state: 'detached', timeout: 20_000 })
+
+  const modal = await windowTipClear(page, target.ShopOrderNumber, { title: 'Shop order', help: 'About this window', close: 'Close' })
+  await modal.getByRole('button', { name: 'Close' }).click()
+  await modal.waitFor({ state: 'detached' })
+  assert.deepEqual(errors, [])
+})
+
+test('the chart stays put while the outage banner comes and goes, and a queued move is undone in order', async () => {
+  const target = (await openOrders()).filter((o) => !o.IsOnHold)[5]
+  await search(String(target.ShopOrderNumber))
+  const bar = page.getByTestId(`bar-${target.ShopOrderNumber}`)
+  await bar.waitFor()
+  const was = { start: await bar.getAttribute('data-start'), end: await bar.getAttribute('data-end') }
+  const top = await chartTop()
+  const writesBefore = await shopOrderWrites()
+
+  await serving(false)
+  try {
+    await dragBar(target.ShopOrderNumber, 3)
+    const toast = page.getByTestId('undo-toast')
+    await toast.hover()
+    await toast.getByText('Queued: sent when Exact Online answers').waitFor({ timeout: 90_000 })
+    const banner = page.getByTestId('outage')
+    await banner.waitFor({ timeout: 60_000 })
+    // the banner shows beside the title, not above the page
+    assert.equal(await page.getByTestId('planning-notices').getByTestId('outage').count(), 1)
+    assert.equal(await chartTop(), top, 'the banner moved the chart')
+    await toast.getByRole('button', { name: 'Undo' }).click()
+    assert.equal(await bar.getAttribute('data-start'), was.start)
+  } finally {
+    await serving(true)
+  }
+  await page.getByTestId('outage').waitFor({ state: 'detached', timeout: 120_000 })
+  assert.equal(await chartTop(), top, 'the banner going moved the chart')
+  // the move and the move back both reach Exact Online, in that order
+  await waitFor(async () => (await shopOrderWrites()) >= writesBefore + 2, 'both writes at the simulator', 180_000)
+  const d = await simDates(target.ID)
+  assert.deepEqual(d, was)
+  assert.equal(await bar.getAttribute('data-start'), was.start)
+  assert.deepEqual(errors, [])
+})
+
+test('in Dutch the move, its Undo and the shop order window use Dutch dates', async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'nl-NL', timezoneId: 'Europe/Amsterdam' })
+  await context.addCookies(await page.context().cookies())
+  const nl = await context.newPage()
+  const nlErrors = watchConsole(nl)
+  await nl.goto(`${server.url}/planning?division=${division}`)
+  const target = (await openOrders()).filter((o) => !o.IsOnHold)[6]
+  await nl.getByLabel('Zoeken', { exact: true }).fill(String(target.ShopOrderNumber))
+  const bar = nl.getByTestId(`bar-${target.ShopOrderNumber}`)
+  await bar.waitFor()
+  await waitFor(async () => (await nl.locator('[data-testid=planning-rows] [role=row]').count()) === 1, 'the one row', 10_000)
+  const was = { start: await bar.getAttribute('data-start'), end: await bar.getAttribute('data-end') }
+  const top = await chartTop(nl)
+
+  // two arrow presses: one move
+  await bar.focus()
+  await bar.press('ArrowRight')
+  await bar.press('ArrowRight')
+  const toast = nl.getByTestId('undo-toast')
+  await toast.getByTestId('move-text').waitFor()
+  await toast.hover()
+  const moved = { start: await bar.getAttribute('data-start'), end: await bar.getAttribute('data-end') }
+  assert.notEqual(moved.start, was.start)
+  assert.equal(await toast.getByTestId('move-text').innerText(), `SO ${target.ShopOrderNumber} verplaatst naar ${shortDay('nl-NL', moved.start)}.`)
+  assert.ok((await bar.getAttribute('title')).includes(`${longDay('nl-NL', moved.start)} tot ${longDay('nl-NL', moved.end)}`))
+  await waitFor(async () => (await simDates(target.ID)).start === moved.start, 'the move at the simulator', 120_000)
+  await toast.getByText('Opgeslagen in Exact Online').waitFor()
+  assert.equal(await chartTop(nl), top)
+
+  await toast.getByRole('button', { name: 'Ongedaan maken' }).click()
+  assert.equal(await bar.getAttribute('data-start'), was.start)
+  await toast.getByText(`SO ${target.ShopOrderNumber} teruggezet naar ${shortDay('nl-NL', was.start)}.`).waitFor()
+  await waitFor(async () => {
+    const d = await simDates(target.ID)
+    return d.start === was.start && d.end === was.end
+  }, 'the dates before the move at the simulator', 120_000)
+
+  // the window: its tooltip clear of the status, the writes in Dutch dates
+  const modal = await windowTipClear(nl, target.ShopOrderNumber, { title: 'Productieorder', help: 'Over dit venster', close: 'Sluiten' })
+  await modal.getByTestId('planning-writes').getByText(`start ${longDay('nl-NL', moved.start)}, gepland ${longDay('nl-NL', moved.end)}`).waitFor()
+  await modal.getByTestId('planning-writes').getByText(`start ${longDay('nl-NL', was.start)}, gepland ${longDay('nl-NL', was.end)}`).waitFor()
+  await context.close()
+  assert.deepEqual(nlErrors, [])
 })

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { useCallback, type ReactNode } from 'react'
+import { createContext, useCallback, useContext, useState, type ReactNode } from 'react'
+import { createPortal } from 'react-dom'
 import { Link } from 'react-router'
 import { isRegistered, type Session } from '../api/auth.ts'
 import { queryKeys, stockTableKeys, useSession } from '../api/queries.ts'
@@ -19,12 +20,29 @@ import { ToastList } from './ToastList.tsx'
 import { WaitingBookings } from './WaitingBookings.tsx'
 import { SentBookings } from './SentBookings.tsx'
 
+const BannerPlace = createContext<(place: HTMLElement | null) => void>(() => {})
+
+/**
+ * For a screen that shows the banners in a place of its own (a ref callback) instead of above
+ * it: Planning's is beside its title, so a banner coming or going never moves the chart.
+ */
+export const useBannerPlace = () => useContext(BannerPlace)
+
 /** The header of a signed-in user, the page, and the sync toasts (spec §2). */
 export function AppShell({ children }: { children: ReactNode }) {
   const { data: session } = useSession()
   const full = hasFullAccess(session)
   // handhelds get the sync progress in the header, where it covers no form (SyncToasts)
   const wide = useIsWide()
+  const [place, setPlace] = useState<HTMLElement | null>(null)
+  const banners = (
+    <>
+      <OfflineBanner />
+      {isSignedIn(session) && <WaitingBookings session={session} />}
+      {isSignedIn(session) && <SentBookings division={session.division} />}
+      {isSignedIn(session) && <OutageBanner session={session} />}
+    </>
+  )
   return (
     <div className="flex min-h-screen flex-col">
       {/* the keyboard's first stop: past the header to the screen (WCAG 2.4.1) */}
@@ -40,12 +58,9 @@ export function AppShell({ children }: { children: ReactNode }) {
         {t('nav.skipToContent')}
       </a>
       {isSignedIn(session) && (wide ? <Header session={session} /> : <CompactHeader session={session} toasts={full} />)}
-      <OfflineBanner />
-      {isSignedIn(session) && <WaitingBookings session={session} />}
-      {isSignedIn(session) && <SentBookings division={session.division} />}
-      {isSignedIn(session) && <OutageBanner session={session} />}
+      {place ? createPortal(banners, place) : banners}
       <main id="main" tabIndex={-1} className="flex flex-1 flex-col focus:outline-none">
-        {children}
+        <BannerPlace.Provider value={setPlace}>{children}</BannerPlace.Provider>
       </main>
       {full && wide && <SyncToasts />}
     </div>

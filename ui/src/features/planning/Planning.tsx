@@ -14,23 +14,28 @@ import {
   type ShopOrderChange,
 } from './api.ts'
 import { liveKeys, planningKeys, queryKeys, useSession } from '../../api/queries.ts'
+import { useBannerPlace } from '../../components/AppShell.tsx'
 import { AsOf } from '../../components/AsOf.tsx'
 import { LoadingScreen } from '../../components/LoadingScreen.tsx'
 import { locale, t, tCount } from '../../i18n/index.ts'
+import { useIsWide } from '../../lib/media.ts'
 import { readJson, writeJson } from '../../lib/storage.ts'
 import { availability } from './logic/availability.ts'
 import { activeFilterCount, filterOrders, NO_FILTERS, type PlanningFilters } from './logic/filters.ts'
 import { moveChange, moveDays, projectMoves, type DateChange, type ProjectMove } from './logic/projectShift.ts'
 import { isLate, lateCount } from './logic/late.ts'
 import { datedRows } from './logic/rows.ts'
+import { moveStands } from './logic/undo.ts'
 import { dayIso, draggedDates, makeAxis, SCALES, today as todayOf, VIEWS, type DragMode, type View } from './logic/timeline.ts'
 import type { BarOrder } from './Bar.tsx'
 import { Filters, type FilterLists } from './Filters.tsx'
 import { Legend } from './Legend.tsx'
+import { MoveToast } from './MoveToast.tsx'
 import { ProjectShiftDialog } from './ProjectShiftDialog.tsx'
 import { SettingsCog } from './SettingsCog.tsx'
 import { ShopOrderModal, type SelectionCodeOption } from './ShopOrderModal.tsx'
 import { Timeline } from './Timeline.tsx'
+import { useLastMove } from './useLastMove.ts'
 import { useShopOrderWrites } from './useShopOrderWrites.ts'
 import { WriteList } from './WriteList.tsx'
 import { LIVE_LIST_RETRY } from '../../api/queryClient.ts'
@@ -55,6 +60,10 @@ function Screen({ session }: { session: Session }) {
   const deferred = useDeferredValue(filters)
   const [openId, setOpenId] = useState<string | null>(null)
   const { overrides, writes, write, dismiss } = useShopOrderWrites()
+  const lastMove = useLastMove(write)
+  // on a wide screen the banners sit beside the title, where coming and going moves nothing
+  const bannerPlace = useBannerPlace()
+  const wide = useIsWide()
   // Not remembered: moving a whole project by mistake on a later visit costs more than a tick.
   const [shiftProject, setShiftProject] = useState(false)
   const [proposal, setProposal] = useState<{ moves: ProjectMove<ShopOrder>[]; days: number } | null>(null)
@@ -153,14 +162,15 @@ function Screen({ session }: { session: Session }) {
       const moves = projectMoves(merged, order, change, weekendsHidden)
       if (moves.length > 1) return setProposal({ moves, days: moveDays(order, change, weekendsHidden) })
     }
-    void write(order, change)
+    lastMove.move([{ order, change }])
   }
   const shiftAll = (moves: ProjectMove<ShopOrder>[]) => {
     setProposal(null)
-    for (const m of moves) {
-      const change = moveChange(m)
-      if (Object.keys(change).length > 0) void write(m.order, change)
-    }
+    const project = moves[0].order.ProjectDescription || moves[0].order.Project
+    lastMove.move(
+      moves.map((m) => ({ order: m.order, change: moveChange(m) })).filter((m) => Object.keys(m.change).length > 0),
+      project,
+    )
   }
   const onDrag = (id: string, mode: DragMode, steps: number) => {
     const d = dated.find((x) => x.order.ID === id)
@@ -194,22 +204,49 @@ function Screen({ session }: { session: Session }) {
   }
   const open = openId ? dated.find((d) => d.order.ID === openId)?.order : undefined
   const undated = merged.length - dated.length
+  const moved = lastMove.last
+  const toast = moved && (
+    <MoveToast
+      move={moved}
+      writes={writes}
+      stands={moveStands(moved, (id) => merged.find((o) => o.ID === id))}
+      onUndo={lastMove.undo}
+      onClose={lastMove.dismiss}
+    />
+  )
 
   return (
     <div className="mx-auto flex w-full max-w-[1800px] flex-1 flex-col gap-3 p-3 md:p-6">
-      <div className="flex items-start justify-between gap-3">
-        <div>
+      <div className="flex flex-wrap items-start justify-between gap-3 md:flex-nowrap">
+        <div className="shrink-0">
           <h1 className="text-2xl font-bold text-sky-900">{t('planning.title')}</h1>
           <p className="text-sm text-slate-600" data-testid="planning-count">
             {tCount('planning.count', shown.length)}
             {activeFilterCount(filters) > 0 && ` ${t('planning.ofTotal', { total: dated.length.toLocaleString(locale()) })}`}
             {undated > 0 && ` · ${tCount('planning.undated', undated)}`}
           </p>
-          {late > 0 && (
-            <p data-testid="planning-late" className="text-sm font-semibold text-red-700">
-              {tCount('planning.lateCount', late)}
-            </p>
-          )}
+          {/* its line stays when none is late: moving the last late order must not move the chart */}
+          <p data-testid="planning-late" className="min-h-5 text-sm font-semibold text-red-700">
+            {late > 0 && tCount('planning.lateCount', late)}
+          </p>
+        </div>
+        {/* What comes and goes (the banners, the copy's age, lists that could not be read) lies over
+            the room beside the title: pushing the chart down, it moved the bars under the pointer. */}
+        <div className="order-last w-full md:relative md:order-none md:w-auto md:min-w-0 md:flex-1 md:self-stretch" data-testid="planning-notices">
+          <div className="flex flex-col gap-1 md:absolute md:inset-x-0 md:top-0 md:z-20">
+            <div ref={wide ? bannerPlace : undefined} className="flex flex-col overflow-hidden rounded-lg shadow-sm empty:hidden" />
+            <AsOf asOf={oldestAsOf(warehouses.data?.asOf, selectionCodes.data?.asOf, itemGroups.data?.asOf)} compact />
+            {lists.failed.size > 0 && (
+              <p role="alert" className="text-sm text-amber-800">
+                {t('planning.filter.listsFailed')}
+              </p>
+            )}
+            {inGroup.error && (
+              <p role="alert" className="text-sm text-red-700">
+                {inGroup.error.message}
+              </p>
+            )}
+          </div>
         </div>
         <SettingsCog
           weekendsHidden={weekendsHidden}
@@ -221,17 +258,6 @@ function Screen({ session }: { session: Session }) {
         />
       </div>
       <Filters filters={filters} onFilters={setFilters} lists={lists} view={display.view} onView={setView} />
-      <AsOf asOf={oldestAsOf(warehouses.data?.asOf, selectionCodes.data?.asOf, itemGroups.data?.asOf)} compact />
-      {lists.failed.size > 0 && (
-        <p role="alert" className="text-sm text-amber-800">
-          {t('planning.filter.listsFailed')}
-        </p>
-      )}
-      {inGroup.error && (
-        <p role="alert" className="text-sm text-red-700">
-          {inGroup.error.message}
-        </p>
-      )}
       <div className="flex flex-wrap items-center justify-between gap-2">
         <Legend />
         <label className="inline-flex min-h-11 items-center gap-2 text-sm">
@@ -239,7 +265,6 @@ function Screen({ session }: { session: Session }) {
           {t('planning.shift.option')}
         </label>
       </div>
-      <WriteList writes={writes} onDismiss={dismiss} />
       {loadError ? (
         <p role="alert" className="rounded bg-red-50 p-4 text-red-800">
           {loadError.message}
@@ -255,6 +280,9 @@ function Screen({ session }: { session: Session }) {
       ) : (
         <Timeline orders={shown} axis={axis} view={display.view} today={now} onOpen={setOpenId} onDrag={onDrag} />
       )}
+      {/* under the chart, so a write coming or going does not move it; the last move's state is in its toast */}
+      <WriteList writes={writes} onDismiss={dismiss} />
+      {!open && toast}
       {open && (
         <ShopOrderModal
           key={open.ID}
@@ -270,6 +298,7 @@ function Screen({ session }: { session: Session }) {
           onShiftProject={setShiftProject}
           onDismissWrite={dismiss}
           onClose={() => setOpenId(null)}
+          toast={toast}
         />
       )}
       {proposal && (

@@ -75,6 +75,7 @@ export function ShopOrderModal({
   onShiftProject,
   onDismissWrite,
   onClose,
+  toast,
 }: {
   order: ShopOrder
   division: number
@@ -90,6 +91,8 @@ export function ShopOrderModal({
   onShiftProject: (on: boolean) => void
   onDismissWrite: (key: number) => void
   onClose: () => void
+  /** The last move's toast: the page's is behind this window while it is open. */
+  toast?: ReactNode
 }) {
   const ref = useModalDialog()
   const wide = useIsWide()
@@ -336,6 +339,7 @@ export function ShopOrderModal({
           )}
         </section>
       </div>
+      {toast}
     </dialog>
   )
 }

@@ -20,6 +20,8 @@ export interface WriteRecord {
   /** When failed: Exact's refusal (or why it could not be sent). When pending: why it waits, if known. */
   error: string | null
   entryId: number | null
+  /** The move this write belongs to (the undo toast follows its writes), if any. */
+  move: number | null
 }
 
 const POLL_MS = 1_500
@@ -64,7 +66,18 @@ export function useShopOrderWrites() {
   )
 
   const write = useCallback(
-    async (order: Pick<ShopOrder, 'ID' | 'ShopOrderNumber'>, change: ShopOrderChange, shown: ShownChange = {}) => {
+    /**
+     * Shows the change at once and sends it once `after` settles (an undo waits for the move it
+     * takes back to be in the outbox). Resolves with the first answer's state: delivered,
+     * pending (queued) or failed.
+     */
+    async (
+      order: Pick<ShopOrder, 'ID' | 'ShopOrderNumber'>,
+      change: ShopOrderChange,
+      shown: ShownChange = {},
+      move: number | null = null,
+      after?: Promise<unknown>,
+    ): Promise<WriteStatus> => {
       const key = ++seq.current
       let previous: (ShopOrderChange & ShownChange) | undefined
       setOverrides((o) => {
@@ -80,23 +93,29 @@ export function useShopOrderWrites() {
           return next
         })
       setWrites((list) => [
-        { key, orderId: order.ID, number: order.ShopOrderNumber, change, shown, status: 'sending' as const, error: null, entryId: null },
+        { key, orderId: order.ID, number: order.ShopOrderNumber, change, shown, status: 'sending' as const, error: null, entryId: null, move },
         ...list.filter((w) => w.status === 'sending' || w.status === 'pending' || list.indexOf(w) < KEEP),
       ])
       try {
+        await after
         const res = await updateShopOrder(order.ID, change)
         const entryId = res.entries[0]?.id ?? null
-        if (res.state === 'delivered') patch(key, { status: 'delivered', entryId })
-        else if (res.state === 'failed') {
+        if (res.state === 'delivered') {
+          patch(key, { status: 'delivered', entryId })
+          return 'delivered'
+        }
+        if (res.state === 'failed') {
           undo()
           patch(key, { status: 'failed', error: res.error, entryId })
-        } else {
-          patch(key, { status: 'pending', entryId, error: res.error ?? waitingReason(res.entries) })
-          if (entryId !== null) void follow(key, entryId, undo)
+          return 'failed'
         }
+        patch(key, { status: 'pending', entryId, error: res.error ?? waitingReason(res.entries) })
+        if (entryId !== null) void follow(key, entryId, undo)
+        return 'pending'
       } catch (e) {
         undo()
         patch(key, { status: 'failed', error: isApiError(e) ? e.message : String(e) })
+        return 'failed'
       }
     },
     [follow, patch],
