@@ -9,19 +9,10 @@ import { LoadingScreen } from '../../components/LoadingScreen.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { formatDate } from '../../lib/dateTime.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
-import { RECEIPT_DAYS, type Receipt, type ReceiptLine } from './logic.ts'
+import { matchesReceipt, RECEIPT_DAYS, type Receipt, type ReceiptLine } from './logic.ts'
 import { PrintBar } from './PrintBar.tsx'
 import { PrintPanel } from './PrintPanel.tsx'
 import { ReceiveModal } from './ReceiveModal.tsx'
-
-function matches(r: Receipt, q: string): boolean {
-  if (!q) return true
-  const hay = [r.number, r.supplier, r.warehouse, ...r.lines.flatMap((l) => [l.itemCode, l.itemDescription, l.orderNumber])].join(' ').toLowerCase()
-  return q
-    .toLowerCase()
-    .split(/\s+/)
-    .every((w) => hay.includes(w))
-}
 
 function ReceiptCard({ receipt, picked, onPick }: { receipt: Receipt; picked: Set<string>; onPick: (l: ReceiptLine) => void }) {
   return (
@@ -65,7 +56,7 @@ export default function Receipts() {
   const [receiving, setReceiving] = useState(false)
   const [search, setSearch] = useState('')
   const [picked, setPicked] = useState<Map<string, ReceiptLine>>(new Map())
-  const shown = useMemo(() => (receipts.data?.rows ?? []).filter((r) => matches(r, search.trim())), [receipts.data, search])
+  const shown = useMemo(() => (receipts.data?.rows ?? []).filter((r) => matchesReceipt(r, search)), [receipts.data, search])
   const printTitle = useRef<HTMLHeadingElement>(null)
   // the panel's top at the top of the screen, and the focus on its title for a keyboard or a screen reader
   const toPanel = () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { matchesLine, needsByItem, overDelivered, receiptBodies, receiveError, toOpenLines, toReceipts, windowStart, withUnits, type OpenLine } from './logic.ts'
+import { matchesLine, matchesReceipt, needsByItem, overDelivered, receiptBodies, receiveError, toOpenLines, toReceipts, windowStart, withUnits, type OpenLine } from './logic.ts'
 
 const PO = 'a03da7c9-91df-4457-8622-a607473de8b4'
 const PO2 = 'b03da7c9-91df-4457-8622-a607473de8b4'
@@ -119,6 +119,24 @@ describe('receipts', () => {
     expect(r[1].lines.map((l) => [l.id, l.quantity, l.orderNumber])).toEqual([['a', 3, '12']])
     expect(r[0].lines[0].itemDescription).toBe('Nut')
     expect(r[0].supplier).toBe('Bakker')
+  })
+  it('finds receipts by "PO n" as scanned, or by every typed word in any order', () => {
+    const [two, one] = toReceipts(
+      [
+        { ID: 'r1', ReceiptNumber: 1, SupplierName: 'De Jong', WarehouseCode: '1' },
+        { ID: 'r2', ReceiptNumber: 2, SupplierName: 'Bakker' },
+      ],
+      [
+        { ID: 'a', GoodsReceiptID: 'r1', ItemCode: 'BOLT', Description: 'Bolt M10', QuantityReceived: 3, PurchaseOrderNumber: 12 },
+        { ID: 'b', GoodsReceiptID: 'r2', ItemCode: 'NUT', QuantityReceived: 1, PurchaseOrderNumber: 123 },
+      ],
+    )
+    expect([one, two].map((r) => matchesReceipt(r, 'PO 12'))).toEqual([true, false])
+    expect([one, two].map((r) => matchesReceipt(r, 'io-123\r'))).toEqual([false, true])
+    expect(matchesReceipt(one, 'm10 jong')).toBe(true)
+    expect(matchesReceipt(one, 'jong m10')).toBe(true)
+    expect(matchesReceipt(one, 'jong nut')).toBe(false)
+    expect(matchesReceipt(two, ' ')).toBe(true)
   })
 })
 

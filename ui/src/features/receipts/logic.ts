@@ -162,6 +162,23 @@ export function matchesLine(line: OpenLine, query: string): boolean {
 }
 
 /**
+ * Whether a receipt matches the search, read as every scan box reads it: "PO 40080" is the
+ * receipts of that order; else every word somewhere in its number, supplier, warehouse, or a
+ * line's item or order number.
+ */
+export function matchesReceipt(r: Receipt, query: string): boolean {
+  const code = classifyCode(query)
+  if (code.kind === 'empty') return true
+  if (code.kind === 'purchaseOrder') return r.lines.some((l) => l.orderNumber === String(code.number))
+  const hay = [r.number, r.supplier, r.warehouse, ...r.lines.flatMap((l) => [l.itemCode, l.itemDescription, l.orderNumber])].join(' ').toLowerCase()
+  return query
+    .trim()
+    .toLowerCase()
+    .split(/\s+/)
+    .every((w) => hay.includes(w))
+}
+
+/**
  * Why a typed quantity to receive cannot be sent, or null. More than is open is not refused:
  * suppliers over-deliver, and the desk records what came (see overDelivered).
  */
