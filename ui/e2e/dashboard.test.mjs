@@ -146,6 +146,22 @@ test('the search finds an item by "SO <number>" and by its barcode', async () =>
   assert.deepEqual(await codes(), [withBarcode.Code])
 })
 
+test('the search takes words in any order, and a GTIN-14 of an item\'s EAN', async () => {
+  await page.goto(`${server.url}/dashboard?division=${division}&status=all`)
+  const items = await all('items', 'Code,Description,Barcode')
+  // a description of two words or more, searched back to front
+  const item = items.find((i) => (i.Description ?? '').trim().split(/\s+/).length >= 2)
+  assert.ok(item, 'the demo has a description of several words')
+  const words = item.Description.trim().split(/\s+/)
+  await search().fill([...words].reverse().join(' '))
+  await settled()
+  assert.ok((await codes()).includes(item.Code), `"${[...words].reverse().join(' ')}" finds ${item.Code}: ${await codes()}`)
+  const withBarcode = items.find((i) => /^\d{13}$/.test(i.Barcode ?? '') && items.filter((x) => x.Barcode === i.Barcode).length === 1)
+  await search().fill(`0${withBarcode.Barcode}`)
+  await settled()
+  assert.deepEqual(await codes(), [withBarcode.Code])
+})
+
 test("an item's copy button copies its code, not the link", async () => {
   const [code] = await codes()
   await page.getByRole('button', { name: `Copy ${code}`, exact: true }).click()

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { combineStock, fetchStockPage, NO_FILTERS } from './stock.ts'
+import { combineStock, fetchStockPage, NO_FILTERS, searchTerms } from './stock.ts'
 
 const W1 = 'AAAAAAAA-0000-0000-0000-000000000001'
 const W3 = 'AAAAAAAA-0000-0000-0000-000000000003'
@@ -89,5 +89,17 @@ describe('fetchStockPage', () => {
     const page = await fetchStockPage({ ...NO_FILTERS, search: '8715166523257' }, 0)
     expect(page.items.map((i) => [i.code, i.shopOrder])).toEqual([['44-100434', null]])
     expect(asked.some((u) => u.pathname.endsWith('/db/shopOrders'))).toBe(false)
+  })
+})
+
+describe('searchTerms', () => {
+  it('matches the whole text, or every word in code or description in any order', () => {
+    expect(searchTerms('kast besturing', [], 'Code', 'Description', 'ID')).toBe(
+      '(Code.ilike.*kast besturing*,Description.ilike.*kast besturing*,and(or(Code.ilike.*kast*,Description.ilike.*kast*),or(Code.ilike.*besturing*,Description.ilike.*besturing*)))',
+    )
+  })
+  it('keeps one word as one term, skips words a filter cannot take, and adds the items the text names', () => {
+    expect(searchTerms('moer', ['i1'], 'ItemCode', 'ItemDescription', 'ItemId')).toBe('(ItemCode.ilike.*moer*,ItemDescription.ilike.*moer*,ItemId.in.(i1))')
+    expect(searchTerms('moer ,', [], 'Code', 'Description', 'ID')).toBe('(Code.ilike.*moer*,Description.ilike.*moer*)')
   })
 })

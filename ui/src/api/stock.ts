@@ -65,16 +65,27 @@ export function isActive(endDate: unknown, now: number = Date.now()): boolean {
  * The filters for the items table: text over code and description (or the items the search
  * names otherwise: a shop order's, a barcode's), item group, active or not.
  */
+/**
+ * The `or` group of a search: the whole text in the code or description, or every word of it
+ * in either, in any order ("kast besturing" finds "Besturingskast 24V"), or an item the text
+ * names as a code (`named`: by barcode or shop order).
+ */
+export function searchTerms(text: string, named: readonly string[], code: string, description: string, id: string): string {
+  const inCode = (w: string) => `${code}.ilike.${likeValue(w)}`
+  const inDescription = (w: string) => `${description}.ilike.${likeValue(w)}`
+  const terms = [inCode(text), inDescription(text)]
+  // likeValue blanks out what a filter cannot take: a word of only those is no word
+  const words = text.split(/\s+/).filter((w) => likeValue(w) !== '**')
+  if (words.length > 1) terms.push(`and(${words.map((w) => `or(${inCode(w)},${inDescription(w)})`).join(',')})`)
+  if (named.length) terms.push(`${id}.${inList(named)}`)
+  return `(${terms.join(',')})`
+}
+
 export function itemParams(f: StockFilters, namedItems: readonly string[], now: number = Date.now(), prefix = ''): Params {
   const p: Params = []
   const col = (c: string) => prefix + c
   const text = f.search.trim()
-  if (text) {
-    const like = likeValue(text)
-    const terms = [`${col('Code')}.ilike.${like}`, `${col('Description')}.ilike.${like}`]
-    if (namedItems.length) terms.push(`${col('ID')}.${inList(namedItems)}`)
-    p.push(['or', `(${terms.join(',')})`])
-  }
+  if (text) p.push(['or', searchTerms(text, namedItems, col('Code'), col('Description'), col('ID'))])
   if (f.itemGroup) p.push([col('ItemGroup'), `eq.${f.itemGroup}`])
   // the store compares a day with the provider's wall-clock dates: the organization's today
   const today = orgToday(now)
@@ -258,12 +269,7 @@ export async function fetchStockPage(f: StockFilters, offset: number, now: numbe
 
   const base: Params = [['Warehouse', `eq.${f.warehouse}`]]
   const textSearch = f.search.trim()
-  if (textSearch) {
-    const like = likeValue(textSearch)
-    const terms = [`ItemCode.ilike.${like}`, `ItemDescription.ilike.${like}`]
-    if (namedItems.length) terms.push(`ItemId.${inList(namedItems)}`)
-    base.push(['or', `(${terms.join(',')})`])
-  }
+  if (textSearch) base.push(['or', searchTerms(textSearch, namedItems, 'ItemCode', 'ItemDescription', 'ItemId')])
   const joins = [{ source: 'items', joinOn: ['ID'], joinOnSelf: ['ItemId'] }]
   const wanted: Row[] = []
   let next: number | null = offset
