@@ -4,7 +4,7 @@ import type { WriteOutcome } from '../../api/writes.ts'
 import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
 import { WriteStatus } from '../../components/WriteStatus.tsx'
 import { t } from '../../i18n/index.ts'
-import { hoursError, type Activity, type HourEntry } from './logic.ts'
+import { employeeNames, hoursError, type Activity, type HourEntry } from './logic.ts'
 import { parseQuantity } from '../../lib/quantity.ts'
 import { ActivityChoice } from './ActivityChoice.tsx'
 import { StepPicker, type Picked } from './StepPicker.tsx'
@@ -55,7 +55,7 @@ export function HourForm({ employees, editing, onSaved, onClose }: { employees: 
         t('offline.hours', {
           hours: hours.trim(),
           day,
-          employee: employees.find((x) => x.ID === employee)?.FullName ?? '',
+          employee: employeeNames(employees).get(employee.toLowerCase()) ?? '',
           order: picked.order ? String(picked.order.ShopOrderNumber) : '–',
         }),
         e?.id,

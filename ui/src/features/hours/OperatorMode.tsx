@@ -7,7 +7,7 @@ import type { WriteOutcome } from '../../api/writes.ts'
 import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
 import { WriteStatus } from '../../components/WriteStatus.tsx'
 import { locale, t } from '../../i18n/index.ts'
-import { carryOverTimers, clockOffset, formatElapsed, hoursError, stopHoursText, type Activity, type Timer } from './logic.ts'
+import { carryOverTimers, clockOffset, employeeNames, formatElapsed, hoursError, stopHoursText, type Activity, type Timer } from './logic.ts'
 import { isoDay } from '../../lib/odata.ts'
 import { formatQuantity, parseQuantity } from '../../lib/quantity.ts'
 import { ActivityChoice } from './ActivityChoice.tsx'
@@ -123,6 +123,8 @@ export function OperatorMode({ employees, division, onBooked }: { employees: Emp
   // a booked timer's removal is asked again a few times before the user is told
   const removal = useMutation({ mutationFn: removeTimer, retry: (n, e) => n < 4 && !isApiError(e, 404), retryDelay: 2_000 })
   const [who, setWho] = useState<Employee | null>(null)
+  // the name with the employee number where two share it
+  const whoName = who ? (employeeNames(employees).get(who.ID.toLowerCase()) ?? who.FullName) : ''
   const [picked, setPicked] = useState<Picked>({ order: null, step: null })
   const [activity, setActivity] = useState<Activity>('run')
   const [booked, setBooked] = useState<{ key: string; what: string; outcome: WriteOutcome }[]>([])
@@ -165,7 +167,7 @@ export function OperatorMode({ employees, division, onBooked }: { employees: Emp
     try {
       await startTimer({
         employee: who.ID.toLowerCase(),
-        employeeName: who.FullName,
+        employeeName: whoName,
         shopOrder: picked.order.ID,
         shopOrderNumber: String(picked.order.ShopOrderNumber),
         step: picked.step.ID,
@@ -249,7 +251,7 @@ export function OperatorMode({ employees, division, onBooked }: { employees: Emp
     <div className="flex flex-col gap-4">
       <div className="flex items-center justify-between gap-2">
         <p className="text-lg" data-testid="operator">
-          {t('hours.operatorIs', { name: who.FullName })}
+          {t('hours.operatorIs', { name: whoName })}
         </p>
         <button type="button" className={secondaryButton} onClick={() => setWho(null)}>
           {t('hours.switchOperator')}

@@ -5,7 +5,7 @@ import { fetchNames, fetchWeek, stepLabel, type Employee } from './api.ts'
 import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
 import { locale, t } from '../../i18n/index.ts'
 import { formatDate, formatWeekday, orgToday, weekNumber } from '../../lib/dateTime.ts'
-import { addDays, weekDays, weekStart, weekTotals, type HourEntry } from './logic.ts'
+import { addDays, employeeNames, weekDays, weekStart, weekTotals, type HourEntry } from './logic.ts'
 import { isoDay } from '../../lib/odata.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
 import { againWhileStored, LIVE_STALE_MS } from '../../api/exactDirect.ts'
@@ -29,7 +29,7 @@ export function WeekView({ employees, employeesAsOf = null }: { employees: Emplo
   const division = useDivision()
   const week = useQuery({ queryKey: hoursKeys.week(division, isoDay(start)), queryFn: () => fetchWeek(start), retry: false, staleTime: LIVE_STALE_MS, refetchInterval: againWhileStored })
   const names = useQuery({ queryKey: hoursKeys.names(division, isoDay(start), week.data?.rows.length), queryFn: () => fetchNames(week.data?.rows ?? []), enabled: week.isSuccess })
-  const employeeName = useMemo(() => new Map(employees.map((e) => [e.ID.toLowerCase(), e.FullName || e.Code])), [employees])
+  const employeeName = useMemo(() => employeeNames(employees), [employees])
   const days = weekDays(start)
   const entries = (week.data?.rows ?? []).filter((e) => (!who || e.employee === who) && !deleted.has(e.id))
   const totals = weekTotals(entries, start).sort((a, b) => (employeeName.get(a.employee) ?? '').localeCompare(employeeName.get(b.employee) ?? ''))

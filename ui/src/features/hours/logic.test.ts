@@ -7,6 +7,7 @@ import {
   carryOverTimers,
   clockOffset,
   elapsedHours,
+  employeeNames,
   formatElapsed,
   hoursError,
   readTimers,
@@ -142,5 +143,22 @@ describe('operator timers', () => {
     expect(await carryOverTimers(s, 1, post)).toBe(0)
     expect(posted).toHaveLength(3)
     warn.mockRestore()
+  })
+})
+
+describe('employeeNames', () => {
+  it('adds the employee number only where two share a name, and uses it where there is no name', () => {
+    const names = employeeNames([
+      { ID: 'A', Code: '12', FullName: 'Jan de Vries' },
+      { ID: 'b', Code: ' 31 ', FullName: 'jan de vries ' },
+      { ID: 'c', Code: '40', FullName: 'Eva van Dijk' },
+      { ID: 'd', Code: '41', FullName: '' },
+    ])
+    expect([...names]).toEqual([
+      ['a', 'Jan de Vries (12)'],
+      ['b', 'jan de vries (31)'],
+      ['c', 'Eva van Dijk'],
+      ['d', '41'],
+    ])
   })
 })

@@ -224,3 +224,23 @@ export async function carryOverTimers(storage: Storage, division: number, post: 
   writeTimers(storage, division, left)
   return taken
 }
+
+/**
+ * Each employee's name as screens show it, by lower-case ID: the full name, with the employee
+ * number where another employee has the same name (two Jan de Vries on one shift), the number
+ * alone without a name.
+ */
+export function employeeNames(employees: readonly { ID: string; Code: string; FullName: string | null }[]): Map<string, string> {
+  const count = new Map<string, number>()
+  for (const e of employees) {
+    const name = (e.FullName ?? '').trim().toLowerCase()
+    if (name) count.set(name, (count.get(name) ?? 0) + 1)
+  }
+  return new Map(
+    employees.map((e) => {
+      const name = (e.FullName ?? '').trim()
+      const label = !name ? e.Code.trim() : (count.get(name.toLowerCase()) ?? 0) > 1 ? `${name} (${e.Code.trim()})` : name
+      return [e.ID.toLowerCase(), label]
+    }),
+  )
+}
