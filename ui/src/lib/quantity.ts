@@ -1,12 +1,37 @@
-// Quantities typed by people on the shop floor: "2,5" (Dutch) and "2.5" both mean two and a half.
-import { locale } from '../i18n/index.ts'
+// Quantities typed by people on the shop floor, read in the user's language: the decimal mark
+// either way ("2,5" and "2.5" are two and a half), the language's thousands mark where it groups
+// thousands ("2.500" in Dutch and "2,500" in English are two thousand five hundred).
+import { getLanguage, locale, type Language } from '../i18n/index.ts'
 
-/** The number in `text`, or null when it is empty or not a plain decimal number. */
-export function parseQuantity(text: string): number | null {
+/** The language's marks: [thousands, decimal]. */
+const MARKS: Record<Language, readonly [string, string]> = { en: [',', '.'], nl: ['.', ','] }
+
+/**
+ * The number in `text`, or null when it is empty or not a number. One mark followed by exactly
+ * three digits after a leading group of one to three is the language's thousands mark when it is
+ * that language's ("2.500" is 2500 in Dutch, 2.5 in English), else a decimal mark; thousands
+ * marks with a decimal mark after them ("1.234,5") are read in the language's style only.
+ */
+export function parseQuantity(text: string, lang: Language = getLanguage()): number | null {
   const s = text.trim().replace(/\s/g, '')
-  if (!/^-?\d+([.,]\d+)?$/.test(s)) return null
-  const n = Number(s.replace(',', '.'))
+  const [thousands, decimal] = MARKS[lang]
+  const esc = (c: string) => `\\${c}`
+  let plain: string | null = null
+  if (/^-?\d+$/.test(s)) plain = s
+  else if (new RegExp(`^-?[1-9]\\d{0,2}(${esc(thousands)}\\d{3})+(${esc(decimal)}\\d+)?$`).test(s)) plain = s.split(thousands).join('').replace(decimal, '.')
+  else if (/^-?\d+[.,]\d+$/.test(s)) plain = s.replace(',', '.')
+  if (plain === null) return null
+  const n = Number(plain)
   return Number.isFinite(n) ? n : null
+}
+
+/**
+ * The number `text` is read as when its marks were taken as thousands marks ("2.500" in Dutch),
+ * so a form can say so; null when it was read without them.
+ */
+export function readWithThousands(text: string, lang: Language = getLanguage()): number | null {
+  const n = parseQuantity(text, lang)
+  return n !== null && text.includes(MARKS[lang][0]) ? n : null
 }
 
 /** A quantity in the user's language (up to three decimals), `+` before a gain on request. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { barcodeForms, classifyCode, classifyScan, cleanScan, parseQuantity, sameBarcode, scanGate, shopOrderNumberOf } from './scan.ts'
+import { barcodeForms, classifyCode, classifyScan, cleanScan, sameBarcode, scanGate, shopOrderNumberOf } from './scan.ts'
 
 const locations = [
   { ID: 'l1', Code: 'A01-03', Warehouse: 'w1' },
@@ -116,18 +116,5 @@ describe('shopOrderNumberOf', () => {
     expect(shopOrderNumberOf('44-100434')).toBeNull()
     expect(shopOrderNumberOf('8715166523257')).toBeNull()
     expect(shopOrderNumberOf('')).toBeNull()
-  })
-})
-
-describe('parseQuantity', () => {
-  it('takes either decimal style', () => {
-    expect(parseQuantity('2,5')).toBe(2.5)
-    expect(parseQuantity(' 12 ')).toBe(12)
-    expect(parseQuantity('0.25')).toBe(0.25)
-  })
-  it('refuses what is not a number', () => {
-    expect(parseQuantity('')).toBeNull()
-    expect(parseQuantity('2x')).toBeNull()
-    expect(parseQuantity('1.000,5')).toBeNull()
   })
 })

@@ -108,11 +108,3 @@ export function sameBarcode(a: string | null | undefined, b: string | null | und
   if (x === y) return true
   return GTIN.test(x) && GTIN.test(y) && x.replace(/^0+/, '') === y.replace(/^0+/, '')
 }
-
-/** A quantity typed by a person: either decimal style ("2,5" or "2.5"); null when it is not one. */
-export function parseQuantity(text: string): number | null {
-  const t = text.trim().replace(/\s/g, '')
-  if (!/^-?\d+([.,]\d+)?$/.test(t)) return null
-  const n = Number(t.replace(',', '.'))
-  return Number.isFinite(n) ? n : null
-}

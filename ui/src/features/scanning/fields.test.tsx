@@ -1,10 +1,11 @@
 import { QueryClientProvider } from '@tanstack/react-query'
-import { act, renderHook, waitFor } from '@testing-library/react'
+import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-library/react'
 import type { ReactNode } from 'react'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { createQueryClient } from '../../api/queryClient.ts'
 import type { BookResult } from '../../api/writes.ts'
-import { useWrite } from './fields.tsx'
+import { QuantityField, useWrite } from './fields.tsx'
+import { setLanguage } from '../../i18n/index.ts'
 
 const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={createQueryClient()}>{children}</QueryClientProvider>
 
@@ -28,5 +29,26 @@ describe('a booking from a handheld panel', () => {
     // a booking still on its way may be refused yet: its numbers stay to be corrected
     await act(() => result.current.mutateAsync(4))
     expect(result.current.round).toBe(2)
+  })
+})
+
+describe('the quantity field', () => {
+  afterEach(() => {
+    cleanup()
+    setLanguage('en', false)
+  })
+  const show = (value: string) => render(<QuantityField id="q" label="Quantity" value={value} onChange={() => {}} error={null} />)
+
+  it('says when "2.500" is read as two thousand five hundred in Dutch', () => {
+    setLanguage('nl', false)
+    show('2.500')
+    expect(screen.getByTestId('q-read').textContent).toBe('Gelezen als 2500: "." scheidt duizendtallen; gebruik "," voor decimalen.')
+  })
+  it('says nothing where the mark is the decimal one', () => {
+    show('2.500')
+    expect(screen.queryByTestId('q-read')).toBeNull()
+    cleanup()
+    show('2,500')
+    expect(screen.getByTestId('q-read').textContent).toBe('Read as 2500: "," separates thousands; use "." for decimals.')
   })
 })

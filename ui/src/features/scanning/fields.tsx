@@ -3,10 +3,10 @@
 import { useMutation } from '@tanstack/react-query'
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { outcomeOf, type BookResult } from '../../api/writes.ts'
-import { locale, t } from '../../i18n/index.ts'
+import { getLanguage, locale, t } from '../../i18n/index.ts'
 import { signal } from '../../lib/feedback.ts'
 import type { ScannedItem } from './api.ts'
-import { fitsUnit, formatQuantity, fractionsAllowed } from '../../lib/quantity.ts'
+import { fitsUnit, formatQuantity, fractionsAllowed, readWithThousands } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
 import { isWarehousePlace } from './places.ts'
 import { WriteStatus } from '../../components/WriteStatus.tsx'
@@ -46,6 +46,8 @@ export function QuantityField({
   onChange: (v: string) => void
   error: string | null
 }) {
+  // "2.500" kg in Dutch is read as 2500: said under the field, never silently
+  const thousands = readWithThousands(value)
   return (
     <div className={field}>
       <label htmlFor={id}>{label}</label>
@@ -62,6 +64,11 @@ export function QuantityField({
       {error && (
         <span id={`${id}-error`} role="alert" className="text-sm font-normal text-red-700">
           {error}
+        </span>
+      )}
+      {!error && thousands !== null && (
+        <span data-testid={`${id}-read`} className="text-sm font-normal text-amber-800">
+          {t('scanning.readAsThousands', { number: String(thousands), ...(getLanguage() === 'nl' ? { mark: '.', decimal: ',' } : { mark: ',', decimal: '.' }) })}
         </span>
       )}
     </div>
