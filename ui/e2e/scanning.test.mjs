@@ -167,6 +167,15 @@ test('scan a location, then count: the simulator has the count with that quantit
   await scan(pick.to.Code)
   // the first location scan may wait for Exact's list while the sync's calls fill the minute
   await page.getByTestId('scan-location').getByText(pick.to.Code).waitFor({ timeout: 90_000 })
+  // what the local copy expects on that shelf is listed, so a counter sees what should be there
+  const onShelf = (await simRows('sync/Inventory/StorageLocationStockPositions')).filter((p) => p.StorageLocation === pick.to.ID && p.Stock > 0)
+  const contents = page.getByTestId('location-contents')
+  await contents.getByText(`Expected at`).waitFor()
+  if (onShelf.length === 0) await contents.getByText('The local copy has no stock here.', { exact: false }).waitFor()
+  else {
+    await contents.getByText(onShelf[0].ItemCode, { exact: true }).first().waitFor()
+    assert.equal(await contents.getByRole('listitem').count(), Math.min(onShelf.length, 50))
+  }
   await scan(pick.code)
   // the previous test's card of this item is still shown: wait for this lookup to end, or the
   // Count click lands before the new card replaces it (a new scan resets the chosen action)

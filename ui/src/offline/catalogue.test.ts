@@ -111,6 +111,16 @@ describe('scan catalogue lookups', () => {
     expect(c.stockOfItem('NO-SUCH')).toEqual([])
   })
 
+  it('lists what it expects at a storage location, by code', async () => {
+    const c = await kept()
+    expect(c.stockAtLocation(L2.toUpperCase()).map((r) => [r.item.Code, r.stock])).toEqual([
+      ['BOLT-M6', 3.5],
+      ['FRAME-1', 1],
+    ])
+    expect(c.stockAtLocation(L1).map((r) => [r.item.Code, r.stock])).toEqual([['BOLT-M6', 12]])
+    expect(c.stockAtLocation('dddddddd-0000-4000-8000-000000000001')).toEqual([])
+  })
+
   it('lists the open orders needing an item with their material lines, and orders by number', async () => {
     const c = await kept()
     const needing = c.ordersNeeding('BOLT-M6')

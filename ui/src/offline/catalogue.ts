@@ -132,6 +132,12 @@ function undelta(deltas: number[]): number[] {
   return deltas.map((d) => (at += d))
 }
 
+/** An item the copy expects at a storage location, with its stock there. */
+export interface ItemAtLocation {
+  item: ScannedItem
+  stock: number
+}
+
 /** The catalogue's answers, with the indexes a scan needs built once. */
 export class ScanCatalogue {
   readonly asOf: number | null
@@ -224,6 +230,21 @@ export class ScanCatalogue {
       const wh = this.warehouse(l.warehouse[k])
       return { ID: this.locationIds.at(k), Code, Description: l.description[k], Warehouse: wh.id, WarehouseCode: wh.code, WarehouseDescription: wh.description }
     })
+  }
+
+  /** What this copy holds at a storage location (its ID): each item with stock there, by code. */
+  stockAtLocation(locationId: string): ItemAtLocation[] {
+    const want = locationId.toLowerCase().replace(/-/g, '')
+    let at = -1
+    for (let k = 0; k < this.locationIds.length && at < 0; k++) if (this.locationIds.hex(k) === want) at = k
+    if (at < 0) return []
+    const out: ItemAtLocation[] = []
+    for (let i = 0; i < this.codes.length; i++) {
+      for (const k of this.rowsOf(this.locationStock, i)) {
+        if (this.locationStock.place[k] === at) out.push({ item: this.item(i), stock: this.locationStock.stock[k] ?? 0 })
+      }
+    }
+    return out.sort((a, b) => a.item.Code.localeCompare(b.item.Code))
   }
 
   private rowsOf(s: Stock, i: number): number[] {

@@ -30,6 +30,7 @@ import { IssuePanel } from './IssuePanel.tsx'
 import { ItemCard } from './ItemCard.tsx'
 import { useWaitingOut } from './needing.ts'
 import { LabelPanel } from './LabelPanel.tsx'
+import { LocationContents } from './LocationContents.tsx'
 import { ReceivePanel } from './ReceivePanel.tsx'
 import { ScanInput } from './ScanInput.tsx'
 import { TransferPanel } from './TransferPanel.tsx'
@@ -427,6 +428,7 @@ export default function Scanning() {
           </ItemCard>
         </>
       )}
+      {location && !current && !purchase && <LocationContents key={location.ID} location={location} catalogue={kept} onPick={scan} />}
       {!current && !notice && !purchase && <p className="text-center text-slate-600">{t('scanning.start')}</p>}
       {history.length > 0 && (
         <section aria-label={t('scanning.recent')} className="text-sm text-slate-600">

@@ -85,6 +85,24 @@ export const itemById = async (id: string) => (await dbGet<ScannedItem>('items',
 export const stockOfItem = (itemId: string) =>
   dbGet<LocationStock>('storageLocationStockPositions', [['Item', `eq.${itemId}`], ['limit', '1000']])
 
+/** An item the local copy expects at a storage location, with its stock there. */
+export interface StockHere {
+  Item: string
+  ItemCode: string
+  ItemDescription: string | null
+  Stock: number | null
+}
+
+/** What the local copy expects at a storage location: its items with stock, by code. */
+export const stockAtLocation = (locationId: string) =>
+  dbGet<StockHere>('storageLocationStockPositions', [
+    ['StorageLocation', `eq.${locationId}`],
+    ['Stock', 'gt.0'],
+    ['select', 'Item,ItemCode,ItemDescription,Stock'],
+    ['order', 'ItemCode.asc'],
+    ['limit', '500'],
+  ])
+
 /** The item's stock per warehouse, storage locations or not (as the Dashboard reads it). */
 export interface WarehouseStock {
   ID: string
