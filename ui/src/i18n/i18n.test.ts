@@ -31,3 +31,13 @@ describe('i18n', () => {
     }
   })
 })
+
+describe('amounts in messages', () => {
+  afterEach(() => setLanguage('en', false))
+  it("writes an amount with the language's thousands mark, an order's number as it is", () => {
+    expect(t('purchases.summary', { lines: 3554, orders: 2100, late: 12 })).toBe('3,554 open lines on 2,100 orders, 12 late')
+    setLanguage('nl', false)
+    expect(t('purchases.summary', { lines: 3554, orders: 2100, late: 12 })).toMatch(/^3\.554 .* 2\.100 /)
+    expect(t('scanning.shopOrderNumber', { number: 24005 })).toBe('SO 24005')
+  })
+})

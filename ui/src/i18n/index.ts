@@ -78,11 +78,22 @@ export function locale(): string {
 
 type Params = Record<string, string | number>
 
+/**
+ * Placeholders that hold an amount of things ("3,554 open lines"): a number given for one is
+ * written with the language's thousands mark. Any other number (an order's number, a year)
+ * stays as it is.
+ */
+const AMOUNTS: ReadonlySet<string> = new Set(['count', 'total', 'shown', 'lines', 'orders', 'late', 'items'])
+
 /** The message for `key` with `{name}` placeholders filled from `params`. */
 export function t(key: MessageKey, params?: Params): string {
   const text: string = catalogues[current][key] ?? en[key]
   if (!params) return text
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole))
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    if (!(name in params)) return whole
+    const v = params[name]
+    return typeof v === 'number' && AMOUNTS.has(name) ? v.toLocaleString(locale()) : String(v)
+  })
 }
 
 type PluralBase<K> = K extends `${infer B}.one` ? B : never
