@@ -177,6 +177,7 @@ async fn test(state: web::Data<AppState>, req: HttpRequest, body: web::Json<Setu
     if let Some(problem) = hidden_by_config(&state.config, &base_url) {
         return Err(AppError::bad_request(problem));
     }
+    reachable(&base_url).await?;
     let redirect_uri = super::auth::callback_url(&state, &req);
     let pending = FirstRun::new_pending(client_id, Secret::new(client_secret), base_url, redirect_uri);
     let oauth = OAuthClient::new(http()?, &pending.base_url, &pending.client_id, pending.client_secret.clone());
@@ -224,6 +225,27 @@ fn hidden_by_config(config: &crate::config::Config, base_url: &str) -> Option<St
     Some(format!(
         "`{key}` is set in {place}, which overrides what the setup saves: remove it there (or set all of [provider] there yourself) and restart Stock Manager"
     ))
+}
+
+/// How long the setup waits for Exact's host to answer before it says it cannot be reached.
+const REACH_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Whether Exact's sign-in page answers from here: the browser goes there next, and from a network
+/// that cannot reach it would land on its own error page, the typed form gone. Any answer will do.
+async fn reachable(base_url: &str) -> AppResult<()> {
+    let probe = http()?.get(format!("{base_url}/api/oauth2/auth")).timeout(REACH_TIMEOUT).send().await;
+    match probe {
+        Ok(_) => Ok(()),
+        Err(e) => {
+            tracing::warn!(host = %base_url, error = %e, "first-run setup: Exact Online cannot be reached");
+            Err(AppError::with_message(
+                Code::ProviderUnreachable,
+                format!(
+                    "Exact Online ({base_url}) cannot be reached from this server: check its internet connection and the country chosen, then test again"
+                ),
+            ))
+        }
+    }
 }
 
 fn http() -> AppResult<reqwest::Client> {

@@ -271,3 +271,29 @@ async fn a_configured_server_has_no_setup() {
         .unwrap();
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
 }
+
+#[actix_web::test]
+async fn an_exact_host_that_cannot_be_reached_is_said_before_the_browser_goes_there() {
+    let sim = Simulator::start(SimOptions { rate_limits: false, ..Default::default() }).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let server = unconfigured(&sim, dir.path().join("config.toml"), |_| {}).await;
+    let code = server.running.as_ref().unwrap().setup_code().unwrap().to_string();
+    // nothing listens on port 1 of this machine: as a factory network without internet
+    let gone = "http://127.0.0.1:1";
+    let res = post(
+        &server,
+        "/api/v1/setup/test",
+        None,
+        json!({"setupCode": code, "clientId": DEMO_CLIENT_ID, "clientSecret": DEMO_CLIENT_SECRET, "baseUrl": gone}),
+    )
+    .await;
+    assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert!(set_cookie(&res, "esm_setup").is_none(), "no sign-in was started");
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "provider_unreachable");
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with(&format!("Exact Online ({gone}) cannot be reached from this server")), "{message}");
+    // still open to a host that answers, the same code
+    let (cookie, back) = test_sign_in(&server, &code, &sim, DEMO_CLIENT_SECRET).await;
+    assert!(cookie.starts_with("esm_setup=") && back.query().is_some_and(|q| q.contains("code=")));
+}

@@ -7,6 +7,7 @@ import { FirstRunSetup } from './FirstRunSetup.tsx'
 afterEach(() => {
   cleanup()
   vi.unstubAllGlobals()
+  sessionStorage.clear()
 })
 
 const HOSTS = [
@@ -71,5 +72,39 @@ describe('FirstRunSetup', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Test with a sign-in at Exact Online' }))
     expect((await screen.findByRole('alert')).textContent).toBe('The setup code is wrong')
     expect((screen.getByRole('button', { name: 'Test with a sign-in at Exact Online' }) as HTMLButtonElement).disabled).toBe(false)
+  })
+
+  it('says Exact cannot be reached and keeps every field as typed', async () => {
+    const message = 'Exact Online (https://start.exactonline.nl) cannot be reached from this server: check its internet connection and the country chosen, then test again'
+    vi.stubGlobal('fetch', vi.fn(async () => json({ error: { code: 'provider_unreachable', message } }, 503)))
+    render(<FirstRunSetup status={STATUS} />)
+    fireEvent.change(screen.getByLabelText('Setup code'), { target: { value: 'ABCD-EFGH-JKLM' } })
+    fireEvent.change(screen.getByLabelText('Exact Online country'), { target: { value: 'https://start.exactonline.nl' } })
+    fireEvent.change(screen.getByLabelText('Client id'), { target: { value: '4c1d' } })
+    fireEvent.change(screen.getByLabelText('Client secret'), { target: { value: 's3cret' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Test with a sign-in at Exact Online' }))
+    expect((await screen.findByRole('alert')).textContent).toBe(message)
+    expect((screen.getByLabelText('Setup code') as HTMLInputElement).value).toBe('ABCD-EFGH-JKLM')
+    expect((screen.getByLabelText('Client id') as HTMLInputElement).value).toBe('4c1d')
+    expect((screen.getByLabelText('Client secret') as HTMLInputElement).value).toBe('s3cret')
+    expect((screen.getByLabelText('Exact Online country') as HTMLSelectElement).value).toBe('https://start.exactonline.nl')
+  })
+
+  it('comes back from a test at Exact with the client id and country as they were, never the secret', async () => {
+    vi.stubGlobal('location', { ...window.location, assign: vi.fn() })
+    vi.stubGlobal('fetch', vi.fn(async () => json({ authorizeUrl: 'https://start.exactonline.nl/api/oauth2/auth?state=setup.x' })))
+    render(<FirstRunSetup status={STATUS} />)
+    fireEvent.change(screen.getByLabelText('Setup code'), { target: { value: 'ABCD-EFGH-JKLM' } })
+    fireEvent.change(screen.getByLabelText('Exact Online country'), { target: { value: 'https://start.exactonline.nl' } })
+    fireEvent.change(screen.getByLabelText('Client id'), { target: { value: '4c1d' } })
+    fireEvent.change(screen.getByLabelText('Client secret'), { target: { value: 's3cret' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Test with a sign-in at Exact Online' }))
+    await waitFor(() => expect(sessionStorage.getItem('esm.setup.typed')).not.toBeNull())
+    expect(sessionStorage.getItem('esm.setup.typed')).not.toContain('s3cret')
+    cleanup()
+    render(<FirstRunSetup status={STATUS} />)
+    expect((screen.getByLabelText('Client id') as HTMLInputElement).value).toBe('4c1d')
+    expect((screen.getByLabelText('Exact Online country') as HTMLSelectElement).value).toBe('https://start.exactonline.nl')
+    expect((screen.getByLabelText('Client secret') as HTMLInputElement).value).toBe('')
   })
 })

@@ -16,12 +16,25 @@ import { userMessage } from '../lib/errors.ts'
  * server's console), the client id, the secret and the country; the server tests them
  * with a sign-in at Exact before it writes them.
  */
+/** What was typed, kept in this tab while the browser is at Exact (never the code or the secret). */
+const TYPED_KEY = 'esm.setup.typed'
+
+function typedBefore(): { clientId?: string; baseUrl?: string } {
+  try {
+    return JSON.parse(sessionStorage.getItem(TYPED_KEY) ?? '{}') as { clientId?: string; baseUrl?: string }
+  } catch {
+    return {}
+  }
+}
+
 export function FirstRunSetup({ status }: { status: SetupNeeded }) {
   const hosts = hostChoices(status)
+  // back from a test that failed at Exact, the form is as it was left
+  const [before] = useState(typedBefore)
   const [setupCode, setSetupCode] = useState('')
-  const [clientId, setClientId] = useState(status.clientId)
+  const [clientId, setClientId] = useState(before.clientId || status.clientId)
   const [clientSecret, setClientSecret] = useState('')
-  const [baseUrl, setBaseUrl] = useState(status.baseUrl.replace(/\/+$/, '') || hosts[0]?.url || '')
+  const [baseUrl, setBaseUrl] = useState(before.baseUrl || status.baseUrl.replace(/\/+$/, '') || hosts[0]?.url || '')
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
 
@@ -31,6 +44,11 @@ export function FirstRunSetup({ status }: { status: SetupNeeded }) {
     setBusy(true)
     try {
       const { authorizeUrl } = await testSetup({ setupCode, clientId, clientSecret, baseUrl })
+      try {
+        sessionStorage.setItem(TYPED_KEY, JSON.stringify({ clientId, baseUrl }))
+      } catch {
+        // storage blocked: the form starts from the server's values again
+      }
       window.location.assign(authorizeUrl)
     } catch (err) {
       setError(userMessage(err))
