@@ -162,6 +162,29 @@ test('the search takes words in any order, and a GTIN-14 of an item\'s EAN', asy
   assert.deepEqual(await codes(), [withBarcode.Code])
 })
 
+test('the table is ordered by a column header, either way, and the order stays in the address', async () => {
+  await page.goto(`${server.url}/dashboard?division=${division}&status=all`)
+  await settled()
+  const header = page.getByRole('columnheader', { name: /Description/ })
+  await header.getByRole('button').click()
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('sort') === 'description')
+  await settled()
+  const descriptions = async () =>
+    page.getByTestId('stock-rows').locator('[role=row]').evaluateAll((rows) => rows.map((r) => r.querySelector('[role=cell]:nth-child(3)')?.textContent?.trim() ?? ''))
+  // the store's own order of all items (status "all" filters nothing)
+  const stored = async (order) => (await api(page, `/db/items?select=Description&order=${order}&limit=10`)).map((r) => (r.Description ?? '').trim())
+  assert.equal(await header.getAttribute('aria-sort'), 'ascending')
+  assert.deepEqual((await descriptions()).slice(0, 10), await stored('Description.asc,Code.asc'))
+  await header.getByRole('button').click()
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('sort') === '-description')
+  await settled()
+  assert.equal(await header.getAttribute('aria-sort'), 'descending')
+  assert.deepEqual((await descriptions()).slice(0, 10), await stored('Description.desc,Code.asc'))
+  await page.reload()
+  await settled()
+  assert.equal(await page.getByRole('columnheader', { name: /Description/ }).getAttribute('aria-sort'), 'descending')
+})
+
 test("an item's copy button copies its code, not the link", async () => {
   const [code] = await codes()
   await page.getByRole('button', { name: `Copy ${code}`, exact: true }).click()

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { combineStock, fetchStockPage, NO_FILTERS, searchTerms } from './stock.ts'
+import { combineStock, fetchStockPage, NO_FILTERS, orderOf, searchTerms } from './stock.ts'
 
 const W1 = 'AAAAAAAA-0000-0000-0000-000000000001'
 const W3 = 'AAAAAAAA-0000-0000-0000-000000000003'
@@ -101,5 +101,14 @@ describe('searchTerms', () => {
   it('keeps one word as one term, skips words a filter cannot take, and adds the items the text names', () => {
     expect(searchTerms('moer', ['i1'], 'ItemCode', 'ItemDescription', 'ItemId')).toBe('(ItemCode.ilike.*moer*,ItemDescription.ilike.*moer*,ItemId.in.(i1))')
     expect(searchTerms('moer ,', [], 'Code', 'Description', 'ID')).toBe('(Code.ilike.*moer*,Description.ilike.*moer*)')
+  })
+})
+
+describe('orderOf', () => {
+  it('orders by code or description either way, the code breaking ties', () => {
+    expect(orderOf('code')).toBe('Code.asc')
+    expect(orderOf('-code', 'Item')).toBe('ItemCode.desc')
+    expect(orderOf('description')).toBe('Description.asc,Code.asc')
+    expect(orderOf('-description', 'Item')).toBe('ItemDescription.desc,ItemCode.asc')
   })
 })

@@ -11,14 +11,26 @@ const IDS_PER_CALL = 100
 
 export type Activity = 'all' | 'active' | 'inactive'
 
+/** The table's order: by code or description, `-` for descending. */
+export type StockSort = 'code' | '-code' | 'description' | '-description'
+export const STOCK_SORTS: readonly StockSort[] = ['code', '-code', 'description', '-description']
+
 export interface StockFilters {
   search: string
   warehouse: string
   itemGroup: string
   activity: Activity
+  sort: StockSort
 }
 
-export const NO_FILTERS: StockFilters = { search: '', warehouse: '', itemGroup: '', activity: 'active' }
+export const NO_FILTERS: StockFilters = { search: '', warehouse: '', itemGroup: '', activity: 'active', sort: 'code' }
+
+/** The store's `order` for a sort, on the items (`Code`) or on stock positions (`ItemCode`); the code breaks ties. */
+export function orderOf(sort: StockSort, prefix = ''): string {
+  const dir = sort.startsWith('-') ? 'desc' : 'asc'
+  const column = `${prefix}${sort.endsWith('description') ? 'Description' : 'Code'}`
+  return column.endsWith('Code') ? `${column}.${dir}` : `${column}.${dir},${prefix}Code.asc`
+}
 
 export interface StockLocation {
   warehouse: string
@@ -259,7 +271,7 @@ export async function fetchStockPage(f: StockFilters, offset: number, now: numbe
     const rows = await dbGet('items', [
       ...itemParams(f, namedItems, now),
       ['select', ITEM_FIELDS],
-      ['order', 'Code.asc'],
+      ['order', orderOf(f.sort ?? 'code')],
       ['limit', String(PAGE_SIZE)],
       ['offset', String(offset)],
     ])
@@ -277,7 +289,7 @@ export async function fetchStockPage(f: StockFilters, offset: number, now: numbe
   for (let reads = 0; next !== null && wanted.length < PAGE_SIZE && reads < 10; reads++) {
     const rows: Row[] = await dbJoins('stockPositions', joins, [
       ...base,
-      ['order', 'ItemCode.asc'],
+      ['order', orderOf(f.sort ?? 'code', 'Item')],
       ['limit', String(MAX_LIMIT)],
       ['offset', String(next)],
     ])

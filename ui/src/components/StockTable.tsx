@@ -5,7 +5,7 @@ import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 're
 import { liveGet } from '../api/db.ts'
 import { oldestAsOf } from '../api/live.ts'
 import { useSearchParams } from 'react-router'
-import { fetchStockPage, type Activity, type StockFilters, type StockItem } from '../api/stock.ts'
+import { fetchStockPage, type Activity, type StockFilters, type StockItem, type StockSort } from '../api/stock.ts'
 import { locale, t, tCount } from '../i18n/index.ts'
 import { useIsWide } from '../lib/media.ts'
 import { filtersFromParams, paramsWithFilters } from '../lib/stockFilters.ts'
@@ -227,6 +227,20 @@ function Filters({ filters, onChange }: { filters: StockFilters; onChange: (f: S
  * The Table view: every item with its stock in all locations. About 500 items load first,
  * more as the list scrolls near its end; only the rows in view are in the page.
  */
+/** A column the table can be ordered by: a click orders by it, a second click the other way. */
+function SortHeader({ column, label, sort, onSort }: { column: 'code' | 'description'; label: string; sort: StockSort; onSort: (s: StockSort) => void }) {
+  const ascending = sort === column
+  const descending = sort === `-${column}`
+  return (
+    <span role="columnheader" aria-sort={ascending ? 'ascending' : descending ? 'descending' : 'none'}>
+      <button type="button" className="inline-flex items-center gap-1 uppercase hover:text-slate-800" onClick={() => onSort(ascending ? `-${column}` : column)}>
+        {label}
+        <span aria-hidden="true">{ascending ? '▲' : descending ? '▼' : '↕'}</span>
+      </button>
+    </span>
+  )
+}
+
 export function StockTable({ division }: { division: number }) {
   // the filters start from the address and are written back to it, so a reload keeps them
   const [searchParams, setSearchParams] = useSearchParams()
@@ -296,8 +310,8 @@ export function StockTable({ division }: { division: number }) {
               <div role="rowgroup">
                 <div role="row" aria-rowindex={1} className={`grid ${GRID} gap-3 border-b border-slate-200 bg-slate-50 px-3 py-2 text-left text-xs font-medium text-slate-500 uppercase`}>
                   <span role="columnheader">{t('stock.picture')}</span>
-                  <span role="columnheader">{t('stock.code')}</span>
-                  <span role="columnheader">{t('stock.description')}</span>
+                  <SortHeader column="code" label={t('stock.code')} sort={filters.sort} onSort={(sort) => setFilters({ ...filters, sort })} />
+                  <SortHeader column="description" label={t('stock.description')} sort={filters.sort} onSort={(sort) => setFilters({ ...filters, sort })} />
                   <span role="columnheader">{t('stock.group')}</span>
                   <span role="columnheader" className="text-right">
                     {deferred.warehouse ? t('stock.inWarehouse') : t('stock.total')}

@@ -8,13 +8,14 @@ describe('Dashboard filters in the address', () => {
   })
 
   it('writes only what differs from the defaults and keeps the division', () => {
-    const f = { search: 'SO 24005', warehouse: 'w-3', itemGroup: '', activity: 'all' as const }
+    const f = { search: 'SO 24005', warehouse: 'w-3', itemGroup: '', activity: 'all' as const, sort: '-description' as const }
     const next = paramsWithFilters(new URLSearchParams('division=123456'), f)
     expect(next.get('division')).toBe('123456')
     expect(next.get('q')).toBe('SO 24005')
     expect(next.get('warehouse')).toBe('w-3')
     expect(next.has('group')).toBe(false)
     expect(next.get('status')).toBe('all')
+    expect(next.get('sort')).toBe('-description')
     // what was written reads back the same after a reload
     expect(filtersFromParams(new URLSearchParams(next.toString()))).toEqual(f)
   })
@@ -24,7 +25,8 @@ describe('Dashboard filters in the address', () => {
     expect(next.toString()).toBe('division=1')
   })
 
-  it('ignores an unknown status', () => {
+  it('ignores an unknown status or order', () => {
     expect(filtersFromParams(new URLSearchParams('status=deleted')).activity).toBe('active')
+    expect(filtersFromParams(new URLSearchParams('sort=stock')).sort).toBe('code')
   })
 })

@@ -1,9 +1,9 @@
 // The Dashboard's filters live in the page's address, so a reload, a bookmark or a shared link
 // shows the same table. Only what differs from the defaults is written; other parameters of the
 // address (the organization's `division`) stay as they are.
-import { NO_FILTERS, type Activity, type StockFilters } from '../api/stock.ts'
+import { NO_FILTERS, STOCK_SORTS, type Activity, type StockFilters } from '../api/stock.ts'
 
-const KEYS = { search: 'q', warehouse: 'warehouse', itemGroup: 'group', activity: 'status' } as const
+const KEYS = { search: 'q', warehouse: 'warehouse', itemGroup: 'group', activity: 'status', sort: 'sort' } as const
 const ACTIVITIES: readonly Activity[] = ['all', 'active', 'inactive']
 
 /** The filters an address names; anything absent or unknown is the default. */
@@ -14,6 +14,7 @@ export function filtersFromParams(params: URLSearchParams): StockFilters {
     warehouse: params.get(KEYS.warehouse) ?? NO_FILTERS.warehouse,
     itemGroup: params.get(KEYS.itemGroup) ?? NO_FILTERS.itemGroup,
     activity: ACTIVITIES.find((a) => a === activity) ?? NO_FILTERS.activity,
+    sort: STOCK_SORTS.find((x) => x === params.get(KEYS.sort)) ?? NO_FILTERS.sort,
   }
 }
 
