@@ -90,3 +90,35 @@ test('a transfer shows the same time in the Transfers history and the outbox, in
   assert.ok(apart <= 1 || apart === 24 * 60 - 1, `history ${inHistory}, outbox ${inOutbox}`)
   assert.deepEqual(errors, [])
 })
+
+test('in Dutch: the licence names the company and its state, amounts and "2.500" read the Dutch way', async () => {
+  // the app is in Dutch since the test above
+  const session = await api(page, '/auth/session')
+  const company = session.divisions.find((d) => String(d.division) === String(division))?.name
+  await page.goto(`${server.url}/license-code?division=${division}`)
+  await page.getByTestId('licence-status').waitFor()
+  assert.equal(await page.getByTestId('licence-company').innerText(), company)
+  assert.match(await page.getByTestId('licence-status').innerText(), /^Actief (tot en met \d{2}-\d{2}-\d{4}|, zonder einddatum)$/)
+
+  // an amount in a sentence carries the Dutch thousands mark; below a thousand none
+  await page.goto(`${server.url}/purchaseOverview?division=${division}`)
+  const summary = await page.getByTestId('purchases-summary').innerText({ timeout: 60_000 })
+  const lines = Number(/^([\d.]+) open regels/.exec(summary)?.[1].replace(/\./g, ''))
+  assert.ok(lines > 0, summary)
+  assert.ok(summary.startsWith(`${lines.toLocaleString('nl-NL')} open regels`), summary)
+
+  // "2.500" in a quantity typed in Dutch is two thousand five hundred: more than any line has open
+  await page.goto(`${server.url}/receipts?division=${division}`)
+  await page.getByRole('button', { name: 'Goederen ontvangen' }).click()
+  const dialog = page.getByRole('dialog')
+  await dialog.getByTestId('open-line').first().waitFor({ timeout: 120_000 })
+  const row = dialog.getByTestId('open-line').first()
+  await row.getByRole('checkbox').check()
+  await row.getByLabel('Ontvangen aantal').fill('2.500')
+  await dialog.getByText(/Meerlevering: op deze regel staat nog/).waitFor()
+  // every open line has one or more open: "0,5" is half of one, no over-delivery
+  await row.getByLabel('Ontvangen aantal').fill('0,5')
+  assert.equal(await dialog.getByText(/Meerlevering/).count(), 0, '0,5 is a half')
+  await dialog.getByRole('button', { name: /Sluiten/ }).click()
+  assert.deepEqual(errors, [])
+})

@@ -115,6 +115,8 @@ export default function Scanning() {
   const [history, setHistory] = useState<string[]>([])
   // a scanned purchase order of several lines: the worker picks one (or scans the box)
   const [purchase, setPurchase] = useState<{ number: number; lines: OpenLine[] } | null>(null)
+  // the last scan named a location: what is expected there is listed (below a card shown)
+  const [atLocation, setAtLocation] = useState(false)
   const cameraProblem = useMemo(() => cameraUnavailable(), [])
   const offline = useOffline()
   // refreshed on opening while the server is in reach (and after each sync, see AppShell)
@@ -155,6 +157,7 @@ export default function Scanning() {
   }
 
   const show = (item: ScannedItem, order: ScanShopOrder | null, next: Action | null, line: OpenLine | null = null) => {
+    setAtLocation(false)
     setCurrent((c) => ({ item, order, line, seq: (c?.seq ?? 0) + 1 }))
     setAction(next)
   }
@@ -195,6 +198,7 @@ export default function Scanning() {
         const kind = classifyScan(code, await src.locations())
         if (kind.kind === 'location') {
           setLocation(kind.location)
+          setAtLocation(true)
           signal(true)
           setNotice({ ok: true, text: t('scanning.locationSet', { location: locationLabel(kind.location) }) })
           return
@@ -428,7 +432,7 @@ export default function Scanning() {
           </ItemCard>
         </>
       )}
-      {location && !current && !purchase && <LocationContents key={location.ID} location={location} catalogue={kept} onPick={scan} />}
+      {location && (atLocation || !current) && !purchase && <LocationContents key={location.ID} location={location} catalogue={kept} onPick={scan} />}
       {!current && !notice && !purchase && <p className="text-center text-slate-600">{t('scanning.start')}</p>}
       {history.length > 0 && (
         <section aria-label={t('scanning.recent')} className="text-sm text-slate-600">
