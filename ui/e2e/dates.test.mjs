@@ -98,7 +98,7 @@ test('in Dutch: the licence names the company and its state, amounts and "2.500"
   await page.goto(`${server.url}/license-code?division=${division}`)
   await page.getByTestId('licence-status').waitFor()
   assert.equal(await page.getByTestId('licence-company').innerText(), company)
-  assert.match(await page.getByTestId('licence-status').innerText(), /^Actief (tot en met \d{2}-\d{2}-\d{4}|, zonder einddatum)$/)
+  assert.match(await page.getByTestId('licence-status').innerText(), /^Actief( tot en met \d{2}-\d{2}-\d{4}|, zonder einddatum)$/)
 
   // an amount in a sentence carries the Dutch thousands mark; below a thousand none
   await page.goto(`${server.url}/purchaseOverview?division=${division}`)
