@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query'
 import { planningKeys } from '../../api/queries.ts'
 import { useState, type FormEvent } from 'react'
-import { isApiError } from '../../api/client.ts'
 import { fetchOrderSalesLines, updateSalesLineDelivery, type SalesLine } from './api.ts'
 import type { WriteOutcome } from '../../api/writes.ts'
+import { ExternalLink } from '../../components/ExternalLink.tsx'
 import { Loading } from '../../components/Loading.tsx'
+import { userMessage } from '../../lib/errors.ts'
 import { WriteStatus } from '../../components/WriteStatus.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { formatDay } from '../../lib/dateTime.ts'
@@ -18,7 +19,7 @@ const isoOf = (v: unknown) => {
 }
 
 /** One line and its delivery date to change (open lines only: a delivered one has left). */
-function Line({ line }: { line: SalesLine }) {
+function Line({ line, division }: { line: SalesLine; division: number }) {
   const [saved, setSaved] = useState(isoOf(line.DeliveryDate))
   const [date, setDate] = useState(saved)
   const [sending, setSending] = useState(false)
@@ -37,7 +38,7 @@ function Line({ line }: { line: SalesLine }) {
       setOutcome(result)
       if (result.state !== 'failed') setSaved(date)
     } catch (err) {
-      setProblem(isApiError(err) ? err.message : String(err))
+      setProblem(userMessage(err))
     } finally {
       setSending(false)
     }
@@ -48,7 +49,14 @@ function Line({ line }: { line: SalesLine }) {
     <li className="flex flex-col gap-1 py-2" data-testid="sales-line" data-order={line.OrderNumber}>
       <form onSubmit={save} className="flex flex-wrap items-end gap-x-3 gap-y-1" noValidate>
         <span className="min-w-0 flex-1 text-sm">
-          <strong>{label}</strong> · <span className="font-mono">{line.ItemCode}</span> · {num(line.Quantity)}
+          {line.OrderID ? (
+            <ExternalLink page="salesOrder" division={division} id={line.OrderID} code={line.OrderNumber} className="font-semibold">
+              {label}
+            </ExternalLink>
+          ) : (
+            <strong>{label}</strong>
+          )}{' '}
+          · <span className="font-mono">{line.ItemCode}</span> · {num(line.Quantity)}
           {Number(line.QuantityDelivered) > 0 && ` (${t('planning.sales.delivered', { quantity: num(line.QuantityDelivered) })})`}
         </span>
         {open ? (
@@ -84,7 +92,7 @@ function Line({ line }: { line: SalesLine }) {
 }
 
 /** The sales order lines this shop order makes, with their delivery dates to move. */
-export function SalesLines({ orderId }: { orderId: string }) {
+export function SalesLines({ orderId, division }: { orderId: string; division: number }) {
   const lines = useQuery({ queryKey: planningKeys.salesLines(orderId), queryFn: () => fetchOrderSalesLines(orderId) })
   return (
     <section className="flex flex-col gap-2 border-t border-slate-200 pt-3" aria-label={t('planning.sales.title')}>
@@ -93,14 +101,14 @@ export function SalesLines({ orderId }: { orderId: string }) {
         <Loading />
       ) : lines.error ? (
         <p role="alert" className="text-sm text-red-700">
-          {lines.error.message}
+          {userMessage(lines.error)}
         </p>
       ) : lines.data.length === 0 ? (
         <p className="text-sm text-slate-500">{t('planning.sales.none')}</p>
       ) : (
         <ul className="divide-y divide-slate-100" data-testid="sales-lines">
           {lines.data.map((l) => (
-            <Line key={l.ID} line={l} />
+            <Line key={l.ID} line={l} division={division} />
           ))}
         </ul>
       )}

@@ -17,6 +17,7 @@ import { SalesLines } from './SalesLines.tsx'
 import { ShopOrderLabels } from './ShopOrderLabels.tsx'
 import { WriteList } from './WriteList.tsx'
 import type { WriteRecord } from './useShopOrderWrites.ts'
+import { userMessage } from '../../lib/errors.ts'
 
 const num = (n: unknown) => Number(n ?? 0).toLocaleString(locale(), { maximumFractionDigits: 3 })
 /** A date as the date fields take it (`YYYY-MM-DD`). */
@@ -190,7 +191,22 @@ export function ShopOrderModal({
           <Row label={t('planning.modal.quantity')}>
             {num(order.ProducedQuantity)} / {num(order.PlannedQuantity)} {order.Unit ?? ''}
           </Row>
-          <Row label={t('planning.modal.project')}>{order.ProjectDescription || '–'}</Row>
+          <Row label={t('planning.modal.project')}>
+            {order.Project ? (
+              <ExternalLink page="project" division={division} id={order.Project} code={order.ProjectDescription}>
+                {order.ProjectDescription || t('link.project')}
+              </ExternalLink>
+            ) : (
+              '–'
+            )}
+          </Row>
+          {order.ItemVersion && (
+            <Row label={t('planning.modal.itemVersion')}>
+              <ExternalLink page="itemVersion" division={division} id={order.ItemVersion} code={order.ItemVersionDescription}>
+                {order.ItemVersionDescription || t('link.itemVersion')}
+              </ExternalLink>
+            </Row>
+          )}
           <Row label={t('planning.modal.exact')}>
             <ExternalLink page="shopOrder" division={division} id={order.ID} code={order.ShopOrderNumber} />
           </Row>
@@ -283,7 +299,7 @@ export function ShopOrderModal({
           {plans.isPending ? (
             <Loading />
           ) : plans.error ? (
-            <p role="alert" className="text-sm text-red-700">{plans.error.message}</p>
+            <p role="alert" className="text-sm text-red-700">{userMessage(plans.error)}</p>
           ) : plans.data.length === 0 ? (
             <p className="text-sm text-slate-500">{t('planning.modal.noPlans')}</p>
           ) : (
@@ -311,14 +327,14 @@ export function ShopOrderModal({
           )}
         </section>
 
-        <SalesLines orderId={order.ID} />
+        <SalesLines orderId={order.ID} division={division} />
 
         <section className={section} aria-label={t('planning.modal.steps')}>
           <h3 className="font-semibold">{t('planning.modal.steps')}</h3>
           {steps.isPending ? (
             <Loading />
           ) : steps.error ? (
-            <p role="alert" className="text-sm text-red-700">{steps.error.message}</p>
+            <p role="alert" className="text-sm text-red-700">{userMessage(steps.error)}</p>
           ) : steps.data.length === 0 ? (
             <p className="text-sm text-slate-500">{t('planning.modal.noSteps')}</p>
           ) : (

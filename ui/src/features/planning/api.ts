@@ -26,6 +26,8 @@ export interface ShopOrder {
   SelectionCodeCode: string | null
   Project: string | null
   ProjectDescription: string | null
+  ItemVersion?: string | null
+  ItemVersionDescription?: string | null
   YourRef: string | null
   Notes: string | null
   Unit: string | null
@@ -35,7 +37,7 @@ export interface ShopOrder {
 const ORDER_FIELDS =
   'ID,ShopOrderNumber,Description,Item,ItemCode,ItemDescription,PlannedQuantity,ProducedQuantity,PlannedStartDate,PlannedDate,' +
   'Status,IsReleased,IsOnHold,IsInPlanning,Warehouse,SelectionCode,SelectionCodeCode,Project,ProjectDescription,YourRef,Notes,Unit,' +
-  'ProductionLeadDays'
+  'ProductionLeadDays,ItemVersion,ItemVersionDescription'
 
 /** Shop orders still to be made: open (10) and in process (20). */
 export const fetchOpenShopOrders = () =>
@@ -118,6 +120,7 @@ export const getOutboxEntry = (id: number) => call('get', '/outbox/{id}', { para
 /** A sales order line made by a shop order (its ShopOrder link), as the local copy has it. */
 export interface SalesLine {
   ID: string
+  OrderID: string | null
   OrderNumber: number
   LineNumber: number
   ItemCode: string | null
@@ -132,7 +135,7 @@ export interface SalesLine {
 export const fetchOrderSalesLines = (order: string) =>
   dbGet<SalesLine>('salesOrderLines', [
     ['ShopOrder', `eq.${order}`],
-    ['select', 'ID,OrderNumber,LineNumber,ItemCode,Description,Quantity,QuantityDelivered,DeliveryDate,Status,DeliveryStatus'],
+    ['select', 'ID,OrderID,OrderNumber,LineNumber,ItemCode,Description,Quantity,QuantityDelivered,DeliveryDate,Status,DeliveryStatus'],
     ['order', 'OrderNumber,LineNumber'],
   ])
 

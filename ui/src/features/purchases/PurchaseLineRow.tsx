@@ -65,7 +65,14 @@ export const PurchaseLineRow = memo(function PurchaseLineRow({
         {groupBy !== 'supplier' && `${line.supplierCode} ${line.supplierName}`}
         {line.projectCode && (
           <span className="ml-1 text-xs text-slate-500">
-            {t('purchases.project')} {line.projectCode}
+            {t('purchases.project')}{' '}
+            {line.project ? (
+              <ExternalLink page="project" division={division} id={line.project} code={line.projectCode}>
+                {line.projectCode}
+              </ExternalLink>
+            ) : (
+              line.projectCode
+            )}
           </span>
         )}
       </span>
