@@ -6,6 +6,7 @@ import { useEffect, useRef } from 'react'
 import { call, type Schema } from '../api/contract.ts'
 import { t, tCount } from '../i18n/index.ts'
 import { secondaryButton } from './formStyles.ts'
+import { userMessage } from '../lib/errors.ts'
 
 export type PrintJob = Schema<'JobView'>
 
@@ -80,7 +81,7 @@ export function PrintJobStatus({ job: sent, onEnd }: { job: PrintJob; onEnd?: (j
       )}
       {cancel.error && (
         <p role="alert" className="text-sm text-red-700">
-          {cancel.error.message}
+          {userMessage(cancel.error)}
         </p>
       )}
     </div>

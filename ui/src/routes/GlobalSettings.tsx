@@ -18,6 +18,7 @@ import { isAdministrator } from '../api/auth.ts'
 import { t } from '../i18n/index.ts'
 import { hasFullAccess } from '../lib/access.ts'
 import { LABEL_TYPES, labelTypeName } from '../lib/labels.ts'
+import { userMessage } from '../lib/errors.ts'
 
 /** The organization preferences this screen edits, with their defaults. */
 export interface OrgSettings {
@@ -171,7 +172,7 @@ function Form({ session }: { session: Session }) {
         </p>
         {accounts.error && (
           <p role="alert" className="text-sm text-red-700">
-            {t('global.syncAccountsFailed', { message: accounts.error.message })}
+            {t('global.syncAccountsFailed', { message: userMessage(accounts.error) })}
           </p>
         )}
       </section>
@@ -234,7 +235,7 @@ function Form({ session }: { session: Session }) {
         )}
         {save.isError && (
           <p role="alert" className="text-sm text-red-700">
-            {save.error.message}
+            {userMessage(save.error)}
           </p>
         )}
       </div>}

@@ -39,6 +39,7 @@ import { useLastMove } from './useLastMove.ts'
 import { useShopOrderWrites } from './useShopOrderWrites.ts'
 import { WriteList } from './WriteList.tsx'
 import { LIVE_LIST_RETRY } from '../../api/queryClient.ts'
+import { userMessage } from '../../lib/errors.ts'
 
 /** This browser's view and scale (weekends are the organization's, kept on the server). */
 const DISPLAY_KEY = 'esm.planning.display'
@@ -243,7 +244,7 @@ function Screen({ session }: { session: Session }) {
             )}
             {inGroup.error && (
               <p role="alert" className="text-sm text-red-700">
-                {inGroup.error.message}
+                {userMessage(inGroup.error)}
               </p>
             )}
           </div>
@@ -251,7 +252,7 @@ function Screen({ session }: { session: Session }) {
         <SettingsCog
           weekendsHidden={weekendsHidden}
           savingWeekends={weekends.isPending}
-          weekendsError={weekends.error?.message ?? null}
+          weekendsError={userMessage(weekends.error) || null}
           onWeekends={chooseWeekends}
           scale={display.scale}
           onScale={setScale}

@@ -11,6 +11,7 @@ import { labelCopies, labelTypeName } from '../../lib/labels.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
 import type { ReceiptLine } from './logic.ts'
 import { readSettings } from '../../routes/GlobalSettings.tsx'
+import { userMessage } from '../../lib/errors.ts'
 
 const MAX_COUNT = 100
 
@@ -119,7 +120,7 @@ export function PrintPanel({
       )}
       {needs.error && (
         <p role="alert" className="text-sm text-red-700">
-          {needs.error.message}
+          {userMessage(needs.error)}
         </p>
       )}
       <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end">
@@ -155,7 +156,7 @@ export function PrintPanel({
       {labels.printersQuery.isSuccess && labels.printers.length === 0 && <p className="text-sm text-slate-600">{t('labels.noPrinters')}</p>}
       {pdf.error && (
         <p role="alert" className="text-sm text-red-700">
-          {pdf.error.message}
+          {userMessage(pdf.error)}
         </p>
       )}
       {pdf.isSuccess && (
@@ -170,7 +171,7 @@ export function PrintPanel({
       )}
       {print.error && (
         <p role="alert" className="text-sm text-red-700">
-          {print.error.message}
+          {userMessage(print.error)}
         </p>
       )}
       {print.isSuccess && (

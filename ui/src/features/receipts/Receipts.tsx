@@ -13,6 +13,7 @@ import { matchesReceipt, RECEIPT_DAYS, type Receipt, type ReceiptLine } from './
 import { PrintBar } from './PrintBar.tsx'
 import { PrintPanel } from './PrintPanel.tsx'
 import { ReceiveModal } from './ReceiveModal.tsx'
+import { userMessage } from '../../lib/errors.ts'
 
 function ReceiptCard({ receipt, picked, onPick }: { receipt: Receipt; picked: Set<string>; onPick: (l: ReceiptLine) => void }) {
   return (
@@ -106,7 +107,7 @@ export default function Receipts() {
         {receipts.isPending && <LoadingScreen />}
         {receipts.error && (
           <p role="alert" className="text-red-700">
-            {t('receipts.loadError', { message: receipts.error.message })}
+            {t('receipts.loadError', { message: userMessage(receipts.error) })}
           </p>
         )}
         {receipts.isSuccess && shown.length === 0 && <p className="text-slate-600">{t('receipts.none')}</p>}
