@@ -135,6 +135,44 @@ test('Materials: a material without stock or supply is short from its first requ
   assert.deepEqual(poLines.sort(), expected.sort())
 })
 
+test('Materials: a sales order line delivered from stock is re-dated in Exact Online', async () => {
+  // an open line of one order and item that no shop order makes: Planning never shows it
+  const all = await simRows('salesorder/SalesOrderLines')
+  const items = new Map((await simRows('logistics/Items')).map((i) => [id(i.ID), i]))
+  const line = all.find(
+    (l) =>
+      !l.ShopOrder &&
+      [12, 20].includes(num(l.Status)) &&
+      num(l.Quantity) > num(l.QuantityDelivered) &&
+      day(l.DeliveryDate) &&
+      items.has(id(l.Item)) &&
+      all.filter((x) => x.OrderNumber === l.OrderNumber && id(x.Item) === id(l.Item)).length === 1,
+  )
+  assert.ok(line, 'the demo has an open sales order line delivered from stock')
+  const code = items.get(id(line.Item)).Code.trim()
+  const moved = new Date(Date.parse(day(line.DeliveryDate) + 'T00:00:00Z') + 7 * 86_400_000).toISOString().slice(0, 10)
+
+  await page.goto(`${server.url}/materials?division=${division}`)
+  await page.getByTestId('materials-summary').waitFor({ timeout: 60_000 })
+  await page.getByLabel('Show', { exact: true }).selectOption('all')
+  await page.getByLabel('Search', { exact: true }).fill(code)
+  const row = page.locator(`[data-testid=material-row][data-item="${code}"]`)
+  await row.getByRole('button', { name: `Show lines of ${code}` }).click()
+  const so = row.locator(`tbody tr[data-kind=SO][data-ref="${line.OrderNumber}"]`)
+  await so.getByRole('button', { name: 'Move delivery date' }).click()
+  await so.getByLabel(`Delivery date of Sales order ${line.OrderNumber}`).fill(moved)
+  await so.getByRole('button', { name: 'Save date' }).click()
+  const status = so.getByTestId('write-status')
+  await page.waitForFunction(
+    (ref) => ['delivered', 'failed'].includes(document.querySelector(`tr[data-kind=SO][data-ref="${ref}"] [data-testid=write-status]`)?.getAttribute('data-state')),
+    String(line.OrderNumber),
+    { timeout: 120_000 },
+  )
+  assert.equal(await status.getAttribute('data-state'), 'delivered', await status.innerText())
+  const after = (await simRows('salesorder/SalesOrderLines')).find((l) => id(l.ID) === id(line.ID))
+  assert.equal(day(after.DeliveryDate), moved)
+})
+
 test('Purchases: a supplier\'s open lines and late ones match the simulator', async () => {
   const open = await simOpenPurchaseLines()
   const bySupplier = new Map()

@@ -144,12 +144,12 @@ describe('rows into lines', () => {
 
   it('SO: quantity left to deliver of open lines, in the header warehouse', () => {
     const rows = [
-      { OrderID: 'H1', OrderNumber: 30001, Item: 'MADE', Quantity: 4, QuantityDelivered: 1, DeliveryDate: ms('2026-03-05'), Status: 12, Project: 'P' },
+      { ID: 'L1', OrderID: 'H1', OrderNumber: 30001, Item: 'MADE', Quantity: 4, QuantityDelivered: 1, DeliveryDate: ms('2026-03-05'), Status: 12, Project: 'P' },
       { OrderID: 'H1', OrderNumber: 30001, Item: 'MADE', Quantity: 4, QuantityDelivered: 4, DeliveryDate: ms('2026-03-05'), Status: 20 },
       { OrderID: 'H2', OrderNumber: 30002, Item: 'MADE', Quantity: 4, QuantityDelivered: 0, DeliveryDate: ms('2026-03-05'), Status: 45 },
     ]
     expect(salesLines(rows, new Map([['h1', 'w']]))).toEqual([
-      { kind: 'SO', item: 'made', day: '2026-03-05', quantity: -3, warehouse: 'w', project: 'p', refId: 'h1', refNumber: '30001' },
+      { kind: 'SO', item: 'made', day: '2026-03-05', quantity: -3, warehouse: 'w', project: 'p', refId: 'h1', refNumber: '30001', lineId: 'l1' },
     ])
   })
 

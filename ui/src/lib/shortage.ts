@@ -30,6 +30,8 @@ export interface FlowLine {
   refId: string
   /** Order number shown to the user. */
   refNumber: string
+  /** The sales order line itself (SO lines), whose delivery date can be moved. */
+  lineId?: string
 }
 
 export interface BalanceLine extends FlowLine {
@@ -254,6 +256,7 @@ export function salesLines(lines: readonly Row[], headerWarehouse: ReadonlyMap<s
       project: id(r.Project),
       refId: id(r.OrderID),
       refNumber: str(r.OrderNumber),
+      lineId: id(r.ID),
     })
   }
   return out

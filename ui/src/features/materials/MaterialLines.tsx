@@ -1,4 +1,5 @@
 import { ExternalLink } from '../../components/ExternalLink.tsx'
+import { RedateSalesLine } from './RedateSalesLine.tsx'
 import { InfoTip, Tooltip } from '../../components/Tooltip.tsx'
 import { t } from '../../i18n/index.ts'
 import { formatDay } from '../../lib/dateTime.ts'
@@ -70,6 +71,7 @@ function NarrowLines({ projection, division, today }: { projection: ItemProjecti
           <KindBadge kind={l.kind} />
           <span className="flex-1 whitespace-nowrap">
             <When line={l} today={today} />
+            {l.kind === 'SO' && <RedateSalesLine line={l} />}
           </span>
           <Reference line={l} division={division} />
           <span className="flex w-full justify-end gap-4 tabular-nums">
@@ -118,6 +120,11 @@ export function MaterialLines({ projection, division, today }: { projection: Ite
               </td>
               <td className="px-3 py-2 whitespace-nowrap">
                 <When line={l} today={today} />
+                {l.kind === 'SO' && (
+                  <span className="ml-2">
+                    <RedateSalesLine line={l} />
+                  </span>
+                )}
               </td>
               <td className="px-3 py-2">
                 <Reference line={l} division={division} />

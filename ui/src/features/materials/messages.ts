@@ -1,5 +1,13 @@
 // Messages of the materials screen, English and Dutch (spread into the catalogues in i18n/messages*.ts).
 export const en = {
+  'materials.redate.open': 'Move delivery date',
+  'materials.redate.date': 'Delivery date',
+  'materials.redate.dateOf': 'Delivery date of {line}',
+  'materials.redate.save': 'Save date',
+  'materials.redate.cancel': 'Cancel',
+  'materials.redate.dateMissing': 'Enter a delivery date.',
+  'materials.redate.line': 'Sales order {order}',
+  'materials.redate.changed': '{line}: delivery {date}',
   'materials.nav': 'Materials',
   'materials.title': 'Material shortages',
   'materials.intro':
@@ -64,6 +72,14 @@ export const en = {
 } as const
 
 export const nl: Record<keyof typeof en, string> = {
+  'materials.redate.open': 'Leverdatum verplaatsen',
+  'materials.redate.date': 'Leverdatum',
+  'materials.redate.dateOf': 'Leverdatum van {line}',
+  'materials.redate.save': 'Datum opslaan',
+  'materials.redate.cancel': 'Annuleren',
+  'materials.redate.dateMissing': 'Vul een leverdatum in.',
+  'materials.redate.line': 'Verkooporder {order}',
+  'materials.redate.changed': '{line}: levering {date}',
   'materials.nav': 'Materialen',
   'materials.title': 'Materiaaltekorten',
   'materials.intro':

@@ -1,7 +1,7 @@
 // What the Planning screen reads from the local copy and writes back to Exact Online.
 import { call, type BodyOf } from '../../api/contract.ts'
 import { dbGet, dbGetAll, type Row } from '../../api/db.ts'
-import { keyedWrite, sendWrite } from '../../api/writes.ts'
+import { keyedWrite } from '../../api/writes.ts'
 
 /** Enough pages for organizations with tens of thousands of open orders. */
 const MAX_PAGES = 200
@@ -139,6 +139,4 @@ export const fetchOrderSalesLines = (order: string) =>
     ['order', 'OrderNumber,LineNumber'],
   ])
 
-/** A new delivery date (`YYYY-MM-DD`) for a sales order line. */
-export const updateSalesLineDelivery = (id: string, deliveryDate: string) =>
-  sendWrite('/exact/updateSalesOrderLine', 'PUT', { ID: id, DeliveryDate: deliveryDate } satisfies BodyOf<'/exact/updateSalesOrderLine', 'put'>)
+export { updateSalesLineDelivery } from '../../api/salesOrders.ts'
