@@ -137,7 +137,8 @@ test('Materials: a material without stock or supply is short from its first requ
 
 test('Materials: a sales order line delivered from stock is re-dated in Exact Online', async () => {
   // an open line of one order and item that no shop order makes: Planning never shows it
-  const all = await simRows('salesorder/SalesOrderLines')
+  // the sync stream carries the line's Status (the regular endpoint has only OrderStatus)
+  const all = await simRows('sync/SalesOrder/SalesOrderLines')
   const items = new Map((await simRows('logistics/Items')).map((i) => [id(i.ID), i]))
   const line = all.find(
     (l) =>
