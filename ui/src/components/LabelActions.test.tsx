@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query'
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '../api/queryClient.ts'
-import { json, printer, session } from '../test/fixtures.ts'
+import { json, printer, printJob, session } from '../test/fixtures.ts'
 import { LabelActions } from './LabelActions.tsx'
 import type { PrintJob } from './PrintJobStatus.tsx'
 
@@ -13,27 +13,9 @@ const PRINTERS = [
 ]
 const RESULT = { status: 'SUCCESS', labels: 6, messages: [] }
 
-/** The job the server queued, as a poll finds it. */
-const job = (over: Partial<PrintJob>): PrintJob => ({
-  id: 41,
-  printer: 'Floor',
-  label_type: 'cnc-new',
-  title: 'Shop order 7',
-  labels: 6,
-  state: 'queued',
-  state_text: 'Queued',
-  cancelling: false,
-  message: null,
-  attempts: 0,
-  format: null,
-  printer_job_id: null,
-  created: '2026-11-28T08:00:00Z',
-  updated: '2026-11-28T08:00:00Z',
-  ...over,
-})
 
 /** What a poll of job 41 answers. */
-let polled: PrintJob = job({})
+let polled: PrintJob = printJob({})
 
 interface Sent {
   url: string
@@ -53,7 +35,7 @@ function serve(preferences: Record<string, unknown>): Sent[] {
       if (url === '/api/v1/labels') {
         return new Response(new Blob(['%PDF-1.4']), { headers: { 'Content-Type': 'application/pdf', 'X-Label-Result': JSON.stringify(RESULT) } })
       }
-      if (url === '/api/v1/labels/print') return json({ job: job({ printer: String(body.printer) }), result: RESULT }, 202)
+      if (url === '/api/v1/labels/print') return json({ job: printJob({ printer: String(body.printer) }), result: RESULT }, 202)
       return json({ error: { code: 'not_found', message: url } }, 404)
     }),
   )
@@ -69,7 +51,7 @@ function show(ui: React.ReactElement) {
 const tab = { location: { href: '' }, close: vi.fn() }
 
 beforeEach(() => {
-  polled = job({})
+  polled = printJob({})
   tab.location.href = ''
   vi.stubGlobal('open', vi.fn(() => tab))
   URL.createObjectURL = vi.fn(() => 'blob:labels')
@@ -205,7 +187,7 @@ describe('LabelActions names label types and follows the print job', () => {
     expect(screen.getByText('6 labels in this print job.')).toBeTruthy()
     expect(onOutcome).not.toHaveBeenCalled()
 
-    polled = job({ state: 'completed', state_text: 'Completed' })
+    polled = printJob({ state: 'completed', state_text: 'Completed' })
     await act(() => client.refetchQueries({ queryKey: ['printJob', 41] }))
     await within(status).findByText('Floor printed job 41: 6 labels.')
     expect(onOutcome.mock.calls).toEqual([[true]])
@@ -213,7 +195,7 @@ describe('LabelActions names label types and follows the print job', () => {
 
   it('sounds a failure when the printer fails the job', async () => {
     serve(SETTINGS)
-    polled = job({ state: 'failed', state_text: 'Failed', message: 'The printer reports the job Aborted' })
+    polled = printJob({ state: 'failed', state_text: 'Failed', message: 'The printer reports the job Aborted' })
     const onOutcome = vi.fn()
     show(<LabelActions source="shop_order" ids={['so-1']} title="Labels" onOutcome={onOutcome} />)
     const printer = (await screen.findByLabelText('Printer')) as HTMLSelectElement

@@ -3,25 +3,10 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '../api/queryClient.ts'
 import { setLanguage } from '../i18n/index.ts'
-import { json } from '../test/fixtures.ts'
+import { json, printJob } from '../test/fixtures.ts'
 import { PrintJobStatus, type PrintJob } from './PrintJobStatus.tsx'
 
-const JOB: PrintJob = {
-  id: 7,
-  printer: 'Desk',
-  label_type: 'receipts',
-  title: '500 labels (receipts)',
-  labels: 500,
-  state: 'rendering',
-  state_text: 'Rendering',
-  cancelling: false,
-  message: null,
-  attempts: 0,
-  format: null,
-  printer_job_id: null,
-  created: '2026-11-28T08:00:00Z',
-  updated: '2026-11-28T08:00:00Z',
-}
+const JOB: PrintJob = printJob({ id: 7, printer: 'Desk', label_type: 'receipts', title: '500 labels (receipts)', labels: 500, state: 'rendering', state_text: 'Rendering' })
 
 afterEach(() => {
   cleanup()

@@ -1,6 +1,7 @@
 import { PUBLIC_SESSION, type Session } from '../api/auth.ts'
 import type { OutboxEntry } from '../api/outbox.ts'
 import type { Printer } from '../api/org.ts'
+import type { PrintJob } from '../components/PrintJobStatus.tsx'
 
 export function session(over: Partial<Session> = {}): Session {
   return {
@@ -61,6 +62,27 @@ export function outboxEntry(over: Partial<OutboxEntry> = {}): OutboxEntry {
     sent_ms: null,
     done_ms: null,
     result_key: null,
+    ...over,
+  }
+}
+
+/** A network print job as the server answers it (queued, 6 labels on Floor), with `over` applied. */
+export function printJob(over: Partial<PrintJob> = {}): PrintJob {
+  return {
+    id: 41,
+    printer: 'Floor',
+    label_type: 'cnc-new',
+    title: 'Shop order 7',
+    labels: 6,
+    state: 'queued',
+    state_text: 'Queued',
+    cancelling: false,
+    message: null,
+    attempts: 0,
+    format: null,
+    printer_job_id: null,
+    created: '2026-11-28T08:00:00Z',
+    updated: '2026-11-28T08:00:00Z',
     ...over,
   }
 }

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '../../api/queryClient.ts'
 import type { ReceiptLine } from './logic.ts'
-import { json, printer, session } from '../../test/fixtures.ts'
+import { json, printer, printJob, session } from '../../test/fixtures.ts'
 import type { PrintJob } from '../../components/PrintJobStatus.tsx'
 import { PrintPanel } from './PrintPanel.tsx'
 
@@ -23,22 +23,7 @@ afterEach(() => {
 })
 
 /** Job 9 on Floor, 7 labels, in `state`. */
-const job = (state: PrintJob['state']): PrintJob => ({
-  id: 9,
-  printer: 'Floor',
-  label_type: 'cnc-new',
-  title: 'Goods receipt labels',
-  labels: 7,
-  state,
-  state_text: state,
-  cancelling: false,
-  message: null,
-  attempts: 0,
-  format: null,
-  printer_job_id: null,
-  created: '2026-11-28T08:00:00Z',
-  updated: '2026-11-28T08:00:00Z',
-})
+const job = (state: PrintJob['state']): PrintJob => printJob({ id: 9, title: 'Goods receipt labels', labels: 7, state, state_text: state })
 
 /** What a poll of job 9 finds. */
 let polled: PrintJob['state'] = 'queued'
