@@ -164,6 +164,15 @@ const NarrowRow = memo(function NarrowRow({ item, division, index }: RowProps) {
   )
 })
 
+/**
+ * The choice an address names before its list has loaded (or when it cannot load): without this
+ * option the select would show "All warehouses" while the table is filtered by one.
+ */
+function PendingChoice({ value, known }: { value: string; known: readonly { ID: string }[] | undefined }) {
+  if (!value || known?.some((row) => row.ID === value)) return null
+  return <option value={value}>{known ? t('stock.unknownChoice') : t('stock.loadingChoice')}</option>
+}
+
 function Filters({ filters, onChange }: { filters: StockFilters; onChange: (f: StockFilters) => void }) {
   const division = useDivision()
   const warehouses = useQuery({ queryKey: liveKeys.list('warehouses', division), queryFn: () => liveGet('warehouses'), staleTime: 10 * 60_000 })
@@ -186,6 +195,7 @@ function Filters({ filters, onChange }: { filters: StockFilters; onChange: (f: S
         {t('stock.warehouse')}
         <select value={filters.warehouse} onChange={(e) => onChange({ ...filters, warehouse: e.target.value })} className={select}>
           <option value="">{t('stock.allWarehouses')}</option>
+          <PendingChoice value={filters.warehouse} known={warehouses.data?.rows} />
           {warehouses.data?.rows.map((w) => (
             <option key={w.ID} value={w.ID}>
               {w.Code} {w.Description}
@@ -197,6 +207,7 @@ function Filters({ filters, onChange }: { filters: StockFilters; onChange: (f: S
         {t('stock.itemGroup')}
         <select value={filters.itemGroup} onChange={(e) => onChange({ ...filters, itemGroup: e.target.value })} className={select}>
           <option value="">{t('stock.allItemGroups')}</option>
+          <PendingChoice value={filters.itemGroup} known={groups.data?.rows} />
           {groups.data?.rows.map((g) => (
             <option key={g.ID} value={g.ID}>
               {g.Code} {g.Description}

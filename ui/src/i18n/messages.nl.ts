@@ -191,6 +191,8 @@ export const nl: Catalogue = {
   'stock.all': 'Alle',
   'stock.allWarehouses': 'Alle magazijnen',
   'stock.allItemGroups': 'Alle artikelgroepen',
+  'stock.loadingChoice': 'Laden…',
+  'stock.unknownChoice': 'Niet meer in Exact Online',
   'stock.active': 'Actief',
   'stock.inactive': 'Inactief',
   'stock.filters': 'Over zoeken en filters',

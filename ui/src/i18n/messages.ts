@@ -192,6 +192,8 @@ export const en = {
   'stock.all': 'All',
   'stock.allWarehouses': 'All warehouses',
   'stock.allItemGroups': 'All item groups',
+  'stock.loadingChoice': 'Loading…',
+  'stock.unknownChoice': 'No longer in Exact Online',
   'stock.active': 'Active',
   'stock.inactive': 'Inactive',
   'stock.filters': 'About search and filters',
