@@ -59,6 +59,8 @@ def main():
         return labels()
     if sys.argv[1:] == ["print"]:
         return raster_print()
+    if sys.argv[1:2] == ["screens"]:
+        return screens(sys.argv[2:] or ["medium", "large"])
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}")
     print(f"binary:  {os.path.abspath(BIN)}")
     print()
@@ -94,6 +96,15 @@ def main():
         store_figures()
     if "--no-sync" not in sys.argv:
         sync_figures()
+    if "--no-screens" not in sys.argv:
+        screens(["medium"] if "--skip-large" in sys.argv else ["medium", "large"])
+
+
+def screens(scales):
+    """Runs ui/e2e/bench-screens.mjs: each desktop screen's first view in Chromium, per scale."""
+    ui = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ui")
+    env = dict(os.environ, ESM_BIN=os.path.abspath(BIN))
+    return subprocess.run(["node", "e2e/bench-screens.mjs", *scales], cwd=ui, env=env, check=True).returncode
 
 
 # --- labels: 1000 receipt labels with Code 128 to one PDF, beside reportlab + python-barcode ---
