@@ -97,7 +97,7 @@ test('Materials: a material without stock or supply is short from its first requ
   await page.goto(`${server.url}/materials?division=${division}`)
   await page.getByTestId('materials-summary').waitFor({ timeout: 60_000 })
   await page.getByRole('heading', { name: 'Material shortages' }).waitFor()
-  // the live reads (open purchase orders, issued quantities) may wait for Exact's minute budget after the sync
+  // the live read of open purchase orders may wait for Exact's minute budget after the sync
   await page.getByTestId('materials-live-reading').waitFor({ state: 'detached', timeout: 120_000 })
   await page.getByLabel('Search', { exact: true }).fill(code)
   const row = page.locator(`[data-testid=material-row][data-item="${code}"]`)
@@ -186,26 +186,51 @@ test('Purchases: a supplier\'s open lines and late ones match the simulator', as
   await page.getByRole('navigation').getByRole('link', { name: 'Purchases' }).click()
   await page.waitForURL(/\/purchaseOverview\?division=/)
   await page.getByTestId('purchases-summary').waitFor({ timeout: 60_000 })
-  const total = await page.getByTestId('purchase-line').count()
-  assert.equal(total, open.length, 'every open line of every supplier')
+  // the list is virtualised: it says how many lines and groups it holds, and renders those near the window
+  const list = page.getByTestId('purchase-list')
+  assert.equal(Number(await list.getAttribute('data-lines')), open.length, 'every open line of every supplier')
+  const rendered = await page.getByTestId('purchase-line').count()
+  assert.ok(rendered > 0 && (open.length < 60 || rendered < open.length), `only the rows near the window are in the page: ${rendered} of ${open.length}`)
 
   await page.getByLabel('Supplier', { exact: true }).selectOption(supplier)
-  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=purchase-line]').length === n, lines.length)
-  assert.equal(await page.locator('[data-testid=purchase-line][data-late=true]').count(), late)
-  assert.equal(await page.getByTestId('late-badge').count(), late)
+  await page.waitForFunction((n) => document.querySelector('[data-testid=purchase-list]')?.getAttribute('data-lines') === String(n), lines.length)
   assert.match(await page.getByTestId('purchases-summary').innerText(), new RegExp(`^${lines.length} open lines on \\d+ orders, ${late} late$`))
+  // every line of the supplier, met by scrolling through the list: the late ones marked
+  const seen = await linesByScrolling(page)
+  assert.equal(seen.size, lines.length)
+  assert.equal([...seen.values()].filter((l) => l.late).length, late)
+  assert.ok([...seen.values()].every((l) => !l.late || l.badge), 'a late line carries its badge')
   const orderLinks = await page.getByTestId('purchase-line').getByRole('link', { name: /^\d+/ }).first().getAttribute('href')
   assert.match(orderLinks, /PurPurchaseOrder\.aspx\?ID=%7B[0-9a-f-]+%7D&_Division_=\d+/)
 
   // grouped by item: one group per item of the supplier's open lines, every line still shown
   await page.getByLabel('Group by', { exact: true }).selectOption('item')
   const itemsOfSupplier = new Set(lines.map((l) => id(l.Item))).size
-  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=purchase-group]').length === n, itemsOfSupplier)
-  assert.equal(await page.getByTestId('purchase-line').count(), lines.length)
+  await page.waitForFunction((n) => document.querySelector('[data-testid=purchase-list]')?.getAttribute('data-groups') === String(n), itemsOfSupplier)
+  assert.equal((await linesByScrolling(page)).size, lines.length)
 
   await page.getByLabel('Only late lines').check()
-  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=purchase-line]').length === n, late)
+  await page.waitForFunction((n) => document.querySelector('[data-testid=purchase-list]')?.getAttribute('data-lines') === String(n), late)
+  assert.equal((await linesByScrolling(page)).size, late)
 })
+
+/** The purchase lines met while scrolling the window from top to bottom, by line id. */
+async function linesByScrolling(page) {
+  const seen = new Map()
+  await page.evaluate(() => window.scrollTo(0, 0))
+  for (;;) {
+    for (const l of await page.$$eval('[data-testid=purchase-line]', (rows) =>
+      rows.map((r) => ({ key: r.dataset.line, late: r.dataset.late === 'true', badge: !!r.querySelector('[data-testid=late-badge]') })),
+    ))
+      seen.set(l.key, l)
+    const done = await page.evaluate(() => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2)
+    if (done) break
+    await page.evaluate(() => window.scrollBy(0, window.innerHeight * 0.8))
+    await page.waitForTimeout(50)
+  }
+  await page.evaluate(() => window.scrollTo(0, 0))
+  return seen
+}
 
 test('on a handheld the Materials list keeps big touch targets', async () => {
   const small = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-GB', storageState: await page.context().storageState() })

@@ -40,8 +40,9 @@ export const PurchaseLineRow = memo(function PurchaseLineRow({
 }) {
   const late = isLate(line, today)
   return (
-    <li
+    <div
       data-testid="purchase-line"
+      data-line={line.id}
       data-late={late}
       data-supplier={line.supplierCode}
       data-order={line.orderNumber}
@@ -89,6 +90,6 @@ export const PurchaseLineRow = memo(function PurchaseLineRow({
         <span className="mr-1 text-xs font-normal text-slate-500 md:hidden">{t('purchases.open')}</span>
         {formatQty(line.quantity - line.received)}
       </span>
-    </li>
+    </div>
   )
 })

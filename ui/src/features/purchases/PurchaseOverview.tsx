@@ -1,13 +1,12 @@
 import { useDeferredValue, useMemo, useState } from 'react'
 import { useOpenPurchaseLines } from '../../api/purchases.ts'
 import { useSession } from '../../api/queries.ts'
-import { ExternalLink } from '../../components/ExternalLink.tsx'
 import { AsOf } from '../../components/AsOf.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { t } from '../../i18n/index.ts'
 import { filterLines, groupLines, isLate, suppliersOf, type GroupBy, type PurchaseFilters } from '../../lib/purchases.ts'
-import { formatDay, orgToday } from '../../lib/dateTime.ts'
-import { PurchaseLineRow } from './PurchaseLineRow.tsx'
+import { orgToday } from '../../lib/dateTime.ts'
+import { PurchaseList } from './PurchaseList.tsx'
 import { userMessage } from '../../lib/errors.ts'
 
 const FIELD = 'flex min-w-40 flex-1 flex-col gap-1 text-sm font-medium'
@@ -105,31 +104,7 @@ export default function PurchaseOverview() {
             {t('purchases.summary', summary)}
           </p>
           {groups.length === 0 && <p className="rounded bg-slate-50 p-6 text-center text-slate-600">{t('purchases.empty')}</p>}
-          {groups.map((g) => (
-            <section key={g.key} data-testid="purchase-group" className="rounded border border-slate-200 bg-white">
-              <h2 className="flex flex-wrap items-center gap-2 border-b border-slate-200 bg-slate-50 px-3 py-2 text-sm font-semibold">
-                {groupBy === 'date' ? (
-                  <span>{g.key ? formatDay(g.key) : t('purchases.noDate')}</span>
-                ) : groupBy === 'item' ? (
-                  <ExternalLink page="itemCard" division={session.division} id={g.key} code={g.code} className="font-mono">
-                    {g.code}
-                  </ExternalLink>
-                ) : (
-                  <span className="font-mono">{g.code}</span>
-                )}
-                <span>{g.name}</span>
-                <span className="font-normal text-slate-500">({g.lines.length})</span>
-                {g.late > 0 && (
-                  <span className="rounded bg-red-100 px-1.5 text-xs text-red-800">{t('purchases.groupLate', { count: g.late })}</span>
-                )}
-              </h2>
-              <ul>
-                {g.lines.map((l) => (
-                  <PurchaseLineRow key={l.id} line={l} division={session.division} today={today} groupBy={groupBy} />
-                ))}
-              </ul>
-            </section>
-          ))}
+          {groups.length > 0 && <PurchaseList groups={groups} groupBy={groupBy} division={session.division} today={today} lineCount={lines.length} />}
         </>
       )}
     </div>
