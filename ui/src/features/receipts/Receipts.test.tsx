@@ -167,3 +167,34 @@ describe('The print bar of Receipts', () => {
   })
 })
 
+
+describe('A long list of receipts', () => {
+  /** 120 receipts of one supplier, each with one line of the one open order. */
+  function many(url: string): Response {
+    const direct = decodeURIComponent(url)
+    if (direct.includes('GoodsReceipts')) {
+      const results = Array.from({ length: 120 }, (_, i) => ({ ID: `r-${i}`, ReceiptNumber: 1000 - i, SupplierName: 'Staal BV' }))
+      return dated({ responseDirect: { results } }, STORED)
+    }
+    return stored(url)
+  }
+
+  it('shows 50 receipts at first and 50 more on each click, the search looking through all of them', async () => {
+    vi.stubGlobal('fetch', vi.fn(async (url: string) => many(url)))
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <Receipts />
+      </QueryClientProvider>,
+    )
+    expect((await screen.findByTestId('receipt-count')).textContent).toBe('120 of 120 receipts')
+    expect(screen.getAllByTestId('receipt')).toHaveLength(50)
+    fireEvent.click(screen.getByRole('button', { name: 'Show 50 more (70 not shown)' }))
+    expect(screen.getAllByTestId('receipt')).toHaveLength(100)
+    fireEvent.click(screen.getByRole('button', { name: 'Show 20 more (20 not shown)' }))
+    expect(screen.getAllByTestId('receipt')).toHaveLength(120)
+    expect(screen.queryByRole('button', { name: /more/ })).toBeNull()
+    // the last receipt of the list is found by its number though it was never on screen before
+    fireEvent.change(screen.getByLabelText('Search receipts'), { target: { value: '881' } })
+    expect(screen.getAllByTestId('receipt').map((r) => within(r).getByText(/^Receipt /).textContent)).toEqual(['Receipt 881'])
+  })
+})

@@ -49,6 +49,12 @@ function ReceiptCard({ receipt, picked, onPick }: { receipt: Receipt; picked: Se
   )
 }
 
+/**
+ * Receipts rendered at first, more on demand: a busy month has hundreds of receipts, and
+ * rendering all of them (27,000 elements at scale medium) kept the screen from showing for seconds.
+ */
+const PAGE = 50
+
 /** Goods receipts of the last 30 days, receiving open purchase order lines, and receipt labels. */
 export default function Receipts() {
   const { data: session } = useSession()
@@ -56,8 +62,10 @@ export default function Receipts() {
   const receipts = useQuery({ queryKey: receiptKeys.list(division), queryFn: () => fetchReceipts(), retry: false, staleTime: LIVE_STALE_MS, refetchInterval: againWhileStored })
   const [receiving, setReceiving] = useState(false)
   const [search, setSearch] = useState('')
+  const [limit, setLimit] = useState(PAGE)
   const [picked, setPicked] = useState<Map<string, ReceiptLine>>(new Map())
   const shown = useMemo(() => (receipts.data?.rows ?? []).filter((r) => matchesReceipt(r, search)), [receipts.data, search])
+  const pickedIds = useMemo(() => new Set(picked.keys()), [picked])
   const printTitle = useRef<HTMLHeadingElement>(null)
   // the panel's top at the top of the screen, and the focus on its title for a keyboard or a screen reader
   const toPanel = () => {
@@ -103,7 +111,10 @@ export default function Receipts() {
           )}
         </div>
         <AsOf asOf={receipts.data?.asOf} />
-        <input className={inputClass} type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder={t('receipts.searchPlaceholder')} aria-label={t('receipts.search')} />
+        <input className={inputClass} type="search" value={search} onChange={(e) => {
+            setSearch(e.target.value)
+            setLimit(PAGE)
+          }} placeholder={t('receipts.searchPlaceholder')} aria-label={t('receipts.search')} />
         {receipts.isPending && <LoadingScreen />}
         {receipts.error && (
           <p role="alert" className="text-red-700">
@@ -112,10 +123,15 @@ export default function Receipts() {
         )}
         {receipts.isSuccess && shown.length === 0 && <p className="text-slate-600">{t('receipts.none')}</p>}
         <ul className="flex flex-col gap-3 bg-slate-50">
-          {shown.map((r) => (
-            <ReceiptCard key={r.id} receipt={r} picked={new Set(picked.keys())} onPick={toggle} />
+          {shown.slice(0, limit).map((r) => (
+            <ReceiptCard key={r.id} receipt={r} picked={pickedIds} onPick={toggle} />
           ))}
         </ul>
+        {limit < shown.length && (
+          <button type="button" className={`${secondaryButton} self-center`} onClick={() => setLimit(limit + PAGE)}>
+            {t('receipts.more', { count: Math.min(PAGE, shown.length - limit), left: shown.length - limit })}
+          </button>
+        )}
       </section>
       {/* below the list: opening above it moved the next line's checkbox away from the finger; the bar brings it near */}
       {picked.size > 0 && <PrintBar count={picked.size} onOpen={toPanel} onClear={() => setPicked(new Map())} />}
