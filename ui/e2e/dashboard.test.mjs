@@ -1,7 +1,9 @@
 // The Dashboard against the demo at desktop size: a chosen warehouse's stock beside the total,
 // filters that survive a reload, a search by "SO <number>" and by barcode, copy buttons that
 // copy codes; at handheld size the operator timer taking "SO <number>" as Scanning does; and the
-// screens still working after Exact Online removed a property they show (Items.Barcode).
+// screens still working after Exact Online removed a property they show (Items.Barcode). A row's
+// code opens the item page: the item, its stock and the open orders that make or sell it, in
+// English and Dutch, and a plain sentence for an id the local copy has no item of.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { api, scanCode, syncedDemo, syncSettled, watchConsole } from './flows.mjs'
@@ -193,6 +195,115 @@ test("an item's copy button copies its code, not the link", async () => {
   await page.getByRole('status').filter({ hasText: `${code} copied` }).waitFor()
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), code)
   assert.deepEqual(errors, [])
+})
+
+// --- the item page, opened from a row's code ---
+
+/** An id no item of the demo has. */
+const UNKNOWN = '0badc0de-0000-4000-8000-00000000dead'
+
+const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+const normal = (text) => (text ?? '').replace(/\s+/g, ' ').trim()
+
+/** A figure as a Dutch page writes it ("1.234,5") as a number. */
+const dutchFigure = (text) => Number(/-?[\d.]+(,\d+)?/.exec(text)?.[0].replace(/\./g, '').replace(',', '.'))
+
+/** The item as the local copy has it, with the total of its stock positions (what the Dashboard counts). */
+async function itemOf(id) {
+  const [item] = await api(page, `/db/items?ID=eq.${id}&select=ID,Code,Description`)
+  assert.ok(item, `item ${id} is in the local copy`)
+  const positions = await api(page, `/db/stockPositions?ItemId=eq.${id}&select=CurrentStock&limit=1000`)
+  return { ...item, total: positions.reduce((sum, p) => sum + p.CurrentStock, 0) }
+}
+
+/** The first item (by code) with stock. */
+async function itemWithStock() {
+  const [position] = await api(page, '/db/stockPositions?CurrentStock=gt.0&select=ItemId&order=ItemCode.asc&limit=1')
+  assert.ok(position, 'the demo has stock')
+  return itemOf(position.ItemId)
+}
+
+/** Finds the item on the Dashboard by its code and clicks the code in its row. */
+async function openFromDashboard(item) {
+  await page.goto(`${server.url}/dashboard?division=${division}&status=all`)
+  await page.getByRole('searchbox', { name: 'Search' }).fill(item.Code)
+  await settled()
+  await page
+    .getByTestId('stock-rows')
+    .locator('[role=row] [role=cell]:nth-child(2) a', { hasText: new RegExp(`^${escaped(item.Code)}$`) })
+    .click()
+  await page.waitForURL((url) => url.pathname === '/item')
+  const url = new URL(page.url())
+  assert.equal(url.searchParams.get('division'), division)
+  assert.equal(url.searchParams.get('id'), item.ID)
+}
+
+test("a Dashboard row's code opens the item page: its code, description, stock and pages in Exact Online", async () => {
+  const item = await itemWithStock()
+  await openFromDashboard(item)
+  assert.equal(await page.getByTestId('item-code').innerText(), item.Code)
+  assert.equal(normal(await page.getByTestId('item-description').innerText()), normal(item.Description))
+  near(figure(await page.getByTestId('item-stock-total').innerText()), item.total, `the stock of ${item.Code}`)
+  assert.match(await page.getByRole('link', { name: /^Item card/ }).getAttribute('href'), /LogItemCard\.aspx\?ItemID=/)
+  assert.match(await page.getByRole('link', { name: /^Inventory transactions/ }).getAttribute('href'), /LogStockTransactions\.aspx\?Item=/)
+  await page.getByTestId('item-projected').waitFor()
+  assert.match(await page.getByTestId('item-purchases-note').innerText(), /Purchase order lines: see Purchases/)
+  assert.equal(await page.getByTestId('item-purchases-note').getByRole('link', { name: 'Purchases' }).getAttribute('href'), `/purchaseOverview?division=${division}`)
+  assert.deepEqual(errors, [])
+})
+
+test('an item an open shop order makes lists that order, and an item on an open sales line lists that line', async () => {
+  const orders = await api(page, '/db/shopOrders?Status=in.(10,20)&select=ShopOrderNumber,Item,PlannedQuantity,ProducedQuantity&order=ShopOrderNumber.asc&limit=200')
+  const order = orders.find((o) => o.PlannedQuantity - (o.ProducedQuantity ?? 0) > 0)
+  assert.ok(order, 'the demo has an open shop order with something left to make')
+  await openFromDashboard(await itemOf(order.Item))
+  const made = page.getByTestId('item-made').locator(`tr[data-ref="${order.ShopOrderNumber}"]`)
+  await made.waitFor()
+  near(figure(await made.getByTestId('order-quantity').innerText()), order.PlannedQuantity - (order.ProducedQuantity ?? 0), `still to make on ${order.ShopOrderNumber}`)
+
+  const lines = await api(page, '/db/salesOrderLines?Status=in.(12,20)&select=Item,OrderNumber,Quantity,QuantityDelivered&order=OrderNumber.asc&limit=200')
+  const line = lines.find((l) => l.Quantity - (l.QuantityDelivered ?? 0) > 0)
+  assert.ok(line, 'the demo has an open sales order line with something left to deliver')
+  // an order may have the item on more than one line: the page lists each
+  const left = lines
+    .filter((l) => l.Item === line.Item && l.OrderNumber === line.OrderNumber)
+    .reduce((sum, l) => sum + Math.max(0, l.Quantity - (l.QuantityDelivered ?? 0)), 0)
+  await page.goto(`${server.url}/item?division=${division}&id=${line.Item}`)
+  const sold = page.getByTestId('item-sold').locator(`tr[data-ref="${line.OrderNumber}"]`)
+  await sold.first().waitFor()
+  const shown = (await sold.getByTestId('order-quantity').allInnerTexts()).reduce((sum, text) => sum + figure(text), 0)
+  near(shown, left, `still to deliver on sales order ${line.OrderNumber}`)
+  assert.deepEqual(errors, [])
+})
+
+test('an id the local copy has no item of says so, with the way back to the Dashboard', async () => {
+  await page.goto(`${server.url}/item?division=${division}&id=${UNKNOWN}`)
+  await page.getByRole('heading', { name: 'This item is not in the local copy' }).waitFor()
+  assert.equal(await page.getByTestId('item-code').count(), 0)
+  await page.getByRole('link', { name: /Back to the Dashboard/ }).click()
+  await page.waitForURL((url) => url.pathname === '/dashboard' && url.searchParams.get('division') === division)
+  await page.getByTestId('stock-rows').waitFor()
+  assert.deepEqual(errors, [])
+})
+
+test('a Dutch browser gets the page in Dutch', async () => {
+  const item = await itemWithStock()
+  const nl = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'nl-NL' })
+  await nl.addCookies(await context.cookies())
+  const p = await nl.newPage()
+  const nlErrors = watchConsole(p)
+  await p.goto(`${server.url}/item?division=${division}&id=${item.ID}`)
+  await p.getByRole('heading', { name: 'Voorraad', exact: true }).waitFor()
+  assert.equal(await p.evaluate(() => document.documentElement.lang), 'nl')
+  assert.equal(await p.getByTestId('item-code').innerText(), item.Code)
+  near(dutchFigure(await p.getByTestId('item-stock-total').innerText()), item.total, `the stock of ${item.Code}`)
+  assert.match(await p.getByTestId('item-purchases-note').innerText(), /Inkooporderregels: zie Inkoop/)
+  await p.goto(`${server.url}/item?division=${division}&id=${UNKNOWN}`)
+  await p.getByRole('heading', { name: 'Dit artikel staat niet in de lokale kopie' }).waitFor()
+  await p.getByRole('link', { name: /Terug naar het dashboard/ }).waitFor()
+  assert.deepEqual(nlErrors, [])
+  await nl.close()
 })
 
 test('at handheld size the operator timer takes "SO <number>" as Scanning does', async () => {

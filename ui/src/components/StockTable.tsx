@@ -1,10 +1,10 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { liveKeys, stockTableKeys, useDivision } from '../api/queries.ts'
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react'
+import { memo, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { liveGet } from '../api/db.ts'
 import { oldestAsOf } from '../api/live.ts'
-import { useSearchParams } from 'react-router'
+import { Link, useSearchParams } from 'react-router'
 import { fetchStockPage, type Activity, type StockFilters, type StockItem, type StockSort } from '../api/stock.ts'
 import { locale, t, tCount } from '../i18n/index.ts'
 import { useIsWide } from '../lib/media.ts'
@@ -91,12 +91,22 @@ function Locations({ item }: { item: StockItem }) {
   )
 }
 
-function CodeCell({ item, division }: { item: StockItem; division: number }) {
+/**
+ * The code opens the item's page; `children` stand beside it (the narrow row's link to Exact's
+ * item card). The code cell holds no other link: the wide row has that one in its links column.
+ */
+function CodeCell({ item, division, children }: { item: StockItem; division: number; children?: ReactNode }) {
   return (
     <span className="flex min-w-0 flex-col">
-      <ExternalLink page="itemCard" division={division} id={item.id} code={item.code} className="font-mono text-sm">
-        {item.code}
-      </ExternalLink>
+      <span className="inline-flex items-center gap-1">
+        <Link
+          to={`/item?division=${division}&id=${encodeURIComponent(item.id)}`}
+          className="inline-flex items-center font-mono text-sm whitespace-nowrap text-sky-800 underline-offset-2 hover:underline focus:ring-2 focus:ring-sky-600 focus:outline-none max-md:min-h-11 max-md:min-w-11"
+        >
+          {item.code}
+        </Link>
+        {children}
+      </span>
       {item.shopOrder !== null && (
         <span className="text-xs text-amber-800">{t('stock.shopOrderMatch', { number: item.shopOrder })}</span>
       )}
@@ -135,7 +145,8 @@ const WideRow = memo(function WideRow({ item, division, index }: RowProps) {
       <span role="cell" className="max-h-14 overflow-hidden">
         <Locations item={item} />
       </span>
-      <span role="cell">
+      <span role="cell" className="flex flex-col items-start">
+        <ExternalLink page="itemCard" division={division} id={item.id} code={item.code} className="text-xs" />
         <ExternalLink page="inventoryTransactions" division={division} id={item.id} className="text-xs" />
       </span>
     </div>
@@ -150,7 +161,12 @@ const NarrowRow = memo(function NarrowRow({ item, division, index }: RowProps) {
       </span>
       <span role="cell" className="flex min-w-0 flex-1 flex-col gap-1">
         <span className="flex items-start justify-between gap-2">
-          <CodeCell item={item} division={division} />
+          <CodeCell item={item} division={division}>
+            {/* its icon alone, widened to a 44 px target on handhelds: the row has no room for its label */}
+            <ExternalLink page="itemCard" division={division} id={item.id} code={item.code} className="text-sm max-md:[&>a]:min-w-11 max-md:[&>a]:justify-center">
+              <span className="sr-only">{t('link.itemCard')}</span>
+            </ExternalLink>
+          </CodeCell>
           <strong className="text-right tabular-nums">
             <StockFigure item={item} />
           </strong>

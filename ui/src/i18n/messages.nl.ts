@@ -2,6 +2,7 @@
 import type { Catalogue } from './messages.ts'
 import * as planning from '../features/planning/messages.ts'
 import * as materials from '../features/materials/messages.ts'
+import * as item from '../features/item/messages.ts'
 import * as purchases from '../features/purchases/messages.ts'
 import * as receipts from '../features/receipts/messages.ts'
 import * as transfers from '../features/transfers/messages.ts'
@@ -365,6 +366,7 @@ export const nl: Catalogue = {
   'delete.yes': 'Verwijderen in Exact Online',
   ...planning.nl,
   ...materials.nl,
+  ...item.nl,
   ...purchases.nl,
   ...receipts.nl,
   ...transfers.nl,

@@ -3,6 +3,7 @@
 
 import * as planning from '../features/planning/messages.ts'
 import * as materials from '../features/materials/messages.ts'
+import * as item from '../features/item/messages.ts'
 import * as purchases from '../features/purchases/messages.ts'
 import * as receipts from '../features/receipts/messages.ts'
 import * as transfers from '../features/transfers/messages.ts'
@@ -367,6 +368,7 @@ export const en = {
   // Each feature keeps its messages beside its screen (features/<feature>/messages.ts).
   ...planning.en,
   ...materials.en,
+  ...item.en,
   ...purchases.en,
   ...receipts.en,
   ...transfers.en,

@@ -121,6 +121,7 @@ describe('route table', () => {
       ['/mng', 'full'],
       ['/purchaseOverview', 'full'],
       ['/materials', 'full'],
+    ['/item', 'full'],
       ['/scanning', 'full'],
       // reads stock and transfers, books transfers: the server's full tier
       ['/transfers', 'full'],

@@ -56,6 +56,8 @@ export const routes: readonly RouteDef[] = [
     nav: 'purchases.nav',
   },
   { path: '/materials', access: 'full', screen: lazyScreen(() => import('../features/materials/Materials.tsx')), nav: 'materials.nav' },
+  // one item, opened from a Dashboard row: no entry of its own in the navigation
+  { path: '/item', access: 'full', screen: lazyScreen(() => import('../features/item/ItemPage.tsx')) },
   {
     path: '/scanning',
     access: 'full',
