@@ -20,6 +20,7 @@ pub mod issued;
 pub mod labels;
 pub mod limits;
 pub mod live;
+pub mod materials;
 pub mod organization;
 pub mod outbox;
 pub mod pictures;

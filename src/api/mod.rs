@@ -15,6 +15,7 @@ pub mod labels;
 pub mod licence;
 pub mod live;
 pub mod locations;
+pub mod materials;
 pub mod openapi;
 pub mod org;
 pub mod peer_gone;
@@ -50,6 +51,7 @@ pub fn register(r: &mut Router) {
     events::routes(r);
     db::routes(r);
     scanning::routes(r);
+    materials::routes(r);
     tracking::routes(r);
     scan_catalogue::routes(r);
     hours::routes(r);

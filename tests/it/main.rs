@@ -38,6 +38,8 @@ mod live_lists;
 #[cfg(feature = "demo")]
 mod live_outage;
 #[cfg(feature = "demo")]
+mod materials;
+#[cfg(feature = "demo")]
 mod ops;
 #[cfg(feature = "demo")]
 mod outage;

@@ -27,7 +27,7 @@ const families = (a: number, b: number) => [
   { all: receiptKeys.all, keys: [receiptKeys.list(a), receiptKeys.list(b), receiptKeys.openLines(a), receiptKeys.openLines(b)] },
   { all: transferKeys.all, keys: [transferKeys.recent(a), transferKeys.recent(b)] },
   { all: materialKeys.all, keys: [materialKeys.local(a), materialKeys.local(b), materialKeys.projects(a), materialKeys.projects(b)] },
-  { all: exactKeys.all, keys: [exactKeys.openPurchaseLines(a), exactKeys.openPurchaseLines(b), exactKeys.issuedQuantities(a), exactKeys.issuedQuantities(b)] },
+  { all: exactKeys.all, keys: [exactKeys.openPurchaseLines(a), exactKeys.openPurchaseLines(b)] },
   { all: outboxKeys.all, keys: [outboxKeys.list(a), outboxKeys.list(b)] },
 ]
 

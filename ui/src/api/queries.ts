@@ -105,7 +105,6 @@ export const materialKeys = {
 export const exactKeys = {
   all: ['exact'] as const,
   openPurchaseLines: (division: number) => ['exact', 'openPurchaseLines', division] as const,
-  issuedQuantities: (division: number) => ['exact', 'issuedQuantities', division] as const,
 }
 
 /**

@@ -1,14 +1,13 @@
 import { useDeferredValue, useMemo, useState } from 'react'
-import { useIssuedQuantities, useMaterialData } from './api.ts'
+import { useMaterialData } from './api.ts'
 import { useOpenPurchaseLines } from '../../api/purchases.ts'
 import { useSession } from '../../api/queries.ts'
-import { oldestAsOf } from '../../api/live.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { InfoTip } from '../../components/Tooltip.tsx'
 import { t } from '../../i18n/index.ts'
 import { orgToday } from '../../lib/dateTime.ts'
-import { materialLines, projectAll, purchaseFlow, type ItemProjection } from '../../lib/shortage.ts'
+import { projectAll, purchaseFlow, type ItemProjection } from '../../lib/shortage.ts'
 import { MaterialFilters, NO_MATERIAL_FILTERS, type MaterialFilterState } from './MaterialFilters.tsx'
 import { MaterialRow } from './MaterialRow.tsx'
 import { userMessage } from '../../lib/errors.ts'
@@ -21,7 +20,6 @@ export default function Materials() {
   const { data: session } = useSession()
   const local = useMaterialData()
   const purchases = useOpenPurchaseLines()
-  const issued = useIssuedQuantities(!!local.data?.hasPartial)
   const [filters, setFilters] = useState<MaterialFilterState>(NO_MATERIAL_FILTERS)
   const f = useDeferredValue(filters)
   const [limit, setLimit] = useState(PAGE)
@@ -31,12 +29,10 @@ export default function Materials() {
     if (!local.data) return []
     const data = local.data
     const items = f.itemGroup ? new Set([...data.items.values()].filter((i) => i.itemGroup === f.itemGroup).map((i) => i.id)) : null
-    // until Exact Online answers (or when it cannot), partly issued plans count in full
-    const lines = [...data.lines, ...materialLines(data.plans, data.shopOrders, issued.data?.byPlan ?? new Map())]
-    if (purchases.data) lines.push(...purchaseFlow(purchases.data.rows))
+    const lines = purchases.data ? [...data.lines, ...purchaseFlow(purchases.data.rows)] : data.lines
     return projectAll(lines, { warehouse: f.warehouse, project: f.project, items })
-  }, [local.data, purchases.data, issued.data, f.itemGroup, f.warehouse, f.project])
-  const liveReading = purchases.isPending || (!!local.data?.hasPartial && issued.isPending)
+  }, [local.data, purchases.data, f.itemGroup, f.warehouse, f.project])
+  const liveReading = purchases.isPending
 
   const shown = useMemo(() => {
     const q = f.search.trim().toLowerCase()
@@ -73,7 +69,7 @@ export default function Materials() {
           setLimit(PAGE)
         }}
       />
-      <AsOf asOf={oldestAsOf(purchases.data?.asOf, issued.data?.asOf)} />
+      <AsOf asOf={purchases.data?.asOf} />
       {liveReading && (
         <p role="status" data-testid="materials-live-reading" className="text-sm text-slate-600">
           {t('materials.poLoading')}
@@ -82,11 +78,6 @@ export default function Materials() {
       {purchases.error && (
         <p role="alert" className="rounded bg-amber-50 p-3 text-sm text-amber-900">
           {t('materials.poFailed', { message: userMessage(purchases.error) })}
-        </p>
-      )}
-      {issued.error && (
-        <p role="status" className="rounded bg-amber-50 p-3 text-sm text-amber-900">
-          {t('materials.issuedUnknown')}
         </p>
       )}
       {local.error && (

@@ -1,34 +1,12 @@
-// What the Materials screen reads: open shop orders, their material plans, open sales order
-// lines (all from the local copy), the stock positions and items of the materials in demand,
-// and the quantities already issued on partly issued plans (live, as the local copy has none).
+// What the Materials screen reads from the local copy, in one answer of the server
+// (`GET /materials/rows`): open shop orders, their material lines still to issue with what was
+// issued to each (summed from the synced material issues) and what this server still has to send,
+// open sales order lines, and the items and stock positions of everything in demand.
 import { useQuery } from '@tanstack/react-query'
-import { exactKeys, materialKeys, useDivision } from '../../api/queries.ts'
-import {
-  madeLines,
-  materialLines,
-  OPEN_MATERIAL_PLAN,
-  OPEN_SALES_LINE,
-  OPEN_SHOP_ORDER,
-  num,
-  salesLines,
-  shopOrderIndex,
-  stockLines,
-  str,
-  type FlowLine,
-  type ShopOrderInfo,
-} from '../../lib/shortage.ts'
-import { chunks, dbGetAll, inList, type Row } from '../../api/db.ts'
-import { readDirectUrl } from '../../api/exactDirect.ts'
-
-/** Ids per `in.(…)` list, so a URL stays short (36 characters per GUID). */
-const IDS_PER_CALL = 100
-/** Reads running at once against the local server. */
-const PARALLEL = 4
-/** Local copy pages per table (1000 rows each). */
-const MAX_PAGES = 300
-
-/** Exact Online's code for a partly issued material plan. */
-const PARTIAL_PLAN = 25
+import { materialKeys, useDivision } from '../../api/queries.ts'
+import { madeLines, materialLines, num, salesLines, shopOrderIndex, stockLines, str, type FlowLine } from '../../lib/shortage.ts'
+import { call } from '../../api/contract.ts'
+import type { Row } from '../../api/db.ts'
 
 export interface MaterialItem {
   id: string
@@ -39,88 +17,25 @@ export interface MaterialItem {
 }
 
 export interface MaterialData {
-  /** FI, MA and SO lines (MS lines need the issued quantities, PO lines the live purchase read). */
+  /** FI, MA, MS and SO lines (PO lines come from the live purchase read). */
   lines: FlowLine[]
-  /** Open material plans and their shop orders, made into MS lines once issued quantities are known. */
-  plans: Row[]
-  shopOrders: Map<string, ShopOrderInfo>
-  /** Some plans are partly issued: what was issued is read live. */
-  hasPartial: boolean
   items: Map<string, MaterialItem>
 }
 
-/** `work` over `list` with at most `n` running at once, results in order. */
-async function inBatches<T, R>(list: readonly T[], n: number, work: (t: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = Array.from({ length: list.length })
-  let next = 0
-  const runners = Array.from({ length: Math.min(n, list.length) }, async () => {
-    while (next < list.length) {
-      const i = next++
-      out[i] = await work(list[i])
-    }
-  })
-  await Promise.all(runners)
-  return out
-}
-
-async function byIds(table: string, column: string, ids: readonly string[], select: string): Promise<Row[]> {
-  const parts = await inBatches(chunks(ids, IDS_PER_CALL), PARALLEL, (part) =>
-    dbGetAll(table, [[column, inList(part)], ['select', select]], MAX_PAGES),
-  )
-  return parts.flat()
-}
-
-/** Issued quantity by plan id of the partly issued plans (live: the local copy has no issued quantities). */
-export async function fetchIssuedQuantities(): Promise<{ byPlan: Map<string, number>; asOf: number | null }> {
-  const { rows, asOf } = await readDirectUrl(`manufacturing/ShopOrderMaterialPlanDetails?$filter=Status eq ${PARTIAL_PLAN}&$select=ID,IssuedQuantity`)
-  return { byPlan: new Map(rows.map((r) => [str(r.ID).toLowerCase(), num(r.IssuedQuantity)])), asOf }
+/** What was issued to each material line, with what is on its way to Exact Online, by line id. */
+export function issuedByPlan(plans: readonly Row[]): Map<string, number> {
+  return new Map(plans.map((p) => [str(p.ID).toLowerCase(), num(p.IssuedQuantity) + num(p.QueuedQuantity)]))
 }
 
 export async function fetchMaterialData(): Promise<MaterialData> {
-  const [shopOrders, plans, sales] = await Promise.all([
-    dbGetAll(
-      'shopOrders',
-      [
-        ['Status', `in.(${OPEN_SHOP_ORDER.join(',')})`],
-        ['select', 'ID,ShopOrderNumber,Status,Item,PlannedQuantity,ProducedQuantity,PlannedDate,Warehouse,Project'],
-      ],
-      MAX_PAGES,
-    ),
-    dbGetAll(
-      'shopOrderMaterialPlans',
-      [
-        ['Status', `in.(${OPEN_MATERIAL_PLAN.join(',')})`],
-        ['select', 'ID,ShopOrder,Item,PlannedQuantity,PlannedDate,Status,Type'],
-      ],
-      MAX_PAGES,
-    ),
-    dbGetAll(
-      'salesOrderLines',
-      [
-        ['Status', `in.(${OPEN_SALES_LINE.join(',')})`],
-        ['select', 'ID,OrderID,OrderNumber,Item,Quantity,QuantityDelivered,DeliveryDate,Status,Project'],
-      ],
-      MAX_PAGES,
-    ),
-  ])
-  const index = shopOrderIndex(shopOrders)
-
-  const orderIds = [...new Set(sales.map((r) => str(r.OrderID)).filter(Boolean))]
-  const headers = await byIds('salesOrderHeaders', 'OrderID', orderIds, 'OrderID,WarehouseID')
-  const headerWarehouse = new Map(headers.map((h) => [str(h.OrderID).toLowerCase(), str(h.WarehouseID).toLowerCase()]))
-
-  // nothing issued yet counted: every material that may still be needed
-  const so = salesLines(sales, headerWarehouse)
-  const demand = [...materialLines(plans, index, new Map()), ...so]
-  const itemIds = [...new Set(demand.map((l) => l.item))]
-  const [items, positions] = await Promise.all([
-    byIds('items', 'ID', itemIds, 'ID,Code,Description,ItemGroup,Unit,UnitDescription'),
-    byIds('stockPositions', 'ItemId', itemIds, 'ItemId,Warehouse,WarehouseCode,FreeStock,CurrentStock'),
-  ])
-  const itemMap = new Map<string, MaterialItem>()
-  for (const r of items) {
+  // the document gives the local copy's rows as free-form objects
+  const rows = await call('get', '/materials/rows', {})
+  const plans = rows.plans as Row[]
+  const shopOrders = rows.shopOrders as Row[]
+  const items = new Map<string, MaterialItem>()
+  for (const r of rows.items as Row[]) {
     const id = str(r.ID).toLowerCase()
-    itemMap.set(id, {
+    items.set(id, {
       id,
       code: str(r.Code),
       description: str(r.Description),
@@ -128,19 +43,15 @@ export async function fetchMaterialData(): Promise<MaterialData> {
       unit: str(r.UnitDescription) || str(r.Unit),
     })
   }
-  return {
-    lines: [...so, ...madeLines(shopOrders), ...stockLines(positions)],
-    plans,
-    shopOrders: index,
-    hasPartial: plans.some((p) => num(p.Status) === PARTIAL_PLAN),
-    items: itemMap,
-  }
+  const lines = [
+    ...salesLines(rows.salesLines as Row[], new Map(Object.entries(rows.salesWarehouses))),
+    ...madeLines(shopOrders),
+    ...materialLines(plans, shopOrderIndex(shopOrders), issuedByPlan(plans)),
+    ...stockLines(rows.stockPositions as Row[]),
+  ]
+  return { lines, items }
 }
 
 export function useMaterialData() {
   return useQuery({ queryKey: materialKeys.local(useDivision()), queryFn: fetchMaterialData, staleTime: 60_000 })
-}
-
-export function useIssuedQuantities(enabled: boolean) {
-  return useQuery({ queryKey: exactKeys.issuedQuantities(useDivision()), queryFn: fetchIssuedQuantities, enabled, staleTime: 5 * 60_000 })
 }

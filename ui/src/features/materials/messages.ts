@@ -35,8 +35,6 @@ export const en = {
   'materials.poFailed': 'Open purchase orders could not be read from Exact Online ({message}); expected receipts are left out.',
   'materials.poLoading':
     'Reading open purchase orders and issued quantities from Exact Online… Until they arrive, expected receipts are left out and partly issued materials count in full.',
-  'materials.issuedUnknown':
-    'The issued quantities of partly issued materials could not be read from Exact Online; their full planned quantity is counted.',
   'materials.code': 'Item',
   'materials.description': 'Description',
   'materials.status': 'Availability',
@@ -107,8 +105,6 @@ export const nl: Record<keyof typeof en, string> = {
   'materials.poFailed': 'Open inkooporders konden niet uit Exact Online worden gelezen ({message}); verwachte ontvangsten ontbreken.',
   'materials.poLoading':
     'Open inkooporders en uitgegeven aantallen worden uit Exact Online gelezen… Tot die er zijn, ontbreken verwachte ontvangsten en tellen deels uitgegeven materialen volledig.',
-  'materials.issuedUnknown':
-    'De uitgegeven aantallen van deels uitgegeven materialen konden niet uit Exact Online worden gelezen; de volledige geplande hoeveelheid telt.',
   'materials.code': 'Artikel',
   'materials.description': 'Omschrijving',
   'materials.status': 'Beschikbaarheid',
