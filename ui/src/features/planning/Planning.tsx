@@ -183,7 +183,10 @@ function Screen({ session }: { session: Session }) {
     if (Object.keys(change).length > 0) move(d.order, change)
   }
 
-  if (orders.isPending || lines.isPending || stock.isPending) return <LoadingScreen />
+  // the chart shows as soon as the orders are in; the material dots follow once the material lines
+  // and the stock are read (at scale large that is hundreds of pages more)
+  if (orders.isPending) return <LoadingScreen />
+  const checkingMaterials = lines.isPending || stock.isPending
   const loadError = orders.error ?? lines.error ?? stock.error
   const lists: FilterLists = {
     warehouses: warehouses.data?.rows,
@@ -225,6 +228,12 @@ function Screen({ session }: { session: Session }) {
             {tCount('planning.count', shown.length)}
             {activeFilterCount(filters) > 0 && ` ${t('planning.ofTotal', { total: dated.length.toLocaleString(locale()) })}`}
             {undated > 0 && ` · ${tCount('planning.undated', undated)}`}
+            {checkingMaterials && (
+              <span role="status" data-testid="planning-checking-materials">
+                {' · '}
+                {t('planning.checkingMaterials')}
+              </span>
+            )}
           </p>
           {/* its line stays when none is late: moving the last late order must not move the chart */}
           <p data-testid="planning-late" className="min-h-5 text-sm font-semibold text-red-700">
