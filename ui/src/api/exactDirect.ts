@@ -26,9 +26,34 @@ export const againWhileStored = (query: { state: { data?: { asOf?: number | null
  * selected.
  */
 export async function readDirectUrl<T = Row>(url: string): Promise<LiveRows<T>> {
-  const { body, asOf } = await callDated('get', '/exact/urlDirect', { query: { url } })
+  const { body, asOf } = await inLiveSlot(() => callDated('get', '/exact/urlDirect', { query: { url } }))
   // the header is the contract; the body's copy of it is taken when a proxy dropped the header
   return { rows: body.responseDirect.results as T[], asOf: asOf ?? oldestAsOf(body.responseDirect.asOf) }
+}
+
+/**
+ * Live reads this page sends at once. A browser holds six connections to the server: a screen
+ * that sent its twenty live reads together held all six while Exact Online took seconds to
+ * answer, and its reads of the local copy (milliseconds each) queued behind them; at scale large
+ * Materials waited 23 s for its local rows. The server takes four at once per user anyway
+ * (`MAX_LIVE_READS_PER_USER`), so a fifth would only wait there holding a connection.
+ */
+export const LIVE_READS_AT_ONCE = 3
+let liveInFlight = 0
+const liveWaiting: (() => void)[] = []
+
+/** Runs `read` once fewer than LIVE_READS_AT_ONCE live reads of this page are under way. */
+export async function inLiveSlot<R>(read: () => Promise<R>): Promise<R> {
+  if (liveInFlight >= LIVE_READS_AT_ONCE) await new Promise<void>((go) => liveWaiting.push(go))
+  else liveInFlight++
+  try {
+    return await read()
+  } finally {
+    // the slot goes straight to the next waiting read, or is freed
+    const next = liveWaiting.shift()
+    if (next) next()
+    else liveInFlight--
+  }
 }
 
 export function readDirect<T = Row>(path: string, q: DirectQuery = {}): Promise<LiveRows<T>> {
