@@ -33,6 +33,9 @@ pub fn serve(
             .default_service(web::to(api))
     })
     .workers(workers)
+    // a stop waits this long for answers under way: at scale large one page of a sync takes the
+    // simulator seconds, and actix's default of 30 s held `demo` that long after a SIGTERM
+    .shutdown_timeout(1)
     .disable_signals()
     .listen(listener)?
     .run();

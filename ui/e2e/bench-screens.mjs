@@ -16,6 +16,8 @@ const TARGET_MS = 1000
 const RUNS = 3
 /** The server ends within 5 s of SIGTERM, a sync running or not. */
 const STOP_TARGET_MS = 5000
+/** How long a first view is waited for before the screen counts as not shown. */
+const GIVE_UP_MS = 120_000
 
 /** Each desktop screen: its path, and a check run in the page that gives the page's clock once
  * the first view is there (false before). */
@@ -29,6 +31,11 @@ const SCREENS = [
       performance.now(),
   },
   { name: 'Planning', path: '/planning', ready: () => !!document.querySelector('[data-testid=planning-count]') && !!document.querySelector('[data-testid^=bar-]') && performance.now() },
+  {
+    name: 'Planning with material dots',
+    path: '/planning',
+    ready: () => !!document.querySelector('[data-testid^=bar-]') && !document.querySelector('[data-testid=planning-checking-materials]') && performance.now(),
+  },
   { name: 'Materials', path: '/materials', ready: () => !!document.querySelector('[data-testid=materials-summary]') && performance.now() },
   {
     name: 'Materials with live PO lines',
@@ -46,10 +53,21 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 async function firstView(page, url, ready) {
   await page.goto(url, { waitUntil: 'commit' })
   // the check runs in the page as it is written (the app's CSP allows no eval of a string)
-  const handle = await page.waitForFunction(ready, undefined, { polling: 'raf', timeout: 300_000 })
+  const handle = await page.waitForFunction(ready, undefined, { polling: 'raf', timeout: GIVE_UP_MS }).catch(() => null)
+  if (!handle) return null
   const ms = await handle.jsonValue()
   const nodes = await page.evaluate(() => document.getElementsByTagName('*').length)
-  return { ms, nodes }
+  // the API reads that ended before the first view: how many, and the slowest, to say where the time went
+  const reads = await page.evaluate(
+    (until) =>
+      performance
+        .getEntriesByType('resource')
+        .filter((e) => e.name.includes('/api/v1/') && e.responseEnd <= until + 1)
+        .map((e) => ({ path: new URL(e.name).pathname.replace('/api/v1', ''), ms: e.duration })),
+    ms,
+  )
+  const slowest = reads.sort((a, b) => b.ms - a.ms)[0]
+  return { ms, nodes, reads: reads.length, slowest }
 }
 
 async function benchScale(browser, scale) {
@@ -64,22 +82,31 @@ async function benchScale(browser, scale) {
     await api(page, '/sync', { method: 'POST', body: {} })
     await syncSettled(page, 1_800_000)
     console.log(`\nscreens: first view at scale ${scale}, Chromium 1440×900, median of ${RUNS} page loads (demo started and synced in ${((Date.now() - started) / 1000).toFixed(0)} s)`)
-    for (const screen of SCREENS) {
+    for (const screen of stopOnly ? [] : SCREENS) {
       const runs = []
       for (let i = 0; i < RUNS; i++) runs.push(await firstView(page, `${server.url}${screen.path}?division=${division}`, screen.ready))
+      if (runs.includes(null)) {
+        // a screen that never shows (a live read that Exact Online does not answer) is a finding too
+        const alert = await page.locator('[role=alert]').first().innerText({ timeout: 1000 }).catch(() => '')
+        console.log(`${screen.name.padEnd(34)} ${'none'.padStart(10)}        not shown within ${GIVE_UP_MS / 1000} s  MISSED${alert ? `   (it says: ${alert})` : ''}`)
+        continue
+      }
       const ms = median(runs.map((r) => r.ms))
-      const nodes = median(runs.map((r) => r.nodes))
+      const mid = runs.find((r) => r.ms === ms)
       const mark = ms < TARGET_MS ? 'ok' : 'MISSED'
-      const name = `${screen.name} first view`.padEnd(34)
-      console.log(`${name} ${ms.toFixed(0).padStart(10)} ms     target < ${TARGET_MS} ms  ${mark}   (${nodes.toLocaleString('en')} elements)`)
+      const name = screen.name.padEnd(34)
+      const slowest = mid.slowest ? `, slowest ${mid.slowest.path} ${mid.slowest.ms.toFixed(0)} ms` : ''
+      console.log(`${name} ${ms.toFixed(0).padStart(10)} ms     target < ${TARGET_MS} ms  ${mark}   (${mid.nodes.toLocaleString('en')} elements; ${mid.reads} API reads${slowest})`)
     }
-    // a stop while a sync runs: a service manager waits for it before it kills the process
+    // a stop while a sync runs and a screen is open (its event stream too): a service manager
+    // waits for it before it kills the process
+    await page.goto(`${server.url}/dashboard?division=${division}`)
     await api(page, '/sync', { method: 'POST', body: {} })
     await page.waitForTimeout(2000)
-    await context.close()
     const stopping = performance.now()
     await server.stop()
     const stopMs = performance.now() - stopping
+    await context.close()
     const stopMark = stopMs < STOP_TARGET_MS ? 'ok' : 'MISSED'
     console.log(`${'stop on SIGTERM during a sync'.padEnd(34)} ${stopMs.toFixed(0).padStart(10)} ms     target < ${STOP_TARGET_MS} ms  ${stopMark}`)
   } catch (e) {
@@ -88,7 +115,10 @@ async function benchScale(browser, scale) {
   }
 }
 
-const scales = process.argv.slice(2).length ? process.argv.slice(2) : ['medium', 'large']
+// `--stop-only`: only the stop during a sync, after the demo's sync
+const stopOnly = process.argv.includes('--stop-only')
+const named = process.argv.slice(2).filter((a) => !a.startsWith('--'))
+const scales = named.length ? named : ['medium', 'large']
 const browser = await launchBrowser()
 try {
   for (const scale of scales) await benchScale(browser, scale)
