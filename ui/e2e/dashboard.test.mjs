@@ -122,7 +122,7 @@ test('the filters are in the address and survive a reload', async () => {
   assert.equal(await search().inputValue(), 'moer')
   assert.equal(await page.getByLabel('Warehouse').inputValue(), warehouse.ID)
   assert.equal(await page.getByLabel('Status').inputValue(), 'all')
-  // once the list is in, the choice reads as the warehouse, not as a placeholder
+  // once the list is in, the choice reads as the warehouse itself, not as "Loading…"
   await page.getByLabel('Warehouse').locator('option:checked', { hasText: warehouse.Code }).waitFor({ state: 'attached' })
   await settled()
   assert.deepEqual(await codes(), before)

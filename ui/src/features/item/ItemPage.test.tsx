@@ -137,7 +137,7 @@ describe('ItemPage', () => {
     expect(screen.getByRole('button', { name: 'Copy KAST-24' })).toBeTruthy()
   })
 
-  it('shows the placeholder for an item without a picture', async () => {
+  it('shows a neutral icon for an item without a picture', async () => {
     serve({ items: [{ ...ITEM, PictureUrl: null }] })
     show()
     await screen.findByTestId('item-code')

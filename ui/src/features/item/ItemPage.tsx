@@ -1,11 +1,11 @@
-import { useMemo, useState, type ReactNode } from 'react'
+import { useMemo, type ReactNode } from 'react'
 import { Link, useSearchParams } from 'react-router'
 import { useItem, useItemLines, useItemStock, type ItemDetails } from './api.ts'
 import { useSession } from '../../api/queries.ts'
-import { hasRealPicture, isActive } from '../../api/stock.ts'
+import { isActive } from '../../api/stock.ts'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
 import { sectionClass } from '../../components/formStyles.ts'
-import { PictureIcon } from '../../components/icons.tsx'
+import { ItemPicture } from '../../components/ItemPicture.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { LoadingScreen } from '../../components/LoadingScreen.tsx'
 import { t } from '../../i18n/index.ts'
@@ -46,32 +46,11 @@ function NotFound() {
   )
 }
 
-/** The item's picture, or a neutral placeholder when it has none or it cannot be loaded. */
-function Picture({ item }: { item: ItemDetails }) {
-  const [failed, setFailed] = useState(false)
-  const box = 'h-32 w-32 shrink-0 rounded-lg md:h-40 md:w-40'
-  if (!hasRealPicture(item.PictureUrl) || failed) {
-    return (
-      <span role="img" aria-label={t('item.noPicture')} className={`${box} flex items-center justify-center bg-slate-100 text-slate-400`}>
-        <PictureIcon />
-      </span>
-    )
-  }
-  return (
-    <img
-      src={`/api/v1/pictures/${encodeURIComponent(item.ID)}`}
-      alt={t('item.picture', { code: item.Code })}
-      onError={() => setFailed(true)}
-      className={`${box} bg-white object-contain`}
-    />
-  )
-}
-
 function Header({ item, division }: { item: ItemDetails; division: number }) {
   const group = [item.ItemGroupCode, item.ItemGroupDescription].map((s) => s?.trim()).filter(Boolean).join(' ')
   return (
     <section className="flex flex-col gap-4 rounded-lg bg-white p-4 shadow sm:flex-row" aria-labelledby="item-code">
-      <Picture item={item} />
+      <ItemPicture item={item} box="h-32 w-32 md:h-40 md:w-40" alt={t('item.picture', { code: item.Code })} missing={t('item.noPicture')} />
       <div className="flex min-w-0 flex-1 flex-col gap-2">
         <div className="flex flex-wrap items-center gap-2">
           <h1 id="item-code" data-testid="item-code" className="text-2xl font-bold break-words text-sky-900">

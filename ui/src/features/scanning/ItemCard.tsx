@@ -1,33 +1,13 @@
-import { useState, type ReactNode } from 'react'
+import type { ReactNode } from 'react'
 import type { LocationStock, ScannedItem, WarehouseStock } from './api.ts'
-import { hasRealPicture } from '../../api/stock.ts'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
-import { PictureIcon } from '../../components/icons.tsx'
+import { ItemPicture } from '../../components/ItemPicture.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import type { LocationRef } from '../../lib/scan.ts'
 import { isCatalogueRef } from '../../offline/catalogue.ts'
 import { cardStock } from './stock.ts'
 
 const fmt = (n: number) => n.toLocaleString(locale(), { maximumFractionDigits: 3 })
-
-function Picture({ item }: { item: ScannedItem }) {
-  const [failed, setFailed] = useState(false)
-  if (!hasRealPicture(item.PictureUrl) || failed) {
-    return (
-      <span role="img" aria-label={t('scanning.noPicture')} className="flex h-16 w-16 shrink-0 md:h-24 md:w-24 items-center justify-center rounded-lg bg-slate-100 text-slate-400">
-        <PictureIcon />
-      </span>
-    )
-  }
-  return (
-    <img
-      src={`/api/v1/pictures/${encodeURIComponent(item.ID)}`}
-      alt={t('scanning.pictureOf', { code: item.Code })}
-      onError={() => setFailed(true)}
-      className="h-16 w-16 shrink-0 rounded-lg bg-white object-contain md:h-24 md:w-24"
-    />
-  )
-}
 
 /**
  * The scanned item: picture, code, description and total stock first, then `children` (the
@@ -59,7 +39,7 @@ export function ItemCard({
   return (
     <section aria-label={t('scanning.itemCard')} data-testid="item-card" className="flex flex-col gap-3 rounded-lg bg-white p-3 shadow">
       <div className="flex gap-3">
-        <Picture item={item} />
+        <ItemPicture item={item} box="h-16 w-16 md:h-24 md:w-24" alt={t('scanning.pictureOf', { code: item.Code })} missing={t('scanning.noPicture')} />
         <div className="flex min-w-0 flex-col gap-1">
           <h2 className="text-xl font-bold break-words text-sky-900" data-testid="item-code">
             {item.Code}
