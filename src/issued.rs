@@ -24,31 +24,16 @@ pub fn by_plan(store: &OrgStore, plans: &[String]) -> StoreResult<HashMap<String
     let mut out: HashMap<String, f64> = HashMap::new();
     for chunk in plans.chunks(PLANS_PER_QUERY) {
         let in_list = format!("in.({})", chunk.join(","));
-        let pairs = [("ShopOrderMaterialPlan", in_list.as_str()), ("select", SUM_FIELDS)];
-        add_up(&mut out, store.all_rows(TABLE, &pairs)?);
-    }
-    Ok(out)
-}
-
-/// The quantity issued to every plan line with an issue, in one read of the whole table: for a
-/// caller asking about so many lines (every open one) that a hundred at a time would take
-/// thousands of queries.
-pub fn all_by_plan(store: &OrgStore) -> StoreResult<HashMap<String, f64>> {
-    let mut out: HashMap<String, f64> = HashMap::new();
-    add_up(&mut out, store.all_rows(TABLE, &[("select", SUM_FIELDS)])?);
-    Ok(out)
-}
-
-const SUM_FIELDS: &str = "ShopOrderMaterialPlan,Quantity";
-
-fn add_up(out: &mut HashMap<String, f64>, issues: Vec<Value>) {
-    for issue in issues {
-        let plan = issue.get("ShopOrderMaterialPlan").and_then(Value::as_str).map(str::to_ascii_lowercase);
-        let quantity = issue.get("Quantity").and_then(Value::as_f64).filter(|q| q.is_finite());
-        if let (Some(plan), Some(quantity)) = (plan, quantity) {
-            *out.entry(plan).or_default() += quantity;
+        let pairs = [("ShopOrderMaterialPlan", in_list.as_str()), ("select", "ShopOrderMaterialPlan,Quantity")];
+        for issue in store.all_rows(TABLE, &pairs)? {
+            let plan = issue.get("ShopOrderMaterialPlan").and_then(Value::as_str).map(str::to_ascii_lowercase);
+            let quantity = issue.get("Quantity").and_then(Value::as_f64).filter(|q| q.is_finite());
+            if let (Some(plan), Some(quantity)) = (plan, quantity) {
+                *out.entry(plan).or_default() += quantity;
+            }
         }
     }
+    Ok(out)
 }
 
 /// Sets each plan row's `IssuedQuantity` to what was issued to it (0 when nothing was).
@@ -60,18 +45,13 @@ pub fn attach(store: &OrgStore, plans: &mut [Value]) -> StoreResult<()> {
         .filter(|id| crate::exact::odata::is_guid(id))
         .collect();
     let issued = by_plan(store, &ids)?;
-    attach_issued(plans, &issued);
-    Ok(())
-}
-
-/// Sets each plan row's `IssuedQuantity` from `issued` (by lower-case plan id; 0 when absent).
-pub fn attach_issued(plans: &mut [Value], issued: &HashMap<String, f64>) {
     for plan in plans.iter_mut() {
         let id = plan.get("ID").and_then(Value::as_str).map(str::to_ascii_lowercase).unwrap_or_default();
         if let Some(row) = plan.as_object_mut() {
             row.insert(FIELD.into(), issued.get(&id).copied().unwrap_or(0.0).into());
         }
     }
+    Ok(())
 }
 
 /// What the outbox's open writes (`entries`, pending or sending) still issue to each material

@@ -24,9 +24,6 @@ const OPEN_MATERIAL_PLANS: &str = "in.(10,12,20,25)";
 const OPEN_SALES_LINES: &str = "in.(12,20)";
 /// Ids per `in.(…)` list of one query.
 const IDS_PER_QUERY: usize = 100;
-/// Past this many ids (twenty queries) one read of the whole table is quicker: at scale large,
-/// where every open line of 170,000 asks for its issues, a hundred at a time took 20 s.
-const WHOLE_TABLE_PAST: usize = 2_000;
 
 const SHOP_ORDER_FIELDS: &str =
     "ID,ShopOrderNumber,Status,Item,PlannedQuantity,ProducedQuantity,PlannedDate,Warehouse,Project";
@@ -64,21 +61,14 @@ fn lower(row: &Value, key: &str) -> Option<String> {
     row.get(key).and_then(Value::as_str).map(str::to_ascii_lowercase).filter(|id| odata::is_guid(id))
 }
 
-/// The rows of `table` whose `column` is one of `ids`, a hundred ids a query; past
-/// `whole_table_past` ids, one read of the whole table kept to those ids.
+/// The rows of `table` whose `column` is one of `ids`, a hundred ids a query.
 fn by_ids(
     store: &OrgStore,
     table: &str,
     column: &str,
     ids: &BTreeSet<String>,
     select: &str,
-    whole_table_past: usize,
 ) -> StoreResult<Vec<Value>> {
-    if ids.len() > whole_table_past {
-        let mut rows = store.all_rows(table, &[("select", select)])?;
-        rows.retain(|r| lower(r, column).is_some_and(|id| ids.contains(&id)));
-        return Ok(rows);
-    }
     let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
     let mut out = Vec::new();
     for chunk in ids.chunks(IDS_PER_QUERY) {
@@ -91,133 +81,25 @@ fn by_ids(
 /// Everything the Materials screen reads; `queued` is what the outbox still has to issue to each
 /// material line (`crate::issued::queued`).
 pub fn material_rows(store: &OrgStore, queued: &HashMap<String, f64>) -> StoreResult<MaterialRows> {
-    rows_with(store, queued, WHOLE_TABLE_PAST)
-}
-
-/// [`material_rows`], reading a whole table once past `whole_table_past` ids.
-fn rows_with(store: &OrgStore, queued: &HashMap<String, f64>, whole_table_past: usize) -> StoreResult<MaterialRows> {
     let shop_orders = store.all_rows("shopOrders", &[("Status", OPEN_SHOP_ORDERS), ("select", SHOP_ORDER_FIELDS)])?;
     let mut plans =
         store.all_rows("shopOrderMaterialPlans", &[("Status", OPEN_MATERIAL_PLANS), ("select", PLAN_FIELDS)])?;
     // a line of a finished or unknown order needs nothing any more: leave it out here already
     let open_orders: BTreeSet<String> = shop_orders.iter().filter_map(|o| lower(o, "ID")).collect();
     plans.retain(|p| lower(p, "ShopOrder").is_some_and(|o| open_orders.contains(&o)));
-    if plans.len() > whole_table_past {
-        crate::issued::attach_issued(&mut plans, &crate::issued::all_by_plan(store)?);
-    } else {
-        crate::issued::attach(store, &mut plans)?;
-    }
+    crate::issued::attach(store, &mut plans)?;
     crate::issued::attach_queued(&mut plans, queued);
     let sales_lines =
         store.all_rows("salesOrderLines", &[("Status", OPEN_SALES_LINES), ("select", SALES_LINE_FIELDS)])?;
 
     let orders: BTreeSet<String> = sales_lines.iter().filter_map(|l| lower(l, "OrderID")).collect();
-    let sales_warehouses =
-        by_ids(store, "salesOrderHeaders", "OrderID", &orders, "OrderID,WarehouseID", whole_table_past)?
-            .iter()
-            .filter_map(|h| Some((lower(h, "OrderID")?, lower(h, "WarehouseID").unwrap_or_default())))
-            .collect();
+    let sales_warehouses = by_ids(store, "salesOrderHeaders", "OrderID", &orders, "OrderID,WarehouseID")?
+        .iter()
+        .filter_map(|h| Some((lower(h, "OrderID")?, lower(h, "WarehouseID").unwrap_or_default())))
+        .collect();
 
     let demanded: BTreeSet<String> = plans.iter().chain(&sales_lines).filter_map(|r| lower(r, "Item")).collect();
-    let items = by_ids(store, "items", "ID", &demanded, ITEM_FIELDS, whole_table_past)?;
-    let stock_positions = by_ids(store, "stockPositions", "ItemId", &demanded, POSITION_FIELDS, whole_table_past)?;
+    let items = by_ids(store, "items", "ID", &demanded, ITEM_FIELDS)?;
+    let stock_positions = by_ids(store, "stockPositions", "ItemId", &demanded, POSITION_FIELDS)?;
     Ok(MaterialRows { shop_orders, plans, sales_lines, sales_warehouses, items, stock_positions })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::store::{Commit, Stores};
-    use serde_json::json;
-
-    fn guid(n: u16) -> String {
-        format!("0123abcd-ef01-4a2b-8c3d-{n:012x}")
-    }
-
-    fn store() -> (tempfile::TempDir, std::sync::Arc<OrgStore>) {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Stores::new(dir.path(), crate::exact::catalogue::table_specs()).get(1).unwrap();
-        let put = |table: &str, rows: Vec<Value>| {
-            store.apply_batch(table, rows, Some(100), Commit::Durable).unwrap();
-        };
-        let (open, running, done, bolt, frame, paint, order) =
-            (guid(1), guid(2), guid(3), guid(10), guid(11), guid(12), guid(20));
-        put(
-            "shopOrders",
-            vec![
-                json!({"ID": open, "ShopOrderNumber": 1, "Status": 10, "Item": frame, "PlannedQuantity": 2, "Timestamp": "1"}),
-                json!({"ID": running, "ShopOrderNumber": 2, "Status": 20, "Item": frame, "PlannedQuantity": 3, "Timestamp": "1"}),
-                json!({"ID": done, "ShopOrderNumber": 3, "Status": 40, "Item": frame, "PlannedQuantity": 1, "Timestamp": "1"}),
-            ],
-        );
-        let plan = |id: u16, order: &str, item: &str, status: i64| json!({"ID": guid(id), "ShopOrder": order, "Item": item, "Type": 1, "PlannedQuantity": 4, "Status": status, "Timestamp": "1"});
-        put(
-            "shopOrderMaterialPlans",
-            vec![
-                plan(30, &open, &bolt, 10),
-                plan(31, &running, &bolt, 25),
-                plan(32, &done, &paint, 10),
-                plan(33, &running, &paint, 30),
-            ],
-        );
-        // Exact names the plan in capitals; a return counts against the issues
-        let issue = |n: u16, plan: u16, quantity: f64| json!({"StockTransactionId": guid(100 + n), "ShopOrderMaterialPlan": guid(plan).to_uppercase(), "Quantity": quantity, "Timestamp": "1"});
-        put("materialIssues", vec![issue(1, 31, 3.0), issue(2, 31, -1.0), issue(3, 32, 4.0)]);
-        put(
-            "salesOrderLines",
-            vec![
-                json!({"ID": guid(40), "OrderID": order, "Item": frame, "Quantity": 2, "Status": 12, "Timestamp": "1"}),
-            ],
-        );
-        put(
-            "salesOrderHeaders",
-            vec![json!({"ID": order, "OrderID": order.to_uppercase(), "WarehouseID": guid(50), "Timestamp": "1"})],
-        );
-        put(
-            "items",
-            [&bolt, &frame, &paint].iter().map(|id| json!({"ID": id, "Code": id[..4], "Timestamp": "1"})).collect(),
-        );
-        put(
-            "stockPositions",
-            vec![
-                json!({"ID": format!("{bolt}/w"), "ItemId": bolt, "FreeStock": 5, "Timestamp": "1"}),
-                json!({"ID": format!("{paint}/w"), "ItemId": paint, "FreeStock": 1, "Timestamp": "1"}),
-            ],
-        );
-        (dir, store)
-    }
-
-    fn ids(rows: &[Value], key: &str) -> BTreeSet<String> {
-        rows.iter().filter_map(|r| lower(r, key)).collect()
-    }
-
-    #[test]
-    fn the_open_demand_with_its_issues_whichever_way_the_tables_are_read() {
-        let (_dir, store) = store();
-        let queued = HashMap::from([(guid(30), 1.5)]);
-        // a hundred ids a query, and a whole table at once: the same answer
-        for whole_table_past in [usize::MAX, 0] {
-            let rows = rows_with(&store, &queued, whole_table_past).unwrap();
-            assert_eq!(ids(&rows.shop_orders, "ID"), BTreeSet::from([guid(1), guid(2)]));
-            // the finished order's line and the finished line are left out
-            let plans: Vec<(String, f64, f64)> = rows
-                .plans
-                .iter()
-                .map(|p| {
-                    (
-                        lower(p, "ID").unwrap(),
-                        p["IssuedQuantity"].as_f64().unwrap(),
-                        p["QueuedQuantity"].as_f64().unwrap(),
-                    )
-                })
-                .collect();
-            assert_eq!(plans.len(), 2, "{plans:?} ({whole_table_past})");
-            assert!(plans.contains(&(guid(30), 0.0, 1.5)));
-            assert!(plans.contains(&(guid(31), 2.0, 0.0)));
-            assert_eq!(rows.sales_warehouses.get(&guid(20)), Some(&guid(50)));
-            // paint is only on lines of finished orders: not in demand
-            assert_eq!(ids(&rows.items, "ID"), BTreeSet::from([guid(10), guid(11)]));
-            assert_eq!(ids(&rows.stock_positions, "ItemId"), BTreeSet::from([guid(10)]));
-        }
-    }
 }
