@@ -103,3 +103,94 @@ pub fn material_rows(store: &OrgStore, queued: &HashMap<String, f64>) -> StoreRe
     let stock_positions = by_ids(store, "stockPositions", "ItemId", &demanded, POSITION_FIELDS)?;
     Ok(MaterialRows { shop_orders, plans, sales_lines, sales_warehouses, items, stock_positions })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{Commit, Stores};
+    use serde_json::json;
+
+    fn guid(n: u16) -> String {
+        format!("0123abcd-ef01-4a2b-8c3d-{n:012x}")
+    }
+
+    fn store() -> (tempfile::TempDir, std::sync::Arc<OrgStore>) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Stores::new(dir.path(), crate::exact::catalogue::table_specs()).get(1).unwrap();
+        let put = |table: &str, rows: Vec<Value>| {
+            store.apply_batch(table, rows, Some(100), Commit::Durable).unwrap();
+        };
+        let (open, running, done, bolt, frame, paint, order) =
+            (guid(1), guid(2), guid(3), guid(10), guid(11), guid(12), guid(20));
+        put(
+            "shopOrders",
+            vec![
+                json!({"ID": open, "ShopOrderNumber": 1, "Status": 10, "Item": frame, "PlannedQuantity": 2, "Timestamp": "1"}),
+                json!({"ID": running, "ShopOrderNumber": 2, "Status": 20, "Item": frame, "PlannedQuantity": 3, "Timestamp": "1"}),
+                json!({"ID": done, "ShopOrderNumber": 3, "Status": 40, "Item": frame, "PlannedQuantity": 1, "Timestamp": "1"}),
+            ],
+        );
+        let plan = |id: u16, order: &str, item: &str, status: i64| json!({"ID": guid(id), "ShopOrder": order, "Item": item, "Type": 1, "PlannedQuantity": 4, "Status": status, "Timestamp": "1"});
+        put(
+            "shopOrderMaterialPlans",
+            vec![
+                plan(30, &open, &bolt, 10),
+                plan(31, &running, &bolt, 25),
+                plan(32, &done, &paint, 10),
+                plan(33, &running, &paint, 30),
+            ],
+        );
+        // Exact names the plan in capitals; a return counts against the issues
+        let issue = |n: u16, plan: u16, quantity: f64| json!({"StockTransactionId": guid(100 + n), "ShopOrderMaterialPlan": guid(plan).to_uppercase(), "Quantity": quantity, "Timestamp": "1"});
+        put("materialIssues", vec![issue(1, 31, 3.0), issue(2, 31, -1.0), issue(3, 32, 4.0)]);
+        put(
+            "salesOrderLines",
+            vec![
+                json!({"ID": guid(40), "OrderID": order, "Item": frame, "Quantity": 2, "Status": 12, "Timestamp": "1"}),
+            ],
+        );
+        put(
+            "salesOrderHeaders",
+            vec![json!({"ID": order, "OrderID": order.to_uppercase(), "WarehouseID": guid(50), "Timestamp": "1"})],
+        );
+        put(
+            "items",
+            [&bolt, &frame, &paint].iter().map(|id| json!({"ID": id, "Code": id[..4], "Timestamp": "1"})).collect(),
+        );
+        put(
+            "stockPositions",
+            vec![
+                json!({"ID": format!("{bolt}/w"), "ItemId": bolt, "FreeStock": 5, "Timestamp": "1"}),
+                json!({"ID": format!("{paint}/w"), "ItemId": paint, "FreeStock": 1, "Timestamp": "1"}),
+            ],
+        );
+        (dir, store)
+    }
+
+    fn ids(rows: &[Value], key: &str) -> BTreeSet<String> {
+        rows.iter().filter_map(|r| lower(r, key)).collect()
+    }
+
+    #[test]
+    fn the_open_demand_with_what_was_issued_and_what_is_on_its_way() {
+        let (_dir, store) = store();
+        let queued = HashMap::from([(guid(30), 1.5)]);
+        let rows = material_rows(&store, &queued).unwrap();
+        assert_eq!(ids(&rows.shop_orders, "ID"), BTreeSet::from([guid(1), guid(2)]));
+        // the finished order's line and the finished line are left out
+        let plans: Vec<(String, f64, f64)> = rows
+            .plans
+            .iter()
+            .map(|p| {
+                (lower(p, "ID").unwrap(), p["IssuedQuantity"].as_f64().unwrap(), p["QueuedQuantity"].as_f64().unwrap())
+            })
+            .collect();
+        assert_eq!(plans.len(), 2, "{plans:?}");
+        assert!(plans.contains(&(guid(30), 0.0, 1.5)));
+        assert!(plans.contains(&(guid(31), 2.0, 0.0)));
+        assert_eq!(rows.sales_warehouses.get(&guid(20)), Some(&guid(50)));
+        // paint is only on lines of finished orders: not in demand
+        assert_eq!(ids(&rows.items, "ID"), BTreeSet::from([guid(10), guid(11)]));
+        assert_eq!(ids(&rows.stock_positions, "ItemId"), BTreeSet::from([guid(10)]));
+    }
+}
