@@ -4,6 +4,7 @@
 use crate::auth::orgs;
 use crate::auth::session::DivisionChoice;
 use crate::error::{AppError, AppResult, Code};
+use crate::labels::SkippedWarehouses;
 use crate::serverdb::OrgAccount;
 use crate::state::AppState;
 use crate::store::{DELETED_ENTRIES_TABLE, OrgDetails};
@@ -35,9 +36,9 @@ fn preferences_schema() -> impl Into<RefOr<Schema>> {
     ObjectBuilder::new()
         .description(Some(
             "The organization's shared preferences over the defaults (`weekends_disabled`, `sync_account`, \
-             `sync_interval_minutes`, …)",
+             `sync_interval_minutes`, `label_skipped_warehouses`, …)",
         ))
-        .examples([json!({"weekends_disabled": false, "sync_interval_minutes": 15})])
+        .examples([json!({"weekends_disabled": false, "sync_interval_minutes": 15, "label_skipped_warehouses": ["3"]})])
 }
 
 /// `sync_timestamps`: one integer per synced table (the provider's `Timestamp` read up to),
@@ -66,8 +67,19 @@ pub fn placeholder(uuid: &str, division: i64) -> OrganizationDetails {
     }
 }
 
+/// The organization preference listing the warehouse codes whose stock is left off labels.
+pub const SKIPPED_WAREHOUSES_PREFERENCE: &str = "label_skipped_warehouses";
+
 fn default_preferences() -> Value {
-    json!({"weekends_disabled": false})
+    json!({"weekends_disabled": false, SKIPPED_WAREHOUSES_PREFERENCE: []})
+}
+
+/// The warehouses the organization leaves off labels (none when it chose none, or when its
+/// details cannot be read: a label with one warehouse too many is better than no label).
+pub fn skipped_warehouses(state: &AppState, division: i64) -> SkippedWarehouses {
+    let prefs = organization_details(state, division).preferences;
+    let codes = prefs.get(SKIPPED_WAREHOUSES_PREFERENCE).and_then(Value::as_array).cloned().unwrap_or_default();
+    SkippedWarehouses::new(codes.iter().filter_map(Value::as_str))
 }
 
 /// Stored preferences over the defaults.

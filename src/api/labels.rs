@@ -15,7 +15,7 @@ use crate::labels::{
     LabelBatch, LabelError, LabelRequest, LabelSource, LabelStatus, LocalCopyReason, ProviderLookups, RecordError,
     Selection, build_from_local_copy, build_records, check_label_count, render_pdf,
 };
-use crate::organization::org_token;
+use crate::organization::{org_token, skipped_warehouses};
 use crate::printing::PrintError;
 use crate::state::AppState;
 use actix_web::http::header::{self, HeaderValue};
@@ -169,7 +169,8 @@ async fn build_unchecked(
     };
     tracing::warn!(division = org.division, ?reason, source = ?request.source, "labels from the local copy");
     let store = state.stores.get(org.division).map_err(|e| AppError::from(e).error_response())?;
-    build_from_local_copy(store, reason, request.source, ids, request.label_type).await.map_err(summarised)
+    let skipped = skipped_warehouses(state, org.division);
+    build_from_local_copy(store, reason, request.source, ids, request.label_type, &skipped).await.map_err(summarised)
 }
 
 /// Why Exact Online could not give the label data.
@@ -194,7 +195,8 @@ async fn from_provider(
     }
     let token = org_token(state, org.division).map_err(ProviderUnavailable::NoToken)?;
     let lookups = ProviderLookups::new(state.exact.clone(), org.division, token).with_deadline(PROVIDER_READ_DEADLINE);
-    judged(build_records(&lookups, request.source, ids, request.label_type).await)
+    let skipped = skipped_warehouses(state, org.division);
+    judged(build_records(&lookups, request.source, ids, request.label_type, &skipped).await)
 }
 
 /// What the provider's answer means: no answer (network, 5xx, no answer in time) or a token it

@@ -310,9 +310,40 @@ async fn update_org_preferences(
     let mut details = same_org(&state, &session, &body.uuid)?;
     check_sync_account(&state, session.record.division, &prefs)?;
     check_sync_interval(&prefs)?;
+    let prefs = checked_skipped_warehouses(prefs)?;
     details.preferences = prefs;
     state.stores.get(session.record.division)?.set_org_details(&details)?;
     Ok(HttpResponse::Ok().json(organization_details(&state, session.record.division)))
+}
+
+/// Most warehouse codes `label_skipped_warehouses` may list, and their longest code (Exact
+/// Online's warehouse codes are short; the bounds keep a hostile body from growing the details).
+const MAX_SKIPPED_WAREHOUSES: usize = 500;
+const MAX_WAREHOUSE_CODE: usize = 40;
+
+/// `label_skipped_warehouses` is a list of warehouse codes; it is kept trimmed and without
+/// repeats, so what Global Settings shows is what the labels use.
+fn checked_skipped_warehouses(mut prefs: Value) -> AppResult<Value> {
+    use crate::organization::SKIPPED_WAREHOUSES_PREFERENCE as KEY;
+    let Some(given) = prefs.get(KEY) else { return Ok(prefs) };
+    let refused = || {
+        AppError::bad_request(format!(
+            "{KEY} must be a list of at most {MAX_SKIPPED_WAREHOUSES} warehouse codes of 1 to {MAX_WAREHOUSE_CODE} characters"
+        ))
+    };
+    let codes = given.as_array().filter(|c| c.len() <= MAX_SKIPPED_WAREHOUSES).ok_or_else(refused)?;
+    let mut kept: Vec<String> = Vec::with_capacity(codes.len());
+    for code in codes {
+        let code = code.as_str().map(str::trim).ok_or_else(refused)?;
+        if code.is_empty() || code.chars().count() > MAX_WAREHOUSE_CODE {
+            return Err(refused());
+        }
+        if !kept.iter().any(|k| k == code) {
+            kept.push(code.to_string());
+        }
+    }
+    prefs[KEY] = json!(kept);
+    Ok(prefs)
 }
 
 /// The sync interval (the background schedule reads it at every check) is whole minutes from 0

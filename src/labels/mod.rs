@@ -22,7 +22,7 @@ pub use layout::{LayoutError, Page, Template};
 pub use provider_lookups::ProviderLookups;
 pub use records::{
     LabelBatch, LabelInfoRows, LabelLookups, LabelRecord, LabelSource, LabelStatus, NO_LABELS_MESSAGE, RecordError,
-    Selection, build_records,
+    Selection, SkippedWarehouses, build_records,
 };
 pub use store_lookups::{LocalCopyReason, NeedsExact, StoreLookups, build_from_local_copy};
 pub use templates::Templates;

@@ -25,6 +25,23 @@ pub const LABEL_PLAN_TYPE: i64 = 2;
 /// Item codes containing this are never labelled from shop orders or goods receipts.
 pub const EXCLUDED_CODE_PART: &str = "ZV";
 
+/// The warehouses whose stock never goes on a label: the organization preference
+/// `label_skipped_warehouses` (spec §5's "warehouse code 'xxx3'" is a placeholder for a code the
+/// plant chooses, so it is a setting rather than a rule on the code's last digit).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SkippedWarehouses(HashSet<String>);
+
+impl SkippedWarehouses {
+    /// Codes as Exact Online writes them; surrounding spaces do not count.
+    pub fn new<S: AsRef<str>>(codes: impl IntoIterator<Item = S>) -> Self {
+        Self(codes.into_iter().map(|c| c.as_ref().trim().to_string()).filter(|c| !c.is_empty()).collect())
+    }
+
+    pub fn skips(&self, warehouse: &str) -> bool {
+        self.0.contains(warehouse.trim())
+    }
+}
+
 /// Where the labels come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -386,6 +403,7 @@ pub async fn build_records<L: LabelLookups>(
     source: LabelSource,
     selections: &[Selection],
     label_type: LabelType,
+    skipped: &SkippedWarehouses,
 ) -> Result<LabelBatch, RecordError> {
     if selections.is_empty() {
         return Err(RecordError::EmptyPayload);
@@ -409,7 +427,7 @@ pub async fn build_records<L: LabelLookups>(
     }
     if label_type.uses_label_info() {
         let info = lookups.label_info(&item_ids).await.map_err(RecordError::Lookup)?;
-        apply_label_info(&mut records, &info);
+        apply_label_info(&mut records, &info, skipped);
     }
     let status = if messages.is_empty() { LabelStatus::Success } else { LabelStatus::Warning };
     Ok(LabelBatch { status, messages, label_type, records })
@@ -682,7 +700,7 @@ fn apply_free_text(records: &mut [LabelRecord], rows: &[Value]) {
 }
 
 /// Types 5–7: warehouses and locations, supplier and the post-processing description.
-fn apply_label_info(records: &mut [LabelRecord], info: &LabelInfoRows) {
+fn apply_label_info(records: &mut [LabelRecord], info: &LabelInfoRows, skipped: &SkippedWarehouses) {
     for record in records {
         let mine = |rows: &'_ [Value], key: &str| -> Vec<Value> {
             rows.iter().filter(|r| text(r, key).as_deref() == Some(record.item_id.as_str())).cloned().collect()
@@ -718,9 +736,9 @@ fn apply_label_info(records: &mut [LabelRecord], info: &LabelInfoRows) {
                 })
                 .collect()
         };
-        // Warehouses whose code ends in 3 ('xxx3') hold no labelled stock; a pair needs a location.
+        // The plant's skipped warehouses hold no labelled stock; a pair needs a location.
         record.warehouses_and_locations =
-            pairs.into_iter().filter(|wl| !wl.warehouse.ends_with('3') && !wl.location.trim().is_empty()).collect();
+            pairs.into_iter().filter(|wl| !skipped.skips(&wl.warehouse) && !wl.location.trim().is_empty()).collect();
         record.warehouse_and_location_for_label = match record.warehouses_and_locations.first() {
             Some(wl) => format!("W-L: {}-{}", wl.warehouse, wl.location),
             None => NO_WAREHOUSE.to_string(),

@@ -5,8 +5,8 @@
 //! field 'Bewerkingen'); goods receipts are not synced at all, so asking for them is [`NeedsExact`].
 
 use super::records::{
-    LabelBatch, LabelInfoRows, LabelLookups, LabelSource, LabelStatus, RecordError, Selection, build_records,
-    free_text_rows, main_supplier_first,
+    LabelBatch, LabelInfoRows, LabelLookups, LabelSource, LabelStatus, RecordError, Selection, SkippedWarehouses,
+    build_records, free_text_rows, main_supplier_first,
 };
 use super::types::LabelType;
 use crate::exact::{catalogue, odata};
@@ -176,10 +176,11 @@ pub async fn build_from_local_copy(
     source: LabelSource,
     selections: &[Selection],
     label_type: LabelType,
+    skipped: &SkippedWarehouses,
 ) -> Result<LabelBatch, RecordError> {
     let lookups = StoreLookups::new(store);
     let headline = lookups.headline(reason).map_err(|e| RecordError::Lookup(e.into()))?;
-    let built = build_records(&lookups, source, selections, label_type).await;
+    let built = build_records(&lookups, source, selections, label_type, skipped).await;
     let mut messages = vec![headline];
     messages.extend(lookups.notes());
     match built {

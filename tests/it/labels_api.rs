@@ -7,6 +7,7 @@ use crate::labels::{field_text, page_texts, pdf_to_pngs, tool, zbar_decode};
 use crate::printing::{IppEve, decode_kept, free_port, kept_documents, tools_present};
 use crate::provider::World;
 use crate::support::{TestServer, binary};
+use reqwest::Method;
 use serde_json::{Value, json};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -159,6 +160,55 @@ async fn receipt_and_cnc_labels_carry_the_looked_up_fields() {
         assert!(all_text.contains(&post_processing), "{post_processing} in {all_text}");
         assert!(all_text.contains("W-L:"), "{all_text}");
     }
+    w.stop().await;
+}
+
+#[actix_web::test]
+async fn warehouses_are_left_off_labels_only_when_the_organization_lists_them() {
+    let w = World::start(sim_options()).await;
+    let details: Value = w.get("/api/v1/organizationDetails").await.json().await.unwrap();
+    assert_eq!(details["preferences"]["label_skipped_warehouses"], json!([]), "present and empty: {details}");
+    let (item, line) = item_with_one_location(&w);
+    let warehouse = rows(&w, "inventory/ItemWarehouses")
+        .into_iter()
+        .find(|r| r["Item"] == item["ID"] && line.starts_with(&format!("W-L: {}-", field_text(r, "WarehouseCode"))))
+        .map(|r| field_text(&r, "WarehouseCode"))
+        .expect("the line's warehouse");
+    let label = || w.post_json("/api/v1/labels", json!({"source": "item_direct", "ids": [item["ID"]], "type": 6}));
+    let save = |skipped: Value| {
+        let mut org = details.clone();
+        org["preferences"]["label_skipped_warehouses"] = skipped;
+        w.request(Method::PUT, "/api/v1/updateOrganizationPreferences").json(&org).send()
+    };
+
+    let res = label().await;
+    assert_eq!(res.status(), 200);
+    if let Some(text) = pdf_text(&res.bytes().await.unwrap()) {
+        assert!(text.contains(&line), "{line} in {text}");
+    }
+    // kept trimmed and once each, as the labels compare them
+    let res = save(json!([format!(" {warehouse} "), warehouse.clone()])).await.unwrap();
+    assert_eq!(res.status(), 200);
+    let saved: Value = res.json().await.unwrap();
+    assert_eq!(saved["preferences"]["label_skipped_warehouses"], json!([warehouse]));
+    let res = label().await;
+    assert_eq!(res.status(), 200);
+    if let Some(text) = pdf_text(&res.bytes().await.unwrap()) {
+        // the label keeps its W-L field, without the skipped warehouse's location
+        assert!(!text.contains(&line) && text.contains("W-L:"), "{line} left off: {text}");
+    }
+    for bad in [json!("3"), json!([3]), json!([""]), json!(["x".repeat(41)]), json!(vec!["1"; 501])] {
+        let res = save(bad.clone()).await.unwrap();
+        assert_eq!(res.status(), 400, "{bad}");
+        let body: Value = res.json().await.unwrap();
+        assert!(body["error"]["message"].as_str().unwrap().contains("label_skipped_warehouses"), "{body}");
+    }
+    let details: Value = w.get("/api/v1/organizationDetails").await.json().await.unwrap();
+    assert_eq!(
+        details["preferences"]["label_skipped_warehouses"],
+        json!([warehouse]),
+        "a refused list changes nothing"
+    );
     w.stop().await;
 }
 
@@ -538,10 +588,7 @@ fn item_with_one_location(w: &World) -> (Value, String) {
             let usable: Vec<&Value> = warehouses
                 .iter()
                 .filter(|r| r["Item"] == item["ID"])
-                .filter(|r| {
-                    !field_text(r, "WarehouseCode").ends_with('3')
-                        && !field_text(r, "DefaultStorageLocationCode").is_empty()
-                })
+                .filter(|r| !field_text(r, "DefaultStorageLocationCode").is_empty())
                 .collect();
             let [only] = usable[..] else { return None };
             let line = format!(

@@ -55,6 +55,10 @@ fn ids(v: &[&str]) -> Vec<Selection> {
     v.iter().map(|s| Selection::Id(s.to_string())).collect()
 }
 
+fn none() -> SkippedWarehouses {
+    SkippedWarehouses::default()
+}
+
 fn t(n: u8) -> LabelType {
     LabelType::from_number(n).unwrap()
 }
@@ -86,7 +90,7 @@ fn shop() -> Memory {
 
 #[tokio::test]
 async fn shop_orders_use_type_2_plans_by_products_and_planned_quantity() {
-    let batch = build_records(&shop(), LabelSource::ShopOrder, &ids(&["so-1"]), t(1)).await.unwrap();
+    let batch = build_records(&shop(), LabelSource::ShopOrder, &ids(&["so-1"]), t(1), &none()).await.unwrap();
     let codes: Vec<_> = batch.records.iter().map(|r| (r.item_code.as_str(), r.print_count)).collect();
     assert_eq!(codes, vec![("EL-100", 3), ("BP-1", 3), ("BP-2", 1)]);
     assert_eq!(batch.status, LabelStatus::Warning, "skipped lines are reported");
@@ -107,7 +111,7 @@ async fn shop_orders_use_type_2_plans_by_products_and_planned_quantity() {
 #[tokio::test]
 async fn print_count_from_the_request_wins() {
     let sel = vec![Selection::WithCount { id: "so-1".into(), print_count: Some(1) }];
-    let batch = build_records(&shop(), LabelSource::ShopOrder, &sel, t(1)).await.unwrap();
+    let batch = build_records(&shop(), LabelSource::ShopOrder, &sel, t(1), &none()).await.unwrap();
     assert_eq!(batch.records[0].print_count, 1);
     let parsed: Vec<Selection> = serde_json::from_str(r#"["a", {"id": "b", "print_count": 4}]"#).unwrap();
     assert_eq!(parsed[0].id(), "a");
@@ -123,17 +127,18 @@ async fn zv_items_excluded_and_nothing_left_gives_the_message() {
         ],
         ..Memory::default()
     };
-    let err = build_records(&memory, LabelSource::GoodsReceipt, &ids(&["gr-1", "gr-2"]), t(7)).await.unwrap_err();
+    let err =
+        build_records(&memory, LabelSource::GoodsReceipt, &ids(&["gr-1", "gr-2"]), t(7), &none()).await.unwrap_err();
     assert_eq!(err.to_string(), NO_LABELS_MESSAGE);
     assert_eq!(err.status(), LabelStatus::Info);
-    let err = build_records(&memory, LabelSource::GoodsReceipt, &[], t(7)).await.unwrap_err();
+    let err = build_records(&memory, LabelSource::GoodsReceipt, &[], t(7), &none()).await.unwrap_err();
     assert_eq!(err.to_string(), "The payload is empty");
 }
 
 #[tokio::test]
 async fn lookup_failure_is_an_error_result() {
     let memory = Memory { fail: true, ..shop() };
-    let err = build_records(&memory, LabelSource::ShopOrder, &ids(&["so-1"]), t(1)).await.unwrap_err();
+    let err = build_records(&memory, LabelSource::ShopOrder, &ids(&["so-1"]), t(1), &none()).await.unwrap_err();
     assert_eq!(err.status(), LabelStatus::Error);
 }
 
@@ -164,7 +169,8 @@ fn receipt_memory() -> Memory {
 #[tokio::test]
 async fn receipts_get_warehouse_supplier_and_post_processing() {
     let sel = vec![Selection::Id("gr-1".into()), Selection::WithCount { id: "gr-2".into(), print_count: Some(2) }];
-    let batch = build_records(&receipt_memory(), LabelSource::GoodsReceipt, &sel, t(7)).await.unwrap();
+    let skipped = SkippedWarehouses::new(["WH3", " 113 "]);
+    let batch = build_records(&receipt_memory(), LabelSource::GoodsReceipt, &sel, t(7), &skipped).await.unwrap();
     assert_eq!(batch.status, LabelStatus::Success);
     let [a, b] = &batch.records[..] else { panic!("two records") };
     assert_eq!(
@@ -177,7 +183,7 @@ async fn receipts_get_warehouse_supplier_and_post_processing() {
     assert_eq!(a.field("PurchaseOrderNumber"), "20001");
     assert_eq!(a.field("ReceiptNumber"), "55");
     assert_eq!(a.field("Project"), "Pr: Beta");
-    assert_eq!(b.field("WarehouseAndLocationForLabel"), "W-L: -", "xxx3 warehouses are skipped");
+    assert_eq!(b.field("WarehouseAndLocationForLabel"), "W-L: -", "the organization's skipped warehouses are left off");
     assert_eq!(b.field("SupplierDescription"), SUPPLIER_DEFAULT);
     assert_eq!(b.field("Project"), "Pr: N/A");
     assert_eq!(b.print_count, 2);
@@ -186,12 +192,30 @@ async fn receipts_get_warehouse_supplier_and_post_processing() {
 }
 
 #[tokio::test]
+async fn a_warehouse_is_skipped_only_when_the_organization_lists_it() {
+    let sel = ids(&["gr-1", "gr-2"]);
+    // nothing listed: codes ending in 3 are warehouses like any other
+    let batch = build_records(&receipt_memory(), LabelSource::GoodsReceipt, &sel, t(7), &none()).await.unwrap();
+    let [a, b] = &batch.records[..] else { panic!("two records") };
+    assert_eq!(a.field("WarehouseAndLocationForLabel"), "W-L: WH3-A-01");
+    assert_eq!(b.field("WarehouseAndLocationForLabel"), "W-L: 113-C-1");
+    // a listed code is matched whole, not by its last digit
+    let batch =
+        build_records(&receipt_memory(), LabelSource::GoodsReceipt, &sel, t(7), &SkippedWarehouses::new(["13"]))
+            .await
+            .unwrap();
+    assert_eq!(batch.records[1].field("WarehouseAndLocationForLabel"), "W-L: 113-C-1");
+    assert_eq!(batch.records[0].warehouses_and_locations.len(), 2, "WH3 and WH2; WH1 has no location");
+}
+
+#[tokio::test]
 async fn item_direct_keeps_zv_items_and_defaults_to_one_copy() {
     let memory = Memory {
         items: vec![json!({"ID": "it-9", "Code": "ZV-CODE", "Description": "Direct item"})],
         ..Memory::default()
     };
-    let batch = build_records(&memory, LabelSource::ItemDirect, &ids(&["it-9", "missing"]), t(6)).await.unwrap();
+    let batch =
+        build_records(&memory, LabelSource::ItemDirect, &ids(&["it-9", "missing"]), t(6), &none()).await.unwrap();
     assert_eq!(batch.records.len(), 1);
     assert_eq!(batch.records[0].print_count, 1);
     assert_eq!(batch.status, LabelStatus::Warning);
@@ -244,7 +268,7 @@ async fn a_serial_item_gets_one_label_per_serial_number() {
         Selection::Id("gr-e".into()),
         Selection::WithCount { id: "gr-n".into(), print_count: Some(3) },
     ];
-    let batch = build_records(&serial_receipt(), LabelSource::GoodsReceipt, &sel, t(7)).await.unwrap();
+    let batch = build_records(&serial_receipt(), LabelSource::GoodsReceipt, &sel, t(7), &none()).await.unwrap();
     let labels: Vec<_> =
         batch.records.iter().map(|r| (r.item_code.as_str(), r.serial_number.as_deref(), r.print_count)).collect();
     assert_eq!(
@@ -276,7 +300,7 @@ async fn a_batch_item_gets_a_label_per_batch_with_its_quantity() {
         ..Memory::default()
     };
     let sel = vec![Selection::WithCount { id: "gr-b".into(), print_count: Some(2) }];
-    let batch = build_records(&memory, LabelSource::GoodsReceipt, &sel, t(7)).await.unwrap();
+    let batch = build_records(&memory, LabelSource::GoodsReceipt, &sel, t(7), &none()).await.unwrap();
     let labels: Vec<_> = batch
         .records
         .iter()
@@ -298,10 +322,10 @@ async fn a_batch_item_gets_a_label_per_batch_with_its_quantity() {
 #[tokio::test]
 async fn shop_order_and_item_labels_have_no_serial_number() {
     // Units get their numbers when they are received: a shop order or an item has none yet.
-    let batch = build_records(&shop(), LabelSource::ShopOrder, &ids(&["so-1"]), t(1)).await.unwrap();
+    let batch = build_records(&shop(), LabelSource::ShopOrder, &ids(&["so-1"]), t(1), &none()).await.unwrap();
     assert!(batch.records.iter().all(|r| r.serial_number.is_none() && !r.has("SerialNumber")));
     let memory = Memory { items: vec![json!({"ID": "it-9", "Code": "C", "Description": "D"})], ..Memory::default() };
-    let batch = build_records(&memory, LabelSource::ItemDirect, &ids(&["it-9"]), t(6)).await.unwrap();
+    let batch = build_records(&memory, LabelSource::ItemDirect, &ids(&["it-9"]), t(6), &none()).await.unwrap();
     assert!(batch.records.iter().all(|r| r.serial_number.is_none()));
 }
 
@@ -387,7 +411,8 @@ fn receipt_of_another_supplier() -> Memory {
 #[tokio::test]
 async fn a_receipt_label_has_the_receipts_supplier_warehouse_and_quantity() {
     let memory = receipt_of_another_supplier();
-    let batch = build_records(&memory, LabelSource::GoodsReceipt, &ids(&["gr-28", "gr-29"]), t(7)).await.unwrap();
+    let batch =
+        build_records(&memory, LabelSource::GoodsReceipt, &ids(&["gr-28", "gr-29"]), t(7), &none()).await.unwrap();
     let common = LabelRecord {
         item_id: "it-m".into(),
         item_code: "MTR-075".into(),
@@ -430,19 +455,19 @@ async fn a_receipt_label_has_the_receipts_supplier_warehouse_and_quantity() {
     for key in ["SupplierCode", "SupplierName", "WarehouseCode"] {
         bare.receipt_lines[0].as_object_mut().unwrap().remove(key);
     }
-    let batch = build_records(&bare, LabelSource::GoodsReceipt, &ids(&["gr-28"]), t(7)).await.unwrap();
+    let batch = build_records(&bare, LabelSource::GoodsReceipt, &ids(&["gr-28"]), t(7), &none()).await.unwrap();
     assert_eq!(batch.records[0].field("Supplier"), "2002 De Jong Food Machinery");
     assert_eq!(batch.records[0].field("WarehouseAndLocationForLabel"), "W-L: 2-B-07");
 
     // A receipt into a warehouse the item has no default location in prints no other warehouse's.
     let mut elsewhere = receipt_of_another_supplier();
     elsewhere.receipt_lines[0]["WarehouseCode"] = json!("5");
-    let batch = build_records(&elsewhere, LabelSource::GoodsReceipt, &ids(&["gr-28"]), t(7)).await.unwrap();
+    let batch = build_records(&elsewhere, LabelSource::GoodsReceipt, &ids(&["gr-28"]), t(7), &none()).await.unwrap();
     assert_eq!(batch.records[0].field("WarehouseAndLocationForLabel"), NO_WAREHOUSE);
     assert_eq!(batch.records[0].warehouses_and_locations, vec![]);
 
     // Types without label info still carry the receipt's own supplier and quantity.
-    let batch = build_records(&memory, LabelSource::GoodsReceipt, &ids(&["gr-28"]), t(1)).await.unwrap();
+    let batch = build_records(&memory, LabelSource::GoodsReceipt, &ids(&["gr-28"]), t(1), &none()).await.unwrap();
     assert_eq!(batch.records[0].supplier_description.as_deref(), Some("Dutch Elektro"));
     assert_eq!(batch.records[0].quantity.as_deref(), Some("12 stuk"));
 }
@@ -452,7 +477,7 @@ async fn a_serial_units_label_says_one_unit() {
     let mut memory = receipt_of_another_supplier();
     memory.receipt_lines[1]["SerialNumbers"] = json!([{"SerialNumber": "M-2"}, {"SerialNumber": "M-1"}]);
     memory.receipt_lines[1]["ItemUnitCode"] = json!("stuk");
-    let batch = build_records(&memory, LabelSource::GoodsReceipt, &ids(&["gr-29"]), t(7)).await.unwrap();
+    let batch = build_records(&memory, LabelSource::GoodsReceipt, &ids(&["gr-29"]), t(7), &none()).await.unwrap();
     let labels: Vec<_> = batch
         .records
         .iter()
@@ -472,7 +497,7 @@ async fn shop_order_and_item_records_field_by_field() {
         vec![json!({"Item": "it-main", "WarehouseCode": "1", "DefaultStorageLocationCode": "A-01"})];
     memory.info.supplier_items =
         vec![json!({"Item": "it-main", "SupplierCode": "2001", "SupplierDescription": "Dutch Elektro"})];
-    let batch = build_records(&memory, LabelSource::ShopOrder, &ids(&["so-1"]), t(6)).await.unwrap();
+    let batch = build_records(&memory, LabelSource::ShopOrder, &ids(&["so-1"]), t(6), &none()).await.unwrap();
     let order = |item_id: &str, code: &str, description: &str, quantity: &str, count: u32| LabelRecord {
         item_id: item_id.into(),
         item_code: code.into(),
@@ -508,7 +533,7 @@ async fn shop_order_and_item_records_field_by_field() {
         },
         ..Memory::default()
     };
-    let batch = build_records(&memory, LabelSource::ItemDirect, &ids(&["it-9"]), t(6)).await.unwrap();
+    let batch = build_records(&memory, LabelSource::ItemDirect, &ids(&["it-9"]), t(6), &none()).await.unwrap();
     assert_eq!(
         batch.records,
         vec![LabelRecord {

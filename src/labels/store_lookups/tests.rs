@@ -81,9 +81,16 @@ const HEADLINE: &str = "Made from the local copy as of 2026-11-25 14:03 UTC: Exa
 #[tokio::test]
 async fn shop_order_labels_come_from_the_copy_with_a_warning_naming_its_time() {
     let (_dir, store) = synced();
-    let batch = build_from_local_copy(store, LocalCopyReason::Unreachable, LabelSource::ShopOrder, &ids(&[SO]), t(1))
-        .await
-        .unwrap();
+    let batch = build_from_local_copy(
+        store,
+        LocalCopyReason::Unreachable,
+        LabelSource::ShopOrder,
+        &ids(&[SO]),
+        t(1),
+        &SkippedWarehouses::default(),
+    )
+    .await
+    .unwrap();
     let codes: Vec<_> = batch.records.iter().map(|r| (r.item_code.as_str(), r.print_count)).collect();
     assert_eq!(codes, vec![("EL-100", 2), ("BP-1", 2)], "the item, its Type 2 plan line; no material, no ZV");
     assert_eq!(batch.status, LabelStatus::Warning);
@@ -102,8 +109,16 @@ async fn shop_order_labels_come_from_the_copy_with_a_warning_naming_its_time() {
 async fn item_labels_take_warehouse_and_main_supplier_from_the_copy() {
     let (_dir, store) = synced();
     let sel = vec![Selection::WithCount { id: MAIN.into(), print_count: Some(3) }];
-    let batch =
-        build_from_local_copy(store, LocalCopyReason::NoToken, LabelSource::ItemDirect, &sel, t(6)).await.unwrap();
+    let batch = build_from_local_copy(
+        store,
+        LocalCopyReason::NoToken,
+        LabelSource::ItemDirect,
+        &sel,
+        t(6),
+        &SkippedWarehouses::new(["113"]),
+    )
+    .await
+    .unwrap();
     assert_eq!(batch.status, LabelStatus::Warning);
     assert_eq!(
         batch.messages,
@@ -119,7 +134,7 @@ async fn item_labels_take_warehouse_and_main_supplier_from_the_copy() {
     assert_eq!(
         record.warehouses_and_locations,
         vec![WarehouseLocation { warehouse: "2".into(), location: "B-07".into() }],
-        "'xxx3' warehouses and empty locations are skipped"
+        "the organization's skipped warehouses and empty locations are left off"
     );
     assert_eq!(record.field("WarehouseAndLocationForLabel"), "W-L: 2-B-07");
     assert_eq!(record.field("Supplier"), "S1 Main Metals", "the main supplier comes first");
@@ -129,10 +144,16 @@ async fn item_labels_take_warehouse_and_main_supplier_from_the_copy() {
 #[tokio::test]
 async fn goods_receipts_say_they_need_exact_online() {
     let (_dir, store) = synced();
-    let err =
-        build_from_local_copy(store, LocalCopyReason::Unreachable, LabelSource::GoodsReceipt, &ids(&[&guid(99)]), t(7))
-            .await
-            .unwrap_err();
+    let err = build_from_local_copy(
+        store,
+        LocalCopyReason::Unreachable,
+        LabelSource::GoodsReceipt,
+        &ids(&[&guid(99)]),
+        t(7),
+        &SkippedWarehouses::default(),
+    )
+    .await
+    .unwrap_err();
     assert_eq!(err.status(), LabelStatus::Error);
     let answer = crate::error::AppError::from(crate::labels::LabelError::from(err));
     assert_eq!(answer.code(), crate::error::Code::ProviderUnreachable);
@@ -147,9 +168,16 @@ async fn goods_receipts_say_they_need_exact_online() {
 async fn nothing_found_keeps_the_spec_message_and_says_why() {
     let dir = tempfile::tempdir().unwrap();
     let empty = Stores::new(dir.path(), catalogue::table_specs()).get(2).unwrap();
-    let err = build_from_local_copy(empty, LocalCopyReason::Unreachable, LabelSource::ItemDirect, &ids(&[MAIN]), t(1))
-        .await
-        .unwrap_err();
+    let err = build_from_local_copy(
+        empty,
+        LocalCopyReason::Unreachable,
+        LabelSource::ItemDirect,
+        &ids(&[MAIN]),
+        t(1),
+        &SkippedWarehouses::default(),
+    )
+    .await
+    .unwrap_err();
     let RecordError::NoLabels { messages } = err else { panic!("no labels: {err}") };
     assert_eq!(
         messages,

@@ -267,6 +267,11 @@ export const nl: Catalogue = {
   'global.syncAccountHelp':
     'De geplande synchronisatie, live gegevens en etiketten gebruiken de Exact Online-aanmelding van dit account. Als die niet bruikbaar is, wordt een ander aangemeld account gebruikt.',
   'global.syncAccountsFailed': 'De aangemelde accounts konden niet worden gelezen: {message}',
+  'global.skippedWarehouses': 'Magazijnen die niet op etiketten komen',
+  'global.skippedWarehousesHelp': 'Voorraad in een aangevinkt magazijn wordt niet op etiketten (W-L) gedrukt. Bij een nieuwe organisatie is er geen aangevinkt.',
+  'global.skippedWarehouseGone': '{code} (niet meer in Exact Online)',
+  'global.warehousesLoading': 'De magazijnen worden geladen…',
+  'global.warehousesFailed': 'De magazijnen konden niet worden gelezen: {message}',
 
   'account.title': 'Accountinstellingen',
   'account.user': 'Gebruiker',

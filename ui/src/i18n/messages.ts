@@ -268,6 +268,11 @@ export const en = {
   'global.syncAccountHelp':
     'The scheduled sync, live reads and labels use this account’s Exact Online sign-in. When it cannot be used, another signed-in account is used.',
   'global.syncAccountsFailed': 'The signed-in accounts could not be read: {message}',
+  'global.skippedWarehouses': 'Warehouses left off labels',
+  'global.skippedWarehousesHelp': 'Stock in a ticked warehouse is not printed on labels (W-L). None is ticked for a new organization.',
+  'global.skippedWarehouseGone': '{code} (no longer in Exact Online)',
+  'global.warehousesLoading': 'Loading the warehouses…',
+  'global.warehousesFailed': 'The warehouses could not be read: {message}',
 
   'account.title': 'Account Settings',
   'account.user': 'User',

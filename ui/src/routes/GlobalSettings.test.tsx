@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '../api/queryClient.ts'
 import { json, printer, session } from '../test/fixtures.ts'
-import GlobalSettings, { readSettings, toSave } from './GlobalSettings.tsx'
+import GlobalSettings, { readSettings, toggled, toSave } from './GlobalSettings.tsx'
 
 const ACCOUNTS = {
   accounts: [
@@ -28,6 +28,13 @@ function renderSettings(preferences: Record<string, unknown> = {}, printers: unk
       if (url === '/api/v1/printers') return json(printers)
       if (url === '/api/v1/organization/accounts') return json(ACCOUNTS)
       if (url === '/api/v1/sessions') return json([])
+      if (url === '/api/v1/exact/live/warehouses') {
+        return json([
+          { ID: 'w1', Code: '1', Description: 'Main' },
+          { ID: 'w3', Code: '3', Description: 'Scrap' },
+          { ID: 'w13', Code: '13', Description: 'Dispatch' },
+        ])
+      }
       if (url === '/api/v1/updateOrganizationPreferences') {
         const body = JSON.parse(String(init?.body)) as { preferences: Record<string, unknown> }
         saved.push(body)
@@ -129,5 +136,33 @@ describe('GlobalSettings for a user who is not an administrator', () => {
     renderSettings({}, [], 'listed')
     expect(await screen.findByTestId('signed-in-users')).toBeTruthy()
     expect(screen.queryByTestId('admin-notice')).toBeNull()
+  })
+})
+
+describe('GlobalSettings warehouses left off labels', () => {
+  it('reads none for a new organization and only text codes otherwise', () => {
+    expect(readSettings({}).label_skipped_warehouses).toEqual([])
+    expect(readSettings({ label_skipped_warehouses: ['3', 7, null] }).label_skipped_warehouses).toEqual(['3'])
+    expect(readSettings({ label_skipped_warehouses: '3' }).label_skipped_warehouses).toEqual([])
+  })
+
+  it('ticks a code in once and out again, keeping the order', () => {
+    expect(toggled(['3'], '13', true)).toEqual(['3', '13'])
+    expect(toggled(['3', '13'], '3', true)).toEqual(['3', '13'])
+    expect(toggled(['3', '13'], '3', false)).toEqual(['13'])
+  })
+
+  it("lists the organization's warehouses, none ending in 3 ticked by itself, and saves the ticked codes", async () => {
+    const saved = renderSettings({ label_skipped_warehouses: ['9'] })
+    const scrap = (await screen.findByLabelText('3 Scrap')) as HTMLInputElement
+    expect(scrap.checked).toBe(false)
+    expect(((await screen.findByLabelText('13 Dispatch')) as HTMLInputElement).checked).toBe(false)
+    const gone = screen.getByLabelText('9 (no longer in Exact Online)') as HTMLInputElement
+    expect(gone.checked).toBe(true)
+    fireEvent.click(scrap)
+    fireEvent.click(gone)
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(saved).toHaveLength(1))
+    expect(saved[0]).toMatchObject({ preferences: { label_skipped_warehouses: ['3'] } })
   })
 })

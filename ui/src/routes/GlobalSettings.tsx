@@ -9,7 +9,8 @@ import {
   type OrgAccount,
   type Preferences,
 } from '../api/org.ts'
-import { queryKeys, useSession } from '../api/queries.ts'
+import { liveKeys, queryKeys, useDivision, useSession } from '../api/queries.ts'
+import { liveGet } from '../api/db.ts'
 import { LoadingScreen } from '../components/LoadingScreen.tsx'
 import { NetworkPrinters } from './NetworkPrinters.tsx'
 import { SignedInUsers } from './SignedInUsers.tsx'
@@ -31,6 +32,8 @@ export interface OrgSettings {
   label_type_item: string
   label_type_receipt: string
   label_copies: number
+  /** Warehouse codes whose stock is left off labels (none for a new organization). */
+  label_skipped_warehouses: string[]
 }
 
 /**
@@ -49,6 +52,9 @@ export function readSettings(p: Preferences, syncIntervalDefault = 15): OrgSetti
     label_type_item: str('label_type_item', 'electrical-72001926'),
     label_type_receipt: str('label_type_receipt', 'receipts'),
     label_copies: num('label_copies', 1),
+    label_skipped_warehouses: Array.isArray(p.label_skipped_warehouses)
+      ? p.label_skipped_warehouses.filter((c): c is string => typeof c === 'string')
+      : [],
   }
 }
 
@@ -67,6 +73,48 @@ export function toSave(prefs: Preferences, form: OrgSettings, syncIntervalDefaul
 export function accountLabel(a: OrgAccount): string {
   const name = a.fullName ? t('global.syncAccountOption', { fullName: a.fullName, userName: a.userName }) : a.userName
   return a.access === 'signInNeeded' ? t('global.syncAccountSignInNeeded', { account: name }) : name
+}
+
+/** One code in or out of the list, keeping the list's order. */
+export function toggled(codes: readonly string[], code: string, on: boolean): string[] {
+  return on ? (codes.includes(code) ? [...codes] : [...codes, code]) : codes.filter((c) => c !== code)
+}
+
+/**
+ * The warehouses whose stock is left off labels, ticked from the organization's warehouses; a
+ * kept code Exact Online no longer has stays listed (ticked) so it can be taken off.
+ */
+function SkippedWarehouses({ codes, onChange }: { codes: readonly string[]; onChange: (codes: string[]) => void }) {
+  const division = useDivision()
+  const warehouses = useQuery({ queryKey: liveKeys.list('warehouses', division), queryFn: () => liveGet('warehouses'), staleTime: 10 * 60_000 })
+  const rows = (warehouses.data?.rows ?? [])
+    .map((w) => ({ code: typeof w.Code === 'string' ? w.Code.trim() : '', description: typeof w.Description === 'string' ? w.Description : '' }))
+    .filter((w) => w.code !== '')
+  const gone = warehouses.data ? codes.filter((c) => !rows.some((w) => w.code === c)) : [...codes]
+  const box = (code: string, text: string) => (
+    <label key={code} className="flex items-center gap-2 text-sm font-normal">
+      <input type="checkbox" checked={codes.includes(code)} onChange={(e) => onChange(toggled(codes, code, e.target.checked))} />
+      {text}
+    </label>
+  )
+  return (
+    <fieldset className="flex flex-col gap-1" aria-describedby="gs-skipped-help">
+      <legend className="text-sm font-medium">{t('global.skippedWarehouses')}</legend>
+      <p id="gs-skipped-help" className="text-sm text-slate-500">
+        {t('global.skippedWarehousesHelp')}
+      </p>
+      <div className="grid gap-1 sm:grid-cols-2">
+        {rows.map((w) => box(w.code, w.description ? `${w.code} ${w.description}` : w.code))}
+        {gone.map((c) => box(c, warehouses.data ? t('global.skippedWarehouseGone', { code: c }) : c))}
+      </div>
+      {warehouses.isPending && <p className="text-sm text-slate-500">{t('global.warehousesLoading')}</p>}
+      {warehouses.isError && (
+        <p role="alert" className="text-sm text-red-700">
+          {t('global.warehousesFailed', { message: userMessage(warehouses.error) })}
+        </p>
+      )}
+    </fieldset>
+  )
 }
 
 function Form({ session }: { session: Session }) {
@@ -218,6 +266,10 @@ function Form({ session }: { session: Session }) {
             {t('global.invalidCopies')}
           </p>
         )}
+        <SkippedWarehouses
+          codes={form.label_skipped_warehouses}
+          onChange={(label_skipped_warehouses) => setForm({ ...form, label_skipped_warehouses })}
+        />
       </section>
       </fieldset>
       {!readOnly && <div className="flex items-center gap-3">
