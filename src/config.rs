@@ -266,7 +266,7 @@ pub struct ServerConfig {
     pub trusted_proxies: Vec<String>,
 }
 
-/// The daily backup, taken by the running server (README "Backup and restore").
+/// The daily backup, taken by the running server (docs/install-and-operate.md "Backup and restore").
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct BackupConfig {

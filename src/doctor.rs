@@ -98,7 +98,7 @@ pub fn check_secrets(config: &Config) -> Vec<Check> {
     if crate::setup::needed(config) {
         checks.push(Check::fail(
             "exact-app",
-            "provider.client_id or client_secret is empty: open the server's Home page with the setup code from its console, or set them from the Exact App Center (README: Registering the app)",
+            "provider.client_id or client_secret is empty: open the server's Home page with the setup code from its console, or set them from the Exact App Center (docs/install-and-operate.md: Registering the app)",
         ));
     } else {
         checks.push(Check::ok("exact-app", "client id and secret are set"));

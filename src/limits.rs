@@ -1,6 +1,6 @@
 //! Every input limit of the server in one place (DESIGN "Unattended operation": a hostile or
 //! careless request is answered with a 4xx from the catalogue, never with a crash or a server
-//! that runs out of memory). The README's "Input limits" table lists these values; keep it in
+//! that runs out of memory). The "Input limits" table of docs/architecture.md lists these values; keep it in
 //! step when one changes.
 
 /// Deepest nesting of `and(…)`/`or(…)`/`not.…` in a data filter. The parser and the evaluator

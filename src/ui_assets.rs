@@ -63,7 +63,7 @@ pub async fn serve(req: HttpRequest) -> HttpResponse {
         Some(index) => respond(&req, "index.html", index, NO_CACHE),
         None => HttpResponse::ServiceUnavailable()
             .content_type("text/plain; charset=utf-8")
-            .body("Stock Manager: the web UI was not built into this binary (see README: building)."),
+            .body("Stock Manager: the web UI was not built into this binary (see README: The two commands)."),
     }
 }
 

@@ -22,7 +22,7 @@ use actix_web::http::{Method, header};
 use actix_web::middleware::Next;
 use actix_web::{HttpRequest, web};
 
-/// Routes that take a raw upload besides JSON, with its content types (README: ImportData).
+/// Routes that take a raw upload besides JSON, with its content types (docs/architecture.md: Sign-in, sessions and access tiers).
 const UPLOADS: &[(&str, &[&str])] = &[("/api/v1/importData/import", &["application/x-ndjson"])];
 
 /// Middleware around `/api`: refuses cross-site and non-JSON state-changing requests.

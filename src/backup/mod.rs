@@ -1,4 +1,4 @@
-//! Backup and restore of the data directory (README "Backup and restore").
+//! Backup and restore of the data directory (docs/install-and-operate.md "Backup and restore").
 //!
 //! Who takes the snapshot: the running server holds every redb file open and locked, so only it
 //! can copy them consistently; a second process could only copy bytes that may be mid-commit.
