@@ -36,15 +36,26 @@ export const dbJoins = <T = Row>(table: string, joins: Join[], params: Params = 
 
 export const dbClear = (table: string) => call('delete', '/db/{table}', { params: { table } })
 
-/** Every row matching `params`, page by page (for id lists, not for whole tables). */
-export async function dbGetAll<T = Row>(table: string, params: Params, maxPages = 50): Promise<T[]> {
+/**
+ * Every row matching `params`, page by page until a page is short: a screen that stopped at a
+ * page count would leave out the rest of a large organization without saying so.
+ */
+export async function dbGetAll<T = Row>(table: string, params: Params): Promise<T[]> {
+  return allPages((page) => dbGet<T>(table, [...params, ['limit', String(MAX_LIMIT)], ['offset', String(page * MAX_LIMIT)]]))
+}
+
+/** Every base row of a join query, page by page as `dbGetAll`. */
+export async function dbJoinsAll<T = Row>(table: string, joins: Join[], params: Params): Promise<T[]> {
+  return allPages((page) => dbJoins<T>(table, joins, [...params, ['limit', String(MAX_LIMIT)], ['offset', String(page * MAX_LIMIT)]]))
+}
+
+async function allPages<T>(read: (page: number) => Promise<T[]>): Promise<T[]> {
   const out: T[] = []
-  for (let page = 0; page < maxPages; page++) {
-    const rows = await dbGet<T>(table, [...params, ['limit', String(MAX_LIMIT)], ['offset', String(page * MAX_LIMIT)]])
+  for (let page = 0; ; page++) {
+    const rows = await read(page)
     out.push(...rows)
-    if (rows.length < MAX_LIMIT) break
+    if (rows.length < MAX_LIMIT) return out
   }
-  return out
 }
 
 /** Values for a PostgREST `in.(…)` list; GUIDs need no quoting. */

@@ -3,9 +3,6 @@ import { call, type BodyOf } from '../../api/contract.ts'
 import { dbGet, dbGetAll, type Row } from '../../api/db.ts'
 import { keyedWrite } from '../../api/writes.ts'
 
-/** Enough pages for organizations with tens of thousands of open orders. */
-const MAX_PAGES = 200
-
 export interface ShopOrder {
   ID: string
   ShopOrderNumber: number
@@ -41,7 +38,7 @@ const ORDER_FIELDS =
 
 /** Shop orders still to be made: open (10) and in process (20). */
 export const fetchOpenShopOrders = () =>
-  dbGetAll<ShopOrder>('shopOrders', [['Status', 'lt.30'], ['select', ORDER_FIELDS], ['order', 'ShopOrderNumber']], MAX_PAGES)
+  dbGetAll<ShopOrder>('shopOrders', [['Status', 'lt.30'], ['select', ORDER_FIELDS], ['order', 'ShopOrderNumber']])
 
 export interface MaterialPlan {
   ID: string
@@ -62,7 +59,6 @@ export const fetchMaterialLines = () =>
   dbGetAll<MaterialPlan>(
     'shopOrderMaterialPlans',
     [['Type', 'eq.1'], ['Status', 'not.in.(21,30,45)'], ['select', 'ID,ShopOrder,Item,PlannedQuantity,Type,Status']],
-    MAX_PAGES,
   )
 
 export interface StockPosition {
@@ -72,11 +68,11 @@ export interface StockPosition {
 }
 
 export const fetchStockPositions = () =>
-  dbGetAll<StockPosition>('stockPositions', [['select', 'ItemId,FreeStock,PlanningIn']], MAX_PAGES)
+  dbGetAll<StockPosition>('stockPositions', [['select', 'ItemId,FreeStock,PlanningIn']])
 
 /** Ids of the items in an item group (lower case, as the filter compares them). */
 export async function fetchItemIdsInGroup(group: string): Promise<Set<string>> {
-  const rows = await dbGetAll<{ ID: string }>('items', [['ItemGroup', `eq.${group}`], ['select', 'ID']], MAX_PAGES)
+  const rows = await dbGetAll<{ ID: string }>('items', [['ItemGroup', `eq.${group}`], ['select', 'ID']])
   return new Set(rows.map((r) => r.ID.toLowerCase()))
 }
 
@@ -86,7 +82,7 @@ export interface Project {
   Description: string
 }
 
-export const fetchProjects = () => dbGetAll<Project>('projects', [['select', 'ID,Code,Description'], ['order', 'Code']], MAX_PAGES)
+export const fetchProjects = () => dbGetAll<Project>('projects', [['select', 'ID,Code,Description'], ['order', 'Code']])
 
 export const fetchOrderPlans = (order: string) =>
   dbGet<MaterialPlan>('shopOrderMaterialPlans', [['ShopOrder', `eq.${order}`], ['order', 'LineNumber']])

@@ -1,6 +1,6 @@
 // The Receipts screen's reads and writes: goods receipts of the last 30 days and open purchase
 // order lines (live from the provider), the shop orders that need an item (local copy).
-import { chunks, dbGet, dbJoins, inList, type Row } from '../../api/db.ts'
+import { chunks, dbGet, dbJoinsAll, inList, type Row } from '../../api/db.ts'
 import { readDirect, readDirectByIds } from '../../api/exactDirect.ts'
 import { oldestAsOf, type LiveRows } from '../../api/live.ts'
 import { sendWrite } from '../../api/writes.ts'
@@ -67,11 +67,11 @@ export async function fetchNeeds(itemIds: readonly string[]): Promise<Map<string
   const joins = [{ source: 'shopOrders', joinOn: ['ID'], joinOnSelf: ['ShopOrder'] }]
   const parts = await Promise.all(
     chunks([...new Set(itemIds)], 100).map((ids) =>
-      dbJoins('shopOrderMaterialPlans', joins, [
+      // every line: an item many open orders need has more than a page of them
+      dbJoinsAll('shopOrderMaterialPlans', joins, [
         ['Item', inList(ids)],
         ['Type', 'eq.1'],
         ['Status', 'lt.30'],
-        ['limit', '1000'],
       ]),
     ),
   )
