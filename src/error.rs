@@ -83,11 +83,16 @@ pub enum Code {
     SignInRefused,
     /// A request body arrived too slowly (`api::slow_bodies`).
     RequestTimeout,
+    /// An item counted again at the same place with another quantity: which count stands is the
+    /// counter's to say (`crate::counts`).
+    CountConflict,
+    /// A count session that was sent to Exact Online takes no more changes.
+    CountClosed,
 }
 
 impl Code {
     /// The whole catalogue, in its order (the OpenAPI document lists it).
-    pub const ALL: [Code; 34] = [
+    pub const ALL: [Code; 36] = [
         Code::Timeout,
         Code::BadRequest,
         Code::Canceled,
@@ -122,6 +127,8 @@ impl Code {
         Code::TooManyEntries,
         Code::SignInRefused,
         Code::RequestTimeout,
+        Code::CountConflict,
+        Code::CountClosed,
     ];
 
     /// The code as it appears in the JSON body.
@@ -161,6 +168,8 @@ impl Code {
             Code::TooManyEntries => "too_many_entries",
             Code::SignInRefused => "sign_in_refused",
             Code::RequestTimeout => "request_timeout",
+            Code::CountConflict => "count_conflict",
+            Code::CountClosed => "count_closed",
         }
     }
 
@@ -219,6 +228,8 @@ impl Code {
                 "Exact Online no longer accepts your sign-in (your access was withdrawn or you left the company): sign in again; your waiting changes are sent once you do"
             }
             Code::RequestTimeout => "The request arrived too slowly: check the connection and send it again",
+            Code::CountConflict => "This item was counted here before with another quantity: say which count stands",
+            Code::CountClosed => "This count was sent to Exact Online: start a new count for more lines",
         }
     }
 
@@ -238,7 +249,12 @@ impl Code {
             Code::NotFound => StatusCode::NOT_FOUND,
             Code::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Code::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            Code::SyncRunning | Code::Canceled | Code::IdempotencyKeyReused | Code::TimerGone => StatusCode::CONFLICT,
+            Code::SyncRunning
+            | Code::Canceled
+            | Code::IdempotencyKeyReused
+            | Code::TimerGone
+            | Code::CountConflict
+            | Code::CountClosed => StatusCode::CONFLICT,
             Code::NoLabels => StatusCode::UNPROCESSABLE_ENTITY,
             Code::Timeout => StatusCode::GATEWAY_TIMEOUT,
             Code::Warehouses | Code::DivisionInfo | Code::Provider => StatusCode::BAD_GATEWAY,
@@ -439,6 +455,8 @@ mod tests {
             Code::TooManyEntries => 31,
             Code::SignInRefused => 32,
             Code::RequestTimeout => 33,
+            Code::CountConflict => 34,
+            Code::CountClosed => 35,
         }
     }
 

@@ -8,6 +8,7 @@ pub mod api;
 pub mod auth;
 pub mod backup;
 pub mod config;
+pub mod counts;
 #[cfg(feature = "demo")]
 pub mod demo;
 pub mod discovery;

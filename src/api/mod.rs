@@ -4,6 +4,7 @@ pub mod admin;
 pub mod auth;
 pub mod client;
 pub mod contract;
+pub mod counts;
 pub mod csrf;
 pub mod db;
 pub mod events;
@@ -52,6 +53,7 @@ pub fn register(r: &mut Router) {
     db::routes(r);
     scanning::routes(r);
     materials::routes(r);
+    counts::routes(r);
     tracking::routes(r);
     scan_catalogue::routes(r);
     hours::routes(r);

@@ -19,10 +19,11 @@ const ADMIN_ACTIONS: &[(&str, &str)] = &[
     ("POST", "/importData/import"),
     ("GET", "/sessions"),
     ("DELETE", "/sessions/{user}"),
+    ("POST", "/counts/{id}/process"),
 ];
 
 fn concrete(path: &str) -> String {
-    path.replace("{table}", "items").replace("{user}", "someone")
+    path.replace("{table}", "items").replace("{user}", "someone").replace("{id}", "00000000-0000-4000-8000-000000000001")
 }
 
 async fn send(world: &World, cookie: &str, method: &str, path: &str, body: Option<Value>) -> reqwest::Response {

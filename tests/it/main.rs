@@ -16,6 +16,8 @@ mod bank_accounts;
 #[cfg(feature = "demo")]
 mod bursts;
 mod cli;
+#[cfg(feature = "demo")]
+mod counts;
 mod discovery;
 mod fuzz_regressions;
 #[cfg(feature = "demo")]
