@@ -50,7 +50,14 @@ test('the app is installable: manifest, icons and a service worker that controls
   await page.waitForURL(/\/scanning\?division=\d+/)
   await page.locator('#scan-input').waitFor()
   // installed, its shell precached, and in charge of this page
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 })
+  // a failed install is registered again after 5 s, then 10 s: 45 s holds three tries
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 45_000 }).catch(async (e) => {
+    const workers = await page.evaluate(async () => {
+      const r = await navigator.serviceWorker.getRegistration()
+      return r ? { installing: r.installing?.state, waiting: r.waiting?.state, active: r.active?.state } : 'no registration'
+    })
+    throw new Error(`no service worker controls the page (${JSON.stringify(workers)}): ${e.message}`)
+  })
   const kept = await page.evaluate(async () => {
     const keys = await caches.keys()
     const cache = await caches.open(keys.find((k) => k.startsWith('esm-shell-')))
