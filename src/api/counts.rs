@@ -8,7 +8,7 @@ use super::hours::blocking;
 use super::router::Router;
 use crate::auth::tier::Session;
 use crate::counts::{
-    self, Added, CountSession, CountStatus, CountSummary, LineBody, ReviewFilter, ReviewPage, SendMode, StartBody,
+    self, Added, CountLineBody, CountSession, CountStart, CountStatus, CountSummary, ReviewFilter, ReviewPage, SendMode,
 };
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::oauth::now_ms;
@@ -23,7 +23,7 @@ pub fn routes(r: &mut Router) {
         res.get(list)
             .json::<CountList>(200, "The organization's counts, newest first, without their lines")
             .post(start)
-            .body::<StartBody>()
+            .body::<CountStart>()
             .json::<CountSummary>(201, "The count, started")
             .fails(&[Code::TooManyEntries])
     });
@@ -37,7 +37,7 @@ pub fn routes(r: &mut Router) {
     });
     r.full("/counts/{id}/lines", |res| {
         res.post(add_line)
-            .body::<LineBody>()
+            .body::<CountLineBody>()
             .json::<counts::CountLine>(201, "The line, counted")
             .json::<counts::CountLine>(200, "Counted the same before, or the new count stands (`replace`)")
             .fails(&[Code::NotFound, Code::CountConflict, Code::CountClosed, Code::TooManyEntries])
@@ -134,7 +134,7 @@ async fn list(state: web::Data<AppState>, session: Session) -> AppResult<HttpRes
     Ok(HttpResponse::Ok().json(CountList { counts }))
 }
 
-async fn start(state: web::Data<AppState>, session: Session, body: web::Json<StartBody>) -> AppResult<HttpResponse> {
+async fn start(state: web::Data<AppState>, session: Session, body: web::Json<CountStart>) -> AppResult<HttpResponse> {
     let division = session.record.division;
     let store = state.stores.get(division)?;
     let by = who(&session);
@@ -167,7 +167,7 @@ async fn add_line(
     state: web::Data<AppState>,
     session: Session,
     id: web::Path<String>,
-    body: web::Json<LineBody>,
+    body: web::Json<CountLineBody>,
 ) -> AppResult<HttpResponse> {
     let store = state.stores.get(session.record.division)?;
     let by = who(&session);

@@ -11,7 +11,8 @@ mod model;
 
 pub use expected::{ReviewFilter, ReviewPage, ReviewRow, review};
 pub use model::{
-    CountLine, CountScope, CountSession, CountStatus, CountSummary, LastCount, LineBody, ScopeKind, SendMode, StartBody,
+    CountLine, CountLineBody, CountScope, CountSession, CountStart, CountStatus, CountSummary, LastCount, ScopeKind,
+    SendMode,
 };
 
 use crate::error::{AppError, AppResult, Code};
@@ -86,7 +87,7 @@ pub fn all(store: &OrgStore) -> AppResult<Vec<CountSession>> {
 }
 
 /// Starts a session; the oldest sent sessions make room past [`MAX_SESSIONS`].
-pub fn start(store: &OrgStore, body: StartBody, by: &str, now_ms: i64) -> AppResult<CountSession> {
+pub fn start(store: &OrgStore, body: CountStart, by: &str, now_ms: i64) -> AppResult<CountSession> {
     let scope = body.scope()?;
     let session = CountSession {
         id: uuid::Uuid::new_v4().to_string(),
@@ -165,7 +166,7 @@ pub enum Added {
 
 /// Adds a counted line. An item counted twice at one place with another quantity is refused
 /// with both quantities unless `replace` says the new one stands: the counter is asked.
-pub fn add_line(store: &OrgStore, id: &str, body: LineBody, by: &str, now_ms: i64) -> AppResult<Added> {
+pub fn add_line(store: &OrgStore, id: &str, body: CountLineBody, by: &str, now_ms: i64) -> AppResult<Added> {
     let item = guid("item", &body.item)?;
     let quantity = body.quantity;
     if !quantity.is_finite() || !(0.0..=1e12).contains(&quantity) {

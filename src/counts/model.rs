@@ -50,7 +50,11 @@ impl CountScope {
     /// The location a line is counted at, with its code: the session's own for a location count;
     /// none in a warehouse without locations; as the counter scanned it otherwise. An item outside
     /// the group or the list is refused, so the count is of what it says.
-    pub(super) fn place_of(&self, body: &LineBody, item: &ItemFacts) -> AppResult<(Option<String>, Option<String>)> {
+    pub(super) fn place_of(
+        &self,
+        body: &CountLineBody,
+        item: &ItemFacts,
+    ) -> AppResult<(Option<String>, Option<String>)> {
         let given = match body.location.as_deref().map(str::trim).filter(|l| !l.is_empty()) {
             Some(l) => Some(guid("location", l)?),
             None => None,
@@ -92,7 +96,7 @@ impl CountScope {
     }
 }
 
-fn body_item(body: &LineBody) -> Option<String> {
+fn body_item(body: &CountLineBody) -> Option<String> {
     guid("item", &body.item).ok()
 }
 
@@ -217,7 +221,7 @@ pub struct LastCount {
 /// What starting a count takes: the warehouse, and the location, group or items for those kinds.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct StartBody {
+pub struct CountStart {
     pub kind: ScopeKind,
     #[serde(default)]
     #[schema(example = "Rack A, Friday")]
@@ -243,7 +247,7 @@ pub struct StartBody {
     pub items: Vec<String>,
 }
 
-impl StartBody {
+impl CountStart {
     pub(super) fn scope(&self) -> AppResult<CountScope> {
         let warehouse = guid("warehouse", &self.warehouse)?;
         let warehouse_code = label(&self.warehouse_code);
@@ -305,7 +309,7 @@ impl StartBody {
 /// how many. `replace` answers "which stands" for an item counted there before.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct LineBody {
+pub struct CountLineBody {
     #[schema(example = "0badc0de-0000-4000-8000-000000000010")]
     pub item: String,
     #[serde(default)]

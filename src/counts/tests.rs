@@ -53,7 +53,7 @@ fn store() -> (tempfile::TempDir, Arc<OrgStore>) {
 }
 
 fn location_count(store: &OrgStore) -> CountSession {
-    let body: StartBody = serde_json::from_value(json!({
+    let body: CountStart = serde_json::from_value(json!({
         "kind": "location", "warehouse": WH, "warehouseCode": "1", "usesLocations": true,
         "location": LOC_A, "locationCode": "A-01", "description": "Rack A"
     }))
@@ -61,8 +61,8 @@ fn location_count(store: &OrgStore) -> CountSession {
     start(store, body, "Els Bakker", NOW).unwrap()
 }
 
-fn line(item: &str, quantity: f64) -> LineBody {
-    LineBody { item: item.into(), location: None, location_code: None, quantity, replace: false }
+fn line(item: &str, quantity: f64) -> CountLineBody {
+    CountLineBody { item: item.into(), location: None, location_code: None, quantity, replace: false }
 }
 
 fn message(e: AppError) -> String {
@@ -120,7 +120,7 @@ fn the_review_lists_what_the_copy_expects_there_and_what_was_counted() {
 #[test]
 fn a_warehouse_without_locations_counts_lines_without_one() {
     let (_dir, store) = store();
-    let body: StartBody = serde_json::from_value(json!({
+    let body: CountStart = serde_json::from_value(json!({
         "kind": "warehouse", "warehouse": WH_FLAT, "warehouseCode": "2", "usesLocations": false
     }))
     .unwrap();
@@ -139,7 +139,7 @@ fn a_warehouse_without_locations_counts_lines_without_one() {
     let body = stock_count_body(&s, SendMode::Draft).unwrap();
     assert_eq!(body["StockCountLines"], json!([{"Item": BOLT, "QuantityNew": 31.0}]), "no StorageLocation");
     // and a location count is refused there at the start
-    let body: StartBody = serde_json::from_value(json!({
+    let body: CountStart = serde_json::from_value(json!({
         "kind": "location", "warehouse": WH_FLAT, "warehouseCode": "2", "usesLocations": false, "location": LOC_A
     }))
     .unwrap();
@@ -149,7 +149,7 @@ fn a_warehouse_without_locations_counts_lines_without_one() {
 #[test]
 fn a_group_or_list_count_takes_only_its_items_and_tracked_items_go_to_scanning() {
     let (_dir, store) = store();
-    let group: StartBody = serde_json::from_value(json!({
+    let group: CountStart = serde_json::from_value(json!({
         "kind": "itemGroup", "warehouse": WH, "warehouseCode": "1", "usesLocations": true,
         "itemGroup": GROUP.to_uppercase(), "itemGroupCode": "FASTENERS"
     }))
@@ -168,7 +168,7 @@ fn a_group_or_list_count_takes_only_its_items_and_tracked_items_go_to_scanning()
     let codes: Vec<&str> = page.rows.iter().map(|r| r.item_code.as_str()).collect();
     assert_eq!(codes, ["BOLT-M8", "NUT-M8"], "the group's items in the warehouse");
 
-    let list: StartBody = serde_json::from_value(json!({
+    let list: CountStart = serde_json::from_value(json!({
         "kind": "items", "warehouse": WH, "warehouseCode": "1", "usesLocations": true, "items": [NUT, NUT]
     }))
     .unwrap();
@@ -260,7 +260,7 @@ fn where_a_sent_count_stands_follows_its_entries() {
 #[test]
 fn bad_starts_and_lines_are_refused_with_what_is_wrong() {
     let (_dir, store) = store();
-    let start_with = |v: Value| serde_json::from_value::<StartBody>(v).map(|b| start(&store, b, "Els", NOW));
+    let start_with = |v: Value| serde_json::from_value::<CountStart>(v).map(|b| start(&store, b, "Els", NOW));
     let bad =
         start_with(json!({"kind": "warehouse", "warehouse": "nope", "warehouseCode": "1", "usesLocations": true}));
     assert!(message(bad.unwrap().err().unwrap()).contains("'warehouse' must be a GUID"));
