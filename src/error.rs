@@ -233,6 +233,80 @@ impl Code {
         }
     }
 
+    /// The catalogue's message in Dutch, for a caller whose UI is in Dutch (`Accept-Language`).
+    pub fn message_nl(self) -> &'static str {
+        match self {
+            Code::Timeout => "Er ging iets mis met de verbinding of de functie duurde te lang / probeer het opnieuw",
+            Code::BadRequest => "De invoer is niet juist",
+            Code::Canceled => "De fout die optrad heeft geen gevolgen of wordt verwacht",
+            Code::BadOption => {
+                "Een optie heeft een waarde die niet wordt ondersteund: neem contact op met support en noem de optie en de waarde"
+            }
+            Code::Unknown => "ONBEKENDE FOUT: geef uw programmeur door hoe de fout optrad, zodat die hem kan verhelpen",
+            Code::Critical => "Er trad een KRITIEKE fout op, u gaat terug naar het aanmeldscherm",
+            Code::NotAuthorized => "niet aangemeld",
+            Code::Forbidden => "U hebt geen toegang tot deze pagina",
+            Code::NotFound => "Niet gevonden",
+            Code::MethodNotAllowed => "Deze methode is hier niet toegestaan",
+            Code::UnsupportedMediaType => "De inhoud van het verzoek moet JSON zijn (Content-Type: application/json)",
+            Code::JoinLengthMismatch => "De join-parameters moeten even lang zijn",
+            Code::TableInfo => "Fout bij het lezen van de tabelgegevens",
+            Code::Warehouses => "Fout bij het ophalen van de magazijnen uit Exact",
+            Code::DivisionInfo => "De administratiegegevens konden niet uit Exact worden gehaald",
+            Code::SyncEndpointLive => {
+                "ESM - 'getEndpointDataExact' kan niet op een sync-endpoint worden aangeroepen, gebruik de database"
+            }
+            Code::NoToken => "geen token: de administratie en naam konden niet uit Exact worden gehaald",
+            Code::LoginState => "De aanmelding kon niet worden gecontroleerd; meld u opnieuw aan",
+            Code::LicenceInvalid => "Deze licentiecode is niet geldig voor deze organisatie",
+            Code::SyncRunning => "Er loopt al een synchronisatie voor deze organisatie",
+            Code::NoLabels => "Er zijn geen etiketten om te printen die aan de criteria voldoen",
+            Code::EmptyPayload => "Het verzoek is leeg",
+            Code::Provider => "Exact Online gaf een fout",
+            Code::TooManyRequests => "Te veel pogingen, wacht even en probeer het opnieuw",
+            Code::PayloadTooLarge => "Het verzoek is te groot",
+            Code::Unavailable => "De dienst is even niet beschikbaar, probeer het zo opnieuw",
+            Code::ProviderSignIn => {
+                "Exact Online accepteert de aanmelding niet meer: meld u opnieuw aan bij Exact Online (lokaal werk gaat door)"
+            }
+            Code::ProviderUnreachable => {
+                "Exact Online is nu niet bereikbaar: hiervoor is Exact Online nodig, lokale gegevens en wachtende wijzigingen werken gewoon"
+            }
+            Code::IdempotencyKeyReused => {
+                "Deze Idempotency-Key is al gebruikt voor een ander verzoek: maak een nieuwe sleutel voor een nieuwe boeking"
+            }
+            Code::TimerGone => {
+                "Deze timer is al geboekt of op een ander apparaat verwijderd; de uren worden niet twee keer geboekt"
+            }
+            Code::AdminOnly => {
+                "Alleen een beheerder mag dit: bevestig met het beheerderswachtwoord, of vraag een beheerder van deze installatie"
+            }
+            Code::TooManyEntries => {
+                "Eén verzoek mag hoogstens 200 regels in de wachtrij zetten: splits het in kleinere"
+            }
+            Code::SignInRefused => {
+                "Exact Online accepteert uw aanmelding niet meer (uw toegang is ingetrokken of u bent uit dienst): meld u opnieuw aan; uw wachtende wijzigingen gaan dan alsnog"
+            }
+            Code::RequestTimeout => {
+                "Het verzoek kwam te traag binnen: controleer de verbinding en verstuur het opnieuw"
+            }
+            Code::CountConflict => {
+                "Dit artikel is hier al eerder met een ander aantal geteld: geef aan welke telling geldt"
+            }
+            Code::CountClosed => {
+                "Deze telling is naar Exact Online verstuurd: begin een nieuwe telling voor meer regels"
+            }
+        }
+    }
+
+    /// The catalogue's message in `language`.
+    pub fn message_in(self, language: Language) -> &'static str {
+        match language {
+            Language::En => self.message(),
+            Language::Nl => self.message_nl(),
+        }
+    }
+
     /// The HTTP status the code is answered with.
     pub fn status(self) -> StatusCode {
         match self {
@@ -375,7 +449,56 @@ impl ResponseError for AppError {
         if let Some(seconds) = self.retry_after {
             res.insert_header((actix_web::http::header::RETRY_AFTER, seconds.to_string()));
         }
-        res.json(ErrorBody { error: ErrorInner { code: self.code.as_str(), message: self.message() } })
+        let mut res = res.json(ErrorBody { error: ErrorInner { code: self.code.as_str(), message: self.message() } });
+        if self.detail.is_none() {
+            // the catalogue's own words: said again in the caller's language (`server`'s error handler)
+            res.extensions_mut().insert(Catalogued(self.code));
+        }
+        res
+    }
+}
+
+/// Marks an error answer that says the catalogue's message for its code (no more precise one),
+/// so it can be given in the caller's language.
+#[derive(Debug, Clone, Copy)]
+pub struct Catalogued(pub Code);
+
+/// The JSON body of an error answer with the catalogue's message for `code` in `language`.
+pub fn catalogue_body(code: Code, language: Language) -> Vec<u8> {
+    serde_json::to_vec(&ErrorBody { error: ErrorInner { code: code.as_str(), message: code.message_in(language) } })
+        .expect("an error body serialises")
+}
+
+/// The languages the server speaks: the UI's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Language {
+    #[default]
+    En,
+    Nl,
+}
+
+impl Language {
+    /// The caller's language from `Accept-Language` (`nl`, `nl-NL`, `en;q=0.8, nl`): the first of
+    /// English and Dutch by preference, English when it names neither.
+    pub fn from_accept_language(header: &str) -> Language {
+        let mut best: Option<(f32, Language)> = None;
+        for part in header.split(',') {
+            let mut pieces = part.split(';');
+            let tag = pieces.next().unwrap_or_default().trim().to_ascii_lowercase();
+            let q = pieces
+                .filter_map(|p| p.trim().strip_prefix("q="))
+                .find_map(|q| q.trim().parse::<f32>().ok())
+                .unwrap_or(1.0);
+            let language = match tag.split('-').next() {
+                Some("nl") => Language::Nl,
+                Some("en") => Language::En,
+                _ => continue,
+            };
+            if q > 0.0 && best.is_none_or(|(b, _)| q > b) {
+                best = Some((q, language));
+            }
+        }
+        best.map_or(Language::En, |(_, l)| l)
     }
 }
 
@@ -457,6 +580,31 @@ mod tests {
             Code::RequestTimeout => 33,
             Code::CountConflict => 34,
             Code::CountClosed => 35,
+        }
+    }
+
+    #[test]
+    fn every_code_has_its_message_in_dutch_too() {
+        for code in Code::ALL {
+            let (en, nl) = (code.message_in(Language::En), code.message_in(Language::Nl));
+            assert!(!nl.trim().is_empty(), "{code:?}");
+            assert_ne!(en, nl, "{code:?} is said in Dutch");
+        }
+    }
+
+    #[test]
+    fn the_language_is_the_first_of_english_and_dutch_the_caller_prefers() {
+        for (header, want) in [
+            ("nl", Language::Nl),
+            ("nl-NL,nl;q=0.9,en;q=0.8", Language::Nl),
+            ("en-GB,en;q=0.9,nl;q=0.8", Language::En),
+            ("de-DE, nl;q=0.5", Language::Nl),
+            ("en;q=0.3, NL;q=0.7", Language::Nl),
+            ("nl;q=0, en", Language::En),
+            ("fr, de", Language::En),
+            ("", Language::En),
+        ] {
+            assert_eq!(Language::from_accept_language(header), want, "{header}");
         }
     }
 

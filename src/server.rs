@@ -3,7 +3,7 @@
 
 use crate::config::Config;
 use crate::discovery::Discovery;
-use crate::error::{self, AppError, Code};
+use crate::error::{self, AppError, Catalogued, Code, Language, catalogue_body};
 use crate::exact::Waits;
 use crate::state::{AppState, ScheduledOrgs};
 use crate::sync;
@@ -77,7 +77,10 @@ fn json_error_body<B>(res: ServiceResponse<B>) -> actix_web::Result<ErrorHandler
         .get(actix_web::http::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("application/json"));
-    if is_json || !(res.status().is_client_error() || res.status().is_server_error()) {
+    if is_json {
+        return Ok(ErrorHandlerResponse::Response(in_callers_language(res)));
+    }
+    if !(res.status().is_client_error() || res.status().is_server_error()) {
         return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
     }
     let code = match res.status() {
@@ -281,8 +284,31 @@ async fn stop_on_signal(stopping: Arc<tokio::sync::watch::Sender<bool>>, handle:
             }
         },
     }
+    let started = std::time::Instant::now();
     stopping.send_replace(true);
     handle.stop(true).await;
+    tracing::info!(ms = started.elapsed().as_millis() as u64, "HTTP server stopped");
+}
+
+/// An error answer with the catalogue's message for its code, said again in the caller's language
+/// (`Accept-Language`, which the UI sets to its own); a more precise message stays as it is.
+fn in_callers_language<B>(res: ServiceResponse<B>) -> ServiceResponse<EitherBody<B, BoxBody>> {
+    let catalogued = res.response().extensions().get::<Catalogued>().copied();
+    let language = res
+        .request()
+        .headers()
+        .get(actix_web::http::header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok())
+        .map(Language::from_accept_language)
+        .unwrap_or_default();
+    match catalogued {
+        Some(Catalogued(code)) if language != Language::En => {
+            let (req, old) = res.into_parts();
+            let new = old.set_body(BoxBody::new(catalogue_body(code, language)));
+            ServiceResponse::new(req, new.map_body(|_, b| EitherBody::<B, BoxBody>::right(b)))
+        }
+        _ => res.map_into_left_body(),
+    }
 }
 
 /// How many connections the server holds at once: `limits::MAX_CONNECTIONS`, or a third of the
@@ -336,7 +362,9 @@ impl RunningServer {
     pub async fn wait(mut self) -> Result<()> {
         let result = (&mut self.task).await;
         // The process ends next: nothing will open the databases again, so no wait for them.
+        let releasing = Instant::now();
         self.release(false).await;
+        tracing::info!(ms = releasing.elapsed().as_millis() as u64, "workers stopped");
         result.context("server task panicked")?.context("server failed")
     }
 

@@ -240,3 +240,33 @@ async fn self_signed_tls_serves_https() {
     );
     s.stop().await;
 }
+
+/// The catalogue's messages follow the caller's language (the UI sends its own as
+/// `Accept-Language`); a more precise message, which names what was wrong, stays as it is.
+#[actix_web::test]
+async fn catalogue_messages_come_in_the_callers_language() {
+    use stock_manager::error::{Code, Language};
+    let s = TestServer::start().await;
+    let ask = |language: &'static str, path: &'static str| {
+        s.client.get(s.at(path)).header("accept-language", language).send()
+    };
+    for (language, want) in [
+        ("nl", Code::NotAuthorized.message_in(Language::Nl)),
+        ("nl-NL,nl;q=0.9,en;q=0.8", Code::NotAuthorized.message_in(Language::Nl)),
+        ("en", Code::NotAuthorized.message()),
+        ("de", Code::NotAuthorized.message()),
+    ] {
+        let res = ask(language, "/api/v1/counts").await.unwrap();
+        assert_eq!(res.status(), 401, "{language}");
+        assert_eq!(res.headers().get("cache-control").and_then(|v| v.to_str().ok()), Some("no-store"));
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(
+            (body["error"]["code"].as_str(), body["error"]["message"].as_str()),
+            (Some("not_authorized"), Some(want))
+        );
+    }
+    let body: Value = ask("nl", "/api/v1/nope").await.unwrap().json().await.unwrap();
+    assert_eq!(body["error"]["code"], "not_found");
+    assert!(body["error"]["message"].as_str().unwrap().starts_with("No API route"), "a precise message stays: {body}");
+    s.stop().await;
+}

@@ -18,6 +18,19 @@ describe('api', () => {
     expect(seen?.body).toBe('{"a":1}')
   })
 
+  it("asks for the server's messages in the UI's language", async () => {
+    const languages: (string | undefined)[] = []
+    const fake = (async (_u: string, init?: RequestInit) => {
+      languages.push((init?.headers as Record<string, string>)['Accept-Language'])
+      return json({})
+    }) as typeof fetch
+    setLanguage('nl', false)
+    await api('/x', { fetchImpl: fake })
+    setLanguage('en', false)
+    await api('/x', { fetchImpl: fake })
+    expect(languages).toEqual(['nl', 'en'])
+  })
+
   it('turns the server error into an ApiError', async () => {
     const fake = (async () =>
       json({ error: { code: 'licence_invalid', message: 'This licence code is not valid' } }, 400)) as typeof fetch

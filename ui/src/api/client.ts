@@ -1,6 +1,6 @@
 // One way to call the server: JSON in and out, the session cookie, and the server's
 // `{"error": {"code", "message"}}` turned into an ApiError.
-import { t } from '../i18n/index.ts'
+import { getLanguage, t } from '../i18n/index.ts'
 
 export class ApiError extends Error {
   readonly status: number
@@ -128,7 +128,8 @@ function asOfOf(res: Response): number | null {
 
 /** `api` with the answer's as-of time, for live reads a screen dates. */
 export async function request<T>(path: string, { method = 'GET', body, headers: extra, fetchImpl = fetch, timeoutMs }: RequestOptions = {}): Promise<Answer<T>> {
-  const headers: Record<string, string> = { Accept: 'application/json', ...extra }
+  // the server says its catalogue's messages in the UI's language
+  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': getLanguage(), ...extra }
   if (body !== undefined) headers['Content-Type'] = 'application/json'
   let res: Response
   let text: string
