@@ -1,5 +1,4 @@
 //! Command line: parsing and dispatch only.
-#![forbid(unsafe_code)]
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;

@@ -23,7 +23,9 @@ const ADMIN_ACTIONS: &[(&str, &str)] = &[
 ];
 
 fn concrete(path: &str) -> String {
-    path.replace("{table}", "items").replace("{user}", "someone").replace("{id}", "00000000-0000-4000-8000-000000000001")
+    path.replace("{table}", "items")
+        .replace("{user}", "someone")
+        .replace("{id}", "00000000-0000-4000-8000-000000000001")
 }
 
 async fn send(world: &World, cookie: &str, method: &str, path: &str, body: Option<Value>) -> reqwest::Response {
