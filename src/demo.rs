@@ -47,7 +47,9 @@ pub async fn run(mut config: Config, opts: DemoOptions) -> anyhow::Result<()> {
         println!("Licence code: {code}");
     }
     let result = running.wait().await;
-    sim.stop().await;
+    let stopping = std::time::Instant::now();
+    sim.stop_for_exit().await;
+    tracing::info!(ms = stopping.elapsed().as_millis() as u64, "demo: simulator stopped");
     if let Some(dir) = temp {
         let _ = std::fs::remove_dir_all(dir);
     }

@@ -521,7 +521,13 @@ fn load_config(file: Option<&std::path::Path>, args: &ServeArgs) -> Result<Confi
 }
 
 fn run_async(fut: impl std::future::Future<Output = anyhow::Result<()>>) -> ExitCode {
-    match actix_web::rt::System::new().block_on(fut) {
+    let system = actix_web::rt::System::new();
+    let result = system.block_on(fut);
+    // the runtime waits here for blocking work still running (a store commit of a sync)
+    let ending = std::time::Instant::now();
+    drop(system);
+    tracing::info!(ms = ending.elapsed().as_millis() as u64, "runtime ended");
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
