@@ -12,6 +12,7 @@ use crate::counts::{
 };
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::oauth::now_ms;
+use crate::outbox::OutboxService as Outbox;
 use crate::outbox::actions::{self, Actor};
 use crate::state::AppState;
 use actix_web::{HttpResponse, web};
@@ -150,16 +151,36 @@ async fn one(state: web::Data<AppState>, session: Session, id: web::Path<String>
     Ok(HttpResponse::Ok().json(summary(&state, division, found, true)?))
 }
 
+/// Where `session` stands now, from the outbox (for a decision taken under the session lock).
+fn status_now(outbox: &std::sync::Arc<Outbox>, division: i64, session: &CountSession) -> AppResult<CountStatus> {
+    let entries = match &session.sent {
+        Some(sent) => sent
+            .entries
+            .iter()
+            .map(|id| outbox.get(division, *id))
+            .collect::<anyhow::Result<Vec<_>>>()
+            .map_err(AppError::internal)?,
+        None => Vec::new(),
+    };
+    Ok(counts::status(session, &entries).0)
+}
+
+/// Sets the refused entries of a count aside, so a retry from the outbox cannot book it.
+fn discard_all(outbox: &std::sync::Arc<Outbox>, division: i64, entries: &[u64]) -> AppResult<()> {
+    for id in entries {
+        outbox.discard(division, *id).map_err(AppError::internal)?;
+    }
+    Ok(())
+}
+
 async fn remove(state: web::Data<AppState>, session: Session, id: web::Path<String>) -> AppResult<HttpResponse> {
     let division = session.record.division;
     let store = state.stores.get(division)?;
-    let id = id.into_inner();
-    let found = {
-        let (store, id) = (store.clone(), id.clone());
-        blocking(move || counts::get(&store, &id)).await?
-    };
-    let status = summary(&state, division, found, false)?.status;
-    blocking(move || counts::remove(&store, &id, status)).await?;
+    let outbox = state.outbox.clone();
+    blocking(move || {
+        counts::remove(&store, &id, |s| status_now(&outbox, division, s), |e| discard_all(&outbox, division, e))
+    })
+    .await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -243,19 +264,11 @@ async fn send_processed(
 async fn reopen(state: web::Data<AppState>, session: Session, id: web::Path<String>) -> AppResult<HttpResponse> {
     let division = session.record.division;
     let store = state.stores.get(division)?;
-    let id = id.into_inner();
-    let found = {
-        let (store, id) = (store.clone(), id.clone());
-        blocking(move || counts::get(&store, &id)).await?
-    };
-    let entries = found.sent.as_ref().map(|s| s.entries.clone()).unwrap_or_default();
-    if summary(&state, division, found, false)?.status != CountStatus::Refused {
-        return Err(AppError::with_message(Code::CountClosed, "Only a count Exact Online refused can be reopened"));
-    }
-    for entry in entries {
-        state.outbox.discard(division, entry).map_err(AppError::internal)?;
-    }
-    let reopened = blocking(move || counts::reopen(&store, &id)).await?;
+    let outbox = state.outbox.clone();
+    let reopened = blocking(move || {
+        counts::reopen(&store, &id, |s| status_now(&outbox, division, s), |e| discard_all(&outbox, division, e))
+    })
+    .await?;
     tracing::info!(division, id = %reopened.id, "count reopened after a refusal");
     Ok(HttpResponse::Ok().json(summary(&state, division, reopened, true)?))
 }

@@ -105,7 +105,7 @@ fn rows(store: &OrgStore, table: &str, pairs: &[(&str, &str)]) -> StoreResult<Ve
     Ok(store.all_rows(table, pairs)?.into_iter().filter_map(|v| v.as_object().cloned()).collect())
 }
 
-type Place = (String, Option<String>);
+pub(super) type Place = (String, Option<String>);
 
 /// An expected row: the item at its place, its code and description, the place's code, and the
 /// quantity the copy has there.
@@ -162,6 +162,15 @@ fn expected(store: &OrgStore, session: &CountSession) -> StoreResult<Vec<Expecte
             let (code, description) = (text(&r, "ItemCode"), text(&r, "ItemDescription"));
             out.push(Expected { place: (item, None), code, description, location_code: None, stock });
         }
+    }
+    Ok(out)
+}
+
+/// What the local copy expects in the session's scope, per item and place.
+pub(super) fn expected_by_place(store: &OrgStore, session: &CountSession) -> StoreResult<HashMap<Place, f64>> {
+    let mut out = HashMap::new();
+    for e in expected(store, session)? {
+        *out.entry(e.place).or_insert(0.0) += e.stock;
     }
     Ok(out)
 }
@@ -241,6 +250,9 @@ pub fn review(
             counted_ms: None,
             last_count: None,
         });
+        if let Some(then) = l.expected_when_sent {
+            row.expected = then;
+        }
         row.counted = Some(l.quantity);
         row.counted_by = Some(l.counted_by.clone());
         row.counted_ms = Some(l.counted_ms);

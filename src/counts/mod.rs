@@ -215,6 +215,7 @@ pub fn add_line(store: &OrgStore, id: &str, body: CountLineBody, by: &str, now_m
         ));
     }
     let line = CountLine {
+        expected_when_sent: None,
         id: uuid::Uuid::new_v4().to_string(),
         item,
         item_code: label(&facts.code),
@@ -251,12 +252,21 @@ pub fn remove_line(store: &OrgStore, id: &str, line: &str) -> AppResult<()> {
     Ok(())
 }
 
-/// Removes a session that was not sent, or whose sending Exact Online refused.
-pub fn remove(store: &OrgStore, id: &str, status: CountStatus) -> AppResult<()> {
+/// Removes a session that was not sent, or whose sending Exact Online refused: `status_of` says
+/// where it stands and `discard` sets a refused one's entries aside (so a retry from the outbox
+/// cannot book a count that is gone), both under the session lock, so no send slips between.
+pub fn remove(
+    store: &OrgStore,
+    id: &str,
+    status_of: impl Fn(&CountSession) -> AppResult<CountStatus>,
+    discard: impl FnOnce(&[u64]) -> AppResult<()>,
+) -> AppResult<()> {
     let _one = WRITES.lock().unwrap_or_else(|p| p.into_inner());
-    get(store, id)?;
-    if !matches!(status, CountStatus::Counting | CountStatus::Refused) {
-        return Err(AppError::new(Code::CountClosed));
+    let session = get(store, id)?;
+    match status_of(&session)? {
+        CountStatus::Counting => {}
+        CountStatus::Refused => discard(session.sent.as_ref().map(|s| s.entries.as_slice()).unwrap_or_default())?,
+        _ => return Err(AppError::new(Code::CountClosed)),
     }
     store.kv_delete(&key(id))?;
     Ok(())
@@ -308,7 +318,14 @@ pub fn send(
     if session.sent.is_some() {
         return Ok((session, false));
     }
-    let entries = queue(&stock_count_body(&session, mode)?)?;
+    let body = stock_count_body(&session, mode)?;
+    // what the copy expected, kept: once the count is the stock, the copy expects what was counted
+    let expected = expected::expected_by_place(store, &session)?;
+    for line in &mut session.lines {
+        line.expected_when_sent =
+            Some(expected.get(&(line.item.clone(), line.location.clone())).copied().unwrap_or(0.0));
+    }
+    let entries = queue(&body)?;
     session.sent = Some(model::Sent {
         mode,
         entries: entries.iter().map(|e| e.id).collect(),
@@ -320,12 +337,24 @@ pub fn send(
     Ok((session, true))
 }
 
-/// Back to counting after Exact Online refused the count itself (its entries are discarded by
-/// the caller first, so they are not sent as well).
-pub fn reopen(store: &OrgStore, id: &str) -> AppResult<CountSession> {
+/// Back to counting after Exact Online refused the count itself; its refused entries are set
+/// aside first (`discard`), so they are not sent as well. Checked and done under the lock.
+pub fn reopen(
+    store: &OrgStore,
+    id: &str,
+    status_of: impl Fn(&CountSession) -> AppResult<CountStatus>,
+    discard: impl FnOnce(&[u64]) -> AppResult<()>,
+) -> AppResult<CountSession> {
     let _one = WRITES.lock().unwrap_or_else(|p| p.into_inner());
     let mut session = get(store, id)?;
+    if status_of(&session)? != CountStatus::Refused {
+        return Err(AppError::with_message(Code::CountClosed, "Only a count Exact Online refused can be reopened"));
+    }
+    discard(session.sent.as_ref().map(|s| s.entries.as_slice()).unwrap_or_default())?;
     session.sent = None;
+    for line in &mut session.lines {
+        line.expected_when_sent = None;
+    }
     put(store, &session)?;
     Ok(session)
 }

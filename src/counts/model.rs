@@ -81,6 +81,12 @@ impl CountScope {
             }
             return Ok((self.location.clone(), self.location_code.clone()));
         }
+        if self.uses_locations && given.is_none() {
+            return Err(AppError::bad_request(format!(
+                "Warehouse {} keeps its stock at storage locations: say at which one {} was counted",
+                self.warehouse_code, item.code
+            )));
+        }
         if !self.uses_locations {
             if given.is_some() {
                 // Exact's own words for a location in such a warehouse
@@ -125,6 +131,10 @@ pub struct CountLine {
     pub counted_by: String,
     #[schema(example = 1_780_000_000_000_i64)]
     pub counted_ms: i64,
+    /// What the local copy expected at this place when the count was sent (the review of a sent
+    /// count shows it: by then the count is the stock).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_when_sent: Option<f64>,
 }
 
 /// How the count goes to Exact Online.

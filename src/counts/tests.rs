@@ -177,6 +177,9 @@ fn a_group_or_list_count_takes_only_its_items_and_tracked_items_go_to_scanning()
     assert!(
         message(add_line(&store, &s.id, line(BOLT, 1.0), "Jan", NOW).err().unwrap()).contains("not one of the items")
     );
+    // in a warehouse with storage locations, a line says at which one
+    let err = add_line(&store, &s.id, line(NUT, 1.0), "Jan", NOW).err().unwrap();
+    assert!(message(err).contains("Warehouse 1 keeps its stock at storage locations: say at which one NUT-M8"));
 }
 
 #[test]
@@ -205,10 +208,21 @@ fn a_sent_count_takes_no_more_lines_and_is_sent_once() {
     assert_eq!(queued[0]["StockCountLines"], json!([{"Item": BOLT, "QuantityNew": 98.0, "StorageLocation": LOC_A}]));
     let kept = sent.sent.clone().unwrap();
     assert_eq!(kept.entries, [1, 2], "the count and its processing");
+    assert_eq!(sent.lines[0].expected_when_sent, Some(100.0), "what the copy expected, kept");
+    // once the count is the stock, the review still shows what was expected when it was sent
+    let at = json!({"ID": "00000000-0000-4000-8000-000000000001", "Item": BOLT, "ItemCode": "BOLT-M8", "Warehouse": WH,
+                    "StorageLocation": LOC_A, "StorageLocationCode": "A-01", "Stock": 98.0, "Timestamp": "2"});
+    store.apply_batch("storageLocationStockPositions", vec![at], Some(2), Commit::Durable).unwrap();
+    let page = review(&store, &get(&store, &s.id).unwrap(), &[], ReviewFilter::Counted, 0, 10).unwrap();
+    assert_eq!((page.rows[0].expected, page.rows[0].difference), (100.0, Some(-2.0)));
     let (_, again) = send(&store, &s.id, SendMode::Process, "Els", NOW, |_| panic!("sent twice")).unwrap();
     assert!(!again);
     assert_eq!(add_line(&store, &s.id, line(NUT, 1.0), "Jan", NOW).err().unwrap().code(), Code::CountClosed);
-    assert_eq!(remove(&store, &s.id, CountStatus::Sending).err().unwrap().code(), Code::CountClosed);
+    let sending = |_: &CountSession| Ok(CountStatus::Sending);
+    assert_eq!(
+        remove(&store, &s.id, sending, |_| panic!("nothing to set aside")).err().unwrap().code(),
+        Code::CountClosed
+    );
     // the next count of the place shows this one as the last count
     let next = location_count(&store);
     let all = all(&store).unwrap();
@@ -253,8 +267,25 @@ fn where_a_sent_count_stands_follows_its_entries() {
         ..s.clone()
     };
     assert_eq!(status(&draft, &[entry(State::Delivered, None)]).0, CountStatus::Draft);
-    let removed = reopen(&store, &s.id).unwrap();
-    assert_eq!(status(&removed, &[]).0, CountStatus::Counting);
+    assert_eq!(
+        reopen(&store, &s.id, |_| Ok(CountStatus::Draft), |_| panic!("not refused")).err().unwrap().code(),
+        Code::CountClosed,
+        "only a refused count reopens"
+    );
+    let mut set_aside = Vec::new();
+    let reopened = reopen(
+        &store,
+        &s.id,
+        |_| Ok(CountStatus::Refused),
+        |e| {
+            set_aside.extend_from_slice(e);
+            Ok(())
+        },
+    )
+    .unwrap();
+    assert_eq!(status(&reopened, &[]).0, CountStatus::Counting);
+    assert_eq!(set_aside.len(), 2, "the count's and its processing's entries");
+    assert!(reopened.lines.iter().all(|l| l.expected_when_sent.is_none()));
 }
 
 #[test]

@@ -229,7 +229,7 @@ async fn a_count_sent_during_an_outage_waits_and_goes_once_as_a_draft() {
 async fn a_count_exact_refuses_is_reopened_corrected_and_sent_again() {
     let w = World::start(sim_options()).await;
     w.sync(Some(TABLES.to_vec())).await;
-    let (wh, _, _, two) = location_with_two_items(&w);
+    let (wh, location, code, two) = location_with_two_items(&w);
     // a location of another warehouse, as a mistaken scan would give
     let elsewhere = rows(&w, "inventory/StorageLocations")
         .into_iter()
@@ -267,9 +267,40 @@ async fn a_count_exact_refuses_is_reopened_corrected_and_sent_again() {
     assert_eq!(outbox["failed"], 0, "the refused entry is set aside, not left to be retried: {outbox}");
     let res = w.request(Method::DELETE, &format!("{lines}/{}", wrong["id"].as_str().unwrap())).send().await.unwrap();
     assert_eq!(res.status(), 204);
-    w.post_json(&lines, json!({"item": two[0].0, "quantity": 1})).await;
+    // without a location in a warehouse that keeps its stock at them: refused before Exact is asked
+    let (status, err) = json_of(w.post_json(&lines, json!({"item": two[0].0, "quantity": 1})).await).await;
+    assert_eq!(status, 400, "{err}");
+    let (status, _) = json_of(
+        w.post_json(&lines, json!({"item": two[0].0, "quantity": 1, "location": location, "locationCode": code})).await,
+    )
+    .await;
+    assert_eq!(status, 201);
     w.post_json(&format!("/api/v1/counts/{id}/draft"), json!({})).await;
     wait_for_status(&w, &id, "draft").await;
     assert_eq!(counts_in_exact(&w, "Whole warehouse").len(), 1);
+
+    // a refused count removed instead: its refused entry goes with it, so no retry books it
+    let (_, again) = json_of(
+        w.post_json(
+            "/api/v1/counts",
+            json!({"kind": "warehouse", "description": "Refused and removed", "warehouse": wh["ID"],
+                   "warehouseCode": field_text(&wh, "Code"), "usesLocations": true}),
+        )
+        .await,
+    )
+    .await;
+    let again = again["id"].as_str().unwrap().to_string();
+    w.post_json(
+        &format!("/api/v1/counts/{again}/lines"),
+        json!({"item": two[0].0, "quantity": 1, "location": elsewhere["ID"], "locationCode": elsewhere["Code"]}),
+    )
+    .await;
+    w.post_json(&format!("/api/v1/counts/{again}/draft"), json!({})).await;
+    wait_for_status(&w, &again, "refused").await;
+    let res = w.request(Method::DELETE, &format!("/api/v1/counts/{again}")).send().await.unwrap();
+    assert_eq!(res.status(), 204);
+    let outbox: Value = w.get("/api/v1/outbox").await.json().await.unwrap();
+    assert_eq!(outbox["failed"], 0, "{outbox}");
+    assert_eq!(w.get(&format!("/api/v1/counts/{again}")).await.status(), 404);
     w.stop().await;
 }
