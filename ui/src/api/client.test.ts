@@ -21,7 +21,7 @@ describe('api', () => {
   it("asks for the server's messages in the UI's language", async () => {
     const languages: (string | undefined)[] = []
     const fake = (async (_u: string, init?: RequestInit) => {
-      languages.push((init?.headers as Record<string, string>)['Accept-Language'])
+      languages.push((init?.headers as Record<string, string> | undefined)?.['Accept-Language'])
       return json({})
     }) as typeof fetch
     setLanguage('nl', false)
