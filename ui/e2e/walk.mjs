@@ -19,7 +19,7 @@ const SAMPLE_CSV = [
 ].join('\n')
 
 /** The screens of the shop floor: planning (and an order's window), materials, purchases,
- * receipts, transfers, hours and scanning (with an item's card). */
+ * receipts, transfers, hours, counts (with one open) and scanning (with an item's card). */
 async function shopFloor(page, go, size, seen) {
   await go('/planning')
   await page.getByTestId('planning-count').waitFor()
@@ -62,6 +62,21 @@ async function shopFloor(page, go, size, seen) {
   if (size === 'desktop') await page.getByTestId('week-title').waitFor()
   else await page.getByRole('tablist').waitFor()
   await seen(page, 'hours')
+
+  await go('/counts')
+  await page.getByRole('region', { name: 'Open counts' }).waitFor()
+  await seen(page, 'counts')
+  if (stock) {
+    // a count of that item's storage location, open for counting beside its review
+    await api(page, '/counts', {
+      method: 'POST',
+      body: { kind: 'location', warehouse: stock.Warehouse, warehouseCode: stock.WarehouseCode, usesLocations: true, location: stock.StorageLocation, locationCode: stock.StorageLocationCode },
+    })
+    await go('/counts')
+    await page.getByRole('region', { name: 'Open counts' }).getByRole('link').first().click()
+    await page.getByTestId('review-row').first().waitFor()
+    await seen(page, 'counts-count')
+  }
 
   await go('/scanning')
   await page.locator('#scan-input').waitFor()

@@ -61,6 +61,19 @@ export const countKeys = {
   recent: (itemId: string) => ['counts', 'recent', itemId] as const,
 }
 
+/**
+ * Count sessions kept on this server (the Counts screen), not Exact's StockCounts above. A
+ * session's id is this server's GUID, of one organization already.
+ */
+export const countSessionKeys = {
+  all: ['countSessions'] as const,
+  list: (division: number) => ['countSessions', 'list', division] as const,
+  one: (id: string) => ['countSessions', 'one', id] as const,
+  /** Every page of a count's review, whatever the filter: what a changed line reads again. */
+  reviews: (id: string) => ['countSessions', 'review', id] as const,
+  review: (id: string, filter: string) => ['countSessions', 'review', id, filter] as const,
+}
+
 /** The outbox lists the organization's writes; an entry's number is the installation's. */
 export const outboxKeys = {
   all: ['outbox'] as const,

@@ -11,6 +11,7 @@ import * as scanning from '../features/scanning/messages.ts'
 import * as importData from '../features/importData/messages.ts'
 import * as importItems from '../features/importItems/messages.ts'
 import * as tracking from '../features/tracking/messages.ts'
+import * as counts from '../features/counts/messages.ts'
 import * as labels from './labels.ts'
 
 export const nl: Catalogue = {
@@ -380,5 +381,6 @@ export const nl: Catalogue = {
   ...importData.nl,
   ...importItems.nl,
   ...tracking.nl,
+  ...counts.nl,
   ...labels.nl,
 }

@@ -12,6 +12,7 @@ import * as scanning from '../features/scanning/messages.ts'
 import * as importData from '../features/importData/messages.ts'
 import * as importItems from '../features/importItems/messages.ts'
 import * as tracking from '../features/tracking/messages.ts'
+import * as counts from '../features/counts/messages.ts'
 import * as labels from './labels.ts'
 
 export const en = {
@@ -382,6 +383,7 @@ export const en = {
   ...importData.en,
   ...importItems.en,
   ...tracking.en,
+  ...counts.en,
   ...labels.en,
 } as const
 

@@ -127,6 +127,7 @@ describe('route table', () => {
       ['/transfers', 'full'],
       ['/hours', 'full'],
       ['/receipts', 'full'],
+      ['/counts', 'full'],
       ['/importData', 'importData'],
     ])
   })
@@ -153,6 +154,7 @@ describe('route table', () => {
       ['/transfers', 'transfers.nav'],
       ['/hours', 'hours.nav'],
       ['/receipts', 'receipts.nav'],
+      ['/counts', 'counts.nav'],
     ])
     // the cog menu in the spec's order, then the user's own settings and the database page
     expect(menuRoutes().map((r) => r.path)).toEqual(['/globalSettings', '/importItems', '/accountSettings', '/mng'])

@@ -74,6 +74,8 @@ export const routes: readonly RouteDef[] = [
   },
   { path: '/hours', access: 'full', screen: lazyScreen(() => import('../features/hours/Hours.tsx')), nav: 'hours.nav' },
   { path: '/receipts', access: 'full', screen: lazyScreen(() => import('../features/receipts/Receipts.tsx')), nav: 'receipts.nav' },
+  // count sessions live on this server: counting goes on while Exact Online is out of reach
+  { path: '/counts', access: 'full', screen: lazyScreen(() => import('../features/counts/Counts.tsx')), nav: 'counts.nav' },
   { path: '/importData', access: 'importData', screen: lazyScreen(() => import('../features/importData/ImportData.tsx')) },
 ]
 

@@ -16,12 +16,18 @@ export function ItemPicker({
   onItem,
   locations,
   onLocation,
+  id,
+  placeholder,
 }: {
   item: FoundItem | null
   onItem: (i: FoundItem | null) => void
   /** The storage locations a scan may name. */
   locations: readonly LocationRef[]
   onLocation: (l: LocationRef) => void
+  /** The box's id, for a screen that moves the focus back to it. */
+  id?: string
+  /** What the box asks for, where a screen scans for something else than a transfer. */
+  placeholder?: string
 }) {
   const [typed, setTyped] = useState('')
   const [notCode, setNotCode] = useState<string | null>(null)
@@ -67,11 +73,12 @@ export function ItemPicker({
           <span className="flex gap-2">
             <input
               ref={box}
+              id={id}
               className={inputClass}
               autoFocus
               value={typed}
               onChange={(e) => setTyped(e.target.value)}
-              placeholder={item ? t('transfers.locationPlaceholder') : t('transfers.itemPlaceholder')}
+              placeholder={placeholder ?? (item ? t('transfers.locationPlaceholder') : t('transfers.itemPlaceholder'))}
               enterKeyHint="search"
             />
             <button type="submit" className={secondaryButton} disabled={!typed.trim() || find.isPending}>

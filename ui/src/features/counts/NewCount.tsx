@@ -1,0 +1,212 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { liveGet, type LiveRow } from '../../api/db.ts'
+import { countSessionKeys, liveKeys, useDivision } from '../../api/queries.ts'
+import { LIVE_LIST_RETRY } from '../../api/queryClient.ts'
+import { AsOf } from '../../components/AsOf.tsx'
+import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { t } from '../../i18n/index.ts'
+import { userMessage } from '../../lib/errors.ts'
+import type { FoundItem } from '../transfers/api.ts'
+import { ItemPicker } from '../transfers/ItemPicker.tsx'
+import type { WarehouseRow } from '../transfers/logic.ts'
+import { trackingOf } from '../tracking/logic.ts'
+import { startCount } from './api.ts'
+import { Field } from './Field.tsx'
+import { kindsFor, startBody, startError, usesLocations, type ScopeKind, type StorageLocation } from './logic.ts'
+
+const byCode = <T extends { Code: string | null }>(rows: readonly T[]) =>
+  [...rows].sort((a, b) => (a.Code ?? '').localeCompare(b.Code ?? '', undefined, { numeric: true }))
+
+const low = (id: string) => id.toLowerCase()
+
+/** Starts a count: what it is of (a location, a warehouse, an item group or a list of items) and where. */
+export function NewCount({ onStarted, onCancel }: { onStarted: (id: string) => void; onCancel: () => void }) {
+  const queryClient = useQueryClient()
+  const division = useDivision()
+  const [kind, setKind] = useState<ScopeKind>('location')
+  const [warehouseId, setWarehouseId] = useState('')
+  const [locationId, setLocationId] = useState('')
+  const [groupId, setGroupId] = useState('')
+  const [items, setItems] = useState<FoundItem[]>([])
+  const [itemNote, setItemNote] = useState<string | null>(null)
+  const [description, setDescription] = useState('')
+  const [tried, setTried] = useState(false)
+
+  const warehouses = useQuery({ queryKey: liveKeys.list('warehouses', division), queryFn: () => liveGet<WarehouseRow>('warehouses'), ...LIVE_LIST_RETRY })
+  const locations = useQuery({
+    queryKey: liveKeys.list('storageLocations', division),
+    queryFn: () => liveGet<StorageLocation>('storageLocations'),
+    enabled: kind === 'location',
+    ...LIVE_LIST_RETRY,
+  })
+  const groups = useQuery({ queryKey: liveKeys.list('itemGroups', division), queryFn: () => liveGet<LiveRow>('itemGroups'), enabled: kind === 'itemGroup', ...LIVE_LIST_RETRY })
+
+  // a location count is of a warehouse that keeps storage locations: only those are offered for it
+  const offered = byCode((warehouses.data?.rows ?? []).filter((w) => kind !== 'location' || usesLocations(w)))
+  const warehouse = offered.find((w) => low(w.ID) === warehouseId)
+  const here = byCode((locations.data?.rows ?? []).filter((l) => low(l.Warehouse ?? '') === warehouseId))
+  const location = here.find((l) => low(l.ID) === locationId)
+  const groupRows = byCode(groups.data?.rows ?? [])
+  const itemGroup = groupRows.find((g) => low(g.ID) === groupId)
+  const form = { kind, warehouse, location, itemGroup, items, description }
+  const error = startError(form)
+
+  const start = useMutation({
+    mutationFn: () => startCount(startBody(form)),
+    onSuccess: (count) => {
+      queryClient.setQueryData(countSessionKeys.one(count.id), count)
+      void queryClient.invalidateQueries({ queryKey: countSessionKeys.list(division) })
+      onStarted(count.id)
+    },
+  })
+
+  function chooseKind(next: ScopeKind) {
+    setKind(next)
+    setTried(false)
+    // a warehouse without storage locations has no location to count
+    if (next === 'location' && warehouse && !usesLocations(warehouse)) setWarehouseId('')
+  }
+
+  function addItem(i: FoundItem | null) {
+    if (!i) return
+    // a serial or batch item is counted with its numbers, in Scanning's Count: the server refuses it here
+    const tracking = trackingOf(i)
+    if (tracking !== 'none') {
+      setItemNote(t('counts.trackedItem', { code: i.Code, tracking: t(tracking === 'serial' ? 'counts.serial' : 'counts.batch') }))
+      return
+    }
+    setItemNote(null)
+    setItems((list) => (list.some((x) => low(x.ID) === low(i.ID)) ? list : [...list, i]))
+  }
+
+  const listError = warehouses.error ?? warehouses.failureReason ?? locations.error ?? locations.failureReason ?? groups.error ?? groups.failureReason
+  return (
+    <section className={sectionClass} aria-labelledby="new-count-title">
+      <h2 id="new-count-title" className="text-lg font-semibold">
+        {t('counts.newTitle')}
+      </h2>
+      <Field id="count-kind" label={t('counts.kind')}>
+        <select id="count-kind" className={inputClass} value={kind} onChange={(e) => chooseKind(e.target.value as ScopeKind)} name="kind">
+          {kindsFor(warehouse).map((k) => (
+            <option key={k} value={k}>
+              {t(`counts.kind.${k}`)}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field id="count-warehouse" label={t('counts.warehouse')}>
+        <select
+          id="count-warehouse"
+          className={inputClass}
+          value={warehouseId}
+          onChange={(e) => {
+            setWarehouseId(e.target.value)
+            setLocationId('')
+          }}
+          name="warehouse"
+        >
+          <option value="">{warehouses.isPending ? t('counts.loadingList') : t('counts.chooseWarehouse')}</option>
+          {offered.map((w) => (
+            <option key={w.ID} value={low(w.ID)}>
+              {[w.Code, w.Description].filter(Boolean).join(' ')}
+            </option>
+          ))}
+        </select>
+      </Field>
+      {kind === 'location' && <p className="text-sm text-slate-600">{t('counts.locationWarehousesOnly')}</p>}
+      {kind === 'location' && warehouse && (
+        <Field id="count-new-location" label={t('counts.location')}>
+          <select id="count-new-location" className={inputClass} value={locationId} onChange={(e) => setLocationId(e.target.value)} name="location">
+            <option value="">{locations.isPending ? t('counts.loadingList') : t('counts.chooseLocation')}</option>
+            {here.map((l) => (
+              <option key={l.ID} value={low(l.ID)}>
+                {[l.Code, l.Description].filter(Boolean).join(' ')}
+              </option>
+            ))}
+          </select>
+        </Field>
+      )}
+      {kind === 'itemGroup' && (
+        <Field id="count-group" label={t('counts.itemGroup')}>
+          <select id="count-group" className={inputClass} value={groupId} onChange={(e) => setGroupId(e.target.value)} name="itemGroup">
+            <option value="">{groups.isPending ? t('counts.loadingList') : t('counts.chooseGroup')}</option>
+            {groupRows.map((g) => (
+              <option key={g.ID} value={low(g.ID)}>
+                {[g.Code, g.Description].filter(Boolean).join(' ')}
+              </option>
+            ))}
+          </select>
+        </Field>
+      )}
+      {kind === 'items' && (
+        <div className="flex flex-col gap-2">
+          <ItemPicker item={null} onItem={addItem} locations={[]} onLocation={() => {}} placeholder={t('counts.itemsPlaceholder')} />
+          {itemNote && (
+            <p role="alert" className="text-sm text-red-700">
+              {itemNote}
+            </p>
+          )}
+          {items.length > 0 && (
+            <ul className="flex flex-col divide-y divide-slate-100 rounded border border-slate-200" aria-label={t('counts.itemsToCount')}>
+              {items.map((i) => (
+                <li key={i.ID} className="flex items-center justify-between gap-3 px-3 py-1">
+                  <span className="flex min-w-0 flex-col">
+                    <span className="font-mono text-sm font-semibold">{i.Code}</span>
+                    <span className="truncate text-sm text-slate-700">{i.Description}</span>
+                  </span>
+                  <button
+                    type="button"
+                    className={secondaryButton}
+                    aria-label={t('counts.takeOff', { code: i.Code })}
+                    onClick={() => setItems((list) => list.filter((x) => x !== i))}
+                  >
+                    {t('counts.takeOffShort')}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      <form
+        className="flex flex-col gap-3"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault()
+          setTried(true)
+          if (!error && !start.isPending) start.mutate()
+        }}
+      >
+        <label className={labelClass}>
+          {t('counts.description')}
+          <input className={inputClass} name="description" value={description} maxLength={200} onChange={(e) => setDescription(e.target.value)} placeholder={t('counts.descriptionPlaceholder')} />
+        </label>
+        <AsOf asOf={warehouses.data?.asOf} compact />
+        {listError && (
+          <p role="alert" className="text-sm text-red-700">
+            {userMessage(listError)}
+          </p>
+        )}
+        {tried && error && (
+          <p role="alert" className="text-sm text-red-700">
+            {t(error)}
+          </p>
+        )}
+        {start.error && (
+          <p role="alert" className="text-sm text-red-700">
+            {userMessage(start.error)}
+          </p>
+        )}
+        <div className="flex flex-wrap gap-2">
+          <button type="submit" className={primaryButton} disabled={start.isPending}>
+            {start.isPending ? t('counts.starting') : t('counts.start')}
+          </button>
+          <button type="button" className={secondaryButton} onClick={onCancel}>
+            {t('counts.cancel')}
+          </button>
+        </div>
+      </form>
+    </section>
+  )
+}
