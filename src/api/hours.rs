@@ -7,6 +7,7 @@
 //! organization's, and a restart keeps them. The start time is the server's clock, so two
 //! handhelds agree on how long a timer runs.
 
+use super::blocking;
 use super::router::Router;
 use super::scope::Org;
 use crate::error::{AppError, AppResult, Code};
@@ -242,11 +243,6 @@ impl Drop for Claimed {
             tracing::error!(key = %self.key, error = %e, "an operator timer could not be put back after its booking failed");
         }
     }
-}
-
-/// Runs store work off the async workers (a durable commit waits for the disk).
-pub(super) async fn blocking<T: Send + 'static>(f: impl FnOnce() -> AppResult<T> + Send + 'static) -> AppResult<T> {
-    web::block(f).await.map_err(|e| AppError::internal(anyhow::anyhow!("{e}")))?
 }
 
 async fn list(state: web::Data<AppState>, org: Org) -> AppResult<HttpResponse> {

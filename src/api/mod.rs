@@ -35,7 +35,7 @@ pub mod sync;
 pub mod tracking;
 pub mod write;
 
-use crate::error::{AppError, Code};
+use crate::error::{AppError, AppResult, Code};
 use actix_web::HttpRequest;
 use router::{RouteInfo, Router};
 
@@ -72,6 +72,12 @@ pub fn route_table() -> Vec<RouteInfo> {
     let mut r = Router::recording();
     register(&mut r);
     r.table().to_vec()
+}
+
+/// Runs store work off the async workers (a durable commit waits for the disk), for the handlers
+/// of every resource.
+pub(crate) async fn blocking<T: Send + 'static>(f: impl FnOnce() -> AppResult<T> + Send + 'static) -> AppResult<T> {
+    actix_web::web::block(f).await.map_err(|e| AppError::internal(anyhow::anyhow!("{e}")))?
 }
 
 /// Unknown paths under `/api` answer JSON, never the SPA's index.html.

@@ -3,7 +3,7 @@
 //! the local copy (`crate::tracking`), batches first-expiring first, for the screens that book a
 //! tracked item.
 
-use super::hours::blocking;
+use super::blocking;
 use super::router::Router;
 use super::scope::Org;
 use crate::error::{AppError, AppResult, Code};

@@ -353,11 +353,11 @@ fn named(
                 let store = state.stores.get(division)?;
                 if resolve {
                     let s = store.clone();
-                    body = hours::blocking(move || references::resolve(&s, body)).await?;
+                    body = super::blocking(move || references::resolve(&s, body)).await?;
                     entries = build(&actor(&session), &body)?;
                 }
                 if entries.iter().any(|e| e.reserve.is_some()) {
-                    entries = hours::blocking(move || {
+                    entries = super::blocking(move || {
                         reserve::locate(&store, &mut entries).map_err(|e| match e {
                             reserve::LocateError::NotFound(_) => AppError::bad_request(e.to_string()),
                             reserve::LocateError::Store(s) => AppError::from(s),
@@ -376,7 +376,7 @@ fn named(
                     return repeat(&state, division, k, record).await;
                 }
                 let store = state.stores.get(division)?;
-                entries = hours::blocking(move || locations::check(&store, &entries).map(|()| entries)).await?;
+                entries = super::blocking(move || locations::check(&store, &entries).map(|()| entries)).await?;
             }
             queue(&state, &session, entries, q.wait, key, None).await
         })
