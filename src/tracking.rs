@@ -125,11 +125,18 @@ fn iso_date(ms: i64) -> Option<String> {
 pub fn tracked_by(store: &OrgStore, item: &str) -> StoreResult<TrackedBy> {
     let id = format!("eq.{item}");
     let found = rows(store, "items", &[("ID", &id), ("select", "ID,IsSerialItem,IsBatchItem"), ("limit", "1")])?;
-    Ok(match found.first() {
-        Some(r) if flag(r, "IsSerialItem") => TrackedBy::Serial,
-        Some(r) if flag(r, "IsBatchItem") => TrackedBy::Batch,
-        _ => TrackedBy::None,
-    })
+    Ok(found.first().map_or(TrackedBy::None, tracked_by_row))
+}
+
+/// How an item row of the local copy (with `IsSerialItem` and `IsBatchItem`) is tracked.
+pub fn tracked_by_row(row: &Map<String, Value>) -> TrackedBy {
+    if flag(row, "IsSerialItem") {
+        TrackedBy::Serial
+    } else if flag(row, "IsBatchItem") {
+        TrackedBy::Batch
+    } else {
+        TrackedBy::None
+    }
 }
 
 /// The item's numbers in stock, in `warehouse` (and `location`) when given.

@@ -4,7 +4,7 @@
 //! Online as a draft (`POST draft`) or processed (`POST process`, administrators only). A refused
 //! count can be reopened (`POST reopen`) and a count not sent removed (`DELETE`).
 
-use super::hours::blocking;
+use super::blocking;
 use super::router::Router;
 use crate::auth::tier::Session;
 use crate::counts::{
@@ -12,11 +12,12 @@ use crate::counts::{
 };
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::oauth::now_ms;
-use crate::outbox::OutboxService as Outbox;
 use crate::outbox::actions::{self, Actor};
+use crate::outbox::{Entry, OutboxService as Outbox};
 use crate::state::AppState;
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
+use std::sync::Arc;
 use utoipa::{IntoParams, ToSchema};
 
 pub fn routes(r: &mut Router) {
@@ -102,16 +103,7 @@ fn who(session: &Session) -> String {
 
 /// Where a session stands, from its outbox entries.
 fn summary(state: &AppState, division: i64, session: CountSession, with_lines: bool) -> AppResult<CountSummary> {
-    let entries = match &session.sent {
-        Some(sent) => sent
-            .entries
-            .iter()
-            .map(|id| state.outbox.get(division, *id))
-            .collect::<anyhow::Result<Vec<_>>>()
-            .map_err(AppError::internal)?,
-        None => Vec::new(),
-    };
-    let (status, error) = counts::status(&session, &entries);
+    let (status, error) = counts::status(&session, &entries_of(&state.outbox, division, &session)?);
     Ok(CountSummary {
         line_count: session.lines.len(),
         mode: session.sent.as_ref().map(|s| s.mode),
@@ -151,22 +143,19 @@ async fn one(state: web::Data<AppState>, session: Session, id: web::Path<String>
     Ok(HttpResponse::Ok().json(summary(&state, division, found, true)?))
 }
 
+/// The outbox entries a sent session queued, as the outbox has them now.
+fn entries_of(outbox: &Arc<Outbox>, division: i64, session: &CountSession) -> AppResult<Vec<Option<Entry>>> {
+    let Some(sent) = &session.sent else { return Ok(Vec::new()) };
+    sent.entries.iter().map(|id| outbox.get(division, *id)).collect::<anyhow::Result<_>>().map_err(AppError::internal)
+}
+
 /// Where `session` stands now, from the outbox (for a decision taken under the session lock).
-fn status_now(outbox: &std::sync::Arc<Outbox>, division: i64, session: &CountSession) -> AppResult<CountStatus> {
-    let entries = match &session.sent {
-        Some(sent) => sent
-            .entries
-            .iter()
-            .map(|id| outbox.get(division, *id))
-            .collect::<anyhow::Result<Vec<_>>>()
-            .map_err(AppError::internal)?,
-        None => Vec::new(),
-    };
-    Ok(counts::status(session, &entries).0)
+fn status_now(outbox: &Arc<Outbox>, division: i64, session: &CountSession) -> AppResult<CountStatus> {
+    Ok(counts::status(session, &entries_of(outbox, division, session)?).0)
 }
 
 /// Sets the refused entries of a count aside, so a retry from the outbox cannot book it.
-fn discard_all(outbox: &std::sync::Arc<Outbox>, division: i64, entries: &[u64]) -> AppResult<()> {
+fn discard_all(outbox: &Arc<Outbox>, division: i64, entries: &[u64]) -> AppResult<()> {
     for id in entries {
         outbox.discard(division, *id).map_err(AppError::internal)?;
     }

@@ -49,6 +49,28 @@ pub struct ReviewRow {
     pub last_count: Option<LastCount>,
 }
 
+impl ReviewRow {
+    /// An item at a place, neither expected nor counted yet.
+    fn at(place: Place, item_code: String, item_description: String, location_code: Option<String>) -> ReviewRow {
+        let (item, location) = place;
+        ReviewRow {
+            item,
+            item_code,
+            item_description,
+            location,
+            location_code,
+            expected: 0.0,
+            counted: None,
+            difference: None,
+            cost_price: None,
+            value: None,
+            counted_by: None,
+            counted_ms: None,
+            last_count: None,
+        }
+    }
+}
+
 /// Which rows a review page holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -216,39 +238,14 @@ pub fn review(
 ) -> StoreResult<ReviewPage> {
     let mut by_place: HashMap<Place, ReviewRow> = HashMap::new();
     for Expected { place, code, description, location_code, stock } in expected(store, session)? {
-        let row = by_place.entry(place.clone()).or_insert_with(|| ReviewRow {
-            item: place.0.clone(),
-            item_code: code,
-            item_description: description,
-            location: place.1.clone(),
-            location_code,
-            expected: 0.0,
-            counted: None,
-            difference: None,
-            cost_price: None,
-            value: None,
-            counted_by: None,
-            counted_ms: None,
-            last_count: None,
-        });
+        let row =
+            by_place.entry(place.clone()).or_insert_with(|| ReviewRow::at(place, code, description, location_code));
         row.expected += stock;
     }
     for l in &session.lines {
         let place = (l.item.clone(), l.location.clone());
-        let row = by_place.entry(place).or_insert_with(|| ReviewRow {
-            item: l.item.clone(),
-            item_code: l.item_code.clone(),
-            item_description: l.item_description.clone(),
-            location: l.location.clone(),
-            location_code: l.location_code.clone(),
-            expected: 0.0,
-            counted: None,
-            difference: None,
-            cost_price: None,
-            value: None,
-            counted_by: None,
-            counted_ms: None,
-            last_count: None,
+        let row = by_place.entry(place.clone()).or_insert_with(|| {
+            ReviewRow::at(place, l.item_code.clone(), l.item_description.clone(), l.location_code.clone())
         });
         if let Some(then) = l.expected_when_sent {
             row.expected = then;

@@ -19,6 +19,7 @@ use crate::error::{AppError, AppResult, Code};
 use crate::exact::odata::is_guid;
 use crate::outbox::{Entry, State};
 use crate::store::{OrgStore, StoreResult};
+use crate::tracking::{TrackedBy, tracked_by_row};
 use serde_json::{Map, Value, json};
 use std::sync::Mutex;
 
@@ -129,7 +130,7 @@ pub struct ItemFacts {
     pub code: String,
     pub description: String,
     pub group: Option<String>,
-    pub tracked: Option<&'static str>,
+    pub tracked: TrackedBy,
 }
 
 pub fn item_facts(store: &OrgStore, item: &str) -> StoreResult<Option<ItemFacts>> {
@@ -137,22 +138,10 @@ pub fn item_facts(store: &OrgStore, item: &str) -> StoreResult<Option<ItemFacts>
         "items",
         &format!("ID=eq.{item}&select=ID,Code,Description,ItemGroup,IsSerialItem,IsBatchItem&limit=1"),
     )?;
-    let Some(row) = found.to_values()?.into_iter().next() else { return Ok(None) };
+    let Some(Value::Object(row)) = found.to_values()?.into_iter().next() else { return Ok(None) };
     let text = |f: &str| row.get(f).and_then(Value::as_str).unwrap_or_default().to_string();
-    let flag = |f: &str| match row.get(f) {
-        Some(Value::Bool(b)) => *b,
-        Some(v) => crate::exact::odata::as_i64(v).is_some_and(|n| n != 0),
-        None => false,
-    };
-    let tracked = if flag("IsSerialItem") {
-        Some("serial")
-    } else if flag("IsBatchItem") {
-        Some("batch")
-    } else {
-        None
-    };
     let group = Some(text("ItemGroup").to_ascii_lowercase()).filter(|g| !g.is_empty());
-    Ok(Some(ItemFacts { code: text("Code"), description: text("Description"), group, tracked }))
+    Ok(Some(ItemFacts { code: text("Code"), description: text("Description"), group, tracked: tracked_by_row(&row) }))
 }
 
 /// What adding a line did.
@@ -174,7 +163,12 @@ pub fn add_line(store: &OrgStore, id: &str, body: CountLineBody, by: &str, now_m
     }
     let facts = item_facts(store, &item)?
         .ok_or_else(|| AppError::bad_request("This item is not in the local copy: sync the items, then count it"))?;
-    if let Some(kind) = facts.tracked {
+    let kind = match facts.tracked {
+        TrackedBy::Serial => Some("serial"),
+        TrackedBy::Batch => Some("batch"),
+        TrackedBy::None => None,
+    };
+    if let Some(kind) = kind {
         return Err(AppError::bad_request(format!(
             "{} is tracked by {kind} number: count it from Scanning's Count, which asks for its numbers",
             facts.code
