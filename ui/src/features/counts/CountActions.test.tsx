@@ -7,20 +7,14 @@ import { countSessionKeys } from '../../api/queries.ts'
 import { json, session } from '../../test/fixtures.ts'
 import { CountActions } from './CountActions.tsx'
 import type { CountSummary, ReviewPage } from './logic.ts'
+import { countScope, countSummary } from './testData.ts'
 
-const COUNT: CountSummary = {
-  id: 'c1',
+const COUNT: CountSummary = countSummary({
   description: 'Rack A, Friday',
-  scope: { kind: 'location', warehouse: 'w1', warehouseCode: '1', usesLocations: true, location: 'loc-a', locationCode: 'A-01' },
-  createdBy: 'Els Bakker',
-  createdMs: 1_780_000_000_000,
-  status: 'counting',
-  error: null,
-  mode: null,
-  stockCountId: null,
+  scope: countScope({ kind: 'location', location: 'loc-a', locationCode: 'A-01' }),
   lineCount: 2,
   lines: [],
-}
+})
 
 const TOTALS: ReviewPage = { total: 5, counted: 2, notCounted: 3, differences: 1, valueDifference: 9, matching: 5, offset: 0, rows: [] }
 

@@ -7,6 +7,7 @@ import { setLanguage } from '../../i18n/index.ts'
 import { json } from '../../test/fixtures.ts'
 import { CountingPanel, type Note } from './CountingPanel.tsx'
 import type { CountLine, CountScope, CountSummary } from './logic.ts'
+import { countLine, countScope, countSummary } from './testData.ts'
 
 const ITEM = { ID: 'I1', Code: 'BOLT-M8', Description: 'Bolt M8', Unit: 'pc', IsFractionAllowedItem: true }
 const LOCATIONS = [
@@ -15,32 +16,10 @@ const LOCATIONS = [
   { ID: 'LOC-Z', Code: 'Z-99', Description: 'Elsewhere', Warehouse: 'w2', WarehouseCode: '2' },
 ]
 
-const earlier: CountLine = {
-  id: 'l1',
-  item: 'i1',
-  itemCode: 'BOLT-M8',
-  itemDescription: 'Bolt M8',
-  location: 'loc-a',
-  locationCode: 'A-01',
-  quantity: 98,
-  countedBy: 'Jan de Vries',
-  countedMs: 1_780_000_000_000,
-}
+const earlier: CountLine = countLine()
 
 function count(scope: Partial<CountScope>, lines: CountLine[] = []): CountSummary {
-  return {
-    id: 'c1',
-    description: '',
-    scope: { kind: 'warehouse', warehouse: 'w1', warehouseCode: '1', usesLocations: true, ...scope },
-    createdBy: 'Els Bakker',
-    createdMs: 1_780_000_000_000,
-    status: 'counting',
-    error: null,
-    mode: null,
-    stockCountId: null,
-    lineCount: lines.length,
-    lines,
-  }
+  return countSummary({ scope: countScope(scope), lines })
 }
 
 type Answer = (body: Record<string, unknown>) => Response

@@ -14,7 +14,7 @@ import { QuantityField } from '../scanning/fields.tsx'
 import type { FoundItem } from '../transfers/api.ts'
 import { ItemPicker } from '../transfers/ItemPicker.tsx'
 import { addLine, fetchCount } from './api.ts'
-import { Field } from './Field.tsx'
+import { ChoiceOptions, Field } from './Field.tsx'
 import { choosesLocation, isConflict, lineAt, lineLocation, quantityError, type CountLine, type CountSummary, type LineBody, type StorageLocation } from './logic.ts'
 
 export const SCAN_ID = 'count-scan'
@@ -174,12 +174,7 @@ export function CountingPanel({ count, onNote, note }: { count: CountSummary; no
             }}
             aria-invalid={tried && needsLocation}
           >
-            <option value="">{locations.isPending ? t('counts.loadingList') : t('counts.chooseLocation')}</option>
-            {here.map((l) => (
-              <option key={l.ID} value={low(l.ID)}>
-                {[l.Code, l.Description].filter(Boolean).join(' ')}
-              </option>
-            ))}
+            <ChoiceOptions rows={here} pending={locations.isPending} prompt={t('counts.chooseLocation')} />
           </select>
         </Field>
       )}

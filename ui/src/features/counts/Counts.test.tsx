@@ -6,26 +6,16 @@ import { createQueryClient } from '../../api/queryClient.ts'
 import { json, session } from '../../test/fixtures.ts'
 import Counts from './Counts.tsx'
 import type { CountSummary } from './logic.ts'
+import { countScope, countSummary } from './testData.ts'
 
 const S = session()
 const W1 = { ID: 'W1', Code: '1', Description: 'Main', UseStorageLocations: 1 }
 const W2 = { ID: 'W2', Code: '2', Description: 'Yard', UseStorageLocations: 0 }
 const LOC = { ID: 'LOC-A', Code: 'A-01', Description: 'Rack A', Warehouse: 'w1', WarehouseCode: '1' }
 
+/** A count of warehouse 2, which has no storage locations. */
 function summary(over: Partial<CountSummary>): CountSummary {
-  return {
-    id: 'c1',
-    description: '',
-    scope: { kind: 'warehouse', warehouse: 'w2', warehouseCode: '2', usesLocations: false },
-    createdBy: 'Els Bakker',
-    createdMs: 1_780_000_000_000,
-    status: 'counting',
-    error: null,
-    mode: null,
-    stockCountId: null,
-    lineCount: 0,
-    ...over,
-  }
+  return countSummary({ scope: countScope({ warehouse: 'w2', warehouseCode: '2', usesLocations: false }), lineCount: 0, ...over })
 }
 
 const STARTED = summary({ id: 'new-1', description: 'Rack A, Friday', scope: { kind: 'location', warehouse: 'w1', warehouseCode: '1', usesLocations: true, location: 'loc-a', locationCode: 'A-01' }, lines: [] })

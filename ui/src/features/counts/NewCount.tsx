@@ -12,7 +12,7 @@ import { ItemPicker } from '../transfers/ItemPicker.tsx'
 import type { WarehouseRow } from '../transfers/logic.ts'
 import { trackingOf } from '../tracking/logic.ts'
 import { startCount } from './api.ts'
-import { Field } from './Field.tsx'
+import { ChoiceOptions, Field } from './Field.tsx'
 import { kindsFor, startBody, startError, usesLocations, type ScopeKind, type StorageLocation } from './logic.ts'
 
 const byCode = <T extends { Code: string | null }>(rows: readonly T[]) =>
@@ -106,36 +106,21 @@ export function NewCount({ onStarted, onCancel }: { onStarted: (id: string) => v
           }}
           name="warehouse"
         >
-          <option value="">{warehouses.isPending ? t('counts.loadingList') : t('counts.chooseWarehouse')}</option>
-          {offered.map((w) => (
-            <option key={w.ID} value={low(w.ID)}>
-              {[w.Code, w.Description].filter(Boolean).join(' ')}
-            </option>
-          ))}
+          <ChoiceOptions rows={offered} pending={warehouses.isPending} prompt={t('counts.chooseWarehouse')} />
         </select>
       </Field>
       {kind === 'location' && <p className="text-sm text-slate-600">{t('counts.locationWarehousesOnly')}</p>}
       {kind === 'location' && warehouse && (
         <Field id="count-new-location" label={t('counts.location')}>
           <select id="count-new-location" className={inputClass} value={locationId} onChange={(e) => setLocationId(e.target.value)} name="location">
-            <option value="">{locations.isPending ? t('counts.loadingList') : t('counts.chooseLocation')}</option>
-            {here.map((l) => (
-              <option key={l.ID} value={low(l.ID)}>
-                {[l.Code, l.Description].filter(Boolean).join(' ')}
-              </option>
-            ))}
+            <ChoiceOptions rows={here} pending={locations.isPending} prompt={t('counts.chooseLocation')} />
           </select>
         </Field>
       )}
       {kind === 'itemGroup' && (
         <Field id="count-group" label={t('counts.itemGroup')}>
           <select id="count-group" className={inputClass} value={groupId} onChange={(e) => setGroupId(e.target.value)} name="itemGroup">
-            <option value="">{groups.isPending ? t('counts.loadingList') : t('counts.chooseGroup')}</option>
-            {groupRows.map((g) => (
-              <option key={g.ID} value={low(g.ID)}>
-                {[g.Code, g.Description].filter(Boolean).join(' ')}
-              </option>
-            ))}
+            <ChoiceOptions rows={groupRows} pending={groups.isPending} prompt={t('counts.chooseGroup')} />
           </select>
         </Field>
       )}

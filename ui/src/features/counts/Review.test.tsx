@@ -5,20 +5,13 @@ import { createQueryClient } from '../../api/queryClient.ts'
 import { json } from '../../test/fixtures.ts'
 import type { CountSummary, ReviewRow } from './logic.ts'
 import { Review } from './Review.tsx'
+import { countScope, countSummary } from './testData.ts'
 
-const COUNT: CountSummary = {
-  id: 'c1',
-  description: '',
-  scope: { kind: 'location', warehouse: 'w1', warehouseCode: '1', usesLocations: true, location: 'loc-a', locationCode: 'A-01' },
-  createdBy: 'Els Bakker',
-  createdMs: 1_780_000_000_000,
-  status: 'counting',
-  error: null,
-  mode: null,
-  stockCountId: null,
+const COUNT: CountSummary = countSummary({
+  scope: countScope({ kind: 'location', location: 'loc-a', locationCode: 'A-01' }),
   lineCount: 1,
   lines: [],
-}
+})
 
 function row(n: number): ReviewRow {
   const counted = n === 0

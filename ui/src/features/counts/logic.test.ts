@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { ApiError } from '../../api/client.ts'
 import { setLanguage } from '../../i18n/index.ts'
 import { session } from '../../test/fixtures.ts'
+import { countLine, countSummary } from './testData.ts'
 import {
   isConflict,
   kindsFor,
@@ -18,7 +19,6 @@ import {
   splitCounts,
   startBody,
   startError,
-  type CountLine,
   type CountScope,
   type CountSummary,
 } from './logic.ts'
@@ -28,36 +28,8 @@ afterEach(() => setLanguage('en', false))
 const W1 = '0BADC0DE-0000-4000-8000-000000000008'
 const scope = (over: Partial<CountScope> = {}): CountScope => ({ kind: 'warehouse', warehouse: W1.toLowerCase(), warehouseCode: '1', usesLocations: true, ...over })
 
-function count(over: Partial<CountSummary> = {}): CountSummary {
-  return {
-    id: 'c1',
-    description: '',
-    scope: scope(),
-    createdBy: 'Els Bakker',
-    createdMs: 1_780_000_000_000,
-    status: 'counting',
-    error: null,
-    mode: null,
-    stockCountId: null,
-    lineCount: 0,
-    ...over,
-  }
-}
-
-function line(over: Partial<CountLine> = {}): CountLine {
-  return {
-    id: 'l1',
-    item: 'i1',
-    itemCode: 'BOLT-M8',
-    itemDescription: 'Bolt M8',
-    location: 'loc-a',
-    locationCode: 'A-01',
-    quantity: 98,
-    countedBy: 'Jan de Vries',
-    countedMs: 1_780_000_000_000,
-    ...over,
-  }
-}
+const count = (over: Partial<CountSummary> = {}): CountSummary => countSummary({ scope: scope(), lineCount: 0, ...over })
+const line = countLine
 
 describe('the list of counts', () => {
   it('puts the open counts (and those Exact refused) before the sent ones, keeping the newest first', () => {
