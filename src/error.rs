@@ -8,6 +8,8 @@ use actix_web::{HttpResponse, ResponseError};
 use serde::Serialize;
 use std::fmt;
 
+mod store;
+
 /// Every error the product reports, with its stable machine code, message and HTTP status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum Code {

@@ -3,6 +3,11 @@
 //! The binary (`src/main.rs`) only parses the command line; everything it runs lives here so
 //! that integration tests can start the real server in-process on an ephemeral port.
 
+// Foundation modules from the bottom crate, under the paths the rest of the code knows.
+pub use esm_base::{ip_range, limits};
+/// The local store, its own crate below the services.
+pub use esm_store as store;
+
 pub mod api;
 pub mod auth;
 pub mod backup;
@@ -15,10 +20,8 @@ pub mod doctor;
 pub mod error;
 pub mod exact;
 pub mod fuzzing;
-pub mod ip_range;
 pub mod issued;
 pub mod labels;
-pub mod limits;
 pub mod live;
 pub mod materials;
 pub mod organization;
@@ -28,17 +31,14 @@ pub mod printing;
 pub mod server;
 pub mod serverdb;
 pub mod setup;
+/// The Exact Online simulator, its own crate, in the product only with the `demo` feature.
 #[cfg(feature = "demo")]
-pub mod sim;
+pub use esm_sim as sim;
 pub mod state;
-pub mod store;
 pub mod sync;
 pub mod telemetry;
 pub mod tls;
 pub mod tracking;
 pub mod ui_assets;
 
-/// The product's version, as built.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
-/// The product's display name (spec §1); "ESM" is the narrow-screen short form.
-pub const PRODUCT_NAME: &str = "Stock Manager";
+pub use esm_base::{PRODUCT_NAME, VERSION};

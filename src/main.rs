@@ -401,8 +401,8 @@ fn license(action: LicenseAction) -> ExitCode {
                 return ExitCode::from(2);
             }
             let issuer = Issuer::generate();
-            if let Err(e) = write_private(&out, issuer.to_key_file().as_bytes()) {
-                eprintln!("error: cannot write {}: {e}", out.display());
+            if let Err(e) = esm_base::files::write_new_private(&out, issuer.to_key_file().as_bytes()) {
+                eprintln!("error: cannot write {}: {e:#}", out.display());
                 return ExitCode::FAILURE;
             }
             println!("Private key: {}", out.display());
@@ -497,19 +497,6 @@ fn prompt_hidden(prompt: &str) -> Result<String, String> {
     eprintln!();
     read.map_err(|e| format!("cannot read the password: {e}"))?;
     Ok(line.trim_end_matches(['\r', '\n']).to_string())
-}
-
-/// Writes a file readable by its owner only.
-fn write_private(path: &std::path::Path, data: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    options.open(path)?.write_all(data)
 }
 
 fn load_config(file: Option<&std::path::Path>, args: &ServeArgs) -> Result<Config, ExitCode> {

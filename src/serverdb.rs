@@ -41,27 +41,6 @@ pub struct AcceptedPrinter {
     pub at: chrono::DateTime<chrono::Utc>,
 }
 
-/// Makes `path` (created empty when missing) readable and writable by its owner only: the file
-/// holds the provider refresh tokens and session ids. Created so before redb writes to it, so no
-/// token is ever on disk with wider rights; an existing file from an older release is tightened.
-fn owner_only(path: &Path) -> Result<()> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-        std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .mode(0o600)
-            .open(path)
-            .with_context(|| format!("opening {}", path.display()))?;
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
-            .with_context(|| format!("restricting {}", path.display()))?;
-    }
-    #[cfg(not(unix))]
-    let _ = path; // Windows: the data dir's ACL (service account and administrators) protects it.
-    Ok(())
-}
-
 fn org_user_key(division: i64, user: &str) -> String {
     format!("{division}/{user}")
 }
@@ -75,7 +54,8 @@ impl ServerDb {
     pub fn open(data_dir: &Path) -> Result<ServerDb> {
         std::fs::create_dir_all(data_dir).with_context(|| format!("creating {}", data_dir.display()))?;
         let path = data_dir.join(FILE_NAME);
-        owner_only(&path)?;
+        // Owner-only before redb writes to it: no token is ever on disk with wider rights.
+        esm_base::files::restrict_to_owner(&path)?;
         let db = Database::create(&path).with_context(|| format!("opening {}", path.display()))?;
         let tx = db.begin_write()?;
         tx.open_table(TOKENS)?;

@@ -205,7 +205,7 @@ pub fn write_settings(path: &Path, provider: &ProviderSettings<'_>, admin: Optio
 /// A new owner-only file with `data`, on disk before it is renamed over the old one.
 fn write_new(path: &Path, data: &[u8]) -> Result<()> {
     use std::io::Write;
-    let mut f = crate::backup::snapshot::create_private(path)?;
+    let mut f = esm_base::files::create_private(path)?;
     f.write_all(data).with_context(|| format!("cannot write {}", path.display()))?;
     f.sync_all().with_context(|| format!("cannot write {}", path.display()))
 }

@@ -150,30 +150,9 @@ pub fn ensure_self_signed(dir: &Path) -> Result<(PathBuf, PathBuf)> {
     let names = host_names();
     let cert = rcgen::generate_simple_self_signed(names).context("generating a self-signed certificate")?;
     fs::write(&cert_path, cert.cert.pem()).with_context(|| format!("writing {}", cert_path.display()))?;
-    write_private(&key_path, cert.signing_key.serialize_pem().as_bytes())?;
+    esm_base::files::replace_private(&key_path, cert.signing_key.serialize_pem().as_bytes())?;
     tracing::info!(path = %cert_path.display(), "created a self-signed certificate");
     Ok((cert_path, key_path))
-}
-
-fn write_private(path: &Path, data: &[u8]) -> Result<()> {
-    #[cfg(unix)]
-    {
-        use std::io::Write;
-        use std::os::unix::fs::OpenOptionsExt;
-        let mut f = fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .mode(0o600)
-            .open(path)
-            .with_context(|| format!("writing {}", path.display()))?;
-        f.write_all(data)?;
-        Ok(())
-    }
-    #[cfg(not(unix))]
-    {
-        fs::write(path, data).with_context(|| format!("writing {}", path.display()))
-    }
 }
 
 #[cfg(test)]

@@ -91,9 +91,7 @@ impl Session {
     }
 }
 
-pub fn today() -> chrono::NaiveDate {
-    chrono::Local::now().date_naive()
-}
+pub use esm_base::clock::today;
 
 /// The session behind the request's cookie, if it is still good. The provider is not asked: a
 /// session holds while Exact Online cannot be reached. One whose user Exact refused (see

@@ -2,8 +2,8 @@
 //! under `data/`. The manifest names the product version, the store's schema version and each
 //! file's size and SHA-256, so a restore can tell a whole, untouched backup from anything else.
 
-use super::snapshot::{self, create_private};
 use anyhow::{Context, Result, bail};
+use esm_base::files::{self, create_private, create_private_dir};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -133,7 +133,7 @@ pub fn write(data_dir: &Path, source: &dyn Source, out: &Path) -> Result<Manifes
         }
         match kind {
             Kind::Database => source.snapshot_db(&rel, &src, &dest).with_context(|| format!("snapshot of {rel}"))?,
-            Kind::File => match snapshot::copy_file(&src, &dest) {
+            Kind::File => match files::copy_file(&src, &dest) {
                 Ok(()) => {}
                 // Removed meanwhile (a finished upload, a replaced template): nothing to keep.
                 Err(e) if !src.exists() => {
@@ -144,7 +144,7 @@ pub fn write(data_dir: &Path, source: &dyn Source, out: &Path) -> Result<Manifes
             },
             Kind::Skip => continue,
         }
-        let (sha256, size) = snapshot::digest_file(&dest)?;
+        let (sha256, size) = files::digest_file(&dest)?;
         files.push(FileEntry { path: rel, size, sha256, database: kind == Kind::Database });
     }
     let manifest = Manifest {
@@ -270,18 +270,6 @@ pub fn read(archive: &Path, into: Option<&Path>) -> Result<Manifest> {
         bail!("the backup is incomplete: '{missing}' is missing (a cut-off copy?)");
     }
     Ok(manifest)
-}
-
-/// Creates a directory (and its parents) readable by its owner only.
-pub fn create_private_dir(dir: &Path) -> Result<()> {
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        builder.mode(0o700);
-    }
-    builder.create(dir).with_context(|| format!("creating {}", dir.display()))
 }
 
 #[cfg(test)]

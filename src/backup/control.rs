@@ -3,8 +3,8 @@
 //! server's user only, so whoever can read it could read the databases anyway: the token gives
 //! nothing the file system does not already give, and nobody else gets in.
 
-use super::snapshot::create_private;
 use anyhow::{Context, Result};
+use esm_base::files::create_private;
 use serde::{Deserialize, Serialize};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::path::Path;

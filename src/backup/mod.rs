@@ -13,10 +13,10 @@ pub mod archive;
 pub mod control;
 pub mod restore;
 pub mod schedule;
-pub mod snapshot;
 
 use crate::config::Config;
 use crate::state::AppState;
+use crate::store::snapshot;
 use anyhow::{Context, Result, bail};
 use archive::{Manifest, Source};
 use std::path::{Path, PathBuf};
@@ -133,7 +133,7 @@ async fn download(control: &control::Control, out: &Path) -> Result<()> {
         let body = res.text().await.unwrap_or_default();
         bail!("the server at {} answered {status}: {body}", control.url);
     }
-    let mut file = tokio::fs::File::from_std(snapshot::create_private(out)?);
+    let mut file = tokio::fs::File::from_std(esm_base::files::create_private(out)?);
     let mut body = res.bytes_stream();
     while let Some(chunk) = body.next().await {
         file.write_all(&chunk.context("the server stopped sending the backup")?).await?;

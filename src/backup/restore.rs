@@ -2,7 +2,7 @@
 //! with the outbox and the print queue made safe to resume (nothing goes out twice).
 
 use super::archive::{self, Manifest};
-use super::snapshot;
+use crate::store::snapshot;
 use anyhow::{Context, Result, bail};
 use std::path::Path;
 
@@ -32,7 +32,7 @@ pub fn restore(archive_path: &Path, data_dir: &Path) -> Result<Restored> {
             );
         }
     }
-    archive::create_private_dir(data_dir)?;
+    esm_base::files::create_private_dir(data_dir)?;
     match restore_into(archive_path, data_dir) {
         Ok(r) => Ok(r),
         Err(e) => {

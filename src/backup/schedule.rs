@@ -49,7 +49,7 @@ pub fn spawn(state: web::Data<AppState>) -> Option<tokio::task::JoinHandle<()>> 
 
 /// Takes one backup into `dir` and prunes the oldest beyond `keep`. Answers the new file.
 pub fn run_once(state: &AppState, dir: &Path, keep: u32) -> Result<PathBuf> {
-    super::archive::create_private_dir(dir)?;
+    esm_base::files::create_private_dir(dir)?;
     let name = format!("{PREFIX}{}{SUFFIX}", Local::now().format("%Y%m%d-%H%M%S"));
     let path = dir.join(&name);
     if path.exists() {

@@ -2,17 +2,16 @@
 
 pub mod catalogue;
 pub mod client;
-pub mod clock;
 pub mod dropped;
 pub mod envelope;
 pub mod error;
 pub mod oauth;
-pub mod odata;
-pub mod rate_limit;
 pub mod reachability;
-pub mod schema;
 pub mod tokens;
 
+// The provider's schemas, literals and rate limiter are their own crate, below this client.
+pub use esm_exact::{odata, rate_limit, schema};
+
 pub use client::{ExactClient, Waits};
-pub use clock::Clock;
 pub use error::ExactError;
+pub use esm_base::clock::{self, Clock};

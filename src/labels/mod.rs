@@ -6,16 +6,13 @@
 //! copy instead ([`build_from_local_copy`] over [`StoreLookups`]): a WARNING that names the copy's
 //! time; goods receipts are not in the copy and answer [`NeedsExact`].
 
-pub mod barcode;
 pub mod cli;
-pub mod layout;
-pub mod pdf;
 pub mod provider_lookups;
-pub mod raster;
-pub mod records;
 pub mod store_lookups;
-pub mod templates;
-pub mod types;
+
+// Records, layouts, barcodes and renderers are their own crate; this module adds the lookups
+// (provider and local copy), the HTTP error mapping and the command line.
+pub use esm_labels::{barcode, layout, pdf, raster, records, templates, types};
 
 pub use barcode::{BarcodeError, Symbology};
 pub use layout::{LayoutError, Page, Template};

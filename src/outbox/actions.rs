@@ -192,9 +192,7 @@ fn only_known(obj: &Map<String, Value>, known: &[&str], what: &str) -> Result<()
     }
 }
 
-fn today() -> String {
-    chrono::Local::now().format("%Y-%m-%dT00:00:00").to_string()
-}
+use esm_base::clock::today_as_provider_date as today;
 
 /// `PUT updateShopOrder`: `{ID, …write-back fields}`.
 pub fn update_shop_order(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Invalid> {

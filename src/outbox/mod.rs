@@ -276,7 +276,7 @@ impl OutboxService {
     /// Copies an organization's outbox file consistently while it stays in use (backups).
     pub fn snapshot_to(self: &Arc<Self>, division: i64, dest: &std::path::Path) -> Result<()> {
         let org = self.org(division)?;
-        crate::backup::snapshot::copy_open_db(org.db.database(), &store::path_of(&self.data_dir, division), dest)
+        crate::store::snapshot::copy_open_db(org.db.database(), &store::path_of(&self.data_dir, division), dest)
     }
 
     pub fn list(self: &Arc<Self>, division: i64) -> Result<Vec<Entry>> {

@@ -197,7 +197,7 @@ impl PictureService {
     /// Copies an organization's picture file consistently while it stays in use (backups).
     pub fn snapshot_to(&self, division: i64, dest: &std::path::Path) -> Result<()> {
         let db = self.db(division)?;
-        crate::backup::snapshot::copy_open_db(db.database(), &store::path_of(&self.data_dir, division), dest)
+        crate::store::snapshot::copy_open_db(db.database(), &store::path_of(&self.data_dir, division), dest)
     }
 
     fn spawn(&self, task: impl std::future::Future<Output = ()> + Send + 'static) {

@@ -173,7 +173,7 @@ impl PrintService {
 
     /// Copies the queue's file (`src`) consistently while it stays in use (backups).
     pub fn snapshot_to(&self, src: &Path, dest: &Path) -> anyhow::Result<()> {
-        crate::backup::snapshot::copy_open_db(self.inner.store.database(), src, dest)
+        crate::store::snapshot::copy_open_db(self.inner.store.database(), src, dest)
     }
 
     /// Queues a batch for a printer; the label layout is checked now so bad barcodes fail here.

@@ -3,9 +3,9 @@
 //! an administrator ending another user's sessions at once.
 
 use crate::provider::{World, browser_sign_in_as};
+use esm_sim::SimOptions;
 use reqwest::Method;
 use serde_json::{Value, json};
-use stock_manager::sim::SimOptions;
 
 /// What the issue names as administrator actions, as the route table must mark them.
 const ADMIN_ACTIONS: &[(&str, &str)] = &[

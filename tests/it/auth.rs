@@ -2,11 +2,11 @@
 
 use crate::provider::{World, approve, browser_sign_in, browser_sign_in_as, server_for, set_cookie};
 use crate::support::{TestServer, client, test_config};
+use esm_sim::{SimOptions, Simulator};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use stock_manager::auth::licence::Issuer;
 use stock_manager::server::{self, StartOptions};
-use stock_manager::sim::{SimOptions, Simulator};
 
 fn sim_options() -> SimOptions {
     SimOptions { rate_limits: false, ..Default::default() }

@@ -5,12 +5,12 @@
 
 use crate::provider::{World, server_for};
 use crate::support::{TestServer, binary};
+use esm_sim::{SimOptions, Simulator};
 use reqwest::Method;
 use serde_json::{Value, json};
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
-use stock_manager::sim::{SimOptions, Simulator};
 
 fn sim_options() -> SimOptions {
     SimOptions { rate_limits: false, ..Default::default() }

@@ -2,9 +2,9 @@
 //! each account's row as an array; a copy synced without them is read again from the start.
 
 use crate::provider::World;
+use esm_sim::SimOptions;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use stock_manager::sim::SimOptions;
 use stock_manager::store::Commit;
 
 /// IBANs per account id, sorted.

@@ -2,9 +2,9 @@
 
 use crate::outbox::untracked_plans;
 use crate::provider::World;
+use esm_sim::SimOptions;
 use reqwest::Method;
 use serde_json::{Value, json};
-use stock_manager::sim::SimOptions;
 
 #[actix_web::test]
 async fn a_write_of_more_than_200_entries_is_refused_and_queues_nothing() {

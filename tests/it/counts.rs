@@ -4,10 +4,10 @@
 
 use crate::labels::field_text;
 use crate::provider::{World, browser_sign_in_as};
+use esm_sim::SimOptions;
 use reqwest::Method;
 use serde_json::{Value, json};
 use std::time::Duration;
-use stock_manager::sim::SimOptions;
 
 fn sim_options() -> SimOptions {
     SimOptions { rate_limits: false, ..Default::default() }

@@ -3,13 +3,13 @@
 //! leaves the process's memory within a generous bound.
 
 use crate::provider::World;
+use esm_sim::SimOptions;
 use reqwest::Method;
 use serde_json::{Value, json};
 use stock_manager::config::{Config, PrinterConfig};
 use stock_manager::limits::{
     FILTER_MAX_CONDITIONS, FILTER_MAX_TEXT, JSON_BODY_MAX_SIGNED_IN, LABEL_MAX_IDS, LABEL_MAX_PER_JOB,
 };
-use stock_manager::sim::SimOptions;
 
 /// One hostile request: what is sent and what must come back.
 struct Scenario {

@@ -2,10 +2,10 @@
 //! organization does, a restart keeps them, and bad input is refused with a clear 400.
 
 use crate::provider::{World, browser_sign_in, server_for};
+use esm_sim::SimOptions;
 use reqwest::Method;
 use serde_json::{Value, json};
 use stock_manager::exact::oauth::now_ms;
-use stock_manager::sim::SimOptions;
 
 const OTHER_DIVISION: i64 = 3154117;
 

@@ -3,9 +3,9 @@
 //! another booking is refused.
 
 use crate::provider::{World, server_for};
+use esm_sim::{Faults, SimOptions};
 use reqwest::Method;
 use serde_json::{Value, json};
-use stock_manager::sim::{Faults, SimOptions};
 
 const KEY: &str = "4f9c2a8e-1b7d-4e3a-9c5f-2d8b6a1e0f37";
 const ISSUES: &str = "POST manufacturing/MaterialIssues";

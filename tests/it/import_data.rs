@@ -1,9 +1,9 @@
 //! ImportData: export and import of the local copy, behind a fresh re-authentication.
 
 use crate::provider::{World, approve, set_cookie};
+use esm_sim::SimOptions;
 use reqwest::Method;
 use serde_json::{Value, json};
-use stock_manager::sim::SimOptions;
 
 /// The second provider sign-in ImportData asks for, as the browser does it.
 async fn reauthenticate(w: &World) {

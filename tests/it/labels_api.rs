@@ -7,6 +7,7 @@ use crate::labels::{field_text, page_texts, pdf_to_pngs, tool, zbar_decode};
 use crate::printing::{IppEve, decode_kept, free_port, kept_documents, tools_present};
 use crate::provider::World;
 use crate::support::{TestServer, binary};
+use esm_sim::{Faults, SimOptions};
 use reqwest::Method;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -16,7 +17,6 @@ use stock_manager::labels::store_lookups::readable_time;
 use stock_manager::labels::{LabelType, NO_LABELS_MESSAGE, Templates};
 use stock_manager::printing::{Printer, PrinterSource};
 use stock_manager::server::StartOptions;
-use stock_manager::sim::{Faults, SimOptions};
 
 fn sim_options() -> SimOptions {
     SimOptions { rate_limits: false, ..Default::default() }

@@ -4,12 +4,12 @@
 
 use crate::labels::{field_text, page_texts};
 use crate::provider::World;
+use esm_sim::SimOptions;
 use serde_json::{Value, json};
 use stock_manager::labels::{
     LabelRecord, LabelSource, LabelType, ProviderLookups, Selection, SkippedWarehouses, build_records,
     records::WarehouseLocation,
 };
-use stock_manager::sim::SimOptions;
 use stock_manager::sync::engine::OrgToken;
 
 fn find<'a>(rows: &'a [Value], what: &str, pick: impl Fn(&Value) -> bool) -> &'a Value {

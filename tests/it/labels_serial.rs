@@ -6,8 +6,8 @@
 use crate::labels::{field_text, page_texts, pdf_to_pngs, tool, zbar_decode};
 use crate::provider::World;
 use crate::sim::{DIV, Sim};
+use esm_sim::SimOptions;
 use serde_json::{Value, json};
-use stock_manager::sim::SimOptions;
 
 /// A purchase order line of an item that is (or is not) tracked by serial number.
 fn po_line(items: &[Value], lines: &[Value], serial: bool) -> Value {

@@ -2,9 +2,9 @@
 //! than the provider's page (60) or the data API's (1000) still lists every one.
 
 use crate::provider::World;
+use esm_sim::SimOptions;
 use serde_json::{Value, json};
 use std::collections::HashSet;
-use stock_manager::sim::SimOptions;
 
 const LOCATIONS: &str = "inventory/StorageLocations";
 

@@ -4,13 +4,13 @@
 
 use crate::provider::{World, browser_sign_in, browser_sign_in_as, quick_waits};
 use crate::support::TestServer;
+use esm_sim::{Faults, SimOptions, Simulator};
 use serde_json::Value;
 use std::time::{Duration, Instant};
 use stock_manager::auth::licence::Issuer;
 use stock_manager::exact::Waits;
 use stock_manager::exact::oauth::now_ms;
 use stock_manager::server::StartOptions;
-use stock_manager::sim::{Faults, SimOptions, Simulator};
 
 const LINES: &str = "purchaseorder/PurchaseOrderLines?$select=ID,Item,Quantity&$filter=Quantity gt 0";
 /// The same read spelled another way: parameters swapped, the filter percent-encoded.

@@ -4,9 +4,9 @@
 //! from the local copy while Exact Online is away.
 
 use crate::provider::World;
+use esm_sim::SimOptions;
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
-use stock_manager::sim::SimOptions;
 
 fn lower(v: &Value) -> String {
     v.as_str().unwrap_or_default().to_ascii_lowercase()

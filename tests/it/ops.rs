@@ -3,6 +3,7 @@
 
 use crate::provider::{browser_sign_in, server_for};
 use crate::support::{binary, client};
+use esm_sim::{SimOptions, Simulator};
 use reqwest::Method;
 use serde_json::json;
 use std::io::Write;
@@ -10,7 +11,6 @@ use std::process::{Command, Stdio};
 use stock_manager::auth::licence::Issuer;
 use stock_manager::config::{Config, PrinterConfig, Secret};
 use stock_manager::doctor::{self, Check, Level};
-use stock_manager::sim::{SimOptions, Simulator};
 
 fn sim_options() -> SimOptions {
     SimOptions { rate_limits: false, ..Default::default() }

@@ -3,12 +3,12 @@
 //! outage) and arrive once afterwards, and one user's logout stops nobody else.
 
 use crate::provider::{World, browser_sign_in_as};
+use esm_sim::{Faults, SimOptions, Simulator};
 use reqwest::Method;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 use stock_manager::exact::oauth::{TokenSet, now_ms};
 use stock_manager::serverdb::TOKENS;
-use stock_manager::sim::{Faults, SimOptions, Simulator};
 use stock_manager::state::AppState;
 
 fn sim_options() -> SimOptions {

@@ -3,6 +3,7 @@
 
 use crate::provider::{World, browser_sign_in};
 use crate::support::{binary, client};
+use esm_sim::{Faults, SimOptions, Simulator};
 use reqwest::Method;
 use serde_json::{Value, json};
 use std::process::{Command, Stdio};
@@ -10,7 +11,6 @@ use std::time::{Duration, Instant};
 use stock_manager::auth::licence::Issuer;
 use stock_manager::outbox::State;
 use stock_manager::outbox::store::{OutboxDb, path_of as outbox_path};
-use stock_manager::sim::{Faults, SimOptions, Simulator};
 
 fn sim_options() -> SimOptions {
     SimOptions { rate_limits: false, ..Default::default() }

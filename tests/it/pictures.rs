@@ -4,10 +4,10 @@
 
 use crate::provider::World;
 use base64::Engine;
+use esm_sim::{Faults, SimOptions};
 use reqwest::Method;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
-use stock_manager::sim::{Faults, SimOptions};
 
 const PLACEHOLDER: &str = "https://start.exactonline.nl//docs/images/placeholder_item.png";
 
@@ -54,7 +54,7 @@ impl SimItem {
 
     /// The bytes and type the simulator serves for this item at a thumbnail size.
     fn picture(&self, thumb: u32) -> (Vec<u8>, &'static str) {
-        stock_manager::sim::pictures::render(uuid::Uuid::parse_str(&self.id).unwrap().as_u128(), thumb)
+        esm_sim::pictures::render(uuid::Uuid::parse_str(&self.id).unwrap().as_u128(), thumb)
     }
 }
 

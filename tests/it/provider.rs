@@ -3,12 +3,12 @@
 //! authorize route) and the organization activated with a licence code.
 
 use crate::support::{TestServer, client};
+use esm_sim::{SimOptions, Simulator};
 use std::time::Duration;
 use stock_manager::auth::licence::Issuer;
 use stock_manager::config::Config;
 use stock_manager::exact::Waits;
 use stock_manager::server::StartOptions;
-use stock_manager::sim::{SimOptions, Simulator};
 
 pub struct World {
     pub sim: Simulator,

@@ -4,9 +4,9 @@
 //! not know, booking nothing.
 
 use crate::provider::World;
+use esm_sim::SimOptions;
 use reqwest::Method;
 use serde_json::{Value, json};
-use stock_manager::sim::SimOptions;
 
 const TABLES: [&str; 4] = ["items", "shopOrders", "shopOrderMaterialPlans", "stockPositions"];
 

@@ -3,6 +3,7 @@
 
 use crate::provider::{World, sign_in_code};
 use crate::support::binary;
+use esm_sim::{Faults, SimOptions, Simulator};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::process::{Command, Stdio};
@@ -12,7 +13,6 @@ use stock_manager::exact::catalogue::{self, Kind};
 use stock_manager::exact::oauth::OAuthClient;
 use stock_manager::exact::odata::as_i64;
 use stock_manager::exact::{ExactClient, Waits};
-use stock_manager::sim::{Faults, SimOptions, Simulator};
 use stock_manager::store::{Query, Stores};
 
 /// (ID, Timestamp) of every row, per sync table, as the simulator has them.

@@ -6,10 +6,10 @@
 //! (what bookings made from it name them by, `tests/it/references.rs`).
 
 use crate::provider::World;
+use esm_sim::SimOptions;
 use reqwest::header::{ETAG, IF_NONE_MATCH};
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
-use stock_manager::sim::SimOptions;
 
 const TABLES: [&str; 5] =
     ["items", "storageLocationStockPositions", "stockPositions", "shopOrders", "shopOrderMaterialPlans"];

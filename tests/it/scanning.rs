@@ -2,8 +2,8 @@
 //! copy, however long the item's history of finished orders is.
 
 use crate::provider::World;
+use esm_sim::SimOptions;
 use serde_json::{Value, json};
-use stock_manager::sim::SimOptions;
 
 const MANUFACTURING_ORDERS: &str = "manufacturing/ShopOrders";
 const MATERIAL_PLANS: &str = "manufacturing/ShopOrderMaterialPlans";

@@ -4,11 +4,11 @@
 
 use crate::provider::{World, quick_waits};
 use crate::support::test_config;
+use esm_sim::SimOptions;
 use reqwest::Method;
 use serde_json::{Value, json};
 use stock_manager::doctor::{self, Level};
 use stock_manager::server::{self, StartOptions};
-use stock_manager::sim::SimOptions;
 
 fn sim_options() -> SimOptions {
     SimOptions { rate_limits: false, ..Default::default() }

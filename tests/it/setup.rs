@@ -4,11 +4,11 @@
 
 use crate::provider::{approve, quick_waits, set_cookie};
 use crate::support::TestServer;
+use esm_sim::{DEMO_CLIENT_ID, DEMO_CLIENT_SECRET, SimOptions, Simulator};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use stock_manager::config::{Config, Secret};
 use stock_manager::server::StartOptions;
-use stock_manager::sim::{DEMO_CLIENT_ID, DEMO_CLIENT_SECRET, SimOptions, Simulator};
 
 fn query(url: &url::Url, key: &str) -> String {
     url.query_pairs().find(|(k, _)| k == key).map(|(_, v)| v.into_owned()).unwrap_or_default()

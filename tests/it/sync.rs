@@ -2,10 +2,10 @@
 //! rule, faults, and the data API on the synced copy.
 
 use crate::provider::World;
+use esm_sim::SimOptions;
 use serde_json::Value;
 use std::collections::HashSet;
 use stock_manager::exact::catalogue;
-use stock_manager::sim::SimOptions;
 
 /// The rows' keys (`key`: the endpoint's key field), lower-case; every row has one.
 fn ids(rows: &[Value], key: &str) -> HashSet<String> {
@@ -55,14 +55,14 @@ async fn full_sync_copies_every_row_of_every_table() {
 #[actix_web::test]
 async fn a_second_sync_request_is_refused_while_one_runs() {
     let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
-    w.sim.handle().set_faults(stock_manager::sim::Faults { latency_ms: 300, ..Default::default() });
+    w.sim.handle().set_faults(esm_sim::Faults { latency_ms: 300, ..Default::default() });
     let first = w.post_json("/api/v1/sync", serde_json::json!({})).await;
     assert_eq!(first.status(), 202);
     let second = w.post_json("/api/v1/sync", serde_json::json!({})).await;
     assert_eq!(second.status(), 409);
     let body: Value = second.json().await.unwrap();
     assert_eq!(body["error"]["code"], "sync_running");
-    w.sim.handle().set_faults(stock_manager::sim::Faults::default());
+    w.sim.handle().set_faults(esm_sim::Faults::default());
     w.wait_for_sync().await;
     w.stop().await;
 }

@@ -3,10 +3,10 @@
 //! `sync::schedule`), and refused when it is no interval.
 
 use crate::provider::World;
+use esm_sim::SimOptions;
 use reqwest::Method;
 use serde_json::{Value, json};
 use std::time::Duration;
-use stock_manager::sim::SimOptions;
 use stock_manager::sync::schedule::interval_preference;
 
 #[actix_web::test]

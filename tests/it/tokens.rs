@@ -2,10 +2,10 @@
 //! revoked token reported as not authorized, and syncs that outlive many tokens.
 
 use crate::provider::World;
+use esm_sim::{Counters, SimOptions};
 use stock_manager::exact::oauth::now_ms;
 use stock_manager::exact::tokens::UserToken;
 use stock_manager::exact::{ExactError, catalogue};
-use stock_manager::sim::{Counters, SimOptions};
 
 #[actix_web::test]
 async fn concurrent_callers_refresh_once_and_share_the_new_token() {

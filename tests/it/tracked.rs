@@ -4,10 +4,10 @@
 //! the local copy then shows what is in stock where (`/api/v1/tracking/numbers`).
 
 use crate::provider::World;
+use esm_sim::SimOptions;
 use reqwest::Method;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
-use stock_manager::sim::SimOptions;
 
 const TABLES: [&str; 8] = [
     "items",
@@ -429,7 +429,7 @@ async fn serial_material(w: &World, count: usize) -> (Value, Value, Vec<Value>) 
 
 #[actix_web::test]
 async fn a_booking_discarded_while_its_numbers_are_being_reserved_is_never_booked() {
-    use stock_manager::sim::Faults;
+    use esm_sim::Faults;
     let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
     synced(&w).await;
     // A serial material on an open order, with two of its serials in stock in the order's warehouse.

@@ -3,10 +3,10 @@
 //! storage-location stock.
 
 use crate::sim::{DIV, Sim, results};
+use esm_sim::SimOptions;
 use reqwest::Method;
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
-use stock_manager::sim::SimOptions;
 
 /// Every row of a sync endpoint, following `__next`.
 async fn all_rows(s: &Sim, path: &str, select: &str) -> Vec<Value> {

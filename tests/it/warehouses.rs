@@ -5,9 +5,9 @@
 
 use crate::outbox::{first_id, rows};
 use crate::provider::World;
+use esm_sim::SimOptions;
 use reqwest::Method;
 use serde_json::{Value, json};
-use stock_manager::sim::SimOptions;
 
 fn lower(v: &Value) -> String {
     v.as_str().unwrap_or_default().to_ascii_lowercase()

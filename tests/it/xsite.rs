@@ -4,13 +4,13 @@
 
 use crate::provider::{World, approve, server_for, set_cookie};
 use crate::support::TestServer;
+use esm_sim::{SimOptions, Simulator};
 use futures_util::StreamExt;
 use reqwest::Method;
 use serde_json::{Value, json};
 use std::time::Duration;
 use stock_manager::auth::licence::Issuer;
 use stock_manager::auth::session::{MAX_PENDING_LOGINS, MAX_PENDING_LOGINS_PER_ADDRESS};
-use stock_manager::sim::{SimOptions, Simulator};
 
 fn sim_options() -> SimOptions {
     SimOptions { rate_limits: false, ..Default::default() }

@@ -475,7 +475,7 @@ async fn the_61st_call_in_a_minute_is_429_with_only_minutely_headers() {
 
 #[actix_web::test]
 async fn rate_limits_can_be_switched_off() {
-    let s = Sim::start_with(stock_manager::sim::SimOptions { rate_limits: false, ..Default::default() }).await;
+    let s = Sim::start_with(esm_sim::SimOptions { rate_limits: false, ..Default::default() }).await;
     for _ in 0..65 {
         assert_eq!(s.get("logistics/ItemGroups?$select=ID").await.status(), 200);
     }
@@ -672,7 +672,7 @@ async fn item_extra_fields_include_bewerkingen() {
 
 #[actix_web::test]
 async fn every_endpoint_the_product_syncs_serves_its_full_select_list() {
-    let s = Sim::start_with(stock_manager::sim::SimOptions { rate_limits: false, ..Default::default() }).await;
+    let s = Sim::start_with(esm_sim::SimOptions { rate_limits: false, ..Default::default() }).await;
     use stock_manager::exact::schema;
     let sync = [
         "CRM/Accounts",

@@ -1,8 +1,8 @@
 //! Fault injection and the control endpoint.
 
 use super::{DIV, Sim};
+use esm_sim::Faults;
 use serde_json::{Value, json};
-use stock_manager::sim::Faults;
 
 #[actix_web::test]
 async fn a_500_share_of_one_fails_every_call() {

@@ -6,8 +6,8 @@ mod faults;
 mod paging;
 mod state;
 
+use esm_sim::{SimHandle, SimOptions, Simulator};
 use serde_json::Value;
-use stock_manager::sim::{SimHandle, SimOptions, Simulator};
 
 /// 2026-03-10T10:00:05Z: five seconds into a minute, so a test has 55 s before the window turns.
 pub const START_MS: i64 = 1_773_136_805_000;

@@ -1,12 +1,12 @@
 //! Paging through any filter returns every matching row exactly once.
 
 use super::{Sim, results};
+use esm_sim::generate::{Scale, generate};
+use esm_sim::odata;
+use esm_sim::store::{Division, table_of};
 use proptest::prelude::*;
 use std::collections::HashSet;
 use stock_manager::exact::schema;
-use stock_manager::sim::generate::{Scale, generate};
-use stock_manager::sim::odata;
-use stock_manager::sim::store::{Division, table_of};
 
 fn division() -> &'static Division {
     static D: std::sync::OnceLock<Division> = std::sync::OnceLock::new();
@@ -97,7 +97,7 @@ proptest! {
 
 #[actix_web::test]
 async fn following_next_over_http_visits_every_sync_row_once() {
-    let s = Sim::start_with(stock_manager::sim::SimOptions { rate_limits: false, ..Default::default() }).await;
+    let s = Sim::start_with(esm_sim::SimOptions { rate_limits: false, ..Default::default() }).await;
     let mut url = s.url(&format!(
         "/api/v1/{}/sync/Inventory/StorageLocationStockPositions?$filter=Timestamp gt 1L&$select=ID,Stock,Timestamp",
         super::DIV

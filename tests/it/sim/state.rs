@@ -1,16 +1,16 @@
 //! State that moves like Exact: generator determinism, stock movements and the stock invariant.
 
 use super::{DIV, START_MS, Sim, results};
+use esm_sim::generate::{Scale, generate};
+use esm_sim::stock;
+use esm_sim::store::{Division, SL_STOCK_POSITIONS, STOCK_POSITIONS};
+use esm_sim::tracking;
+use esm_sim::value::Val;
+use esm_sim::writes;
 use proptest::prelude::*;
 use reqwest::Method;
 use serde_json::{Value, json};
 use stock_manager::exact::schema;
-use stock_manager::sim::generate::{Scale, generate};
-use stock_manager::sim::stock;
-use stock_manager::sim::store::{Division, SL_STOCK_POSITIONS, STOCK_POSITIONS};
-use stock_manager::sim::tracking;
-use stock_manager::sim::value::Val;
-use stock_manager::sim::writes;
 
 fn dump(d: &Division) -> Vec<(String, usize, i64, String)> {
     let mut out: Vec<_> = d
