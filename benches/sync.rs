@@ -112,15 +112,15 @@ fn measure_catalogue(
     keep: Option<&std::path::Path>,
 ) -> CatalogueFigures {
     let started = Instant::now();
-    let body = stock_manager::api::scan_catalogue::build(store, division).expect("catalogue");
+    let body = stock_manager::scanning::catalogue::build(store, division).expect("catalogue");
     let build_ms = started.elapsed().as_secs_f64() * 1000.0;
     // kept to weigh each list of it
     if let Some(path) = keep {
         std::fs::write(path, &body).expect("catalogue file");
     }
-    let gzip_bytes = stock_manager::api::scan_catalogue::gzip(&body).expect("gzip").len();
+    let gzip_bytes = stock_manager::scanning::catalogue::gzip(&body).expect("gzip").len();
     let gzip_ms = started.elapsed().as_secs_f64() * 1000.0 - build_ms;
-    let c = stock_manager::api::scan_catalogue::catalogue(store, division).expect("catalogue");
+    let c = stock_manager::scanning::catalogue::catalogue(store, division).expect("catalogue");
     let counts = format!(
         "items {}, locations {}, warehouses {}, location stock {}, warehouse stock {}, open orders {}, material lines {}",
         c.items.len(),

@@ -374,6 +374,15 @@ impl AppError {
         AppError { code: Code::Unknown, detail: None, cause: Some(cause.into()), retry_after: None }
     }
 
+    /// A throttled sign-in, password or licence attempt: how long to wait, also as `Retry-After`.
+    pub fn too_many_attempts(wait: std::time::Duration) -> Self {
+        AppError::with_message(
+            Code::TooManyRequests,
+            format!("Too many attempts, please wait {} seconds and try again", wait.as_secs().max(1)),
+        )
+        .retry_after(wait)
+    }
+
     /// Answers with `Retry-After` (whole seconds, at least 1).
     pub fn retry_after(mut self, wait: std::time::Duration) -> Self {
         self.retry_after = Some(wait.as_secs().max(1));
@@ -506,37 +515,6 @@ impl Language {
 
 /// Result type of HTTP handlers.
 pub type AppResult<T> = Result<T, AppError>;
-
-/// Turns actix's own extractor errors (bad JSON, bad query) into catalogue errors; bodies over
-/// `limit` bytes are a 413 (the limits per route class are in `crate::limits`).
-pub fn json_config(limit: usize) -> actix_web::web::JsonConfig {
-    actix_web::web::JsonConfig::default().limit(limit).error_handler(|err, _req| {
-        use actix_web::error::JsonPayloadError;
-        let app = match &err {
-            JsonPayloadError::OverflowKnownLength { .. } | JsonPayloadError::Overflow { .. } => {
-                AppError::new(Code::PayloadTooLarge)
-            }
-            JsonPayloadError::Payload(e) if crate::api::slow_bodies::too_slow(e) => AppError::new(Code::RequestTimeout),
-            JsonPayloadError::ContentType => {
-                AppError::bad_request("The input provided was bad: expected Content-Type application/json")
-            }
-            other => AppError::bad_request(format!("The input provided was bad: {other}")),
-        };
-        app.into()
-    })
-}
-
-/// Query-string extractor errors become 400s with the catalogue shape.
-pub fn query_config() -> actix_web::web::QueryConfig {
-    actix_web::web::QueryConfig::default()
-        .error_handler(|err, _req| AppError::bad_request(format!("The input provided was bad: {err}")).into())
-}
-
-/// Path extractor errors become 400s with the catalogue shape.
-pub fn path_config() -> actix_web::web::PathConfig {
-    actix_web::web::PathConfig::default()
-        .error_handler(|err, _req| AppError::bad_request(format!("The input provided was bad: {err}")).into())
-}
 
 #[cfg(test)]
 mod tests {

@@ -171,9 +171,9 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
                 None => app,
             };
             app.app_data(state.clone())
-                .app_data(error::json_config(crate::limits::JSON_BODY_MAX_FULL))
-                .app_data(error::query_config())
-                .app_data(error::path_config())
+                .app_data(crate::api::extractors::json_config(crate::limits::JSON_BODY_MAX_FULL))
+                .app_data(crate::api::extractors::query_config())
+                .app_data(crate::api::extractors::path_config())
                 .wrap(security_headers(tls))
                 .wrap(middleware::Compress::default())
                 .wrap(middleware::from_fn(crate::api::slow_bodies::pace))

@@ -1,7 +1,6 @@
 //! The shared state of every handler (databases, provider client, services) and the
 //! background schedule's view of the organizations it syncs.
 
-use crate::api;
 use crate::auth::licence::Verifier;
 use crate::auth::session::Sessions;
 use crate::auth::tier::Auth;
@@ -51,8 +50,8 @@ pub struct AppState {
     pub outbox: Arc<OutboxService>,
     /// Item pictures, one file per organization, fetched after items syncs.
     pub pictures: Arc<PictureService>,
-    /// Reverse proxies whose forwarded headers count (see `api::client`).
-    pub proxies: api::client::TrustedProxies,
+    /// Reverse proxies whose forwarded headers count (`api::client` reads them).
+    pub proxies: crate::ip_range::TrustedProxies,
     /// The last data directory write probe and when it ran (health checks reuse it a while).
     write_probe: parking_lot::Mutex<Option<(Instant, bool)>>,
     /// The token of `{data_dir}/control.json` that local admin commands (backup) present; set by
@@ -71,6 +70,11 @@ pub struct AppState {
 }
 
 impl AppState {
+    /// The print service, which the server always starts (a state built for a command may not).
+    pub fn print_service(&self) -> crate::error::AppResult<&PrintService> {
+        self.printing.as_ref().ok_or_else(|| crate::error::AppError::new(crate::error::Code::Unavailable))
+    }
+
     /// Opens the server database and builds the provider client from the configuration.
     pub fn open(config: Arc<Config>, waits: Waits, demo: bool) -> Result<Self> {
         let serverdb = Arc::new(ServerDb::open(&config.data_dir)?);
@@ -118,7 +122,7 @@ impl AppState {
                 "[admin] password is stored as plain text: store its hash instead (stock-manager hash-password)"
             );
         }
-        let proxies = api::client::TrustedProxies::from_config(&config.server.trusted_proxies);
+        let proxies = crate::ip_range::TrustedProxies::from_config(&config.server.trusted_proxies);
         let restart = Arc::new(tokio::sync::Notify::new());
         let first_run = crate::setup::needed(&config)
             .then(|| Arc::new(crate::setup::FirstRun::new(config.settings_file(), restart.clone())));

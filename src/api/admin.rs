@@ -21,7 +21,7 @@ pub fn routes(r: &mut Router) {
     });
     r.public("/admin/sessions", |res| {
         res.get(sessions)
-            .list::<super::sessions::UserSessions>(
+            .list::<crate::auth::users::UserSessions>(
                 200,
                 "Every signed-in user of every organization (only to this host's own command)",
             )
@@ -29,7 +29,7 @@ pub fn routes(r: &mut Router) {
     });
     r.public("/admin/sessions/{user}", |res| {
         res.delete(end_sessions)
-            .json::<super::sessions::Ended>(200, "The user's sessions are ended (only to this host's own command)")
+            .json::<crate::auth::users::Ended>(200, "The user's sessions are ended (only to this host's own command)")
             .fails(&[Code::NotFound])
     });
 }
@@ -44,7 +44,7 @@ async fn sessions(req: HttpRequest, state: web::Data<AppState>) -> Result<HttpRe
         return Err(not_here(&req));
     }
     let records = state.auth.sessions.live_records(now_ms()).map_err(AppError::internal)?;
-    Ok(HttpResponse::Ok().json(super::sessions::per_user(records, None)))
+    Ok(HttpResponse::Ok().json(crate::auth::users::per_user(records, None)))
 }
 
 async fn end_sessions(
@@ -56,9 +56,9 @@ async fn end_sessions(
         return Err(not_here(&req));
     }
     let user = user.into_inner();
-    let ended = super::sessions::end_user(&state, &user).map_err(AppError::internal)?;
+    let ended = crate::auth::users::end_user(&state, &user).map_err(AppError::internal)?;
     tracing::info!(%user, ended, "sessions ended from the command line");
-    Ok(HttpResponse::Ok().json(super::sessions::Ended { user, ended }))
+    Ok(HttpResponse::Ok().json(crate::auth::users::Ended { user, ended }))
 }
 
 /// Whether the request comes from this host with the control token.
@@ -96,9 +96,9 @@ async fn backup(req: HttpRequest, state: web::Data<AppState>) -> Result<HttpResp
     let guard = RemoveWhenSent(out.clone());
     let taken = {
         let (state, out) = (state.clone(), out.clone());
-        web::block(move || crate::backup::take_in_server(&state, &out)).await
+        super::blocking(move || crate::backup::take_in_server(&state, &out).map_err(AppError::internal)).await
     };
-    let manifest = taken.map_err(AppError::internal)?.map_err(AppError::internal)?;
+    let manifest = taken?;
     tracing::info!(summary = %crate::backup::describe(&manifest), "backup taken for a local command");
     let file = std::fs::File::open(&out).map_err(AppError::internal)?;
     let size = file.metadata().map_err(AppError::internal)?.len();

@@ -61,19 +61,6 @@ pub fn routes(r: &mut Router) {
     });
 }
 
-/// Where the provider sends the browser back: `{public_url}/callback`, else this server as the
-/// browser reached it.
-pub(crate) fn callback_url(state: &AppState, req: &HttpRequest) -> String {
-    let base = match &state.config.public_url {
-        Some(url) => url.trim_end_matches('/').to_string(),
-        None => {
-            let client = super::client::ClientInfo::of(req);
-            format!("{}://{}", client.scheme, client.host)
-        }
-    };
-    format!("{base}/callback")
-}
-
 /// Only local paths may be returned to after sign-in (no open redirect).
 fn local_path(path: Option<String>) -> Option<String> {
     path.filter(|p| p.starts_with('/') && !p.starts_with("//") && !p.contains('\\'))
@@ -106,7 +93,7 @@ async fn login(state: web::Data<AppState>, req: HttpRequest, q: web::Query<Login
     if q.return_to.as_ref().is_some_and(|r| r.len() > MAX_RETURN_TO) {
         return Err(AppError::bad_request(format!("returnTo is longer than {MAX_RETURN_TO} characters")));
     }
-    let redirect_uri = callback_url(&state, &req);
+    let redirect_uri = super::client::callback_url(state.config.public_url.as_deref(), &req);
     if redirect_uri.len() > MAX_CALLBACK_URL {
         return Err(AppError::bad_request("The Host header is too long"));
     }
@@ -453,17 +440,15 @@ async fn reauth(state: web::Data<AppState>, session: Session, body: web::Json<Re
     // Counted before Argon2 runs, and one verification per user and two in all at a time: 48
     // parallel wrong passwords once ran 48 verifications (19 MiB each), past the limit of 5.
     let Some(_slot) = state.auth.reauth_slots.take(&key) else {
-        return Err(too_many(Duration::from_secs(1)));
+        return Err(AppError::too_many_attempts(Duration::from_secs(1)));
     };
     if let Err(wait) = state.auth.reauth_attempts.attempt(&key, Instant::now()) {
-        return Err(too_many(wait));
+        return Err(AppError::too_many_attempts(wait));
     }
     let configured = state.config.admin.password.clone();
     let given = body.into_inner().password;
     // Argon2 takes tens of milliseconds of CPU: not on the async workers.
-    let correct = web::block(move || crate::auth::password::verify(configured.expose(), &given))
-        .await
-        .map_err(AppError::internal)?;
+    let correct = super::blocking(move || Ok(crate::auth::password::verify(configured.expose(), &given))).await?;
     if !correct {
         return Err(AppError::with_message(Code::NotAuthorized, "The password is not correct"));
     }
@@ -472,14 +457,6 @@ async fn reauth(state: web::Data<AppState>, session: Session, body: web::Json<Re
     s.record.reauth_until_ms = Some(now_ms() + REAUTH_TTL_MS);
     state.auth.sessions.save(&s.id, &s.record).map_err(AppError::internal)?;
     Ok(HttpResponse::Ok().json(view(&state, Some(&s))))
-}
-
-pub fn too_many(wait: std::time::Duration) -> AppError {
-    AppError::with_message(
-        Code::TooManyRequests,
-        format!("Too many attempts, please wait {} seconds and try again", wait.as_secs().max(1)),
-    )
-    .retry_after(wait)
 }
 
 #[cfg(test)]

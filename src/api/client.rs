@@ -8,26 +8,11 @@ use actix_web::http::header::{HOST, HeaderMap, HeaderName};
 use actix_web::{HttpRequest, web};
 use std::net::IpAddr;
 
-pub use crate::ip_range::IpRange;
+pub use crate::ip_range::{IpRange, TrustedProxies};
 
 const X_FORWARDED_FOR: HeaderName = HeaderName::from_static("x-forwarded-for");
 const X_FORWARDED_PROTO: HeaderName = HeaderName::from_static("x-forwarded-proto");
 const X_FORWARDED_HOST: HeaderName = HeaderName::from_static("x-forwarded-host");
-
-/// The proxies whose forwarded headers count.
-#[derive(Debug, Clone, Default)]
-pub struct TrustedProxies(Vec<IpRange>);
-
-impl TrustedProxies {
-    /// From the configuration (already validated; an entry that does not parse trusts nothing).
-    pub fn from_config(entries: &[String]) -> Self {
-        TrustedProxies(entries.iter().filter_map(|e| IpRange::parse(e).ok()).collect())
-    }
-
-    pub fn trusts(&self, ip: IpAddr) -> bool {
-        self.0.iter().any(|r| r.contains(ip))
-    }
-}
 
 /// What the server knows about the client of one request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -111,6 +96,19 @@ fn parse_hop(hop: &str) -> Option<IpAddr> {
         return Some(ip.to_canonical());
     }
     hop.parse::<std::net::SocketAddr>().ok().map(|a| a.ip().to_canonical())
+}
+
+/// Where the provider sends the browser back: `{public_url}/callback`, else this server as the
+/// browser reached it.
+pub(crate) fn callback_url(public_url: Option<&str>, req: &HttpRequest) -> String {
+    let base = match public_url {
+        Some(url) => url.trim_end_matches('/').to_string(),
+        None => {
+            let client = ClientInfo::of(req);
+            format!("{}://{}", client.scheme, client.host)
+        }
+    };
+    format!("{base}/callback")
 }
 
 #[cfg(test)]

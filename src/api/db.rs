@@ -3,6 +3,7 @@
 
 use super::router::Router;
 use super::scope::Org;
+use super::views::TableRow;
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::catalogue::{self, Kind};
 use crate::limits::{JOIN_MAX_CONCURRENT, JOIN_QUEUE_WAIT};
@@ -10,10 +11,7 @@ use crate::state::AppState;
 use crate::store::Query;
 use crate::store::joins::parse_joins_query;
 use actix_web::{HttpRequest, HttpResponse, web};
-use serde_json::{Map, Value, json};
-use utoipa::openapi::RefOr;
-use utoipa::openapi::schema::{ObjectBuilder, Schema};
-use utoipa::{IntoParams, ToSchema};
+use utoipa::IntoParams;
 
 pub fn routes(r: &mut Router) {
     // `joins` is registered first so it is never taken for a table name.
@@ -34,28 +32,6 @@ pub fn routes(r: &mut Router) {
             .fails(&[Code::SyncRunning, Code::TableInfo])
     });
 }
-
-/// A row of a synced or live table: the provider's record, whose fields depend on the table.
-pub struct TableRow(pub Map<String, Value>);
-
-// By hand: utoipa keeps no example on a free-form object.
-impl utoipa::PartialSchema for TableRow {
-    fn schema() -> RefOr<Schema> {
-        ObjectBuilder::new()
-            .description(Some(
-                "A row of a synced or live table: the provider's record, whose fields depend on the table",
-            ))
-            .examples([json!({
-                "ID": "0badc0de-0000-4000-8000-000000000010",
-                "Code": "RVS-PLAAT-2MM",
-                "Description": "RVS plaat 2 mm",
-                "Timestamp": 41_200_317
-            })])
-            .into()
-    }
-}
-
-impl ToSchema for TableRow {}
 
 /// PostgREST-style reading of a table. Beside these, any of the table's columns filters as
 /// `column=op.value` (`eq`, `neq`, `gt`, `gte`, `lt`, `lte`, `like`, `ilike`, `in`, `is`, with
@@ -115,9 +91,7 @@ async fn read(
     let ep = stored_table(&table)?;
     let query = Query::parse(req.query_string())?;
     let store = state.stores.get(org.division)?;
-    let page = web::block(move || store.query(ep.table, &query))
-        .await
-        .map_err(|e| AppError::new(Code::TableInfo).caused_by(anyhow::anyhow!("{e}")))??;
+    let page = super::blocking(move || Ok(store.query(ep.table, &query)?)).await?;
     Ok(json(page.into_json()))
 }
 
@@ -146,9 +120,7 @@ async fn joins(state: web::Data<AppState>, org: Org, req: HttpRequest) -> AppRes
             ));
         }
     };
-    let body = web::block(move || store.query_joins(ep.table, &query, &specs, flatten))
-        .await
-        .map_err(|e| AppError::new(Code::TableInfo).caused_by(anyhow::anyhow!("{e}")))??;
+    let body = super::blocking(move || Ok(store.query_joins(ep.table, &query, &specs, flatten)?)).await?;
     Ok(json(body))
 }
 
@@ -166,8 +138,6 @@ async fn clear(state: web::Data<AppState>, org: Org, table: web::Path<String>) -
         return Err(AppError::new(Code::SyncRunning));
     }
     let store = state.stores.get(org.division)?;
-    web::block(move || store.clear_table(ep.table))
-        .await
-        .map_err(|e| AppError::new(Code::TableInfo).caused_by(anyhow::anyhow!("{e}")))??;
+    super::blocking(move || Ok(store.clear_table(ep.table)?)).await?;
     Ok(HttpResponse::NoContent().finish())
 }

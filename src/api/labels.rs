@@ -6,9 +6,9 @@
 //! item labels are made from the local copy: a WARNING whose first message names the copy's time.
 //! Goods receipts are not in the copy: they answer that Exact Online cannot be reached.
 
-use super::printers::{JobView, job_view, service};
 use super::router::Router;
 use super::scope::Org;
+use super::views::{JobView, job_view};
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::ExactError;
 use crate::labels::{
@@ -239,10 +239,7 @@ async fn pdf(state: web::Data<AppState>, org: Org, body: web::Json<LabelBody>) -
     let summary = result_header(batch.status, batch.label_count(), &batch.messages);
     let filename = format!("labels-{}.pdf", batch.label_type.name());
     // Rendering is CPU work: keep it off the request threads.
-    let pdf = web::block(move || render_pdf(&templates, &batch))
-        .await
-        .map_err(AppError::internal)?
-        .map_err(AppError::from)?;
+    let pdf = super::blocking(move || Ok(render_pdf(&templates, &batch)?)).await?;
     Ok(HttpResponse::Ok()
         .content_type("application/pdf")
         .insert_header((header::CONTENT_DISPOSITION, format!("inline; filename=\"{filename}\"")))
@@ -261,7 +258,7 @@ async fn print(state: web::Data<AppState>, org: Org, body: web::Json<LabelBody>)
         .ok_or_else(|| AppError::bad_request("Name the printer to print on (`printer`)"))?
         .to_string();
     let copies = checked_copies(copies)?;
-    let service = service(&state)?;
+    let service = state.print_service()?;
     // A wrong printer is told before Exact Online is asked for anything.
     let found = service.registry().get(&printer).ok_or_else(|| PrintError::UnknownPrinter(printer.clone()))?;
     if !found.accepted {
@@ -280,9 +277,8 @@ async fn print(state: web::Data<AppState>, org: Org, body: web::Json<LabelBody>)
     // Laying out up to the job limit's labels is CPU work: keep it off the request threads.
     let (id, batch) = {
         let service = service.clone();
-        web::block(move || service.submit_for(Some(org.division), &printer, &batch).map(|id| (id, batch)))
-            .await
-            .map_err(AppError::internal)??
+        super::blocking(move || Ok(service.submit_for(Some(org.division), &printer, &batch).map(|id| (id, batch))?))
+            .await?
     };
     let job = service.status(id)?.ok_or_else(|| AppError::internal(anyhow::anyhow!("job {id} vanished")))?;
     let result = LabelResult { status: batch.status, labels: batch.label_count(), messages: &batch.messages };

@@ -2,8 +2,8 @@
 //! (ed25519, see `auth::licence`) for the session's organization and completes the login process.
 //! Failed attempts are throttled per client address and per user.
 
-use super::auth::too_many;
 use super::router::Router;
+use crate::auth::licence::LicenceExpiry;
 use crate::auth::orgs;
 use crate::auth::tier::{Session, today};
 use crate::error::{AppError, AppResult, Code};
@@ -47,14 +47,6 @@ struct Activated {
     organization_details: OrganizationDetails,
 }
 
-/// When a licence ends.
-#[derive(Serialize, ToSchema)]
-pub struct LicenceExpiry {
-    /// The last day the licence holds, or null for no end.
-    #[schema(value_type = Option<String>, format = Date, example = "2027-12-31")]
-    pub expires: Option<chrono::NaiveDate>,
-}
-
 async fn activate(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -76,7 +68,7 @@ async fn activate(
     for key in &keys {
         if let Err(wait) = state.auth.licence_attempts.check(key, now) {
             tracing::warn!(division = r.division, "licence activation throttled");
-            return Err(too_many(wait));
+            return Err(AppError::too_many_attempts(wait));
         }
     }
     let verifier =

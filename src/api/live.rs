@@ -17,7 +17,7 @@ pub fn routes(r: &mut Router) {
     r.full("/exact/live/{table}", |res| {
         res.get(read)
             .query::<LiveQuery>()
-            .list::<super::db::TableRow>(
+            .list::<super::views::TableRow>(
                 200,
                 "The table's rows; a copy kept from an earlier read says when it was fetched in X-Data-As-Of",
             )

@@ -22,8 +22,6 @@ async fn rows(state: web::Data<AppState>, org: Org) -> AppResult<HttpResponse> {
     // what the outbox still has to issue is needed no more: it is on its way to Exact
     let open = state.outbox.open_entries(org.division).map_err(|e| AppError::new(Code::TableInfo).caused_by(e))?;
     let queued = crate::issued::queued(&open);
-    let body = web::block(move || material_rows(&store, &queued))
-        .await
-        .map_err(|e| AppError::new(Code::TableInfo).caused_by(anyhow::anyhow!("{e}")))??;
+    let body = super::blocking(move || Ok(material_rows(&store, &queued)?)).await?;
     Ok(HttpResponse::Ok().json(body))
 }

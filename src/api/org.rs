@@ -2,9 +2,9 @@
 //! `/exact/divisionDetails`, `/exact/divisions`), `/organizationDetails`, `/checkUser`, and the
 //! preference and permission writes.
 
-use super::licence::LicenceExpiry;
 use super::router::Router;
 use crate::auth::accounts::AccountView;
+use crate::auth::licence::LicenceExpiry;
 use crate::auth::tier::{Session, today};
 use crate::auth::{accounts, orgs};
 use crate::error::{AppError, AppResult, Code};

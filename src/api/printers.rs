@@ -9,9 +9,10 @@
 
 use super::router::Router;
 use super::scope::Org;
+use super::views::{JobView, job_view};
 use crate::auth::tier::Session;
 use crate::error::{AppError, AppResult, Code};
-use crate::printing::{Cancelled, JobState, PrintJob, PrintService, Printer, PrinterCapabilities};
+use crate::printing::{Cancelled, PrintJob, PrintService, Printer, PrinterCapabilities};
 use crate::serverdb::{ACCEPTED_PRINTERS, AcceptedPrinter};
 use crate::state::AppState;
 use actix_web::{HttpResponse, web};
@@ -55,11 +56,6 @@ pub fn routes(r: &mut Router) {
             .empty(204, "The printer no longer receives jobs")
             .fails(&[Code::NotFound])
     });
-}
-
-/// The print service, which the server always starts.
-pub(crate) fn service(state: &AppState) -> AppResult<&PrintService> {
-    state.printing.as_ref().ok_or_else(|| AppError::new(Code::Unavailable))
 }
 
 /// A printer with what it says of itself.
@@ -114,74 +110,9 @@ fn unreachable_view(printer: Printer, message: String) -> PrinterView {
 }
 
 async fn list(state: web::Data<AppState>, _org: Org) -> AppResult<HttpResponse> {
-    let service = service(&state)?;
+    let service = state.print_service()?;
     let views = futures_util::future::join_all(service.printers().into_iter().map(|p| describe(service, p))).await;
     Ok(HttpResponse::Ok().json(views))
-}
-
-/// A job as the user sees it: no label data, the state in words.
-#[derive(Serialize, ToSchema)]
-pub(crate) struct JobView<'a> {
-    #[schema(example = 17)]
-    id: u64,
-    #[schema(example = "Zebra magazijn")]
-    printer: &'a str,
-    /// The label type's name.
-    #[schema(example = "electrical-72001926")]
-    label_type: &'static str,
-    #[schema(example = "Shop order 24005")]
-    title: &'a str,
-    #[schema(example = 12)]
-    labels: usize,
-    state: JobState,
-    /// The state in words.
-    #[schema(example = "Waiting for printer")]
-    state_text: &'static str,
-    /// A cancel was asked for and is on its way (the job is rendering, being sent or printing).
-    cancelling: bool,
-    /// The printer's message, or why the job failed.
-    #[schema(required = true)]
-    message: Option<&'a str>,
-    attempts: u32,
-    /// The document format sent (`application/pdf` or `image/pwg-raster`).
-    #[schema(example = "application/pdf")]
-    #[schema(required = true)]
-    format: Option<&'a str>,
-    /// The job's number at the printer.
-    #[schema(required = true)]
-    printer_job_id: Option<i32>,
-    #[schema(value_type = String, format = DateTime, example = "2026-11-21T08:30:00Z")]
-    created: chrono::DateTime<chrono::Utc>,
-    #[schema(value_type = String, format = DateTime, example = "2026-11-21T08:30:04Z")]
-    updated: chrono::DateTime<chrono::Utc>,
-}
-
-pub(crate) fn job_view(job: &PrintJob) -> JobView<'_> {
-    JobView {
-        id: job.id,
-        printer: &job.printer,
-        label_type: job.label_type.name(),
-        title: &job.title,
-        labels: job.records.iter().map(|r| r.print_count as usize).sum(),
-        state: job.state,
-        state_text: match job.state {
-            JobState::Queued => "Queued",
-            JobState::WaitingForPrinter => "Waiting for printer",
-            JobState::Rendering => "Rendering",
-            JobState::Sending => "Sending",
-            JobState::Printing => "Printing",
-            JobState::Completed => "Completed",
-            JobState::Failed => "Failed",
-            JobState::Cancelled => "Cancelled",
-        },
-        cancelling: false,
-        message: job.message.as_deref(),
-        attempts: job.attempts,
-        format: job.format.as_deref(),
-        printer_job_id: job.ipp_job_id,
-        created: job.created,
-        updated: job.updated,
-    }
 }
 
 /// The job as shown, with whether a cancel is on its way.
@@ -190,7 +121,7 @@ fn followed_view<'a>(service: &PrintService, job: &'a PrintJob) -> JobView<'a> {
 }
 
 async fn jobs(state: web::Data<AppState>, org: Org) -> AppResult<HttpResponse> {
-    let service = service(&state)?;
+    let service = state.print_service()?;
     let all = service.list()?;
     let mine: Vec<JobView> = all
         .iter()
@@ -204,7 +135,7 @@ async fn jobs(state: web::Data<AppState>, org: Org) -> AppResult<HttpResponse> {
 async fn job(state: web::Data<AppState>, org: Org, id: web::Path<u64>) -> AppResult<HttpResponse> {
     let id = id.into_inner();
     // Another organization's job is answered like a missing one.
-    let service = service(&state)?;
+    let service = state.print_service()?;
     match service.status(id)? {
         Some(job) if job.division == Some(org.division) => Ok(HttpResponse::Ok().json(followed_view(service, &job))),
         _ => Err(AppError::with_message(Code::NotFound, format!("No print job {id}"))),
@@ -213,7 +144,7 @@ async fn job(state: web::Data<AppState>, org: Org, id: web::Path<u64>) -> AppRes
 
 async fn cancel(state: web::Data<AppState>, org: Org, session: Session, id: web::Path<u64>) -> AppResult<HttpResponse> {
     let id = id.into_inner();
-    let service = service(&state)?;
+    let service = state.print_service()?;
     let not_found = || AppError::with_message(Code::NotFound, format!("No print job {id}"));
     // Another organization's job is answered like a missing one, and left alone.
     match service.status(id)? {
@@ -240,7 +171,7 @@ async fn accept(
     session: Session,
     body: web::Json<PrinterName>,
 ) -> AppResult<HttpResponse> {
-    let service = service(&state)?;
+    let service = state.print_service()?;
     let name = body.name.trim();
     let uri = service.registry().accept(name).ok_or_else(|| {
         AppError::with_message(Code::NotFound, format!("No printer '{name}' was found on the network"))
@@ -258,7 +189,7 @@ async fn withdraw(
     session: Session,
     body: web::Json<PrinterName>,
 ) -> AppResult<HttpResponse> {
-    let service = service(&state)?;
+    let service = state.print_service()?;
     let name = body.name.trim();
     state.serverdb.remove(ACCEPTED_PRINTERS, name).map_err(AppError::internal)?;
     if !service.registry().withdraw(name) {

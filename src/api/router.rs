@@ -202,7 +202,7 @@ impl<'a> Router<'a> {
             RouteInfo { tier, path, methods, keyed: res.keyed, ops: res.ops, integer_params: res.integer_params };
         self.table.push(info);
         let (Some(cfg), Some(resource)) = (self.cfg.as_deref_mut(), res.inner) else { return };
-        let resource = resource.app_data(crate::error::json_config(json_body_max(tier)));
+        let resource = resource.app_data(super::extractors::json_config(json_body_max(tier)));
         let admin_methods: Vec<&'static str> = info_admin_methods(self.table.last());
         match tier {
             Tier::Public => {

@@ -9,24 +9,17 @@
 //! the end. Here the open orders come first (few, whatever the history), then their lines of the
 //! item, so the answer is complete however long the item's history is.
 
+use super::blocking;
 use super::router::Router;
 use super::scope::Org;
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::odata;
+use crate::scanning::open_orders_needing;
 use crate::state::AppState;
-use crate::store::{OrgStore, StoreResult};
 use actix_web::{HttpResponse, web};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::HashMap;
 use utoipa::{IntoParams, ToSchema};
-
-/// Shop order statuses that still take materials: 10 open, 20 in process (spec §3).
-pub const ACTIVE_SHOP_ORDER_STATUSES: &str = "in.(10,20)";
-/// Material plan lines of Type 1 are materials (2 are by-products).
-pub const PLAN_TYPE_MATERIAL: &str = "eq.1";
-/// Order ids per material-line query: keeps each `in.(…)` list short.
-const ORDERS_PER_QUERY: usize = 100;
 
 pub fn routes(r: &mut Router) {
     r.full("/scanning/ordersNeeding", |res| {
@@ -66,51 +59,7 @@ async fn orders_needing(state: web::Data<AppState>, org: Org, q: web::Query<Need
     // what the outbox still has to issue counts as issued already: a worker must not issue twice
     let open = state.outbox.open_entries(org.division).map_err(|e| AppError::new(Code::TableInfo).caused_by(e))?;
     let queued = crate::issued::queued(&open);
-    let pairs = web::block(move || open_orders_needing(&store, &item, &queued))
-        .await
-        .map_err(|e| AppError::new(Code::TableInfo).caused_by(anyhow::anyhow!("{e}")))??;
+    let pairs = blocking(move || Ok(open_orders_needing(&store, &item, &queued)?)).await?;
     let body: Vec<OrderNeeding> = pairs.into_iter().map(|(order, plan)| OrderNeeding { order, plan }).collect();
     Ok(HttpResponse::Ok().json(body))
-}
-
-fn text_of(row: &Value, key: &str) -> Option<String> {
-    row.get(key).and_then(Value::as_str).map(str::to_ascii_lowercase)
-}
-
-/// The open and in-process shop orders with a material line of `item`, each paired with that
-/// line (an order that needs the item on two lines comes twice), by shop order number.
-pub fn open_orders_needing(
-    store: &OrgStore,
-    item: &str,
-    queued: &HashMap<String, f64>,
-) -> StoreResult<Vec<(Value, Value)>> {
-    let mut orders = store.all_rows("shopOrders", &[("Status", ACTIVE_SHOP_ORDER_STATUSES)])?;
-    orders.sort_by_key(|o| o.get("ShopOrderNumber").and_then(Value::as_i64).unwrap_or(i64::MAX));
-    let ids: Vec<String> = orders.iter().filter_map(|o| text_of(o, "ID")).filter(|id| odata::is_guid(id)).collect();
-    let item_filter = format!("eq.{item}");
-    let mut plans = Vec::new();
-    for chunk in ids.chunks(ORDERS_PER_QUERY) {
-        let in_list = format!("in.({})", chunk.join(","));
-        plans.extend(store.all_rows(
-            "shopOrderMaterialPlans",
-            &[("ShopOrder", in_list.as_str()), ("Item", item_filter.as_str()), ("Type", PLAN_TYPE_MATERIAL)],
-        )?);
-    }
-    crate::issued::attach(store, &mut plans)?;
-    crate::issued::attach_queued(&mut plans, queued);
-    let mut by_order: HashMap<String, Vec<Value>> = HashMap::new();
-    for plan in plans {
-        if let Some(order) = text_of(&plan, "ShopOrder") {
-            by_order.entry(order).or_default().push(plan);
-        }
-    }
-    let mut out = Vec::new();
-    for order in orders {
-        let Some(mut lines) = text_of(&order, "ID").and_then(|id| by_order.remove(&id)) else { continue };
-        lines.sort_by_key(|p| p.get("LineNumber").and_then(Value::as_i64).unwrap_or(i64::MAX));
-        for plan in lines {
-            out.push((order.clone(), plan));
-        }
-    }
-    Ok(out)
 }

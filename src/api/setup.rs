@@ -116,7 +116,7 @@ async fn status(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
     HttpResponse::Ok().insert_header(("Cache-Control", "no-store")).json(SetupStatus {
         needed: true,
         restarting: None,
-        redirect_url: Some(super::auth::callback_url(&state, &req)),
+        redirect_url: Some(super::client::callback_url(state.config.public_url.as_deref(), &req)),
         base_url: Some(state.config.provider.base_url.clone()),
         client_id: Some(state.config.provider.client_id.clone()),
         hosts: Some(hosts),
@@ -155,7 +155,7 @@ async fn test(state: web::Data<AppState>, req: HttpRequest, body: web::Json<Setu
     let body = body.into_inner();
     let key = super::client::ClientInfo::of(&req).ip.map(|ip| ip.to_string()).unwrap_or_default();
     let now = Instant::now();
-    first_run.attempts.check(&key, now).map_err(super::auth::too_many)?;
+    first_run.attempts.check(&key, now).map_err(AppError::too_many_attempts)?;
     if !first_run.code_matches(&body.setup_code) {
         first_run.attempts.fail(&key, now);
         tracing::warn!("first-run setup refused: wrong setup code");
@@ -178,7 +178,7 @@ async fn test(state: web::Data<AppState>, req: HttpRequest, body: web::Json<Setu
         return Err(AppError::bad_request(problem));
     }
     reachable(&base_url).await?;
-    let redirect_uri = super::auth::callback_url(&state, &req);
+    let redirect_uri = super::client::callback_url(state.config.public_url.as_deref(), &req);
     let pending = FirstRun::new_pending(client_id, Secret::new(client_secret), base_url, redirect_uri);
     let oauth = OAuthClient::new(http()?, &pending.base_url, &pending.client_id, pending.client_secret.clone());
     let authorize_url = oauth.authorize_url(&pending.redirect_uri, &pending.state);

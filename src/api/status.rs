@@ -35,8 +35,7 @@ async fn status(state: web::Data<AppState>, session: Session) -> AppResult<HttpR
     let division = session.record.division;
     let outbox = state.outbox.counts(division).map_err(AppError::internal)?;
     let store = state.stores.get(division)?;
-    let dropped_properties =
-        web::block(move || dropped::all(&store)).await.map_err(|e| AppError::internal(anyhow::anyhow!("{e}")))??;
+    let dropped_properties = super::blocking(move || Ok(dropped::all(&store)?)).await?;
     Ok(HttpResponse::Ok().insert_header(("Cache-Control", "no-store")).json(ServerStatus {
         provider: state.exact.provider_status(),
         outbox,

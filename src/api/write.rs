@@ -7,22 +7,22 @@
 //! path of the session's division, following `__next`, under the live-read deadline
 //! (`crate::live`).
 
-use super::hours::{self, Claimed};
 use super::idempotency::{self, IdempotencyKey, RequestKey};
 use super::peer_gone::unless_gone;
 use super::router::{Res, Router};
-use super::{locations, references};
 use crate::auth::tier::Session;
 use crate::error::{AppError, AppResult, Code};
+use crate::hours::{self, Claimed};
 use crate::live::{AS_OF_HEADER, direct};
 use crate::outbox::actions::{self, Actor, Invalid};
 use crate::outbox::bodies::{
     ByProductReceipt, GenericWrite, GoodsReceipt, MaterialIssues, SalesOrderLineUpdate, ShopOrderReceipt,
     ShopOrderUpdate, StockCount, WarehouseTransfer,
 };
-use crate::outbox::reserve;
 use crate::outbox::store::{KeptAnswer, KeyRecord};
 use crate::outbox::{Entry, KeyState, Keyed, Method, QueueCounts, State};
+use crate::outbox::{locations, reserve};
+use crate::scanning::references;
 use crate::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};

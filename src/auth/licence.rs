@@ -162,6 +162,14 @@ impl Verifier {
     }
 }
 
+/// When a licence ends.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct LicenceExpiry {
+    /// The last day the licence holds, or null for no end.
+    #[schema(value_type = Option<String>, format = Date, example = "2027-12-31")]
+    pub expires: Option<chrono::NaiveDate>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,3 +10,4 @@ pub mod session;
 pub mod sessions_cli;
 pub mod throttle;
 pub mod tier;
+pub mod users;

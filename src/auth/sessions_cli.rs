@@ -5,7 +5,7 @@
 //! they work on `server.redb` directly.
 
 use super::session::Sessions;
-use crate::api::sessions::{Ended, UserSessions, per_user};
+use super::users::{Ended, UserSessions, per_user};
 use crate::backup::control;
 use crate::config::Config;
 use crate::exact::oauth::now_ms;

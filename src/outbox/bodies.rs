@@ -7,7 +7,7 @@
 //! Dates are taken as `2026-11-21`, `2026-11-21T08:30:00` or the provider's `/Date(ms)/`; GUIDs
 //! in any case. Quantities may also come as numeric text. Where a scanned booking names an item,
 //! shop order or material line, a scan catalogue's name for it may stand in for its GUID
-//! (`crate::api::references`).
+//! (`crate::scanning::references`).
 
 use serde::Deserialize;
 use utoipa::ToSchema;

@@ -8,6 +8,7 @@
 pub mod actions;
 pub mod bodies;
 pub mod entry;
+pub mod locations;
 pub mod numbers;
 pub mod reserve;
 pub mod store;

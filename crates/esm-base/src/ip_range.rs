@@ -39,6 +39,21 @@ impl IpRange {
     }
 }
 
+/// The proxies whose forwarded headers count.
+#[derive(Debug, Clone, Default)]
+pub struct TrustedProxies(Vec<IpRange>);
+
+impl TrustedProxies {
+    /// From the configuration (already validated; an entry that does not parse trusts nothing).
+    pub fn from_config(entries: &[String]) -> Self {
+        TrustedProxies(entries.iter().filter_map(|e| IpRange::parse(e).ok()).collect())
+    }
+
+    pub fn trusts(&self, ip: IpAddr) -> bool {
+        self.0.iter().any(|r| r.contains(ip))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
