@@ -4,8 +4,7 @@ import { call, type Schema } from './contract.ts'
 export type Preferences = Record<string, unknown>
 
 /** Replaces the user's own preferences (send the whole object). */
-export const updateUserPreferences = (uuid: string, preferences: Preferences) =>
-  call('put', '/updatePreferences', { body: { uuid, preferences } })
+export const updateUserPreferences = (uuid: string, preferences: Preferences) => call('put', '/updatePreferences', { body: { uuid, preferences } })
 
 /** Replaces the organization's preferences; answers the organization details. */
 export const updateOrganizationPreferences = (uuid: string, preferences: Preferences) =>

@@ -33,12 +33,7 @@ export function ConfirmDialog({ message, children, noLabel, yesLabel, onNo, onYe
       </p>
       {children && <div className="mb-6 max-h-[50vh] overflow-y-auto">{children}</div>}
       <div className="flex justify-end gap-3">
-        <button
-          type="button"
-          autoFocus
-          onClick={onNo}
-          className="rounded border border-slate-300 px-4 py-2 hover:bg-slate-100"
-        >
+        <button type="button" autoFocus onClick={onNo} className="rounded border border-slate-300 px-4 py-2 hover:bg-slate-100">
           {noLabel}
         </button>
         <button type="button" onClick={onYes} className="rounded bg-red-700 px-4 py-2 text-white hover:bg-red-800">

@@ -36,7 +36,6 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
   }
 }
 
-
 function ErrorScreen({ error, onDone }: { error: unknown; onDone: () => void }) {
   const navigate = useNavigate()
   const endSession = useEndSession()

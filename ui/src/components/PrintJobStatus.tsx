@@ -65,7 +65,8 @@ export function PrintJobStatus({ job: sent, onEnd }: { job: PrintJob; onEnd?: (j
     told.current = job.id
     onEnd?.(job)
   }, [ended, job, onEnd])
-  const reason = job.state === 'failed' ? t('labels.jobReason', { message: job.message ?? t('labels.jobNoReason') }) : job.state === 'completed' ? null : job.message
+  const reason =
+    job.state === 'failed' ? t('labels.jobReason', { message: job.message ?? t('labels.jobNoReason') }) : job.state === 'completed' ? null : job.message
 
   return (
     <div role="status" className={`flex flex-col gap-1 rounded-md p-3 ${tone(job.state)}`} data-testid="print-job-status" data-state={job.state}>

@@ -31,7 +31,10 @@ function guarded(client = createQueryClient(), offline?: boolean) {
 }
 
 function renderAt(s: Session) {
-  vi.stubGlobal('fetch', vi.fn(async () => json(s)))
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => json(s)),
+  )
   render(guarded())
 }
 

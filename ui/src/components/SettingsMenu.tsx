@@ -35,10 +35,10 @@ export function SettingsMenu({ session }: { session: Session }) {
           {menuRoutes()
             .filter((r) => mayEnter(r.access, session, Date.now()))
             .map((r) => (
-            <Link key={r.path} role="menuitem" to={withDivision(r.path, session)} className={item} onClick={close}>
-              {t(r.menu)}
-            </Link>
-          ))}
+              <Link key={r.path} role="menuitem" to={withDivision(r.path, session)} className={item} onClick={close}>
+                {t(r.menu)}
+              </Link>
+            ))}
           <hr className="my-1 border-slate-200" />
           <button
             type="button"

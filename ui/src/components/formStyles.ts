@@ -1,6 +1,5 @@
 // Tailwind classes shared by the shop-floor forms: touch targets of at least 44 px on handhelds.
-export const inputClass =
-  'min-h-11 w-full rounded border border-slate-300 bg-white px-3 py-2 text-base focus:ring-2 focus:ring-sky-600 focus:outline-none'
+export const inputClass = 'min-h-11 w-full rounded border border-slate-300 bg-white px-3 py-2 text-base focus:ring-2 focus:ring-sky-600 focus:outline-none'
 export const primaryButton =
   'min-h-11 rounded bg-sky-800 px-4 py-2 font-medium text-white hover:bg-sky-900 focus:ring-2 focus:ring-sky-600 focus:ring-offset-2 focus:outline-none disabled:opacity-50'
 export const secondaryButton =

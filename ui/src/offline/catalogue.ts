@@ -217,10 +217,12 @@ export class ScanCatalogue {
 
   /** The warehouses that keep no storage locations: the pickers offer them as a whole. */
   unlocatedWarehouses(): WarehouseRef[] {
-    return (this.w.warehouses.unlocated ?? []).map((i) => {
-      const wh = this.warehouse(i)
-      return { ID: wh.id ?? '', Code: wh.code, Description: wh.description, UseStorageLocations: 0 }
-    }).filter((w) => w.ID)
+    return (this.w.warehouses.unlocated ?? [])
+      .map((i) => {
+        const wh = this.warehouse(i)
+        return { ID: wh.id ?? '', Code: wh.code, Description: wh.description, UseStorageLocations: 0 }
+      })
+      .filter((w) => w.ID)
   }
 
   /** Every storage location known, for `classifyScan` and the location pickers. */

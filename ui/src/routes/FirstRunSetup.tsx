@@ -97,25 +97,11 @@ export function FirstRunSetup({ status }: { status: SetupNeeded }) {
         </label>
         <label className={labelClass}>
           {t('setup.clientId')}
-          <input
-            className={inputClass}
-            value={clientId}
-            onChange={(e) => setClientId(e.target.value)}
-            autoComplete="off"
-            spellCheck={false}
-            required
-          />
+          <input className={inputClass} value={clientId} onChange={(e) => setClientId(e.target.value)} autoComplete="off" spellCheck={false} required />
         </label>
         <label className={labelClass}>
           {t('setup.clientSecret')}
-          <input
-            className={inputClass}
-            type="password"
-            value={clientSecret}
-            onChange={(e) => setClientSecret(e.target.value)}
-            autoComplete="off"
-            required
-          />
+          <input className={inputClass} type="password" value={clientSecret} onChange={(e) => setClientSecret(e.target.value)} autoComplete="off" required />
         </label>
         {error && (
           <p role="alert" className="rounded bg-red-50 p-3 text-sm text-red-800">
@@ -182,9 +168,7 @@ export function SetupReturn({ code, state }: { code: string; state: string }) {
   return (
     <section className="m-auto max-w-md rounded-lg bg-white p-6 text-center shadow">
       <h1 className="mb-2 text-lg font-semibold text-green-800">{t('setup.done')}</h1>
-      <p className="mb-4 text-slate-700">
-        {t('setup.doneDetail', { user: finish.data.userName || '?', file: finish.data.settingsFile })}
-      </p>
+      <p className="mb-4 text-slate-700">{t('setup.doneDetail', { user: finish.data.userName || '?', file: finish.data.settingsFile })}</p>
       {ready ? (
         <button type="button" className={primaryButton} onClick={() => window.location.assign(loginUrl())}>
           {t('setup.signIn')}

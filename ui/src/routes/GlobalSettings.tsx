@@ -1,14 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import type { Session } from '../api/auth.ts'
-import {
-  getOrganizationAccounts,
-  getPrinters,
-  updateOrganizationPreferences,
-  usablePrinters,
-  type OrgAccount,
-  type Preferences,
-} from '../api/org.ts'
+import { getOrganizationAccounts, getPrinters, updateOrganizationPreferences, usablePrinters, type OrgAccount, type Preferences } from '../api/org.ts'
 import { liveKeys, queryKeys, useDivision, useSession } from '../api/queries.ts'
 import { liveGet } from '../api/db.ts'
 import { LoadingScreen } from '../components/LoadingScreen.tsx'
@@ -52,9 +45,7 @@ export function readSettings(p: Preferences, syncIntervalDefault = 15): OrgSetti
     label_type_item: str('label_type_item', 'electrical-72001926'),
     label_type_receipt: str('label_type_receipt', 'receipts'),
     label_copies: num('label_copies', 1),
-    label_skipped_warehouses: Array.isArray(p.label_skipped_warehouses)
-      ? p.label_skipped_warehouses.filter((c): c is string => typeof c === 'string')
-      : [],
+    label_skipped_warehouses: Array.isArray(p.label_skipped_warehouses) ? p.label_skipped_warehouses.filter((c): c is string => typeof c === 'string') : [],
   }
 }
 
@@ -123,7 +114,12 @@ function Form({ session }: { session: Session }) {
   const intervalDefault = session.syncIntervalDefault ?? 15
   const [form, setForm] = useState<OrgSettings>(() => readSettings(prefs, intervalDefault))
   const printers = useQuery({ queryKey: queryKeys.printers, queryFn: getPrinters, enabled: hasFullAccess(session), retry: false })
-  const accounts = useQuery({ queryKey: queryKeys.organizationAccounts(session.division), queryFn: getOrganizationAccounts, enabled: hasFullAccess(session), retry: false })
+  const accounts = useQuery({
+    queryKey: queryKeys.organizationAccounts(session.division),
+    queryFn: getOrganizationAccounts,
+    enabled: hasFullAccess(session),
+    retry: false,
+  })
   const save = useMutation({
     // unknown keys other screens keep in the preferences are carried over
     mutationFn: () => updateOrganizationPreferences(session.organizationDetails.uuid, toSave(prefs, form, intervalDefault)),
@@ -160,137 +156,132 @@ function Form({ session }: { session: Session }) {
     <form onSubmit={submit} onChange={() => save.reset()} className="flex flex-col gap-4">
       {readOnly && <AdminNotice session={session} what={t('admin.settings')} />}
       <fieldset disabled={readOnly} className="contents">
-      <section className={section} aria-labelledby="gs-planning">
-        <h2 id="gs-planning" className="font-semibold">
-          {t('global.planning')}
-        </h2>
-        <label className="flex items-center gap-2 text-sm">
-          <input
-            type="checkbox"
-            checked={form.weekends_disabled}
-            onChange={(e) => setForm({ ...form, weekends_disabled: e.target.checked })}
-          />
-          {t('global.weekendsDisabled')}
-        </label>
-      </section>
-      <section className={section} aria-labelledby="gs-sync">
-        <h2 id="gs-sync" className="font-semibold">
-          {t('global.sync')}
-        </h2>
-        <label className={field}>
-          {t('global.syncInterval')}
-          <input
-            type="number"
-            min={0}
-            max={1440}
-            step={1}
-            value={Number.isNaN(form.sync_interval_minutes) ? '' : form.sync_interval_minutes}
-            onChange={(e) => setForm({ ...form, sync_interval_minutes: e.target.valueAsNumber })}
-            aria-invalid={!intervalOk}
-            className={`${input} w-32`}
-          />
-        </label>
-        <p className="text-sm text-slate-600">{t('global.syncIntervalDefault', { minutes: intervalDefault })}</p>
-        {!intervalOk && (
-          <p role="alert" className="text-sm text-red-700">
-            {t('global.invalidInterval')}
+        <section className={section} aria-labelledby="gs-planning">
+          <h2 id="gs-planning" className="font-semibold">
+            {t('global.planning')}
+          </h2>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" checked={form.weekends_disabled} onChange={(e) => setForm({ ...form, weekends_disabled: e.target.checked })} />
+            {t('global.weekendsDisabled')}
+          </label>
+        </section>
+        <section className={section} aria-labelledby="gs-sync">
+          <h2 id="gs-sync" className="font-semibold">
+            {t('global.sync')}
+          </h2>
+          <label className={field}>
+            {t('global.syncInterval')}
+            <input
+              type="number"
+              min={0}
+              max={1440}
+              step={1}
+              value={Number.isNaN(form.sync_interval_minutes) ? '' : form.sync_interval_minutes}
+              onChange={(e) => setForm({ ...form, sync_interval_minutes: e.target.valueAsNumber })}
+              aria-invalid={!intervalOk}
+              className={`${input} w-32`}
+            />
+          </label>
+          <p className="text-sm text-slate-600">{t('global.syncIntervalDefault', { minutes: intervalDefault })}</p>
+          {!intervalOk && (
+            <p role="alert" className="text-sm text-red-700">
+              {t('global.invalidInterval')}
+            </p>
+          )}
+          <label className={field}>
+            {t('global.syncAccount')}
+            <select
+              value={form.sync_account}
+              onChange={(e) => setForm({ ...form, sync_account: e.target.value })}
+              aria-describedby="gs-sync-account-help"
+              className={input}
+            >
+              <option value="">{t('global.syncAccountAuto')}</option>
+              {accounts.data?.accounts.map((a) => (
+                <option key={a.user} value={a.user}>
+                  {accountLabel(a)}
+                </option>
+              ))}
+              {form.sync_account && !accounts.data?.accounts.some((a) => a.user === form.sync_account) && (
+                <option value={form.sync_account}>{form.sync_account}</option>
+              )}
+            </select>
+          </label>
+          <p id="gs-sync-account-help" className="text-sm text-slate-600">
+            {t('global.syncAccountHelp')}
           </p>
-        )}
-        <label className={field}>
-          {t('global.syncAccount')}
-          <select
-            value={form.sync_account}
-            onChange={(e) => setForm({ ...form, sync_account: e.target.value })}
-            aria-describedby="gs-sync-account-help"
-            className={input}
-          >
-            <option value="">{t('global.syncAccountAuto')}</option>
-            {accounts.data?.accounts.map((a) => (
-              <option key={a.user} value={a.user}>
-                {accountLabel(a)}
-              </option>
-            ))}
-            {form.sync_account && !accounts.data?.accounts.some((a) => a.user === form.sync_account) && (
-              <option value={form.sync_account}>{form.sync_account}</option>
-            )}
-          </select>
-        </label>
-        <p id="gs-sync-account-help" className="text-sm text-slate-600">
-          {t('global.syncAccountHelp')}
-        </p>
-        {accounts.error && (
-          <p role="alert" className="text-sm text-red-700">
-            {t('global.syncAccountsFailed', { message: userMessage(accounts.error) })}
-          </p>
-        )}
-      </section>
-      <section className={section} aria-labelledby="gs-labels">
-        <h2 id="gs-labels" className="font-semibold">
-          {t('global.labels')}
-        </h2>
-        <label className={field}>
-          {t('global.defaultPrinter')}
-          <select value={form.default_printer} onChange={(e) => setForm({ ...form, default_printer: e.target.value })} className={input}>
-            <option value="">{t('global.noPrinter')}</option>
-            {usablePrinters(printers.data).map((p) => (
-              <option key={p.name} value={p.name}>
-                {p.state ? t('global.printerState', { name: p.name, state: p.state }) : p.name}
-              </option>
-            ))}
-            {form.default_printer && !printers.data?.some((p) => p.name === form.default_printer) && (
-              <option value={form.default_printer}>{form.default_printer}</option>
-            )}
-          </select>
-        </label>
-        {printers.data?.length === 0 && <p className="text-sm text-slate-500">{t('global.noPrinters')}</p>}
-        <div className="grid gap-3 md:grid-cols-3">
-          {labelSelect('label_type_shop_order', t('global.labelShopOrder'))}
-          {labelSelect('label_type_item', t('global.labelItem'))}
-          {labelSelect('label_type_receipt', t('global.labelReceipt'))}
-        </div>
-        <label className={field}>
-          {t('global.copies')}
-          <input
-            type="number"
-            min={1}
-            max={100}
-            step={1}
-            value={Number.isNaN(form.label_copies) ? '' : form.label_copies}
-            onChange={(e) => setForm({ ...form, label_copies: e.target.valueAsNumber })}
-            aria-invalid={!copiesOk}
-            className={`${input} w-32`}
-          />
-        </label>
-        {!copiesOk && (
-          <p role="alert" className="text-sm text-red-700">
-            {t('global.invalidCopies')}
-          </p>
-        )}
-        <SkippedWarehouses
-          codes={form.label_skipped_warehouses}
-          onChange={(label_skipped_warehouses) => setForm({ ...form, label_skipped_warehouses })}
-        />
-      </section>
+          {accounts.error && (
+            <p role="alert" className="text-sm text-red-700">
+              {t('global.syncAccountsFailed', { message: userMessage(accounts.error) })}
+            </p>
+          )}
+        </section>
+        <section className={section} aria-labelledby="gs-labels">
+          <h2 id="gs-labels" className="font-semibold">
+            {t('global.labels')}
+          </h2>
+          <label className={field}>
+            {t('global.defaultPrinter')}
+            <select value={form.default_printer} onChange={(e) => setForm({ ...form, default_printer: e.target.value })} className={input}>
+              <option value="">{t('global.noPrinter')}</option>
+              {usablePrinters(printers.data).map((p) => (
+                <option key={p.name} value={p.name}>
+                  {p.state ? t('global.printerState', { name: p.name, state: p.state }) : p.name}
+                </option>
+              ))}
+              {form.default_printer && !printers.data?.some((p) => p.name === form.default_printer) && (
+                <option value={form.default_printer}>{form.default_printer}</option>
+              )}
+            </select>
+          </label>
+          {printers.data?.length === 0 && <p className="text-sm text-slate-500">{t('global.noPrinters')}</p>}
+          <div className="grid gap-3 md:grid-cols-3">
+            {labelSelect('label_type_shop_order', t('global.labelShopOrder'))}
+            {labelSelect('label_type_item', t('global.labelItem'))}
+            {labelSelect('label_type_receipt', t('global.labelReceipt'))}
+          </div>
+          <label className={field}>
+            {t('global.copies')}
+            <input
+              type="number"
+              min={1}
+              max={100}
+              step={1}
+              value={Number.isNaN(form.label_copies) ? '' : form.label_copies}
+              onChange={(e) => setForm({ ...form, label_copies: e.target.valueAsNumber })}
+              aria-invalid={!copiesOk}
+              className={`${input} w-32`}
+            />
+          </label>
+          {!copiesOk && (
+            <p role="alert" className="text-sm text-red-700">
+              {t('global.invalidCopies')}
+            </p>
+          )}
+          <SkippedWarehouses codes={form.label_skipped_warehouses} onChange={(label_skipped_warehouses) => setForm({ ...form, label_skipped_warehouses })} />
+        </section>
       </fieldset>
-      {!readOnly && <div className="flex items-center gap-3">
-        <button
-          type="submit"
-          disabled={save.isPending || !intervalOk || !copiesOk}
-          className="rounded-md bg-sky-800 px-4 py-2 font-medium text-white hover:bg-sky-900 disabled:opacity-60"
-        >
-          {save.isPending ? t('settings.saving') : t('settings.save')}
-        </button>
-        {save.isSuccess && (
-          <p role="status" className="text-sm text-emerald-700">
-            {t('settings.saved')}
-          </p>
-        )}
-        {save.isError && (
-          <p role="alert" className="text-sm text-red-700">
-            {userMessage(save.error)}
-          </p>
-        )}
-      </div>}
+      {!readOnly && (
+        <div className="flex items-center gap-3">
+          <button
+            type="submit"
+            disabled={save.isPending || !intervalOk || !copiesOk}
+            className="rounded-md bg-sky-800 px-4 py-2 font-medium text-white hover:bg-sky-900 disabled:opacity-60"
+          >
+            {save.isPending ? t('settings.saving') : t('settings.save')}
+          </button>
+          {save.isSuccess && (
+            <p role="status" className="text-sm text-emerald-700">
+              {t('settings.saved')}
+            </p>
+          )}
+          {save.isError && (
+            <p role="alert" className="text-sm text-red-700">
+              {userMessage(save.error)}
+            </p>
+          )}
+        </div>
+      )}
     </form>
   )
 }

@@ -28,8 +28,7 @@ const STATE_STYLE: Record<EntryState, string> = {
   failed: 'bg-red-100 text-red-900',
 }
 
-const button =
-  'rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100 focus:ring-2 focus:ring-sky-600 focus:outline-none disabled:opacity-50'
+const button = 'rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100 focus:ring-2 focus:ring-sky-600 focus:outline-none disabled:opacity-50'
 
 function Tables({ status, endpoints }: { status: SyncStatus; endpoints: readonly SyncEndpoint[] }) {
   const queryClient = useQueryClient()
@@ -174,18 +173,9 @@ export function OutboxPanel() {
         <h2 id="mng-outbox" className="font-semibold">
           {t('mng.outbox')}
         </h2>
-        {outbox.data && (
-          <p className="text-sm text-slate-600">
-            {t('mng.outboxIntro', { pending: outbox.data.pending, failed: outbox.data.failed })}
-          </p>
-        )}
+        {outbox.data && <p className="text-sm text-slate-600">{t('mng.outboxIntro', { pending: outbox.data.pending, failed: outbox.data.failed })}</p>}
         {outbox.data && outbox.data.failed > 0 && (
-          <button
-            type="button"
-            className={`${button} mt-2 text-red-800`}
-            disabled={discardAll.isPending}
-            onClick={() => setDiscardingRefused(true)}
-          >
+          <button type="button" className={`${button} mt-2 text-red-800`} disabled={discardAll.isPending} onClick={() => setDiscardingRefused(true)}>
             {t('mng.discardRefused', { count: outbox.data.failed })}
           </button>
         )}

@@ -33,7 +33,17 @@ export function ProcessNotice({ session }: { session: Session }) {
  * Sending the count to Exact Online (a draft, or processed by an administrator), removing it,
  * and reopening one Exact refused. Sending and removing are asked about first.
  */
-export function CountActions({ count, session, totals, onRemoved }: { count: CountSummary; session: Session; totals: ReviewPage | null; onRemoved: () => void }) {
+export function CountActions({
+  count,
+  session,
+  totals,
+  onRemoved,
+}: {
+  count: CountSummary
+  session: Session
+  totals: ReviewPage | null
+  onRemoved: () => void
+}) {
   const queryClient = useQueryClient()
   const [asking, setAsking] = useState<Asking>(null)
   const admin = mayProcess(session)

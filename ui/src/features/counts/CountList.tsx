@@ -20,7 +20,10 @@ function CountItem({ count, session }: { count: CountSummary; session: Session }
   return (
     <li className="flex flex-col gap-1 p-3" data-testid="count-item">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <Link to={countHref(session, count.id)} className="inline-flex min-h-11 items-center font-semibold text-sky-800 underline-offset-2 hover:underline focus:ring-2 focus:ring-sky-600 focus:outline-none">
+        <Link
+          to={countHref(session, count.id)}
+          className="inline-flex min-h-11 items-center font-semibold text-sky-800 underline-offset-2 hover:underline focus:ring-2 focus:ring-sky-600 focus:outline-none"
+        >
           {scopeName(count.scope)}
         </Link>
         <StatusBadge status={count.status} />

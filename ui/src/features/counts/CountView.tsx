@@ -20,7 +20,10 @@ import { StatusBadge } from './StatusBadge.tsx'
 
 function BackLink({ session }: { session: Session }) {
   return (
-    <Link to={withDivision('/counts', session)} className="inline-flex min-h-11 w-fit items-center text-sm text-sky-800 underline-offset-2 hover:underline focus:ring-2 focus:ring-sky-600 focus:outline-none">
+    <Link
+      to={withDivision('/counts', session)}
+      className="inline-flex min-h-11 w-fit items-center text-sm text-sky-800 underline-offset-2 hover:underline focus:ring-2 focus:ring-sky-600 focus:outline-none"
+    >
       ← {t('counts.back')}
     </Link>
   )
@@ -28,7 +31,8 @@ function BackLink({ session }: { session: Session }) {
 
 /** Where the count stands, in a sentence: on its way, a draft, processed, or refused with Exact's words. */
 function StatusLine({ count }: { count: CountSummary }) {
-  const look = count.status === 'refused' ? 'bg-red-50 text-red-900' : count.status === 'processed' ? 'bg-emerald-50 text-emerald-900' : 'bg-slate-50 text-slate-800'
+  const look =
+    count.status === 'refused' ? 'bg-red-50 text-red-900' : count.status === 'processed' ? 'bg-emerald-50 text-emerald-900' : 'bg-slate-50 text-slate-800'
   return (
     <div role="status" className={`flex flex-col gap-1 rounded p-3 ${look}`} data-testid="count-status" data-status={count.status}>
       <p>{count.status === 'counting' ? tCount('counts.explain.counting', count.lineCount) : t(`counts.explain.${count.status}`)}</p>

@@ -15,7 +15,17 @@ import type { FoundItem } from '../transfers/api.ts'
 import { ItemPicker } from '../transfers/ItemPicker.tsx'
 import { addLine, fetchCount } from './api.ts'
 import { ChoiceOptions, Field } from './Field.tsx'
-import { choosesLocation, isConflict, lineAt, lineLocation, quantityError, type CountLine, type CountSummary, type LineBody, type StorageLocation } from './logic.ts'
+import {
+  choosesLocation,
+  isConflict,
+  lineAt,
+  lineLocation,
+  quantityError,
+  type CountLine,
+  type CountSummary,
+  type LineBody,
+  type StorageLocation,
+} from './logic.ts'
 
 export const SCAN_ID = 'count-scan'
 const QTY_ID = 'count-line-qty'
@@ -114,7 +124,12 @@ export function CountingPanel({ count, onNote, note }: { count: CountSummary; no
         const earlier = lineAt(lines, sent.body.item, scope.kind === 'location' ? (scope.location ?? null) : (sent.body.location ?? null))
         // asked in the user's language when the earlier line is known (the server says it in English)
         const question = earlier
-          ? t('counts.conflict', { code: earlier.itemCode, at: earlier.locationCode ? t('counts.at', { location: earlier.locationCode }) : '', quantity: formatQty(earlier.quantity), name: earlier.countedBy })
+          ? t('counts.conflict', {
+              code: earlier.itemCode,
+              at: earlier.locationCode ? t('counts.at', { location: earlier.locationCode }) : '',
+              quantity: formatQty(earlier.quantity),
+              name: earlier.countedBy,
+            })
           : userMessage(e)
         setConflict({ ...sent, earlier, question })
       } else {
@@ -238,13 +253,23 @@ export function CountingPanel({ count, onNote, note }: { count: CountSummary; no
                 setItem(null)
                 setQty('')
                 setTried(false)
-                onNote({ ok: true, text: earlier ? t('counts.kept', { quantity: formatQty(earlier.quantity), code: conflict.item.Code }) : t('counts.keptEarlier', { code: conflict.item.Code }) })
+                onNote({
+                  ok: true,
+                  text: earlier
+                    ? t('counts.kept', { quantity: formatQty(earlier.quantity), code: conflict.item.Code })
+                    : t('counts.keptEarlier', { code: conflict.item.Code }),
+                })
                 document.getElementById(SCAN_ID)?.focus()
               }}
             >
               {earlier ? t('counts.keep', { quantity: formatQty(earlier.quantity) }) : t('counts.keepEarlier')}
             </button>
-            <button type="button" className={primaryButton} disabled={add.isPending} onClick={() => add.mutate({ body: { ...conflict.body, replace: true }, item: conflict.item, locationCode: conflict.locationCode })}>
+            <button
+              type="button"
+              className={primaryButton}
+              disabled={add.isPending}
+              onClick={() => add.mutate({ body: { ...conflict.body, replace: true }, item: conflict.item, locationCode: conflict.locationCode })}
+            >
               {t('counts.use', { quantity: formatQty(conflict.body.quantity) })}
             </button>
           </div>

@@ -40,7 +40,12 @@ export function NewCount({ onStarted, onCancel }: { onStarted: (id: string) => v
     enabled: kind === 'location',
     ...LIVE_LIST_RETRY,
   })
-  const groups = useQuery({ queryKey: liveKeys.list('itemGroups', division), queryFn: () => liveGet<LiveRow>('itemGroups'), enabled: kind === 'itemGroup', ...LIVE_LIST_RETRY })
+  const groups = useQuery({
+    queryKey: liveKeys.list('itemGroups', division),
+    queryFn: () => liveGet<LiveRow>('itemGroups'),
+    enabled: kind === 'itemGroup',
+    ...LIVE_LIST_RETRY,
+  })
 
   // a location count is of a warehouse that keeps storage locations: only those are offered for it
   const offered = byCode((warehouses.data?.rows ?? []).filter((w) => kind !== 'location' || usesLocations(w)))
@@ -165,7 +170,14 @@ export function NewCount({ onStarted, onCancel }: { onStarted: (id: string) => v
       >
         <label className={labelClass}>
           {t('counts.description')}
-          <input className={inputClass} name="description" value={description} maxLength={200} onChange={(e) => setDescription(e.target.value)} placeholder={t('counts.descriptionPlaceholder')} />
+          <input
+            className={inputClass}
+            name="description"
+            value={description}
+            maxLength={200}
+            onChange={(e) => setDescription(e.target.value)}
+            placeholder={t('counts.descriptionPlaceholder')}
+          />
         </label>
         <AsOf asOf={warehouses.data?.asOf} compact />
         {listError && (

@@ -108,7 +108,14 @@ export function HourForm({ employees, editing, onSaved, onClose }: { employees: 
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
           <label className={labelClass}>
             {t('hours.hours')}
-            <input className={inputClass} name="hours" inputMode="decimal" value={hours} onChange={(ev) => setHours(ev.target.value)} aria-invalid={tried && !!hoursProblem} />
+            <input
+              className={inputClass}
+              name="hours"
+              inputMode="decimal"
+              value={hours}
+              onChange={(ev) => setHours(ev.target.value)}
+              aria-invalid={tried && !!hoursProblem}
+            />
           </label>
           <label className={labelClass}>
             {t('hours.notes')}

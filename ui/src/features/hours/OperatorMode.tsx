@@ -32,12 +32,24 @@ function EmployeeGrid({ employees, timers, onPick }: { employees: Employee[]; ti
       <h2 id="who-title" className="text-lg font-semibold">
         {t('hours.whoAreYou')}
       </h2>
-      <input className={inputClass} type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder={t('hours.findEmployee')} aria-label={t('hours.findEmployee')} />
+      <input
+        className={inputClass}
+        type="search"
+        value={filter}
+        onChange={(e) => setFilter(e.target.value)}
+        placeholder={t('hours.findEmployee')}
+        aria-label={t('hours.findEmployee')}
+      />
       <div className="grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-4">
         {shown.map((e) => {
           const running = timers.filter((x) => x.employee === e.ID.toLowerCase()).length
           return (
-            <button type="button" key={e.ID} onClick={() => onPick(e)} className="flex min-h-16 flex-col items-start justify-center rounded border border-slate-300 bg-white px-3 py-2 text-left hover:bg-sky-50">
+            <button
+              type="button"
+              key={e.ID}
+              onClick={() => onPick(e)}
+              className="flex min-h-16 flex-col items-start justify-center rounded border border-slate-300 bg-white px-3 py-2 text-left hover:bg-sky-50"
+            >
               <span className="font-medium">{e.FullName}</span>
               <span className="text-xs text-slate-500">
                 {e.Code}
@@ -103,7 +115,12 @@ function StopCheck({
           {t('hours.cancel')}
         </button>
       </div>
-      <button type="button" className="min-h-11 self-start px-1 text-sm text-red-700 underline hover:text-red-900 disabled:opacity-50" disabled={busy} onClick={onDiscard}>
+      <button
+        type="button"
+        className="min-h-11 self-start px-1 text-sm text-red-700 underline hover:text-red-900 disabled:opacity-50"
+        disabled={busy}
+        onClick={onDiscard}
+      >
         {t('hours.discard')}
       </button>
     </form>

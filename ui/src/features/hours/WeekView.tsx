@@ -27,13 +27,25 @@ export function WeekView({ employees, employeesAsOf = null }: { employees: Emplo
   // bookings Exact deleted: gone at once, before the week is read again
   const [deleted, setDeleted] = useState<ReadonlySet<string>>(new Set())
   const division = useDivision()
-  const week = useQuery({ queryKey: hoursKeys.week(division, isoDay(start)), queryFn: () => fetchWeek(start), retry: false, staleTime: LIVE_STALE_MS, refetchInterval: againWhileStored })
-  const names = useQuery({ queryKey: hoursKeys.names(division, isoDay(start), week.data?.rows.length), queryFn: () => fetchNames(week.data?.rows ?? []), enabled: week.isSuccess })
+  const week = useQuery({
+    queryKey: hoursKeys.week(division, isoDay(start)),
+    queryFn: () => fetchWeek(start),
+    retry: false,
+    staleTime: LIVE_STALE_MS,
+    refetchInterval: againWhileStored,
+  })
+  const names = useQuery({
+    queryKey: hoursKeys.names(division, isoDay(start), week.data?.rows.length),
+    queryFn: () => fetchNames(week.data?.rows ?? []),
+    enabled: week.isSuccess,
+  })
   const employeeName = useMemo(() => employeeNames(employees), [employees])
   const days = weekDays(start)
   const entries = (week.data?.rows ?? []).filter((e) => (!who || e.employee === who) && !deleted.has(e.id))
   const totals = weekTotals(entries, start).sort((a, b) => (employeeName.get(a.employee) ?? '').localeCompare(employeeName.get(b.employee) ?? ''))
-  const sorted = [...entries].sort((a, b) => a.day.localeCompare(b.day) || (employeeName.get(a.employee) ?? '').localeCompare(employeeName.get(b.employee) ?? ''))
+  const sorted = [...entries].sort(
+    (a, b) => a.day.localeCompare(b.day) || (employeeName.get(a.employee) ?? '').localeCompare(employeeName.get(b.employee) ?? ''),
+  )
 
   const edit = (e: HourEntry) =>
     setEditing({ entry: e, order: names.data?.orders.get(e.shopOrder) ?? null, step: names.data?.steps.get(e.step) ?? null, day: e.day, employee: e.employee })
@@ -146,7 +158,8 @@ export function WeekView({ employees, employeesAsOf = null }: { employees: Emplo
                   <div className="flex min-w-0 flex-1 flex-col text-sm">
                     <span>
                       <strong>{employeeName.get(e.employee) ?? e.employee}</strong> · {dayName(e.day)} ·{' '}
-                      <span className="tabular-nums">{t('hours.hoursValue', { hours: formatQuantity(e.hours, locale()) })}</span> · {t(e.activity === 'setup' ? 'hours.setup' : 'hours.run')}
+                      <span className="tabular-nums">{t('hours.hoursValue', { hours: formatQuantity(e.hours, locale()) })}</span> ·{' '}
+                      {t(e.activity === 'setup' ? 'hours.setup' : 'hours.run')}
                     </span>
                     <span className="text-slate-600">
                       {order ? t('hours.orderShort', { number: order.ShopOrderNumber }) : ''}

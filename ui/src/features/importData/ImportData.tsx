@@ -30,8 +30,12 @@ function TableCounts({ tables, testId }: { tables: Record<string, number>; testI
     <table className="w-full max-w-md text-sm" data-testid={testId}>
       <thead className="text-left text-slate-500">
         <tr>
-          <th scope="col" className="py-1 font-medium">{t('importData.table')}</th>
-          <th scope="col" className="py-1 text-right font-medium">{t('importData.rows')}</th>
+          <th scope="col" className="py-1 font-medium">
+            {t('importData.table')}
+          </th>
+          <th scope="col" className="py-1 text-right font-medium">
+            {t('importData.rows')}
+          </th>
         </tr>
       </thead>
       <tbody className="divide-y divide-slate-100">

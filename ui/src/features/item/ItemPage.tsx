@@ -47,7 +47,10 @@ function NotFound() {
 }
 
 function Header({ item, division }: { item: ItemDetails; division: number }) {
-  const group = [item.ItemGroupCode, item.ItemGroupDescription].map((s) => s?.trim()).filter(Boolean).join(' ')
+  const group = [item.ItemGroupCode, item.ItemGroupDescription]
+    .map((s) => s?.trim())
+    .filter(Boolean)
+    .join(' ')
   return (
     <section className="flex flex-col gap-4 rounded-lg bg-white p-4 shadow sm:flex-row" aria-labelledby="item-code">
       <ItemPicture item={item} box="h-32 w-32 md:h-40 md:w-40" alt={t('item.picture', { code: item.Code })} missing={t('item.noPicture')} />
@@ -105,9 +108,15 @@ function StockSection({ item }: { item: ItemDetails }) {
         <table className="w-full text-sm" data-testid="item-stock">
           <thead className="bg-slate-50 text-left text-xs text-slate-600">
             <tr>
-              <th scope="col" className={th}>{t('item.stock.location')}</th>
-              <th scope="col" className={th}>{t('item.stock.warehouse')}</th>
-              <th scope="col" className={`${th} text-right`}>{t('item.stock.quantity')}</th>
+              <th scope="col" className={th}>
+                {t('item.stock.location')}
+              </th>
+              <th scope="col" className={th}>
+                {t('item.stock.warehouse')}
+              </th>
+              <th scope="col" className={`${th} text-right`}>
+                {t('item.stock.quantity')}
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -170,7 +179,9 @@ function Projection({ projection: p, unit }: { projection: ItemProjection; unit:
       <p data-testid="item-projected" className={`font-semibold tabular-nums ${p.endBalance < 0 ? 'text-red-700' : ''}`}>
         {t('item.projected', { balance: formatQty(p.endBalance), unit })}
       </p>
-      <p className="text-sm text-slate-600">{t('item.projectedParts', { free: formatQty(p.free), supply: formatQty(p.supply), demand: formatQty(p.demand) })}</p>
+      <p className="text-sm text-slate-600">
+        {t('item.projectedParts', { free: formatQty(p.free), supply: formatQty(p.supply), demand: formatQty(p.demand) })}
+      </p>
       {p.lowest < 0 ? (
         <p className="text-sm font-medium text-red-700" data-testid="item-short-from">
           {t('item.shortFrom', {
@@ -211,9 +222,15 @@ function Orders({ list, lines, division, unit }: { list: (typeof ORDER_LISTS)[nu
           <table className="w-full text-sm">
             <thead className="bg-slate-50 text-left text-xs text-slate-600">
               <tr>
-                <th scope="col" className={th}>{t(`item.${list.name}.order`)}</th>
-                <th scope="col" className={th}>{t(`item.${list.name}.date`)}</th>
-                <th scope="col" className={`${th} text-right`}>{t(`item.${list.name}.quantity`)}</th>
+                <th scope="col" className={th}>
+                  {t(`item.${list.name}.order`)}
+                </th>
+                <th scope="col" className={th}>
+                  {t(`item.${list.name}.date`)}
+                </th>
+                <th scope="col" className={`${th} text-right`}>
+                  {t(`item.${list.name}.quantity`)}
+                </th>
               </tr>
             </thead>
             <tbody>

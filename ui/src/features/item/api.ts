@@ -27,7 +27,12 @@ const pageKey = (division: number, id: string, part: 'item' | 'orders') => stock
 /** The warehouses of sales orders by order id (lower case): a line's warehouse is its header's. */
 async function salesWarehouses(orderIds: readonly string[]): Promise<Map<string, string>> {
   const parts = await Promise.all(
-    chunks(orderIds, IDS_PER_CALL).map((part) => dbGetAll('salesOrderHeaders', [['OrderID', inList(part)], ['select', 'OrderID,WarehouseID']])),
+    chunks(orderIds, IDS_PER_CALL).map((part) =>
+      dbGetAll('salesOrderHeaders', [
+        ['OrderID', inList(part)],
+        ['select', 'OrderID,WarehouseID'],
+      ]),
+    ),
   )
   return new Map(parts.flat().map((h) => [str(h.OrderID).toLowerCase(), str(h.WarehouseID).toLowerCase()]))
 }

@@ -29,7 +29,11 @@ export function MaterialFilters({ value, onChange }: { value: MaterialFilterStat
   const groups = useQuery({ queryKey: liveKeys.list('itemGroups', division), queryFn: () => liveGet('itemGroups'), staleTime: 10 * 60_000 })
   const projects = useQuery({
     queryKey: materialKeys.projects(division),
-    queryFn: () => dbGetAll('projects', [['select', 'ID,Code,Description'], ['order', 'Code.asc']]),
+    queryFn: () =>
+      dbGetAll('projects', [
+        ['select', 'ID,Code,Description'],
+        ['order', 'Code.asc'],
+      ]),
     staleTime: 10 * 60_000,
   })
   const set = (patch: Partial<MaterialFilterState>) => onChange({ ...value, ...patch })

@@ -97,10 +97,7 @@ function Screen({ session }: { session: Session }) {
     weekends.mutate(hidden, { onSettled: () => setChoosingWeekends(null) })
   }
   const weekendsHidden = choosingWeekends ?? savedWeekendsHidden
-  const merged = useMemo(
-    () => (orders.data ?? []).map((o) => (overrides[o.ID] ? { ...o, ...overrides[o.ID] } : o)) as ShopOrder[],
-    [orders.data, overrides],
-  )
+  const merged = useMemo(() => (orders.data ?? []).map((o) => (overrides[o.ID] ? { ...o, ...overrides[o.ID] } : o)) as ShopOrder[], [orders.data, overrides])
   const dated = useMemo(
     () => datedRows(orders.data ?? [], (o) => (overrides[o.ID] ? ({ ...o, ...overrides[o.ID] } as ShopOrder) : o)),
     [orders.data, overrides],
@@ -115,28 +112,29 @@ function Screen({ session }: { session: Session }) {
     [dated, lines.data, stock.data],
   )
   const now = todayOf()
-  const pendingIds = useMemo(
-    () => new Set(writes.filter((w) => w.status === 'sending' || w.status === 'pending').map((w) => w.orderId)),
-    [writes],
-  )
+  const pendingIds = useMemo(() => new Set(writes.filter((w) => w.status === 'sending' || w.status === 'pending').map((w) => w.orderId)), [writes])
   const shown = useMemo(() => {
-    const pass = new Set(filterOrders(dated.map((d) => d.order), deferred, inGroup.data).map((o) => o.ID))
+    const pass = new Set(
+      filterOrders(
+        dated.map((d) => d.order),
+        deferred,
+        inGroup.data,
+      ).map((o) => o.ID),
+    )
     return dated
       .filter((d) => pass.has(d.order.ID))
-      .map(
-        (d): BarOrder => ({
-          id: d.order.ID,
-          number: d.order.ShopOrderNumber,
-          label: `${d.order.ItemCode ?? ''} ${d.order.ItemDescription ?? d.order.Description ?? ''}`.trim(),
-          startDay: d.startDay,
-          endDay: d.endDay,
-          status: Number(d.order.Status),
-          onHold: !!d.order.IsOnHold,
-          late: isLate(d.endDay, Number(d.order.Status), now),
-          availability: avail.orders.get(d.order.ID) ?? 'none',
-          pending: pendingIds.has(d.order.ID),
-        }),
-      )
+      .map((d): BarOrder => ({
+        id: d.order.ID,
+        number: d.order.ShopOrderNumber,
+        label: `${d.order.ItemCode ?? ''} ${d.order.ItemDescription ?? d.order.Description ?? ''}`.trim(),
+        startDay: d.startDay,
+        endDay: d.endDay,
+        status: Number(d.order.Status),
+        onHold: !!d.order.IsOnHold,
+        late: isLate(d.endDay, Number(d.order.Status), now),
+        availability: avail.orders.get(d.order.ID) ?? 'none',
+        pending: pendingIds.has(d.order.ID),
+      }))
   }, [dated, deferred, inGroup.data, avail, pendingIds, now])
   const late = useMemo(() => lateCount(shown, now), [shown, now])
 

@@ -263,7 +263,12 @@ export function ShopOrderModal({
           </label>
           <label className="flex flex-col gap-1 text-sm">
             {t('planning.modal.leadDays')}
-            <input inputMode="numeric" value={leadDays} onChange={(e) => setLeadDays(e.target.value)} className="min-h-11 rounded border border-slate-300 px-2" />
+            <input
+              inputMode="numeric"
+              value={leadDays}
+              onChange={(e) => setLeadDays(e.target.value)}
+              className="min-h-11 rounded border border-slate-300 px-2"
+            />
           </label>
           <button type="submit" className="min-h-11 w-fit rounded bg-sky-800 px-4 font-medium text-white hover:bg-sky-900">
             {t('planning.modal.saveDetails')}
@@ -287,7 +292,11 @@ export function ShopOrderModal({
             {t('planning.modal.notes')}
             <textarea value={notes} onChange={(e) => setNotes(e.target.value)} rows={3} className="rounded border border-slate-300 p-2 font-normal" />
           </label>
-          <button type="submit" disabled={notes === (order.Notes ?? '')} className="min-h-11 w-fit rounded bg-sky-800 px-4 font-medium text-white hover:bg-sky-900 disabled:opacity-50">
+          <button
+            type="submit"
+            disabled={notes === (order.Notes ?? '')}
+            className="min-h-11 w-fit rounded bg-sky-800 px-4 font-medium text-white hover:bg-sky-900 disabled:opacity-50"
+          >
             {t('planning.modal.saveNotes')}
           </button>
         </form>
@@ -299,7 +308,9 @@ export function ShopOrderModal({
           {plans.isPending ? (
             <Loading />
           ) : plans.error ? (
-            <p role="alert" className="text-sm text-red-700">{userMessage(plans.error)}</p>
+            <p role="alert" className="text-sm text-red-700">
+              {userMessage(plans.error)}
+            </p>
           ) : plans.data.length === 0 ? (
             <p className="text-sm text-slate-500">{t('planning.modal.noPlans')}</p>
           ) : (
@@ -313,7 +324,9 @@ export function ShopOrderModal({
                     <span className="tabular-nums">
                       {num(p.PlannedQuantity)} {p.Unit ?? ''}
                     </span>
-                    <span className="text-slate-600">{Number(p.Type) === 2 ? t('planning.modal.byProduct') : p.StatusDescription || materialPlanStatusName(p.Status)}</span>
+                    <span className="text-slate-600">
+                      {Number(p.Type) === 2 ? t('planning.modal.byProduct') : p.StatusDescription || materialPlanStatusName(p.Status)}
+                    </span>
                     {a && (
                       <span className="inline-flex items-center gap-1 text-xs">
                         <span aria-hidden="true" className={`h-2 w-2 rounded-full ${AVAILABILITY_DOT[a]}`} />
@@ -334,7 +347,9 @@ export function ShopOrderModal({
           {steps.isPending ? (
             <Loading />
           ) : steps.error ? (
-            <p role="alert" className="text-sm text-red-700">{userMessage(steps.error)}</p>
+            <p role="alert" className="text-sm text-red-700">
+              {userMessage(steps.error)}
+            </p>
           ) : steps.data.length === 0 ? (
             <p className="text-sm text-slate-500">{t('planning.modal.noSteps')}</p>
           ) : (

@@ -71,11 +71,7 @@ export function PrintPanel({
                 <span className="font-mono text-sm font-semibold">{l.itemCode}</span>
                 <span className="text-sm text-slate-700">{l.itemDescription}</span>
                 <span className="text-xs text-slate-600" data-testid="needed-by">
-                  {needs.isPending
-                    ? t('receipts.needsLoading')
-                    : need.length === 0
-                      ? t('receipts.notNeeded')
-                      : t('receipts.neededBy')}
+                  {needs.isPending ? t('receipts.needsLoading') : need.length === 0 ? t('receipts.notNeeded') : t('receipts.neededBy')}
                 </span>
                 {(tracked === 'serial' || tracked === 'batch') && (
                   <span className="text-xs text-slate-700" data-testid="label-per-number">

@@ -28,7 +28,13 @@ function ReceiptCard({ receipt, picked, onPick }: { receipt: Receipt; picked: Se
         {receipt.lines.map((l) => (
           <li key={l.id}>
             <label className="flex min-h-11 cursor-pointer items-center gap-3 px-3 py-2">
-              <input type="checkbox" className="h-6 w-6 shrink-0" checked={picked.has(l.id)} onChange={() => onPick(l)} aria-label={t('receipts.pick', { code: l.itemCode })} />
+              <input
+                type="checkbox"
+                className="h-6 w-6 shrink-0"
+                checked={picked.has(l.id)}
+                onChange={() => onPick(l)}
+                aria-label={t('receipts.pick', { code: l.itemCode })}
+              />
               <span className="flex min-w-0 flex-1 flex-col sm:flex-row sm:items-baseline sm:gap-3">
                 <span className="font-mono text-sm">{l.itemCode}</span>
                 <span className="truncate text-sm text-slate-700">{l.itemDescription}</span>
@@ -59,7 +65,13 @@ const PAGE = 50
 export default function Receipts() {
   const { data: session } = useSession()
   const division = session?.division ?? 0
-  const receipts = useQuery({ queryKey: receiptKeys.list(division), queryFn: () => fetchReceipts(), retry: false, staleTime: LIVE_STALE_MS, refetchInterval: againWhileStored })
+  const receipts = useQuery({
+    queryKey: receiptKeys.list(division),
+    queryFn: () => fetchReceipts(),
+    retry: false,
+    staleTime: LIVE_STALE_MS,
+    refetchInterval: againWhileStored,
+  })
   const [receiving, setReceiving] = useState(false)
   const [search, setSearch] = useState('')
   const [limit, setLimit] = useState(PAGE)
@@ -111,10 +123,17 @@ export default function Receipts() {
           )}
         </div>
         <AsOf asOf={receipts.data?.asOf} />
-        <input className={inputClass} type="search" value={search} onChange={(e) => {
+        <input
+          className={inputClass}
+          type="search"
+          value={search}
+          onChange={(e) => {
             setSearch(e.target.value)
             setLimit(PAGE)
-          }} placeholder={t('receipts.searchPlaceholder')} aria-label={t('receipts.search')} />
+          }}
+          placeholder={t('receipts.searchPlaceholder')}
+          aria-label={t('receipts.search')}
+        />
         {receipts.isPending && <LoadingScreen />}
         {receipts.error && (
           <p role="alert" className="text-red-700">

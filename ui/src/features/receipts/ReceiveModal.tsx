@@ -141,8 +141,18 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
   const scanRef = useRef<HTMLInputElement>(null)
   const queryClient = useQueryClient()
   const division = useDivision()
-  const lines = useQuery({ queryKey: receiptKeys.openLines(division), queryFn: fetchOpenLines, retry: false, staleTime: LIVE_STALE_MS, refetchInterval: againWhileStored })
-  const locations = useQuery({ queryKey: liveKeys.list('storageLocations', division), queryFn: () => liveGet<StorageLocation>('storageLocations'), ...LIVE_LIST_RETRY })
+  const lines = useQuery({
+    queryKey: receiptKeys.openLines(division),
+    queryFn: fetchOpenLines,
+    retry: false,
+    staleTime: LIVE_STALE_MS,
+    refetchInterval: againWhileStored,
+  })
+  const locations = useQuery({
+    queryKey: liveKeys.list('storageLocations', division),
+    queryFn: () => liveGet<StorageLocation>('storageLocations'),
+    ...LIVE_LIST_RETRY,
+  })
   const warehouses = useQuery({ queryKey: liveKeys.list('warehouses', division), queryFn: () => liveGet<WarehouseRef>('warehouses'), ...LIVE_LIST_RETRY })
   const unlocated = useMemo(() => unlocatedIds(warehouses.data?.rows), [warehouses.data])
   const [search, setSearch] = useState('')
@@ -176,10 +186,18 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
     setConfirming(false)
     setSending(true)
     setSendError(null)
-    const bodies = receiptBodies(chosen.map((l) => ({ line: l, quantity: parseQuantity(drafts[l.id].quantity) ?? 0, location: drafts[l.id].location, numbers: drafts[l.id].numbers.numbers })))
+    const bodies = receiptBodies(
+      chosen.map((l) => ({
+        line: l,
+        quantity: parseQuantity(drafts[l.id].quantity) ?? 0,
+        location: drafts[l.id].location,
+        numbers: drafts[l.id].numbers.numbers,
+      })),
+    )
     const done: { order: string; outcome: WriteOutcome }[] = []
     try {
-      for (const b of bodies) done.push({ order: b.orderNumber, outcome: await createGoodsReceipt(b.body, t('offline.goodsReceipt', { number: b.orderNumber, lines: b.lines })) })
+      for (const b of bodies)
+        done.push({ order: b.orderNumber, outcome: await createGoodsReceipt(b.body, t('offline.goodsReceipt', { number: b.orderNumber, lines: b.lines })) })
       setDrafts({})
     } catch (e) {
       setSendError(userMessage(e))

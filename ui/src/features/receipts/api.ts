@@ -19,9 +19,14 @@ export async function fetchReceipts(now: number = Date.now()): Promise<LiveRows<
     filter: `ReceiptDate ge ${dayLit(windowStart(now))}`,
     select: RECEIPT_FIELDS,
   })
-  const lines = await readDirectByIds('purchaseorder/GoodsReceiptLines', 'GoodsReceiptID', headers.rows.map((h) => String(h.ID)), {
-    select: RECEIPT_LINE_FIELDS,
-  })
+  const lines = await readDirectByIds(
+    'purchaseorder/GoodsReceiptLines',
+    'GoodsReceiptID',
+    headers.rows.map((h) => String(h.ID)),
+    {
+      select: RECEIPT_LINE_FIELDS,
+    },
+  )
   return { rows: toReceipts(headers.rows, lines.rows), asOf: oldestAsOf(headers.asOf, lines.asOf) }
 }
 
@@ -32,7 +37,9 @@ export async function fetchOpenLines(): Promise<LiveRows<OpenLine>> {
 
 /** The open lines of one purchase order, named by its number ("PO 40080" scanned). */
 export async function fetchOpenLinesOfOrder(orderNumber: number): Promise<LiveRows<OpenLine>> {
-  return openLinesOf(await readDirect('purchaseorder/PurchaseOrders', { filter: `OrderNumber eq ${orderNumber} and ReceiptStatus lt 30`, select: ORDER_FIELDS }))
+  return openLinesOf(
+    await readDirect('purchaseorder/PurchaseOrders', { filter: `OrderNumber eq ${orderNumber} and ReceiptStatus lt 30`, select: ORDER_FIELDS }),
+  )
 }
 
 /** The open purchase order lines of one item: what a handheld can receive of it. */
@@ -45,16 +52,29 @@ export async function fetchOpenLinesOfItem(itemId: string): Promise<LiveRows<Ope
 
 /** The open lines of these purchase orders, read live, with their items' rules from the local copy. */
 async function openLinesOf(orders: LiveRows<Row>): Promise<LiveRows<OpenLine>> {
-  const lines = await readDirectByIds('purchaseorder/PurchaseOrderLines', 'PurchaseOrderID', orders.rows.map((o) => String(o.PurchaseOrderID)), {
-    select: ORDER_LINE_FIELDS,
-  })
+  const lines = await readDirectByIds(
+    'purchaseorder/PurchaseOrderLines',
+    'PurchaseOrderID',
+    orders.rows.map((o) => String(o.PurchaseOrderID)),
+    {
+      select: ORDER_LINE_FIELDS,
+    },
+  )
   return withItems(toOpenLines(orders.rows, lines.rows), oldestAsOf(orders.asOf, lines.asOf))
 }
 
 async function withItems(open: OpenLine[], asOf: number | null): Promise<LiveRows<OpenLine>> {
   const itemIds = [...new Set(open.map((l) => l.item).filter(Boolean))]
   const items = (
-    await Promise.all(chunks(itemIds, 100).map((ids) => dbGet('items', [['ID', inList(ids)], ['select', 'ID,Barcode,IsFractionAllowedItem,IsSerialItem,IsBatchItem'], ['limit', '1000']])))
+    await Promise.all(
+      chunks(itemIds, 100).map((ids) =>
+        dbGet('items', [
+          ['ID', inList(ids)],
+          ['select', 'ID,Barcode,IsFractionAllowedItem,IsSerialItem,IsBatchItem'],
+          ['limit', '1000'],
+        ]),
+      ),
+    )
   ).flat()
   return { rows: withUnits(open, items), asOf }
 }
@@ -82,7 +102,15 @@ export async function fetchNeeds(itemIds: readonly string[]): Promise<Map<string
 /** How each item is tracked (by lower-case ID), from the local copy's Items. */
 export async function fetchTracking(itemIds: readonly string[]): Promise<Map<string, Tracking>> {
   const rows = (
-    await Promise.all(chunks([...new Set(itemIds)], 100).map((ids) => dbGet('items', [['ID', inList(ids)], ['select', 'ID,IsSerialItem,IsBatchItem'], ['limit', '1000']])))
+    await Promise.all(
+      chunks([...new Set(itemIds)], 100).map((ids) =>
+        dbGet('items', [
+          ['ID', inList(ids)],
+          ['select', 'ID,IsSerialItem,IsBatchItem'],
+          ['limit', '1000'],
+        ]),
+      ),
+    )
   ).flat()
   return new Map(rows.map((r) => [String(r.ID).toLowerCase(), trackingOf(r)]))
 }

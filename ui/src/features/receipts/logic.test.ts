@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest'
-import { matchesLine, matchesReceipt, needsByItem, overDelivered, receiptBodies, receiveError, toOpenLines, toReceipts, windowStart, withUnits, type OpenLine } from './logic.ts'
+import {
+  matchesLine,
+  matchesReceipt,
+  needsByItem,
+  overDelivered,
+  receiptBodies,
+  receiveError,
+  toOpenLines,
+  toReceipts,
+  windowStart,
+  withUnits,
+  type OpenLine,
+} from './logic.ts'
 
 const PO = 'a03da7c9-91df-4457-8622-a607473de8b4'
 const PO2 = 'b03da7c9-91df-4457-8622-a607473de8b4'
@@ -9,7 +21,16 @@ const orders = [
   { PurchaseOrderID: PO2, OrderNumber: 13, SupplierCode: 'S2', SupplierName: 'Bakker', Warehouse: 'W1', WarehouseCode: '1' },
 ]
 const lines = [
-  { ID: 'l1', PurchaseOrderID: PO, ItemCode: 'BOLT-10', ItemDescription: 'Bolt M10', ItemBarcode: '8712345678906', Quantity: 10, QuantityInPurchaseUnits: 10, ReceivedQuantity: 4 },
+  {
+    ID: 'l1',
+    PurchaseOrderID: PO,
+    ItemCode: 'BOLT-10',
+    ItemDescription: 'Bolt M10',
+    ItemBarcode: '8712345678906',
+    Quantity: 10,
+    QuantityInPurchaseUnits: 10,
+    ReceivedQuantity: 4,
+  },
   { ID: 'l2', PurchaseOrderID: PO, ItemCode: 'NUT-10', ItemDescription: 'Nut M10', Quantity: 5, QuantityInPurchaseUnits: 5, ReceivedQuantity: 5 },
   { ID: 'l3', PurchaseOrderID: PO2.toUpperCase(), ItemCode: 'RING-8', ItemDescription: 'Ring 8 mm', Quantity: 3, ReceivedQuantity: 0 },
   { ID: 'l4', PurchaseOrderID: 'unknown', ItemCode: 'X', Quantity: 3, ReceivedQuantity: 0 },

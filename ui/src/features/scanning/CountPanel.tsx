@@ -72,7 +72,14 @@ export function CountPanel({
         else save()
       }}
     >
-      <LocationSelect id="count-where" label={t('scanning.countLocation')} value={where} onChange={edit(setWhere)} locations={locations} empty={t('scanning.selectOne')} />
+      <LocationSelect
+        id="count-where"
+        label={t('scanning.countLocation')}
+        value={where}
+        onChange={edit(setWhere)}
+        locations={locations}
+        empty={t('scanning.selectOne')}
+      />
       {tried && !place && (
         <p role="alert" className="text-sm text-red-700">
           {t('scanning.pickLocation')}
@@ -81,7 +88,11 @@ export function CountPanel({
       <QuantityField id="count-qty" label={t('scanning.counted')} value={qty} onChange={edit(setQty)} error={qtyError} />
       {diff && (
         <p data-testid="count-difference" className={`text-base ${diff.large ? 'font-semibold text-amber-800' : 'text-slate-700'}`}>
-          {t('scanning.countDifference', { expected: formatQty(diff.expected), counted: formatQty(diff.counted), difference: formatQty(diff.difference, true) })}
+          {t('scanning.countDifference', {
+            expected: formatQty(diff.expected),
+            counted: formatQty(diff.counted),
+            difference: formatQty(diff.difference, true),
+          })}
         </p>
       )}
       <TrackedNumbers
@@ -101,7 +112,12 @@ export function CountPanel({
       <SubmitBar>
         {confirming && diff && place && (
           <ConfirmOver
-            message={t('scanning.countLarge', { counted: formatQty(diff.counted), expected: formatQty(diff.expected), place: locationLabel(place), difference: formatQty(diff.difference, true) })}
+            message={t('scanning.countLarge', {
+              counted: formatQty(diff.counted),
+              expected: formatQty(diff.expected),
+              place: locationLabel(place),
+              difference: formatQty(diff.difference, true),
+            })}
             confirm={t('scanning.countAnyway')}
             onConfirm={save}
             onBack={() => {

@@ -64,14 +64,24 @@ export function ItemCard({
         <caption className="text-left text-sm font-medium text-slate-600">{t('scanning.stockPerLocation')}</caption>
         <thead className="text-left text-sm text-slate-500">
           <tr>
-            <th scope="col" className="py-1 font-medium">{t('scanning.location')}</th>
-            <th scope="col" className="py-1 font-medium">{t('scanning.warehouse')}</th>
-            <th scope="col" className="py-1 text-right font-medium">{t('scanning.stock')}</th>
+            <th scope="col" className="py-1 font-medium">
+              {t('scanning.location')}
+            </th>
+            <th scope="col" className="py-1 font-medium">
+              {t('scanning.warehouse')}
+            </th>
+            <th scope="col" className="py-1 text-right font-medium">
+              {t('scanning.stock')}
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
           {rows.map((r) => (
-            <tr key={r.key} data-location={r.locationCode ?? ''} className={r.storageLocation && r.storageLocation === location?.ID ? 'bg-amber-50 font-semibold' : ''}>
+            <tr
+              key={r.key}
+              data-location={r.locationCode ?? ''}
+              className={r.storageLocation && r.storageLocation === location?.ID ? 'bg-amber-50 font-semibold' : ''}
+            >
               <td className="py-2">
                 {r.locationCode ?? t('scanning.noLocation')}
                 {r.locationDescription && <span className="block text-sm font-normal text-slate-500">{r.locationDescription}</span>}

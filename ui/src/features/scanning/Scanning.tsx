@@ -3,15 +3,7 @@ import { useCallback, useMemo, useState } from 'react'
 import { liveGet } from '../../api/db.ts'
 import { isNetworkFailure } from '../../api/client.ts'
 import { liveKeys, scanKeys, useSession } from '../../api/queries.ts'
-import {
-  findItem,
-  itemById,
-  shopOrderByNumber,
-  stockOfItem,
-  warehouseStockOfItem,
-  type ScannedItem,
-  type ScanShopOrder,
-} from './api.ts'
+import { findItem, itemById, shopOrderByNumber, stockOfItem, warehouseStockOfItem, type ScannedItem, type ScanShopOrder } from './api.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { locale, t, type MessageKey } from '../../i18n/index.ts'
@@ -230,7 +222,11 @@ export default function Scanning() {
         }
         if (kind.kind === 'shopOrder') {
           if (!(await byNumber(kind.number))) {
-            fail(src.keptAt === null ? t('scanning.orderNotFound', { number: kind.number }) : t('scanning.orderNotFoundKept', { number: kind.number, time: src.keptAt }))
+            fail(
+              src.keptAt === null
+                ? t('scanning.orderNotFound', { number: kind.number })
+                : t('scanning.orderNotFoundKept', { number: kind.number, time: src.keptAt }),
+            )
           }
           return
         }
@@ -304,7 +300,14 @@ export default function Scanning() {
   // the storage locations, then the warehouses without them (picked as a whole)
   const places = placesOf(all, warehouses.data?.rows ?? kept?.unlocatedWarehouses())
   const itemLocations = all.filter((l) => stockRows?.some((s) => s.StorageLocation === l.ID))
-  const itemPlaces = [...itemLocations, ...sourcesOf(places.filter((p) => isWarehousePlace(p.ID)), new Set(), warehouseRows)]
+  const itemPlaces = [
+    ...itemLocations,
+    ...sourcesOf(
+      places.filter((p) => isWarehousePlace(p.ID)),
+      new Set(),
+      warehouseRows,
+    ),
+  ]
   // the stock-based panels start again once the stock is known (their places and defaults come
   // from it); receiving and labels do not use it, so what the worker typed there stays
   const panelKey = `${current?.seq}-${action}-${location?.ID ?? ''}-${stock.isSuccess}`
@@ -339,7 +342,11 @@ export default function Scanning() {
           {t('scanning.camera')}
         </button>
       </div>
-      {cameraProblem && <p className="text-sm text-slate-600" data-testid="camera-note">{cameraProblem}</p>}
+      {cameraProblem && (
+        <p className="text-sm text-slate-600" data-testid="camera-note">
+          {cameraProblem}
+        </p>
+      )}
       {camera && !cameraProblem && <CameraScanner onScan={scan} onClose={closeCamera} />}
       {locations.error && (
         <p role="alert" className="text-red-700">
@@ -349,7 +356,11 @@ export default function Scanning() {
       <AsOf asOf={locations.data?.asOf} compact />
       {busy && <p role="status">{t('scanning.looking')}</p>}
       {notice && (
-        <p role={notice.ok ? 'status' : 'alert'} data-testid="scan-notice" className={`rounded-md p-3 text-base ${notice.ok ? 'bg-emerald-50 text-emerald-900' : 'bg-red-50 text-red-800'}`}>
+        <p
+          role={notice.ok ? 'status' : 'alert'}
+          data-testid="scan-notice"
+          className={`rounded-md p-3 text-base ${notice.ok ? 'bg-emerald-50 text-emerald-900' : 'bg-red-50 text-red-800'}`}
+        >
           {notice.text}
         </p>
       )}
@@ -361,7 +372,11 @@ export default function Scanning() {
           <ul className="flex flex-col gap-2">
             {purchase.lines.map((l) => (
               <li key={l.id}>
-                <button type="button" onClick={() => void receiveLine(l)} className="min-h-14 w-full rounded-lg border border-sky-800 px-3 py-2 text-left text-base text-sky-950">
+                <button
+                  type="button"
+                  onClick={() => void receiveLine(l)}
+                  className="min-h-14 w-full rounded-lg border border-sky-800 px-3 py-2 text-left text-base text-sky-950"
+                >
                   {t('scanning.purchaseOrderLine', { code: l.itemCode, description: l.itemDescription, open: formatQuantity(l.open, locale(), 3) })}
                 </button>
               </li>

@@ -60,7 +60,14 @@ export function TransferPanel({
       }}
     >
       {sources.length === 0 && <p className="text-slate-700">{t('scanning.noStockToMove')}</p>}
-      <LocationSelect id="transfer-from" label={t('scanning.fromLocation')} value={from} onChange={setFrom} locations={sources} empty={t('scanning.selectOne')} />
+      <LocationSelect
+        id="transfer-from"
+        label={t('scanning.fromLocation')}
+        value={from}
+        onChange={setFrom}
+        locations={sources}
+        empty={t('scanning.selectOne')}
+      />
       <LocationSelect id="transfer-to" label={t('scanning.toLocation')} value={to} onChange={setTo} locations={locations} empty={t('scanning.selectOne')} />
       {placeError && (
         <p role="alert" className="text-sm text-red-700">

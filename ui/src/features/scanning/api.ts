@@ -83,7 +83,10 @@ export async function findItem(code: string): Promise<ScannedItem | null> {
 export const itemById = async (id: string) => (await dbGet<ScannedItem>('items', [['ID', `eq.${id}`]]))[0] ?? null
 
 export const stockOfItem = (itemId: string) =>
-  dbGet<LocationStock>('storageLocationStockPositions', [['Item', `eq.${itemId}`], ['limit', '1000']])
+  dbGet<LocationStock>('storageLocationStockPositions', [
+    ['Item', `eq.${itemId}`],
+    ['limit', '1000'],
+  ])
 
 /** An item the local copy expects at a storage location, with its stock there. */
 export interface StockHere {
@@ -129,8 +132,7 @@ export const ordersNeeding = async (itemId: string): Promise<{ order: ScanShopOr
   // the document gives the local copy's rows as free-form objects: typed by their tables' columns, as dbGet's rows are
   (await call('get', '/scanning/ordersNeeding', { query: { item: itemId } })) as unknown as { order: ScanShopOrder; plan: MaterialPlan }[]
 
-export const shopOrderByNumber = async (n: number) =>
-  (await dbGet<ScanShopOrder>('shopOrders', [['ShopOrderNumber', `eq.${n}`]]))[0] ?? null
+export const shopOrderByNumber = async (n: number) => (await dbGet<ScanShopOrder>('shopOrders', [['ShopOrderNumber', `eq.${n}`]]))[0] ?? null
 
 /** Open and in-process shop orders that make the item (to receive it as finished). */
 export const ordersMaking = (itemId: string) =>
@@ -163,7 +165,10 @@ interface Summarized {
 }
 
 /** A movement's quantity, dated the organization's today, at a storage location when one is chosen. */
-const bookedToday = (b: { quantity: number; location?: string | null }): Pick<Schema<'MaterialIssue'> & Schema<'ShopOrderReceipt'>, 'Quantity' | 'TransactionDate' | 'StorageLocation'> => ({
+const bookedToday = (b: {
+  quantity: number
+  location?: string | null
+}): Pick<Schema<'MaterialIssue'> & Schema<'ShopOrderReceipt'>, 'Quantity' | 'TransactionDate' | 'StorageLocation'> => ({
   Quantity: b.quantity,
   TransactionDate: today(),
   ...(b.location ? { StorageLocation: b.location } : {}),
@@ -258,4 +263,3 @@ export const countStock = (b: Summarized & { item: string; warehouse: string; lo
     },
     { keep: { kind: 'count', summary: b.summary } },
   )
-

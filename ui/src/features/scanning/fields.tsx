@@ -13,10 +13,8 @@ import { WriteStatus } from '../../components/WriteStatus.tsx'
 import { userMessage } from '../../lib/errors.ts'
 
 export const field = 'flex flex-col gap-1 text-base font-medium'
-export const control =
-  'min-h-12 w-full rounded-md border border-slate-300 bg-white px-3 text-lg font-normal focus:ring-2 focus:ring-sky-600 focus:outline-none'
-export const bigButton =
-  'min-h-14 rounded-lg bg-sky-800 px-5 text-lg font-semibold text-white hover:bg-sky-900 disabled:opacity-60'
+export const control = 'min-h-12 w-full rounded-md border border-slate-300 bg-white px-3 text-lg font-normal focus:ring-2 focus:ring-sky-600 focus:outline-none'
+export const bigButton = 'min-h-14 rounded-lg bg-sky-800 px-5 text-lg font-semibold text-white hover:bg-sky-900 disabled:opacity-60'
 
 /** The words a booking's summary names its item by: quantity, unit and code. */
 export function bookingWords(item: Pick<ScannedItem, 'Code' | 'Unit'>, quantity: number) {
@@ -68,7 +66,10 @@ export function QuantityField({
       )}
       {!error && thousands !== null && (
         <span data-testid={`${id}-read`} className="text-sm font-normal text-amber-800">
-          {t('scanning.readAsThousands', { number: String(thousands), ...(getLanguage() === 'nl' ? { mark: '.', decimal: ',' } : { mark: ',', decimal: '.' }) })}
+          {t('scanning.readAsThousands', {
+            number: String(thousands),
+            ...(getLanguage() === 'nl' ? { mark: '.', decimal: ',' } : { mark: ',', decimal: '.' }),
+          })}
         </span>
       )}
     </div>
@@ -191,7 +192,13 @@ export function ConfirmOver({ message, confirm, onConfirm, onBack }: { message: 
     ref.current?.scrollIntoView?.({ block: 'nearest' })
   }, [])
   return (
-    <div ref={ref} role="alertdialog" aria-labelledby="confirm-over-title" aria-describedby="confirm-over-text" className="flex flex-col gap-2 rounded-md border border-amber-400 bg-amber-50 p-3">
+    <div
+      ref={ref}
+      role="alertdialog"
+      aria-labelledby="confirm-over-title"
+      aria-describedby="confirm-over-text"
+      className="flex flex-col gap-2 rounded-md border border-amber-400 bg-amber-50 p-3"
+    >
       <p id="confirm-over-title" className="font-semibold text-amber-900">
         {t('scanning.confirmTitle')}
       </p>
@@ -202,7 +209,11 @@ export function ConfirmOver({ message, confirm, onConfirm, onBack }: { message: 
         <button type="button" onClick={onConfirm} className={bigButton}>
           {confirm}
         </button>
-        <button type="button" onClick={onBack} className="min-h-14 rounded-lg border border-slate-400 bg-white px-5 text-lg font-semibold text-slate-800 hover:bg-slate-100">
+        <button
+          type="button"
+          onClick={onBack}
+          className="min-h-14 rounded-lg border border-slate-400 bg-white px-5 text-lg font-semibold text-slate-800 hover:bg-slate-100"
+        >
           {t('scanning.changeQuantity')}
         </button>
       </div>

@@ -13,7 +13,13 @@ type Named = Pick<ScannedItem, 'ID' | 'Code'>
 export function useOrdersNeeding(item: Named | null, catalogue: ScanCatalogue | null) {
   return useQuery({
     queryKey: scanKeys.ordersNeeding(item?.ID ?? ''),
-    queryFn: () => liveOrKept(() => ordersNeeding(item!.ID), (c) => c.ordersNeeding(item!.Code), catalogue, { keptOnly: isCatalogueRef(item!.ID) }),
+    queryFn: () =>
+      liveOrKept(
+        () => ordersNeeding(item!.ID),
+        (c) => c.ordersNeeding(item!.Code),
+        catalogue,
+        { keptOnly: isCatalogueRef(item!.ID) },
+      ),
     enabled: !!item,
   })
 }

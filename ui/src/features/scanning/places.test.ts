@@ -55,4 +55,3 @@ describe('places an issue to a shop order comes from', () => {
     expect(placesInWarehouse([D1, A1], null).map((p) => p.ID)).toEqual(['d1', 'l1'])
   })
 })
-

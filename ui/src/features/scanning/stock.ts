@@ -19,7 +19,10 @@ const same = (a: string | null | undefined, b: string | null | undefined) => !!a
  * row is of. The total is the warehouses' stock positions when there are any (as the Dashboard
  * counts), else the locations' sum.
  */
-export function cardStock(locations: readonly LocationStock[] | undefined, warehouses: readonly WarehouseStock[] | undefined): { rows: CardRow[]; total: number } {
+export function cardStock(
+  locations: readonly LocationStock[] | undefined,
+  warehouses: readonly WarehouseStock[] | undefined,
+): { rows: CardRow[]; total: number } {
   const byLocation = [...(locations ?? [])].sort((a, b) => (a.StorageLocationCode ?? '').localeCompare(b.StorageLocationCode ?? ''))
   const rows: CardRow[] = byLocation.map((r) => ({
     key: r.ID,
@@ -42,9 +45,7 @@ export function cardStock(locations: readonly LocationStock[] | undefined, wareh
       stock: w.CurrentStock ?? 0,
     })
   }
-  const total = warehouses?.length
-    ? warehouses.reduce((sum, w) => sum + (w.CurrentStock ?? 0), 0)
-    : byLocation.reduce((sum, r) => sum + (r.Stock ?? 0), 0)
+  const total = warehouses?.length ? warehouses.reduce((sum, w) => sum + (w.CurrentStock ?? 0), 0) : byLocation.reduce((sum, r) => sum + (r.Stock ?? 0), 0)
   return { rows, total }
 }
 

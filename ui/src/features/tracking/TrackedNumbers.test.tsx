@@ -126,13 +126,19 @@ describe('BatchPicker', () => {
   })
 
   it('lists the batches last seen there while the server is out of reach, else asks to type them', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => json(answer(stock))))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json(answer(stock))),
+    )
     const place = { item: 'item-1', warehouse: 'w1', location: 'l1' }
     const first = show(<BatchPicker id="bp" mode="take" place={place} quantity={1} onReport={() => {}} />)
     await screen.findByTestId('batch-list')
     first.unmount()
 
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    )
     show(<BatchPicker id="bp" mode="take" place={place} quantity={1} onReport={() => {}} />)
     await screen.findByText(/as this device last saw them/)
     expect(screen.getAllByTestId('batch-row')).toHaveLength(3)

@@ -9,7 +9,12 @@ import { receiptBodies, type OpenLine } from '../receipts/logic.ts'
 import { transferBody } from '../transfers/logic.ts'
 
 const SERIALS = { SerialNumbers: [{ SerialNumber: 'SN-1' }, { SerialNumber: 'SN-2' }] }
-const BATCHES = { BatchNumbers: [{ BatchNumber: 'B-1', Quantity: 1.5 }, { BatchNumber: 'B-2', Quantity: 0.5 }] }
+const BATCHES = {
+  BatchNumbers: [
+    { BatchNumber: 'B-1', Quantity: 1.5 },
+    { BatchNumber: 'B-2', Quantity: 0.5 },
+  ],
+}
 const OWNER = { division: 7, user: 'anna' }
 
 beforeEach(() => {

@@ -74,7 +74,12 @@ describe('batches', () => {
       { number: 'B-NONE', quantity: '0' },
     ]
     expect(batchReport(lines, 4.5, parseQuantity)).toEqual({
-      numbers: { BatchNumbers: [{ BatchNumber: 'B-EARLY', Quantity: 2 }, { BatchNumber: 'B-LATE', Quantity: 2.5 }] },
+      numbers: {
+        BatchNumbers: [
+          { BatchNumber: 'B-EARLY', Quantity: 2 },
+          { BatchNumber: 'B-LATE', Quantity: 2.5 },
+        ],
+      },
       problem: null,
     })
     expect(batchReport(lines, 5, parseQuantity).problem).toEqual({ key: 'tracking.batchSum', values: { sum: 4.5, quantity: 5 } })
@@ -98,6 +103,15 @@ describe('batches', () => {
       BatchNumbers: [{ BatchNumber: 'B', Quantity: 3, EndDate: '2027-06-30' }],
     })
     // an empty line is no line
-    expect(batchReport([{ number: 'B', quantity: '3' }, { number: '', quantity: '' }], 3, parseQuantity).problem).toBeNull()
+    expect(
+      batchReport(
+        [
+          { number: 'B', quantity: '3' },
+          { number: '', quantity: '' },
+        ],
+        3,
+        parseQuantity,
+      ).problem,
+    ).toBeNull()
   })
 })

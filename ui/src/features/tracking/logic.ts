@@ -139,10 +139,12 @@ export function batchReport(lines: readonly BatchLine[], quantity: number | null
   const numbers = { BatchNumbers: batchNumbers(lines, parse) }
   const used = lines.filter((l) => l.number.trim() || l.quantity.trim())
   if (used.some((l) => !l.number.trim())) return { numbers, problem: { key: 'tracking.batchNoNumber' } }
-  if (used.some((l) => {
-    const q = parse(l.quantity)
-    return q === null || q < 0
-  }))
+  if (
+    used.some((l) => {
+      const q = parse(l.quantity)
+      return q === null || q < 0
+    })
+  )
     return { numbers, problem: { key: 'tracking.batchBadQuantity' } }
   const seen = new Set<string>()
   for (const b of numbers.BatchNumbers) {

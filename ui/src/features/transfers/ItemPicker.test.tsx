@@ -60,7 +60,10 @@ describe('the transfer scan box', () => {
   })
 
   it('says an order number is neither an item nor a location', () => {
-    vi.stubGlobal('fetch', vi.fn(async () => json([])))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json([])),
+    )
     const { onItem, onLocation, scan } = show()
     scan('PO 40080')
     expect(screen.getByRole('alert').textContent).toBe('"PO 40080" is an order number: scan an item or a storage location.')

@@ -17,7 +17,13 @@ const SHOWN = 50
 
 /** Warehouse transfers of the last two weeks, read live from Exact Online. */
 export function RecentTransfers() {
-  const recent = useQuery({ queryKey: transferKeys.recent(useDivision()), queryFn: () => fetchRecentTransfers(), retry: false, staleTime: LIVE_STALE_MS, refetchInterval: againWhileStored })
+  const recent = useQuery({
+    queryKey: transferKeys.recent(useDivision()),
+    queryFn: () => fetchRecentTransfers(),
+    retry: false,
+    staleTime: LIVE_STALE_MS,
+    refetchInterval: againWhileStored,
+  })
   // transfers Exact deleted: gone at once, before the list is read again
   const [deleted, setDeleted] = useState<ReadonlySet<string>>(new Set())
   const rows = (recent.data?.rows ?? []).filter((tr) => !deleted.has(tr.id))

@@ -62,7 +62,11 @@ export function TransferForm() {
     // the warehouses first (answered or failed), so the whole ones are among the sources
     enabled: !!item && !warehouses.isPending,
   })
-  const locations = useQuery({ queryKey: liveKeys.list('storageLocations', division), queryFn: () => liveGet<StorageLocation>('storageLocations'), ...LIVE_LIST_RETRY })
+  const locations = useQuery({
+    queryKey: liveKeys.list('storageLocations', division),
+    queryFn: () => liveGet<StorageLocation>('storageLocations'),
+    ...LIVE_LIST_RETRY,
+  })
 
   const chosenFrom = fromId || (scannedFrom && places.data?.some((p) => p.location === scannedFrom) ? scannedFrom : '')
   const from = places.data?.find((p) => placeKey(p) === chosenFrom)
@@ -148,7 +152,9 @@ export function TransferForm() {
         </p>
       )}
       {item && scannedFrom && places.isSuccess && !from && !fromId && (
-        <p className="text-sm text-amber-800">{t('transfers.noStockAtScanned', { location: locations.data?.rows.find((l) => l.ID.toLowerCase() === scannedFrom)?.Code ?? '' })}</p>
+        <p className="text-sm text-amber-800">
+          {t('transfers.noStockAtScanned', { location: locations.data?.rows.find((l) => l.ID.toLowerCase() === scannedFrom)?.Code ?? '' })}
+        </p>
       )}
       {item && (
         <form
@@ -200,7 +206,14 @@ export function TransferForm() {
           <AsOf asOf={locations.data?.asOf} compact />
           <label className={labelClass}>
             {t('transfers.quantity')}
-            <input className={inputClass} inputMode="decimal" name="quantity" value={quantity} onChange={(e) => setQuantity(e.target.value)} aria-invalid={tried && !!error} />
+            <input
+              className={inputClass}
+              inputMode="decimal"
+              name="quantity"
+              value={quantity}
+              onChange={(e) => setQuantity(e.target.value)}
+              aria-invalid={tried && !!error}
+            />
           </label>
           {tried && error && (
             <p role="alert" className="text-sm text-red-700">

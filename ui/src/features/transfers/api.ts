@@ -68,9 +68,14 @@ export async function fetchRecentTransfers(now: number = Date.now()): Promise<Li
     filter: `EntryDate ge ${dayLit(since)}`,
     select: 'TransferID,TransferNumber,EntryDate,TransferDate,Status,WarehouseFromCode,WarehouseToCode,CreatorFullName,Description',
   })
-  const lines = await readDirectByIds('inventory/WarehouseTransferLines', 'TransferID', headers.rows.map((h) => String(h.TransferID)), {
-    select: 'TransferID,ItemCode,ItemDescription,Quantity,StorageLocationFromCode,StorageLocationToCode',
-  })
+  const lines = await readDirectByIds(
+    'inventory/WarehouseTransferLines',
+    'TransferID',
+    headers.rows.map((h) => String(h.TransferID)),
+    {
+      select: 'TransferID,ItemCode,ItemDescription,Quantity,StorageLocationFromCode,StorageLocationToCode',
+    },
+  )
   return { rows: toRecent(headers.rows, lines.rows), asOf: oldestAsOf(headers.asOf, lines.asOf) }
 }
 
