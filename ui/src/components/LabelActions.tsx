@@ -9,7 +9,7 @@ import { getPrinters } from '../api/org.ts'
 import { queryKeys, useSession } from '../api/queries.ts'
 import { t, tCount } from '../i18n/index.ts'
 import { canonicalType, chosenPrinter, LABEL_TYPES, labelCopies, labelTypeFor, labelTypeName, planCopies, printersFor } from '../lib/labels.ts'
-import { readSettings } from '../routes/GlobalSettings.tsx'
+import { readSettings } from '../lib/orgSettings.ts'
 import { inputClass, labelClass, primaryButton, secondaryButton } from './formStyles.ts'
 import { PrintJobStatus, type PrintJob } from './PrintJobStatus.tsx'
 

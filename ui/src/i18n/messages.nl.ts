@@ -10,7 +10,7 @@ import * as hours from '../features/hours/messages.ts'
 import * as scanning from '../features/scanning/messages.ts'
 import * as importData from '../features/importData/messages.ts'
 import * as importItems from '../features/importItems/messages.ts'
-import * as tracking from '../features/tracking/messages.ts'
+import * as tracking from '../components/tracking/messages.ts'
 import * as counts from '../features/counts/messages.ts'
 import * as labels from './labels.ts'
 

@@ -11,7 +11,7 @@ import * as hours from '../features/hours/messages.ts'
 import * as scanning from '../features/scanning/messages.ts'
 import * as importData from '../features/importData/messages.ts'
 import * as importItems from '../features/importItems/messages.ts'
-import * as tracking from '../features/tracking/messages.ts'
+import * as tracking from '../components/tracking/messages.ts'
 import * as counts from '../features/counts/messages.ts'
 import * as labels from './labels.ts'
 
@@ -372,7 +372,8 @@ export const en = {
   'delete.sending': 'Deleting…',
   'delete.no': 'Keep it',
   'delete.yes': 'Delete in Exact Online',
-  // Each feature keeps its messages beside its screen (features/<feature>/messages.ts).
+  // Each feature keeps its messages beside its screen (features/<feature>/messages.ts); the
+  // serial and batch inputs, shared by several, beside theirs (components/tracking/).
   ...planning.en,
   ...materials.en,
   ...item.en,

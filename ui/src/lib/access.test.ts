@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { PUBLIC_SESSION } from '../api/auth.ts'
-import { hasRoute, menuRoutes, navRoutes, routes } from '../routes/table.ts'
+import { hasRoute, menuRoutes, navRoutes, routes } from '../routeTable.ts'
 import { session } from '../test/fixtures.ts'
 import {
   afterSwitch,

@@ -7,10 +7,10 @@ import { AsOf } from '../../components/AsOf.tsx'
 import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
 import { t } from '../../i18n/index.ts'
 import { userMessage } from '../../lib/errors.ts'
-import type { FoundItem } from '../transfers/api.ts'
-import { ItemPicker } from '../transfers/ItemPicker.tsx'
-import type { WarehouseRow } from '../transfers/logic.ts'
-import { trackingOf } from '../tracking/logic.ts'
+import type { FoundItem } from '../../api/items.ts'
+import { ItemPicker } from '../../components/ItemPicker.tsx'
+import type { WarehouseRef } from '../../lib/places.ts'
+import { trackingOf } from '../../lib/tracking.ts'
 import { startCount } from './api.ts'
 import { ChoiceOptions, Field } from './Field.tsx'
 import { kindsFor, startBody, startError, usesLocations, type ScopeKind, type StorageLocation } from './logic.ts'
@@ -33,7 +33,7 @@ export function NewCount({ onStarted, onCancel }: { onStarted: (id: string) => v
   const [description, setDescription] = useState('')
   const [tried, setTried] = useState(false)
 
-  const warehouses = useQuery({ queryKey: liveKeys.list('warehouses', division), queryFn: () => liveGet<WarehouseRow>('warehouses'), ...LIVE_LIST_RETRY })
+  const warehouses = useQuery({ queryKey: liveKeys.list('warehouses', division), queryFn: () => liveGet<WarehouseRef>('warehouses'), ...LIVE_LIST_RETRY })
   const locations = useQuery({
     queryKey: liveKeys.list('storageLocations', division),
     queryFn: () => liveGet<StorageLocation>('storageLocations'),

@@ -15,7 +15,7 @@ import { userMessage } from '../../lib/errors.ts'
 import type { ExactPage } from '../../lib/exactLinks.ts'
 import { formatQty } from '../../lib/quantity.ts'
 import { projectItem, type BalanceLine, type ItemProjection, type LineKind } from '../../lib/shortage.ts'
-import { cardStock } from '../scanning/stock.ts'
+import { cardStock } from '../../lib/itemStock.ts'
 
 const link = 'text-sky-800 underline-offset-2 hover:underline focus:ring-2 focus:ring-sky-600 focus:outline-none'
 const th = 'px-3 py-2 font-medium'

@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query'
 import { chunks, dbGetAll, inList } from '../../api/db.ts'
 import { scanKeys, stockTableKeys, useDivision } from '../../api/queries.ts'
 import { madeLines, materialLines, num, OPEN_SALES_LINE, salesLines, shopOrderIndex, stockLines, str, type FlowLine } from '../../lib/shortage.ts'
-import { itemById, ordersMaking, ordersNeeding, stockOfItem, warehouseStockOfItem, type ScannedItem } from '../scanning/api.ts'
+import { itemById, ordersMaking, ordersNeeding, stockOfItem, warehouseStockOfItem, type ScannedItem } from '../../api/scan.ts'
 
 /** The item row as the page shows it: `itemById` reads every column, these among them. */
 export type ItemDetails = ScannedItem & {

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { useState, type Ref } from 'react'
 import { receiptKeys, useSession } from '../../api/queries.ts'
-import { fetchNeeds, fetchTracking } from './api.ts'
+import { fetchNeeds, fetchTracking } from '../../api/receipts.ts'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
 import { LabelResultNote, useLabelPrint } from '../../components/LabelActions.tsx'
 import { PrintJobStatus } from '../../components/PrintJobStatus.tsx'
@@ -9,8 +9,8 @@ import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } 
 import { locale, t } from '../../i18n/index.ts'
 import { labelCopies, labelTypeName } from '../../lib/labels.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
-import type { ReceiptLine } from './logic.ts'
-import { readSettings } from '../../routes/GlobalSettings.tsx'
+import type { ReceiptLine } from '../../lib/receipts.ts'
+import { readSettings } from '../../lib/orgSettings.ts'
 import { userMessage } from '../../lib/errors.ts'
 
 const MAX_COUNT = 100

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '../../api/queryClient.ts'
 import { json, outboxEntry } from '../../test/fixtures.ts'
-import type { MaterialPlan, ScanShopOrder } from './api.ts'
+import type { MaterialPlan, ScanShopOrder } from '../../api/scan.ts'
 import { ByProductPanel } from './ByProductPanel.tsx'
 
 const feedback = vi.hoisted(() => ({ signal: vi.fn() }))

@@ -1,11 +1,22 @@
 import { useState } from 'react'
-import { receiveByProduct, type MaterialPlan, type ScanShopOrder } from './api.ts'
+import { receiveByProduct, type MaterialPlan, type ScanShopOrder } from '../../api/scan.ts'
 import { locale, t } from '../../i18n/index.ts'
 import { formatQuantity, parseQuantity } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
-import { bigButton, bookingWords, checkQuantity, control, field, Panel, SubmitBar, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
-import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
-import { trackingOf, UNTRACKED } from '../tracking/logic.ts'
+import {
+  bigButton,
+  bookingWords,
+  checkQuantity,
+  control,
+  field,
+  Panel,
+  SubmitBar,
+  QuantityField,
+  useWrite,
+  WriteOutcome,
+} from '../../components/scanFields.tsx'
+import { NumbersNotReady, TrackedNumbers } from '../../components/tracking/TrackedNumbers.tsx'
+import { trackingOf, UNTRACKED } from '../../lib/tracking.ts'
 
 const secondaryButton =
   'min-h-12 w-full rounded-md border border-slate-400 bg-white px-4 py-2 text-base font-medium text-slate-900 hover:bg-slate-50 focus:outline-none focus:ring-2 focus:ring-slate-500'

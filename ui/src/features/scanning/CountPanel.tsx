@@ -1,16 +1,27 @@
 import { useState } from 'react'
-import { countStock, type LocationStock, type ScannedItem, type WarehouseStock } from './api.ts'
+import { countStock, type LocationStock, type ScannedItem, type WarehouseStock } from '../../api/scan.ts'
 import { t } from '../../i18n/index.ts'
 import { formatQty } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
 import { parseQuantity } from '../../lib/quantity.ts'
-import { bigButton, bookingWords, ConfirmOver, LocationSelect, locationLabel, Panel, SubmitBar, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
+import {
+  bigButton,
+  bookingWords,
+  ConfirmOver,
+  LocationSelect,
+  locationLabel,
+  Panel,
+  SubmitBar,
+  QuantityField,
+  useWrite,
+  WriteOutcome,
+} from '../../components/scanFields.tsx'
 import { RecentCounts } from './RecentCounts.tsx'
-import { trackingOf, UNTRACKED } from '../tracking/logic.ts'
-import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
+import { trackingOf, UNTRACKED } from '../../lib/tracking.ts'
+import { NumbersNotReady, TrackedNumbers } from '../../components/tracking/TrackedNumbers.tsx'
 import { isCatalogueRef } from '../../offline/catalogue.ts'
-import { locationOf } from './places.ts'
-import { stockToIssueFrom } from './stock.ts'
+import { locationOf } from '../../lib/places.ts'
+import { stockToIssueFrom } from '../../lib/itemStock.ts'
 import { countDifference } from './countDifference.ts'
 
 /**

@@ -1,18 +1,29 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { scanKeys } from '../../api/queries.ts'
 import { useState } from 'react'
-import { issueMaterial, type LocationStock, type ScannedItem, type WarehouseStock } from './api.ts'
+import { issueMaterial, type LocationStock, type ScannedItem, type WarehouseStock } from '../../api/scan.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { exceeds, formatQuantity, parseQuantity, quantityForInput } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
 import { shopOrderStatusName } from '../../lib/status.ts'
 import type { ScanCatalogue } from '../../offline/catalogue.ts'
-import { bigButton, bookingWords, checkQuantity, ConfirmOver, LocationSelect, Panel, SubmitBar, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
-import { stockToIssueFrom } from './stock.ts'
-import { placesInWarehouse } from './places.ts'
-import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
-import { trackingOfAny, UNTRACKED } from '../tracking/logic.ts'
+import {
+  bigButton,
+  bookingWords,
+  checkQuantity,
+  ConfirmOver,
+  LocationSelect,
+  Panel,
+  SubmitBar,
+  QuantityField,
+  useWrite,
+  WriteOutcome,
+} from '../../components/scanFields.tsx'
+import { stockToIssueFrom } from '../../lib/itemStock.ts'
+import { placesInWarehouse } from '../../lib/places.ts'
+import { NumbersNotReady, TrackedNumbers } from '../../components/tracking/TrackedNumbers.tsx'
+import { trackingOfAny, UNTRACKED } from '../../lib/tracking.ts'
 import { suggestedIssue, toIssue } from './toIssue.ts'
 import { useKeptIssues, useOrdersNeeding } from './needing.ts'
 import { userMessage } from '../../lib/errors.ts'

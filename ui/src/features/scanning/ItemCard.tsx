@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react'
-import type { LocationStock, ScannedItem, WarehouseStock } from './api.ts'
+import type { LocationStock, ScannedItem, WarehouseStock } from '../../api/scan.ts'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
 import { ItemPicture } from '../../components/ItemPicture.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import type { LocationRef } from '../../lib/scan.ts'
 import { isCatalogueRef } from '../../offline/catalogue.ts'
-import { cardStock } from './stock.ts'
+import { cardStock } from '../../lib/itemStock.ts'
 
 const fmt = (n: number) => n.toLocaleString(locale(), { maximumFractionDigits: 3 })
 

@@ -1,7 +1,7 @@
 import type { LabelSource } from '../../api/labels.ts'
 import { LabelActions, type LabelStyles } from '../../components/LabelActions.tsx'
 import { signal } from '../../lib/feedback.ts'
-import { bigButton, control, field } from './fields.tsx'
+import { bigButton, control, field } from '../../components/scanFields.tsx'
 
 /** The shared label buttons at the handheld's size. */
 const HANDHELD: LabelStyles = {

@@ -3,15 +3,15 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '../../api/queryClient.ts'
 import { json, outboxEntry } from '../../test/fixtures.ts'
-import type { OpenLine } from '../receipts/logic.ts'
-import type { ScannedItem } from './api.ts'
+import type { OpenLine } from '../../lib/receipts.ts'
+import type { ScannedItem } from '../../api/scan.ts'
 import { ReceivePanel } from './ReceivePanel.tsx'
 import { t } from '../../i18n/index.ts'
 
 const feedback = vi.hoisted(() => ({ signal: vi.fn() }))
 vi.mock('../../lib/feedback.ts', () => feedback)
 const purchases = vi.hoisted(() => ({ fetchOpenLinesOfItem: vi.fn() }))
-vi.mock('../receipts/api.ts', () => purchases)
+vi.mock('../../api/receipts.ts', () => purchases)
 
 const item: ScannedItem = {
   ID: 'item-1',

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query'
 import { scanKeys } from '../../api/queries.ts'
 import { useState } from 'react'
-import { byProductsOf, ordersMaking, receivePurchaseLine, receiveShopOrder, type ScannedItem, type ScanShopOrder } from './api.ts'
-import { fetchOpenLinesOfItem } from '../receipts/api.ts'
-import type { OpenLine } from '../receipts/logic.ts'
+import { byProductsOf, ordersMaking, receivePurchaseLine, receiveShopOrder, type ScannedItem, type ScanShopOrder } from '../../api/scan.ts'
+import { fetchOpenLinesOfItem } from '../../api/receipts.ts'
+import type { OpenLine } from '../../lib/receipts.ts'
 import { formatDate } from '../../lib/dateTime.ts'
 import { locale, t } from '../../i18n/index.ts'
 import { exceeds, formatQuantity, parseQuantity, quantityForInput } from '../../lib/quantity.ts'
@@ -24,10 +24,10 @@ import {
   QuantityField,
   useWrite,
   WriteOutcome,
-} from './fields.tsx'
+} from '../../components/scanFields.tsx'
 import { isCatalogueRef, liveOrKept, type ScanCatalogue } from '../../offline/catalogue.ts'
-import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
-import { trackingOf, UNTRACKED } from '../tracking/logic.ts'
+import { NumbersNotReady, TrackedNumbers } from '../../components/tracking/TrackedNumbers.tsx'
+import { trackingOf, UNTRACKED } from '../../lib/tracking.ts'
 import { userMessage } from '../../lib/errors.ts'
 
 const fmt = (n: number | null | undefined) => formatQuantity(n ?? 0, locale(), 3)

@@ -1,12 +1,23 @@
 import { useState } from 'react'
-import { transferStock, type LocationStock, type ScannedItem, type WarehouseStock } from './api.ts'
+import { transferStock, type LocationStock, type ScannedItem, type WarehouseStock } from '../../api/scan.ts'
 import { t } from '../../i18n/index.ts'
 import { parseQuantity } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
-import { trackingOf, UNTRACKED } from '../tracking/logic.ts'
-import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
-import { bigButton, bookingWords, checkQuantity, LocationSelect, locationLabel, Panel, SubmitBar, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
-import { locationOf, sourcesOf } from './places.ts'
+import { trackingOf, UNTRACKED } from '../../lib/tracking.ts'
+import { NumbersNotReady, TrackedNumbers } from '../../components/tracking/TrackedNumbers.tsx'
+import {
+  bigButton,
+  bookingWords,
+  checkQuantity,
+  LocationSelect,
+  locationLabel,
+  Panel,
+  SubmitBar,
+  QuantityField,
+  useWrite,
+  WriteOutcome,
+} from '../../components/scanFields.tsx'
+import { locationOf, sourcesOf } from '../../lib/places.ts'
 
 /**
  * Move the item from one place to another (the location in context by default): a storage

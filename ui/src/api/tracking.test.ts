@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { APP_LOCAL_KEYS, STORAGE_KEYS } from '../../lib/storage.ts'
-import { json } from '../../test/fixtures.ts'
-import { fetchNumbers, keptNumbers } from './api.ts'
+import { APP_LOCAL_KEYS, STORAGE_KEYS } from '../lib/storage.ts'
+import { json } from '../test/fixtures.ts'
+import { fetchNumbers, keptNumbers } from './tracking.ts'
 
 const answer = (item: string) => ({
   item,

@@ -2,10 +2,10 @@ import { QueryClientProvider } from '@tanstack/react-query'
 import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createQueryClient } from '../../api/queryClient.ts'
-import type { BookResult } from '../../api/writes.ts'
-import { QuantityField, useWrite } from './fields.tsx'
-import { setLanguage } from '../../i18n/index.ts'
+import { createQueryClient } from '../api/queryClient.ts'
+import type { BookResult } from '../api/writes.ts'
+import { QuantityField, useWrite } from './scanFields.tsx'
+import { setLanguage } from '../i18n/index.ts'
 
 const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={createQueryClient()}>{children}</QueryClientProvider>
 

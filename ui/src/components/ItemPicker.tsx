@@ -1,10 +1,10 @@
 import { useMutation } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
-import { findItems, type FoundItem } from './api.ts'
-import { inputClass, labelClass, secondaryButton } from '../../components/formStyles.ts'
-import { t } from '../../i18n/index.ts'
-import { classifyScan, cleanScan, type LocationRef } from '../../lib/scan.ts'
-import { userMessage } from '../../lib/errors.ts'
+import { findItems, type FoundItem } from '../api/items.ts'
+import { inputClass, labelClass, secondaryButton } from './formStyles.ts'
+import { t } from '../i18n/index.ts'
+import { classifyScan, cleanScan, type LocationRef } from '../lib/scan.ts'
+import { userMessage } from '../lib/errors.ts'
 
 /**
  * The transfer's scan box: an item (an exact code or barcode is taken at once, else candidates to

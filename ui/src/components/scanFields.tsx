@@ -1,16 +1,17 @@
 // Pieces the action panels share: big touch targets, a quantity field that says what is wrong,
-// a storage location picker, and the write with its outbox state and sound.
+// a storage location picker, and the write with its outbox state and sound. The Counts screen
+// counts with the same quantity field, so they live in components/.
 import { useMutation } from '@tanstack/react-query'
 import { useEffect, useRef, useState, type ReactNode } from 'react'
-import { outcomeOf, type BookResult } from '../../api/writes.ts'
-import { getLanguage, locale, t } from '../../i18n/index.ts'
-import { signal } from '../../lib/feedback.ts'
-import type { ScannedItem } from './api.ts'
-import { fitsUnit, formatQuantity, fractionsAllowed, readWithThousands } from '../../lib/quantity.ts'
-import type { LocationRef } from '../../lib/scan.ts'
-import { isWarehousePlace } from './places.ts'
-import { WriteStatus } from '../../components/WriteStatus.tsx'
-import { userMessage } from '../../lib/errors.ts'
+import { outcomeOf, type BookResult } from '../api/writes.ts'
+import { getLanguage, locale, t } from '../i18n/index.ts'
+import { signal } from '../lib/feedback.ts'
+import type { ScannedItem } from '../api/scan.ts'
+import { fitsUnit, formatQuantity, fractionsAllowed, readWithThousands } from '../lib/quantity.ts'
+import type { LocationRef } from '../lib/scan.ts'
+import { isWarehousePlace } from '../lib/places.ts'
+import { WriteStatus } from './WriteStatus.tsx'
+import { userMessage } from '../lib/errors.ts'
 
 export const field = 'flex flex-col gap-1 text-base font-medium'
 export const control = 'min-h-12 w-full rounded-md border border-slate-300 bg-white px-3 text-lg font-normal focus:ring-2 focus:ring-sky-600 focus:outline-none'

@@ -2,7 +2,7 @@
 // warehouse that keeps no storage locations (Exact's UseStorageLocations 0), booked without one.
 // Exact refuses a storage location in such a warehouse, and a transfer within it, so no screen
 // asks for one there.
-import type { LocationRef } from '../../lib/scan.ts'
+import type { LocationRef } from './scan.ts'
 
 /** A warehouse as the live list (`/exact/live/warehouses`) and the scan catalogue give it. */
 export interface WarehouseRef {

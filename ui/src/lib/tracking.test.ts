@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { parseQuantity } from '../../lib/quantity.ts'
-import { addSerial, batchReport, pickFirst, prefillBatches, serialReport, trackingOf, trackingOfAny, type StockBatch } from './logic.ts'
+import { parseQuantity } from './quantity.ts'
+import { addSerial, batchReport, pickFirst, prefillBatches, serialReport, trackingOf, trackingOfAny, type StockBatch } from './tracking.ts'
 
 const batch = (number: string, quantity: number, expiry: string | null = null): StockBatch => ({
   number,

@@ -1,8 +1,8 @@
 import { QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createQueryClient } from '../../api/queryClient.ts'
-import { json } from '../../test/fixtures.ts'
+import { createQueryClient } from '../api/queryClient.ts'
+import { json } from '../test/fixtures.ts'
 import { ItemPicker } from './ItemPicker.tsx'
 
 const locations = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { LocationRef } from '../../lib/scan.ts'
-import { locationLabel } from './fields.tsx'
+import type { LocationRef } from './scan.ts'
+import { locationLabel } from '../components/scanFields.tsx'
 import { isWarehousePlace, locationOf, placesInWarehouse, placesOf, sourcesOf, unlocatedIds, type WarehouseRef } from './places.ts'
 
 const W1 = 'AAAAAAAA-0000-4000-8000-000000000001'

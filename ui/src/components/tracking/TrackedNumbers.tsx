@@ -2,9 +2,9 @@ import { useEffect, useRef } from 'react'
 import { locale, t } from '../../i18n/index.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
 import { isCatalogueRef } from '../../offline/catalogue.ts'
-import type { Place } from './api.ts'
+import type { Place } from '../../api/tracking.ts'
 import { BatchPicker, useStockNumbers } from './BatchPicker.tsx'
-import { UNTRACKED, type NumbersReport, type Tracking } from './logic.ts'
+import { UNTRACKED, type NumbersReport, type Tracking } from '../../lib/tracking.ts'
 import { SerialNumbersInput } from './SerialNumbersInput.tsx'
 
 /**

@@ -1,7 +1,7 @@
 // The numbers of serial- and batch-tracked items as a booking carries them: one serial number per
 // unit, or batches whose quantities add up to the booking's quantity, in Exact Online's own shape.
-import type { Schema } from '../../api/contract.ts'
-import type { MessageKey } from '../../i18n/index.ts'
+import type { Schema } from '../api/contract.ts'
+import type { MessageKey } from '../i18n/index.ts'
 
 export type Tracking = Schema<'TrackedBy'>
 export type SerialNumber = Schema<'SerialNumber'>

@@ -1,10 +1,10 @@
 // The serial and batch numbers of an item in stock (`/tracking/numbers`), and the last answer for
 // each item and place kept in this browser (until logout), so a handheld in a Wi-Fi dead spot
 // still lists the batches it saw there.
-import { isNetworkFailure } from '../../api/client.ts'
-import { call, type Schema } from '../../api/contract.ts'
-import { readJson, STORAGE_KEYS, writeJson } from '../../lib/storage.ts'
-import { isOfflineNow } from '../../state/reachability.ts'
+import { isNetworkFailure } from './client.ts'
+import { call, type Schema } from './contract.ts'
+import { readJson, STORAGE_KEYS, writeJson } from '../lib/storage.ts'
+import { isOfflineNow } from '../state/reachability.ts'
 
 /** `GET /api/v1/tracking/numbers`: batches come first-expiring, then oldest, first. */
 export type TrackingNumbers = Schema<'NumbersInStock'>

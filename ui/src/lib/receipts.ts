@@ -1,12 +1,12 @@
 // Goods receipts and open purchase order lines as the Receipts screen shows them, from the
-// provider's rows (read live).
-import type { MessageKey } from '../../i18n/index.ts'
-import type { BodyOf } from '../../api/contract.ts'
-import type { Row } from '../../api/db.ts'
-import { addDays, orgToday, parseProviderDate } from '../../lib/dateTime.ts'
-import { exceeds, fitsUnit, fractionsAllowed, parseQuantity } from '../../lib/quantity.ts'
-import { classifyCode, sameBarcode } from '../../lib/scan.ts'
-import { trackingOf, type Tracking, type TrackedNumbers } from '../tracking/logic.ts'
+// provider's rows (read live). Shared with the handheld's receiving, which books the same bodies.
+import type { MessageKey } from '../i18n/index.ts'
+import type { BodyOf } from '../api/contract.ts'
+import type { Row } from '../api/db.ts'
+import { addDays, orgToday, parseProviderDate } from './dateTime.ts'
+import { exceeds, fitsUnit, fractionsAllowed, parseQuantity } from './quantity.ts'
+import { classifyCode, sameBarcode } from './scan.ts'
+import { trackingOf, type Tracking, type TrackedNumbers } from './tracking.ts'
 
 /** The Receipts view reads this many days of goods receipts (spec §9). */
 export const RECEIPT_DAYS = 30

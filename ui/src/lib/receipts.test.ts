@@ -11,7 +11,7 @@ import {
   windowStart,
   withUnits,
   type OpenLine,
-} from './logic.ts'
+} from './receipts.ts'
 
 const PO = 'a03da7c9-91df-4457-8622-a607473de8b4'
 const PO2 = 'b03da7c9-91df-4457-8622-a607473de8b4'

@@ -1,11 +1,12 @@
 // Reads and writes of the Scanning screen: items by code or barcode, their stock per storage
 // location, the open shop orders that need them, and the stock movements booked from a handheld.
-import { call, type BodyOf, type Schema } from '../../api/contract.ts'
-import { book } from '../../api/writes.ts'
-import { orgToday } from '../../lib/dateTime.ts'
-import { codeOrBarcode, dbGet, inList } from '../../api/db.ts'
-import type { TrackedNumbers } from '../tracking/logic.ts'
-import { receiptBodies, type OpenLine } from '../receipts/logic.ts'
+// The Item page and the offline catalogue read items the same way, so this lives in api/.
+import { call, type BodyOf, type Schema } from './contract.ts'
+import { book } from './writes.ts'
+import { orgToday } from '../lib/dateTime.ts'
+import { codeOrBarcode, dbGet, inList } from './db.ts'
+import type { TrackedNumbers } from '../lib/tracking.ts'
+import { receiptBodies, type OpenLine } from '../lib/receipts.ts'
 
 export interface ScannedItem {
   ID: string

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react'
-import type { NumbersReport } from './logic.ts'
+import type { NumbersReport } from '../../lib/tracking.ts'
 
 /**
  * Tells the booking's form the numbers' report whenever what it says changes (compared by

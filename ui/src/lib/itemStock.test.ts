@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { LocationStock, WarehouseStock } from './api.ts'
-import { cardStock, stockToIssueFrom } from './stock.ts'
+import type { LocationStock, WarehouseStock } from '../api/scan.ts'
+import { cardStock, stockToIssueFrom } from './itemStock.ts'
 
 const W1 = 'aaaaaaaa-0000-0000-0000-000000000001'
 const W2 = 'aaaaaaaa-0000-0000-0000-000000000002'

@@ -1,6 +1,6 @@
 // The scanned item's stock as its card lists it: per storage location, plus the warehouses that
 // keep the item without storage locations (only the warehouse's stock position knows those).
-import type { LocationStock, WarehouseStock } from './api.ts'
+import type { LocationStock, WarehouseStock } from '../api/scan.ts'
 
 export interface CardRow {
   key: string

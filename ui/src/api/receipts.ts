@@ -1,12 +1,13 @@
 // The Receipts screen's reads and writes: goods receipts of the last 30 days and open purchase
-// order lines (live from the provider), the shop orders that need an item (local copy).
-import { chunks, dbGet, dbJoinsAll, inList, type Row } from '../../api/db.ts'
-import { readDirect, readDirectByIds } from '../../api/exactDirect.ts'
-import { oldestAsOf, type LiveRows } from '../../api/live.ts'
-import { sendWrite } from '../../api/writes.ts'
-import { dayLit, guidLit } from '../../lib/odata.ts'
-import { trackingOf, type Tracking } from '../tracking/logic.ts'
-import { needsByItem, toOpenLines, toReceipts, windowStart, withUnits, type GoodsReceiptBody, type Need, type OpenLine, type Receipt } from './logic.ts'
+// order lines (live from the provider), the shop orders that need an item (local copy). The
+// handheld's receiving reads the same open lines, so this lives in api/.
+import { chunks, dbGet, dbJoinsAll, inList, type Row } from './db.ts'
+import { readDirect, readDirectByIds } from './exactDirect.ts'
+import { oldestAsOf, type LiveRows } from './live.ts'
+import { sendWrite } from './writes.ts'
+import { dayLit, guidLit } from '../lib/odata.ts'
+import { trackingOf, type Tracking } from '../lib/tracking.ts'
+import { needsByItem, toOpenLines, toReceipts, windowStart, withUnits, type GoodsReceiptBody, type Need, type OpenLine, type Receipt } from '../lib/receipts.ts'
 
 const RECEIPT_FIELDS = 'ID,ReceiptNumber,ReceiptDate,SupplierCode,SupplierName,WarehouseCode'
 const RECEIPT_LINE_FIELDS = 'ID,GoodsReceiptID,Item,ItemCode,ItemDescription,Description,QuantityReceived,PurchaseOrderNumber,LocationCode'

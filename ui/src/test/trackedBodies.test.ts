@@ -1,12 +1,12 @@
 // The numbers travel in every booking's body, in Exact Online's shape: sent, and kept on the
 // handheld in a Wi-Fi dead spot and sent later (nothing on the way strips them).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { json } from '../../test/fixtures.ts'
-import { memoryStore } from '../../offline/idb.ts'
-import { reloadBookings, sendWaiting, setBookingOwner, setBookingStore, type Booking } from '../../offline/queue.ts'
-import { countStock, issueMaterial, receiveShopOrder, transferStock } from '../scanning/api.ts'
-import { receiptBodies, type OpenLine } from '../receipts/logic.ts'
-import { transferBody } from '../transfers/logic.ts'
+import { json } from './fixtures.ts'
+import { memoryStore } from '../offline/idb.ts'
+import { reloadBookings, sendWaiting, setBookingOwner, setBookingStore, type Booking } from '../offline/queue.ts'
+import { countStock, issueMaterial, receiveShopOrder, transferStock } from '../api/scan.ts'
+import { receiptBodies, type OpenLine } from '../lib/receipts.ts'
+import { transferBody } from '../features/transfers/logic.ts'
 
 const SERIALS = { SerialNumbers: [{ SerialNumber: 'SN-1' }, { SerialNumber: 'SN-2' }] }
 const BATCHES = {

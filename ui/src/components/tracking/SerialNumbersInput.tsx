@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { t } from '../../i18n/index.ts'
 import { signal } from '../../lib/feedback.ts'
-import { addSerial, serialReport, serialsNeeded, type NumbersReport } from './logic.ts'
+import { addSerial, serialReport, serialsNeeded, type NumbersReport } from '../../lib/tracking.ts'
 import { useScanTaker } from './scans.ts'
 import { useReport } from './report.ts'
 
