@@ -1,10 +1,11 @@
 import { useMutation } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
 import { findItems, type FoundItem } from '../api/items.ts'
-import { inputClass, labelClass, secondaryButton } from './formStyles.ts'
+import { inputClass, labelClass } from './ui/Field.tsx'
 import { t } from '../i18n/index.ts'
 import { classifyScan, cleanScan, type LocationRef } from '../lib/scan.ts'
 import { userMessage } from '../lib/errors.ts'
+import { Button } from './ui/Button.tsx'
 
 /**
  * The transfer's scan box: an item (an exact code or barcode is taken at once, else candidates to
@@ -81,9 +82,9 @@ export function ItemPicker({
               placeholder={placeholder ?? (item ? t('transfers.locationPlaceholder') : t('transfers.itemPlaceholder'))}
               enterKeyHint="search"
             />
-            <button type="submit" className={secondaryButton} disabled={!typed.trim() || find.isPending}>
+            <Button type="submit" variant="secondary" disabled={!typed.trim() || find.isPending}>
               {t('transfers.find')}
-            </button>
+            </Button>
           </span>
         </label>
         {notCode && (
@@ -128,9 +129,9 @@ export function ItemPicker({
             <span className="font-mono font-semibold">{item.Code}</span>
             <span className="text-sm text-slate-700">{item.Description}</span>
           </span>
-          <button type="button" className={secondaryButton} onClick={() => onItem(null)}>
+          <Button type="button" variant="secondary" onClick={() => onItem(null)}>
             {t('transfers.otherItem')}
-          </button>
+          </Button>
         </div>
       )}
     </div>

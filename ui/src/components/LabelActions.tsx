@@ -10,7 +10,8 @@ import { queryKeys, useSession } from '../api/queries.ts'
 import { t, tCount } from '../i18n/index.ts'
 import { canonicalType, chosenPrinter, LABEL_TYPES, labelCopies, labelTypeFor, labelTypeName, planCopies, printersFor } from '../lib/labels.ts'
 import { readSettings } from '../lib/orgSettings.ts'
-import { inputClass, labelClass, primaryButton, secondaryButton } from './formStyles.ts'
+import { inputClass, labelClass } from './ui/Field.tsx'
+import { buttonClass } from './ui/Button.tsx'
 import { PrintJobStatus, type PrintJob } from './PrintJobStatus.tsx'
 
 export interface LabelPrintOptions {
@@ -121,8 +122,8 @@ const DEFAULT_STYLES: LabelStyles = {
   title: 'font-semibold',
   field: labelClass,
   control: inputClass,
-  primary: primaryButton,
-  secondary: secondaryButton,
+  primary: buttonClass({ variant: 'primary' }),
+  secondary: buttonClass(),
 }
 
 /** The label buttons for some records: type, PDF, printer and print, with their outcome. */

@@ -5,8 +5,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef } from 'react'
 import { call, type Schema } from '../api/contract.ts'
 import { t, tCount } from '../i18n/index.ts'
-import { secondaryButton } from './formStyles.ts'
 import { userMessage } from '../lib/errors.ts'
+import { Button } from './ui/Button.tsx'
 
 export type PrintJob = Schema<'JobView'>
 
@@ -76,9 +76,9 @@ export function PrintJobStatus({ job: sent, onEnd }: { job: PrintJob; onEnd?: (j
       </p>
       {reason && <p className="text-sm">{reason}</p>}
       {!ended && !cancelling && (
-        <button type="button" className={`${secondaryButton} self-start text-slate-900`} onClick={() => cancel.mutate()}>
+        <Button type="button" variant="secondary" className="self-start text-slate-900" onClick={() => cancel.mutate()}>
           {t('labels.cancelJob', { id: job.id })}
-        </button>
+        </Button>
       )}
       {cancel.error && (
         <p role="alert" className="text-sm text-red-700">

@@ -12,10 +12,10 @@ import type { LocationRef } from '../lib/scan.ts'
 import { isWarehousePlace } from '../lib/places.ts'
 import { WriteStatus } from './WriteStatus.tsx'
 import { userMessage } from '../lib/errors.ts'
+import { Button } from './ui/Button.tsx'
 
 export const field = 'flex flex-col gap-1 text-base font-medium'
 export const control = 'min-h-12 w-full rounded-md border border-slate-300 bg-white px-3 text-lg font-normal focus:ring-2 focus:ring-sky-600 focus:outline-none'
-export const bigButton = 'min-h-14 rounded-lg bg-sky-800 px-5 text-lg font-semibold text-white hover:bg-sky-900 disabled:opacity-60'
 
 /** The words a booking's summary names its item by: quantity, unit and code. */
 export function bookingWords(item: Pick<ScannedItem, 'Code' | 'Unit'>, quantity: number) {
@@ -207,16 +207,12 @@ export function ConfirmOver({ message, confirm, onConfirm, onBack }: { message: 
         {message}
       </p>
       <div className="flex flex-wrap gap-2">
-        <button type="button" onClick={onConfirm} className={bigButton}>
+        <Button type="button" onClick={onConfirm} variant="primary" size="lg">
           {confirm}
-        </button>
-        <button
-          type="button"
-          onClick={onBack}
-          className="min-h-14 rounded-lg border border-slate-400 bg-white px-5 text-lg font-semibold text-slate-800 hover:bg-slate-100"
-        >
+        </Button>
+        <Button type="button" onClick={onBack} variant="secondary" size="lg">
           {t('scanning.changeQuantity')}
-        </button>
+        </Button>
       </div>
     </div>
   )

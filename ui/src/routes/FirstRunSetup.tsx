@@ -5,10 +5,11 @@ import { loginUrl } from '../api/auth.ts'
 import { queryKeys } from '../api/queries.ts'
 import { SINGLE_USE } from '../api/queryClient.ts'
 import { finishSetup, getSetup, hostChoices, testSetup, type SetupNeeded, type SetupStatus } from '../api/setup.ts'
-import { inputClass, labelClass, primaryButton } from '../components/formStyles.ts'
+import { inputClass, labelClass } from '../components/ui/Field.tsx'
 import { t } from '../i18n/index.ts'
 import { HOME } from '../lib/access.ts'
 import { userMessage } from '../lib/errors.ts'
+import { Button } from '../components/ui/Button.tsx'
 
 /**
  * First run: the server has no Exact Online app yet. A local administrator registers the app
@@ -108,9 +109,9 @@ export function FirstRunSetup({ status }: { status: SetupNeeded }) {
             {error}
           </p>
         )}
-        <button type="submit" className={primaryButton} disabled={busy}>
+        <Button type="submit" variant="primary" disabled={busy}>
           {busy ? t('home.redirecting') : t('setup.test')}
-        </button>
+        </Button>
         <p className="text-xs text-slate-600">{t('setup.writes', { file: status.settingsFile })}</p>
       </form>
     </section>
@@ -170,9 +171,9 @@ export function SetupReturn({ code, state }: { code: string; state: string }) {
       <h1 className="mb-2 text-lg font-semibold text-green-800">{t('setup.done')}</h1>
       <p className="mb-4 text-slate-700">{t('setup.doneDetail', { user: finish.data.userName || '?', file: finish.data.settingsFile })}</p>
       {ready ? (
-        <button type="button" className={primaryButton} onClick={() => window.location.assign(loginUrl())}>
+        <Button type="button" variant="primary" onClick={() => window.location.assign(loginUrl())}>
           {t('setup.signIn')}
-        </button>
+        </Button>
       ) : (
         <p role="status" className="text-slate-600">
           {t('setup.restarting')}

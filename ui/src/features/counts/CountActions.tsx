@@ -4,11 +4,12 @@ import type { Session } from '../../api/auth.ts'
 import { countSessionKeys } from '../../api/queries.ts'
 import { AdminPasswordForm } from '../../components/AdminNotice.tsx'
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx'
-import { primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { sectionClass } from '../../components/ui/Section.tsx'
 import { t, tCount } from '../../i18n/index.ts'
 import { userMessage } from '../../lib/errors.ts'
 import { removeCount, reopenCount, sendCount } from './api.ts'
 import { mayProcess, mayRemove, type CountSummary, type ReviewPage } from './logic.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 type Asking = 'draft' | 'process' | 'remove' | null
 
@@ -77,12 +78,12 @@ export function CountActions({
       {counting && (
         <>
           <div className="flex flex-wrap gap-2">
-            <button type="button" className={primaryButton} disabled={busy || empty} onClick={() => setAsking('draft')}>
+            <Button type="button" variant="primary" disabled={busy || empty} onClick={() => setAsking('draft')}>
               {t('counts.sendDraft')}
-            </button>
-            <button type="button" className={primaryButton} disabled={busy || empty || !admin} onClick={() => setAsking('process')}>
+            </Button>
+            <Button type="button" variant="primary" disabled={busy || empty || !admin} onClick={() => setAsking('process')}>
               {t('counts.process')}
-            </button>
+            </Button>
           </div>
           {empty && <p className="text-sm text-slate-600">{t('counts.nothingToSend')}</p>}
           <p className="text-sm text-slate-600">{t('counts.sendHelp')}</p>
@@ -91,13 +92,13 @@ export function CountActions({
       )}
       <div className="flex flex-wrap gap-2">
         {count.status === 'refused' && (
-          <button type="button" className={primaryButton} disabled={busy} onClick={() => reopen.mutate()}>
+          <Button type="button" variant="primary" disabled={busy} onClick={() => reopen.mutate()}>
             {t('counts.reopen')}
-          </button>
+          </Button>
         )}
-        <button type="button" className={secondaryButton} disabled={busy} onClick={() => setAsking('remove')}>
+        <Button type="button" variant="secondary" disabled={busy} onClick={() => setAsking('remove')}>
           {t('counts.remove')}
-        </button>
+        </Button>
       </div>
       {error && (
         <p role="alert" className="text-sm text-red-700">

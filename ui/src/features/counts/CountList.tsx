@@ -3,7 +3,7 @@ import { useState } from 'react'
 import { Link } from 'react-router'
 import type { Session } from '../../api/auth.ts'
 import { countSessionKeys } from '../../api/queries.ts'
-import { primaryButton, sectionClass } from '../../components/formStyles.ts'
+import { sectionClass } from '../../components/ui/Section.tsx'
 import { t, tCount } from '../../i18n/index.ts'
 import { withDivision } from '../../lib/access.ts'
 import { formatServerTime } from '../../lib/dateTime.ts'
@@ -12,6 +12,7 @@ import { fetchCounts } from './api.ts'
 import { splitCounts, scopeName, type CountSummary } from './logic.ts'
 import { NewCount } from './NewCount.tsx'
 import { StatusBadge } from './StatusBadge.tsx'
+import { Button } from '../../components/ui/Button.tsx'
 
 /** A count's address: this screen with its id, so the link opens it (and a reload keeps it). */
 export const countHref = (session: Session, id: string) => `${withDivision('/counts', session)}&id=${encodeURIComponent(id)}`
@@ -71,9 +72,9 @@ export function CountList({ session, onStarted }: { session: Session; onStarted:
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold text-sky-900">{t('counts.title')}</h1>
         {!starting && (
-          <button type="button" className={primaryButton} onClick={() => setStarting(true)}>
+          <Button type="button" variant="primary" onClick={() => setStarting(true)}>
             {t('counts.new')}
-          </button>
+          </Button>
         )}
       </div>
       {starting && <NewCount onStarted={onStarted} onCancel={() => setStarting(false)} />}

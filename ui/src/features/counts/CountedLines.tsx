@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { countSessionKeys } from '../../api/queries.ts'
-import { secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { sectionClass } from '../../components/ui/Section.tsx'
 import { t, tCount } from '../../i18n/index.ts'
 import { formatServerTime } from '../../lib/dateTime.ts'
 import { userMessage } from '../../lib/errors.ts'
@@ -8,6 +8,7 @@ import { formatQty } from '../../lib/quantity.ts'
 import { removeLine } from './api.ts'
 import type { Note } from './CountingPanel.tsx'
 import { LINES_SHOWN, newestFirst, type CountLine, type CountSummary } from './logic.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 const placeOf = (l: CountLine) => (l.locationCode ? t('counts.at', { location: l.locationCode }) : '')
 
@@ -49,15 +50,15 @@ export function CountedLines({ count, onNote }: { count: CountSummary; onNote: (
                 <span className="text-xs text-slate-500">{t('counts.countedBy', { name: l.countedBy, when: formatServerTime(l.countedMs) })}</span>
               </span>
               {count.status === 'counting' && (
-                <button
+                <Button
                   type="button"
-                  className={secondaryButton}
+                  variant="secondary"
                   disabled={remove.isPending}
                   aria-label={t('counts.removeLine', { code: l.itemCode, at: placeOf(l) })}
                   onClick={() => remove.mutate(l)}
                 >
                   {t('counts.removeShort')}
-                </button>
+                </Button>
               )}
             </li>
           ))}

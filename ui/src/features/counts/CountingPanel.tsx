@@ -5,7 +5,8 @@ import { liveGet } from '../../api/db.ts'
 import { countSessionKeys, liveKeys, useDivision } from '../../api/queries.ts'
 import { LIVE_LIST_RETRY } from '../../api/queryClient.ts'
 import { AsOf } from '../../components/AsOf.tsx'
-import { inputClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { inputClass } from '../../components/ui/Field.tsx'
+import { sectionClass } from '../../components/ui/Section.tsx'
 import { t } from '../../i18n/index.ts'
 import { userMessage } from '../../lib/errors.ts'
 import { formatQty, fractionsAllowed, parseQuantity } from '../../lib/quantity.ts'
@@ -26,6 +27,7 @@ import {
   type LineBody,
   type StorageLocation,
 } from './logic.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 export const SCAN_ID = 'count-scan'
 const QTY_ID = 'count-line-qty'
@@ -236,18 +238,18 @@ export function CountingPanel({ count, onNote, note }: { count: CountSummary; no
             </p>
           )}
           {/* while the question is open it is answered first (editing the quantity sets it aside) */}
-          <button type="submit" className={primaryButton} disabled={add.isPending || !!conflict}>
+          <Button type="submit" variant="primary" disabled={add.isPending || !!conflict}>
             {add.isPending ? t('counts.adding') : t('counts.add')}
-          </button>
+          </Button>
         </form>
       )}
       {conflict && (
         <div role="alert" className="flex flex-col gap-3 rounded border border-amber-300 bg-amber-50 p-3 text-amber-950" data-testid="count-conflict">
           <p>{conflict.question}</p>
           <div className="flex flex-wrap gap-2">
-            <button
+            <Button
               type="button"
-              className={secondaryButton}
+              variant="secondary"
               onClick={() => {
                 setConflict(null)
                 setItem(null)
@@ -263,15 +265,15 @@ export function CountingPanel({ count, onNote, note }: { count: CountSummary; no
               }}
             >
               {earlier ? t('counts.keep', { quantity: formatQty(earlier.quantity) }) : t('counts.keepEarlier')}
-            </button>
-            <button
+            </Button>
+            <Button
               type="button"
-              className={primaryButton}
+              variant="primary"
               disabled={add.isPending}
               onClick={() => add.mutate({ body: { ...conflict.body, replace: true }, item: conflict.item, locationCode: conflict.locationCode })}
             >
               {t('counts.use', { quantity: formatQty(conflict.body.quantity) })}
-            </button>
+            </Button>
           </div>
         </div>
       )}

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { labelClass } from '../../components/formStyles.ts'
+import { labelClass } from '../../components/ui/Field.tsx'
 import { t } from '../../i18n/index.ts'
 
 /**

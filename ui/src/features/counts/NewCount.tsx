@@ -4,7 +4,8 @@ import { liveGet, type LiveRow } from '../../api/db.ts'
 import { countSessionKeys, liveKeys, useDivision } from '../../api/queries.ts'
 import { LIVE_LIST_RETRY } from '../../api/queryClient.ts'
 import { AsOf } from '../../components/AsOf.tsx'
-import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { inputClass, labelClass } from '../../components/ui/Field.tsx'
+import { sectionClass } from '../../components/ui/Section.tsx'
 import { t } from '../../i18n/index.ts'
 import { userMessage } from '../../lib/errors.ts'
 import type { FoundItem } from '../../api/items.ts'
@@ -14,6 +15,7 @@ import { trackingOf } from '../../lib/tracking.ts'
 import { startCount } from './api.ts'
 import { ChoiceOptions, Field } from './Field.tsx'
 import { kindsFor, startBody, startError, usesLocations, type ScopeKind, type StorageLocation } from './logic.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 const byCode = <T extends { Code: string | null }>(rows: readonly T[]) =>
   [...rows].sort((a, b) => (a.Code ?? '').localeCompare(b.Code ?? '', undefined, { numeric: true }))
@@ -145,14 +147,14 @@ export function NewCount({ onStarted, onCancel }: { onStarted: (id: string) => v
                     <span className="font-mono text-sm font-semibold">{i.Code}</span>
                     <span className="truncate text-sm text-slate-700">{i.Description}</span>
                   </span>
-                  <button
+                  <Button
                     type="button"
-                    className={secondaryButton}
+                    variant="secondary"
                     aria-label={t('counts.takeOff', { code: i.Code })}
                     onClick={() => setItems((list) => list.filter((x) => x !== i))}
                   >
                     {t('counts.takeOffShort')}
-                  </button>
+                  </Button>
                 </li>
               ))}
             </ul>
@@ -196,12 +198,12 @@ export function NewCount({ onStarted, onCancel }: { onStarted: (id: string) => v
           </p>
         )}
         <div className="flex flex-wrap gap-2">
-          <button type="submit" className={primaryButton} disabled={start.isPending}>
+          <Button type="submit" variant="primary" disabled={start.isPending}>
             {start.isPending ? t('counts.starting') : t('counts.start')}
-          </button>
-          <button type="button" className={secondaryButton} onClick={onCancel}>
+          </Button>
+          <Button type="button" variant="secondary" onClick={onCancel}>
             {t('counts.cancel')}
-          </button>
+          </Button>
         </div>
       </form>
     </section>

@@ -1,7 +1,8 @@
 import { useState } from 'react'
 import { saveHours, type Employee, type ShopOrderRef, type StepRef } from './api.ts'
 import type { WriteOutcome } from '../../api/writes.ts'
-import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { inputClass, labelClass } from '../../components/ui/Field.tsx'
+import { sectionClass } from '../../components/ui/Section.tsx'
 import { WriteStatus } from '../../components/WriteStatus.tsx'
 import { t } from '../../i18n/index.ts'
 import { employeeNames, hoursError, type Activity, type HourEntry } from './logic.ts'
@@ -9,6 +10,7 @@ import { parseQuantity } from '../../lib/quantity.ts'
 import { ActivityChoice } from './ActivityChoice.tsx'
 import { StepPicker, type Picked } from './StepPicker.tsx'
 import { userMessage } from '../../lib/errors.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 export interface Editing {
   entry: HourEntry | null
@@ -74,9 +76,9 @@ export function HourForm({ employees, editing, onSaved, onClose }: { employees: 
         <h2 id="hour-form-title" className="text-lg font-semibold">
           {e ? t('hours.editTitle') : t('hours.addTitle')}
         </h2>
-        <button type="button" className={secondaryButton} onClick={onClose}>
+        <Button type="button" variant="secondary" onClick={onClose}>
           {t('hours.close')}
-        </button>
+        </Button>
       </div>
       <form
         className="flex flex-col gap-3"
@@ -135,9 +137,9 @@ export function HourForm({ employees, editing, onSaved, onClose }: { employees: 
         {outcome && <WriteStatus outcome={outcome} what={e ? t('hours.changed') : t('hours.booked')} onDelivered={onSaved} />}
         {outcome && outcome.state !== 'failed' && !e ? (
           // a new booking was sent: another press would book the hours twice
-          <button
+          <Button
             type="button"
-            className={secondaryButton}
+            variant="secondary"
             onClick={() => {
               setOutcome(null)
               setHours('')
@@ -145,11 +147,11 @@ export function HourForm({ employees, editing, onSaved, onClose }: { employees: 
             }}
           >
             {t('hours.another')}
-          </button>
+          </Button>
         ) : (
-          <button type="submit" className={primaryButton} disabled={sending}>
+          <Button type="submit" variant="primary" disabled={sending}>
             {sending ? t('hours.sending') : t('hours.save')}
-          </button>
+          </Button>
         )}
       </form>
     </section>

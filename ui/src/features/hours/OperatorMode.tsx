@@ -4,7 +4,8 @@ import { useEffect, useState } from 'react'
 import { isApiError } from '../../api/client.ts'
 import { fetchTimers, removeTimer, saveHours, startTimer, stepLabel, type Employee } from './api.ts'
 import type { WriteOutcome } from '../../api/writes.ts'
-import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { inputClass, labelClass } from '../../components/ui/Field.tsx'
+import { sectionClass } from '../../components/ui/Section.tsx'
 import { WriteStatus } from '../../components/WriteStatus.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { carryOverTimers, clockOffset, employeeNames, formatElapsed, hoursError, stopHoursText, type Activity, type Timer } from './logic.ts'
@@ -13,6 +14,7 @@ import { formatQuantity, parseQuantity } from '../../lib/quantity.ts'
 import { ActivityChoice } from './ActivityChoice.tsx'
 import { StepPicker, type Picked } from './StepPicker.tsx'
 import { userMessage } from '../../lib/errors.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 function useNow(): number {
   const [now, setNow] = useState(() => Date.now())
@@ -108,21 +110,16 @@ function StopCheck({
       <input id={id} className={inputClass} inputMode="decimal" value={typed} onChange={(e) => setTyped(e.target.value)} aria-invalid={!!problem} />
       {problem && <p className="text-sm text-red-700">{t(problem)}</p>}
       <div className="flex flex-wrap gap-2">
-        <button type="submit" className={`${primaryButton} flex-1`} disabled={busy || !!problem}>
+        <Button type="submit" variant="primary" className="flex-1" disabled={busy || !!problem}>
           {t('hours.book')}
-        </button>
-        <button type="button" className={`${secondaryButton} flex-1`} disabled={busy} onClick={onCancel}>
+        </Button>
+        <Button type="button" variant="secondary" className="flex-1" disabled={busy} onClick={onCancel}>
           {t('hours.cancel')}
-        </button>
+        </Button>
       </div>
-      <button
-        type="button"
-        className="min-h-11 self-start px-1 text-sm text-red-700 underline hover:text-red-900 disabled:opacity-50"
-        disabled={busy}
-        onClick={onDiscard}
-      >
+      <Button type="button" variant="link" disabled={busy} onClick={onDiscard}>
         {t('hours.discard')}
-      </button>
+      </Button>
     </form>
   )
 }
@@ -270,9 +267,9 @@ export function OperatorMode({ employees, division, onBooked }: { employees: Emp
         <p className="text-lg" data-testid="operator">
           {t('hours.operatorIs', { name: whoName })}
         </p>
-        <button type="button" className={secondaryButton} onClick={() => setWho(null)}>
+        <Button type="button" variant="secondary" onClick={() => setWho(null)}>
           {t('hours.switchOperator')}
-        </button>
+        </Button>
       </div>
       {errorNote}
       {mine.length > 0 && (
@@ -302,14 +299,14 @@ export function OperatorMode({ employees, division, onBooked }: { employees: Emp
                     onCancel={() => setChecking(null)}
                   />
                 ) : (
-                  <button
+                  <Button
                     type="button"
-                    className="min-h-11 rounded bg-red-700 px-5 py-2 font-medium text-white hover:bg-red-800 disabled:opacity-50"
+                    variant="danger"
                     disabled={busy === x.id}
                     onClick={() => setChecking({ id: x.id, hours: stopHoursText(x, Date.now() + offset, locale()) })}
                   >
                     {t('hours.stop')}
-                  </button>
+                  </Button>
                 )}
               </li>
             ))}
@@ -330,9 +327,9 @@ export function OperatorMode({ employees, division, onBooked }: { employees: Emp
         </h2>
         <StepPicker value={picked} onChange={setPicked} />
         <ActivityChoice value={activity} onChange={setActivity} />
-        <button type="button" className={primaryButton} disabled={!picked.order || !picked.step || busy === 'start'} onClick={() => void start()}>
+        <Button type="button" variant="primary" disabled={!picked.order || !picked.step || busy === 'start'} onClick={() => void start()}>
           {t('hours.start')}
-        </button>
+        </Button>
         {picked.order && !picked.step && <p className="text-sm text-slate-600">{t('hours.pickStep')}</p>}
       </section>
     </div>

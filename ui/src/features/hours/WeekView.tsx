@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query'
 import { hoursKeys, useDivision } from '../../api/queries.ts'
 import { useMemo, useState } from 'react'
 import { fetchNames, fetchWeek, stepLabel, type Employee } from './api.ts'
-import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { inputClass, labelClass } from '../../components/ui/Field.tsx'
+import { sectionClass } from '../../components/ui/Section.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { formatDate, formatWeekday, orgToday, weekNumber } from '../../lib/dateTime.ts'
 import { addDays, employeeNames, weekDays, weekStart, weekTotals, type HourEntry } from './logic.ts'
@@ -14,6 +15,7 @@ import { AsOf } from '../../components/AsOf.tsx'
 import { DeleteInExact } from '../../components/DeleteInExact.tsx'
 import { HourForm, type Editing } from './HourForm.tsx'
 import { userMessage } from '../../lib/errors.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 const fmt = (n: number) => (n ? formatQuantity(n, locale()) : '')
 /** The organization's today as a local midnight, the weeks' arithmetic. */
@@ -62,18 +64,18 @@ export function WeekView({ employees, employeesAsOf = null }: { employees: Emplo
       <section className={sectionClass} aria-labelledby="week-title">
         <div className="flex flex-wrap items-end justify-between gap-3">
           <div className="flex items-center gap-2">
-            <button type="button" className={secondaryButton} onClick={() => setStart(addDays(start, -7))} aria-label={t('hours.prevWeek')}>
+            <Button type="button" variant="secondary" onClick={() => setStart(addDays(start, -7))} aria-label={t('hours.prevWeek')}>
               ‹
-            </button>
+            </Button>
             <h2 id="week-title" className="text-lg font-semibold" data-testid="week-title">
               {t('hours.week', { number: weekNumber(isoDay(start)), from: formatDate(isoDay(days[0])), to: formatDate(isoDay(days[6])) })}
             </h2>
-            <button type="button" className={secondaryButton} onClick={() => setStart(addDays(start, 7))} aria-label={t('hours.nextWeek')}>
+            <Button type="button" variant="secondary" onClick={() => setStart(addDays(start, 7))} aria-label={t('hours.nextWeek')}>
               ›
-            </button>
-            <button type="button" className={secondaryButton} onClick={() => setStart(weekStart(today()))}>
+            </Button>
+            <Button type="button" variant="secondary" onClick={() => setStart(weekStart(today()))}>
               {t('hours.thisWeek')}
-            </button>
+            </Button>
           </div>
           <label className={`${labelClass} sm:w-64`}>
             {t('hours.employee')}
@@ -86,9 +88,9 @@ export function WeekView({ employees, employeesAsOf = null }: { employees: Emplo
               ))}
             </select>
           </label>
-          <button type="button" className={primaryButton} onClick={add}>
+          <Button type="button" variant="primary" onClick={add}>
             {t('hours.add')}
-          </button>
+          </Button>
         </div>
         <AsOf asOf={oldestAsOf(week.data?.asOf, employeesAsOf)} />
         {week.isPending && <p className="text-slate-500">{t('app.loading')}</p>}
@@ -167,9 +169,9 @@ export function WeekView({ employees, employeesAsOf = null }: { employees: Emplo
                       {e.notes ? ` · ${e.notes}` : ''}
                     </span>
                   </div>
-                  <button type="button" className={secondaryButton} onClick={() => edit(e)}>
+                  <Button type="button" variant="secondary" onClick={() => edit(e)}>
                     {t('hours.edit')}
-                  </button>
+                  </Button>
                   <DeleteInExact
                     endpoint="timeTransactions"
                     id={e.id}

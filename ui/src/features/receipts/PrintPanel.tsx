@@ -5,13 +5,15 @@ import { fetchNeeds, fetchTracking } from '../../api/receipts.ts'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
 import { LabelResultNote, useLabelPrint } from '../../components/LabelActions.tsx'
 import { PrintJobStatus } from '../../components/PrintJobStatus.tsx'
-import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { inputClass, labelClass } from '../../components/ui/Field.tsx'
+import { sectionClass } from '../../components/ui/Section.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { labelCopies, labelTypeName } from '../../lib/labels.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
 import type { ReceiptLine } from '../../lib/receipts.ts'
 import { readSettings } from '../../lib/orgSettings.ts'
 import { userMessage } from '../../lib/errors.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 const MAX_COUNT = 100
 
@@ -101,9 +103,9 @@ export function PrintPanel({
                     onChange={(e) => setCounts((c) => ({ ...c, [l.id]: e.target.value }))}
                   />
                 </label>
-                <button type="button" className={secondaryButton} onClick={() => onRemove(l.id)} aria-label={t('receipts.removeLine', { code: l.itemCode })}>
+                <Button type="button" variant="secondary" onClick={() => onRemove(l.id)} aria-label={t('receipts.removeLine', { code: l.itemCode })}>
                   ×
-                </button>
+                </Button>
               </div>
             </li>
           )
@@ -130,9 +132,9 @@ export function PrintPanel({
             ))}
           </select>
         </label>
-        <button type="button" className={primaryButton} disabled={invalid || pdf.isPending} onClick={labels.openPdf}>
+        <Button type="button" variant="primary" disabled={invalid || pdf.isPending} onClick={labels.openPdf}>
           {pdf.isPending ? t('receipts.making') : t('receipts.openPdf')}
-        </button>
+        </Button>
         <label className={`${labelClass} sm:w-64`}>
           {t('receipts.printer')}
           <select className={inputClass} value={labels.printer} onChange={(e) => labels.setPrinter(e.target.value)}>
@@ -145,9 +147,9 @@ export function PrintPanel({
             ))}
           </select>
         </label>
-        <button type="button" className={secondaryButton} disabled={invalid || !labels.printer || print.isPending} onClick={labels.sendToPrinter}>
+        <Button type="button" variant="secondary" disabled={invalid || !labels.printer || print.isPending} onClick={labels.sendToPrinter}>
           {t('receipts.print')}
-        </button>
+        </Button>
       </div>
       {labels.printersQuery.isSuccess && labels.printers.length === 0 && <p className="text-sm text-slate-600">{t('labels.noPrinters')}</p>}
       {pdf.error && (

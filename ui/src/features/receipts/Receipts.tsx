@@ -3,7 +3,8 @@ import { useMemo, useRef, useState } from 'react'
 import { receiptKeys, useSession } from '../../api/queries.ts'
 import { fetchReceipts } from '../../api/receipts.ts'
 import { againWhileStored, LIVE_STALE_MS } from '../../api/exactDirect.ts'
-import { inputClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { inputClass } from '../../components/ui/Field.tsx'
+import { sectionClass } from '../../components/ui/Section.tsx'
 import { AsOf } from '../../components/AsOf.tsx'
 import { LoadingScreen } from '../../components/LoadingScreen.tsx'
 import { locale, t } from '../../i18n/index.ts'
@@ -14,6 +15,7 @@ import { PrintBar } from './PrintBar.tsx'
 import { PrintPanel } from './PrintPanel.tsx'
 import { ReceiveModal } from './ReceiveModal.tsx'
 import { userMessage } from '../../lib/errors.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 function ReceiptCard({ receipt, picked, onPick }: { receipt: Receipt; picked: Set<string>; onPick: (l: ReceiptLine) => void }) {
   return (
@@ -102,12 +104,12 @@ export default function Receipts() {
           <p className="text-sm text-slate-600">{t('receipts.window', { days: RECEIPT_DAYS })}</p>
         </div>
         <div className="flex gap-2">
-          <button type="button" className={secondaryButton} onClick={() => void receipts.refetch()} disabled={receipts.isFetching}>
+          <Button type="button" variant="secondary" onClick={() => void receipts.refetch()} disabled={receipts.isFetching}>
             {t('receipts.refresh')}
-          </button>
-          <button type="button" className={primaryButton} onClick={() => setReceiving(true)}>
+          </Button>
+          <Button type="button" variant="primary" onClick={() => setReceiving(true)}>
             {t('receipts.receive')}
-          </button>
+          </Button>
         </div>
       </div>
       <p className="rounded bg-sky-50 p-3 text-sm text-sky-900">{t('tip.receipts')}</p>
@@ -147,9 +149,9 @@ export default function Receipts() {
           ))}
         </ul>
         {limit < shown.length && (
-          <button type="button" className={`${secondaryButton} self-center`} onClick={() => setLimit(limit + PAGE)}>
+          <Button type="button" variant="secondary" className="self-center" onClick={() => setLimit(limit + PAGE)}>
             {t('receipts.more', { count: Math.min(PAGE, shown.length - limit), left: shown.length - limit })}
-          </button>
+          </Button>
         )}
       </section>
       {/* below the list: opening above it moved the next line's checkbox away from the finger; the bar brings it near */}

@@ -6,7 +6,7 @@ import { againWhileStored, LIVE_STALE_MS } from '../../api/exactDirect.ts'
 import { oldestAsOf } from '../../api/live.ts'
 import { createGoodsReceipt, fetchOpenLines } from '../../api/receipts.ts'
 import type { WriteOutcome } from '../../api/writes.ts'
-import { inputClass, labelClass, primaryButton, secondaryButton } from '../../components/formStyles.ts'
+import { inputClass, labelClass } from '../../components/ui/Field.tsx'
 import { AsOf } from '../../components/AsOf.tsx'
 import { InfoTip } from '../../components/Tooltip.tsx'
 import { useModalDialog } from '../../components/useModalDialog.ts'
@@ -19,6 +19,7 @@ import { UNTRACKED, type NumbersReport } from '../../lib/tracking.ts'
 import { NumbersNotReady, TrackedNumbers } from '../../components/tracking/TrackedNumbers.tsx'
 import { unlocatedIds, type WarehouseRef } from '../../lib/places.ts'
 import { userMessage } from '../../lib/errors.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 interface StorageLocation {
   ID: string
@@ -227,9 +228,9 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
             {t('receipts.receiveTitle')}
             <InfoTip label={t('receipts.receiveHelp')} text={t('tooltip.receive')} />
           </h2>
-          <button type="button" className={secondaryButton} onClick={onClose}>
+          <Button type="button" variant="secondary" onClick={onClose}>
             {t('receipts.close')}
-          </button>
+          </Button>
         </header>
         <div className="flex flex-col gap-2 border-b border-slate-200 bg-white p-3">
           <label className={labelClass}>
@@ -316,23 +317,23 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
                 ))}
               </ul>
               <div className="flex flex-wrap gap-2">
-                <button type="button" className={primaryButton} disabled={sending} onClick={() => void send()} autoFocus>
+                <Button type="button" variant="primary" disabled={sending} onClick={() => void send()} autoFocus>
                   {t('receipts.confirmOver')}
-                </button>
-                <button type="button" className={secondaryButton} onClick={() => setConfirming(false)}>
+                </Button>
+                <Button type="button" variant="secondary" onClick={() => setConfirming(false)}>
                   {t('receipts.confirmBack')}
-                </button>
+                </Button>
               </div>
             </div>
           ) : (
-            <button
+            <Button
               type="button"
-              className={primaryButton}
+              variant="primary"
               disabled={!chosen.length || invalid || sending}
               onClick={() => (over.length ? setConfirming(true) : void send())}
             >
               {sending ? t('receipts.sending') : t('receipts.receiveButton', { count: chosen.length })}
-            </button>
+            </Button>
           )}
         </footer>
       </div>

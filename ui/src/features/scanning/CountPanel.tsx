@@ -5,7 +5,6 @@ import { formatQty } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
 import { parseQuantity } from '../../lib/quantity.ts'
 import {
-  bigButton,
   bookingWords,
   ConfirmOver,
   LocationSelect,
@@ -23,6 +22,7 @@ import { isCatalogueRef } from '../../offline/catalogue.ts'
 import { locationOf } from '../../lib/places.ts'
 import { stockToIssueFrom } from '../../lib/itemStock.ts'
 import { countDifference } from './countDifference.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 /**
  * Count the item in one place: a storage location, or a whole warehouse that keeps none (counted
@@ -137,9 +137,9 @@ export function CountPanel({
             }}
           />
         )}
-        <button type="submit" disabled={write.isPending || !!numbers.problem} className={bigButton}>
+        <Button type="submit" disabled={write.isPending || !!numbers.problem} variant="primary" size="lg">
           {t('scanning.countSubmit')}
-        </button>
+        </Button>
         <WriteOutcome error={write.error} data={write.data} />
       </SubmitBar>
     </Panel>

@@ -9,7 +9,6 @@ import type { LocationRef } from '../../lib/scan.ts'
 import { shopOrderStatusName } from '../../lib/status.ts'
 import type { ScanCatalogue } from '../../offline/catalogue.ts'
 import {
-  bigButton,
   bookingWords,
   checkQuantity,
   ConfirmOver,
@@ -27,6 +26,7 @@ import { trackingOfAny, UNTRACKED } from '../../lib/tracking.ts'
 import { suggestedIssue, toIssue } from './toIssue.ts'
 import { useKeptIssues, useOrdersNeeding } from './needing.ts'
 import { userMessage } from '../../lib/errors.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 const fmt = (n: number) => formatQuantity(n, locale(), 3)
 
@@ -200,9 +200,9 @@ export function IssuePanel({
             }}
           />
         )}
-        <button type="submit" disabled={write.isPending || !orders.data?.length || !!numbers.problem} className={bigButton}>
+        <Button type="submit" disabled={write.isPending || !orders.data?.length || !!numbers.problem} variant="primary" size="lg">
           {t('scanning.issueSubmit')}
-        </button>
+        </Button>
         <WriteOutcome error={write.error} data={write.data} />
       </SubmitBar>
     </Panel>

@@ -12,7 +12,6 @@ import { LabelPanel } from './LabelPanel.tsx'
 import { ByProductPanel } from './ByProductPanel.tsx'
 import { AsOf } from '../../components/AsOf.tsx'
 import {
-  bigButton,
   bookingWords,
   checkQuantity,
   ConfirmOver,
@@ -29,6 +28,7 @@ import { isCatalogueRef, liveOrKept, type ScanCatalogue } from '../../offline/ca
 import { NumbersNotReady, TrackedNumbers } from '../../components/tracking/TrackedNumbers.tsx'
 import { trackingOf, UNTRACKED } from '../../lib/tracking.ts'
 import { userMessage } from '../../lib/errors.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 const fmt = (n: number | null | undefined) => formatQuantity(n ?? 0, locale(), 3)
 
@@ -238,9 +238,9 @@ export function ReceivePanel({
               }}
             />
           )}
-          <button type="submit" disabled={write.isPending || nothing || !!numbers.problem} className={bigButton}>
+          <Button type="submit" disabled={write.isPending || nothing || !!numbers.problem} variant="primary" size="lg">
             {t('scanning.receiveSubmit')}
-          </button>
+          </Button>
           <WriteOutcome error={write.error} data={write.data} />
         </SubmitBar>
       </Panel>

@@ -6,7 +6,6 @@ import type { LocationRef } from '../../lib/scan.ts'
 import { trackingOf, UNTRACKED } from '../../lib/tracking.ts'
 import { NumbersNotReady, TrackedNumbers } from '../../components/tracking/TrackedNumbers.tsx'
 import {
-  bigButton,
   bookingWords,
   checkQuantity,
   LocationSelect,
@@ -18,6 +17,7 @@ import {
   WriteOutcome,
 } from '../../components/scanFields.tsx'
 import { locationOf, sourcesOf } from '../../lib/places.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 /**
  * Move the item from one place to another (the location in context by default): a storage
@@ -99,9 +99,9 @@ export function TransferPanel({
       />
       <NumbersNotReady report={numbers} />
       <SubmitBar>
-        <button type="submit" disabled={write.isPending || sources.length === 0 || !!numbers.problem} className={bigButton}>
+        <Button type="submit" disabled={write.isPending || sources.length === 0 || !!numbers.problem} variant="primary" size="lg">
           {t('scanning.transferSubmit')}
-        </button>
+        </Button>
         <WriteOutcome error={write.error} data={write.data} />
       </SubmitBar>
     </Panel>

@@ -5,7 +5,8 @@ import { liveGet } from '../../api/db.ts'
 import type { FoundItem } from '../../api/items.ts'
 import { createTransfer, fetchFromPlaces } from './api.ts'
 import type { WriteOutcome } from '../../api/writes.ts'
-import { inputClass, labelClass, primaryButton, sectionClass } from '../../components/formStyles.ts'
+import { inputClass, labelClass } from '../../components/ui/Field.tsx'
+import { sectionClass } from '../../components/ui/Section.tsx'
 import { InfoTip } from '../../components/Tooltip.tsx'
 import { AsOf } from '../../components/AsOf.tsx'
 import { WriteStatus } from '../../components/WriteStatus.tsx'
@@ -18,6 +19,7 @@ import { LIVE_LIST_RETRY } from '../../api/queryClient.ts'
 import { trackingOf, UNTRACKED } from '../../lib/tracking.ts'
 import { NumbersNotReady, TrackedNumbers } from '../../components/tracking/TrackedNumbers.tsx'
 import { userMessage } from '../../lib/errors.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 interface StorageLocation {
   ID: string
@@ -240,9 +242,9 @@ export function TransferForm() {
             />
           )}
           <NumbersNotReady report={numbersReport} />
-          <button type="submit" className={primaryButton} disabled={sending || !!numbersReport.problem}>
+          <Button type="submit" variant="primary" disabled={sending || !!numbersReport.problem}>
             {sending ? t('transfers.sending') : t('transfers.send')}
-          </button>
+          </Button>
         </form>
       )}
       {sendError && (
