@@ -1,5 +1,5 @@
 import { useId, type ReactNode, type RefObject } from 'react'
-import { useModalDialog } from './useModalDialog.ts'
+import { Dialog } from './ui/Dialog.tsx'
 
 interface Props {
   message: string
@@ -15,19 +15,10 @@ interface Props {
 
 /** A modal yes/no question; No has the focus and Escape answers No. */
 export function ConfirmDialog({ message, children, noLabel, yesLabel, onNo, onYes, returnFocusTo }: Props) {
-  const ref = useModalDialog(returnFocusTo)
   const id = useId()
 
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby={id}
-      onCancel={(e) => {
-        e.preventDefault()
-        onNo()
-      }}
-      className="m-auto rounded-lg p-6 shadow-xl backdrop:bg-black/40"
-    >
+    <Dialog labelledBy={id} onClose={onNo} returnFocusTo={returnFocusTo} className="m-auto rounded-lg p-6 shadow-xl backdrop:bg-black/40">
       <p id={id} className="mb-6 text-lg text-slate-900">
         {message}
       </p>
@@ -40,6 +31,6 @@ export function ConfirmDialog({ message, children, noLabel, yesLabel, onNo, onYe
           {yesLabel}
         </button>
       </div>
-    </dialog>
+    </Dialog>
   )
 }

@@ -5,7 +5,7 @@ import { fetchOrderPlans, fetchOrderSteps, type ShopOrder, type ShopOrderChange,
 import { ExternalLink } from '../../components/ExternalLink.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { InfoTip } from '../../components/Tooltip.tsx'
-import { useModalDialog } from '../../components/useModalDialog.ts'
+import { Dialog } from '../../components/ui/Dialog.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { DAY_MS, formatDay } from '../../lib/dateTime.ts'
 import { useIsWide } from '../../lib/media.ts'
@@ -95,7 +95,6 @@ export function ShopOrderModal({
   /** The last move's toast: the page's is behind this window while it is open. */
   toast?: ReactNode
 }) {
-  const ref = useModalDialog()
   const wide = useIsWide()
   const titleId = useId()
   const plans = useQuery({ queryKey: planningKeys.plans(order.ID), queryFn: () => fetchOrderPlans(order.ID) })
@@ -144,13 +143,9 @@ export function ShopOrderModal({
   const section = 'flex flex-col gap-2 border-t border-slate-200 pt-3'
 
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby={titleId}
-      onCancel={(e) => {
-        e.preventDefault()
-        onClose()
-      }}
+    <Dialog
+      labelledBy={titleId}
+      onClose={onClose}
       className="m-0 h-full max-h-none w-full max-w-none bg-white p-0 backdrop:bg-black/40 md:m-auto md:h-auto md:max-h-[90vh] md:max-w-3xl md:rounded-lg md:shadow-xl"
     >
       <div className="flex flex-col gap-3 p-4 md:p-6" data-testid="shop-order-modal">
@@ -371,6 +366,6 @@ export function ShopOrderModal({
         </section>
       </div>
       {toast}
-    </dialog>
+    </Dialog>
   )
 }

@@ -9,7 +9,7 @@ import type { WriteOutcome } from '../../api/writes.ts'
 import { inputClass, labelClass } from '../../components/ui/Field.tsx'
 import { AsOf } from '../../components/AsOf.tsx'
 import { InfoTip } from '../../components/Tooltip.tsx'
-import { useModalDialog } from '../../components/useModalDialog.ts'
+import { Dialog } from '../../components/ui/Dialog.tsx'
 import { WriteStatus } from '../../components/WriteStatus.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { formatQuantity, parseQuantity } from '../../lib/quantity.ts'
@@ -138,7 +138,6 @@ function LineRow({
 
 /** Receive open purchase order lines: scan or search, quantity and storage location, send. */
 export function ReceiveModal({ onClose }: { onClose: () => void }) {
-  const ref = useModalDialog()
   const scanRef = useRef<HTMLInputElement>(null)
   const queryClient = useQueryClient()
   const division = useDivision()
@@ -213,13 +212,9 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
   }
 
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby="receive-title"
-      onCancel={(e) => {
-        e.preventDefault()
-        onClose()
-      }}
+    <Dialog
+      labelledBy="receive-title"
+      onClose={onClose}
       className="m-0 h-full max-h-none w-full max-w-none bg-slate-50 p-0 backdrop:bg-black/40 md:m-auto md:h-[90vh] md:max-w-3xl md:rounded-lg"
     >
       <div className="flex h-full flex-col">
@@ -337,6 +332,6 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
           )}
         </footer>
       </div>
-    </dialog>
+    </Dialog>
   )
 }
