@@ -4,7 +4,7 @@ import type { Session } from '../../api/auth.ts'
 import { countSessionKeys } from '../../api/queries.ts'
 import { AdminPasswordForm } from '../../components/AdminNotice.tsx'
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx'
-import { sectionClass } from '../../components/ui/Section.tsx'
+import { Section } from '../../components/ui/Section.tsx'
 import { t, tCount } from '../../i18n/index.ts'
 import { userMessage } from '../../lib/errors.ts'
 import { removeCount, reopenCount, sendCount } from './api.ts'
@@ -71,10 +71,7 @@ export function CountActions({
   // what Exact leaves as it is: the rows expected here that nobody counted
   const notCounted = totals && totals.notCounted > 0 ? <p className="text-slate-700">{tCount('counts.notCountedStays', totals.notCounted)}</p> : null
   return (
-    <section className={sectionClass} aria-labelledby="count-actions-title">
-      <h2 id="count-actions-title" className="text-lg font-semibold">
-        {t('counts.actionsTitle')}
-      </h2>
+    <Section title={t('counts.actionsTitle')} titleId="count-actions-title">
       {counting && (
         <>
           <div className="flex flex-wrap gap-2">
@@ -145,6 +142,6 @@ export function CountActions({
           }}
         />
       )}
-    </section>
+    </Section>
   )
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { countSessionKeys } from '../../api/queries.ts'
-import { sectionClass } from '../../components/ui/Section.tsx'
+import { Section } from '../../components/ui/Section.tsx'
 import { t, tCount } from '../../i18n/index.ts'
 import { formatServerTime } from '../../lib/dateTime.ts'
 import { userMessage } from '../../lib/errors.ts'
@@ -30,10 +30,14 @@ export function CountedLines({ count, onNote }: { count: CountSummary; onNote: (
     onError: (e) => onNote({ ok: false, text: userMessage(e) }),
   })
   return (
-    <section className={sectionClass} aria-labelledby="counted-title">
-      <h2 id="counted-title" className="text-lg font-semibold">
-        {t('counts.countedTitle')} <span className="font-normal text-slate-600">({tCount('counts.lines', lines.length)})</span>
-      </h2>
+    <Section
+      title={
+        <>
+          {t('counts.countedTitle')} <span className="font-normal text-slate-600">({tCount('counts.lines', lines.length)})</span>
+        </>
+      }
+      titleId="counted-title"
+    >
       {lines.length === 0 ? (
         <p className="text-slate-600">{t('counts.noLines')}</p>
       ) : (
@@ -65,6 +69,6 @@ export function CountedLines({ count, onNote }: { count: CountSummary; onNote: (
         </ul>
       )}
       {lines.length > LINES_SHOWN && <p className="text-sm text-slate-600">{t('counts.latestOnly', { shown: LINES_SHOWN, total: lines.length })}</p>}
-    </section>
+    </Section>
   )
 }

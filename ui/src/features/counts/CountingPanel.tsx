@@ -5,8 +5,8 @@ import { liveGet } from '../../api/db.ts'
 import { countSessionKeys, liveKeys, useDivision } from '../../api/queries.ts'
 import { LIVE_LIST_RETRY } from '../../api/queryClient.ts'
 import { AsOf } from '../../components/AsOf.tsx'
-import { inputClass } from '../../components/ui/Field.tsx'
-import { sectionClass } from '../../components/ui/Section.tsx'
+import { Field } from '../../components/ui/Field.tsx'
+import { Section } from '../../components/ui/Section.tsx'
 import { t } from '../../i18n/index.ts'
 import { userMessage } from '../../lib/errors.ts'
 import { formatQty, fractionsAllowed, parseQuantity } from '../../lib/quantity.ts'
@@ -15,7 +15,8 @@ import { QuantityField } from '../../components/scanFields.tsx'
 import type { FoundItem } from '../../api/items.ts'
 import { ItemPicker } from '../../components/ItemPicker.tsx'
 import { addLine, fetchCount } from './api.ts'
-import { ChoiceOptions, Field } from './Field.tsx'
+import { ChoiceOptions } from './ChoiceOptions.tsx'
+import { Select } from '../../components/ui/Select.tsx'
 import {
   choosesLocation,
   isConflict,
@@ -174,25 +175,23 @@ export function CountingPanel({ count, onNote, note }: { count: CountSummary; no
   const earlier = conflict?.earlier
   const listError = locations.error ?? locations.failureReason
   return (
-    <section className={sectionClass} aria-labelledby="counting-title">
-      <h2 id="counting-title" className="text-lg font-semibold">
-        {t('counts.countingTitle')}
-      </h2>
+    <Section title={t('counts.countingTitle')} titleId="counting-title">
       {scope.kind === 'location' && <p className="text-slate-700">{t('counts.allAt', { location: scope.locationCode ?? '' })}</p>}
       {choosesLocation(scope) && (
         <Field id="count-location" label={t('counts.location')}>
-          <select
-            id="count-location"
-            className={inputClass}
-            value={chosen ? location : ''}
-            onChange={(e) => {
-              setLocation(e.target.value)
-              setConflict(null)
-            }}
-            aria-invalid={tried && needsLocation}
-          >
-            <ChoiceOptions rows={here} pending={locations.isPending} prompt={t('counts.chooseLocation')} />
-          </select>
+          {(control) => (
+            <Select
+              {...control}
+              value={chosen ? location : ''}
+              onChange={(e) => {
+                setLocation(e.target.value)
+                setConflict(null)
+              }}
+              aria-invalid={tried && needsLocation}
+            >
+              <ChoiceOptions rows={here} pending={locations.isPending} prompt={t('counts.chooseLocation')} />
+            </Select>
+          )}
         </Field>
       )}
       {scope.usesLocations && <AsOf asOf={locations.data?.asOf} compact />}
@@ -287,6 +286,6 @@ export function CountingPanel({ count, onNote, note }: { count: CountSummary; no
             {note.text}
           </p>
         ))}
-    </section>
+    </Section>
   )
 }

@@ -4,8 +4,8 @@ import { liveGet, type LiveRow } from '../../api/db.ts'
 import { countSessionKeys, liveKeys, useDivision } from '../../api/queries.ts'
 import { LIVE_LIST_RETRY } from '../../api/queryClient.ts'
 import { AsOf } from '../../components/AsOf.tsx'
-import { inputClass, labelClass } from '../../components/ui/Field.tsx'
-import { sectionClass } from '../../components/ui/Section.tsx'
+import { Field, inputClass, labelClass } from '../../components/ui/Field.tsx'
+import { Section } from '../../components/ui/Section.tsx'
 import { t } from '../../i18n/index.ts'
 import { userMessage } from '../../lib/errors.ts'
 import type { FoundItem } from '../../api/items.ts'
@@ -13,7 +13,8 @@ import { ItemPicker } from '../../components/ItemPicker.tsx'
 import type { WarehouseRef } from '../../lib/places.ts'
 import { trackingOf } from '../../lib/tracking.ts'
 import { startCount } from './api.ts'
-import { ChoiceOptions, Field } from './Field.tsx'
+import { ChoiceOptions } from './ChoiceOptions.tsx'
+import { Select } from '../../components/ui/Select.tsx'
 import { kindsFor, startBody, startError, usesLocations, type ScopeKind, type StorageLocation } from './logic.ts'
 import { Button } from '../../components/ui/Button.tsx'
 
@@ -89,46 +90,50 @@ export function NewCount({ onStarted, onCancel }: { onStarted: (id: string) => v
 
   const listError = warehouses.error ?? warehouses.failureReason ?? locations.error ?? locations.failureReason ?? groups.error ?? groups.failureReason
   return (
-    <section className={sectionClass} aria-labelledby="new-count-title">
-      <h2 id="new-count-title" className="text-lg font-semibold">
-        {t('counts.newTitle')}
-      </h2>
+    <Section title={t('counts.newTitle')} titleId="new-count-title">
       <Field id="count-kind" label={t('counts.kind')}>
-        <select id="count-kind" className={inputClass} value={kind} onChange={(e) => chooseKind(e.target.value as ScopeKind)} name="kind">
-          {kindsFor(warehouse).map((k) => (
-            <option key={k} value={k}>
-              {t(`counts.kind.${k}`)}
-            </option>
-          ))}
-        </select>
+        {(control) => (
+          <Select {...control} value={kind} onChange={(e) => chooseKind(e.target.value as ScopeKind)} name="kind">
+            {kindsFor(warehouse).map((k) => (
+              <option key={k} value={k}>
+                {t(`counts.kind.${k}`)}
+              </option>
+            ))}
+          </Select>
+        )}
       </Field>
       <Field id="count-warehouse" label={t('counts.warehouse')}>
-        <select
-          id="count-warehouse"
-          className={inputClass}
-          value={warehouseId}
-          onChange={(e) => {
-            setWarehouseId(e.target.value)
-            setLocationId('')
-          }}
-          name="warehouse"
-        >
-          <ChoiceOptions rows={offered} pending={warehouses.isPending} prompt={t('counts.chooseWarehouse')} />
-        </select>
+        {(control) => (
+          <Select
+            {...control}
+            value={warehouseId}
+            onChange={(e) => {
+              setWarehouseId(e.target.value)
+              setLocationId('')
+            }}
+            name="warehouse"
+          >
+            <ChoiceOptions rows={offered} pending={warehouses.isPending} prompt={t('counts.chooseWarehouse')} />
+          </Select>
+        )}
       </Field>
       {kind === 'location' && <p className="text-sm text-slate-600">{t('counts.locationWarehousesOnly')}</p>}
       {kind === 'location' && warehouse && (
         <Field id="count-new-location" label={t('counts.location')}>
-          <select id="count-new-location" className={inputClass} value={locationId} onChange={(e) => setLocationId(e.target.value)} name="location">
-            <ChoiceOptions rows={here} pending={locations.isPending} prompt={t('counts.chooseLocation')} />
-          </select>
+          {(control) => (
+            <Select {...control} value={locationId} onChange={(e) => setLocationId(e.target.value)} name="location">
+              <ChoiceOptions rows={here} pending={locations.isPending} prompt={t('counts.chooseLocation')} />
+            </Select>
+          )}
         </Field>
       )}
       {kind === 'itemGroup' && (
         <Field id="count-group" label={t('counts.itemGroup')}>
-          <select id="count-group" className={inputClass} value={groupId} onChange={(e) => setGroupId(e.target.value)} name="itemGroup">
-            <ChoiceOptions rows={groupRows} pending={groups.isPending} prompt={t('counts.chooseGroup')} />
-          </select>
+          {(control) => (
+            <Select {...control} value={groupId} onChange={(e) => setGroupId(e.target.value)} name="itemGroup">
+              <ChoiceOptions rows={groupRows} pending={groups.isPending} prompt={t('counts.chooseGroup')} />
+            </Select>
+          )}
         </Field>
       )}
       {kind === 'items' && (
@@ -206,6 +211,6 @@ export function NewCount({ onStarted, onCancel }: { onStarted: (id: string) => v
           </Button>
         </div>
       </form>
-    </section>
+    </Section>
   )
 }

@@ -1,7 +1,7 @@
 import { keepPreviousData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
 import { countSessionKeys } from '../../api/queries.ts'
-import { sectionClass } from '../../components/ui/Section.tsx'
+import { Section } from '../../components/ui/Section.tsx'
 import { locale, t, type MessageKey } from '../../i18n/index.ts'
 import { formatServerTime } from '../../lib/dateTime.ts'
 import { userMessage } from '../../lib/errors.ts'
@@ -155,10 +155,7 @@ export function Review({ count, onTotals }: { count: CountSummary; onTotals?: (p
   }, [last, onTotals])
   const rows = pages.flatMap((p) => p.rows)
   return (
-    <section className={sectionClass} aria-labelledby="review-title">
-      <h2 id="review-title" className="text-lg font-semibold">
-        {t('counts.reviewTitle')}
-      </h2>
+    <Section title={t('counts.reviewTitle')} titleId="review-title">
       {review.error && (
         <p role="alert" className="text-sm text-red-700">
           {t('counts.reviewError', { message: userMessage(review.error) })}
@@ -201,6 +198,6 @@ export function Review({ count, onTotals }: { count: CountSummary; onTotals?: (p
           </>
         )
       )}
-    </section>
+    </Section>
   )
 }

@@ -5,7 +5,7 @@ import { isApiError } from '../../api/client.ts'
 import { fetchTimers, removeTimer, saveHours, startTimer, stepLabel, type Employee } from './api.ts'
 import type { WriteOutcome } from '../../api/writes.ts'
 import { inputClass, labelClass } from '../../components/ui/Field.tsx'
-import { sectionClass } from '../../components/ui/Section.tsx'
+import { Section } from '../../components/ui/Section.tsx'
 import { WriteStatus } from '../../components/WriteStatus.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { carryOverTimers, clockOffset, employeeNames, formatElapsed, hoursError, stopHoursText, type Activity, type Timer } from './logic.ts'
@@ -30,10 +30,7 @@ function EmployeeGrid({ employees, timers, onPick }: { employees: Employee[]; ti
   const q = filter.trim().toLowerCase()
   const shown = employees.filter((e) => !q || `${e.FullName} ${e.Code}`.toLowerCase().includes(q))
   return (
-    <section className={sectionClass} aria-labelledby="who-title">
-      <h2 id="who-title" className="text-lg font-semibold">
-        {t('hours.whoAreYou')}
-      </h2>
+    <Section title={t('hours.whoAreYou')} titleId="who-title">
       <input
         className={inputClass}
         type="search"
@@ -61,7 +58,7 @@ function EmployeeGrid({ employees, timers, onPick }: { employees: Employee[]; ti
           )
         })}
       </div>
-    </section>
+    </Section>
   )
 }
 
@@ -273,10 +270,7 @@ export function OperatorMode({ employees, division, onBooked }: { employees: Emp
       </div>
       {errorNote}
       {mine.length > 0 && (
-        <section className={sectionClass} aria-labelledby="running-title">
-          <h2 id="running-title" className="text-lg font-semibold">
-            {t('hours.running')}
-          </h2>
+        <Section title={t('hours.running')} titleId="running-title">
           <ul className="flex flex-col gap-2">
             {mine.map((x) => (
               <li key={x.id} className="flex flex-wrap items-center gap-3 rounded border border-emerald-200 bg-emerald-50 p-3" data-testid="timer">
@@ -311,7 +305,7 @@ export function OperatorMode({ employees, division, onBooked }: { employees: Emp
               </li>
             ))}
           </ul>
-        </section>
+        </Section>
       )}
       {problem && (
         <p role="alert" className="text-sm text-red-700">
@@ -321,17 +315,14 @@ export function OperatorMode({ employees, division, onBooked }: { employees: Emp
       {booked.map((b) => (
         <WriteStatus key={b.key} outcome={b.outcome} what={b.what} onDelivered={onBooked} />
       ))}
-      <section className={sectionClass} aria-labelledby="start-title">
-        <h2 id="start-title" className="text-lg font-semibold">
-          {t('hours.startTitle')}
-        </h2>
+      <Section title={t('hours.startTitle')} titleId="start-title">
         <StepPicker value={picked} onChange={setPicked} />
         <ActivityChoice value={activity} onChange={setActivity} />
         <Button type="button" variant="primary" disabled={!picked.order || !picked.step || busy === 'start'} onClick={() => void start()}>
           {t('hours.start')}
         </Button>
         {picked.order && !picked.step && <p className="text-sm text-slate-600">{t('hours.pickStep')}</p>}
-      </section>
+      </Section>
     </div>
   )
 }

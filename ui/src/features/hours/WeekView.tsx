@@ -3,7 +3,7 @@ import { hoursKeys, useDivision } from '../../api/queries.ts'
 import { useMemo, useState } from 'react'
 import { fetchNames, fetchWeek, stepLabel, type Employee } from './api.ts'
 import { inputClass, labelClass } from '../../components/ui/Field.tsx'
-import { sectionClass } from '../../components/ui/Section.tsx'
+import { Section, sectionClass } from '../../components/ui/Section.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { formatDate, formatWeekday, orgToday, weekNumber } from '../../lib/dateTime.ts'
 import { addDays, employeeNames, weekDays, weekStart, weekTotals, type HourEntry } from './logic.ts'
@@ -147,10 +147,7 @@ export function WeekView({ employees, employeesAsOf = null }: { employees: Emplo
         />
       )}
       {sorted.length > 0 && (
-        <section className={sectionClass} aria-labelledby="entries-title">
-          <h2 id="entries-title" className="text-lg font-semibold">
-            {t('hours.entries', { count: sorted.length })}
-          </h2>
+        <Section title={t('hours.entries', { count: sorted.length })} titleId="entries-title">
           <ul className="divide-y divide-slate-100" data-testid="hour-entries">
             {sorted.map((e) => {
               const order = names.data?.orders.get(e.shopOrder)
@@ -187,7 +184,7 @@ export function WeekView({ employees, employeesAsOf = null }: { employees: Emplo
               )
             })}
           </ul>
-        </section>
+        </Section>
       )}
     </div>
   )

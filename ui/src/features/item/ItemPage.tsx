@@ -4,7 +4,7 @@ import { useItem, useItemLines, useItemStock, type ItemDetails } from './api.ts'
 import { useSession } from '../../api/queries.ts'
 import { isActive } from '../../api/stock.ts'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
-import { sectionClass } from '../../components/ui/Section.tsx'
+import { Section, sectionClass } from '../../components/ui/Section.tsx'
 import { ItemPicture } from '../../components/ItemPicture.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { LoadingScreen } from '../../components/LoadingScreen.tsx'
@@ -146,12 +146,9 @@ function StockSection({ item }: { item: ItemDetails }) {
     )
   }
   return (
-    <section className={sectionClass} aria-labelledby="item-stock-title">
-      <h2 id="item-stock-title" className="text-lg font-semibold">
-        {t('item.stock')}
-      </h2>
+    <Section title={t('item.stock')} titleId="item-stock-title">
       {body}
-    </section>
+    </Section>
   )
 }
 
@@ -172,10 +169,7 @@ function PurchasesNote() {
 
 function Projection({ projection: p, unit }: { projection: ItemProjection; unit: string }) {
   return (
-    <section className={sectionClass} aria-labelledby="item-projection-title" data-testid="item-projection">
-      <h2 id="item-projection-title" className="text-lg font-semibold">
-        {t('item.projection')}
-      </h2>
+    <Section title={t('item.projection')} titleId="item-projection-title" data-testid="item-projection">
       <p data-testid="item-projected" className={`font-semibold tabular-nums ${p.endBalance < 0 ? 'text-red-700' : ''}`}>
         {t('item.projected', { balance: formatQty(p.endBalance), unit })}
       </p>
@@ -195,7 +189,7 @@ function Projection({ projection: p, unit }: { projection: ItemProjection; unit:
         <p className="text-sm text-slate-600">{t('item.neverShort')}</p>
       )}
       <PurchasesNote />
-    </section>
+    </Section>
   )
 }
 

@@ -6,7 +6,7 @@ import type { FoundItem } from '../../api/items.ts'
 import { createTransfer, fetchFromPlaces } from './api.ts'
 import type { WriteOutcome } from '../../api/writes.ts'
 import { inputClass, labelClass } from '../../components/ui/Field.tsx'
-import { sectionClass } from '../../components/ui/Section.tsx'
+import { Section } from '../../components/ui/Section.tsx'
 import { InfoTip } from '../../components/Tooltip.tsx'
 import { AsOf } from '../../components/AsOf.tsx'
 import { WriteStatus } from '../../components/WriteStatus.tsx'
@@ -144,10 +144,7 @@ export function TransferForm() {
   }
 
   return (
-    <section className={sectionClass} aria-labelledby="transfer-title">
-      <h2 id="transfer-title" className="text-lg font-semibold">
-        {t('transfers.newTitle')}
-      </h2>
+    <Section title={t('transfers.newTitle')} titleId="transfer-title">
       <ItemPicker item={item} onItem={chooseItem} locations={locations.data?.rows ?? []} onLocation={scanLocation} />
       {scanNote && (
         <p role="status" className="text-sm text-emerald-900" data-testid="transfer-scan-note">
@@ -261,6 +258,6 @@ export function TransferForm() {
           <InfoTip label={t('transfers.stockAdjustedHelp')} text={t('tooltip.transferStockAdjusted')} />
         </p>
       )}
-    </section>
+    </Section>
   )
 }
