@@ -1,7 +1,9 @@
 // Reads and writes of the Scanning screen: items by code or barcode, their stock per storage
 // location, the open shop orders that need them, and the stock movements booked from a handheld.
 // The Item page and the offline catalogue read items the same way, so this lives in api/.
+import { queryOptions } from '@tanstack/react-query'
 import { call, type BodyOf, type Schema } from './contract.ts'
+import { scanKeys } from './queries.ts'
 import { book } from './writes.ts'
 import { orgToday } from '../lib/dateTime.ts'
 import { codeOrBarcode, dbGet, inList } from './db.ts'
@@ -123,6 +125,13 @@ export const warehouseStockOfItem = (itemId: string) =>
     ['select', 'ID,ItemId,CurrentStock,Warehouse,WarehouseCode,WarehouseDescription'],
     ['limit', '1000'],
   ])
+
+// The Scanning screen and the Item page show the same stock of an item: one key each, written here.
+// The id is undefined only while no item is scanned, when the caller keeps the query disabled.
+export const itemStockQuery = (itemId: string | undefined) => queryOptions({ queryKey: scanKeys.stock(itemId), queryFn: () => stockOfItem(itemId!) })
+
+export const itemWarehouseStockQuery = (itemId: string | undefined) =>
+  queryOptions({ queryKey: scanKeys.warehouseStock(itemId), queryFn: () => warehouseStockOfItem(itemId!) })
 
 /**
  * Open and in-process shop orders with a material plan line for the item, each with that line, by

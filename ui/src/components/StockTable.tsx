@@ -1,8 +1,8 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
-import { liveKeys, stockTableKeys, useDivision } from '../api/queries.ts'
+import { stockTableKeys, useDivision } from '../api/queries.ts'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
-import { liveGet } from '../api/db.ts'
+import { liveListQuery } from '../api/db.ts'
 import { oldestAsOf } from '../api/live.ts'
 import { Link, useSearchParams } from 'react-router'
 import { fetchStockPage, type Activity, type StockFilters, type StockItem, type StockSort } from '../api/stock.ts'
@@ -186,8 +186,8 @@ function PendingChoice({ value, known }: { value: string; known: readonly { ID: 
 
 function Filters({ filters, onChange }: { filters: StockFilters; onChange: (f: StockFilters) => void }) {
   const division = useDivision()
-  const warehouses = useQuery({ queryKey: liveKeys.list('warehouses', division), queryFn: () => liveGet('warehouses'), staleTime: 10 * 60_000 })
-  const groups = useQuery({ queryKey: liveKeys.list('itemGroups', division), queryFn: () => liveGet('itemGroups'), staleTime: 10 * 60_000 })
+  const warehouses = useQuery({ ...liveListQuery('warehouses', division), staleTime: 10 * 60_000 })
+  const groups = useQuery({ ...liveListQuery('itemGroups', division), staleTime: 10 * 60_000 })
   const select = 'rounded border border-slate-300 bg-white px-2 py-2 text-sm focus:border-sky-700 focus:ring-2 focus:ring-sky-600 focus:outline-none'
   return (
     <div className="flex flex-wrap items-end gap-3">

@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import type { Session } from '../api/auth.ts'
-import { getOrganizationAccounts, getPrinters, updateOrganizationPreferences, usablePrinters, type OrgAccount } from '../api/org.ts'
-import { liveKeys, queryKeys, useDivision, useSession } from '../api/queries.ts'
-import { liveGet } from '../api/db.ts'
+import { printersQuery, getOrganizationAccounts, updateOrganizationPreferences, usablePrinters, type OrgAccount } from '../api/org.ts'
+import { queryKeys, useDivision, useSession } from '../api/queries.ts'
+import { liveListQuery } from '../api/db.ts'
 import { LoadingScreen } from '../components/LoadingScreen.tsx'
 import { NetworkPrinters } from './NetworkPrinters.tsx'
 import { SignedInUsers } from './SignedInUsers.tsx'
@@ -32,7 +32,7 @@ export function toggled(codes: readonly string[], code: string, on: boolean): st
  */
 function SkippedWarehouses({ codes, onChange }: { codes: readonly string[]; onChange: (codes: string[]) => void }) {
   const division = useDivision()
-  const warehouses = useQuery({ queryKey: liveKeys.list('warehouses', division), queryFn: () => liveGet('warehouses'), staleTime: 10 * 60_000 })
+  const warehouses = useQuery({ ...liveListQuery('warehouses', division), staleTime: 10 * 60_000 })
   const rows = (warehouses.data?.rows ?? [])
     .map((w) => ({ code: typeof w.Code === 'string' ? w.Code.trim() : '', description: typeof w.Description === 'string' ? w.Description : '' }))
     .filter((w) => w.code !== '')
@@ -68,7 +68,7 @@ function Form({ session }: { session: Session }) {
   const prefs = session.organizationDetails.preferences
   const intervalDefault = session.syncIntervalDefault ?? 15
   const [form, setForm] = useState<OrgSettings>(() => readSettings(prefs, intervalDefault))
-  const printers = useQuery({ queryKey: queryKeys.printers, queryFn: getPrinters, enabled: hasFullAccess(session), retry: false })
+  const printers = useQuery({ ...printersQuery, enabled: hasFullAccess(session) })
   const accounts = useQuery({
     queryKey: queryKeys.organizationAccounts(session.division),
     queryFn: getOrganizationAccounts,

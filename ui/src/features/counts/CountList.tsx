@@ -2,13 +2,12 @@ import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Link } from 'react-router'
 import type { Session } from '../../api/auth.ts'
-import { countSessionKeys } from '../../api/queries.ts'
 import { sectionClass } from '../../components/ui/Section.tsx'
 import { t, tCount } from '../../i18n/index.ts'
 import { withDivision } from '../../lib/access.ts'
 import { formatServerTime } from '../../lib/dateTime.ts'
 import { userMessage } from '../../lib/errors.ts'
-import { fetchCounts } from './api.ts'
+import { countsQuery } from './api.ts'
 import { splitCounts, scopeName, type CountSummary } from './logic.ts'
 import { NewCount } from './NewCount.tsx'
 import { StatusBadge } from './StatusBadge.tsx'
@@ -61,8 +60,7 @@ function Group({ title, id, counts, empty, session }: { title: string; id: strin
 export function CountList({ session, onStarted }: { session: Session; onStarted: (id: string) => void }) {
   const [starting, setStarting] = useState(false)
   const counts = useQuery({
-    queryKey: countSessionKeys.list(session.division),
-    queryFn: fetchCounts,
+    ...countsQuery(session.division),
     // a count on its way to Exact Online shows where it got
     refetchInterval: (q) => (q.state.data?.counts.some((c) => c.status === 'sending') ? 3_000 : false),
   })

@@ -3,14 +3,13 @@ import { useState } from 'react'
 import { Link } from 'react-router'
 import type { Session } from '../../api/auth.ts'
 import { isApiError } from '../../api/client.ts'
-import { countSessionKeys } from '../../api/queries.ts'
 import { sectionClass } from '../../components/ui/Section.tsx'
 import { LoadingScreen } from '../../components/LoadingScreen.tsx'
 import { t, tCount } from '../../i18n/index.ts'
 import { withDivision } from '../../lib/access.ts'
 import { formatServerTime } from '../../lib/dateTime.ts'
 import { userMessage } from '../../lib/errors.ts'
-import { fetchCount } from './api.ts'
+import { countQuery } from './api.ts'
 import { CountActions } from './CountActions.tsx'
 import { CountedLines } from './CountedLines.tsx'
 import { CountingPanel, type Note } from './CountingPanel.tsx'
@@ -46,8 +45,7 @@ export function CountView({ id, session, onClosed }: { id: string; session: Sess
   const [note, setNote] = useState<Note | null>(null)
   const [totals, setTotals] = useState<ReviewPage | null>(null)
   const count = useQuery({
-    queryKey: countSessionKeys.one(id),
-    queryFn: () => fetchCount(id),
+    ...countQuery(id),
     // lines other counters add come in now and then; a count on its way shows where it got
     refetchInterval: (q) => pollMs(q.state.data?.status),
   })

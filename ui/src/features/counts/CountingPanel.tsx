@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { isApiError } from '../../api/client.ts'
-import { liveGet } from '../../api/db.ts'
-import { countSessionKeys, liveKeys, useDivision } from '../../api/queries.ts'
+import { liveListQuery } from '../../api/db.ts'
+import { countSessionKeys, useDivision } from '../../api/queries.ts'
 import { LIVE_LIST_RETRY } from '../../api/queryClient.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { Field } from '../../components/ui/Field.tsx'
@@ -14,7 +14,7 @@ import type { LocationRef } from '../../lib/scan.ts'
 import { QuantityField } from '../../components/scanFields.tsx'
 import type { FoundItem } from '../../api/items.ts'
 import { ItemPicker } from '../../components/ItemPicker.tsx'
-import { addLine, fetchCount } from './api.ts'
+import { addLine, countQuery } from './api.ts'
 import { ChoiceOptions } from './ChoiceOptions.tsx'
 import { Select } from '../../components/ui/Select.tsx'
 import {
@@ -81,8 +81,7 @@ export function CountingPanel({ count, onNote, note }: { count: CountSummary; no
   const [conflict, setConflict] = useState<Conflict | null>(null)
 
   const locations = useQuery({
-    queryKey: liveKeys.list('storageLocations', division),
-    queryFn: () => liveGet<StorageLocation>('storageLocations'),
+    ...liveListQuery<StorageLocation>('storageLocations', division),
     enabled: scope.usesLocations,
     ...LIVE_LIST_RETRY,
   })
@@ -120,7 +119,7 @@ export function CountingPanel({ count, onNote, note }: { count: CountSummary; no
         // another counter's line may not be here yet: the count is read again for its quantity and who counted it
         let lines = count.lines
         try {
-          lines = (await queryClient.fetchQuery({ queryKey: countSessionKeys.one(count.id), queryFn: () => fetchCount(count.id), staleTime: 0 })).lines
+          lines = (await queryClient.fetchQuery({ ...countQuery(count.id), staleTime: 0 })).lines
         } catch {
           // the lines this screen has: the question is the server's then
         }

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { liveGet, type LiveRow } from '../../api/db.ts'
-import { countSessionKeys, liveKeys, useDivision } from '../../api/queries.ts'
+import { liveListQuery, type LiveRow } from '../../api/db.ts'
+import { countSessionKeys, useDivision } from '../../api/queries.ts'
 import { LIVE_LIST_RETRY } from '../../api/queryClient.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { Field, inputClass, labelClass } from '../../components/ui/Field.tsx'
@@ -36,16 +36,14 @@ export function NewCount({ onStarted, onCancel }: { onStarted: (id: string) => v
   const [description, setDescription] = useState('')
   const [tried, setTried] = useState(false)
 
-  const warehouses = useQuery({ queryKey: liveKeys.list('warehouses', division), queryFn: () => liveGet<WarehouseRef>('warehouses'), ...LIVE_LIST_RETRY })
+  const warehouses = useQuery({ ...liveListQuery<WarehouseRef>('warehouses', division), ...LIVE_LIST_RETRY })
   const locations = useQuery({
-    queryKey: liveKeys.list('storageLocations', division),
-    queryFn: () => liveGet<StorageLocation>('storageLocations'),
+    ...liveListQuery<StorageLocation>('storageLocations', division),
     enabled: kind === 'location',
     ...LIVE_LIST_RETRY,
   })
   const groups = useQuery({
-    queryKey: liveKeys.list('itemGroups', division),
-    queryFn: () => liveGet<LiveRow>('itemGroups'),
+    ...liveListQuery<LiveRow>('itemGroups', division),
     enabled: kind === 'itemGroup',
     ...LIVE_LIST_RETRY,
   })

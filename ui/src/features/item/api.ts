@@ -3,9 +3,9 @@
 // make it, need it or sell it, made into the flow lines of lib/shortage.ts for its projection.
 import { useQuery } from '@tanstack/react-query'
 import { chunks, dbGetAll, inList } from '../../api/db.ts'
-import { scanKeys, stockTableKeys, useDivision } from '../../api/queries.ts'
+import { stockTableKeys, useDivision } from '../../api/queries.ts'
 import { madeLines, materialLines, num, OPEN_SALES_LINE, salesLines, shopOrderIndex, stockLines, str, type FlowLine } from '../../lib/shortage.ts'
-import { itemById, ordersMaking, ordersNeeding, stockOfItem, warehouseStockOfItem, type ScannedItem } from '../../api/scan.ts'
+import { itemStockQuery, itemWarehouseStockQuery, itemById, ordersMaking, ordersNeeding, type ScannedItem } from '../../api/scan.ts'
 
 /** The item row as the page shows it: `itemById` reads every column, these among them. */
 export type ItemDetails = ScannedItem & {
@@ -84,8 +84,8 @@ export function useItem(id: string) {
 
 /** Stock per storage location and per warehouse, as the item card of Scanning reads it. */
 export function useItemStock(id: string) {
-  const locations = useQuery({ queryKey: scanKeys.stock(id), queryFn: () => stockOfItem(id) })
-  const warehouses = useQuery({ queryKey: scanKeys.warehouseStock(id), queryFn: () => warehouseStockOfItem(id) })
+  const locations = useQuery(itemStockQuery(id))
+  const warehouses = useQuery(itemWarehouseStockQuery(id))
   return { locations, warehouses }
 }
 

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { liveKeys, receiptKeys, useDivision } from '../../api/queries.ts'
+import { receiptKeys, useDivision } from '../../api/queries.ts'
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { liveGet } from '../../api/db.ts'
+import { liveListQuery } from '../../api/db.ts'
 import { againWhileStored, LIVE_STALE_MS } from '../../api/exactDirect.ts'
 import { oldestAsOf } from '../../api/live.ts'
 import { createGoodsReceipt, fetchOpenLines } from '../../api/receipts.ts'
@@ -149,11 +149,10 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
     refetchInterval: againWhileStored,
   })
   const locations = useQuery({
-    queryKey: liveKeys.list('storageLocations', division),
-    queryFn: () => liveGet<StorageLocation>('storageLocations'),
+    ...liveListQuery<StorageLocation>('storageLocations', division),
     ...LIVE_LIST_RETRY,
   })
-  const warehouses = useQuery({ queryKey: liveKeys.list('warehouses', division), queryFn: () => liveGet<WarehouseRef>('warehouses'), ...LIVE_LIST_RETRY })
+  const warehouses = useQuery({ ...liveListQuery<WarehouseRef>('warehouses', division), ...LIVE_LIST_RETRY })
   const unlocated = useMemo(() => unlocatedIds(warehouses.data?.rows), [warehouses.data])
   const [search, setSearch] = useState('')
   const [drafts, setDrafts] = useState<Record<string, Draft>>({})

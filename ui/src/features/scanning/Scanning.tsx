@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useMemo, useState } from 'react'
-import { liveGet } from '../../api/db.ts'
+import { liveListQuery } from '../../api/db.ts'
 import { isNetworkFailure } from '../../api/client.ts'
-import { liveKeys, scanKeys, useSession } from '../../api/queries.ts'
-import { findItem, itemById, shopOrderByNumber, stockOfItem, warehouseStockOfItem, type ScannedItem, type ScanShopOrder } from '../../api/scan.ts'
+import { useSession } from '../../api/queries.ts'
+import { itemStockQuery, itemWarehouseStockQuery, findItem, itemById, shopOrderByNumber, type ScannedItem, type ScanShopOrder } from '../../api/scan.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { locale, t, type MessageKey } from '../../i18n/index.ts'
@@ -53,15 +53,13 @@ function storedLocation(): LocationRef | null {
 }
 
 const locationsQuery = (division: number) => ({
-  queryKey: liveKeys.list('storageLocations', division),
-  queryFn: () => liveGet<LocationRef>('storageLocations'),
+  ...liveListQuery<LocationRef>('storageLocations', division),
   staleTime: 10 * 60_000,
 })
 
 /** The warehouses, to know which keep no storage locations (the pickers offer those whole). */
 const warehousesQuery = (division: number) => ({
-  queryKey: liveKeys.list('warehouses', division),
-  queryFn: () => liveGet<WarehouseRef>('warehouses'),
+  ...liveListQuery<WarehouseRef>('warehouses', division),
   staleTime: 10 * 60_000,
 })
 
@@ -123,8 +121,7 @@ export default function Scanning() {
   const kept = catalogue.data ?? null
 
   const stock = useQuery({
-    queryKey: scanKeys.stock(current?.item.ID),
-    queryFn: () => stockOfItem(current!.item.ID),
+    ...itemStockQuery(current?.item.ID),
     // an item shown from the catalogue is named by its code, which the server's reads do not take
     enabled: !!current && !isCatalogueRef(current.item.ID),
     // writes reach the local copy through the outbox's sync a few seconds later
@@ -132,8 +129,7 @@ export default function Scanning() {
   })
   // warehouses without storage locations have their stock only here
   const warehouseStock = useQuery({
-    queryKey: scanKeys.warehouseStock(current?.item.ID),
-    queryFn: () => warehouseStockOfItem(current!.item.ID),
+    ...itemWarehouseStockQuery(current?.item.ID),
     enabled: !!current && !isCatalogueRef(current.item.ID),
     refetchInterval: 5000,
   })

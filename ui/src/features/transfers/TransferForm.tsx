@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { liveKeys, transferKeys, useDivision } from '../../api/queries.ts'
+import { transferKeys, useDivision } from '../../api/queries.ts'
 import { useCallback, useState } from 'react'
-import { liveGet } from '../../api/db.ts'
+import { liveListQuery } from '../../api/db.ts'
 import type { FoundItem } from '../../api/items.ts'
 import { createTransfer, fetchFromPlaces } from './api.ts'
 import type { WriteOutcome } from '../../api/writes.ts'
@@ -57,7 +57,7 @@ export function TransferForm() {
   const [scanNote, setScanNote] = useState<string | null>(null)
 
   // which warehouses keep no storage locations: moved to and from as a whole
-  const warehouses = useQuery({ queryKey: liveKeys.list('warehouses', division), queryFn: () => liveGet<WarehouseRow>('warehouses'), ...LIVE_LIST_RETRY })
+  const warehouses = useQuery({ ...liveListQuery<WarehouseRow>('warehouses', division), ...LIVE_LIST_RETRY })
   const whole = unlocatedWarehouses(warehouses.data?.rows).map(warehousePlace)
   const places = useQuery({
     queryKey: transferKeys.from(item?.ID),
@@ -66,8 +66,7 @@ export function TransferForm() {
     enabled: !!item && !warehouses.isPending,
   })
   const locations = useQuery({
-    queryKey: liveKeys.list('storageLocations', division),
-    queryFn: () => liveGet<StorageLocation>('storageLocations'),
+    ...liveListQuery<StorageLocation>('storageLocations', division),
     ...LIVE_LIST_RETRY,
   })
 
