@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Link } from 'react-router'
 import type { Session } from '../../api/auth.ts'
-import { sectionClass } from '../../components/ui/Section.tsx'
+import { Section } from '../../components/ui/Section.tsx'
 import { t, tCount } from '../../i18n/index.ts'
 import { withDivision } from '../../lib/access.ts'
 import { formatServerTime } from '../../lib/dateTime.ts'
@@ -39,10 +39,7 @@ function CountItem({ count, session }: { count: CountSummary; session: Session }
 
 function Group({ title, id, counts, empty, session }: { title: string; id: string; counts: CountSummary[]; empty: string; session: Session }) {
   return (
-    <section className={sectionClass} aria-labelledby={id}>
-      <h2 id={id} className="text-lg font-semibold">
-        {title}
-      </h2>
+    <Section title={title} titleId={id}>
       {counts.length === 0 ? (
         <p className="text-slate-600">{empty}</p>
       ) : (
@@ -52,7 +49,7 @@ function Group({ title, id, counts, empty, session }: { title: string; id: strin
           ))}
         </ul>
       )}
-    </section>
+    </Section>
   )
 }
 

@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { saveHours, type Employee, type ShopOrderRef, type StepRef } from './api.ts'
 import type { WriteOutcome } from '../../api/writes.ts'
 import { inputClass, labelClass } from '../../components/ui/Field.tsx'
-import { sectionClass } from '../../components/ui/Section.tsx'
+import { Section } from '../../components/ui/Section.tsx'
 import { WriteStatus } from '../../components/WriteStatus.tsx'
 import { t } from '../../i18n/index.ts'
 import { employeeNames, hoursError, type Activity, type HourEntry } from './logic.ts'
@@ -71,15 +71,16 @@ export function HourForm({ employees, editing, onSaved, onClose }: { employees: 
   }
 
   return (
-    <section className={sectionClass} aria-labelledby="hour-form-title" data-testid="hour-form">
-      <div className="flex items-center justify-between gap-2">
-        <h2 id="hour-form-title" className="text-lg font-semibold">
-          {e ? t('hours.editTitle') : t('hours.addTitle')}
-        </h2>
+    <Section
+      title={e ? t('hours.editTitle') : t('hours.addTitle')}
+      titleId="hour-form-title"
+      data-testid="hour-form"
+      actions={
         <Button type="button" variant="secondary" onClick={onClose}>
           {t('hours.close')}
         </Button>
-      </div>
+      }
+    >
       <form
         className="flex flex-col gap-3"
         noValidate
@@ -154,6 +155,6 @@ export function HourForm({ employees, editing, onSaved, onClose }: { employees: 
           </Button>
         )}
       </form>
-    </section>
+    </Section>
   )
 }

@@ -205,10 +205,7 @@ const ORDER_LISTS: readonly { name: OrderList; kind: LineKind; page: ExactPage }
 function Orders({ list, lines, division, unit }: { list: (typeof ORDER_LISTS)[number]; lines: readonly BalanceLine[]; division: number; unit: string }) {
   const title = `item-${list.name}-title`
   return (
-    <section className={sectionClass} aria-labelledby={title} data-testid={`item-${list.name}`}>
-      <h2 id={title} className="text-lg font-semibold">
-        {t(`item.${list.name}`)}
-      </h2>
+    <Section title={t(`item.${list.name}`)} titleId={title} data-testid={`item-${list.name}`}>
       {lines.length === 0 ? (
         <p className="text-slate-600">{t(`item.${list.name}.none`)}</p>
       ) : (
@@ -245,7 +242,7 @@ function Orders({ list, lines, division, unit }: { list: (typeof ORDER_LISTS)[nu
           </table>
         </div>
       )}
-    </section>
+    </Section>
   )
 }
 
