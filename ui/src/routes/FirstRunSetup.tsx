@@ -10,6 +10,7 @@ import { t } from '../i18n/index.ts'
 import { HOME } from '../lib/access.ts'
 import { userMessage } from '../lib/errors.ts'
 import { Button } from '../components/ui/Button.tsx'
+import { Select } from '../components/ui/Select.tsx'
 
 /**
  * First run: the server has no Exact Online app yet. A local administrator registers the app
@@ -88,13 +89,13 @@ export function FirstRunSetup({ status }: { status: SetupNeeded }) {
         </label>
         <label className={labelClass}>
           {t('setup.country')}
-          <select className={inputClass} value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)}>
+          <Select value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)}>
             {hosts.map((h) => (
               <option key={h.url} value={h.url}>
                 {h.name} ({h.url.replace(/^https?:\/\//, '')})
               </option>
             ))}
-          </select>
+          </Select>
         </label>
         <label className={labelClass}>
           {t('setup.clientId')}

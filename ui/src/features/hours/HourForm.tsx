@@ -11,6 +11,7 @@ import { ActivityChoice } from './ActivityChoice.tsx'
 import { StepPicker, type Picked } from './StepPicker.tsx'
 import { userMessage } from '../../lib/errors.ts'
 import { Button } from '../../components/ui/Button.tsx'
+import { Select } from '../../components/ui/Select.tsx'
 
 export interface Editing {
   entry: HourEntry | null
@@ -92,14 +93,14 @@ export function HourForm({ employees, editing, onSaved, onClose }: { employees: 
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
           <label className={labelClass}>
             {t('hours.employee')}
-            <select className={inputClass} name="employee" value={employee} onChange={(ev) => setEmployee(ev.target.value)}>
+            <Select name="employee" value={employee} onChange={(ev) => setEmployee(ev.target.value)}>
               <option value="">{t('hours.chooseEmployee')}</option>
               {employees.map((m) => (
                 <option key={m.ID} value={m.ID.toLowerCase()}>
                   {m.FullName} ({m.Code})
                 </option>
               ))}
-            </select>
+            </Select>
           </label>
           <label className={labelClass}>
             {t('hours.day')}

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { hoursKeys, useDivision } from '../../api/queries.ts'
 import { useMemo, useState } from 'react'
 import { fetchNames, fetchWeek, stepLabel, type Employee } from './api.ts'
-import { inputClass, labelClass } from '../../components/ui/Field.tsx'
+import { labelClass } from '../../components/ui/Field.tsx'
 import { Section, sectionClass } from '../../components/ui/Section.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { formatDate, formatWeekday, orgToday, weekNumber } from '../../lib/dateTime.ts'
@@ -16,6 +16,7 @@ import { DeleteInExact } from '../../components/DeleteInExact.tsx'
 import { HourForm, type Editing } from './HourForm.tsx'
 import { userMessage } from '../../lib/errors.ts'
 import { Button } from '../../components/ui/Button.tsx'
+import { Select } from '../../components/ui/Select.tsx'
 
 const fmt = (n: number) => (n ? formatQuantity(n, locale()) : '')
 /** The organization's today as a local midnight, the weeks' arithmetic. */
@@ -79,14 +80,14 @@ export function WeekView({ employees, employeesAsOf = null }: { employees: Emplo
           </div>
           <label className={`${labelClass} sm:w-64`}>
             {t('hours.employee')}
-            <select className={inputClass} value={who} onChange={(e) => setWho(e.target.value)}>
+            <Select value={who} onChange={(e) => setWho(e.target.value)}>
               <option value="">{t('hours.everyone')}</option>
               {employees.map((m) => (
                 <option key={m.ID} value={m.ID.toLowerCase()}>
                   {m.FullName} ({m.Code})
                 </option>
               ))}
-            </select>
+            </Select>
           </label>
           <Button type="button" variant="primary" onClick={add}>
             {t('hours.add')}

@@ -14,6 +14,7 @@ import type { ReceiptLine } from '../../lib/receipts.ts'
 import { readSettings } from '../../lib/orgSettings.ts'
 import { userMessage } from '../../lib/errors.ts'
 import { Button } from '../../components/ui/Button.tsx'
+import { Select } from '../../components/ui/Select.tsx'
 
 const MAX_COUNT = 100
 
@@ -124,20 +125,20 @@ export function PrintPanel({
       <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end">
         <label className={`${labelClass} sm:w-80`}>
           {t('labels.type')}
-          <select className={inputClass} value={labels.type} onChange={(e) => labels.setType(e.target.value)}>
+          <Select value={labels.type} onChange={(e) => labels.setType(e.target.value)}>
             {labels.types.map((type) => (
               <option key={type} value={type}>
                 {labelTypeName(type)}
               </option>
             ))}
-          </select>
+          </Select>
         </label>
         <Button type="button" variant="primary" disabled={invalid || pdf.isPending} onClick={labels.openPdf}>
           {pdf.isPending ? t('receipts.making') : t('receipts.openPdf')}
         </Button>
         <label className={`${labelClass} sm:w-64`}>
           {t('receipts.printer')}
-          <select className={inputClass} value={labels.printer} onChange={(e) => labels.setPrinter(e.target.value)}>
+          <Select value={labels.printer} onChange={(e) => labels.setPrinter(e.target.value)}>
             <option value="">{labels.printersQuery.isPending ? t('receipts.printersLoading') : t('receipts.choosePrinter')}</option>
             {labels.printers.map((p) => (
               <option key={p.name} value={p.name}>
@@ -145,7 +146,7 @@ export function PrintPanel({
                 {p.state ? ` (${p.state})` : ''}
               </option>
             ))}
-          </select>
+          </Select>
         </label>
         <Button type="button" variant="secondary" disabled={invalid || !labels.printer || print.isPending} onClick={labels.sendToPrinter}>
           {t('receipts.print')}

@@ -20,6 +20,7 @@ import { NumbersNotReady, TrackedNumbers } from '../../components/tracking/Track
 import { unlocatedIds, type WarehouseRef } from '../../lib/places.ts'
 import { userMessage } from '../../lib/errors.ts'
 import { Button } from '../../components/ui/Button.tsx'
+import { Select } from '../../components/ui/Select.tsx'
 
 interface StorageLocation {
   ID: string
@@ -92,19 +93,14 @@ function LineRow({
                 {t('receipts.noLocations', { warehouse: line.warehouse })}
               </span>
             ) : (
-              <select
-                className={inputClass}
-                aria-label={t('receipts.location')}
-                value={draft.location}
-                onChange={(e) => onChange({ ...draft, location: e.target.value })}
-              >
+              <Select aria-label={t('receipts.location')} value={draft.location} onChange={(e) => onChange({ ...draft, location: e.target.value })}>
                 <option value="">{t('receipts.defaultLocation', { warehouse: line.warehouse })}</option>
                 {own.map((l) => (
                   <option key={l.ID} value={l.ID}>
                     {l.Code} {l.Description}
                   </option>
                 ))}
-              </select>
+              </Select>
             )}
             {error && (
               <span role="alert" className="text-sm text-red-700">

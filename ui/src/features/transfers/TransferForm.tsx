@@ -20,6 +20,7 @@ import { trackingOf, UNTRACKED } from '../../lib/tracking.ts'
 import { NumbersNotReady, TrackedNumbers } from '../../components/tracking/TrackedNumbers.tsx'
 import { userMessage } from '../../lib/errors.ts'
 import { Button } from '../../components/ui/Button.tsx'
+import { Select } from '../../components/ui/Select.tsx'
 
 interface StorageLocation {
   ID: string
@@ -166,7 +167,7 @@ export function TransferForm() {
         >
           <label className={labelClass}>
             {t('transfers.from')}
-            <select className={inputClass} value={chosenFrom} onChange={(e) => setFromId(e.target.value)} name="from">
+            <Select value={chosenFrom} onChange={(e) => setFromId(e.target.value)} name="from">
               <option value="">{places.isPending ? t('transfers.loadingStock') : t('transfers.chooseFrom')}</option>
               {(places.data ?? []).map((p) => (
                 <option key={placeKey(p)} value={placeKey(p)}>
@@ -175,12 +176,12 @@ export function TransferForm() {
                     : t('transfers.fromWarehouseOption', { warehouse: p.warehouseCode, stock: formatQuantity(p.stock, locale()) })}
                 </option>
               ))}
-            </select>
+            </Select>
           </label>
           {places.isSuccess && places.data.length === 0 && <p className="text-sm text-amber-800">{t('transfers.noStock')}</p>}
           <label className={labelClass}>
             {t('transfers.to')}
-            <select className={inputClass} value={toId} onChange={(e) => setToId(e.target.value)} name="to">
+            <Select value={toId} onChange={(e) => setToId(e.target.value)} name="to">
               <option value="">{locations.isPending ? t('transfers.loadingLocations') : t('transfers.chooseTo')}</option>
               {[...byWarehouse].map(([wh, list]) => (
                 <optgroup key={wh} label={t('transfers.warehouse', { code: wh })}>
@@ -200,7 +201,7 @@ export function TransferForm() {
                   ))}
                 </optgroup>
               )}
-            </select>
+            </Select>
           </label>
           <AsOf asOf={locations.data?.asOf} compact />
           <label className={labelClass}>
