@@ -105,8 +105,7 @@ test('sign in, activate with the licence code, reload, and log out through the d
 test('an activated organization signs in straight to the Dashboard; a handheld gets no cog', async () => {
   const context = await browser.newContext({
     viewport: { width: 400, height: 800 },
-    userAgent:
-      'Mozilla/5.0 (Linux; Android 14; TC58) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36',
+    userAgent: 'Mozilla/5.0 (Linux; Android 14; TC58) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36',
   })
   const page = await context.newPage()
   await signIn(page, server.url)

@@ -30,7 +30,11 @@ const SCREENS = [
       !document.querySelector('[data-testid=stock-count]')?.textContent?.includes('…') &&
       performance.now(),
   },
-  { name: 'Planning', path: '/planning', ready: () => !!document.querySelector('[data-testid=planning-count]') && !!document.querySelector('[data-testid^=bar-]') && performance.now() },
+  {
+    name: 'Planning',
+    path: '/planning',
+    ready: () => !!document.querySelector('[data-testid=planning-count]') && !!document.querySelector('[data-testid^=bar-]') && performance.now(),
+  },
   {
     name: 'Planning with material dots',
     path: '/planning',
@@ -40,7 +44,8 @@ const SCREENS = [
   {
     name: 'Materials with live PO lines',
     path: '/materials',
-    ready: () => !!document.querySelector('[data-testid=materials-summary]') && !document.querySelector('[data-testid=materials-live-reading]') && performance.now(),
+    ready: () =>
+      !!document.querySelector('[data-testid=materials-summary]') && !document.querySelector('[data-testid=materials-live-reading]') && performance.now(),
   },
   { name: 'Purchases', path: '/purchaseOverview', ready: () => !!document.querySelector('[data-testid=purchases-summary]') && performance.now() },
   { name: 'Receipts', path: '/receipts', ready: () => !!document.querySelector('[data-testid=receipt-count]') && performance.now() },
@@ -81,14 +86,22 @@ async function benchScale(browser, scale) {
     const division = new URL(page.url()).searchParams.get('division')
     await api(page, '/sync', { method: 'POST', body: {} })
     await syncSettled(page, 1_800_000)
-    console.log(`\nscreens: first view at scale ${scale}, Chromium 1440×900, median of ${RUNS} page loads (demo started and synced in ${((Date.now() - started) / 1000).toFixed(0)} s)`)
+    console.log(
+      `\nscreens: first view at scale ${scale}, Chromium 1440×900, median of ${RUNS} page loads (demo started and synced in ${((Date.now() - started) / 1000).toFixed(0)} s)`,
+    )
     for (const screen of stopOnly ? [] : SCREENS) {
       const runs = []
       for (let i = 0; i < RUNS; i++) runs.push(await firstView(page, `${server.url}${screen.path}?division=${division}`, screen.ready))
       if (runs.includes(null)) {
         // a screen that never shows (a live read that Exact Online does not answer) is a finding too
-        const alert = await page.locator('[role=alert]').first().innerText({ timeout: 1000 }).catch(() => '')
-        console.log(`${screen.name.padEnd(34)} ${'none'.padStart(10)}        not shown within ${GIVE_UP_MS / 1000} s  MISSED${alert ? `   (it says: ${alert})` : ''}`)
+        const alert = await page
+          .locator('[role=alert]')
+          .first()
+          .innerText({ timeout: 1000 })
+          .catch(() => '')
+        console.log(
+          `${screen.name.padEnd(34)} ${'none'.padStart(10)}        not shown within ${GIVE_UP_MS / 1000} s  MISSED${alert ? `   (it says: ${alert})` : ''}`,
+        )
         continue
       }
       const ms = median(runs.map((r) => r.ms))
@@ -96,7 +109,9 @@ async function benchScale(browser, scale) {
       const mark = ms < TARGET_MS ? 'ok' : 'MISSED'
       const name = screen.name.padEnd(34)
       const slowest = mid.slowest ? `, slowest ${mid.slowest.path} ${mid.slowest.ms.toFixed(0)} ms` : ''
-      console.log(`${name} ${ms.toFixed(0).padStart(10)} ms     target < ${TARGET_MS} ms  ${mark}   (${mid.nodes.toLocaleString('en')} elements; ${mid.reads} API reads${slowest})`)
+      console.log(
+        `${name} ${ms.toFixed(0).padStart(10)} ms     target < ${TARGET_MS} ms  ${mark}   (${mid.nodes.toLocaleString('en')} elements; ${mid.reads} API reads${slowest})`,
+      )
     }
     // a stop while a sync runs and a screen is open (its event stream too): a service manager
     // waits for it before it kills the process

@@ -40,7 +40,26 @@ function renderLabel(pdf) {
   const width = 600
   const height = Math.round((width * LABEL.heightMm) / LABEL.widthMm)
   const dpi = String(Math.round((width / LABEL.widthMm) * 25.4))
-  execFileSync('pdftoppm', ['-gray', '-singlefile', '-f', '1', '-l', '1', '-r', dpi, '-x', '0', '-y', '0', '-W', String(width), '-H', String(height), file, join(dir, 'label')])
+  execFileSync('pdftoppm', [
+    '-gray',
+    '-singlefile',
+    '-f',
+    '1',
+    '-l',
+    '1',
+    '-r',
+    dpi,
+    '-x',
+    '0',
+    '-y',
+    '0',
+    '-W',
+    String(width),
+    '-H',
+    String(height),
+    file,
+    join(dir, 'label'),
+  ])
   const pgm = readFileSync(join(dir, 'label.pgm'))
   const head = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(pgm.subarray(0, 40).toString('latin1'))
   assert.ok(head, 'pdftoppm wrote an 8-bit PGM')
@@ -75,7 +94,9 @@ test("the camera reads the item's own label with the bundled decoder, fetched fr
   writeFileSync(video, y4m(renderLabel(await res.body())))
 
   // a browser whose camera films the label, signed in as the first one was
-  browser = await launchBrowser({ args: ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${video}`] })
+  browser = await launchBrowser({
+    args: ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${video}`],
+  })
   const phone = await browser.newContext({
     viewport: VIEW,
     userAgent: MOBILE_UA,

@@ -37,7 +37,10 @@ const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
  * has it: what the review expects.
  */
 async function locationWithStock() {
-  const positions = await api(desk, '/db/storageLocationStockPositions?Stock=gt.0&select=Item,ItemCode,StorageLocation,StorageLocationCode,Warehouse,WarehouseCode,Stock&limit=1000')
+  const positions = await api(
+    desk,
+    '/db/storageLocationStockPositions?Stock=gt.0&select=Item,ItemCode,StorageLocation,StorageLocationCode,Warehouse,WarehouseCode,Stock&limit=1000',
+  )
   const items = await simRows('logistics/Items')
   const untracked = new Set(items.filter((i) => i.IsSerialItem !== true && i.IsBatchItem !== 1 && i.IsBatchItem !== true).map((i) => i.ID.toLowerCase()))
   const byPlace = new Map()
@@ -52,7 +55,14 @@ async function locationWithStock() {
     if (list.length < 2 || codes.size !== list.length) continue
     const [a, b] = list
     if (a.ItemCode.includes(b.ItemCode) || b.ItemCode.includes(a.ItemCode)) continue
-    return { a, b, location: a.StorageLocation.toLowerCase(), locationCode: a.StorageLocationCode, warehouse: a.Warehouse.toLowerCase(), warehouseCode: a.WarehouseCode }
+    return {
+      a,
+      b,
+      location: a.StorageLocation.toLowerCase(),
+      locationCode: a.StorageLocationCode,
+      warehouse: a.Warehouse.toLowerCase(),
+      warehouseCode: a.WarehouseCode,
+    }
   }
   throw new Error('the demo has no storage location with stock of two untracked items')
 }
@@ -74,7 +84,10 @@ function smallTargets(page) {
     for (const el of document.querySelectorAll('button, a[href], input, select, summary, [role=button]')) {
       const r = el.getBoundingClientRect()
       if (r.width <= 1 || r.height <= 1 || getComputedStyle(el).visibility === 'hidden' || el.closest('[hidden], dialog:not([open])')) continue
-      if (r.height < 44 || r.width < 44) small.push(`${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}" ${Math.round(r.width)}×${Math.round(r.height)}`)
+      if (r.height < 44 || r.width < 44)
+        small.push(
+          `${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}" ${Math.round(r.width)}×${Math.round(r.height)}`,
+        )
     }
     return small
   })
@@ -114,14 +127,19 @@ test('a location count: started on the desktop, counted on a handheld, reviewed 
   await countOnHandheld(b.ItemCode, b.Stock + 2)
   const ask = hand.getByTestId('count-conflict')
   await ask.waitFor()
-  assert.match(await ask.innerText(), new RegExp(`${escape(b.ItemCode)} at ${escape(place.locationCode)} was counted as ${b.Stock + 3} by .+: which count stands\\?`))
+  assert.match(
+    await ask.innerText(),
+    new RegExp(`${escape(b.ItemCode)} at ${escape(place.locationCode)} was counted as ${b.Stock + 3} by .+: which count stands\\?`),
+  )
   await ask.getByRole('button', { name: `Keep ${fmt(b.Stock + 3)}` }).waitFor()
   await ask.getByRole('button', { name: `Use ${fmt(b.Stock + 2)}` }).tap()
   await note(`${fmt(b.Stock + 2)} × ${b.ItemCode} at ${place.locationCode} stands now.`)
   assert.equal(await hand.getByTestId('counted-line').count(), 2)
   // one-handed: nothing wider than the screen, every target at least 44 px
   const wider = await hand.evaluate(() =>
-    [...document.querySelectorAll('main section, main input, main button')].filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5).map((el) => el.tagName.toLowerCase() + ' ' + (el.id || el.getAttribute('aria-labelledby') || el.textContent.trim().slice(0, 30))),
+    [...document.querySelectorAll('main section, main input, main button')]
+      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5)
+      .map((el) => el.tagName.toLowerCase() + ' ' + (el.id || el.getAttribute('aria-labelledby') || el.textContent.trim().slice(0, 30))),
   )
   assert.deepEqual(wider, [], 'the count fits the handheld’s width')
   assert.deepEqual(await smallTargets(hand), [])

@@ -27,10 +27,11 @@ after(async () => {
 
 /** Waits for the Table view to settle after a change. */
 async function settled() {
-  const idle = () => page.waitForFunction(() => {
-    const c = document.querySelector('[data-testid=stock-count]')
-    return c && !c.textContent.includes('…')
-  })
+  const idle = () =>
+    page.waitForFunction(() => {
+      const c = document.querySelector('[data-testid=stock-count]')
+      return c && !c.textContent.includes('…')
+    })
   await idle()
   await page.waitForTimeout(400)
   await idle()
@@ -150,7 +151,7 @@ test('the search finds an item by "SO <number>" and by its barcode', async () =>
   assert.deepEqual(await codes(), [withBarcode.Code])
 })
 
-test('the search takes words in any order, and a GTIN-14 of an item\'s EAN', async () => {
+test("the search takes words in any order, and a GTIN-14 of an item's EAN", async () => {
   await page.goto(`${server.url}/dashboard?division=${division}&status=all`)
   const items = await all('items', 'Code,Description,Barcode')
   // a description of two words or more, searched back to front
@@ -174,7 +175,10 @@ test('the table is ordered by a column header, either way, and the order stays i
   await page.waitForFunction(() => new URL(location.href).searchParams.get('sort') === 'description')
   await settled()
   const descriptions = async () =>
-    page.getByTestId('stock-rows').locator('[role=row]').evaluateAll((rows) => rows.map((r) => r.querySelector('[role=cell]:nth-child(3)')?.textContent?.trim() ?? ''))
+    page
+      .getByTestId('stock-rows')
+      .locator('[role=row]')
+      .evaluateAll((rows) => rows.map((r) => r.querySelector('[role=cell]:nth-child(3)')?.textContent?.trim() ?? ''))
   // the store's own order of all items (status "all" filters nothing)
   const stored = async (order) => (await api(page, `/db/items?select=Description&order=${order}&limit=10`)).map((r) => (r.Description ?? '').trim())
   assert.equal(await header.getAttribute('aria-sort'), 'ascending')
@@ -192,7 +196,10 @@ test('the table is ordered by a column header, either way, and the order stays i
 test("an item's copy button copies its code, not the link", async () => {
   const [code] = await codes()
   await page.getByRole('button', { name: `Copy ${code}`, exact: true }).click()
-  await page.getByRole('status').filter({ hasText: `${code} copied` }).waitFor()
+  await page
+    .getByRole('status')
+    .filter({ hasText: `${code} copied` })
+    .waitFor()
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), code)
   assert.deepEqual(errors, [])
 })
@@ -249,18 +256,28 @@ test("a Dashboard row's code opens the item page: its code, description, stock a
   assert.match(await page.getByRole('link', { name: /^Inventory transactions/ }).getAttribute('href'), /LogStockTransactions\.aspx\?Item=/)
   await page.getByTestId('item-projected').waitFor()
   assert.match(await page.getByTestId('item-purchases-note').innerText(), /Purchase order lines: see Purchases/)
-  assert.equal(await page.getByTestId('item-purchases-note').getByRole('link', { name: 'Purchases' }).getAttribute('href'), `/purchaseOverview?division=${division}`)
+  assert.equal(
+    await page.getByTestId('item-purchases-note').getByRole('link', { name: 'Purchases' }).getAttribute('href'),
+    `/purchaseOverview?division=${division}`,
+  )
   assert.deepEqual(errors, [])
 })
 
 test('an item an open shop order makes lists that order, and an item on an open sales line lists that line', async () => {
-  const orders = await api(page, '/db/shopOrders?Status=in.(10,20)&select=ShopOrderNumber,Item,PlannedQuantity,ProducedQuantity&order=ShopOrderNumber.asc&limit=200')
+  const orders = await api(
+    page,
+    '/db/shopOrders?Status=in.(10,20)&select=ShopOrderNumber,Item,PlannedQuantity,ProducedQuantity&order=ShopOrderNumber.asc&limit=200',
+  )
   const order = orders.find((o) => o.PlannedQuantity - (o.ProducedQuantity ?? 0) > 0)
   assert.ok(order, 'the demo has an open shop order with something left to make')
   await openFromDashboard(await itemOf(order.Item))
   const made = page.getByTestId('item-made').locator(`tr[data-ref="${order.ShopOrderNumber}"]`)
   await made.waitFor()
-  near(figure(await made.getByTestId('order-quantity').innerText()), order.PlannedQuantity - (order.ProducedQuantity ?? 0), `still to make on ${order.ShopOrderNumber}`)
+  near(
+    figure(await made.getByTestId('order-quantity').innerText()),
+    order.PlannedQuantity - (order.ProducedQuantity ?? 0),
+    `still to make on ${order.ShopOrderNumber}`,
+  )
 
   const lines = await api(page, '/db/salesOrderLines?Status=in.(12,20)&select=Item,OrderNumber,Quantity,QuantityDelivered&order=OrderNumber.asc&limit=200')
   const line = lines.find((l) => l.Quantity - (l.QuantityDelivered ?? 0) > 0)
@@ -317,7 +334,10 @@ test('at handheld size the operator timer takes "SO <number>" as Scanning does',
   const box = hand.getByLabel('Shop order')
   await box.fill(`SO ${so.ShopOrderNumber}`)
   await box.press('Enter')
-  await hand.getByTestId('picked-order').filter({ hasText: `Shop order ${so.ShopOrderNumber}:` }).waitFor()
+  await hand
+    .getByTestId('picked-order')
+    .filter({ hasText: `Shop order ${so.ShopOrderNumber}:` })
+    .waitFor()
   assert.equal(await hand.getByText('That is not a shop order number', { exact: false }).count(), 0)
   // a code that names no order is refused with the catalogue's message
   await box.fill('44-100434')
@@ -329,7 +349,11 @@ test('at handheld size the operator timer takes "SO <number>" as Scanning does',
 
 /** Removes (or with `restore`, brings back) a property of one of the simulator's entity types. */
 async function schema(body) {
-  const res = await fetch(`${server.lines.Simulator}/_sim/schema`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const res = await fetch(`${server.lines.Simulator}/_sim/schema`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
   assert.ok(res.ok, `schema change: ${res.status}`)
 }
 

@@ -53,7 +53,10 @@ test('a transfer shows the same time in the Transfers history and the outbox, in
   await page.getByLabel('Item').fill(source.ItemCode)
   await page.getByLabel('Item').press('Enter')
   await page.getByTestId('transfer-item').waitFor()
-  await page.waitForFunction((loc) => [...document.querySelectorAll('select[name=from] option')].some((o) => o.value === loc), source.StorageLocation.toLowerCase())
+  await page.waitForFunction(
+    (loc) => [...document.querySelectorAll('select[name=from] option')].some((o) => o.value === loc),
+    source.StorageLocation.toLowerCase(),
+  )
   await page.getByLabel('From location').selectOption(source.StorageLocation.toLowerCase())
   await page.getByLabel('To location').selectOption(target.ID.toLowerCase())
   await page.getByLabel('Quantity').fill('1')

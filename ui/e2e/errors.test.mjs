@@ -78,7 +78,15 @@ test('with the server gone, the user reads the catalogue’s network message, no
   await toasts.getByText('2 times').waitFor({ timeout: 10_000 })
   const toast = toasts.getByRole('alert')
   assert.equal(await toast.count(), 1, 'the same failure counts up on one toast')
-  assert.equal(await toast.first().locator('span').first().innerText().then((s) => s.split('\n')[0]), `${NETWORK} (timeout)`)
+  assert.equal(
+    await toast
+      .first()
+      .locator('span')
+      .first()
+      .innerText()
+      .then((s) => s.split('\n')[0]),
+    `${NETWORK} (timeout)`,
+  )
 
   const body = await page.locator('body').innerText()
   for (const raw of ['Failed to fetch', 'NetworkError', 'Load failed']) assert.ok(!body.includes(raw), `no "${raw}" on the page`)

@@ -2,8 +2,7 @@
 import assert from 'node:assert/strict'
 import { launchBrowser, startServer } from './server.mjs'
 
-export const MOBILE_UA =
-  'Mozilla/5.0 (Linux; Android 14; TC58) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36'
+export const MOBILE_UA = 'Mozilla/5.0 (Linux; Android 14; TC58) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36'
 
 /** Console errors other than the browser's own notes about 4xx answers a test provokes. */
 export function watchConsole(page) {
@@ -60,7 +59,11 @@ export async function simulatorRows(server, division, path) {
 
 /** Sets the simulator's faults (`{ latency_ms: 600 }` slows every answer; `{}` clears them). */
 export async function simulatorFaults(server, body) {
-  const res = await fetch(`${server.lines.Simulator}/_sim/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const res = await fetch(`${server.lines.Simulator}/_sim/faults`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
   assert.ok(res.ok, `faults: ${res.status}`)
 }
 

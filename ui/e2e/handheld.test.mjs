@@ -46,7 +46,9 @@ function smallTargets() {
       // sr-only and hidden elements are not tapped
       if (r.width <= 1 || r.height <= 1 || style.visibility === 'hidden' || el.closest('[hidden], dialog:not([open])')) continue
       if (r.height < 44 || r.width < 44) {
-        small.push(`${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}" ${Math.round(r.width)}×${Math.round(r.height)}`)
+        small.push(
+          `${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}" ${Math.round(r.width)}×${Math.round(r.height)}`,
+        )
       }
     }
     return small
@@ -92,7 +94,11 @@ test('Scanning: after a scan the item, its stock and the actions are on the firs
   const issue = await page.getByRole('group', { name: 'Actions' }).getByRole('button', { name: 'Issue', exact: true }).boundingBox()
   const total = await page.getByTestId('item-total').boundingBox()
   const label = await page.getByRole('group', { name: 'Actions' }).getByRole('button', { name: 'Label', exact: true }).boundingBox()
-  for (const [what, box] of [['Issue', issue], ['the total stock', total], ['Label', label]]) {
+  for (const [what, box] of [
+    ['Issue', issue],
+    ['the total stock', total],
+    ['Label', label],
+  ]) {
     assert.ok(box.y >= 0 && box.y + box.height <= VIEW.height, `${what} ends at ${Math.round(box.y + box.height)} px, below the first screen`)
   }
   assert.deepEqual(await smallTargets(), [])
@@ -103,7 +109,10 @@ test('Scanning: after a scan the item, its stock and the actions are on the firs
     await actions.getByRole('button', { name, exact: true }).tap()
     const group = await actions.boundingBox()
     const panel = await page.locator('[role=group][aria-label=Actions] + *').boundingBox()
-    assert.ok(panel.y >= group.y + group.height && panel.y - (group.y + group.height) <= 16, `${name}'s panel starts ${Math.round(panel.y - group.y - group.height)} px below the actions`)
+    assert.ok(
+      panel.y >= group.y + group.height && panel.y - (group.y + group.height) <= 16,
+      `${name}'s panel starts ${Math.round(panel.y - group.y - group.height)} px below the actions`,
+    )
     await page.waitForTimeout(300)
     assert.deepEqual(await smallTargets(), [], `with ${name} open`)
   }
@@ -141,7 +150,10 @@ test('every handheld form holds its submit and the booking’s result on the fir
   const far = expected * 2 + 5
   await page.locator('#count-qty').fill(String(far))
   const fmt = (n) => Number(n).toLocaleString('en-GB', { maximumFractionDigits: 3 })
-  await page.getByTestId('count-difference').filter({ hasText: `Expected ${fmt(expected)} · counted ${fmt(far)} · difference +${fmt(far - expected)}` }).waitFor()
+  await page
+    .getByTestId('count-difference')
+    .filter({ hasText: `Expected ${fmt(expected)} · counted ${fmt(far)} · difference +${fmt(far - expected)}` })
+    .waitFor()
   await page.getByTestId('submit-bar').getByRole('button', { name: 'Save the count', exact: true }).tap()
   const ask = page.getByRole('alertdialog')
   await ask.waitFor()
@@ -175,7 +187,11 @@ test('during a sync the progress sits in the header: it covers no form and takes
     // a tap shows the tables in progress over the page, and another tap hides them again (first,
     // while most tables are still to come: on a busy machine the last ones may end mid-tap)
     await summary.tap()
-    await page.getByRole('list', { name: 'Sync progress' }).getByText(/^Refreshing /).first().waitFor()
+    await page
+      .getByRole('list', { name: 'Sync progress' })
+      .getByText(/^Refreshing /)
+      .first()
+      .waitFor()
     await summary.tap()
     await page.getByRole('list', { name: 'Sync progress' }).waitFor({ state: 'detached' })
     await qty.focus()
@@ -223,7 +239,10 @@ test('Receive goods: the first tap after a scan and Enter ticks the line and mov
   await page.keyboard.press('Enter')
   await dialog.getByTestId('open-line-count').filter({ hasText: 'Showing 2 of 2' }).waitFor()
   const row = dialog.getByTestId('open-line').filter({ hasText: `PO ${order.OrderNumber} ` })
-  const next = dialog.getByTestId('open-line').filter({ hasText: `PO ${other.OrderNumber} ` }).getByRole('checkbox')
+  const next = dialog
+    .getByTestId('open-line')
+    .filter({ hasText: `PO ${other.OrderNumber} ` })
+    .getByRole('checkbox')
   const before = await next.boundingBox()
   await row.getByRole('checkbox').tap()
   assert.ok(await row.getByRole('checkbox').isChecked(), 'the first tap ticked the line')

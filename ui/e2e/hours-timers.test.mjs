@@ -106,11 +106,9 @@ test('a timer started on one handheld runs on the other, which stops it, checks 
   await check.getByRole('button', { name: 'Book', exact: true }).click()
   const status = second.getByTestId('write-status').first()
   await status.waitFor()
-  await second.waitForFunction(
-    () => ['delivered', 'failed'].includes(document.querySelector('[data-testid=write-status]')?.getAttribute('data-state')),
-    null,
-    { timeout: 120_000 },
-  )
+  await second.waitForFunction(() => ['delivered', 'failed'].includes(document.querySelector('[data-testid=write-status]')?.getAttribute('data-state')), null, {
+    timeout: 120_000,
+  })
   assert.equal(await status.getAttribute('data-state'), 'delivered', await status.innerText())
   await onSecond.waitFor({ state: 'detached' })
 

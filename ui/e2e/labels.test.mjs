@@ -258,7 +258,11 @@ test('Receipts: lines picked on a long list print from the "Print labels" bar, f
   assert.equal(job.state, 'queued', 'the answer is a queued job')
   assert.equal(result.status, 'SUCCESS', 'the server calls the making of the labels a success')
   const sent = JSON.parse(res.request().postData())
-  assert.deepEqual(sent.ids.map((i) => i.print_count), [COPIES, COPIES], "Global Settings' copies are each line's count")
+  assert.deepEqual(
+    sent.ids.map((i) => i.print_count),
+    [COPIES, COPIES],
+    "Global Settings' copies are each line's count",
+  )
   assert.equal(sent.type, 'receipts')
   assert.equal(sent.printer, 'Desk')
 

@@ -105,7 +105,10 @@ test('Materials: a material without stock or supply is short from its first requ
   assert.equal(await row.getAttribute('data-availability'), 'short')
   assert.equal(await row.getAttribute('data-first-short'), firstDay, 'short from its first requirement')
   const shown = await row.getByTestId('first-short').innerText()
-  assert.equal(shown, new Date(firstDay + 'T00:00:00Z').toLocaleDateString('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }))
+  assert.equal(
+    shown,
+    new Date(firstDay + 'T00:00:00Z').toLocaleDateString('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }),
+  )
   assert.ok(await row.getByRole('link', { name: 'Create purchase order' }).isVisible())
 
   // drill-down: exactly its requirement lines, the balance running down to minus their sum
@@ -129,9 +132,7 @@ test('Materials: a material without stock or supply is short from its first requ
   const poRow = page.locator(`[data-testid=material-row][data-item="${poCode}"]`)
   await poRow.getByRole('button', { name: `Show lines of ${poCode}` }).click()
   const poLines = await poRow.locator('tbody tr[data-kind=PO]').evaluateAll((trs) => trs.map((tr) => `${tr.dataset.ref} ${tr.dataset.day}`))
-  const expected = openPo
-    .filter((l) => id(l.Item) === withPo)
-    .map((l) => `${l.header.OrderNumber} ${day(l.ReceiptDate) ?? day(l.header.ReceiptDate)}`)
+  const expected = openPo.filter((l) => id(l.Item) === withPo).map((l) => `${l.header.OrderNumber} ${day(l.ReceiptDate) ?? day(l.header.ReceiptDate)}`)
   assert.deepEqual(poLines.sort(), expected.sort())
 })
 
@@ -165,7 +166,8 @@ test('Materials: a sales order line delivered from stock is re-dated in Exact On
   await so.getByRole('button', { name: 'Save date' }).click()
   const status = so.getByTestId('write-status')
   await page.waitForFunction(
-    (ref) => ['delivered', 'failed'].includes(document.querySelector(`tr[data-kind=SO][data-ref="${ref}"] [data-testid=write-status]`)?.getAttribute('data-state')),
+    (ref) =>
+      ['delivered', 'failed'].includes(document.querySelector(`tr[data-kind=SO][data-ref="${ref}"] [data-testid=write-status]`)?.getAttribute('data-state')),
     String(line.OrderNumber),
     { timeout: 120_000 },
   )
@@ -174,7 +176,7 @@ test('Materials: a sales order line delivered from stock is re-dated in Exact On
   assert.equal(day(after.DeliveryDate), moved)
 })
 
-test('Purchases: a supplier\'s open lines and late ones match the simulator', async () => {
+test("Purchases: a supplier's open lines and late ones match the simulator", async () => {
   const open = await simOpenPurchaseLines()
   const bySupplier = new Map()
   for (const l of open) bySupplier.set(id(l.header.Supplier), [...(bySupplier.get(id(l.header.Supplier)) ?? []), l])
@@ -199,7 +201,10 @@ test('Purchases: a supplier\'s open lines and late ones match the simulator', as
   const seen = await linesByScrolling(page)
   assert.equal(seen.size, lines.length)
   assert.equal([...seen.values()].filter((l) => l.late).length, late)
-  assert.ok([...seen.values()].every((l) => !l.late || l.badge), 'a late line carries its badge')
+  assert.ok(
+    [...seen.values()].every((l) => !l.late || l.badge),
+    'a late line carries its badge',
+  )
   const orderLinks = await page.getByTestId('purchase-line').getByRole('link', { name: /^\d+/ }).first().getAttribute('href')
   assert.match(orderLinks, /PurPurchaseOrder\.aspx\?ID=%7B[0-9a-f-]+%7D&_Division_=\d+/)
 
@@ -237,7 +242,10 @@ test('on a handheld the Materials list keeps big touch targets', async () => {
   const p = await small.newPage()
   const narrowErrors = watchConsole(p)
   await p.goto(`${server.url}/materials?division=${division}`)
-  const button = p.getByTestId('material-row').first().getByRole('button', { name: /^Show lines of/ })
+  const button = p
+    .getByTestId('material-row')
+    .first()
+    .getByRole('button', { name: /^Show lines of/ })
   await button.waitFor()
   const box = await button.boundingBox()
   assert.ok(box.height >= 44, `Lines button is ${box.height} px high`)

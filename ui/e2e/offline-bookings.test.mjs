@@ -35,7 +35,8 @@ const offlineRecords = (p, store) =>
     store,
   )
 
-const issuesOfPick = async () => (await simulatorRows(server, division, 'manufacturing/MaterialIssues')).filter((m) => same(m.ShopOrderMaterialPlan, pick.plan.ID))
+const issuesOfPick = async () =>
+  (await simulatorRows(server, division, 'manufacturing/MaterialIssues')).filter((m) => same(m.ShopOrderMaterialPlan, pick.plan.ID))
 
 before(async () => {
   ;({ server, browser, context, page, division } = await syncedDemo({ viewport: VIEW, userAgent: MOBILE_UA, hasTouch: true, isMobile: true, locale: 'en-GB' }))
@@ -92,7 +93,10 @@ test('offline: the app reloads, a scan shows the item as of the catalogue, three
   await page.getByTestId('as-of').first().waitFor()
 
   await page.getByRole('group', { name: 'Actions' }).getByRole('button', { name: 'Issue', exact: true }).tap()
-  await page.getByRole('radio', { name: new RegExp(`SO ${pick.order.ShopOrderNumber} `) }).first().check()
+  await page
+    .getByRole('radio', { name: new RegExp(`SO ${pick.order.ShopOrderNumber} `) })
+    .first()
+    .check()
   await page.locator('#issue-qty').fill('1')
   for (let n = 1; n <= 3; n++) {
     await page.getByRole('form', { name: 'Issue to a shop order' }).getByRole('button', { name: 'Issue', exact: true }).tap()
@@ -100,9 +104,15 @@ test('offline: the app reloads, a scan shows the item as of the catalogue, three
   }
   // what the line still needs counts the three kept here
   const left = pick.plan.PlannedQuantity - (pick.plan.IssuedQuantity ?? 0)
-  await page.getByText(`${fmt(left - 3)} still to issue (3 of it booked, waiting for Exact Online)`).first().waitFor()
+  await page
+    .getByText(`${fmt(left - 3)} still to issue (3 of it booked, waiting for Exact Online)`)
+    .first()
+    .waitFor()
   // and the card's stock leaves them out, saying so
-  await page.getByTestId('item-waiting').filter({ hasText: /^after 3 .*issued here, not yet booked in Exact Online$/ }).waitFor()
+  await page
+    .getByTestId('item-waiting')
+    .filter({ hasText: /^after 3 .*issued here, not yet booked in Exact Online$/ })
+    .waitFor()
   const state = page.getByTestId('write-status')
   assert.equal(await state.getAttribute('data-state'), 'kept')
   assert.match(await state.innerText(), /Kept on this device/)
@@ -142,15 +152,22 @@ test('back online they are sent by themselves: Exact Online holds exactly three,
 
   // once synced back, the server counts them as issued, and the form says so
   const left = pick.plan.PlannedQuantity - (pick.plan.IssuedQuantity ?? 0)
-  await waitFor(async () => {
-    const needing = await api(page, `/scanning/ordersNeeding?item=${pick.item.ID}`)
-    const line = needing.find((n) => same(n.plan.ID, pick.plan.ID))
-    return line && line.plan.IssuedQuantity === (pick.plan.IssuedQuantity ?? 0) + 3
-  }, 'the three issues in the local copy', 60_000)
+  await waitFor(
+    async () => {
+      const needing = await api(page, `/scanning/ordersNeeding?item=${pick.item.ID}`)
+      const line = needing.find((n) => same(n.plan.ID, pick.plan.ID))
+      return line && line.plan.IssuedQuantity === (pick.plan.IssuedQuantity ?? 0) + 3
+    },
+    'the three issues in the local copy',
+    60_000,
+  )
   await scan(pick.item.Code)
   await page.getByTestId('item-card').waitFor({ timeout: 30_000 })
   await page.getByRole('group', { name: 'Actions' }).getByRole('button', { name: 'Issue', exact: true }).tap()
-  await page.getByText(`${fmt(left - 3)} still to issue · `).first().waitFor({ timeout: 30_000 })
+  await page
+    .getByText(`${fmt(left - 3)} still to issue · `)
+    .first()
+    .waitFor({ timeout: 30_000 })
 })
 
 test('an answer lost on the way back: the booking waits, is sent again under its key, and is booked once', async () => {
@@ -170,7 +187,10 @@ test('an answer lost on the way back: the booking waits, is sent again under its
   await scan(pick.item.Code)
   await page.getByTestId('item-card').waitFor({ timeout: 30_000 })
   await page.getByRole('group', { name: 'Actions' }).getByRole('button', { name: 'Issue', exact: true }).tap()
-  await page.getByRole('radio', { name: new RegExp(`SO ${pick.order.ShopOrderNumber} `) }).first().check()
+  await page
+    .getByRole('radio', { name: new RegExp(`SO ${pick.order.ShopOrderNumber} `) })
+    .first()
+    .check()
   await page.locator('#issue-qty').fill('1')
   await page.getByRole('form', { name: 'Issue to a shop order' }).getByRole('button', { name: 'Issue', exact: true }).tap()
   await page.getByTestId('waiting-count').getByText('1 waiting to send').waitFor({ timeout: 60_000 })

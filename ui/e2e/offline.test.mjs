@@ -44,27 +44,35 @@ test('the app is installable: manifest, icons and a service worker that controls
   })
   assert.equal(manifest.type, 'application/manifest+json')
   assert.equal(manifest.body.display, 'standalone')
-  assert.ok(manifest.body.icons.some((i) => i.sizes === '512x512' && i.type === 'image/png'), 'a 512 px PNG icon')
+  assert.ok(
+    manifest.body.icons.some((i) => i.sizes === '512x512' && i.type === 'image/png'),
+    'a 512 px PNG icon',
+  )
   await page.getByRole('banner').getByRole('button', { name: 'Menu' }).click()
   await page.getByRole('navigation').getByRole('link', { name: 'Warehouse' }).click()
   await page.waitForURL(/\/scanning\?division=\d+/)
   await page.locator('#scan-input').waitFor()
   // installed, its shell precached, and in charge of this page
   // a failed install is registered again after 5 s, then 10 s: 45 s holds three tries
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 45_000 }).catch(async (e) => {
-    const workers = await page.evaluate(async () => {
-      const r = await navigator.serviceWorker.getRegistration()
-      return r ? { installing: r.installing?.state, waiting: r.waiting?.state, active: r.active?.state } : 'no registration'
+  await page
+    .waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 45_000 })
+    .catch(async (e) => {
+      const workers = await page.evaluate(async () => {
+        const r = await navigator.serviceWorker.getRegistration()
+        return r ? { installing: r.installing?.state, waiting: r.waiting?.state, active: r.active?.state } : 'no registration'
+      })
+      throw new Error(`no service worker controls the page (${JSON.stringify(workers)}): ${e.message}`)
     })
-    throw new Error(`no service worker controls the page (${JSON.stringify(workers)}): ${e.message}`)
-  })
   const kept = await page.evaluate(async () => {
     const keys = await caches.keys()
     const cache = await caches.open(keys.find((k) => k.startsWith('esm-shell-')))
     return (await cache.keys()).map((r) => new URL(r.url).pathname)
   })
   assert.ok(kept.includes('/index.html'), 'the shell is kept')
-  assert.ok(kept.some((p) => /^\/assets\/Scanning-.*\.js$/.test(p)), `the Scanning screen's code is kept: ${kept.join(' ')}`)
+  assert.ok(
+    kept.some((p) => /^\/assets\/Scanning-.*\.js$/.test(p)),
+    `the Scanning screen's code is kept: ${kept.join(' ')}`,
+  )
   assert.ok(!kept.some((p) => p.startsWith('/api/')), 'no API answer is kept')
 })
 
@@ -84,7 +92,15 @@ test('reloading without the server shows the app with its offline state, not the
   // the service worker itself is offline too, so the page can only come from its cache
   const [worker] = context.serviceWorkers()
   assert.ok(worker, 'a service worker runs')
-  assert.equal(await worker.evaluate(() => fetch('/index.html', { cache: 'no-store' }).then(() => 'reached', () => 'offline')), 'offline')
+  assert.equal(
+    await worker.evaluate(() =>
+      fetch('/index.html', { cache: 'no-store' }).then(
+        () => 'reached',
+        () => 'offline',
+      ),
+    ),
+    'offline',
+  )
   const res = await page.reload()
   assert.ok(res?.fromServiceWorker(), 'the page came from the service worker')
   await page.getByTestId('offline').getByText(OFFLINE).waitFor({ timeout: 30_000 })
@@ -177,7 +193,10 @@ test('after a sync, an item scanned offline is shown from the kept catalogue as 
   // Issue offline: the open shop orders that need the item, from the catalogue
   await page.getByRole('button', { name: 'Issue', exact: true }).click()
   for (const { order } of needing) {
-    await page.getByRole('radio', { name: new RegExp(`SO ${order.ShopOrderNumber} `) }).first().waitFor({ timeout: 30_000 })
+    await page
+      .getByRole('radio', { name: new RegExp(`SO ${order.ShopOrderNumber} `) })
+      .first()
+      .waitFor({ timeout: 30_000 })
   }
   assert.equal(await page.getByRole('radio').count(), needing.length)
   assert.doesNotMatch(await bodyText(), /Failed to fetch|network issue/)
@@ -187,7 +206,10 @@ test('after a sync, an item scanned offline is shown from the kept catalogue as 
   await page.getByRole('button', { name: 'Count', exact: true }).click()
   await page.locator('#count-where').selectOption({ index: 1 })
   await page.locator('#count-qty').fill('7')
-  await page.getByRole('button', { name: 'Save the count' }).click().catch(() => {})
+  await page
+    .getByRole('button', { name: 'Save the count' })
+    .click()
+    .catch(() => {})
   // 7 far from what the kept copy expects there asks first (the difference is shown offline too)
   const keptNote = page.getByText('Kept on this device', { exact: false }).first()
   const ask = page.getByRole('alertdialog')
@@ -221,5 +243,8 @@ test('after a sync, an item scanned offline is shown from the kept catalogue as 
     60_000,
   )
   assert.doesNotMatch(await bodyText(), /Failed to fetch|network issue/)
-  assert.deepEqual(errors.slice(errorsBefore).filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch|network issue/.test(e)), [])
+  assert.deepEqual(
+    errors.slice(errorsBefore).filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch|network issue/.test(e)),
+    [],
+  )
 })

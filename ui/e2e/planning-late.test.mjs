@@ -45,9 +45,11 @@ async function search(text) {
 
 /** Day header cells whose label does not fit (cut off). */
 async function cutHeaders(p) {
-  return p.locator('[data-testid=day-header]').evaluateAll((cells) =>
-    cells.filter((c) => c.scrollWidth > c.clientWidth + 1 || c.scrollHeight > c.clientHeight + 1 || !c.innerText.trim()).map((c) => c.title),
-  )
+  return p
+    .locator('[data-testid=day-header]')
+    .evaluateAll((cells) =>
+      cells.filter((c) => c.scrollWidth > c.clientWidth + 1 || c.scrollHeight > c.clientHeight + 1 || !c.innerText.trim()).map((c) => c.title),
+    )
 }
 
 before(async () => {
@@ -155,8 +157,7 @@ test('three arrow presses move the bar at once and make one write of the summed 
 
 test('a moved order keeps its row while its write settles', async () => {
   await search('')
-  const order = () =>
-    page.locator('[data-testid=planning-rows] [data-testid^=bar-]').evaluateAll((els) => els.map((e) => e.dataset.testid))
+  const order = () => page.locator('[data-testid=planning-rows] [data-testid^=bar-]').evaluateAll((els) => els.map((e) => e.dataset.testid))
   const rows = await order()
   const onHold = new Set((await openOrders()).filter((o) => o.IsOnHold).map((o) => `bar-${o.ShopOrderNumber}`))
   // an early row moved three weeks later would sort far down

@@ -19,7 +19,6 @@ let division
 /** The simulator's current rows of a provider path (loopback control endpoint). */
 const simRows = (path) => simulatorRows(server, division, path)
 
-
 /** `ms` moved by `n` days, only Monday to Friday counted when `workdays`. */
 function shift(ms, n, workdays) {
   let d = ms
@@ -34,16 +33,17 @@ function shift(ms, n, workdays) {
 
 /** Waits until the planning says it shows exactly `n` shop orders. */
 async function countIs(n) {
-  await page.getByTestId('planning-count').getByText(new RegExp(`^${n.toLocaleString('en-GB')} shop orders?( of|$)`)).waitFor()
+  await page
+    .getByTestId('planning-count')
+    .getByText(new RegExp(`^${n.toLocaleString('en-GB')} shop orders?( of|$)`))
+    .waitFor()
 }
 
 async function search(text) {
   await page.getByLabel('Search', { exact: true }).fill(text)
-  await page.waitForFunction(
-    (n) => document.querySelectorAll('[data-testid=planning-rows] [role=row]').length === n,
-    text ? 1 : undefined,
-    { timeout: 10_000 },
-  ).catch(() => {})
+  await page
+    .waitForFunction((n) => document.querySelectorAll('[data-testid=planning-rows] [role=row]').length === n, text ? 1 : undefined, { timeout: 10_000 })
+    .catch(() => {})
 }
 
 /** Drags the middle of a shop order's bar by `columns` day columns. */
@@ -64,7 +64,8 @@ async function dragBar(number, columns, pxPerDay = 40) {
 const chartTop = (p = page) => p.getByTestId('planning-timeline').evaluate((e) => e.getBoundingClientRect().top)
 
 /** A day (`YYYY-MM-DD`) as the toast writes it: "Thu 3 Dec", "do 3 dec". */
-const shortDay = (loc, day) => new Intl.DateTimeFormat(loc, { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(Date.parse(`${day}T00:00:00Z`))
+const shortDay = (loc, day) =>
+  new Intl.DateTimeFormat(loc, { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(Date.parse(`${day}T00:00:00Z`))
 /** A day as the bar's description and the list of writes write it: "Thu, 3 Dec 2026", "do 3 dec 2026". */
 const longDay = (loc, day) =>
   new Intl.DateTimeFormat(loc, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(Date.parse(`${day}T00:00:00Z`))
@@ -119,9 +120,7 @@ async function windowTipClear(p, number, { title, help, close }) {
 /** Open, dated shop orders not on hold, earliest number first. */
 async function openOrders() {
   const rows = await simRows('manufacturing/ShopOrders')
-  return rows
-    .filter((r) => r.Status < 30 && r.PlannedStartDate && r.PlannedDate)
-    .sort((a, b) => a.ShopOrderNumber - b.ShopOrderNumber)
+  return rows.filter((r) => r.Status < 30 && r.PlannedStartDate && r.PlannedDate).sort((a, b) => a.ShopOrderNumber - b.ShopOrderNumber)
 }
 
 before(async () => {
@@ -174,7 +173,11 @@ test('search by number and Your Ref, and filter by project', async () => {
   await countIs(withProject.length)
   const shown = await page.locator('[data-testid^=bar-]').evaluateAll((els) => els.map((e) => Number(e.dataset.testid.slice(4))))
   assert.ok(shown.length > 0)
-  for (const n of shown) assert.ok(withProject.some((o) => o.ShopOrderNumber === n), `${n} is not of the project`)
+  for (const n of shown)
+    assert.ok(
+      withProject.some((o) => o.ShopOrderNumber === n),
+      `${n} is not of the project`,
+    )
   await page.getByRole('combobox', { name: 'Project' }).selectOption('')
 
   // the selection code, and the item group of the item made
@@ -243,13 +246,15 @@ test('the shop order window puts an order on hold in Exact Online', async () => 
   const modal = page.getByTestId('shop-order-modal')
   await modal.getByRole('heading', { name: new RegExp(`^Shop order ${target.ShopOrderNumber}\\b`) }).waitFor()
   await modal.getByTestId('modal-plans').waitFor()
-  assert.ok(await modal.getByRole('link', { name: /Shop order/ }).first().getAttribute('href'))
+  assert.ok(
+    await modal
+      .getByRole('link', { name: /Shop order/ })
+      .first()
+      .getAttribute('href'),
+  )
   await modal.getByLabel('On hold').check()
   await modal.locator('li', { hasText: 'On hold: yes' }).getByText('Saved in Exact Online').waitFor({ timeout: 90_000 })
-  await waitFor(
-    async () => (await simRows('manufacturing/ShopOrders')).find((x) => x.ID === target.ID).IsOnHold === 1,
-    'IsOnHold at the simulator',
-  )
+  await waitFor(async () => (await simRows('manufacturing/ShopOrders')).find((x) => x.ID === target.ID).IsOnHold === 1, 'IsOnHold at the simulator')
   // a date before the start is refused before anything is sent
   await modal.getByLabel('Planned date').fill('2000-01-01')
   await modal.getByRole('button', { name: 'Save dates' }).click()
@@ -274,10 +279,13 @@ test('hiding weekends is kept for the organization and drags count workdays', as
   await search(String(target.ShopOrderNumber))
   await dragBar(target.ShopOrderNumber, 4)
   const start = shift(msOf(target.PlannedStartDate), 4, true)
-  await waitFor(async () => {
-    const r = (await simRows('manufacturing/ShopOrders')).find((x) => x.ID === target.ID)
-    return msOf(r.PlannedStartDate) === start
-  }, `a start 4 workdays later (${iso(start)})`)
+  await waitFor(
+    async () => {
+      const r = (await simRows('manufacturing/ShopOrders')).find((x) => x.ID === target.ID)
+      return msOf(r.PlannedStartDate) === start
+    },
+    `a start 4 workdays later (${iso(start)})`,
+  )
   assert.deepEqual(errors, [])
 })
 
@@ -319,7 +327,10 @@ test('a move offers Undo, which writes the dates before it back to Exact Online'
   await waitFor(async () => (await simDates(target.ID)).start === moved.start, 'the move at the simulator', 120_000)
   await toast.getByText('Saved in Exact Online').waitFor()
   const list = page.getByTestId('planning-writes')
-  await list.getByText(`start ${longDay('en-GB', moved.start)}`).first().waitFor()
+  await list
+    .getByText(`start ${longDay('en-GB', moved.start)}`)
+    .first()
+    .waitFor()
   // neither the list of writes nor the toast moved the chart
   assert.equal(await chartTop(), top)
 
@@ -327,10 +338,14 @@ test('a move offers Undo, which writes the dates before it back to Exact Online'
   // the bar is back at once; the old dates go to Exact Online like any write
   assert.equal(await bar.getAttribute('data-start'), was.start)
   await toast.getByText(`Moved SO ${target.ShopOrderNumber} back to ${shortDay('en-GB', was.start)}.`).waitFor()
-  await waitFor(async () => {
-    const d = await simDates(target.ID)
-    return d.start === was.start && d.end === was.end
-  }, 'the dates before the move at the simulator', 120_000)
+  await waitFor(
+    async () => {
+      const d = await simDates(target.ID)
+      return d.start === was.start && d.end === was.end
+    },
+    'the dates before the move at the simulator',
+    120_000,
+  )
   assert.equal(await chartTop(), top)
   // the toast goes by itself after ten seconds
   await page.mouse.move(700, 300)
@@ -409,15 +424,25 @@ test('in Dutch the move, its Undo and the shop order window use Dutch dates', as
   await toast.getByRole('button', { name: 'Ongedaan maken' }).click()
   assert.equal(await bar.getAttribute('data-start'), was.start)
   await toast.getByText(`SO ${target.ShopOrderNumber} teruggezet naar ${shortDay('nl-NL', was.start)}.`).waitFor()
-  await waitFor(async () => {
-    const d = await simDates(target.ID)
-    return d.start === was.start && d.end === was.end
-  }, 'the dates before the move at the simulator', 120_000)
+  await waitFor(
+    async () => {
+      const d = await simDates(target.ID)
+      return d.start === was.start && d.end === was.end
+    },
+    'the dates before the move at the simulator',
+    120_000,
+  )
 
   // the window: its tooltip clear of the status, the writes in Dutch dates
   const modal = await windowTipClear(nl, target.ShopOrderNumber, { title: 'Productieorder', help: 'Over dit venster', close: 'Sluiten' })
-  await modal.getByTestId('planning-writes').getByText(`start ${longDay('nl-NL', moved.start)}, gepland ${longDay('nl-NL', moved.end)}`).waitFor()
-  await modal.getByTestId('planning-writes').getByText(`start ${longDay('nl-NL', was.start)}, gepland ${longDay('nl-NL', was.end)}`).waitFor()
+  await modal
+    .getByTestId('planning-writes')
+    .getByText(`start ${longDay('nl-NL', moved.start)}, gepland ${longDay('nl-NL', moved.end)}`)
+    .waitFor()
+  await modal
+    .getByTestId('planning-writes')
+    .getByText(`start ${longDay('nl-NL', was.start)}, gepland ${longDay('nl-NL', was.end)}`)
+    .waitFor()
   await context.close()
   assert.deepEqual(nlErrors, [])
 })

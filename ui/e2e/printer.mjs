@@ -93,9 +93,13 @@ export async function startPrinter(name) {
   const spool = join(dir, 'spool')
   mkdirSync(spool)
   const log = join(dir, 'printer.log')
-  const child = spawn(tool('ippeveprinter'), ['-p', String(port), '-n', 'localhost', '-k', '-f', 'application/pdf', '-m', 'ESM Test Label', '-d', spool, name], {
-    stdio: ['ignore', 'ignore', openSync(log, 'w')],
-  })
+  const child = spawn(
+    tool('ippeveprinter'),
+    ['-p', String(port), '-n', 'localhost', '-k', '-f', 'application/pdf', '-m', 'ESM Test Label', '-d', spool, name],
+    {
+      stdio: ['ignore', 'ignore', openSync(log, 'w')],
+    },
+  )
   const listening = await until(() => child.exitCode === null && canConnect({ host: '127.0.0.1', port }), 20)
   if (!listening) {
     child.kill()

@@ -81,7 +81,10 @@ test('handheld: an issue above the stock and the planned quantity asks first, na
   await scan(pick.item.Code)
   await page.getByTestId('item-card').waitFor({ timeout: 90_000 })
   await page.getByRole('button', { name: 'Issue', exact: true }).click()
-  await page.getByRole('radio', { name: new RegExp(`SO ${pick.order.ShopOrderNumber} `) }).first().check()
+  await page
+    .getByRole('radio', { name: new RegExp(`SO ${pick.order.ShopOrderNumber} `) })
+    .first()
+    .check()
   await page.locator('#issue-from').selectOption(pick.from.StorageLocation)
   await page.locator('#issue-qty').fill('99999')
   await page.getByRole('button', { name: 'Issue', exact: true }).last().click()
@@ -161,7 +164,10 @@ test('desktop: a receipt above the open quantity is confirmed with that quantity
     await desk.getByTestId('receipt-count').waitFor({ timeout: 120_000 })
   }
   await dialog.getByLabel('Scan or search').fill(`${line.ItemCode} ${order.OrderNumber}`)
-  const row = dialog.getByTestId('open-line').filter({ hasText: `PO ${order.OrderNumber} ` }).first()
+  const row = dialog
+    .getByTestId('open-line')
+    .filter({ hasText: `PO ${order.OrderNumber} ` })
+    .first()
   await row.waitFor()
   await row.getByRole('checkbox').check()
   await row.getByLabel('Quantity received').fill(String(quantity))

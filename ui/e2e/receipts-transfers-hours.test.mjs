@@ -25,10 +25,14 @@ const rows = (path) => simulatorRows(server, division, path)
 async function delivered(scope = page) {
   const status = scope.getByTestId('write-status').first()
   await status.waitFor()
-  await page.waitForFunction(() => {
-    const s = document.querySelector('[data-testid=write-status]')
-    return s && ['delivered', 'failed'].includes(s.getAttribute('data-state'))
-  }, null, { timeout: 120_000 })
+  await page.waitForFunction(
+    () => {
+      const s = document.querySelector('[data-testid=write-status]')
+      return s && ['delivered', 'failed'].includes(s.getAttribute('data-state'))
+    },
+    null,
+    { timeout: 120_000 },
+  )
   assert.equal(await status.getAttribute('data-state'), 'delivered', await status.innerText())
 }
 
@@ -116,7 +120,10 @@ test('Transfers: move stock between storage locations, refused when above the st
   await page.getByLabel('Item').press('Enter')
   await page.getByTestId('transfer-item').waitFor()
   const from = page.getByLabel('From location')
-  await page.waitForFunction((loc) => [...document.querySelectorAll('select[name=from] option')].some((o) => o.value === loc), source.StorageLocation.toLowerCase())
+  await page.waitForFunction(
+    (loc) => [...document.querySelectorAll('select[name=from] option')].some((o) => o.value === loc),
+    source.StorageLocation.toLowerCase(),
+  )
   await from.selectOption(source.StorageLocation.toLowerCase())
   await page.getByLabel('To location').selectOption(source.StorageLocation.toLowerCase())
   await page.getByLabel('Quantity').fill('1')

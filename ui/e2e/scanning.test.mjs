@@ -97,9 +97,7 @@ test('sign in on a phone, activate and sync', async () => {
     simRows('logistics/Items'),
   ])
   // serial and batch items ask for their numbers (tracked.test.mjs books those)
-  const tracked = new Set(
-    items.filter((i) => i.IsSerialItem === true || i.IsBatchItem === 1 || i.IsBatchItem === true).map((i) => i.ID),
-  )
+  const tracked = new Set(items.filter((i) => i.IsSerialItem === true || i.IsBatchItem === 1 || i.IsBatchItem === true).map((i) => i.ID))
   const open = new Map(orders.filter((o) => o.Status === 10 || o.Status === 20).map((o) => [o.ID, o]))
   for (const plan of plans) {
     const order = open.get(plan.ShopOrder)
@@ -209,7 +207,10 @@ test('issue to a shop order: the simulator has the material issue', async () => 
   // the demo's own issues of the line (what was issued before) are not this one
   const before = new Set((await simRows('manufacturing/MaterialIssues')).map((m) => m.StockTransactionId))
   await page.getByRole('button', { name: 'Issue', exact: true }).click()
-  await page.getByRole('radio', { name: new RegExp(`SO ${pick.order.ShopOrderNumber} `) }).first().check()
+  await page
+    .getByRole('radio', { name: new RegExp(`SO ${pick.order.ShopOrderNumber} `) })
+    .first()
+    .check()
   await page.locator('#issue-qty').fill('1')
   await page.locator('#issue-from').selectOption(pick.from.StorageLocation)
   await page.getByRole('button', { name: 'Issue', exact: true }).last().click()
@@ -274,7 +275,11 @@ test("the item's label opens as a PDF in a new tab", async () => {
 
 /** Open purchase order lines at the simulator, with their order and whether the item is tracked by number. */
 async function openPurchaseLines() {
-  const [orders, lines, items] = await Promise.all([simRows('purchaseorder/PurchaseOrders'), simRows('purchaseorder/PurchaseOrderLines'), simRows('logistics/Items')])
+  const [orders, lines, items] = await Promise.all([
+    simRows('purchaseorder/PurchaseOrders'),
+    simRows('purchaseorder/PurchaseOrderLines'),
+    simRows('logistics/Items'),
+  ])
   const tracked = new Set(items.filter((i) => i.IsSerialItem === true || i.IsBatchItem === 1 || i.IsBatchItem === true).map((i) => i.ID))
   const open = new Map(orders.filter((o) => o.ReceiptStatus < 30).map((o) => [o.PurchaseOrderID, o]))
   return lines
@@ -292,7 +297,12 @@ function lineWithBarcode(lines, skip = () => false) {
   for (const list of byOrder.values()) {
     if (list.length < 2) continue
     const line = list.find(
-      (l) => !l.tracked && !skip(l) && l.QuantityInPurchaseUnits - l.ReceivedQuantity >= 1 && /^\d{13}$/.test(l.ItemBarcode ?? '') && lines.filter((x) => x.Item === l.Item).length === 1,
+      (l) =>
+        !l.tracked &&
+        !skip(l) &&
+        l.QuantityInPurchaseUnits - l.ReceivedQuantity >= 1 &&
+        /^\d{13}$/.test(l.ItemBarcode ?? '') &&
+        lines.filter((x) => x.Item === l.Item).length === 1,
     )
     if (line) return { line, lines: list }
   }
@@ -321,7 +331,7 @@ test('scan "PO n" on Scanning, then the box\'s barcode: its line is received', a
   // the box carries the GTIN-14 of the item's EAN-13: the same number with a zero in front
   await scan(`0${line.ItemBarcode}`)
   await page.getByTestId('item-code').getByText(line.ItemCode, { exact: true }).waitFor()
-  assert.equal(await page.locator('#receive-order').inputValue(), `po:${line.ID}`, 'the scanned order\'s line is chosen')
+  assert.equal(await page.locator('#receive-order').inputValue(), `po:${line.ID}`, "the scanned order's line is chosen")
   await page.locator('#receive-qty').fill('1')
   await page.getByRole('button', { name: 'Receive', exact: true }).last().click()
   await delivered()
@@ -341,7 +351,7 @@ test('Receive goods takes "PO n" and the box\'s EAN from a scanner', async () =>
   const box = dialog.getByLabel('Scan or search')
   await box.fill(`PO ${line.order.OrderNumber}`)
   await dialog.getByTestId('open-line-count').getByText(`${lines.length} of ${lines.length}`).waitFor()
-  assert.equal(await dialog.getByTestId('open-line').count(), lines.length, 'the order\'s open lines only')
+  assert.equal(await dialog.getByTestId('open-line').count(), lines.length, "the order's open lines only")
   // a wedge scanner types the box's EAN and Enter: the one line is picked
   await box.fill('')
   await box.pressSequentially(line.ItemBarcode)
@@ -365,7 +375,9 @@ test('Transfers take the scanned codes of the locations to move from and to', as
   await box.press('Enter')
   await page.getByTestId('transfer-item').waitFor()
   const from = page.locator('select[name=from]')
-  await page.waitForFunction((loc) => [...document.querySelectorAll('select[name=from] option')].some((o) => o.value === loc), source.ID.toLowerCase(), { timeout: 60_000 })
+  await page.waitForFunction((loc) => [...document.querySelectorAll('select[name=from] option')].some((o) => o.value === loc), source.ID.toLowerCase(), {
+    timeout: 60_000,
+  })
   // the wedge scanner types into the box, which keeps the focus
   await page.keyboard.type(source.Code.toLowerCase())
   await page.keyboard.press('Enter')
@@ -418,10 +430,7 @@ test('ImportData: re-authenticate, export, preview the counts, import', async ()
   await page.getByLabel('Export file').setInputFiles(smaller)
   const preview = page.getByTestId('import-preview')
   await preview.waitFor()
-  assert.equal(
-    (await preview.locator('tr[data-table=items] td').last().innerText()).replace(/\D/g, ''),
-    String(header.tables.items - 1),
-  )
+  assert.equal((await preview.locator('tr[data-table=items] td').last().innerText()).replace(/\D/g, ''), String(header.tables.items - 1))
   assert.equal((await api(page, `/db/items?ID=eq.${dropped.ID}`)).length, 1, 'the preview changed nothing')
   await page.getByRole('button', { name: 'Import and replace these tables' }).click()
   await page.getByRole('button', { name: 'Yes, import' }).click()

@@ -31,8 +31,7 @@ after(async () => {
 const count = async () => Number((await page.getByTestId('stock-count').innerText()).replace(/\D/g, ''))
 
 /** The item codes of the rows in view. */
-const codes = () =>
-  page.getByTestId('stock-rows').locator('[role=row] [role=cell]:nth-child(2) a').allInnerTexts()
+const codes = () => page.getByTestId('stock-rows').locator('[role=row] [role=cell]:nth-child(2) a').allInnerTexts()
 
 /** Waits for the Table view to settle after a change, and returns its row count. */
 async function settled() {
@@ -64,8 +63,14 @@ test('sign in, activate, sync with toasts that finish, and the Table view fills'
   await simulatorFaults(server, { latency_ms: 400 })
   await page.getByRole('button', { name: 'Sync Data' }).click()
   const toasts = page.getByRole('list', { name: 'Sync progress' })
-  await toasts.getByText(/^Refreshing /).first().waitFor()
-  await toasts.getByText(/Done|seconds? remaining/).first().waitFor()
+  await toasts
+    .getByText(/^Refreshing /)
+    .first()
+    .waitFor()
+  await toasts
+    .getByText(/Done|seconds? remaining/)
+    .first()
+    .waitFor()
   // the newest three show; the line above them shows the earlier ones too
   const earlier = toasts.getByRole('button', { name: /^\d+ earlier tables?$/ })
   if (await earlier.isVisible()) {
@@ -101,8 +106,24 @@ test('the server answers the shapes the UI reads (src/api/*.ts)', async () => {
     for (const k of keys) assert.ok(obj && k in obj, `${what} lacks ${k}: ${JSON.stringify(obj).slice(0, 200)}`)
   }
   const session = await api(page, '/auth/session')
-  has(session, ['tier', 'userName', 'fullName', 'customer_name', 'division', 'divisions', 'registered', 'tokenExpiresAt',
-    'refreshingAuthorization', 'importDataUntil', 'organizationDetails', 'userPreferences'], 'session')
+  has(
+    session,
+    [
+      'tier',
+      'userName',
+      'fullName',
+      'customer_name',
+      'division',
+      'divisions',
+      'registered',
+      'tokenExpiresAt',
+      'refreshingAuthorization',
+      'importDataUntil',
+      'organizationDetails',
+      'userPreferences',
+    ],
+    'session',
+  )
   has(session.organizationDetails, ['uuid', 'division', 'name', 'sync_timestamps', 'preferences'], 'organizationDetails')
   const sync = await api(page, '/sync')
   has(sync, ['running', 'last_sync', 'tables'], 'sync')
@@ -112,8 +133,16 @@ test('the server answers the shapes the UI reads (src/api/*.ts)', async () => {
   const fields = (s) => s.split(',')
   const item = (await api(page, '/db/items?limit=1'))[0]
   has(item, fields('ID,Code,Description,ItemGroup,ItemGroupCode,ItemGroupDescription,Unit,UnitDescription,EndDate,PictureThumbnailUrl'), 'item')
-  has((await api(page, '/db/storageLocationStockPositions?limit=1'))[0], fields('Item,Stock,WarehouseCode,WarehouseDescription,StorageLocationCode'), 'storage location stock position')
-  has((await api(page, '/db/stockPositions?limit=1'))[0], fields('ItemId,CurrentStock,WarehouseCode,WarehouseDescription,Warehouse,ItemCode,ItemDescription'), 'stock position')
+  has(
+    (await api(page, '/db/storageLocationStockPositions?limit=1'))[0],
+    fields('Item,Stock,WarehouseCode,WarehouseDescription,StorageLocationCode'),
+    'storage location stock position',
+  )
+  has(
+    (await api(page, '/db/stockPositions?limit=1'))[0],
+    fields('ItemId,CurrentStock,WarehouseCode,WarehouseDescription,Warehouse,ItemCode,ItemDescription'),
+    'stock position',
+  )
   has((await api(page, '/db/shopOrders?limit=1'))[0], fields('ShopOrderNumber,Item'), 'shop order')
   has((await api(page, '/exact/live/warehouses'))[0], fields('ID,Code,Description,UseStorageLocations'), 'warehouse')
   has((await api(page, '/exact/live/itemGroups'))[0], fields('ID,Code,Description'), 'item group')
@@ -135,7 +164,10 @@ test('search and filters change the rows', async () => {
   const moer = await settled()
   assert.ok(moer > 0 && moer < all, `search 'moer': ${moer} of ${all}`)
   const descriptions = await page.getByTestId('stock-rows').locator('[role=row] [role=cell]:nth-child(3)').allInnerTexts()
-  assert.ok(descriptions.every((d) => /moer/i.test(d)), descriptions.join(' | '))
+  assert.ok(
+    descriptions.every((d) => /moer/i.test(d)),
+    descriptions.join(' | '),
+  )
 
   // an item code
   const [code] = (await api(page, '/db/items?select=Code&limit=1&offset=7')).map((r) => r.Code)
@@ -159,7 +191,10 @@ test('search and filters change the rows', async () => {
   const inGroup = await settled()
   assert.ok(inGroup > 0 && inGroup <= all)
   const groups = await page.getByTestId('stock-rows').locator('[role=row] [role=cell]:nth-child(4)').allInnerTexts()
-  assert.ok(groups.every((g) => g === options[1]), `${groups[0]} vs ${options[1]}`)
+  assert.ok(
+    groups.every((g) => g === options[1]),
+    `${groups[0]} vs ${options[1]}`,
+  )
   await group.selectOption('')
 
   // warehouse: only items with stock there
@@ -182,22 +217,13 @@ test('search and filters change the rows', async () => {
 test('the filters tooltip shows on keyboard focus', async () => {
   await page.getByRole('button', { name: 'About search and filters' }).focus()
   const tip = page.getByRole('tooltip').filter({ hasText: 'Search matches a shop order number' })
-  await page.waitForFunction(
-    (el) => getComputedStyle(el).opacity === '1',
-    await tip.elementHandle(),
-  )
+  await page.waitForFunction((el) => getComputedStyle(el).opacity === '1', await tip.elementHandle())
 })
 
 test('Global Settings saves organization preferences', async () => {
   await page.getByRole('button', { name: 'Settings' }).click()
   const menu = page.getByRole('menu')
-  assert.deepEqual(await menu.getByRole('menuitem').allInnerTexts(), [
-    'Global Settings',
-    'Import Items',
-    'Account Settings',
-    'Database',
-    'Logout',
-  ])
+  assert.deepEqual(await menu.getByRole('menuitem').allInnerTexts(), ['Global Settings', 'Import Items', 'Account Settings', 'Database', 'Logout'])
   await menu.getByRole('menuitem', { name: 'Global Settings' }).click()
   await page.waitForURL(/\/globalSettings\?division=/)
   await page.getByLabel('Hide weekends in the planning').check()

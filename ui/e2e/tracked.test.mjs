@@ -56,7 +56,11 @@ after(async () => {
 })
 
 test('a batch material is issued with its batch picked from the ones in stock', async () => {
-  const [items, plans, orders] = await Promise.all([rows('logistics/Items'), rows('manufacturing/ShopOrderMaterialPlanDetails'), rows('manufacturing/ShopOrders')])
+  const [items, plans, orders] = await Promise.all([
+    rows('logistics/Items'),
+    rows('manufacturing/ShopOrderMaterialPlanDetails'),
+    rows('manufacturing/ShopOrders'),
+  ])
   const batchItems = new Map(items.filter((i) => isSet(i.IsBatchItem)).map((i) => [i.ID, i]))
   const openOrders = new Map(orders.filter(open).map((o) => [o.ID, o]))
   const plan = plans.find((p) => p.Type === 1 && batchItems.has(p.Item) && openOrders.has(p.ShopOrder) && p.PlannedQuantity - (p.IssuedQuantity ?? 0) >= 1)
@@ -79,13 +83,19 @@ test('a batch material is issued with its batch picked from the ones in stock', 
   await page.getByTestId('scan-location').getByText(picked.location_code).waitFor({ timeout: 90_000 })
   await scanItem(item.Code)
   await page.getByRole('button', { name: 'Issue', exact: true }).first().click()
-  await page.getByRole('radio', { name: new RegExp(`SO ${order.ShopOrderNumber} `) }).first().check()
+  await page
+    .getByRole('radio', { name: new RegExp(`SO ${order.ShopOrderNumber} `) })
+    .first()
+    .check()
   await page.locator('#issue-qty').fill('1')
   const list = page.getByTestId('batch-list')
   await list.waitFor()
   // first-expiring first, and the quantity taken from it
   const first = here[0]
-  assert.deepEqual(await page.getByTestId('batch-row').locator('.font-mono').allInnerTexts(), here.map((b) => b.number))
+  assert.deepEqual(
+    await page.getByTestId('batch-row').locator('.font-mono').allInnerTexts(),
+    here.map((b) => b.number),
+  )
   assert.equal(await page.getByLabel(`Quantity from batch ${first.number}`).inputValue(), String(Math.min(1, first.quantity)))
 
   // a batch that is not there: Exact refuses it, and the panel says so in its words
@@ -105,7 +115,10 @@ test('a batch material is issued with its batch picked from the ones in stock', 
   await page.getByRole('button', { name: 'Issue', exact: true }).last().click()
   await page.getByTestId('write-status').and(page.locator('[data-state=delivered]')).waitFor({ timeout: 60_000 })
 
-  const issue = await waitFor(async () => (await rows('manufacturing/MaterialIssues')).find((m) => same(m.ShopOrderMaterialPlan, plan.ID) && Number(m.Quantity) === 1), 'the issue at the simulator')
+  const issue = await waitFor(
+    async () => (await rows('manufacturing/MaterialIssues')).find((m) => same(m.ShopOrderMaterialPlan, plan.ID) && Number(m.Quantity) === 1),
+    'the issue at the simulator',
+  )
   const booked = await waitFor(
     async () => (await rows('inventory/StockBatchNumbers')).find((r) => same(r.StockTransactionID, issue.StockTransactionId) && !isSet(r.IsDraft)),
     'the issue’s batch at the simulator',
@@ -154,7 +167,10 @@ test('a serial made item is received with its serial barcodes scanned', async ()
   await receive.click()
   await page.getByTestId('write-status').and(page.locator('[data-state=delivered]')).waitFor({ timeout: 60_000 })
 
-  const receipt = await waitFor(async () => (await rows('manufacturing/ShopOrderReceipts')).find((r) => same(r.ShopOrder, order.ID) && Number(r.Quantity) === 2), 'the receipt at the simulator')
+  const receipt = await waitFor(
+    async () => (await rows('manufacturing/ShopOrderReceipts')).find((r) => same(r.ShopOrder, order.ID) && Number(r.Quantity) === 2),
+    'the receipt at the simulator',
+  )
   const booked = await waitFor(async () => {
     const found = (await rows('inventory/StockSerialNumbers')).filter((r) => same(r.StockTransactionID, receipt.StockTransactionId) && !isSet(r.IsDraft))
     return found.length === 2 && found
@@ -163,7 +179,11 @@ test('a serial made item is received with its serial barcodes scanned', async ()
 })
 
 test('a batch by-product is received with its batch scanned', async () => {
-  const [items, plans, orders] = await Promise.all([rows('logistics/Items'), rows('manufacturing/ShopOrderMaterialPlanDetails'), rows('manufacturing/ShopOrders')])
+  const [items, plans, orders] = await Promise.all([
+    rows('logistics/Items'),
+    rows('manufacturing/ShopOrderMaterialPlanDetails'),
+    rows('manufacturing/ShopOrders'),
+  ])
   const batchItems = new Set(items.filter((i) => isSet(i.IsBatchItem)).map((i) => i.ID))
   const openOrders = new Map(orders.filter(open).map((o) => [o.ID, o]))
   const line = plans.find((p) => p.Type === 2 && batchItems.has(p.Item) && openOrders.has(p.ShopOrder))
@@ -191,7 +211,9 @@ test('a batch by-product is received with its batch scanned', async () => {
   await page.getByRole('button', { name: 'Receive a by-product (1)…' }).waitFor()
 
   const receipt = await waitFor(
-    async () => (await rows('manufacturing/ByProductReceipts')).length > before && (await rows('manufacturing/ByProductReceipts')).find((r) => same(r.ShopOrderMaterialPlan, line.ID)),
+    async () =>
+      (await rows('manufacturing/ByProductReceipts')).length > before &&
+      (await rows('manufacturing/ByProductReceipts')).find((r) => same(r.ShopOrderMaterialPlan, line.ID)),
     'the by-product receipt at the simulator',
   )
   const booked = await waitFor(async () => {
@@ -208,7 +230,9 @@ test('stock moves out of a warehouse without storage locations into a located on
   assert.ok(unlocated.size > 0, 'the demo has a warehouse without storage locations')
   const untracked = new Map(items.filter((i) => !isSet(i.IsSerialItem) && !isSet(i.IsBatchItem)).map((i) => [i.ID.toLowerCase(), i]))
   const positions = (
-    await Promise.all([...unlocated.keys()].map((w) => api(page, `/db/stockPositions?Warehouse=eq.${w}&CurrentStock=gte.1&select=ItemId,Warehouse,CurrentStock&limit=500`)))
+    await Promise.all(
+      [...unlocated.keys()].map((w) => api(page, `/db/stockPositions?Warehouse=eq.${w}&CurrentStock=gte.1&select=ItemId,Warehouse,CurrentStock&limit=500`)),
+    )
   ).flat()
   const held = positions.find((p) => untracked.has(p.ItemId.toLowerCase()))
   assert.ok(held, 'an untracked item in stock there')

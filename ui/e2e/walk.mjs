@@ -70,7 +70,14 @@ async function shopFloor(page, go, size, seen) {
     // a count of that item's storage location, open for counting beside its review
     await api(page, '/counts', {
       method: 'POST',
-      body: { kind: 'location', warehouse: stock.Warehouse, warehouseCode: stock.WarehouseCode, usesLocations: true, location: stock.StorageLocation, locationCode: stock.StorageLocationCode },
+      body: {
+        kind: 'location',
+        warehouse: stock.Warehouse,
+        warehouseCode: stock.WarehouseCode,
+        usesLocations: true,
+        location: stock.StorageLocation,
+        locationCode: stock.StorageLocationCode,
+      },
     })
     await go('/counts')
     await page.getByRole('region', { name: 'Open counts' }).getByRole('link').first().click()
@@ -128,7 +135,10 @@ export async function walkScreens(browser, server, size, seen) {
     await activate(page, server.url, server.lines['Licence code'])
     if (size === 'desktop') {
       await page.getByRole('button', { name: 'Sync Data' }).click()
-      await page.getByText(/^Refreshing /).first().waitFor()
+      await page
+        .getByText(/^Refreshing /)
+        .first()
+        .waitFor()
       await seen(page, 'sync-toasts')
     }
     await syncSettled(page)

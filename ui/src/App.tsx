@@ -7,7 +7,7 @@ import { Loading } from './components/Loading.tsx'
 import { RouteGuard } from './components/RouteGuard.tsx'
 import { fallbackPath } from './lib/access.ts'
 import { isNarrowNow } from './lib/media.ts'
-import { hasRoute, routes } from './routes/table.ts'
+import { hasRoute, routes } from './routeTable.ts'
 import { SessionProvider } from './state/session.tsx'
 
 export default function App() {

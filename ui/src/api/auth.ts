@@ -138,8 +138,7 @@ export const authorize = (code: string, state: string) => call('post', '/auth/au
 export const logout = () => call('post', '/auth/logout')
 export const switchDivision = (division: number) => call('post', '/auth/division', { body: { division } })
 export const checkUser = () => call('get', '/checkUser')
-export const activateLicence = (division: number, customer: string, code: string) =>
-  call('post', '/license/activate', { body: { division, customer, code } })
+export const activateLicence = (division: number, customer: string, code: string) => call('post', '/license/activate', { body: { division, customer, code } })
 
 /** The browser navigation that starts the provider's sign-in (a 302 chain, not a fetch). */
 export function loginUrl(returnTo?: string): string {

@@ -32,8 +32,7 @@ describe('api', () => {
   })
 
   it('turns the server error into an ApiError', async () => {
-    const fake = (async () =>
-      json({ error: { code: 'licence_invalid', message: 'This licence code is not valid' } }, 400)) as typeof fetch
+    const fake = (async () => json({ error: { code: 'licence_invalid', message: 'This licence code is not valid' } }, 400)) as typeof fetch
     const e = await api('/x', { fetchImpl: fake }).catch((x: unknown) => x)
     expect(e).toBeInstanceOf(ApiError)
     expect(e).toMatchObject({ status: 400, code: 'licence_invalid', message: 'This licence code is not valid' })
@@ -50,9 +49,11 @@ describe('api', () => {
 
   it('handles 204 and non-JSON errors', async () => {
     await expect(api('/x', { fetchImpl: (async () => new Response(null, { status: 204 })) as typeof fetch })).resolves.toBeUndefined()
-    await expect(
-      api('/x', { fetchImpl: (async () => new Response('teapot', { status: 418 })) as typeof fetch }),
-    ).rejects.toMatchObject({ status: 418, code: '-', message: 'HTTP 418' })
+    await expect(api('/x', { fetchImpl: (async () => new Response('teapot', { status: 418 })) as typeof fetch })).rejects.toMatchObject({
+      status: 418,
+      code: '-',
+      message: 'HTTP 418',
+    })
   })
 })
 
@@ -84,9 +85,11 @@ describe('api when the server cannot be reached', () => {
   it('also when the answer breaks off, or a gateway answers for a server that is gone', async () => {
     const cutOff = new Response(new ReadableStream({ start: (c) => c.error(new TypeError('network error')) }), { status: 200 })
     await expect(api('/x', { fetchImpl: (async () => cutOff) as typeof fetch })).rejects.toMatchObject({ code: 'timeout', message: NETWORK })
-    await expect(
-      api('/x', { fetchImpl: (async () => new Response('<html>Bad Gateway</html>', { status: 502 })) as typeof fetch }),
-    ).rejects.toMatchObject({ status: 502, code: 'timeout', message: NETWORK })
+    await expect(api('/x', { fetchImpl: (async () => new Response('<html>Bad Gateway</html>', { status: 502 })) as typeof fetch })).rejects.toMatchObject({
+      status: 502,
+      code: 'timeout',
+      message: NETWORK,
+    })
     // a captive portal's page instead of the server's JSON
     await expect(
       api('/x', { fetchImpl: (async () => new Response('<html>Sign in to the Wi-Fi</html>', { status: 200 })) as typeof fetch }),
@@ -140,7 +143,9 @@ describe('onReachability', () => {
   })
 
   it('does not count a refusal or a timeout the server answered itself as a network failure', async () => {
-    const refused = await api('/x', { fetchImpl: (async () => json({ error: { code: 'forbidden', message: 'No' } }, 403)) as typeof fetch }).catch((x: unknown) => x)
+    const refused = await api('/x', { fetchImpl: (async () => json({ error: { code: 'forbidden', message: 'No' } }, 403)) as typeof fetch }).catch(
+      (x: unknown) => x,
+    )
     expect(isNetworkFailure(refused)).toBe(false)
     expect(isNetworkFailure(new TypeError('Failed to fetch'))).toBe(false)
   })

@@ -127,7 +127,10 @@ function asOfOf(res: Response): number | null {
 }
 
 /** `api` with the answer's as-of time, for live reads a screen dates. */
-export async function request<T>(path: string, { method = 'GET', body, headers: extra, fetchImpl = fetch, timeoutMs }: RequestOptions = {}): Promise<Answer<T>> {
+export async function request<T>(
+  path: string,
+  { method = 'GET', body, headers: extra, fetchImpl = fetch, timeoutMs }: RequestOptions = {},
+): Promise<Answer<T>> {
   // the server says its catalogue's messages in the UI's language
   const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': getLanguage(), ...extra }
   if (body !== undefined) headers['Content-Type'] = 'application/json'

@@ -24,8 +24,7 @@ export type Reply<P extends Route, M extends VerbOf<P> = VerbOf<P>> = {
   [S in keyof Responses<Operation<P, M>>]: S extends SuccessStatus ? JsonOf<Responses<Operation<P, M>>[S]> : never
 }[keyof Responses<Operation<P, M>>]
 /** The JSON body `M P` takes. */
-export type BodyOf<P extends Route, M extends VerbOf<P>> =
-  Operation<P, M> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never
+export type BodyOf<P extends Route, M extends VerbOf<P>> = Operation<P, M> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never
 type PathParams<P extends Route, M extends VerbOf<P>> = Operation<P, M> extends { parameters: { path: infer X } } ? X : never
 type QueryParams<P extends Route, M extends VerbOf<P>> = Operation<P, M> extends { parameters: { query?: infer Q } } ? Q : never
 

@@ -2,10 +2,12 @@
 // The document types the rows of both as free-form `TableRow`s, and `/db/{table}` takes any
 // column as a PostgREST filter (a key may repeat), which its query parameters do not list: the
 // reads keep their callers' row types and their own query string.
+import { queryOptions } from '@tanstack/react-query'
 import { barcodeForms } from '../lib/scan.ts'
 import { api } from './client.ts'
 import { call, callDated } from './contract.ts'
 import type { LiveRows } from './live.ts'
+import { liveKeys } from './queries.ts'
 
 /** Query pairs; a key may repeat (two `or` groups are both applied). */
 export type Params = [string, string][]
@@ -101,3 +103,7 @@ export async function liveGet<T = LiveRow>(table: LiveTable): Promise<LiveRows<T
   // the provider's rows of this list, as the caller names their fields
   return { rows: body as T[], asOf }
 }
+
+/** The query of a live list in the organization, so every screen reading it shares one cache entry. */
+export const liveListQuery = <T = LiveRow>(table: LiveTable, division: number) =>
+  queryOptions({ queryKey: liveKeys.list(table, division), queryFn: () => liveGet<T>(table) })

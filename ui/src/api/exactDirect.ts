@@ -17,8 +17,7 @@ export const STORED_RETRY_MS = 15_000
  * A live read's `refetchInterval`: while its answer is the server's stored copy, it is asked again
  * every STORED_RETRY_MS until Exact Online answers, so a booking just made shows up by itself.
  */
-export const againWhileStored = (query: { state: { data?: { asOf?: number | null } } }): number | false =>
-  query.state.data?.asOf ? STORED_RETRY_MS : false
+export const againWhileStored = (query: { state: { data?: { asOf?: number | null } } }): number | false => (query.state.data?.asOf ? STORED_RETRY_MS : false)
 
 /**
  * Rows of a provider path (the server's stored copy, dated, while Exact Online cannot be reached).

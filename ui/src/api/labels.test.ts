@@ -16,7 +16,8 @@ describe('labels PDF', () => {
   })
 
   it("closes the waiting tab and keeps the server's refusal", async () => {
-    const refused = (async () => json({ error: { code: 'no_labels', message: 'There are no labels to print that fit the desired criteria' } }, 422)) as typeof fetch
+    const refused = (async () =>
+      json({ error: { code: 'no_labels', message: 'There are no labels to print that fit the desired criteria' } }, 422)) as typeof fetch
     const tab = { close: vi.fn(), location: { href: '' } } as unknown as Window
     await expect(openLabelsPdf(REQUEST, tab, refused)).rejects.toMatchObject({ status: 422, code: 'no_labels' })
     expect(tab.close).toHaveBeenCalled()

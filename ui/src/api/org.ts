@@ -1,11 +1,12 @@
 // Preferences of the user and of the organization, its printers and accounts.
+import { queryOptions } from '@tanstack/react-query'
 import { call, type Schema } from './contract.ts'
+import { queryKeys } from './queries.ts'
 
 export type Preferences = Record<string, unknown>
 
 /** Replaces the user's own preferences (send the whole object). */
-export const updateUserPreferences = (uuid: string, preferences: Preferences) =>
-  call('put', '/updatePreferences', { body: { uuid, preferences } })
+export const updateUserPreferences = (uuid: string, preferences: Preferences) => call('put', '/updatePreferences', { body: { uuid, preferences } })
 
 /** Replaces the organization's preferences; answers the organization details. */
 export const updateOrganizationPreferences = (uuid: string, preferences: Preferences) =>
@@ -19,6 +20,9 @@ export const updateOrganizationPreferences = (uuid: string, preferences: Prefere
 export type Printer = Schema<'PrinterView'>
 
 export const getPrinters = () => call('get', '/printers')
+
+/** The printers query: one key for the label buttons and the two settings screens that list them. */
+export const printersQuery = queryOptions({ queryKey: queryKeys.printers, queryFn: getPrinters, retry: false })
 
 /** Printers that take jobs: configured ones and accepted discoveries. */
 export const usablePrinters = (printers: Printer[] | undefined): Printer[] => (printers ?? []).filter((p) => p.accepted)

@@ -6,8 +6,7 @@ import { toPurchaseLines, type PurchaseLine } from '../lib/purchases.ts'
 import { readDirectUrl } from './exactDirect.ts'
 import { joinLive, oldestAsOf, type LiveRows } from './live.ts'
 
-const HEADER_FIELDS =
-  'PurchaseOrderID,OrderNumber,OrderDate,ReceiptDate,ReceiptStatus,Supplier,SupplierCode,SupplierName,Warehouse,WarehouseCode'
+const HEADER_FIELDS = 'PurchaseOrderID,OrderNumber,OrderDate,ReceiptDate,ReceiptStatus,Supplier,SupplierCode,SupplierName,Warehouse,WarehouseCode'
 const LINE_FIELDS =
   'ID,PurchaseOrderID,LineNumber,Item,ItemCode,ItemDescription,Description,Quantity,ReceivedQuantity,ReceiptDate,Unit,UnitDescription,Project,ProjectCode'
 

@@ -21,7 +21,10 @@ const families = (a: number, b: number) => [
   { all: liveKeys.all, keys: [liveKeys.list('warehouses', a), liveKeys.list('warehouses', b)] },
   { all: liveKeys.named('itemGroups'), keys: [liveKeys.list('itemGroups', a), liveKeys.list('itemGroups', b)] },
   { all: stockTableKeys.all, keys: [stockTableKeys.table(a, { search: 'x' }), stockTableKeys.table(b, { search: 'x' })] },
-  { all: planningKeys.all, keys: [planningKeys.list('orders', a), planningKeys.list('orders', b), planningKeys.itemGroup(a, 'g'), planningKeys.itemGroup(b, 'g')] },
+  {
+    all: planningKeys.all,
+    keys: [planningKeys.list('orders', a), planningKeys.list('orders', b), planningKeys.itemGroup(a, 'g'), planningKeys.itemGroup(b, 'g')],
+  },
   { all: hoursKeys.weeks, keys: [hoursKeys.week(a, '2026-11-23'), hoursKeys.week(b, '2026-11-23')] },
   { all: hoursKeys.all, keys: [hoursKeys.names(a, '2026-11-23', 3), hoursKeys.names(b, '2026-11-23', 3), hoursKeys.timers(a), hoursKeys.timers(b)] },
   { all: receiptKeys.all, keys: [receiptKeys.list(a), receiptKeys.list(b), receiptKeys.openLines(a), receiptKeys.openLines(b)] },

@@ -42,10 +42,8 @@ const LIVE_LIST_RETRY_MS = 15_000
  * `failureReason` meanwhile.
  */
 export const LIVE_LIST_RETRY = {
-  retry: (failureCount: number, error: Error) =>
-    isProviderUnreachable(error) ? failureCount < 4 : shouldRetry(failureCount, error),
-  retryDelay: (failureCount: number, error: Error) =>
-    isProviderUnreachable(error) ? LIVE_LIST_RETRY_MS : Math.min(1000 * 2 ** failureCount, 30_000),
+  retry: (failureCount: number, error: Error) => (isProviderUnreachable(error) ? failureCount < 4 : shouldRetry(failureCount, error)),
+  retryDelay: (failureCount: number, error: Error) => (isProviderUnreachable(error) ? LIVE_LIST_RETRY_MS : Math.min(1000 * 2 ** failureCount, 30_000)),
 } as const
 
 /**

@@ -51,7 +51,8 @@ const itemRow = { ID: ITEM, Code: '44-100434', Description: 'Motor', ItemGroupCo
 describe('fetchStockPage', () => {
   it("shows the chosen warehouse's stock with the item's total", async () => {
     fakeDb((path) => {
-      if (path.endsWith('/db/joins')) return [{ ItemId: ITEM, CurrentStock: 114, Warehouse: W3, ...Object.fromEntries(Object.entries(itemRow).map(([k, v]) => [`items.${k}`, v])) }]
+      if (path.endsWith('/db/joins'))
+        return [{ ItemId: ITEM, CurrentStock: 114, Warehouse: W3, ...Object.fromEntries(Object.entries(itemRow).map(([k, v]) => [`items.${k}`, v])) }]
       if (path.endsWith('/db/stockPositions'))
         return [
           { ItemId: ITEM, CurrentStock: 89, Warehouse: W1, WarehouseCode: '1' },

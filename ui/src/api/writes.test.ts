@@ -24,7 +24,8 @@ describe('combine', () => {
 })
 
 describe('sendWrite', () => {
-  const answer = (status: number, body: unknown) => vi.fn(async (_url: string, _init?: RequestInit) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }))
+  const answer = (status: number, body: unknown) =>
+    vi.fn(async (_url: string, _init?: RequestInit) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }))
   afterEach(() => vi.unstubAllGlobals())
 
   it('waits for the provider and reports a queued write as pending with its entries', async () => {
@@ -105,7 +106,9 @@ describe('idempotency keys', () => {
     await expect(sendWrite('/exact/createMaterialIssue', 'POST', {}, { pauseMs: 0 })).rejects.toMatchObject({ code: 'timeout' })
     expect(lost).toHaveBeenCalledTimes(SEND_TRIES)
 
-    const refused = vi.fn(async (_url: string, _init?: RequestInit) => new Response(JSON.stringify({ state: 'failed', error: 'Verplicht: Item', entries: [] }), { status: 422 }))
+    const refused = vi.fn(
+      async (_url: string, _init?: RequestInit) => new Response(JSON.stringify({ state: 'failed', error: 'Verplicht: Item', entries: [] }), { status: 422 }),
+    )
     vi.stubGlobal('fetch', refused)
     expect((await sendWrite('/exact/createMaterialIssue', 'POST', {}, { pauseMs: 0 })).state).toBe('failed')
     expect(refused).toHaveBeenCalledTimes(1)

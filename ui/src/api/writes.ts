@@ -119,12 +119,7 @@ async function kept(failure: Error, b: Parameters<typeof keepBooking>[0]): Promi
  * Sends a write; a refusal (422) or a refused body (400) is an outcome, not an exception. During
  * an outage the server queues it and answers 202 at once: 'pending', sent when Exact Online answers.
  */
-export async function sendWrite(
-  path: string,
-  method: 'POST' | 'PUT' | 'DELETE',
-  body?: unknown,
-  retry?: SendOptions,
-): Promise<WriteOutcome> {
+export async function sendWrite(path: string, method: 'POST' | 'PUT' | 'DELETE', body?: unknown, retry?: SendOptions): Promise<WriteOutcome> {
   try {
     return outcomeOf(await book(`${path}${path.includes('?') ? '&' : '?'}wait=${WAIT_SECS}`, { method, body }, retry))
   } catch (e) {

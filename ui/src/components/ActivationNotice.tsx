@@ -8,10 +8,7 @@ export function ActivationNotice({ session }: { session: Session }) {
   return (
     <p role="status" data-testid="activation-notice" className="rounded bg-amber-50 p-4 text-amber-900">
       {t('dashboard.notActivated')}{' '}
-      <Link
-        to={landingAfterSignIn({ activated: false, division: session.division, customer: session.customer_name ?? '' })}
-        className="font-medium underline"
-      >
+      <Link to={landingAfterSignIn({ activated: false, division: session.division, customer: session.customer_name ?? '' })} className="font-medium underline">
         {t('dashboard.activateLink')}
       </Link>
     </p>

@@ -49,7 +49,11 @@ export function AdminPasswordForm({ label, submit, className }: { label: string;
           className="min-h-12 rounded-md border border-slate-300 bg-white px-3 font-normal focus:ring-2 focus:ring-sky-600 focus:outline-none"
         />
       </label>
-      <button type="submit" disabled={!password || confirm.isPending} className="min-h-12 rounded-md bg-sky-800 px-4 font-medium text-white disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={!password || confirm.isPending}
+        className="min-h-12 rounded-md bg-sky-800 px-4 font-medium text-white disabled:opacity-60"
+      >
         {submit}
       </button>
       {confirm.error && (

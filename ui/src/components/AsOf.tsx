@@ -20,7 +20,12 @@ export function AsOf({
   if (asOf === null || asOf === undefined) return null
   const time = formatAsOf(asOf)
   return (
-    <p role="status" data-testid="as-of" title={title ? title(time) : t('outage.asOfTitle', { time })} className={`text-xs font-medium text-amber-800 ${className}`}>
+    <p
+      role="status"
+      data-testid="as-of"
+      title={title ? title(time) : t('outage.asOfTitle', { time })}
+      className={`text-xs font-medium text-amber-800 ${className}`}
+    >
       {t(compact ? 'outage.asOfShort' : 'outage.asOf', { time })}
     </p>
   )

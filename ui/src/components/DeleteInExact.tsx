@@ -66,7 +66,9 @@ export function DeleteInExact({
           {problem}
         </p>
       )}
-      {asking && <ConfirmDialog message={question} noLabel={t('delete.no')} yesLabel={t('delete.yes')} onNo={() => setAsking(false)} onYes={() => void remove()} />}
+      {asking && (
+        <ConfirmDialog message={question} noLabel={t('delete.no')} yesLabel={t('delete.yes')} onNo={() => setAsking(false)} onYes={() => void remove()} />
+      )}
     </div>
   )
 }

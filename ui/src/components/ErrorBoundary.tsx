@@ -6,7 +6,7 @@ import { t } from '../i18n/index.ts'
 import { fallbackPath } from '../lib/access.ts'
 import { errorOutcome, isCustomError } from '../lib/errors.ts'
 import { isNarrowNow } from '../lib/media.ts'
-import { hasRoute } from '../routes/table.ts'
+import { hasRoute } from '../routeTable.ts'
 import { useEndSession } from '../state/session.tsx'
 
 /** How long "An error has occurred" shows before the redirect. */
@@ -35,7 +35,6 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
     return this.props.children
   }
 }
-
 
 function ErrorScreen({ error, onDone }: { error: unknown; onDone: () => void }) {
   const navigate = useNavigate()

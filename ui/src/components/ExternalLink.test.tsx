@@ -9,7 +9,10 @@ const writeText = vi.fn(async (_text: string) => {})
 
 beforeEach(() => {
   writeText.mockClear()
-  vi.stubGlobal('fetch', vi.fn(async () => json({}, 401)))
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => json({}, 401)),
+  )
   Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true })
 })
 

@@ -13,7 +13,6 @@ const PRINTERS = [
 ]
 const RESULT = { status: 'SUCCESS', labels: 6, messages: [] }
 
-
 /** What a poll of job 41 answers. */
 let polled: PrintJob = printJob({})
 
@@ -53,7 +52,10 @@ const tab = { location: { href: '' }, close: vi.fn() }
 beforeEach(() => {
   polled = printJob({})
   tab.location.href = ''
-  vi.stubGlobal('open', vi.fn(() => tab))
+  vi.stubGlobal(
+    'open',
+    vi.fn(() => tab),
+  )
   URL.createObjectURL = vi.fn(() => 'blob:labels')
   URL.revokeObjectURL = vi.fn()
 })
@@ -78,9 +80,7 @@ describe('LabelActions takes Global Settings', () => {
 
     fireEvent.click(within(section).getByRole('button', { name: 'Print (3×)' }))
     await within(section).findByText('Print job 41 is queued for Floor.')
-    expect(sent).toEqual([
-      { url: '/api/v1/labels/print', body: { source: 'shop_order', ids: ['so-1'], type: 'cnc-new', printer: 'Floor', copies: 3 } },
-    ])
+    expect(sent).toEqual([{ url: '/api/v1/labels/print', body: { source: 'shop_order', ids: ['so-1'], type: 'cnc-new', printer: 'Floor', copies: 3 } }])
   })
 
   it('opens the PDF in the tab the click opened, with the type picked here and the copies of the batch', async () => {

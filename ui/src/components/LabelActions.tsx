@@ -5,12 +5,13 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { useEffect, useId, useState } from 'react'
 import { openLabelsPdf, printLabels, releasePdfUrl, type LabelResult, type LabelSelection, type LabelSource } from '../api/labels.ts'
-import { getPrinters } from '../api/org.ts'
-import { queryKeys, useSession } from '../api/queries.ts'
+import { printersQuery } from '../api/org.ts'
+import { useSession } from '../api/queries.ts'
 import { t, tCount } from '../i18n/index.ts'
 import { canonicalType, chosenPrinter, LABEL_TYPES, labelCopies, labelTypeFor, labelTypeName, planCopies, printersFor } from '../lib/labels.ts'
-import { readSettings } from '../routes/GlobalSettings.tsx'
-import { inputClass, labelClass, primaryButton, secondaryButton } from './formStyles.ts'
+import { readSettings } from '../lib/orgSettings.ts'
+import { inputClass, labelClass } from './ui/Field.tsx'
+import { buttonClass } from './ui/Button.tsx'
 import { PrintJobStatus, type PrintJob } from './PrintJobStatus.tsx'
 
 export interface LabelPrintOptions {
@@ -26,7 +27,7 @@ export interface LabelPrintOptions {
 export function useLabelPrint({ source, ids, copies, onOutcome }: LabelPrintOptions) {
   const { data: session } = useSession()
   const settings = readSettings(session?.organizationDetails.preferences ?? {})
-  const printers = useQuery({ queryKey: queryKeys.printers, queryFn: getPrinters, retry: false })
+  const printers = useQuery(printersQuery)
   // null: nothing picked here yet, so the settings decide (also once they have loaded)
   const [pickedType, setType] = useState<string | null>(null)
   const [pickedPrinter, setPrinter] = useState<string | null>(null)
@@ -121,8 +122,8 @@ const DEFAULT_STYLES: LabelStyles = {
   title: 'font-semibold',
   field: labelClass,
   control: inputClass,
-  primary: primaryButton,
-  secondary: secondaryButton,
+  primary: buttonClass({ variant: 'primary' }),
+  secondary: buttonClass(),
 }
 
 /** The label buttons for some records: type, PDF, printer and print, with their outcome. */

@@ -3,15 +3,7 @@ import { t, type MessageKey } from '../i18n/index.ts'
 import { shuffled } from '../lib/shuffle.ts'
 
 /** The spec's loading-screen tips (§2), shown one at a time in random order. */
-export const TIPS: readonly MessageKey[] = [
-  'tip.refresh',
-  'tip.filters',
-  'tip.tableStock',
-  'tip.tableSearch',
-  'tip.tableFirst',
-  'tip.planning',
-  'tip.receipts',
-]
+export const TIPS: readonly MessageKey[] = ['tip.refresh', 'tip.filters', 'tip.tableStock', 'tip.tableSearch', 'tip.tableFirst', 'tip.planning', 'tip.receipts']
 
 const TIP_MS = 6_000
 

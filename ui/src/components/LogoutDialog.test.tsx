@@ -19,7 +19,7 @@ beforeEach(() => {
 afterEach(cleanup)
 
 describe('the logout question on a shared handheld', () => {
-  it('counts the bookings still waiting, anyone\'s, and says they stay until their maker signs in', async () => {
+  it("counts the bookings still waiting, anyone's, and says they stay until their maker signs in", async () => {
     await made('Count A-1: 4 pc', 'anna@example.nl')
     await made('Count A-2: 1 pc', 'piet@example.nl')
     const refused = await made('Count A-3: 2 pc', 'anna@example.nl')

@@ -3,7 +3,7 @@ import { isRegistered, type Session } from '../api/auth.ts'
 import { t } from '../i18n/index.ts'
 import { organizationName, withDivision } from '../lib/access.ts'
 import { exactHost, exactUrl } from '../lib/exactLinks.ts'
-import { navRoutes } from '../routes/table.ts'
+import { navRoutes } from '../routeTable.ts'
 import { MenuIcon } from './icons.tsx'
 import { useDropdown } from './useDismiss.ts'
 import { OrgSwitcher } from './OrgSwitcher.tsx'
@@ -33,9 +33,7 @@ export function NavBar({ session }: { session: Session }) {
             <NavLink
               key={r.path}
               to={withDivision(r.path, session)}
-              className={({ isActive }) =>
-                `rounded px-3 py-1 text-sm ${isActive ? 'bg-white/20 text-white' : 'text-sky-100 hover:bg-white/10'}`
-              }
+              className={({ isActive }) => `rounded px-3 py-1 text-sm ${isActive ? 'bg-white/20 text-white' : 'text-sky-100 hover:bg-white/10'}`}
             >
               {t(r.nav)}
             </NavLink>
@@ -49,7 +47,13 @@ export function NavBar({ session }: { session: Session }) {
 
 function PortalLink({ session, className }: { session: Session; className: string }) {
   return (
-    <a href={exactUrl('portal', session.division, undefined, exactHost(session))} target="_blank" rel="noopener noreferrer" title={t('nav.portalTitle')} className={className}>
+    <a
+      href={exactUrl('portal', session.division, undefined, exactHost(session))}
+      target="_blank"
+      rel="noopener noreferrer"
+      title={t('nav.portalTitle')}
+      className={className}
+    >
       {organizationName(session)}
     </a>
   )

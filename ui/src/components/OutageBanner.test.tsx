@@ -14,7 +14,10 @@ afterEach(() => {
 })
 
 function show(status: unknown, s: Session = session()) {
-  vi.stubGlobal('fetch', vi.fn(async () => json(status)))
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => json(status)),
+  )
   render(
     <QueryClientProvider client={createQueryClient()}>
       <MemoryRouter>
@@ -49,7 +52,10 @@ describe('OutageBanner when Exact Online is back', () => {
       { provider: { reachable: false, since_ms: null, last_error: 'x' }, outbox: { pending: 0, failed: 0 } },
       { provider: { reachable: true, since_ms: null, last_error: null }, outbox: { pending: 0, failed: 0 } },
     ]
-    vi.stubGlobal('fetch', vi.fn(async () => json(statuses.length > 1 ? statuses.shift() : statuses[0])))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json(statuses.length > 1 ? statuses.shift() : statuses[0])),
+    )
     render(
       <QueryClientProvider client={client}>
         <MemoryRouter>

@@ -43,18 +43,16 @@ export function OutageBanner({ session }: { session: Session }) {
   useRereadWhenBack(data?.provider.reachable)
   const notice = noticeFor(data, providerAccess(session))
   if (!notice) return null
-  const queue =
-    hasFullAccess(session) ? (
-      <Link to={`${withDivision('/mng', session)}#mng-outbox`} className="ml-2 underline">
-        {t('outage.details')}
-      </Link>
-    ) : null
+  const queue = hasFullAccess(session) ? (
+    <Link to={`${withDivision('/mng', session)}#mng-outbox`} className="ml-2 underline">
+      {t('outage.details')}
+    </Link>
+  ) : null
   if (notice.kind === 'outage') {
     const time = notice.since && formatTime(wallOf(notice.since.getTime()))
     return (
       <div role="alert" aria-label={t('outage.label')} data-testid="outage" className="bg-amber-100 px-4 py-2 text-sm text-amber-950">
-        {time ? t('outage.down', { time }) : t('outage.downNoTime')}{' '}
-        {notice.pending > 0 && tCount('outage.waiting', notice.pending)}
+        {time ? t('outage.down', { time }) : t('outage.downNoTime')} {notice.pending > 0 && tCount('outage.waiting', notice.pending)}
         {notice.pending > 0 && queue}
       </div>
     )

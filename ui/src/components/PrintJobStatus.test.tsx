@@ -6,7 +6,15 @@ import { setLanguage } from '../i18n/index.ts'
 import { json, printJob } from '../test/fixtures.ts'
 import { PrintJobStatus, type PrintJob } from './PrintJobStatus.tsx'
 
-const JOB: PrintJob = printJob({ id: 7, printer: 'Desk', label_type: 'receipts', title: '500 labels (receipts)', labels: 500, state: 'rendering', state_text: 'Rendering' })
+const JOB: PrintJob = printJob({
+  id: 7,
+  printer: 'Desk',
+  label_type: 'receipts',
+  title: '500 labels (receipts)',
+  labels: 500,
+  state: 'rendering',
+  state_text: 'Rendering',
+})
 
 afterEach(() => {
   cleanup()

@@ -5,8 +5,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef } from 'react'
 import { call, type Schema } from '../api/contract.ts'
 import { t, tCount } from '../i18n/index.ts'
-import { secondaryButton } from './formStyles.ts'
 import { userMessage } from '../lib/errors.ts'
+import { Button } from './ui/Button.tsx'
 
 export type PrintJob = Schema<'JobView'>
 
@@ -65,7 +65,8 @@ export function PrintJobStatus({ job: sent, onEnd }: { job: PrintJob; onEnd?: (j
     told.current = job.id
     onEnd?.(job)
   }, [ended, job, onEnd])
-  const reason = job.state === 'failed' ? t('labels.jobReason', { message: job.message ?? t('labels.jobNoReason') }) : job.state === 'completed' ? null : job.message
+  const reason =
+    job.state === 'failed' ? t('labels.jobReason', { message: job.message ?? t('labels.jobNoReason') }) : job.state === 'completed' ? null : job.message
 
   return (
     <div role="status" className={`flex flex-col gap-1 rounded-md p-3 ${tone(job.state)}`} data-testid="print-job-status" data-state={job.state}>
@@ -75,9 +76,9 @@ export function PrintJobStatus({ job: sent, onEnd }: { job: PrintJob; onEnd?: (j
       </p>
       {reason && <p className="text-sm">{reason}</p>}
       {!ended && !cancelling && (
-        <button type="button" className={`${secondaryButton} self-start text-slate-900`} onClick={() => cancel.mutate()}>
+        <Button type="button" variant="secondary" className="self-start text-slate-900" onClick={() => cancel.mutate()}>
           {t('labels.cancelJob', { id: job.id })}
-        </button>
+        </Button>
       )}
       {cancel.error && (
         <p role="alert" className="text-sm text-red-700">

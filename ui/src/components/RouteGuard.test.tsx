@@ -5,7 +5,7 @@ import { MemoryRouter, Route, Routes } from 'react-router'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { PUBLIC_SESSION, type Session } from '../api/auth.ts'
 import { createQueryClient } from '../api/queryClient.ts'
-import { routes, type RouteDef } from '../routes/table.ts'
+import { routes, type RouteDef } from '../routeTable.ts'
 import { json, session } from '../test/fixtures.ts'
 import { RouteGuard } from './RouteGuard.tsx'
 
@@ -31,7 +31,10 @@ function guarded(client = createQueryClient(), offline?: boolean) {
 }
 
 function renderAt(s: Session) {
-  vi.stubGlobal('fetch', vi.fn(async () => json(s)))
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => json(s)),
+  )
   render(guarded())
 }
 

@@ -6,7 +6,7 @@ import { t } from '../i18n/index.ts'
 import { useOffline } from '../state/reachability.ts'
 import { HOME, mayEnter, needsActivation } from '../lib/access.ts'
 import { Reauth } from './Reauth.tsx'
-import type { RouteDef } from '../routes/table.ts'
+import type { RouteDef } from '../routeTable.ts'
 import { ActivationNotice } from './ActivationNotice.tsx'
 import { Loading } from './Loading.tsx'
 import { LoadingScreen } from './LoadingScreen.tsx'
@@ -21,7 +21,12 @@ export function RouteGuard({ route }: { route: RouteDef }) {
   const offline = useOffline()
   // opened without the server: no session, or the last one this browser had (`Session.offline`),
   // with which only screens made for it open
-  const unreachedError = !session && isNetworkFailure(error) ? error : session?.offline && !route.offline ? new ApiError(NETWORK_ERROR_STATUS, TIMEOUT_CODE, t('error.network')) : null
+  const unreachedError =
+    !session && isNetworkFailure(error)
+      ? error
+      : session?.offline && !route.offline
+        ? new ApiError(NETWORK_ERROR_STATUS, TIMEOUT_CODE, t('error.network'))
+        : null
   const unconfirmed = (!session && isNetworkFailure(error)) || !!session?.offline
   // the server answers again (the offline banner's check): the session is asked for at once
   useEffect(() => {
@@ -37,7 +42,12 @@ export function RouteGuard({ route }: { route: RouteDef }) {
           <p role="alert" data-testid="unreached" className="mb-4 text-slate-800">
             {unreachedError.message} ({unreachedError.code})
           </p>
-          <button type="button" className="min-h-11 rounded bg-sky-700 px-4 py-2 text-white disabled:opacity-60" disabled={isFetching} onClick={() => void refetch()}>
+          <button
+            type="button"
+            className="min-h-11 rounded bg-sky-700 px-4 py-2 text-white disabled:opacity-60"
+            disabled={isFetching}
+            onClick={() => void refetch()}
+          >
             {t('offline.retry')}
           </button>
         </div>

@@ -3,7 +3,7 @@ import { Link } from 'react-router'
 import type { Session } from '../api/auth.ts'
 import { t } from '../i18n/index.ts'
 import { mayEnter, withDivision } from '../lib/access.ts'
-import { menuRoutes } from '../routes/table.ts'
+import { menuRoutes } from '../routeTable.ts'
 import { CogIcon } from './icons.tsx'
 import { LogoutDialog } from './LogoutDialog.tsx'
 import { useDropdown } from './useDismiss.ts'
@@ -35,10 +35,10 @@ export function SettingsMenu({ session }: { session: Session }) {
           {menuRoutes()
             .filter((r) => mayEnter(r.access, session, Date.now()))
             .map((r) => (
-            <Link key={r.path} role="menuitem" to={withDivision(r.path, session)} className={item} onClick={close}>
-              {t(r.menu)}
-            </Link>
-          ))}
+              <Link key={r.path} role="menuitem" to={withDivision(r.path, session)} className={item} onClick={close}>
+                {t(r.menu)}
+              </Link>
+            ))}
           <hr className="my-1 border-slate-200" />
           <button
             type="button"

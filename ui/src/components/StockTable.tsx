@@ -1,8 +1,8 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
-import { liveKeys, stockTableKeys, useDivision } from '../api/queries.ts'
+import { stockTableKeys, useDivision } from '../api/queries.ts'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
-import { liveGet } from '../api/db.ts'
+import { liveListQuery } from '../api/db.ts'
 import { oldestAsOf } from '../api/live.ts'
 import { Link, useSearchParams } from 'react-router'
 import { fetchStockPage, type Activity, type StockFilters, type StockItem, type StockSort } from '../api/stock.ts'
@@ -30,11 +30,7 @@ function Thumbnail({ item }: { item: StockItem }) {
   const [failed, setFailed] = useState(false)
   if (!item.hasPicture || failed) {
     return (
-      <span
-        role="img"
-        aria-label={t('stock.noPicture')}
-        className="flex h-11 w-11 items-center justify-center rounded bg-slate-100 text-slate-400"
-      >
+      <span role="img" aria-label={t('stock.noPicture')} className="flex h-11 w-11 items-center justify-center rounded bg-slate-100 text-slate-400">
         <PictureIcon />
       </span>
     )
@@ -79,10 +75,7 @@ function Locations({ item }: { item: StockItem }) {
   return (
     <span className="flex flex-wrap gap-1">
       {item.locations.map((l) => (
-        <span
-          key={`${l.warehouse}/${l.location ?? ''}`}
-          className="rounded bg-slate-100 px-1.5 py-0.5 text-xs whitespace-nowrap text-slate-700 tabular-nums"
-        >
+        <span key={`${l.warehouse}/${l.location ?? ''}`} className="rounded bg-slate-100 px-1.5 py-0.5 text-xs whitespace-nowrap text-slate-700 tabular-nums">
           {l.warehouse}
           {l.location ? ` · ${l.location}` : ''}: <strong>{fmt(l.stock)}</strong>
         </span>
@@ -107,12 +100,8 @@ function CodeCell({ item, division, children }: { item: StockItem; division: num
         </Link>
         {children}
       </span>
-      {item.shopOrder !== null && (
-        <span className="text-xs text-amber-800">{t('stock.shopOrderMatch', { number: item.shopOrder })}</span>
-      )}
-      {item.endDate && (
-        <span className="w-fit rounded bg-slate-200 px-1 text-xs text-slate-600">{t('stock.inactiveBadge')}</span>
-      )}
+      {item.shopOrder !== null && <span className="text-xs text-amber-800">{t('stock.shopOrderMatch', { number: item.shopOrder })}</span>}
+      {item.endDate && <span className="w-fit rounded bg-slate-200 px-1 text-xs text-slate-600">{t('stock.inactiveBadge')}</span>}
     </span>
   )
 }
@@ -163,7 +152,13 @@ const NarrowRow = memo(function NarrowRow({ item, division, index }: RowProps) {
         <span className="flex items-start justify-between gap-2">
           <CodeCell item={item} division={division}>
             {/* its icon alone, widened to a 44 px target on handhelds: the row has no room for its label */}
-            <ExternalLink page="itemCard" division={division} id={item.id} code={item.code} className="text-sm max-md:[&>a]:min-w-11 max-md:[&>a]:justify-center">
+            <ExternalLink
+              page="itemCard"
+              division={division}
+              id={item.id}
+              code={item.code}
+              className="text-sm max-md:[&>a]:min-w-11 max-md:[&>a]:justify-center"
+            >
               <span className="sr-only">{t('link.itemCard')}</span>
             </ExternalLink>
           </CodeCell>
@@ -191,8 +186,8 @@ function PendingChoice({ value, known }: { value: string; known: readonly { ID: 
 
 function Filters({ filters, onChange }: { filters: StockFilters; onChange: (f: StockFilters) => void }) {
   const division = useDivision()
-  const warehouses = useQuery({ queryKey: liveKeys.list('warehouses', division), queryFn: () => liveGet('warehouses'), staleTime: 10 * 60_000 })
-  const groups = useQuery({ queryKey: liveKeys.list('itemGroups', division), queryFn: () => liveGet('itemGroups'), staleTime: 10 * 60_000 })
+  const warehouses = useQuery({ ...liveListQuery('warehouses', division), staleTime: 10 * 60_000 })
+  const groups = useQuery({ ...liveListQuery('itemGroups', division), staleTime: 10 * 60_000 })
   const select = 'rounded border border-slate-300 bg-white px-2 py-2 text-sm focus:border-sky-700 focus:ring-2 focus:ring-sky-600 focus:outline-none'
   return (
     <div className="flex flex-wrap items-end gap-3">
@@ -233,11 +228,7 @@ function Filters({ filters, onChange }: { filters: StockFilters; onChange: (f: S
       </label>
       <label className="flex min-w-32 flex-col gap-1 text-sm font-medium">
         {t('stock.activity')}
-        <select
-          value={filters.activity}
-          onChange={(e) => onChange({ ...filters, activity: e.target.value as Activity })}
-          className={select}
-        >
+        <select value={filters.activity} onChange={(e) => onChange({ ...filters, activity: e.target.value as Activity })} className={select}>
           <option value="active">{t('stock.active')}</option>
           <option value="inactive">{t('stock.inactive')}</option>
           <option value="all">{t('stock.all')}</option>
@@ -335,7 +326,11 @@ export function StockTable({ division }: { division: number }) {
           <div role="table" aria-label={t('stock.title')} aria-rowcount={items.length + (wide ? 1 : 0)} className="flex min-h-0 flex-1 flex-col">
             {wide && (
               <div role="rowgroup">
-                <div role="row" aria-rowindex={1} className={`grid ${GRID} gap-3 border-b border-slate-200 bg-slate-50 px-3 py-2 text-left text-xs font-medium text-slate-500 uppercase`}>
+                <div
+                  role="row"
+                  aria-rowindex={1}
+                  className={`grid ${GRID} gap-3 border-b border-slate-200 bg-slate-50 px-3 py-2 text-left text-xs font-medium text-slate-500 uppercase`}
+                >
                   <span role="columnheader">{t('stock.picture')}</span>
                   <SortHeader column="code" label={t('stock.code')} sort={filters.sort} onSort={(sort) => setFilters({ ...filters, sort })} />
                   <SortHeader column="description" label={t('stock.description')} sort={filters.sort} onSort={(sort) => setFilters({ ...filters, sort })} />
@@ -366,11 +361,7 @@ export function StockTable({ division }: { division: number }) {
                   {virtualRows.map((v) => {
                     const item = items[v.index]
                     return (
-                      <div
-                        key={item.id + v.index}
-                        className="absolute top-0 left-0 w-full"
-                        style={{ height: v.size, transform: `translateY(${v.start}px)` }}
-                      >
+                      <div key={item.id + v.index} className="absolute top-0 left-0 w-full" style={{ height: v.size, transform: `translateY(${v.start}px)` }}>
                         {wide ? (
                           <WideRow item={item} division={division} index={v.index + 2} />
                         ) : (

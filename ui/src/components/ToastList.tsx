@@ -93,13 +93,7 @@ function Cards({ toasts, onToggle, className }: Props & { className: string }) {
                   }`}
                 />
                 <span className="mt-1 block text-slate-600">
-                  {toast.error
-                    ? toast.error
-                    : toast.done
-                      ? t('toast.done')
-                      : toast.paused
-                        ? t('toast.paused')
-                        : tCount('toast.remaining', toast.countdown)}
+                  {toast.error ? toast.error : toast.done ? t('toast.done') : toast.paused ? t('toast.paused') : tCount('toast.remaining', toast.countdown)}
                 </span>
               </>
             )}

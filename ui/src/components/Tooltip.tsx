@@ -54,17 +54,7 @@ export function Tooltip({
 }
 
 /** A round "i" button that only carries a tooltip. */
-export function InfoTip({
-  label,
-  text,
-  align,
-  side,
-}: {
-  label: string
-  text: string
-  align?: 'center' | 'start'
-  side?: 'top' | 'bottom' | 'right'
-}) {
+export function InfoTip({ label, text, align, side }: { label: string; text: string; align?: 'center' | 'start'; side?: 'top' | 'bottom' | 'right' }) {
   return (
     <Tooltip text={text} align={align} side={side}>
       {/* under 768 px a 44 px tap area around the same small circle */}
@@ -73,7 +63,9 @@ export function InfoTip({
         aria-label={label}
         className="group inline-flex items-center justify-center rounded-full focus:ring-2 focus:ring-sky-600 focus:outline-none max-md:h-11 max-md:w-11"
       >
-        <span className="inline-flex h-6 w-6 items-center justify-center rounded-full border border-slate-300 text-xs font-semibold text-slate-600 group-hover:bg-slate-100">i</span>
+        <span className="inline-flex h-6 w-6 items-center justify-center rounded-full border border-slate-300 text-xs font-semibold text-slate-600 group-hover:bg-slate-100">
+          i
+        </span>
       </button>
     </Tooltip>
   )

@@ -47,7 +47,12 @@ export function WaitingBookings({ session }: { session: Session }) {
           {refused > 0 && <span className="ml-2 text-red-800">· {t('offline.refusedCount', { count: refused })}</span>}
         </button>
         {open && (
-          <button type="button" onClick={() => void sendNow()} disabled={sending} className="ml-auto min-h-11 rounded bg-sky-800 px-3 font-medium text-white disabled:opacity-60">
+          <button
+            type="button"
+            onClick={() => void sendNow()}
+            disabled={sending}
+            className="ml-auto min-h-11 rounded bg-sky-800 px-3 font-medium text-white disabled:opacity-60"
+          >
             {sending ? t('offline.sending') : t('offline.sendNow')}
           </button>
         )}
@@ -57,7 +62,11 @@ export function WaitingBookings({ session }: { session: Session }) {
           <p className="mb-2 text-sm">{t('offline.waitingHelp')}</p>
           <ol className="flex flex-col gap-2">
             {bookings.map((b) => (
-              <li key={b.key} data-testid="waiting-booking" className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded border border-amber-200 bg-white p-2 text-sm">
+              <li
+                key={b.key}
+                data-testid="waiting-booking"
+                className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded border border-amber-200 bg-white p-2 text-sm"
+              >
                 <span className="font-medium text-slate-900">{b.summary}</span>
                 <span className="text-slate-700">{t('offline.madeAt', { time: formatServerTime(b.madeAt) })}</span>
                 {b.refused ? (

@@ -41,7 +41,10 @@ describe('WriteStatus', () => {
   })
 
   it('shows a refusal (422) with Exact’s message as an alert', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => json({ state: 'failed', error: 'Item is blocked', entries: [] }, 422)))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json({ state: 'failed', error: 'Item is blocked', entries: [] }, 422)),
+    )
     const outcome = await sendWrite('/exact/createGoodsReceipt', 'POST', {})
     render(
       <QueryClientProvider client={createQueryClient()}>
@@ -60,7 +63,9 @@ describe('WriteStatus as a handheld card', () => {
     vi.stubGlobal(
       'fetch',
       vi.fn(async (url: string) =>
-        url.startsWith('/api/v1/outbox/') ? json(outboxEntry({ id: 9, state })) : json({ state: 'pending', error: null, entries: [outboxEntry({ id: 9 })] }, 202),
+        url.startsWith('/api/v1/outbox/')
+          ? json(outboxEntry({ id: 9, state }))
+          : json({ state: 'pending', error: null, entries: [outboxEntry({ id: 9 })] }, 202),
       ),
     )
     const outcome = await sendWrite('/exact/createMaterialIssue', 'POST', {})
@@ -81,7 +86,10 @@ describe('WriteStatus as a handheld card', () => {
 
   it('makes no sound for a refusal the first answer already gave', async () => {
     feedback.signal.mockClear()
-    vi.stubGlobal('fetch', vi.fn(async () => json({ state: 'failed', error: 'Item is blocked', entries: [] }, 422)))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json({ state: 'failed', error: 'Item is blocked', entries: [] }, 422)),
+    )
     const outcome = await sendWrite('/exact/createMaterialIssue', 'POST', {})
     render(
       <QueryClientProvider client={createQueryClient()}>

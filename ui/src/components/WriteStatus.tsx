@@ -104,7 +104,12 @@ export function WriteStatus({
   )
   if (card)
     return (
-      <p role={state === 'failed' ? 'alert' : 'status'} data-testid="write-status" data-state={state} className={`rounded-md p-3 text-base ${CARD_TONE[state]}`}>
+      <p
+        role={state === 'failed' ? 'alert' : 'status'}
+        data-testid="write-status"
+        data-state={state}
+        className={`rounded-md p-3 text-base ${CARD_TONE[state]}`}
+      >
         {what && <span className="block font-medium">{what}</span>}
         {t(CARD_LABEL[state])}
         {state === 'failed' && message ? `: ${message}` : ''}

@@ -4,12 +4,7 @@ import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
  * Closes an open menu or panel on Escape or on a press outside `area`. Escape gives the focus
  * back to `trigger` (the button that opened it): the focused item leaves with the menu.
  */
-export function useDismiss(
-  open: boolean,
-  area: RefObject<HTMLElement | null>,
-  close: () => void,
-  trigger?: RefObject<HTMLElement | null>,
-) {
+export function useDismiss(open: boolean, area: RefObject<HTMLElement | null>, close: () => void, trigger?: RefObject<HTMLElement | null>) {
   useEffect(() => {
     if (!open) return
     const onEvent = (e: Event) => {

@@ -10,7 +10,7 @@ import * as hours from '../features/hours/messages.ts'
 import * as scanning from '../features/scanning/messages.ts'
 import * as importData from '../features/importData/messages.ts'
 import * as importItems from '../features/importItems/messages.ts'
-import * as tracking from '../features/tracking/messages.ts'
+import * as tracking from '../components/tracking/messages.ts'
 import * as counts from '../features/counts/messages.ts'
 import * as labels from './labels.ts'
 
@@ -35,7 +35,8 @@ export const nl: Catalogue = {
   'setup.intro': 'Deze server is nog niet met Exact Online verbonden. Verbind hem eenmalig, als beheerder van deze installatie:',
   'setup.stepRegister': 'Registreer in het Exact App Center een app voor deze server (Apps beheren → App registreren).',
   'setup.stepRedirect': 'Geef als redirect-URL op:',
-  'setup.stepCode': 'Vul de setupcode van de console van de server in, de client-id en het geheim van de app, en het land van uw bedrijf. Stock Manager test ze met een inlog bij Exact Online voordat ze worden opgeslagen.',
+  'setup.stepCode':
+    'Vul de setupcode van de console van de server in, de client-id en het geheim van de app, en het land van uw bedrijf. Stock Manager test ze met een inlog bij Exact Online voordat ze worden opgeslagen.',
   'setup.code': 'Setupcode',
   'setup.country': 'Exact Online-land',
   'setup.clientId': 'Client-id',
@@ -89,8 +90,7 @@ export const nl: Catalogue = {
   'error.critical': 'Er is een KRITIEKE fout opgetreden, u keert terug naar het inlogscherm',
   'error.continue': 'Doorgaan',
   'error.network': 'Er was een time-out of een netwerkprobleem / probeer het opnieuw',
-  'error.unknown':
-    'ONBEKENDE FOUT OPGETREDEN: geef uw lokale programmeur details over hoe de fout is ontstaan, zodat die hem kan oplossen',
+  'error.unknown': 'ONBEKENDE FOUT OPGETREDEN: geef uw lokale programmeur details over hoe de fout is ontstaan, zodat die hem kan oplossen',
   'error.list': 'Fouten',
   'error.dismiss': 'Sluiten',
   'error.repeated.one': 'één keer',
@@ -139,8 +139,7 @@ export const nl: Catalogue = {
   'tip.refresh': 'Gebruik de knop Gegevens synchroniseren.',
   'tip.filters': 'Gebruik de filters en de zoekfunctie.',
   'tip.tableStock': 'De tabelweergave toont de voorraad op alle locaties.',
-  'tip.tableSearch':
-    'De tabelweergave zoekt op productieordernummer, artikelcode en omschrijving, en filtert op magazijn, artikelgroep en actief/inactief.',
+  'tip.tableSearch': 'De tabelweergave zoekt op productieordernummer, artikelcode en omschrijving, en filtert op magazijn, artikelgroep en actief/inactief.',
   'tip.tableFirst': 'De tabelweergave toont eerst alleen ongeveer 500 artikelen.',
   'tip.planning':
     'De planning toont dagen, weken of maanden, kan weekenden verbergen en de schaal wijzigen via het tandwiel, filtert op magazijn, selectiecode, project en artikelgroep, en zoekt op productieordernummer en Uw ref.',
@@ -253,7 +252,8 @@ export const nl: Catalogue = {
   'admin.settings': 'deze instellingen',
   'admin.printers': 'welke netwerkprinters afdrukken',
   'admin.sessionsTitle': 'Aangemelde gebruikers',
-  'admin.sessionsIntro': 'Wie bij deze organisatie is aangemeld. Sessies beëindigen meldt alle browsers en handscanners van die gebruiker direct af; boekingen die op een handscanner wachten blijven daar.',
+  'admin.sessionsIntro':
+    'Wie bij deze organisatie is aangemeld. Sessies beëindigen meldt alle browsers en handscanners van die gebruiker direct af; boekingen die op een handscanner wachten blijven daar.',
   'admin.sessionsCount': '{count} sessie(s), laatst gebruikt {when}',
   'admin.endSessions': 'Sessies van {name} beëindigen',
   'admin.endConfirm': '{name} nu op elk apparaat afmelden?',
@@ -269,7 +269,8 @@ export const nl: Catalogue = {
     'De geplande synchronisatie, live gegevens en etiketten gebruiken de Exact Online-aanmelding van dit account. Als die niet bruikbaar is, wordt een ander aangemeld account gebruikt.',
   'global.syncAccountsFailed': 'De aangemelde accounts konden niet worden gelezen: {message}',
   'global.skippedWarehouses': 'Magazijnen die niet op etiketten komen',
-  'global.skippedWarehousesHelp': 'Voorraad in een aangevinkt magazijn wordt niet op etiketten (W-L) gedrukt. Bij een nieuwe organisatie is er geen aangevinkt.',
+  'global.skippedWarehousesHelp':
+    'Voorraad in een aangevinkt magazijn wordt niet op etiketten (W-L) gedrukt. Bij een nieuwe organisatie is er geen aangevinkt.',
   'global.skippedWarehouseGone': '{code} (niet meer in Exact Online)',
   'global.warehousesLoading': 'De magazijnen worden geladen…',
   'global.warehousesFailed': 'De magazijnen konden niet worden gelezen: {message}',
@@ -307,7 +308,8 @@ export const nl: Catalogue = {
   'mng.discard': 'Verwerpen',
   'mng.discardConfirm': 'Deze wijziging verwerpen? Die bereikt Exact Online dan niet.',
   'mng.discardRefused': 'Alle geweigerde verwerpen ({count})',
-  'mng.discardRefusedConfirm': 'Alle {count} geweigerde wijziging(en) verwerpen? Die bereiken Exact Online dan niet. Alleen uw eigen wijzigingen gaan weg, tenzij u beheerder bent.',
+  'mng.discardRefusedConfirm':
+    'Alle {count} geweigerde wijziging(en) verwerpen? Die bereiken Exact Online dan niet. Alleen uw eigen wijzigingen gaan weg, tenzij u beheerder bent.',
   'mng.discardedRefused': '{count} geweigerde wijziging(en) verworpen.',
   'mng.state.pending': 'Wachtend',
   'mng.state.sending': 'Bezig',
@@ -328,7 +330,8 @@ export const nl: Catalogue = {
   'offline.hours': '{hours} u op {day} voor {employee}, productieorder {order}',
   'offline.waiting': '{count} wachten op verzenden',
   'offline.waitingTitle': 'Boekingen bewaard op dit apparaat',
-  'offline.waitingHelp': 'Gemaakt toen Stock Manager niet bereikbaar was. Ze worden in deze volgorde verstuurd zodra het weer antwoordt, ook nadat de app was gesloten.',
+  'offline.waitingHelp':
+    'Gemaakt toen Stock Manager niet bereikbaar was. Ze worden in deze volgorde verstuurd zodra het weer antwoordt, ook nadat de app was gesloten.',
   'offline.madeAt': 'Gemaakt {time}',
   'offline.notSent': 'Nog niet verstuurd: {message}',
   'offline.refused': 'Geweigerd, niet geboekt: {message}',
@@ -339,8 +342,10 @@ export const nl: Catalogue = {
   'offline.remove': 'Verwijderen',
   'offline.dismiss': 'Sluiten',
   'offline.removeConfirm': '“{summary}” verwijderen? Het wordt niet naar Exact Online verstuurd.',
-  'offline.logoutWaiting.one': 'Er wacht nog {count} offline gemaakte boeking op dit apparaat. Die blijft erop bewaard en wordt verstuurd zodra degene die hem maakte weer inlogt.',
-  'offline.logoutWaiting.other': 'Er wachten nog {count} offline gemaakte boekingen op dit apparaat. Ze blijven erop bewaard en elke boeking wordt verstuurd zodra degene die hem maakte weer inlogt.',
+  'offline.logoutWaiting.one':
+    'Er wacht nog {count} offline gemaakte boeking op dit apparaat. Die blijft erop bewaard en wordt verstuurd zodra degene die hem maakte weer inlogt.',
+  'offline.logoutWaiting.other':
+    'Er wachten nog {count} offline gemaakte boekingen op dit apparaat. Ze blijven erop bewaard en elke boeking wordt verstuurd zodra degene die hem maakte weer inlogt.',
   'offline.keep': 'Bewaren',
   'offline.refusedCount': '{count} geweigerd',
   'offline.sent.one': '{count} boeking van dit apparaat verzonden naar Exact Online',
@@ -363,7 +368,6 @@ export const nl: Catalogue = {
   'outage.asOf': 'Exact Online is niet bereikbaar: stand van {time}',
   'outage.asOfShort': 'Stand van {time}',
   'outage.asOfTitle': 'Exact Online is niet bereikbaar: dit is de laatste kopie die de server las, stand van {time}.',
-
 
   'write.queued': 'In de wachtrij: verzonden zodra Exact Online antwoordt',
   'delete.button': 'Verwijderen',

@@ -11,7 +11,7 @@ import * as hours from '../features/hours/messages.ts'
 import * as scanning from '../features/scanning/messages.ts'
 import * as importData from '../features/importData/messages.ts'
 import * as importItems from '../features/importItems/messages.ts'
-import * as tracking from '../features/tracking/messages.ts'
+import * as tracking from '../components/tracking/messages.ts'
 import * as counts from '../features/counts/messages.ts'
 import * as labels from './labels.ts'
 
@@ -36,7 +36,8 @@ export const en = {
   'setup.intro': 'This server is not connected to Exact Online yet. Connect it once, as the administrator of this installation:',
   'setup.stepRegister': 'In the Exact App Center, register an app for this server (Manage apps → Register an app).',
   'setup.stepRedirect': 'Give it this redirect URL:',
-  'setup.stepCode': "Enter the setup code from the server's console, the app's client id and secret, and your company's country. Stock Manager tests them with a sign-in at Exact Online before it saves them.",
+  'setup.stepCode':
+    "Enter the setup code from the server's console, the app's client id and secret, and your company's country. Stock Manager tests them with a sign-in at Exact Online before it saves them.",
   'setup.code': 'Setup code',
   'setup.country': 'Exact Online country',
   'setup.clientId': 'Client id',
@@ -90,8 +91,7 @@ export const en = {
   'error.critical': 'A CRITICAL error occurred, you will be returned to the login screen',
   'error.continue': 'Continue',
   'error.network': 'Function code timed out or there was a network issue / try executing the call again',
-  'error.unknown':
-    'UNKNOWN ERROR OCCURRED: Please provide your local programmer with details about: how the error occurred so that they can fix it',
+  'error.unknown': 'UNKNOWN ERROR OCCURRED: Please provide your local programmer with details about: how the error occurred so that they can fix it',
   'error.list': 'Errors',
   'error.dismiss': 'Dismiss',
   'error.repeated.one': 'once',
@@ -140,13 +140,11 @@ export const en = {
   'tip.refresh': 'Use the Refresh Data button.',
   'tip.filters': 'Use filters and search.',
   'tip.tableStock': 'The Table view shows stock in all locations.',
-  'tip.tableSearch':
-    'The Table view searches shop order numbers, item codes and descriptions, and filters by warehouse, item group and active/inactive.',
+  'tip.tableSearch': 'The Table view searches shop order numbers, item codes and descriptions, and filters by warehouse, item group and active/inactive.',
   'tip.tableFirst': 'The Table view initially shows only about 500 items.',
   'tip.planning':
     'The Planning view shows days, weeks or months, can toggle weekends and change scale from a cog icon, filters by warehouse, selection code, project and item group, and searches shop order number and Your Ref.',
-  'tip.receipts':
-    'The Receipts view loads only the last 30 days of goods receipts and shows which shop orders need an item when picking items to print.',
+  'tip.receipts': 'The Receipts view loads only the last 30 days of goods receipts and shows which shop orders need an item when picking items to print.',
 
   'tooltip.filters':
     'Search matches a shop order number (SO 24005 or 24005), an item code, a barcode or a description. Filters narrow the list by warehouse, item group and whether an item is active.',
@@ -254,7 +252,8 @@ export const en = {
   'admin.settings': 'these settings',
   'admin.printers': 'which network printers print',
   'admin.sessionsTitle': 'Signed-in users',
-  'admin.sessionsIntro': 'Who is signed in to this organization. Ending a user’s sessions signs out every browser and handheld of theirs at once; bookings waiting on a handheld stay there.',
+  'admin.sessionsIntro':
+    'Who is signed in to this organization. Ending a user’s sessions signs out every browser and handheld of theirs at once; bookings waiting on a handheld stay there.',
   'admin.sessionsCount': '{count} session(s), last used {when}',
   'admin.endSessions': 'End sessions of {name}',
   'admin.endConfirm': 'Sign {name} out on every device now?',
@@ -329,7 +328,8 @@ export const en = {
   'offline.hours': '{hours} h on {day} for {employee}, shop order {order}',
   'offline.waiting': '{count} waiting to send',
   'offline.waitingTitle': 'Bookings kept on this device',
-  'offline.waitingHelp': 'Made while Stock Manager could not be reached. They are sent in this order as soon as it answers again, also after the app was closed.',
+  'offline.waitingHelp':
+    'Made while Stock Manager could not be reached. They are sent in this order as soon as it answers again, also after the app was closed.',
   'offline.madeAt': 'Made {time}',
   'offline.notSent': 'Not sent yet: {message}',
   'offline.refused': 'Refused, not booked: {message}',
@@ -340,8 +340,10 @@ export const en = {
   'offline.remove': 'Remove',
   'offline.dismiss': 'Dismiss',
   'offline.removeConfirm': 'Remove “{summary}”? It will not be sent to Exact Online.',
-  'offline.logoutWaiting.one': '{count} booking made offline still waits on this device. It stays on it, and is sent when the person who made it signs in again.',
-  'offline.logoutWaiting.other': '{count} bookings made offline still wait on this device. They stay on it, and each is sent when the person who made it signs in again.',
+  'offline.logoutWaiting.one':
+    '{count} booking made offline still waits on this device. It stays on it, and is sent when the person who made it signs in again.',
+  'offline.logoutWaiting.other':
+    '{count} bookings made offline still wait on this device. They stay on it, and each is sent when the person who made it signs in again.',
   'offline.keep': 'Keep it',
   'offline.refusedCount': '{count} refused',
   'offline.sent.one': '{count} booking made on this device sent to Exact Online',
@@ -365,13 +367,13 @@ export const en = {
   'outage.asOfShort': 'As of {time}',
   'outage.asOfTitle': 'Exact Online cannot be reached: this is the last copy the server read, as of {time}.',
 
-
   'write.queued': 'Queued: sent when Exact Online answers',
   'delete.button': 'Delete',
   'delete.sending': 'Deleting…',
   'delete.no': 'Keep it',
   'delete.yes': 'Delete in Exact Online',
-  // Each feature keeps its messages beside its screen (features/<feature>/messages.ts).
+  // Each feature keeps its messages beside its screen (features/<feature>/messages.ts); the
+  // serial and batch inputs, shared by several, beside theirs (components/tracking/).
   ...planning.en,
   ...materials.en,
   ...item.en,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { PUBLIC_SESSION } from '../api/auth.ts'
-import { hasRoute, menuRoutes, navRoutes, routes } from '../routes/table.ts'
+import { hasRoute, menuRoutes, navRoutes, routes } from '../routeTable.ts'
 import { session } from '../test/fixtures.ts'
 import {
   afterSwitch,
@@ -46,9 +46,7 @@ describe('mayEnter', () => {
     expect(mayEnter('importData', session({ importDataUntil: null }), NOW)).toBe(false)
     expect(mayEnter('importData', session({ importDataUntil: NOW + 60_000 }), NOW)).toBe(true)
     expect(mayEnter('importData', session({ importDataUntil: NOW - 1 }), NOW)).toBe(false)
-    expect(
-      mayEnter('importData', session({ tier: 'signedIn', importDataUntil: NOW + 5 * 60_000 }), NOW),
-    ).toBe(false)
+    expect(mayEnter('importData', session({ tier: 'signedIn', importDataUntil: NOW + 5 * 60_000 }), NOW)).toBe(false)
   })
 })
 
@@ -95,9 +93,7 @@ describe('landings', () => {
 
   it('after sign-in an activated organization goes to the Dashboard', () => {
     expect(landingAfterSignIn({ activated: true, division: 7, customer: 'A&B' })).toBe('/dashboard?division=7')
-    expect(landingAfterSignIn({ activated: false, division: 7, customer: 'A&B' })).toBe(
-      '/license-code?division=7&customer=A%26B',
-    )
+    expect(landingAfterSignIn({ activated: false, division: 7, customer: 'A&B' })).toBe('/license-code?division=7&customer=A%26B')
   })
 
   it('adds the division only for a signed-in user', () => {
@@ -121,7 +117,7 @@ describe('route table', () => {
       ['/mng', 'full'],
       ['/purchaseOverview', 'full'],
       ['/materials', 'full'],
-    ['/item', 'full'],
+      ['/item', 'full'],
       ['/scanning', 'full'],
       // reads stock and transfers, books transfers: the server's full tier
       ['/transfers', 'full'],

@@ -28,7 +28,6 @@ afterEach(() => {
   setTimeZone(DEFAULT_TIME_ZONE)
 })
 
-
 describe('provider dates', () => {
   it('reads /Date(ms)/ as the wall-clock time it is, offset suffix or not', () => {
     // Exact's documented example: 2014-01-22 (a date-only field, 00:00 of the day)

@@ -38,8 +38,7 @@ export function errorOutcome(e: unknown, fallback: string): { title: 'custom' | 
 }
 
 /** The browsers' own words for a fetch that never got an answer (Chromium, Firefox, Safari). */
-const FETCH_FAILURE =
-  /^(Failed to fetch|NetworkError when attempting to fetch resource\.?|Load failed|network error|The network connection was lost\.?)$/i
+const FETCH_FAILURE = /^(Failed to fetch|NetworkError when attempting to fetch resource\.?|Load failed|network error|The network connection was lost\.?)$/i
 
 /** A raw fetch that failed on the way (one made outside the API client). */
 export function isBrowserNetworkError(e: unknown): boolean {

@@ -12,15 +12,7 @@ export function exactHost(session: { exactHost?: string } | undefined): string {
 }
 
 export type ExactPage =
-  | 'portal'
-  | 'itemCard'
-  | 'inventoryTransactions'
-  | 'purchaseOrder'
-  | 'shopOrder'
-  | 'itemVersion'
-  | 'salesOrder'
-  | 'project'
-  | 'purchaseInvoice'
+  'portal' | 'itemCard' | 'inventoryTransactions' | 'purchaseOrder' | 'shopOrder' | 'itemVersion' | 'salesOrder' | 'project' | 'purchaseInvoice'
 
 /** Path and the query parameter that carries the record id (none for the portal). */
 const PAGES: Record<ExactPage, { path: string; idParam?: string; label: MessageKey }> = {

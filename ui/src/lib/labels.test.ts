@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Printer } from '../api/org.ts'
 import { setLanguage } from '../i18n/index.ts'
 import { printer } from '../test/fixtures.ts'
-import { readSettings } from '../routes/GlobalSettings.tsx'
+import { readSettings } from './orgSettings.ts'
 import { canonicalType, chosenPrinter, LABEL_TYPES, labelCopies, labelTypeFor, labelTypeName, planCopies, printersFor, printerTakes } from './labels.ts'
 
 const settings = readSettings({

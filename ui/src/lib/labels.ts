@@ -4,7 +4,7 @@
 import type { LabelSelection, LabelSource } from '../api/labels.ts'
 import { usablePrinters, type Printer } from '../api/org.ts'
 import { t } from '../i18n/index.ts'
-import type { OrgSettings } from '../routes/GlobalSettings.tsx'
+import type { OrgSettings } from './orgSettings.ts'
 
 /** Label types by name, with the number the server also takes (spec §9). */
 const TYPE_NUMBERS = {

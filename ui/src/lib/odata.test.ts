@@ -14,7 +14,7 @@ describe('odata', () => {
   })
   it('encodes the options once', () => {
     expect(directUrl('purchaseorder/GoodsReceipts', { filter: "ReceiptDate ge datetime'2026-01-01T00:00:00'", select: 'ID,ReceiptNumber' })).toBe(
-      'purchaseorder/GoodsReceipts?$filter=ReceiptDate%20ge%20datetime\'2026-01-01T00%3A00%3A00\'&$select=ID%2CReceiptNumber',
+      "purchaseorder/GoodsReceipts?$filter=ReceiptDate%20ge%20datetime'2026-01-01T00%3A00%3A00'&$select=ID%2CReceiptNumber",
     )
     expect(directUrl('x', {})).toBe('x')
   })

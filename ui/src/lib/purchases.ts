@@ -112,16 +112,13 @@ export function filterLines(lines: readonly PurchaseLine[], f: PurchaseFilters, 
     (l) =>
       (!f.supplier || l.supplierId === f.supplier.toLowerCase()) &&
       (!f.lateOnly || isLate(l, today)) &&
-      (!q ||
-        [l.itemCode, l.itemDescription, l.supplierCode, l.supplierName, l.orderNumber].some((v) => v.toLowerCase().includes(q))),
+      (!q || [l.itemCode, l.itemDescription, l.supplierCode, l.supplierName, l.orderNumber].some((v) => v.toLowerCase().includes(q))),
   )
 }
 
 function byDay(a: PurchaseLine, b: PurchaseLine): number {
   return (
-    (a.day ?? '9999').localeCompare(b.day ?? '9999') ||
-    a.orderNumber.localeCompare(b.orderNumber, undefined, { numeric: true }) ||
-    a.lineNumber - b.lineNumber
+    (a.day ?? '9999').localeCompare(b.day ?? '9999') || a.orderNumber.localeCompare(b.orderNumber, undefined, { numeric: true }) || a.lineNumber - b.lineNumber
   )
 }
 
@@ -143,9 +140,7 @@ export function groupLines(lines: readonly PurchaseLine[], by: GroupBy, today: s
   const out = [...groups.values()]
   for (const g of out) g.lines.sort(byDay)
   if (by === 'date') return out.sort((a, b) => (a.key || '9999').localeCompare(b.key || '9999'))
-  return out.sort(
-    (a, b) => (a.name || a.code).localeCompare(b.name || b.code, undefined, { numeric: true }) || a.code.localeCompare(b.code),
-  )
+  return out.sort((a, b) => (a.name || a.code).localeCompare(b.name || b.code, undefined, { numeric: true }) || a.code.localeCompare(b.code))
 }
 
 /** Suppliers of the lines, by name, for the filter. */

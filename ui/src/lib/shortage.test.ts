@@ -1,16 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  dayOf,
-  madeLines,
-  materialLines,
-  projectAll,
-  projectItem,
-  purchaseFlow,
-  salesLines,
-  shopOrderIndex,
-  stockLines,
-  type FlowLine,
-} from './shortage.ts'
+import { dayOf, madeLines, materialLines, projectAll, projectItem, purchaseFlow, salesLines, shopOrderIndex, stockLines, type FlowLine } from './shortage.ts'
 import type { PurchaseLine } from './purchases.ts'
 
 const line = (kind: FlowLine['kind'], day: string | null, quantity: number, more: Partial<FlowLine> = {}): FlowLine => ({
@@ -29,12 +18,7 @@ const ms = (day: string) => `/Date(${Date.parse(day + 'T00:00:00Z')})/`
 
 describe('projectItem', () => {
   it('runs the balance in date order and finds the first short day', () => {
-    const p = projectItem('a', [
-      line('SO', '2026-03-10', -4),
-      line('FI', null, 5),
-      line('MS', '2026-03-05', -3),
-      line('PO', '2026-03-20', 10),
-    ])
+    const p = projectItem('a', [line('SO', '2026-03-10', -4), line('FI', null, 5), line('MS', '2026-03-05', -3), line('PO', '2026-03-20', 10)])
     expect(p.lines.map((l) => [l.kind, l.balance])).toEqual([
       ['FI', 5],
       ['MS', 2],
@@ -107,7 +91,17 @@ describe('projectAll', () => {
 
 describe('rows into lines', () => {
   const shopOrders = [
-    { ID: 'SO-1', ShopOrderNumber: 24001, Status: 10, Item: 'MADE', PlannedQuantity: 5, ProducedQuantity: 0, PlannedDate: ms('2026-03-01'), Warehouse: 'W', Project: 'P' },
+    {
+      ID: 'SO-1',
+      ShopOrderNumber: 24001,
+      Status: 10,
+      Item: 'MADE',
+      PlannedQuantity: 5,
+      ProducedQuantity: 0,
+      PlannedDate: ms('2026-03-01'),
+      Warehouse: 'W',
+      Project: 'P',
+    },
     { ID: 'SO-2', ShopOrderNumber: 24002, Status: 20, Item: 'MADE', PlannedQuantity: 5, ProducedQuantity: 5, PlannedDate: ms('2026-03-02'), Warehouse: 'W' },
     { ID: 'SO-3', ShopOrderNumber: 24003, Status: 30, Item: 'MADE', PlannedQuantity: 5, ProducedQuantity: 0, PlannedDate: ms('2026-03-02'), Warehouse: 'W' },
   ]
@@ -135,7 +129,14 @@ describe('rows into lines', () => {
       { ID: 'M5', ShopOrder: 'SO-3', Item: 'PART', PlannedQuantity: 8, PlannedDate: ms('2026-02-28'), Status: 10, Type: 1 },
       { ID: 'M6', ShopOrder: 'SO-2', Item: 'PART', PlannedQuantity: 2, PlannedDate: ms('2026-02-28'), Status: 25, Type: 1 },
     ]
-    const out = materialLines(plans, index, new Map([['m2', 3], ['m6', 2]]))
+    const out = materialLines(
+      plans,
+      index,
+      new Map([
+        ['m2', 3],
+        ['m6', 2],
+      ]),
+    )
     expect(out.map((l) => [l.refNumber, l.quantity, l.day, l.warehouse, l.project])).toEqual([
       ['24001', -8, '2026-02-27', 'w', 'p'],
       ['24002', -5, '2026-02-28', 'w', ''],
@@ -144,7 +145,17 @@ describe('rows into lines', () => {
 
   it('SO: quantity left to deliver of open lines, in the header warehouse', () => {
     const rows = [
-      { ID: 'L1', OrderID: 'H1', OrderNumber: 30001, Item: 'MADE', Quantity: 4, QuantityDelivered: 1, DeliveryDate: ms('2026-03-05'), Status: 12, Project: 'P' },
+      {
+        ID: 'L1',
+        OrderID: 'H1',
+        OrderNumber: 30001,
+        Item: 'MADE',
+        Quantity: 4,
+        QuantityDelivered: 1,
+        DeliveryDate: ms('2026-03-05'),
+        Status: 12,
+        Project: 'P',
+      },
       { OrderID: 'H1', OrderNumber: 30001, Item: 'MADE', Quantity: 4, QuantityDelivered: 4, DeliveryDate: ms('2026-03-05'), Status: 20 },
       { OrderID: 'H2', OrderNumber: 30002, Item: 'MADE', Quantity: 4, QuantityDelivered: 0, DeliveryDate: ms('2026-03-05'), Status: 45 },
     ]
@@ -155,9 +166,25 @@ describe('rows into lines', () => {
 
   it('PO and FI', () => {
     const po1: PurchaseLine = {
-      id: 'l1', orderId: 'po', orderNumber: '40001', lineNumber: 1, orderDay: null, item: 'part', itemCode: 'P',
-      itemDescription: '', supplierId: 's', supplierCode: 'S', supplierName: 'Sup', warehouse: 'w', warehouseCode: '1',
-      project: '', projectCode: '', day: '2026-03-03', quantity: 10, received: 0, unit: 'pc',
+      id: 'l1',
+      orderId: 'po',
+      orderNumber: '40001',
+      lineNumber: 1,
+      orderDay: null,
+      item: 'part',
+      itemCode: 'P',
+      itemDescription: '',
+      supplierId: 's',
+      supplierCode: 'S',
+      supplierName: 'Sup',
+      warehouse: 'w',
+      warehouseCode: '1',
+      project: '',
+      projectCode: '',
+      day: '2026-03-03',
+      quantity: 10,
+      received: 0,
+      unit: 'pc',
     }
     const po = purchaseFlow([
       { ...po1, received: 4 },

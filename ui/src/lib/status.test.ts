@@ -6,14 +6,7 @@ afterEach(() => setLanguage('en', false))
 
 describe('status names', () => {
   it('names shop order codes', () => {
-    expect([10, 20, 30, 40, 50, null].map(shopOrderStatusName)).toEqual([
-      'Open',
-      'In Process',
-      'Finished',
-      'Completed',
-      'N/A',
-      'N/A',
-    ])
+    expect([10, 20, 30, 40, 50, null].map(shopOrderStatusName)).toEqual(['Open', 'In Process', 'Finished', 'Completed', 'N/A', 'N/A'])
     expect(shopOrderStatusName('20')).toBe('In Process')
   })
 

@@ -2,7 +2,16 @@ import { QueryClient } from '@tanstack/react-query'
 import { describe, expect, it, vi } from 'vitest'
 import type { SyncStatus } from '../api/sync.ts'
 import { classifyScan } from '../lib/scan.ts'
-import { afterSyncTable, CATALOGUE_PATH, forgetCatalogues, isCatalogueRef, loadCatalogue, refreshCatalogue, type CatalogueRecord, type CatalogueWire } from './catalogue.ts'
+import {
+  afterSyncTable,
+  CATALOGUE_PATH,
+  forgetCatalogues,
+  isCatalogueRef,
+  loadCatalogue,
+  refreshCatalogue,
+  type CatalogueRecord,
+  type CatalogueWire,
+} from './catalogue.ts'
 import { memoryStore } from './idb.ts'
 
 const W1 = 'aaaaaaaa-0000-4000-8000-000000000001'
@@ -78,7 +87,15 @@ describe('scan catalogue lookups', () => {
     expect(c.findItem('04006381333931')?.ID).toBe(FRAME)
     expect(c.findItem('bolt-m6')).toBeNull()
     expect(c.findItem('BOLT')).toBeNull()
-    expect(c.itemById(BOLT8)).toMatchObject({ ID: BOLT8, Code: 'BOLT-M8', Unit: 'pc', Barcode: null, IsFractionAllowedItem: false, IsSerialItem: true, IsBatchItem: false })
+    expect(c.itemById(BOLT8)).toMatchObject({
+      ID: BOLT8,
+      Code: 'BOLT-M8',
+      Unit: 'pc',
+      Barcode: null,
+      IsFractionAllowedItem: false,
+      IsSerialItem: true,
+      IsBatchItem: false,
+    })
     expect(c.findItem('4006381333931')).toMatchObject({ IsSerialItem: false, IsBatchItem: true })
     expect(c.findItem('FRAME-1')?.ID).toBe(FRAME)
     // a GUID (an item read live) is not among the catalogue's names; nor is another kind of name
@@ -124,13 +141,17 @@ describe('scan catalogue lookups', () => {
   it('lists the open orders needing an item with their material lines, and orders by number', async () => {
     const c = await kept()
     const needing = c.ordersNeeding('BOLT-M6')
-    expect(needing.map(({ order, plan }) => [order.ShopOrderNumber, order.ItemCode, order.WarehouseCode, plan.ID, plan.PlannedQuantity, plan.IssuedQuantity])).toEqual([
+    expect(
+      needing.map(({ order, plan }) => [order.ShopOrderNumber, order.ItemCode, order.WarehouseCode, plan.ID, plan.PlannedQuantity, plan.IssuedQuantity]),
+    ).toEqual([
       [24001, 'FRAME-1', '1', 'plan:24001/3', 8, 2],
       [24002, 'FRAME-1', '2', 'plan:24002/1', 4, null],
     ])
     expect(needing.every(({ order, plan }) => plan.ShopOrder === order.ID && plan.Item === BOLT)).toBe(true)
     expect(needing.map(({ order }) => order.ID)).toEqual([O1, O2])
-    expect(c.ordersNeeding('8712345678906').map(({ order, plan }) => [order.ShopOrderNumber, plan.ID, plan.ItemCode, plan.IssuedQuantity])).toEqual([[24002, 'plan:24002/20', '8712345678906', 1]])
+    expect(c.ordersNeeding('8712345678906').map(({ order, plan }) => [order.ShopOrderNumber, plan.ID, plan.ItemCode, plan.IssuedQuantity])).toEqual([
+      [24002, 'plan:24002/20', '8712345678906', 1],
+    ])
     expect(c.ordersNeeding('FRAME-1')).toEqual([])
     expect(c.ordersNeeding('BOLT-M8')).toEqual([])
     expect(c.shopOrderByNumber(24001)).toMatchObject({ ID: O1, Item: FRAME, ItemCode: 'FRAME-1', Warehouse: W1, WarehouseCode: '1' })
@@ -160,7 +181,18 @@ describe('scan catalogue lookups', () => {
 
   it('ignores a catalogue kept in an earlier layout, and one damaged', async () => {
     const store = keyed()
-    const first = { format: 1, division: 7, asOf: 1, warehouses: [[W1, '1', 'Main']], locations: [], items: [[BOLT, 'BOLT-M6', null, null, null, 0]], locationStock: [], warehouseStock: [], orders: [], plans: [] }
+    const first = {
+      format: 1,
+      division: 7,
+      asOf: 1,
+      warehouses: [[W1, '1', 'Main']],
+      locations: [],
+      items: [[BOLT, 'BOLT-M6', null, null, null, 0]],
+      locationStock: [],
+      warehouseStock: [],
+      orders: [],
+      plans: [],
+    }
     await store.put({ division: 7, etag: '"c1-7-0"', checkedAt: 0, json: JSON.stringify(first) })
     expect(await loadCatalogue(7, store)).toBeNull()
     // the second layout: items, orders and lines with their GUIDs, no line numbers
@@ -243,7 +275,7 @@ describe('after a sync', () => {
 })
 
 describe('a session ending', () => {
-  it('leaves no organization\'s catalogue on the device', async () => {
+  it("leaves no organization's catalogue on the device", async () => {
     const store = keyed()
     for (const division of [7, 8]) {
       await store.put({ division, etag: `"${division}"`, checkedAt: 0, json: JSON.stringify(wire(division)) })

@@ -9,10 +9,10 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { isNetworkFailure } from '../api/client.ts'
 import type { Route, Schema } from '../api/contract.ts'
-import type { LocationStock, MaterialPlan, ScannedItem, ScanShopOrder, WarehouseStock } from '../features/scanning/api.ts'
+import type { LocationStock, MaterialPlan, ScannedItem, ScanShopOrder, WarehouseStock } from '../api/scan.ts'
 import { getSyncStatus } from '../api/sync.ts'
 import { barcodeForms, type LocationRef } from '../lib/scan.ts'
-import type { WarehouseRef } from '../features/scanning/places.ts'
+import type { WarehouseRef } from '../lib/places.ts'
 import { isOfflineNow } from '../state/reachability.ts'
 import { idbStore, type KeyedStore } from './idb.ts'
 
@@ -217,10 +217,12 @@ export class ScanCatalogue {
 
   /** The warehouses that keep no storage locations: the pickers offer them as a whole. */
   unlocatedWarehouses(): WarehouseRef[] {
-    return (this.w.warehouses.unlocated ?? []).map((i) => {
-      const wh = this.warehouse(i)
-      return { ID: wh.id ?? '', Code: wh.code, Description: wh.description, UseStorageLocations: 0 }
-    }).filter((w) => w.ID)
+    return (this.w.warehouses.unlocated ?? [])
+      .map((i) => {
+        const wh = this.warehouse(i)
+        return { ID: wh.id ?? '', Code: wh.code, Description: wh.description, UseStorageLocations: 0 }
+      })
+      .filter((w) => w.ID)
   }
 
   /** Every storage location known, for `classifyScan` and the location pickers. */

@@ -135,7 +135,15 @@ describe('a booking made without the server', () => {
     expect(fetchMock).toHaveBeenCalledTimes(1)
     const sentKey = (fetchMock.mock.calls[0][1]?.headers as Record<string, string> | undefined)?.['Idempotency-Key']
     const [kept] = await reloadBookings()
-    expect(kept).toMatchObject({ key: sentKey, division: 7, kind: 'issue', summary: 'Issue 2', path: '/exact/updateMaterialsIssues', method: 'POST', body: { Quantity: 2 } })
+    expect(kept).toMatchObject({
+      key: sentKey,
+      division: 7,
+      kind: 'issue',
+      summary: 'Issue 2',
+      path: '/exact/updateMaterialsIssues',
+      method: 'POST',
+      body: { Quantity: 2 },
+    })
     expect(res.key).toBe(sentKey)
   })
 
@@ -151,7 +159,9 @@ describe('a booking made without the server', () => {
 
   it('a refusal by the server is never kept', async () => {
     vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ error: { code: 'exact_refused', message: 'Not enough stock' } }), { status: 422 }))
-    await expect(book('/exact/updateMaterialsIssues', { method: 'POST', body: {} }, { keep: { kind: 'issue', summary: 'x' } })).rejects.toMatchObject({ status: 422 })
+    await expect(book('/exact/updateMaterialsIssues', { method: 'POST', body: {} }, { keep: { kind: 'issue', summary: 'x' } })).rejects.toMatchObject({
+      status: 422,
+    })
     expect(await reloadBookings()).toEqual([])
   })
 })

@@ -45,10 +45,7 @@ export interface Keepable {
 }
 
 /** What became of a booking this page kept. */
-export type Fate =
-  | { status: 'waiting'; booking: Booking }
-  | { status: 'refused'; booking: Booking }
-  | { status: 'sent'; result: WriteResult | null }
+export type Fate = { status: 'waiting'; booking: Booking } | { status: 'refused'; booking: Booking } | { status: 'sent'; result: WriteResult | null }
 
 let store: KeyedStore<Booking> = typeof indexedDB === 'undefined' ? memoryStore((b) => b.key) : idbStore<Booking>('bookings')
 let snapshot: readonly Booking[] = []
@@ -114,7 +111,17 @@ export function sendableBy(b: Booking, o: Owner): boolean {
 /** Keeps a booking the server could not be reached for; resolved once it is in the database. */
 export async function keepBooking(b: Keepable & Pick<Booking, 'key' | 'path' | 'method' | 'body'>): Promise<Booking> {
   const madeAt = Date.now()
-  const booking: Booking = { ...b, division: owner.division, user: owner.user, userFullName: owner.fullName ?? null, seq: madeAt * 1000 + (counter++ % 1000), madeAt, tries: 1, lastError: null, refused: null }
+  const booking: Booking = {
+    ...b,
+    division: owner.division,
+    user: owner.user,
+    userFullName: owner.fullName ?? null,
+    seq: madeAt * 1000 + (counter++ % 1000),
+    madeAt,
+    tries: 1,
+    lastError: null,
+    refused: null,
+  }
   await store.put(booking)
   await changed()
   return booking

@@ -45,19 +45,15 @@ describe('Callback', () => {
   it('exchanges the code once even under StrictMode, then goes to the licence page', async () => {
     const calls = renderCallback('?code=XTzM!abc&state=s1', {
       '/api/v1/auth/authorize': () => json(session({ tier: 'signedIn', registered: false })),
-      '/api/v1/checkUser': () =>
-        json({ activated: false, division: 3154102, customer: 'Van Dijk', licence: null, token: { expires_at: '' } }),
+      '/api/v1/checkUser': () => json({ activated: false, division: 3154102, customer: 'Van Dijk', licence: null, token: { expires_at: '' } }),
     })
     await screen.findByText('at /license-code?division=3154102&customer=Van+Dijk')
-    expect(calls.filter((c) => c.startsWith('POST /api/v1/auth/authorize'))).toEqual([
-      'POST /api/v1/auth/authorize {"code":"XTzM!abc","state":"s1"}',
-    ])
+    expect(calls.filter((c) => c.startsWith('POST /api/v1/auth/authorize'))).toEqual(['POST /api/v1/auth/authorize {"code":"XTzM!abc","state":"s1"}'])
   })
 
   it('sends an activated organization to the Dashboard', async () => {
     renderCallback('?code=c&state=s', {
-      '/api/v1/checkUser': () =>
-        json({ activated: true, division: 7, customer: 'X', licence: { expires: null }, token: { expires_at: '' } }),
+      '/api/v1/checkUser': () => json({ activated: true, division: 7, customer: 'X', licence: { expires: null }, token: { expires_at: '' } }),
     })
     await screen.findByText('at /dashboard?division=7')
   })
@@ -72,8 +68,7 @@ describe('Callback', () => {
 
   it('shows the server message and a way Home when the state does not match', async () => {
     const calls = renderCallback('?code=c&state=wrong', {
-      '/api/v1/auth/authorize': () =>
-        json({ error: { code: 'login_state', message: 'The sign-in could not be verified' } }, 400),
+      '/api/v1/auth/authorize': () => json({ error: { code: 'login_state', message: 'The sign-in could not be verified' } }, 400),
     })
     await screen.findByText('The sign-in could not be verified')
     expect(screen.getByRole('link', { name: 'Back to the start page' }).getAttribute('href')).toBe('/')

@@ -55,9 +55,7 @@ describe('FirstRunSetup', () => {
     fireEvent.change(screen.getByLabelText('Client secret'), { target: { value: 's3cret' } })
     fireEvent.click(screen.getByRole('button', { name: 'Test with a sign-in at Exact Online' }))
     await waitFor(() => expect(assign).toHaveBeenCalledWith('https://start.exactonline.be/api/oauth2/auth?state=setup.x'))
-    expect(calls).toEqual([
-      { setupCode: 'ABCD-EFGH-JKLM', clientId: ' 4c1d ', clientSecret: 's3cret', baseUrl: 'https://start.exactonline.be' },
-    ])
+    expect(calls).toEqual([{ setupCode: 'ABCD-EFGH-JKLM', clientId: ' 4c1d ', clientSecret: 's3cret', baseUrl: 'https://start.exactonline.be' }])
   })
 
   it("shows the server's refusal and stays on the form", async () => {
@@ -75,8 +73,12 @@ describe('FirstRunSetup', () => {
   })
 
   it('says Exact cannot be reached and keeps every field as typed', async () => {
-    const message = 'Exact Online (https://start.exactonline.nl) cannot be reached from this server: check its internet connection and the country chosen, then test again'
-    vi.stubGlobal('fetch', vi.fn(async () => json({ error: { code: 'provider_unreachable', message } }, 503)))
+    const message =
+      'Exact Online (https://start.exactonline.nl) cannot be reached from this server: check its internet connection and the country chosen, then test again'
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json({ error: { code: 'provider_unreachable', message } }, 503)),
+    )
     render(<FirstRunSetup status={STATUS} />)
     fireEvent.change(screen.getByLabelText('Setup code'), { target: { value: 'ABCD-EFGH-JKLM' } })
     fireEvent.change(screen.getByLabelText('Exact Online country'), { target: { value: 'https://start.exactonline.nl' } })
@@ -92,7 +94,10 @@ describe('FirstRunSetup', () => {
 
   it('comes back from a test at Exact with the client id and country as they were, never the secret', async () => {
     vi.stubGlobal('location', { ...window.location, assign: vi.fn() })
-    vi.stubGlobal('fetch', vi.fn(async () => json({ authorizeUrl: 'https://start.exactonline.nl/api/oauth2/auth?state=setup.x' })))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json({ authorizeUrl: 'https://start.exactonline.nl/api/oauth2/auth?state=setup.x' })),
+    )
     render(<FirstRunSetup status={STATUS} />)
     fireEvent.change(screen.getByLabelText('Setup code'), { target: { value: 'ABCD-EFGH-JKLM' } })
     fireEvent.change(screen.getByLabelText('Exact Online country'), { target: { value: 'https://start.exactonline.nl' } })

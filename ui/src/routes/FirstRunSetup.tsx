@@ -5,10 +5,12 @@ import { loginUrl } from '../api/auth.ts'
 import { queryKeys } from '../api/queries.ts'
 import { SINGLE_USE } from '../api/queryClient.ts'
 import { finishSetup, getSetup, hostChoices, testSetup, type SetupNeeded, type SetupStatus } from '../api/setup.ts'
-import { inputClass, labelClass, primaryButton } from '../components/formStyles.ts'
+import { inputClass, labelClass } from '../components/ui/Field.tsx'
 import { t } from '../i18n/index.ts'
 import { HOME } from '../lib/access.ts'
 import { userMessage } from '../lib/errors.ts'
+import { Button } from '../components/ui/Button.tsx'
+import { Select } from '../components/ui/Select.tsx'
 
 /**
  * First run: the server has no Exact Online app yet. A local administrator registers the app
@@ -87,44 +89,30 @@ export function FirstRunSetup({ status }: { status: SetupNeeded }) {
         </label>
         <label className={labelClass}>
           {t('setup.country')}
-          <select className={inputClass} value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)}>
+          <Select value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)}>
             {hosts.map((h) => (
               <option key={h.url} value={h.url}>
                 {h.name} ({h.url.replace(/^https?:\/\//, '')})
               </option>
             ))}
-          </select>
+          </Select>
         </label>
         <label className={labelClass}>
           {t('setup.clientId')}
-          <input
-            className={inputClass}
-            value={clientId}
-            onChange={(e) => setClientId(e.target.value)}
-            autoComplete="off"
-            spellCheck={false}
-            required
-          />
+          <input className={inputClass} value={clientId} onChange={(e) => setClientId(e.target.value)} autoComplete="off" spellCheck={false} required />
         </label>
         <label className={labelClass}>
           {t('setup.clientSecret')}
-          <input
-            className={inputClass}
-            type="password"
-            value={clientSecret}
-            onChange={(e) => setClientSecret(e.target.value)}
-            autoComplete="off"
-            required
-          />
+          <input className={inputClass} type="password" value={clientSecret} onChange={(e) => setClientSecret(e.target.value)} autoComplete="off" required />
         </label>
         {error && (
           <p role="alert" className="rounded bg-red-50 p-3 text-sm text-red-800">
             {error}
           </p>
         )}
-        <button type="submit" className={primaryButton} disabled={busy}>
+        <Button type="submit" variant="primary" disabled={busy}>
           {busy ? t('home.redirecting') : t('setup.test')}
-        </button>
+        </Button>
         <p className="text-xs text-slate-600">{t('setup.writes', { file: status.settingsFile })}</p>
       </form>
     </section>
@@ -182,13 +170,11 @@ export function SetupReturn({ code, state }: { code: string; state: string }) {
   return (
     <section className="m-auto max-w-md rounded-lg bg-white p-6 text-center shadow">
       <h1 className="mb-2 text-lg font-semibold text-green-800">{t('setup.done')}</h1>
-      <p className="mb-4 text-slate-700">
-        {t('setup.doneDetail', { user: finish.data.userName || '?', file: finish.data.settingsFile })}
-      </p>
+      <p className="mb-4 text-slate-700">{t('setup.doneDetail', { user: finish.data.userName || '?', file: finish.data.settingsFile })}</p>
       {ready ? (
-        <button type="button" className={primaryButton} onClick={() => window.location.assign(loginUrl())}>
+        <Button type="button" variant="primary" onClick={() => window.location.assign(loginUrl())}>
           {t('setup.signIn')}
-        </button>
+        </Button>
       ) : (
         <p role="status" className="text-slate-600">
           {t('setup.restarting')}

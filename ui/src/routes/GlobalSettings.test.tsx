@@ -3,7 +3,8 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '../api/queryClient.ts'
 import { json, printer, session } from '../test/fixtures.ts'
-import GlobalSettings, { readSettings, toggled, toSave } from './GlobalSettings.tsx'
+import GlobalSettings, { toggled } from './GlobalSettings.tsx'
+import { readSettings, toSave } from '../lib/orgSettings.ts'
 
 const ACCOUNTS = {
   accounts: [

@@ -1,16 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import type { Session } from '../api/auth.ts'
-import {
-  getOrganizationAccounts,
-  getPrinters,
-  updateOrganizationPreferences,
-  usablePrinters,
-  type OrgAccount,
-  type Preferences,
-} from '../api/org.ts'
-import { liveKeys, queryKeys, useDivision, useSession } from '../api/queries.ts'
-import { liveGet } from '../api/db.ts'
+import { printersQuery, getOrganizationAccounts, updateOrganizationPreferences, usablePrinters, type OrgAccount } from '../api/org.ts'
+import { queryKeys, useDivision, useSession } from '../api/queries.ts'
+import { liveListQuery } from '../api/db.ts'
 import { LoadingScreen } from '../components/LoadingScreen.tsx'
 import { NetworkPrinters } from './NetworkPrinters.tsx'
 import { SignedInUsers } from './SignedInUsers.tsx'
@@ -20,54 +13,7 @@ import { t } from '../i18n/index.ts'
 import { hasFullAccess } from '../lib/access.ts'
 import { LABEL_TYPES, labelTypeName } from '../lib/labels.ts'
 import { userMessage } from '../lib/errors.ts'
-
-/** The organization preferences this screen edits, with their defaults. */
-export interface OrgSettings {
-  weekends_disabled: boolean
-  sync_interval_minutes: number
-  /** The user id whose Exact Online sign-in the sync, live reads and labels use; '' = automatic. */
-  sync_account: string
-  default_printer: string
-  label_type_shop_order: string
-  label_type_item: string
-  label_type_receipt: string
-  label_copies: number
-  /** Warehouse codes whose stock is left off labels (none for a new organization). */
-  label_skipped_warehouses: string[]
-}
-
-/**
- * The settings as saved, with their defaults; `syncIntervalDefault` is the server's interval for
- * organizations that set none.
- */
-export function readSettings(p: Preferences, syncIntervalDefault = 15): OrgSettings {
-  const str = (k: string, d: string) => (typeof p[k] === 'string' ? (p[k] as string) : d)
-  const num = (k: string, d: number) => (typeof p[k] === 'number' ? (p[k] as number) : d)
-  return {
-    weekends_disabled: p.weekends_disabled === true,
-    sync_interval_minutes: num('sync_interval_minutes', syncIntervalDefault),
-    sync_account: str('sync_account', ''),
-    default_printer: str('default_printer', ''),
-    label_type_shop_order: str('label_type_shop_order', 'electrical-72001926'),
-    label_type_item: str('label_type_item', 'electrical-72001926'),
-    label_type_receipt: str('label_type_receipt', 'receipts'),
-    label_copies: num('label_copies', 1),
-    label_skipped_warehouses: Array.isArray(p.label_skipped_warehouses)
-      ? p.label_skipped_warehouses.filter((c): c is string => typeof c === 'string')
-      : [],
-  }
-}
-
-/**
- * The preferences to save: the form over what was there (unknown keys other screens keep are
- * carried over). An interval never set and left at the server's default stays unset, so the
- * organization keeps following the server's setting.
- */
-export function toSave(prefs: Preferences, form: OrgSettings, syncIntervalDefault: number): Preferences {
-  const out: Preferences = { ...prefs, ...form }
-  if (!('sync_interval_minutes' in prefs) && form.sync_interval_minutes === syncIntervalDefault) delete out.sync_interval_minutes
-  return out
-}
+import { readSettings, toSave, type OrgSettings } from '../lib/orgSettings.ts'
 
 /** "Full Name (userName)", marked when Exact Online wants that user to sign in again. */
 export function accountLabel(a: OrgAccount): string {
@@ -86,7 +32,7 @@ export function toggled(codes: readonly string[], code: string, on: boolean): st
  */
 function SkippedWarehouses({ codes, onChange }: { codes: readonly string[]; onChange: (codes: string[]) => void }) {
   const division = useDivision()
-  const warehouses = useQuery({ queryKey: liveKeys.list('warehouses', division), queryFn: () => liveGet('warehouses'), staleTime: 10 * 60_000 })
+  const warehouses = useQuery({ ...liveListQuery('warehouses', division), staleTime: 10 * 60_000 })
   const rows = (warehouses.data?.rows ?? [])
     .map((w) => ({ code: typeof w.Code === 'string' ? w.Code.trim() : '', description: typeof w.Description === 'string' ? w.Description : '' }))
     .filter((w) => w.code !== '')
@@ -122,8 +68,13 @@ function Form({ session }: { session: Session }) {
   const prefs = session.organizationDetails.preferences
   const intervalDefault = session.syncIntervalDefault ?? 15
   const [form, setForm] = useState<OrgSettings>(() => readSettings(prefs, intervalDefault))
-  const printers = useQuery({ queryKey: queryKeys.printers, queryFn: getPrinters, enabled: hasFullAccess(session), retry: false })
-  const accounts = useQuery({ queryKey: queryKeys.organizationAccounts(session.division), queryFn: getOrganizationAccounts, enabled: hasFullAccess(session), retry: false })
+  const printers = useQuery({ ...printersQuery, enabled: hasFullAccess(session) })
+  const accounts = useQuery({
+    queryKey: queryKeys.organizationAccounts(session.division),
+    queryFn: getOrganizationAccounts,
+    enabled: hasFullAccess(session),
+    retry: false,
+  })
   const save = useMutation({
     // unknown keys other screens keep in the preferences are carried over
     mutationFn: () => updateOrganizationPreferences(session.organizationDetails.uuid, toSave(prefs, form, intervalDefault)),
@@ -160,137 +111,132 @@ function Form({ session }: { session: Session }) {
     <form onSubmit={submit} onChange={() => save.reset()} className="flex flex-col gap-4">
       {readOnly && <AdminNotice session={session} what={t('admin.settings')} />}
       <fieldset disabled={readOnly} className="contents">
-      <section className={section} aria-labelledby="gs-planning">
-        <h2 id="gs-planning" className="font-semibold">
-          {t('global.planning')}
-        </h2>
-        <label className="flex items-center gap-2 text-sm">
-          <input
-            type="checkbox"
-            checked={form.weekends_disabled}
-            onChange={(e) => setForm({ ...form, weekends_disabled: e.target.checked })}
-          />
-          {t('global.weekendsDisabled')}
-        </label>
-      </section>
-      <section className={section} aria-labelledby="gs-sync">
-        <h2 id="gs-sync" className="font-semibold">
-          {t('global.sync')}
-        </h2>
-        <label className={field}>
-          {t('global.syncInterval')}
-          <input
-            type="number"
-            min={0}
-            max={1440}
-            step={1}
-            value={Number.isNaN(form.sync_interval_minutes) ? '' : form.sync_interval_minutes}
-            onChange={(e) => setForm({ ...form, sync_interval_minutes: e.target.valueAsNumber })}
-            aria-invalid={!intervalOk}
-            className={`${input} w-32`}
-          />
-        </label>
-        <p className="text-sm text-slate-600">{t('global.syncIntervalDefault', { minutes: intervalDefault })}</p>
-        {!intervalOk && (
-          <p role="alert" className="text-sm text-red-700">
-            {t('global.invalidInterval')}
+        <section className={section} aria-labelledby="gs-planning">
+          <h2 id="gs-planning" className="font-semibold">
+            {t('global.planning')}
+          </h2>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" checked={form.weekends_disabled} onChange={(e) => setForm({ ...form, weekends_disabled: e.target.checked })} />
+            {t('global.weekendsDisabled')}
+          </label>
+        </section>
+        <section className={section} aria-labelledby="gs-sync">
+          <h2 id="gs-sync" className="font-semibold">
+            {t('global.sync')}
+          </h2>
+          <label className={field}>
+            {t('global.syncInterval')}
+            <input
+              type="number"
+              min={0}
+              max={1440}
+              step={1}
+              value={Number.isNaN(form.sync_interval_minutes) ? '' : form.sync_interval_minutes}
+              onChange={(e) => setForm({ ...form, sync_interval_minutes: e.target.valueAsNumber })}
+              aria-invalid={!intervalOk}
+              className={`${input} w-32`}
+            />
+          </label>
+          <p className="text-sm text-slate-600">{t('global.syncIntervalDefault', { minutes: intervalDefault })}</p>
+          {!intervalOk && (
+            <p role="alert" className="text-sm text-red-700">
+              {t('global.invalidInterval')}
+            </p>
+          )}
+          <label className={field}>
+            {t('global.syncAccount')}
+            <select
+              value={form.sync_account}
+              onChange={(e) => setForm({ ...form, sync_account: e.target.value })}
+              aria-describedby="gs-sync-account-help"
+              className={input}
+            >
+              <option value="">{t('global.syncAccountAuto')}</option>
+              {accounts.data?.accounts.map((a) => (
+                <option key={a.user} value={a.user}>
+                  {accountLabel(a)}
+                </option>
+              ))}
+              {form.sync_account && !accounts.data?.accounts.some((a) => a.user === form.sync_account) && (
+                <option value={form.sync_account}>{form.sync_account}</option>
+              )}
+            </select>
+          </label>
+          <p id="gs-sync-account-help" className="text-sm text-slate-600">
+            {t('global.syncAccountHelp')}
           </p>
-        )}
-        <label className={field}>
-          {t('global.syncAccount')}
-          <select
-            value={form.sync_account}
-            onChange={(e) => setForm({ ...form, sync_account: e.target.value })}
-            aria-describedby="gs-sync-account-help"
-            className={input}
-          >
-            <option value="">{t('global.syncAccountAuto')}</option>
-            {accounts.data?.accounts.map((a) => (
-              <option key={a.user} value={a.user}>
-                {accountLabel(a)}
-              </option>
-            ))}
-            {form.sync_account && !accounts.data?.accounts.some((a) => a.user === form.sync_account) && (
-              <option value={form.sync_account}>{form.sync_account}</option>
-            )}
-          </select>
-        </label>
-        <p id="gs-sync-account-help" className="text-sm text-slate-600">
-          {t('global.syncAccountHelp')}
-        </p>
-        {accounts.error && (
-          <p role="alert" className="text-sm text-red-700">
-            {t('global.syncAccountsFailed', { message: userMessage(accounts.error) })}
-          </p>
-        )}
-      </section>
-      <section className={section} aria-labelledby="gs-labels">
-        <h2 id="gs-labels" className="font-semibold">
-          {t('global.labels')}
-        </h2>
-        <label className={field}>
-          {t('global.defaultPrinter')}
-          <select value={form.default_printer} onChange={(e) => setForm({ ...form, default_printer: e.target.value })} className={input}>
-            <option value="">{t('global.noPrinter')}</option>
-            {usablePrinters(printers.data).map((p) => (
-              <option key={p.name} value={p.name}>
-                {p.state ? t('global.printerState', { name: p.name, state: p.state }) : p.name}
-              </option>
-            ))}
-            {form.default_printer && !printers.data?.some((p) => p.name === form.default_printer) && (
-              <option value={form.default_printer}>{form.default_printer}</option>
-            )}
-          </select>
-        </label>
-        {printers.data?.length === 0 && <p className="text-sm text-slate-500">{t('global.noPrinters')}</p>}
-        <div className="grid gap-3 md:grid-cols-3">
-          {labelSelect('label_type_shop_order', t('global.labelShopOrder'))}
-          {labelSelect('label_type_item', t('global.labelItem'))}
-          {labelSelect('label_type_receipt', t('global.labelReceipt'))}
-        </div>
-        <label className={field}>
-          {t('global.copies')}
-          <input
-            type="number"
-            min={1}
-            max={100}
-            step={1}
-            value={Number.isNaN(form.label_copies) ? '' : form.label_copies}
-            onChange={(e) => setForm({ ...form, label_copies: e.target.valueAsNumber })}
-            aria-invalid={!copiesOk}
-            className={`${input} w-32`}
-          />
-        </label>
-        {!copiesOk && (
-          <p role="alert" className="text-sm text-red-700">
-            {t('global.invalidCopies')}
-          </p>
-        )}
-        <SkippedWarehouses
-          codes={form.label_skipped_warehouses}
-          onChange={(label_skipped_warehouses) => setForm({ ...form, label_skipped_warehouses })}
-        />
-      </section>
+          {accounts.error && (
+            <p role="alert" className="text-sm text-red-700">
+              {t('global.syncAccountsFailed', { message: userMessage(accounts.error) })}
+            </p>
+          )}
+        </section>
+        <section className={section} aria-labelledby="gs-labels">
+          <h2 id="gs-labels" className="font-semibold">
+            {t('global.labels')}
+          </h2>
+          <label className={field}>
+            {t('global.defaultPrinter')}
+            <select value={form.default_printer} onChange={(e) => setForm({ ...form, default_printer: e.target.value })} className={input}>
+              <option value="">{t('global.noPrinter')}</option>
+              {usablePrinters(printers.data).map((p) => (
+                <option key={p.name} value={p.name}>
+                  {p.state ? t('global.printerState', { name: p.name, state: p.state }) : p.name}
+                </option>
+              ))}
+              {form.default_printer && !printers.data?.some((p) => p.name === form.default_printer) && (
+                <option value={form.default_printer}>{form.default_printer}</option>
+              )}
+            </select>
+          </label>
+          {printers.data?.length === 0 && <p className="text-sm text-slate-500">{t('global.noPrinters')}</p>}
+          <div className="grid gap-3 md:grid-cols-3">
+            {labelSelect('label_type_shop_order', t('global.labelShopOrder'))}
+            {labelSelect('label_type_item', t('global.labelItem'))}
+            {labelSelect('label_type_receipt', t('global.labelReceipt'))}
+          </div>
+          <label className={field}>
+            {t('global.copies')}
+            <input
+              type="number"
+              min={1}
+              max={100}
+              step={1}
+              value={Number.isNaN(form.label_copies) ? '' : form.label_copies}
+              onChange={(e) => setForm({ ...form, label_copies: e.target.valueAsNumber })}
+              aria-invalid={!copiesOk}
+              className={`${input} w-32`}
+            />
+          </label>
+          {!copiesOk && (
+            <p role="alert" className="text-sm text-red-700">
+              {t('global.invalidCopies')}
+            </p>
+          )}
+          <SkippedWarehouses codes={form.label_skipped_warehouses} onChange={(label_skipped_warehouses) => setForm({ ...form, label_skipped_warehouses })} />
+        </section>
       </fieldset>
-      {!readOnly && <div className="flex items-center gap-3">
-        <button
-          type="submit"
-          disabled={save.isPending || !intervalOk || !copiesOk}
-          className="rounded-md bg-sky-800 px-4 py-2 font-medium text-white hover:bg-sky-900 disabled:opacity-60"
-        >
-          {save.isPending ? t('settings.saving') : t('settings.save')}
-        </button>
-        {save.isSuccess && (
-          <p role="status" className="text-sm text-emerald-700">
-            {t('settings.saved')}
-          </p>
-        )}
-        {save.isError && (
-          <p role="alert" className="text-sm text-red-700">
-            {userMessage(save.error)}
-          </p>
-        )}
-      </div>}
+      {!readOnly && (
+        <div className="flex items-center gap-3">
+          <button
+            type="submit"
+            disabled={save.isPending || !intervalOk || !copiesOk}
+            className="rounded-md bg-sky-800 px-4 py-2 font-medium text-white hover:bg-sky-900 disabled:opacity-60"
+          >
+            {save.isPending ? t('settings.saving') : t('settings.save')}
+          </button>
+          {save.isSuccess && (
+            <p role="status" className="text-sm text-emerald-700">
+              {t('settings.saved')}
+            </p>
+          )}
+          {save.isError && (
+            <p role="alert" className="text-sm text-red-700">
+              {userMessage(save.error)}
+            </p>
+          )}
+        </div>
+      )}
     </form>
   )
 }

@@ -17,7 +17,10 @@ afterEach(() => {
 })
 
 function show(path: string, over: Parameters<typeof session>[0]) {
-  vi.stubGlobal('fetch', vi.fn(async () => json(session({ divisions: DIVISIONS, customer_name: 'Van Dijk Holding B.V.', ...over }))))
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => json(session({ divisions: DIVISIONS, customer_name: 'Van Dijk Holding B.V.', ...over }))),
+  )
   render(
     <QueryClientProvider client={createQueryClient()}>
       <MemoryRouter initialEntries={[path]}>

@@ -36,7 +36,9 @@ describe('Outbox panel', () => {
       </QueryClientProvider>,
     )
     fireEvent.click(await screen.findByRole('button', { name: 'Discard all refused (2)' }))
-    expect(screen.getByText('Discard all 2 refused write(s)? They will not reach Exact Online. Only your own go, unless you are an administrator.')).toBeTruthy()
+    expect(
+      screen.getByText('Discard all 2 refused write(s)? They will not reach Exact Online. Only your own go, unless you are an administrator.'),
+    ).toBeTruthy()
     expect(calls.some((c) => c.startsWith('POST'))).toBe(false)
     fireEvent.click(screen.getByRole('button', { name: 'Yes' }))
     expect(await screen.findByText('2 refused write(s) discarded.')).toBeTruthy()

@@ -13,6 +13,7 @@ import { locale, t, type MessageKey } from '../i18n/index.ts'
 import { withDivision } from '../lib/access.ts'
 import { formatServerTime } from '../lib/dateTime.ts'
 import { userMessage } from '../lib/errors.ts'
+import { Button } from '../components/ui/Button.tsx'
 
 const STATE_LABEL: Record<EntryState, MessageKey> = {
   pending: 'mng.state.pending',
@@ -27,9 +28,6 @@ const STATE_STYLE: Record<EntryState, string> = {
   delivered: 'bg-emerald-100 text-emerald-900',
   failed: 'bg-red-100 text-red-900',
 }
-
-const button =
-  'rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100 focus:ring-2 focus:ring-sky-600 focus:outline-none disabled:opacity-50'
 
 function Tables({ status, endpoints }: { status: SyncStatus; endpoints: readonly SyncEndpoint[] }) {
   const queryClient = useQueryClient()
@@ -100,24 +98,27 @@ function Tables({ status, endpoints }: { status: SyncStatus; endpoints: readonly
                   <td className="px-3 py-2 text-red-700">{s?.error ?? ''}</td>
                   <td className="px-3 py-2">
                     <span className="flex flex-wrap gap-2">
-                      <button
+                      <Button
                         type="button"
-                        className={button}
+                        variant="secondary"
+                        size="sm"
                         disabled={status.running || sync.isPending}
                         onClick={() => sync.mutate({ table: e, clear: false })}
                         aria-label={`${t('mng.resync')}: ${e.name}`}
                       >
                         {t('mng.resync')}
-                      </button>
-                      <button
+                      </Button>
+                      <Button
                         type="button"
-                        className={`${button} text-red-800`}
+                        variant="secondary"
+                        size="sm"
+                        className="text-red-800"
                         disabled={status.running || sync.isPending}
                         onClick={() => setClearing(e)}
                         aria-label={`${t('mng.clear')}: ${e.name}`}
                       >
                         {t('mng.clear')}
-                      </button>
+                      </Button>
                     </span>
                   </td>
                 </tr>
@@ -174,20 +175,18 @@ export function OutboxPanel() {
         <h2 id="mng-outbox" className="font-semibold">
           {t('mng.outbox')}
         </h2>
-        {outbox.data && (
-          <p className="text-sm text-slate-600">
-            {t('mng.outboxIntro', { pending: outbox.data.pending, failed: outbox.data.failed })}
-          </p>
-        )}
+        {outbox.data && <p className="text-sm text-slate-600">{t('mng.outboxIntro', { pending: outbox.data.pending, failed: outbox.data.failed })}</p>}
         {outbox.data && outbox.data.failed > 0 && (
-          <button
+          <Button
             type="button"
-            className={`${button} mt-2 text-red-800`}
+            variant="secondary"
+            size="sm"
+            className="mt-2 text-red-800"
             disabled={discardAll.isPending}
             onClick={() => setDiscardingRefused(true)}
           >
             {t('mng.discardRefused', { count: outbox.data.failed })}
-          </button>
+          </Button>
         )}
         {discardAll.data && (
           <p role="status" className="mt-2 text-sm text-slate-600">
@@ -249,14 +248,14 @@ export function OutboxPanel() {
                   <td className="px-3 py-2">
                     <span className="flex gap-2">
                       {e.state === 'failed' && (
-                        <button type="button" className={button} disabled={retry.isPending} onClick={() => retry.mutate(e.id)}>
+                        <Button type="button" variant="secondary" size="sm" disabled={retry.isPending} onClick={() => retry.mutate(e.id)}>
                           {t('mng.retry')}
-                        </button>
+                        </Button>
                       )}
                       {(e.state === 'failed' || e.state === 'pending') && (
-                        <button type="button" className={`${button} text-red-800`} onClick={() => setDiscarding(e)}>
+                        <Button type="button" variant="secondary" size="sm" className="text-red-800" onClick={() => setDiscarding(e)}>
                           {t('mng.discard')}
-                        </button>
+                        </Button>
                       )}
                     </span>
                   </td>

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { isAdministrator, type Session } from '../api/auth.ts'
 import { AdminNotice } from '../components/AdminNotice.tsx'
-import { acceptPrinter, getPrinters, withdrawPrinter } from '../api/org.ts'
+import { printersQuery, acceptPrinter, withdrawPrinter } from '../api/org.ts'
 import { queryKeys } from '../api/queries.ts'
 import { hasFullAccess } from '../lib/access.ts'
 import { t } from '../i18n/index.ts'
@@ -13,7 +13,7 @@ import { labelTypeName } from '../lib/labels.ts'
  */
 export function NetworkPrinters({ session }: { session: Session }) {
   const queryClient = useQueryClient()
-  const printers = useQuery({ queryKey: queryKeys.printers, queryFn: getPrinters, enabled: hasFullAccess(session), retry: false })
+  const printers = useQuery({ ...printersQuery, enabled: hasFullAccess(session) })
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.printers })
   const accept = useMutation({ mutationFn: acceptPrinter, onSuccess: refresh })
   const withdraw = useMutation({ mutationFn: withdrawPrinter, onSuccess: refresh })

@@ -16,13 +16,7 @@ const list = [ep('warehouses', false), ep('items', true), ep('deletedEntries', t
 
 describe('endpoint selection', () => {
   it('puts sync endpoints first, then the live ones', () => {
-    expect(orderEndpoints(list).map((e) => e.table)).toEqual([
-      'items',
-      'deletedEntries',
-      'shopOrders',
-      'warehouses',
-      'employees',
-    ])
+    expect(orderEndpoints(list).map((e) => e.table)).toEqual(['items', 'deletedEntries', 'shopOrders', 'warehouses', 'employees'])
   })
 
   it('defaults to what the server marks default (sync endpoints except deleted entries)', () => {

@@ -49,15 +49,12 @@ export function useEndpointSelection(list: readonly SyncEndpoint[]) {
     current = { list, selection: loadSelection(window.localStorage, list) }
     setState(current)
   }
-  const toggle = useCallback(
-    (table: string) => {
-      setState((s) => {
-        const selection = toggleTable(s.selection, table, s.list)
-        saveSelection(window.localStorage, selection)
-        return { ...s, selection }
-      })
-    },
-    [],
-  )
+  const toggle = useCallback((table: string) => {
+    setState((s) => {
+      const selection = toggleTable(s.selection, table, s.list)
+      saveSelection(window.localStorage, selection)
+      return { ...s, selection }
+    })
+  }, [])
   return { selection: current.selection, toggle }
 }

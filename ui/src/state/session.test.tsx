@@ -32,9 +32,7 @@ function fakeServer(first: Session) {
       if (url === '/api/v1/auth/session') {
         if (state.session === 'critical') return json({ error: { code: 'critical', message: 'A CRITICAL error occurred' } }, 401)
         if (state.session === 'refused') return json({ error: { code: 'sign_in_refused', message: 'Exact Online no longer accepts your sign-in' } }, 401)
-        return state.session === 'unauthorized'
-          ? json({ error: { code: 'not_authorized', message: 'not authorized' } }, 401)
-          : json(state.session)
+        return state.session === 'unauthorized' ? json({ error: { code: 'not_authorized', message: 'not authorized' } }, 401) : json(state.session)
       }
       return json({ error: { code: 'not_found', message: 'Not found' } }, 404)
     }),

@@ -104,7 +104,13 @@ describe('logout on a shared handheld', () => {
     await keepBooking({ key: 'k1', kind: 'count', summary: 'Count A-1: 4 pc', path: '/exact/createStockCount', method: 'POST', body: {} })
     const local = memoryStorage({ 'esm.session.kept': JSON.stringify({ keptAt: 1, session: session() }) })
 
-    await endSession({ postLogout: async () => undefined, queryClient: new QueryClient(), local, session: memoryStorage(), forgetCatalogues: () => forgetCatalogues(catalogues) })
+    await endSession({
+      postLogout: async () => undefined,
+      queryClient: new QueryClient(),
+      local,
+      session: memoryStorage(),
+      forgetCatalogues: () => forgetCatalogues(catalogues),
+    })
 
     expect(await catalogues.all()).toEqual([])
     expect(local.getItem('esm.session.kept')).toBeNull()

@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  COUNTDOWN_SECONDS,
-  parseToast,
-  progressOf,
-  tickCountdown,
-  toastsInView,
-  toastsReducer,
-  VISIBLE_TOASTS,
-  type Toast,
-  type ToastEvent,
-} from './toasts.ts'
+import { COUNTDOWN_SECONDS, parseToast, progressOf, tickCountdown, toastsInView, toastsReducer, VISIBLE_TOASTS, type Toast, type ToastEvent } from './toasts.ts'
 
 const event = (over: Partial<ToastEvent> = {}): ToastEvent => ({
   name: 'Items',

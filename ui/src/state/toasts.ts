@@ -36,11 +36,7 @@ export function progressOf(t: Pick<ToastEvent, 'total' | 'remaining' | 'done'>):
   return Math.min(1, Math.max(0, (t.total - t.remaining) / t.total))
 }
 
-export type ToastAction =
-  | { type: 'event'; event: ToastEvent }
-  | { type: 'tick' }
-  | { type: 'toggle'; name: string }
-  | { type: 'remove'; name: string }
+export type ToastAction = { type: 'event'; event: ToastEvent } | { type: 'tick' } | { type: 'toggle'; name: string } | { type: 'remove'; name: string }
 
 /** Toasts keyed by endpoint name, in order of first appearance. */
 export function toastsReducer(toasts: Toast[], action: ToastAction): Toast[] {

@@ -4,11 +4,12 @@ import type { Session } from '../../api/auth.ts'
 import { countSessionKeys } from '../../api/queries.ts'
 import { AdminPasswordForm } from '../../components/AdminNotice.tsx'
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx'
-import { primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { Section } from '../../components/ui/Section.tsx'
 import { t, tCount } from '../../i18n/index.ts'
 import { userMessage } from '../../lib/errors.ts'
 import { removeCount, reopenCount, sendCount } from './api.ts'
 import { mayProcess, mayRemove, type CountSummary, type ReviewPage } from './logic.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 type Asking = 'draft' | 'process' | 'remove' | null
 
@@ -33,7 +34,17 @@ export function ProcessNotice({ session }: { session: Session }) {
  * Sending the count to Exact Online (a draft, or processed by an administrator), removing it,
  * and reopening one Exact refused. Sending and removing are asked about first.
  */
-export function CountActions({ count, session, totals, onRemoved }: { count: CountSummary; session: Session; totals: ReviewPage | null; onRemoved: () => void }) {
+export function CountActions({
+  count,
+  session,
+  totals,
+  onRemoved,
+}: {
+  count: CountSummary
+  session: Session
+  totals: ReviewPage | null
+  onRemoved: () => void
+}) {
   const queryClient = useQueryClient()
   const [asking, setAsking] = useState<Asking>(null)
   const admin = mayProcess(session)
@@ -60,19 +71,16 @@ export function CountActions({ count, session, totals, onRemoved }: { count: Cou
   // what Exact leaves as it is: the rows expected here that nobody counted
   const notCounted = totals && totals.notCounted > 0 ? <p className="text-slate-700">{tCount('counts.notCountedStays', totals.notCounted)}</p> : null
   return (
-    <section className={sectionClass} aria-labelledby="count-actions-title">
-      <h2 id="count-actions-title" className="text-lg font-semibold">
-        {t('counts.actionsTitle')}
-      </h2>
+    <Section title={t('counts.actionsTitle')} titleId="count-actions-title">
       {counting && (
         <>
           <div className="flex flex-wrap gap-2">
-            <button type="button" className={primaryButton} disabled={busy || empty} onClick={() => setAsking('draft')}>
+            <Button type="button" variant="primary" disabled={busy || empty} onClick={() => setAsking('draft')}>
               {t('counts.sendDraft')}
-            </button>
-            <button type="button" className={primaryButton} disabled={busy || empty || !admin} onClick={() => setAsking('process')}>
+            </Button>
+            <Button type="button" variant="primary" disabled={busy || empty || !admin} onClick={() => setAsking('process')}>
               {t('counts.process')}
-            </button>
+            </Button>
           </div>
           {empty && <p className="text-sm text-slate-600">{t('counts.nothingToSend')}</p>}
           <p className="text-sm text-slate-600">{t('counts.sendHelp')}</p>
@@ -81,13 +89,13 @@ export function CountActions({ count, session, totals, onRemoved }: { count: Cou
       )}
       <div className="flex flex-wrap gap-2">
         {count.status === 'refused' && (
-          <button type="button" className={primaryButton} disabled={busy} onClick={() => reopen.mutate()}>
+          <Button type="button" variant="primary" disabled={busy} onClick={() => reopen.mutate()}>
             {t('counts.reopen')}
-          </button>
+          </Button>
         )}
-        <button type="button" className={secondaryButton} disabled={busy} onClick={() => setAsking('remove')}>
+        <Button type="button" variant="secondary" disabled={busy} onClick={() => setAsking('remove')}>
           {t('counts.remove')}
-        </button>
+        </Button>
       </div>
       {error && (
         <p role="alert" className="text-sm text-red-700">
@@ -134,6 +142,6 @@ export function CountActions({ count, session, totals, onRemoved }: { count: Cou
           }}
         />
       )}
-    </section>
+    </Section>
   )
 }

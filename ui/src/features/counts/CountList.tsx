@@ -2,16 +2,16 @@ import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Link } from 'react-router'
 import type { Session } from '../../api/auth.ts'
-import { countSessionKeys } from '../../api/queries.ts'
-import { primaryButton, sectionClass } from '../../components/formStyles.ts'
+import { Section } from '../../components/ui/Section.tsx'
 import { t, tCount } from '../../i18n/index.ts'
 import { withDivision } from '../../lib/access.ts'
 import { formatServerTime } from '../../lib/dateTime.ts'
 import { userMessage } from '../../lib/errors.ts'
-import { fetchCounts } from './api.ts'
+import { countsQuery } from './api.ts'
 import { splitCounts, scopeName, type CountSummary } from './logic.ts'
 import { NewCount } from './NewCount.tsx'
 import { StatusBadge } from './StatusBadge.tsx'
+import { Button } from '../../components/ui/Button.tsx'
 
 /** A count's address: this screen with its id, so the link opens it (and a reload keeps it). */
 export const countHref = (session: Session, id: string) => `${withDivision('/counts', session)}&id=${encodeURIComponent(id)}`
@@ -20,7 +20,10 @@ function CountItem({ count, session }: { count: CountSummary; session: Session }
   return (
     <li className="flex flex-col gap-1 p-3" data-testid="count-item">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <Link to={countHref(session, count.id)} className="inline-flex min-h-11 items-center font-semibold text-sky-800 underline-offset-2 hover:underline focus:ring-2 focus:ring-sky-600 focus:outline-none">
+        <Link
+          to={countHref(session, count.id)}
+          className="inline-flex min-h-11 items-center font-semibold text-sky-800 underline-offset-2 hover:underline focus:ring-2 focus:ring-sky-600 focus:outline-none"
+        >
           {scopeName(count.scope)}
         </Link>
         <StatusBadge status={count.status} />
@@ -36,10 +39,7 @@ function CountItem({ count, session }: { count: CountSummary; session: Session }
 
 function Group({ title, id, counts, empty, session }: { title: string; id: string; counts: CountSummary[]; empty: string; session: Session }) {
   return (
-    <section className={sectionClass} aria-labelledby={id}>
-      <h2 id={id} className="text-lg font-semibold">
-        {title}
-      </h2>
+    <Section title={title} titleId={id}>
       {counts.length === 0 ? (
         <p className="text-slate-600">{empty}</p>
       ) : (
@@ -49,7 +49,7 @@ function Group({ title, id, counts, empty, session }: { title: string; id: strin
           ))}
         </ul>
       )}
-    </section>
+    </Section>
   )
 }
 
@@ -57,8 +57,7 @@ function Group({ title, id, counts, empty, session }: { title: string; id: strin
 export function CountList({ session, onStarted }: { session: Session; onStarted: (id: string) => void }) {
   const [starting, setStarting] = useState(false)
   const counts = useQuery({
-    queryKey: countSessionKeys.list(session.division),
-    queryFn: fetchCounts,
+    ...countsQuery(session.division),
     // a count on its way to Exact Online shows where it got
     refetchInterval: (q) => (q.state.data?.counts.some((c) => c.status === 'sending') ? 3_000 : false),
   })
@@ -68,9 +67,9 @@ export function CountList({ session, onStarted }: { session: Session; onStarted:
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold text-sky-900">{t('counts.title')}</h1>
         {!starting && (
-          <button type="button" className={primaryButton} onClick={() => setStarting(true)}>
+          <Button type="button" variant="primary" onClick={() => setStarting(true)}>
             {t('counts.new')}
-          </button>
+          </Button>
         )}
       </div>
       {starting && <NewCount onStarted={onStarted} onCancel={() => setStarting(false)} />}

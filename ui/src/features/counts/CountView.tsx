@@ -3,14 +3,13 @@ import { useState } from 'react'
 import { Link } from 'react-router'
 import type { Session } from '../../api/auth.ts'
 import { isApiError } from '../../api/client.ts'
-import { countSessionKeys } from '../../api/queries.ts'
-import { sectionClass } from '../../components/formStyles.ts'
+import { sectionClass } from '../../components/ui/Section.tsx'
 import { LoadingScreen } from '../../components/LoadingScreen.tsx'
 import { t, tCount } from '../../i18n/index.ts'
 import { withDivision } from '../../lib/access.ts'
 import { formatServerTime } from '../../lib/dateTime.ts'
 import { userMessage } from '../../lib/errors.ts'
-import { fetchCount } from './api.ts'
+import { countQuery } from './api.ts'
 import { CountActions } from './CountActions.tsx'
 import { CountedLines } from './CountedLines.tsx'
 import { CountingPanel, type Note } from './CountingPanel.tsx'
@@ -20,7 +19,10 @@ import { StatusBadge } from './StatusBadge.tsx'
 
 function BackLink({ session }: { session: Session }) {
   return (
-    <Link to={withDivision('/counts', session)} className="inline-flex min-h-11 w-fit items-center text-sm text-sky-800 underline-offset-2 hover:underline focus:ring-2 focus:ring-sky-600 focus:outline-none">
+    <Link
+      to={withDivision('/counts', session)}
+      className="inline-flex min-h-11 w-fit items-center text-sm text-sky-800 underline-offset-2 hover:underline focus:ring-2 focus:ring-sky-600 focus:outline-none"
+    >
       ← {t('counts.back')}
     </Link>
   )
@@ -28,7 +30,8 @@ function BackLink({ session }: { session: Session }) {
 
 /** Where the count stands, in a sentence: on its way, a draft, processed, or refused with Exact's words. */
 function StatusLine({ count }: { count: CountSummary }) {
-  const look = count.status === 'refused' ? 'bg-red-50 text-red-900' : count.status === 'processed' ? 'bg-emerald-50 text-emerald-900' : 'bg-slate-50 text-slate-800'
+  const look =
+    count.status === 'refused' ? 'bg-red-50 text-red-900' : count.status === 'processed' ? 'bg-emerald-50 text-emerald-900' : 'bg-slate-50 text-slate-800'
   return (
     <div role="status" className={`flex flex-col gap-1 rounded p-3 ${look}`} data-testid="count-status" data-status={count.status}>
       <p>{count.status === 'counting' ? tCount('counts.explain.counting', count.lineCount) : t(`counts.explain.${count.status}`)}</p>
@@ -42,8 +45,7 @@ export function CountView({ id, session, onClosed }: { id: string; session: Sess
   const [note, setNote] = useState<Note | null>(null)
   const [totals, setTotals] = useState<ReviewPage | null>(null)
   const count = useQuery({
-    queryKey: countSessionKeys.one(id),
-    queryFn: () => fetchCount(id),
+    ...countQuery(id),
     // lines other counters add come in now and then; a count on its way shows where it got
     refetchInterval: (q) => pollMs(q.state.data?.status),
   })

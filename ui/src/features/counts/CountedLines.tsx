@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { countSessionKeys } from '../../api/queries.ts'
-import { secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { Section } from '../../components/ui/Section.tsx'
 import { t, tCount } from '../../i18n/index.ts'
 import { formatServerTime } from '../../lib/dateTime.ts'
 import { userMessage } from '../../lib/errors.ts'
@@ -8,6 +8,7 @@ import { formatQty } from '../../lib/quantity.ts'
 import { removeLine } from './api.ts'
 import type { Note } from './CountingPanel.tsx'
 import { LINES_SHOWN, newestFirst, type CountLine, type CountSummary } from './logic.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 const placeOf = (l: CountLine) => (l.locationCode ? t('counts.at', { location: l.locationCode }) : '')
 
@@ -29,10 +30,14 @@ export function CountedLines({ count, onNote }: { count: CountSummary; onNote: (
     onError: (e) => onNote({ ok: false, text: userMessage(e) }),
   })
   return (
-    <section className={sectionClass} aria-labelledby="counted-title">
-      <h2 id="counted-title" className="text-lg font-semibold">
-        {t('counts.countedTitle')} <span className="font-normal text-slate-600">({tCount('counts.lines', lines.length)})</span>
-      </h2>
+    <Section
+      title={
+        <>
+          {t('counts.countedTitle')} <span className="font-normal text-slate-600">({tCount('counts.lines', lines.length)})</span>
+        </>
+      }
+      titleId="counted-title"
+    >
       {lines.length === 0 ? (
         <p className="text-slate-600">{t('counts.noLines')}</p>
       ) : (
@@ -49,21 +54,21 @@ export function CountedLines({ count, onNote }: { count: CountSummary; onNote: (
                 <span className="text-xs text-slate-500">{t('counts.countedBy', { name: l.countedBy, when: formatServerTime(l.countedMs) })}</span>
               </span>
               {count.status === 'counting' && (
-                <button
+                <Button
                   type="button"
-                  className={secondaryButton}
+                  variant="secondary"
                   disabled={remove.isPending}
                   aria-label={t('counts.removeLine', { code: l.itemCode, at: placeOf(l) })}
                   onClick={() => remove.mutate(l)}
                 >
                   {t('counts.removeShort')}
-                </button>
+                </Button>
               )}
             </li>
           ))}
         </ul>
       )}
       {lines.length > LINES_SHOWN && <p className="text-sm text-slate-600">{t('counts.latestOnly', { shown: LINES_SHOWN, total: lines.length })}</p>}
-    </section>
+    </Section>
   )
 }

@@ -1,21 +1,34 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { isApiError } from '../../api/client.ts'
-import { liveGet } from '../../api/db.ts'
-import { countSessionKeys, liveKeys, useDivision } from '../../api/queries.ts'
+import { liveListQuery } from '../../api/db.ts'
+import { countSessionKeys, useDivision } from '../../api/queries.ts'
 import { LIVE_LIST_RETRY } from '../../api/queryClient.ts'
 import { AsOf } from '../../components/AsOf.tsx'
-import { inputClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { Field } from '../../components/ui/Field.tsx'
+import { Section } from '../../components/ui/Section.tsx'
 import { t } from '../../i18n/index.ts'
 import { userMessage } from '../../lib/errors.ts'
 import { formatQty, fractionsAllowed, parseQuantity } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
-import { QuantityField } from '../scanning/fields.tsx'
-import type { FoundItem } from '../transfers/api.ts'
-import { ItemPicker } from '../transfers/ItemPicker.tsx'
-import { addLine, fetchCount } from './api.ts'
-import { ChoiceOptions, Field } from './Field.tsx'
-import { choosesLocation, isConflict, lineAt, lineLocation, quantityError, type CountLine, type CountSummary, type LineBody, type StorageLocation } from './logic.ts'
+import { QuantityField } from '../../components/scanFields.tsx'
+import type { FoundItem } from '../../api/items.ts'
+import { ItemPicker } from '../../components/ItemPicker.tsx'
+import { addLine, countQuery } from './api.ts'
+import { ChoiceOptions } from './ChoiceOptions.tsx'
+import { Select } from '../../components/ui/Select.tsx'
+import {
+  choosesLocation,
+  isConflict,
+  lineAt,
+  lineLocation,
+  quantityError,
+  type CountLine,
+  type CountSummary,
+  type LineBody,
+  type StorageLocation,
+} from './logic.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 export const SCAN_ID = 'count-scan'
 const QTY_ID = 'count-line-qty'
@@ -68,8 +81,7 @@ export function CountingPanel({ count, onNote, note }: { count: CountSummary; no
   const [conflict, setConflict] = useState<Conflict | null>(null)
 
   const locations = useQuery({
-    queryKey: liveKeys.list('storageLocations', division),
-    queryFn: () => liveGet<StorageLocation>('storageLocations'),
+    ...liveListQuery<StorageLocation>('storageLocations', division),
     enabled: scope.usesLocations,
     ...LIVE_LIST_RETRY,
   })
@@ -107,14 +119,19 @@ export function CountingPanel({ count, onNote, note }: { count: CountSummary; no
         // another counter's line may not be here yet: the count is read again for its quantity and who counted it
         let lines = count.lines
         try {
-          lines = (await queryClient.fetchQuery({ queryKey: countSessionKeys.one(count.id), queryFn: () => fetchCount(count.id), staleTime: 0 })).lines
+          lines = (await queryClient.fetchQuery({ ...countQuery(count.id), staleTime: 0 })).lines
         } catch {
           // the lines this screen has: the question is the server's then
         }
         const earlier = lineAt(lines, sent.body.item, scope.kind === 'location' ? (scope.location ?? null) : (sent.body.location ?? null))
         // asked in the user's language when the earlier line is known (the server says it in English)
         const question = earlier
-          ? t('counts.conflict', { code: earlier.itemCode, at: earlier.locationCode ? t('counts.at', { location: earlier.locationCode }) : '', quantity: formatQty(earlier.quantity), name: earlier.countedBy })
+          ? t('counts.conflict', {
+              code: earlier.itemCode,
+              at: earlier.locationCode ? t('counts.at', { location: earlier.locationCode }) : '',
+              quantity: formatQty(earlier.quantity),
+              name: earlier.countedBy,
+            })
           : userMessage(e)
         setConflict({ ...sent, earlier, question })
       } else {
@@ -157,25 +174,23 @@ export function CountingPanel({ count, onNote, note }: { count: CountSummary; no
   const earlier = conflict?.earlier
   const listError = locations.error ?? locations.failureReason
   return (
-    <section className={sectionClass} aria-labelledby="counting-title">
-      <h2 id="counting-title" className="text-lg font-semibold">
-        {t('counts.countingTitle')}
-      </h2>
+    <Section title={t('counts.countingTitle')} titleId="counting-title">
       {scope.kind === 'location' && <p className="text-slate-700">{t('counts.allAt', { location: scope.locationCode ?? '' })}</p>}
       {choosesLocation(scope) && (
         <Field id="count-location" label={t('counts.location')}>
-          <select
-            id="count-location"
-            className={inputClass}
-            value={chosen ? location : ''}
-            onChange={(e) => {
-              setLocation(e.target.value)
-              setConflict(null)
-            }}
-            aria-invalid={tried && needsLocation}
-          >
-            <ChoiceOptions rows={here} pending={locations.isPending} prompt={t('counts.chooseLocation')} />
-          </select>
+          {(control) => (
+            <Select
+              {...control}
+              value={chosen ? location : ''}
+              onChange={(e) => {
+                setLocation(e.target.value)
+                setConflict(null)
+              }}
+              aria-invalid={tried && needsLocation}
+            >
+              <ChoiceOptions rows={here} pending={locations.isPending} prompt={t('counts.chooseLocation')} />
+            </Select>
+          )}
         </Field>
       )}
       {scope.usesLocations && <AsOf asOf={locations.data?.asOf} compact />}
@@ -221,32 +236,42 @@ export function CountingPanel({ count, onNote, note }: { count: CountSummary; no
             </p>
           )}
           {/* while the question is open it is answered first (editing the quantity sets it aside) */}
-          <button type="submit" className={primaryButton} disabled={add.isPending || !!conflict}>
+          <Button type="submit" variant="primary" disabled={add.isPending || !!conflict}>
             {add.isPending ? t('counts.adding') : t('counts.add')}
-          </button>
+          </Button>
         </form>
       )}
       {conflict && (
         <div role="alert" className="flex flex-col gap-3 rounded border border-amber-300 bg-amber-50 p-3 text-amber-950" data-testid="count-conflict">
           <p>{conflict.question}</p>
           <div className="flex flex-wrap gap-2">
-            <button
+            <Button
               type="button"
-              className={secondaryButton}
+              variant="secondary"
               onClick={() => {
                 setConflict(null)
                 setItem(null)
                 setQty('')
                 setTried(false)
-                onNote({ ok: true, text: earlier ? t('counts.kept', { quantity: formatQty(earlier.quantity), code: conflict.item.Code }) : t('counts.keptEarlier', { code: conflict.item.Code }) })
+                onNote({
+                  ok: true,
+                  text: earlier
+                    ? t('counts.kept', { quantity: formatQty(earlier.quantity), code: conflict.item.Code })
+                    : t('counts.keptEarlier', { code: conflict.item.Code }),
+                })
                 document.getElementById(SCAN_ID)?.focus()
               }}
             >
               {earlier ? t('counts.keep', { quantity: formatQty(earlier.quantity) }) : t('counts.keepEarlier')}
-            </button>
-            <button type="button" className={primaryButton} disabled={add.isPending} onClick={() => add.mutate({ body: { ...conflict.body, replace: true }, item: conflict.item, locationCode: conflict.locationCode })}>
+            </Button>
+            <Button
+              type="button"
+              variant="primary"
+              disabled={add.isPending}
+              onClick={() => add.mutate({ body: { ...conflict.body, replace: true }, item: conflict.item, locationCode: conflict.locationCode })}
+            >
               {t('counts.use', { quantity: formatQty(conflict.body.quantity) })}
-            </button>
+            </Button>
           </div>
         </div>
       )}
@@ -260,6 +285,6 @@ export function CountingPanel({ count, onNote, note }: { count: CountSummary; no
             {note.text}
           </p>
         ))}
-    </section>
+    </Section>
   )
 }

@@ -18,7 +18,12 @@ function summary(over: Partial<CountSummary>): CountSummary {
   return countSummary({ scope: countScope({ warehouse: 'w2', warehouseCode: '2', usesLocations: false }), lineCount: 0, ...over })
 }
 
-const STARTED = summary({ id: 'new-1', description: 'Rack A, Friday', scope: { kind: 'location', warehouse: 'w1', warehouseCode: '1', usesLocations: true, location: 'loc-a', locationCode: 'A-01' }, lines: [] })
+const STARTED = summary({
+  id: 'new-1',
+  description: 'Rack A, Friday',
+  scope: { kind: 'location', warehouse: 'w1', warehouseCode: '1', usesLocations: true, location: 'loc-a', locationCode: 'A-01' },
+  lines: [],
+})
 
 function serve(counts: CountSummary[]) {
   const started: unknown[] = []
@@ -32,7 +37,8 @@ function serve(counts: CountSummary[]) {
       }
       if (url === '/api/v1/counts') return json({ counts })
       if (url === '/api/v1/counts/new-1') return json(STARTED)
-      if (url.startsWith('/api/v1/counts/new-1/review')) return json({ total: 0, counted: 0, notCounted: 0, differences: 0, valueDifference: 0, matching: 0, offset: 0, rows: [] })
+      if (url.startsWith('/api/v1/counts/new-1/review'))
+        return json({ total: 0, counted: 0, notCounted: 0, differences: 0, valueDifference: 0, matching: 0, offset: 0, rows: [] })
       if (url === '/api/v1/exact/live/warehouses') return json([W2, W1])
       if (url === '/api/v1/exact/live/storageLocations') return json([LOC])
       return json({ error: { code: 'not_found', message: 'No such count: it was removed, or it is another organization’s' } }, 404)
@@ -73,7 +79,12 @@ describe('the Counts screen', () => {
     serve([
       summary({ id: 'a', status: 'processed', lineCount: 12, mode: 'process' }),
       summary({ id: 'b', status: 'refused', error: 'Artikel geblokkeerd', lineCount: 3, description: 'Yard, Monday' }),
-      summary({ id: 'c', status: 'counting', lineCount: 1, scope: { kind: 'itemGroup', warehouse: 'w1', warehouseCode: '1', usesLocations: true, itemGroup: 'g', itemGroupCode: 'PLAAT' } }),
+      summary({
+        id: 'c',
+        status: 'counting',
+        lineCount: 1,
+        scope: { kind: 'itemGroup', warehouse: 'w1', warehouseCode: '1', usesLocations: true, itemGroup: 'g', itemGroupCode: 'PLAAT' },
+      }),
     ])
     show(`/counts?division=${S.division}`)
     const open = within(await screen.findByRole('region', { name: 'Open counts' }))
@@ -104,7 +115,9 @@ describe('the Counts screen', () => {
     fireEvent.change(screen.getByLabelText('Description (optional)'), { target: { value: 'Rack A, Friday' } })
     fireEvent.click(screen.getByRole('button', { name: 'Start count' }))
     await screen.findByRole('heading', { name: 'Location A-01 in warehouse 1' })
-    expect(started).toEqual([{ kind: 'location', warehouse: 'w1', warehouseCode: '1', usesLocations: true, description: 'Rack A, Friday', location: 'loc-a', locationCode: 'A-01' }])
+    expect(started).toEqual([
+      { kind: 'location', warehouse: 'w1', warehouseCode: '1', usesLocations: true, description: 'Rack A, Friday', location: 'loc-a', locationCode: 'A-01' },
+    ])
     expect(screen.getByTestId('where').textContent).toBe(`/counts?division=${S.division}&id=new-1`)
     // a new count is counted at once: the panel is there
     expect(screen.getByRole('region', { name: 'Count' })).toBeTruthy()

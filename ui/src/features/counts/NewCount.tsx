@@ -1,19 +1,22 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { liveGet, type LiveRow } from '../../api/db.ts'
-import { countSessionKeys, liveKeys, useDivision } from '../../api/queries.ts'
+import { liveListQuery, type LiveRow } from '../../api/db.ts'
+import { countSessionKeys, useDivision } from '../../api/queries.ts'
 import { LIVE_LIST_RETRY } from '../../api/queryClient.ts'
 import { AsOf } from '../../components/AsOf.tsx'
-import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { Field, inputClass, labelClass } from '../../components/ui/Field.tsx'
+import { Section } from '../../components/ui/Section.tsx'
 import { t } from '../../i18n/index.ts'
 import { userMessage } from '../../lib/errors.ts'
-import type { FoundItem } from '../transfers/api.ts'
-import { ItemPicker } from '../transfers/ItemPicker.tsx'
-import type { WarehouseRow } from '../transfers/logic.ts'
-import { trackingOf } from '../tracking/logic.ts'
+import type { FoundItem } from '../../api/items.ts'
+import { ItemPicker } from '../../components/ItemPicker.tsx'
+import type { WarehouseRef } from '../../lib/places.ts'
+import { trackingOf } from '../../lib/tracking.ts'
 import { startCount } from './api.ts'
-import { ChoiceOptions, Field } from './Field.tsx'
+import { ChoiceOptions } from './ChoiceOptions.tsx'
+import { Select } from '../../components/ui/Select.tsx'
 import { kindsFor, startBody, startError, usesLocations, type ScopeKind, type StorageLocation } from './logic.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 const byCode = <T extends { Code: string | null }>(rows: readonly T[]) =>
   [...rows].sort((a, b) => (a.Code ?? '').localeCompare(b.Code ?? '', undefined, { numeric: true }))
@@ -33,14 +36,17 @@ export function NewCount({ onStarted, onCancel }: { onStarted: (id: string) => v
   const [description, setDescription] = useState('')
   const [tried, setTried] = useState(false)
 
-  const warehouses = useQuery({ queryKey: liveKeys.list('warehouses', division), queryFn: () => liveGet<WarehouseRow>('warehouses'), ...LIVE_LIST_RETRY })
+  const warehouses = useQuery({ ...liveListQuery<WarehouseRef>('warehouses', division), ...LIVE_LIST_RETRY })
   const locations = useQuery({
-    queryKey: liveKeys.list('storageLocations', division),
-    queryFn: () => liveGet<StorageLocation>('storageLocations'),
+    ...liveListQuery<StorageLocation>('storageLocations', division),
     enabled: kind === 'location',
     ...LIVE_LIST_RETRY,
   })
-  const groups = useQuery({ queryKey: liveKeys.list('itemGroups', division), queryFn: () => liveGet<LiveRow>('itemGroups'), enabled: kind === 'itemGroup', ...LIVE_LIST_RETRY })
+  const groups = useQuery({
+    ...liveListQuery<LiveRow>('itemGroups', division),
+    enabled: kind === 'itemGroup',
+    ...LIVE_LIST_RETRY,
+  })
 
   // a location count is of a warehouse that keeps storage locations: only those are offered for it
   const offered = byCode((warehouses.data?.rows ?? []).filter((w) => kind !== 'location' || usesLocations(w)))
@@ -82,46 +88,50 @@ export function NewCount({ onStarted, onCancel }: { onStarted: (id: string) => v
 
   const listError = warehouses.error ?? warehouses.failureReason ?? locations.error ?? locations.failureReason ?? groups.error ?? groups.failureReason
   return (
-    <section className={sectionClass} aria-labelledby="new-count-title">
-      <h2 id="new-count-title" className="text-lg font-semibold">
-        {t('counts.newTitle')}
-      </h2>
+    <Section title={t('counts.newTitle')} titleId="new-count-title">
       <Field id="count-kind" label={t('counts.kind')}>
-        <select id="count-kind" className={inputClass} value={kind} onChange={(e) => chooseKind(e.target.value as ScopeKind)} name="kind">
-          {kindsFor(warehouse).map((k) => (
-            <option key={k} value={k}>
-              {t(`counts.kind.${k}`)}
-            </option>
-          ))}
-        </select>
+        {(control) => (
+          <Select {...control} value={kind} onChange={(e) => chooseKind(e.target.value as ScopeKind)} name="kind">
+            {kindsFor(warehouse).map((k) => (
+              <option key={k} value={k}>
+                {t(`counts.kind.${k}`)}
+              </option>
+            ))}
+          </Select>
+        )}
       </Field>
       <Field id="count-warehouse" label={t('counts.warehouse')}>
-        <select
-          id="count-warehouse"
-          className={inputClass}
-          value={warehouseId}
-          onChange={(e) => {
-            setWarehouseId(e.target.value)
-            setLocationId('')
-          }}
-          name="warehouse"
-        >
-          <ChoiceOptions rows={offered} pending={warehouses.isPending} prompt={t('counts.chooseWarehouse')} />
-        </select>
+        {(control) => (
+          <Select
+            {...control}
+            value={warehouseId}
+            onChange={(e) => {
+              setWarehouseId(e.target.value)
+              setLocationId('')
+            }}
+            name="warehouse"
+          >
+            <ChoiceOptions rows={offered} pending={warehouses.isPending} prompt={t('counts.chooseWarehouse')} />
+          </Select>
+        )}
       </Field>
       {kind === 'location' && <p className="text-sm text-slate-600">{t('counts.locationWarehousesOnly')}</p>}
       {kind === 'location' && warehouse && (
         <Field id="count-new-location" label={t('counts.location')}>
-          <select id="count-new-location" className={inputClass} value={locationId} onChange={(e) => setLocationId(e.target.value)} name="location">
-            <ChoiceOptions rows={here} pending={locations.isPending} prompt={t('counts.chooseLocation')} />
-          </select>
+          {(control) => (
+            <Select {...control} value={locationId} onChange={(e) => setLocationId(e.target.value)} name="location">
+              <ChoiceOptions rows={here} pending={locations.isPending} prompt={t('counts.chooseLocation')} />
+            </Select>
+          )}
         </Field>
       )}
       {kind === 'itemGroup' && (
         <Field id="count-group" label={t('counts.itemGroup')}>
-          <select id="count-group" className={inputClass} value={groupId} onChange={(e) => setGroupId(e.target.value)} name="itemGroup">
-            <ChoiceOptions rows={groupRows} pending={groups.isPending} prompt={t('counts.chooseGroup')} />
-          </select>
+          {(control) => (
+            <Select {...control} value={groupId} onChange={(e) => setGroupId(e.target.value)} name="itemGroup">
+              <ChoiceOptions rows={groupRows} pending={groups.isPending} prompt={t('counts.chooseGroup')} />
+            </Select>
+          )}
         </Field>
       )}
       {kind === 'items' && (
@@ -140,14 +150,14 @@ export function NewCount({ onStarted, onCancel }: { onStarted: (id: string) => v
                     <span className="font-mono text-sm font-semibold">{i.Code}</span>
                     <span className="truncate text-sm text-slate-700">{i.Description}</span>
                   </span>
-                  <button
+                  <Button
                     type="button"
-                    className={secondaryButton}
+                    variant="secondary"
                     aria-label={t('counts.takeOff', { code: i.Code })}
                     onClick={() => setItems((list) => list.filter((x) => x !== i))}
                   >
                     {t('counts.takeOffShort')}
-                  </button>
+                  </Button>
                 </li>
               ))}
             </ul>
@@ -165,7 +175,14 @@ export function NewCount({ onStarted, onCancel }: { onStarted: (id: string) => v
       >
         <label className={labelClass}>
           {t('counts.description')}
-          <input className={inputClass} name="description" value={description} maxLength={200} onChange={(e) => setDescription(e.target.value)} placeholder={t('counts.descriptionPlaceholder')} />
+          <input
+            className={inputClass}
+            name="description"
+            value={description}
+            maxLength={200}
+            onChange={(e) => setDescription(e.target.value)}
+            placeholder={t('counts.descriptionPlaceholder')}
+          />
         </label>
         <AsOf asOf={warehouses.data?.asOf} compact />
         {listError && (
@@ -184,14 +201,14 @@ export function NewCount({ onStarted, onCancel }: { onStarted: (id: string) => v
           </p>
         )}
         <div className="flex flex-wrap gap-2">
-          <button type="submit" className={primaryButton} disabled={start.isPending}>
+          <Button type="submit" variant="primary" disabled={start.isPending}>
             {start.isPending ? t('counts.starting') : t('counts.start')}
-          </button>
-          <button type="button" className={secondaryButton} onClick={onCancel}>
+          </Button>
+          <Button type="button" variant="secondary" onClick={onCancel}>
             {t('counts.cancel')}
-          </button>
+          </Button>
         </div>
       </form>
-    </section>
+    </Section>
   )
 }

@@ -1,7 +1,7 @@
 import { keepPreviousData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
 import { countSessionKeys } from '../../api/queries.ts'
-import { secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { Section } from '../../components/ui/Section.tsx'
 import { locale, t, type MessageKey } from '../../i18n/index.ts'
 import { formatServerTime } from '../../lib/dateTime.ts'
 import { userMessage } from '../../lib/errors.ts'
@@ -10,6 +10,7 @@ import { useIsWide } from '../../lib/media.ts'
 import { formatQty } from '../../lib/quantity.ts'
 import { fetchReview } from './api.ts'
 import { formatDifference, nextOffset, REVIEW_FILTERS, reviewStamp, type CountSummary, type ReviewFilter, type ReviewPage, type ReviewRow } from './logic.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 const FILTER_LABEL: Record<ReviewFilter, MessageKey> = {
   all: 'counts.filter.all',
@@ -154,10 +155,7 @@ export function Review({ count, onTotals }: { count: CountSummary; onTotals?: (p
   }, [last, onTotals])
   const rows = pages.flatMap((p) => p.rows)
   return (
-    <section className={sectionClass} aria-labelledby="review-title">
-      <h2 id="review-title" className="text-lg font-semibold">
-        {t('counts.reviewTitle')}
-      </h2>
+    <Section title={t('counts.reviewTitle')} titleId="review-title">
       {review.error && (
         <p role="alert" className="text-sm text-red-700">
           {t('counts.reviewError', { message: userMessage(review.error) })}
@@ -192,14 +190,14 @@ export function Review({ count, onTotals }: { count: CountSummary; onTotals?: (p
                 {t('counts.showing', { shown: rows.length, total: last.matching })}
               </p>
               {review.hasNextPage && (
-                <button type="button" className={secondaryButton} disabled={review.isFetchingNextPage} onClick={() => void review.fetchNextPage()}>
+                <Button type="button" variant="secondary" disabled={review.isFetchingNextPage} onClick={() => void review.fetchNextPage()}>
                   {review.isFetchingNextPage ? t('counts.reviewLoading') : t('counts.showMore')}
-                </button>
+                </Button>
               )}
             </div>
           </>
         )
       )}
-    </section>
+    </Section>
   )
 }

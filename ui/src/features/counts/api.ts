@@ -1,11 +1,19 @@
 // The Counts screen's calls: count sessions live on this server (so counting goes on while Exact
 // Online cannot be reached); only sending one waits for Exact, in the server's outbox.
+import { queryOptions } from '@tanstack/react-query'
 import { call } from '../../api/contract.ts'
+import { countSessionKeys } from '../../api/queries.ts'
 import { REVIEW_PAGE, type LineBody, type ReviewFilter, type StartBody } from './logic.ts'
 
 export const fetchCounts = () => call('get', '/counts')
 
 export const fetchCount = (id: string) => call('get', '/counts/{id}', { params: { id } })
+
+// The list and one count are read by more than one part of the screen (the list, the count's view,
+// the counting panel before a line replaces another): one key each, written here.
+export const countsQuery = (division: number) => queryOptions({ queryKey: countSessionKeys.list(division), queryFn: fetchCounts })
+
+export const countQuery = (id: string) => queryOptions({ queryKey: countSessionKeys.one(id), queryFn: () => fetchCount(id) })
 
 export const startCount = (body: StartBody) => call('post', '/counts', { body })
 

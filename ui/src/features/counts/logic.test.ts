@@ -26,7 +26,13 @@ import {
 afterEach(() => setLanguage('en', false))
 
 const W1 = '0BADC0DE-0000-4000-8000-000000000008'
-const scope = (over: Partial<CountScope> = {}): CountScope => ({ kind: 'warehouse', warehouse: W1.toLowerCase(), warehouseCode: '1', usesLocations: true, ...over })
+const scope = (over: Partial<CountScope> = {}): CountScope => ({
+  kind: 'warehouse',
+  warehouse: W1.toLowerCase(),
+  warehouseCode: '1',
+  usesLocations: true,
+  ...over,
+})
 
 const count = (over: Partial<CountSummary> = {}): CountSummary => countSummary({ scope: scope(), lineCount: 0, ...over })
 const line = countLine

@@ -6,7 +6,7 @@ import { isApiError } from '../../api/client.ts'
 import type { BodyOf, Schema } from '../../api/contract.ts'
 import { t, tCount, type MessageKey } from '../../i18n/index.ts'
 import { fitsUnit, formatQty, parseQuantity } from '../../lib/quantity.ts'
-import type { WarehouseRow } from '../transfers/logic.ts'
+import type { WarehouseRef } from '../../lib/places.ts'
 
 export type CountSummary = Schema<'CountSummary'>
 export type CountLine = Schema<'CountLine'>
@@ -59,10 +59,10 @@ export function scopeName(scope: CountScope): string {
 }
 
 /** Whether a warehouse keeps its stock in storage locations; an unknown flag (an older copy) means it does. */
-export const usesLocations = (w: Pick<WarehouseRow, 'UseStorageLocations'>) => !(w.UseStorageLocations === 0 || w.UseStorageLocations === false)
+export const usesLocations = (w: Pick<WarehouseRef, 'UseStorageLocations'>) => !(w.UseStorageLocations === 0 || w.UseStorageLocations === false)
 
 /** The kinds of count a warehouse offers: a location only where it keeps storage locations. */
-export const kindsFor = (w: Pick<WarehouseRow, 'UseStorageLocations'> | undefined): readonly ScopeKind[] =>
+export const kindsFor = (w: Pick<WarehouseRef, 'UseStorageLocations'> | undefined): readonly ScopeKind[] =>
   !w || usesLocations(w) ? KINDS : KINDS.filter((k) => k !== 'location')
 
 /** A storage location as the live list gives it. */
@@ -81,7 +81,7 @@ export interface Named {
 
 export interface StartForm {
   kind: ScopeKind
-  warehouse?: WarehouseRow
+  warehouse?: WarehouseRef
   location?: Named
   itemGroup?: Named
   items: readonly Named[]

@@ -129,7 +129,8 @@ export const en = {
   'counts.actionsTitle': 'Send or remove',
   'counts.sendDraft': 'Send as draft to Exact Online',
   'counts.process': 'Process in Exact Online',
-  'counts.sendHelp': 'Once sent, the count takes no more lines. A draft is processed in Exact Online by someone with the right; processing makes the counted quantities the stock at once.',
+  'counts.sendHelp':
+    'Once sent, the count takes no more lines. A draft is processed in Exact Online by someone with the right; processing makes the counted quantities the stock at once.',
   'counts.nothingToSend': 'Count a line first: an empty count cannot be sent.',
   'counts.processAdminOnly': 'Only an administrator can process a count in Exact Online. Send it as a draft, and someone with the right processes it there.',
   'counts.confirmDraft.one': 'Send this count of {count} line to Exact Online as a draft? Counting ends.',
@@ -277,7 +278,8 @@ export const nl: Record<keyof typeof en, string> = {
   'counts.actionsTitle': 'Versturen of verwijderen',
   'counts.sendDraft': 'Als concept naar Exact Online sturen',
   'counts.process': 'Verwerken in Exact Online',
-  'counts.sendHelp': 'Na het versturen neemt de telling geen regels meer aan. Een concept wordt in Exact Online verwerkt door iemand met het recht; verwerken maakt de getelde aantallen direct de voorraad.',
+  'counts.sendHelp':
+    'Na het versturen neemt de telling geen regels meer aan. Een concept wordt in Exact Online verwerkt door iemand met het recht; verwerken maakt de getelde aantallen direct de voorraad.',
   'counts.nothingToSend': 'Tel eerst een regel: een lege telling kan niet worden verstuurd.',
   'counts.processAdminOnly': 'Alleen een beheerder kan een telling in Exact Online verwerken. Stuur haar als concept; iemand met het recht verwerkt haar daar.',
   'counts.confirmDraft.one': 'Deze telling van {count} regel als concept naar Exact Online sturen? Het tellen stopt.',

@@ -1,7 +1,8 @@
 import { useState } from 'react'
 import { saveHours, type Employee, type ShopOrderRef, type StepRef } from './api.ts'
 import type { WriteOutcome } from '../../api/writes.ts'
-import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { inputClass, labelClass } from '../../components/ui/Field.tsx'
+import { Section } from '../../components/ui/Section.tsx'
 import { WriteStatus } from '../../components/WriteStatus.tsx'
 import { t } from '../../i18n/index.ts'
 import { employeeNames, hoursError, type Activity, type HourEntry } from './logic.ts'
@@ -9,6 +10,8 @@ import { parseQuantity } from '../../lib/quantity.ts'
 import { ActivityChoice } from './ActivityChoice.tsx'
 import { StepPicker, type Picked } from './StepPicker.tsx'
 import { userMessage } from '../../lib/errors.ts'
+import { Button } from '../../components/ui/Button.tsx'
+import { Select } from '../../components/ui/Select.tsx'
 
 export interface Editing {
   entry: HourEntry | null
@@ -69,15 +72,16 @@ export function HourForm({ employees, editing, onSaved, onClose }: { employees: 
   }
 
   return (
-    <section className={sectionClass} aria-labelledby="hour-form-title" data-testid="hour-form">
-      <div className="flex items-center justify-between gap-2">
-        <h2 id="hour-form-title" className="text-lg font-semibold">
-          {e ? t('hours.editTitle') : t('hours.addTitle')}
-        </h2>
-        <button type="button" className={secondaryButton} onClick={onClose}>
+    <Section
+      title={e ? t('hours.editTitle') : t('hours.addTitle')}
+      titleId="hour-form-title"
+      data-testid="hour-form"
+      actions={
+        <Button type="button" variant="secondary" onClick={onClose}>
           {t('hours.close')}
-        </button>
-      </div>
+        </Button>
+      }
+    >
       <form
         className="flex flex-col gap-3"
         noValidate
@@ -89,14 +93,14 @@ export function HourForm({ employees, editing, onSaved, onClose }: { employees: 
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
           <label className={labelClass}>
             {t('hours.employee')}
-            <select className={inputClass} name="employee" value={employee} onChange={(ev) => setEmployee(ev.target.value)}>
+            <Select name="employee" value={employee} onChange={(ev) => setEmployee(ev.target.value)}>
               <option value="">{t('hours.chooseEmployee')}</option>
               {employees.map((m) => (
                 <option key={m.ID} value={m.ID.toLowerCase()}>
                   {m.FullName} ({m.Code})
                 </option>
               ))}
-            </select>
+            </Select>
           </label>
           <label className={labelClass}>
             {t('hours.day')}
@@ -108,7 +112,14 @@ export function HourForm({ employees, editing, onSaved, onClose }: { employees: 
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
           <label className={labelClass}>
             {t('hours.hours')}
-            <input className={inputClass} name="hours" inputMode="decimal" value={hours} onChange={(ev) => setHours(ev.target.value)} aria-invalid={tried && !!hoursProblem} />
+            <input
+              className={inputClass}
+              name="hours"
+              inputMode="decimal"
+              value={hours}
+              onChange={(ev) => setHours(ev.target.value)}
+              aria-invalid={tried && !!hoursProblem}
+            />
           </label>
           <label className={labelClass}>
             {t('hours.notes')}
@@ -128,9 +139,9 @@ export function HourForm({ employees, editing, onSaved, onClose }: { employees: 
         {outcome && <WriteStatus outcome={outcome} what={e ? t('hours.changed') : t('hours.booked')} onDelivered={onSaved} />}
         {outcome && outcome.state !== 'failed' && !e ? (
           // a new booking was sent: another press would book the hours twice
-          <button
+          <Button
             type="button"
-            className={secondaryButton}
+            variant="secondary"
             onClick={() => {
               setOutcome(null)
               setHours('')
@@ -138,13 +149,13 @@ export function HourForm({ employees, editing, onSaved, onClose }: { employees: 
             }}
           >
             {t('hours.another')}
-          </button>
+          </Button>
         ) : (
-          <button type="submit" className={primaryButton} disabled={sending}>
+          <Button type="submit" variant="primary" disabled={sending}>
             {sending ? t('hours.sending') : t('hours.save')}
-          </button>
+          </Button>
         )}
       </form>
-    </section>
+    </Section>
   )
 }

@@ -4,7 +4,8 @@ import { useEffect, useState } from 'react'
 import { isApiError } from '../../api/client.ts'
 import { fetchTimers, removeTimer, saveHours, startTimer, stepLabel, type Employee } from './api.ts'
 import type { WriteOutcome } from '../../api/writes.ts'
-import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { inputClass, labelClass } from '../../components/ui/Field.tsx'
+import { Section } from '../../components/ui/Section.tsx'
 import { WriteStatus } from '../../components/WriteStatus.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { carryOverTimers, clockOffset, employeeNames, formatElapsed, hoursError, stopHoursText, type Activity, type Timer } from './logic.ts'
@@ -13,6 +14,7 @@ import { formatQuantity, parseQuantity } from '../../lib/quantity.ts'
 import { ActivityChoice } from './ActivityChoice.tsx'
 import { StepPicker, type Picked } from './StepPicker.tsx'
 import { userMessage } from '../../lib/errors.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 function useNow(): number {
   const [now, setNow] = useState(() => Date.now())
@@ -28,16 +30,25 @@ function EmployeeGrid({ employees, timers, onPick }: { employees: Employee[]; ti
   const q = filter.trim().toLowerCase()
   const shown = employees.filter((e) => !q || `${e.FullName} ${e.Code}`.toLowerCase().includes(q))
   return (
-    <section className={sectionClass} aria-labelledby="who-title">
-      <h2 id="who-title" className="text-lg font-semibold">
-        {t('hours.whoAreYou')}
-      </h2>
-      <input className={inputClass} type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder={t('hours.findEmployee')} aria-label={t('hours.findEmployee')} />
+    <Section title={t('hours.whoAreYou')} titleId="who-title">
+      <input
+        className={inputClass}
+        type="search"
+        value={filter}
+        onChange={(e) => setFilter(e.target.value)}
+        placeholder={t('hours.findEmployee')}
+        aria-label={t('hours.findEmployee')}
+      />
       <div className="grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-4">
         {shown.map((e) => {
           const running = timers.filter((x) => x.employee === e.ID.toLowerCase()).length
           return (
-            <button type="button" key={e.ID} onClick={() => onPick(e)} className="flex min-h-16 flex-col items-start justify-center rounded border border-slate-300 bg-white px-3 py-2 text-left hover:bg-sky-50">
+            <button
+              type="button"
+              key={e.ID}
+              onClick={() => onPick(e)}
+              className="flex min-h-16 flex-col items-start justify-center rounded border border-slate-300 bg-white px-3 py-2 text-left hover:bg-sky-50"
+            >
               <span className="font-medium">{e.FullName}</span>
               <span className="text-xs text-slate-500">
                 {e.Code}
@@ -47,7 +58,7 @@ function EmployeeGrid({ employees, timers, onPick }: { employees: Employee[]; ti
           )
         })}
       </div>
-    </section>
+    </Section>
   )
 }
 
@@ -96,16 +107,16 @@ function StopCheck({
       <input id={id} className={inputClass} inputMode="decimal" value={typed} onChange={(e) => setTyped(e.target.value)} aria-invalid={!!problem} />
       {problem && <p className="text-sm text-red-700">{t(problem)}</p>}
       <div className="flex flex-wrap gap-2">
-        <button type="submit" className={`${primaryButton} flex-1`} disabled={busy || !!problem}>
+        <Button type="submit" variant="primary" className="flex-1" disabled={busy || !!problem}>
           {t('hours.book')}
-        </button>
-        <button type="button" className={`${secondaryButton} flex-1`} disabled={busy} onClick={onCancel}>
+        </Button>
+        <Button type="button" variant="secondary" className="flex-1" disabled={busy} onClick={onCancel}>
           {t('hours.cancel')}
-        </button>
+        </Button>
       </div>
-      <button type="button" className="min-h-11 self-start px-1 text-sm text-red-700 underline hover:text-red-900 disabled:opacity-50" disabled={busy} onClick={onDiscard}>
+      <Button type="button" variant="link" disabled={busy} onClick={onDiscard}>
         {t('hours.discard')}
-      </button>
+      </Button>
     </form>
   )
 }
@@ -253,16 +264,13 @@ export function OperatorMode({ employees, division, onBooked }: { employees: Emp
         <p className="text-lg" data-testid="operator">
           {t('hours.operatorIs', { name: whoName })}
         </p>
-        <button type="button" className={secondaryButton} onClick={() => setWho(null)}>
+        <Button type="button" variant="secondary" onClick={() => setWho(null)}>
           {t('hours.switchOperator')}
-        </button>
+        </Button>
       </div>
       {errorNote}
       {mine.length > 0 && (
-        <section className={sectionClass} aria-labelledby="running-title">
-          <h2 id="running-title" className="text-lg font-semibold">
-            {t('hours.running')}
-          </h2>
+        <Section title={t('hours.running')} titleId="running-title">
           <ul className="flex flex-col gap-2">
             {mine.map((x) => (
               <li key={x.id} className="flex flex-wrap items-center gap-3 rounded border border-emerald-200 bg-emerald-50 p-3" data-testid="timer">
@@ -285,19 +293,19 @@ export function OperatorMode({ employees, division, onBooked }: { employees: Emp
                     onCancel={() => setChecking(null)}
                   />
                 ) : (
-                  <button
+                  <Button
                     type="button"
-                    className="min-h-11 rounded bg-red-700 px-5 py-2 font-medium text-white hover:bg-red-800 disabled:opacity-50"
+                    variant="danger"
                     disabled={busy === x.id}
                     onClick={() => setChecking({ id: x.id, hours: stopHoursText(x, Date.now() + offset, locale()) })}
                   >
                     {t('hours.stop')}
-                  </button>
+                  </Button>
                 )}
               </li>
             ))}
           </ul>
-        </section>
+        </Section>
       )}
       {problem && (
         <p role="alert" className="text-sm text-red-700">
@@ -307,17 +315,14 @@ export function OperatorMode({ employees, division, onBooked }: { employees: Emp
       {booked.map((b) => (
         <WriteStatus key={b.key} outcome={b.outcome} what={b.what} onDelivered={onBooked} />
       ))}
-      <section className={sectionClass} aria-labelledby="start-title">
-        <h2 id="start-title" className="text-lg font-semibold">
-          {t('hours.startTitle')}
-        </h2>
+      <Section title={t('hours.startTitle')} titleId="start-title">
         <StepPicker value={picked} onChange={setPicked} />
         <ActivityChoice value={activity} onChange={setActivity} />
-        <button type="button" className={primaryButton} disabled={!picked.order || !picked.step || busy === 'start'} onClick={() => void start()}>
+        <Button type="button" variant="primary" disabled={!picked.order || !picked.step || busy === 'start'} onClick={() => void start()}>
           {t('hours.start')}
-        </button>
+        </Button>
         {picked.order && !picked.step && <p className="text-sm text-slate-600">{t('hours.pickStep')}</p>}
-      </section>
+      </Section>
     </div>
   )
 }

@@ -2,11 +2,12 @@ import { useQuery } from '@tanstack/react-query'
 import { hoursKeys } from '../../api/queries.ts'
 import { useState } from 'react'
 import { fetchSteps, findShopOrder, stepLabel, type ShopOrderRef, type StepRef } from './api.ts'
-import { inputClass, labelClass, secondaryButton } from '../../components/formStyles.ts'
+import { inputClass, labelClass } from '../../components/ui/Field.tsx'
 import { t } from '../../i18n/index.ts'
 import { shopOrderNumberOf } from '../../lib/scan.ts'
 import { shopOrderStatusName } from '../../lib/status.ts'
 import { userMessage } from '../../lib/errors.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 export interface Picked {
   order: ShopOrderRef | null
@@ -60,9 +61,9 @@ export function StepPicker({ value, onChange, initialNumber = '' }: { value: Pic
               }
             }}
           />
-          <button type="button" className={secondaryButton} onClick={() => void look()}>
+          <Button type="button" variant="secondary" onClick={() => void look()}>
             {t('hours.find')}
-          </button>
+          </Button>
         </span>
       </label>
       {error && (

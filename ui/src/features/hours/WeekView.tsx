@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query'
 import { hoursKeys, useDivision } from '../../api/queries.ts'
 import { useMemo, useState } from 'react'
 import { fetchNames, fetchWeek, stepLabel, type Employee } from './api.ts'
-import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { labelClass } from '../../components/ui/Field.tsx'
+import { Section, sectionClass } from '../../components/ui/Section.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { formatDate, formatWeekday, orgToday, weekNumber } from '../../lib/dateTime.ts'
 import { addDays, employeeNames, weekDays, weekStart, weekTotals, type HourEntry } from './logic.ts'
@@ -14,6 +15,8 @@ import { AsOf } from '../../components/AsOf.tsx'
 import { DeleteInExact } from '../../components/DeleteInExact.tsx'
 import { HourForm, type Editing } from './HourForm.tsx'
 import { userMessage } from '../../lib/errors.ts'
+import { Button } from '../../components/ui/Button.tsx'
+import { Select } from '../../components/ui/Select.tsx'
 
 const fmt = (n: number) => (n ? formatQuantity(n, locale()) : '')
 /** The organization's today as a local midnight, the weeks' arithmetic. */
@@ -27,13 +30,25 @@ export function WeekView({ employees, employeesAsOf = null }: { employees: Emplo
   // bookings Exact deleted: gone at once, before the week is read again
   const [deleted, setDeleted] = useState<ReadonlySet<string>>(new Set())
   const division = useDivision()
-  const week = useQuery({ queryKey: hoursKeys.week(division, isoDay(start)), queryFn: () => fetchWeek(start), retry: false, staleTime: LIVE_STALE_MS, refetchInterval: againWhileStored })
-  const names = useQuery({ queryKey: hoursKeys.names(division, isoDay(start), week.data?.rows.length), queryFn: () => fetchNames(week.data?.rows ?? []), enabled: week.isSuccess })
+  const week = useQuery({
+    queryKey: hoursKeys.week(division, isoDay(start)),
+    queryFn: () => fetchWeek(start),
+    retry: false,
+    staleTime: LIVE_STALE_MS,
+    refetchInterval: againWhileStored,
+  })
+  const names = useQuery({
+    queryKey: hoursKeys.names(division, isoDay(start), week.data?.rows.length),
+    queryFn: () => fetchNames(week.data?.rows ?? []),
+    enabled: week.isSuccess,
+  })
   const employeeName = useMemo(() => employeeNames(employees), [employees])
   const days = weekDays(start)
   const entries = (week.data?.rows ?? []).filter((e) => (!who || e.employee === who) && !deleted.has(e.id))
   const totals = weekTotals(entries, start).sort((a, b) => (employeeName.get(a.employee) ?? '').localeCompare(employeeName.get(b.employee) ?? ''))
-  const sorted = [...entries].sort((a, b) => a.day.localeCompare(b.day) || (employeeName.get(a.employee) ?? '').localeCompare(employeeName.get(b.employee) ?? ''))
+  const sorted = [...entries].sort(
+    (a, b) => a.day.localeCompare(b.day) || (employeeName.get(a.employee) ?? '').localeCompare(employeeName.get(b.employee) ?? ''),
+  )
 
   const edit = (e: HourEntry) =>
     setEditing({ entry: e, order: names.data?.orders.get(e.shopOrder) ?? null, step: names.data?.steps.get(e.step) ?? null, day: e.day, employee: e.employee })
@@ -50,33 +65,33 @@ export function WeekView({ employees, employeesAsOf = null }: { employees: Emplo
       <section className={sectionClass} aria-labelledby="week-title">
         <div className="flex flex-wrap items-end justify-between gap-3">
           <div className="flex items-center gap-2">
-            <button type="button" className={secondaryButton} onClick={() => setStart(addDays(start, -7))} aria-label={t('hours.prevWeek')}>
+            <Button type="button" variant="secondary" onClick={() => setStart(addDays(start, -7))} aria-label={t('hours.prevWeek')}>
               ‹
-            </button>
+            </Button>
             <h2 id="week-title" className="text-lg font-semibold" data-testid="week-title">
               {t('hours.week', { number: weekNumber(isoDay(start)), from: formatDate(isoDay(days[0])), to: formatDate(isoDay(days[6])) })}
             </h2>
-            <button type="button" className={secondaryButton} onClick={() => setStart(addDays(start, 7))} aria-label={t('hours.nextWeek')}>
+            <Button type="button" variant="secondary" onClick={() => setStart(addDays(start, 7))} aria-label={t('hours.nextWeek')}>
               ›
-            </button>
-            <button type="button" className={secondaryButton} onClick={() => setStart(weekStart(today()))}>
+            </Button>
+            <Button type="button" variant="secondary" onClick={() => setStart(weekStart(today()))}>
               {t('hours.thisWeek')}
-            </button>
+            </Button>
           </div>
           <label className={`${labelClass} sm:w-64`}>
             {t('hours.employee')}
-            <select className={inputClass} value={who} onChange={(e) => setWho(e.target.value)}>
+            <Select value={who} onChange={(e) => setWho(e.target.value)}>
               <option value="">{t('hours.everyone')}</option>
               {employees.map((m) => (
                 <option key={m.ID} value={m.ID.toLowerCase()}>
                   {m.FullName} ({m.Code})
                 </option>
               ))}
-            </select>
+            </Select>
           </label>
-          <button type="button" className={primaryButton} onClick={add}>
+          <Button type="button" variant="primary" onClick={add}>
             {t('hours.add')}
-          </button>
+          </Button>
         </div>
         <AsOf asOf={oldestAsOf(week.data?.asOf, employeesAsOf)} />
         {week.isPending && <p className="text-slate-500">{t('app.loading')}</p>}
@@ -133,10 +148,7 @@ export function WeekView({ employees, employeesAsOf = null }: { employees: Emplo
         />
       )}
       {sorted.length > 0 && (
-        <section className={sectionClass} aria-labelledby="entries-title">
-          <h2 id="entries-title" className="text-lg font-semibold">
-            {t('hours.entries', { count: sorted.length })}
-          </h2>
+        <Section title={t('hours.entries', { count: sorted.length })} titleId="entries-title">
           <ul className="divide-y divide-slate-100" data-testid="hour-entries">
             {sorted.map((e) => {
               const order = names.data?.orders.get(e.shopOrder)
@@ -146,7 +158,8 @@ export function WeekView({ employees, employeesAsOf = null }: { employees: Emplo
                   <div className="flex min-w-0 flex-1 flex-col text-sm">
                     <span>
                       <strong>{employeeName.get(e.employee) ?? e.employee}</strong> · {dayName(e.day)} ·{' '}
-                      <span className="tabular-nums">{t('hours.hoursValue', { hours: formatQuantity(e.hours, locale()) })}</span> · {t(e.activity === 'setup' ? 'hours.setup' : 'hours.run')}
+                      <span className="tabular-nums">{t('hours.hoursValue', { hours: formatQuantity(e.hours, locale()) })}</span> ·{' '}
+                      {t(e.activity === 'setup' ? 'hours.setup' : 'hours.run')}
                     </span>
                     <span className="text-slate-600">
                       {order ? t('hours.orderShort', { number: order.ShopOrderNumber }) : ''}
@@ -154,9 +167,9 @@ export function WeekView({ employees, employeesAsOf = null }: { employees: Emplo
                       {e.notes ? ` · ${e.notes}` : ''}
                     </span>
                   </div>
-                  <button type="button" className={secondaryButton} onClick={() => edit(e)}>
+                  <Button type="button" variant="secondary" onClick={() => edit(e)}>
                     {t('hours.edit')}
-                  </button>
+                  </Button>
                   <DeleteInExact
                     endpoint="timeTransactions"
                     id={e.id}
@@ -172,7 +185,7 @@ export function WeekView({ employees, employeesAsOf = null }: { employees: Emplo
               )
             })}
           </ul>
-        </section>
+        </Section>
       )}
     </div>
   )

@@ -52,20 +52,45 @@ const STEP_FIELDS = 'ID,ShopOrder,LineNumber,OperationCode,OperationDescription,
 export async function findShopOrder(typed: string): Promise<ShopOrderRef | null> {
   const n = typed.trim()
   if (!/^\d{1,10}$/.test(n)) return null
-  const rows = await dbGet<ShopOrderRef>('shopOrders', [['ShopOrderNumber', `eq.${n}`], ['select', SO_FIELDS], ['limit', '1']])
+  const rows = await dbGet<ShopOrderRef>('shopOrders', [
+    ['ShopOrderNumber', `eq.${n}`],
+    ['select', SO_FIELDS],
+    ['limit', '1'],
+  ])
   return rows[0] ?? null
 }
 
 export const fetchSteps = (shopOrder: string) =>
-  dbGet<StepRef>('shopOrderRoutingStepPlans', [['ShopOrder', `eq.${shopOrder}`], ['select', STEP_FIELDS], ['order', 'LineNumber.asc'], ['limit', '200']])
+  dbGet<StepRef>('shopOrderRoutingStepPlans', [
+    ['ShopOrder', `eq.${shopOrder}`],
+    ['select', STEP_FIELDS],
+    ['order', 'LineNumber.asc'],
+    ['limit', '200'],
+  ])
 
 /** Shop orders and routing steps by id, to name the entries of a week. */
 export async function fetchNames(entries: readonly HourEntry[]): Promise<{ orders: Map<string, ShopOrderRef>; steps: Map<string, StepRef> }> {
   const soIds = [...new Set(entries.map((e) => e.shopOrder).filter(Boolean))]
   const stepIds = [...new Set(entries.map((e) => e.step).filter(Boolean))]
   const [orders, steps] = await Promise.all([
-    Promise.all(chunks(soIds, 100).map((ids) => dbGet<ShopOrderRef>('shopOrders', [['ID', inList(ids)], ['select', SO_FIELDS], ['limit', '1000']]))),
-    Promise.all(chunks(stepIds, 100).map((ids) => dbGet<StepRef>('shopOrderRoutingStepPlans', [['ID', inList(ids)], ['select', STEP_FIELDS], ['limit', '1000']]))),
+    Promise.all(
+      chunks(soIds, 100).map((ids) =>
+        dbGet<ShopOrderRef>('shopOrders', [
+          ['ID', inList(ids)],
+          ['select', SO_FIELDS],
+          ['limit', '1000'],
+        ]),
+      ),
+    ),
+    Promise.all(
+      chunks(stepIds, 100).map((ids) =>
+        dbGet<StepRef>('shopOrderRoutingStepPlans', [
+          ['ID', inList(ids)],
+          ['select', STEP_FIELDS],
+          ['limit', '1000'],
+        ]),
+      ),
+    ),
   ])
   const byId = <T extends { ID: string }>(rows: T[]) => new Map(rows.map((r) => [r.ID.toLowerCase(), r]))
   return { orders: byId(orders.flat()), steps: byId(steps.flat()) }
@@ -83,10 +108,14 @@ export const stepLabel = (s: Pick<StepRef, 'LineNumber' | 'OperationCode' | 'Ope
  * server takes off the running ones with the booking, so a second device booking it gets a 409.
  */
 export const saveHours = (b: Booking, summary: string, id?: string, timer?: string) =>
-  sendWrite(timer ? `/exact/timeTransactions?timer=${encodeURIComponent(timer)}` : '/exact/timeTransactions', id ? 'PUT' : 'POST', id ? { id, data: timeTransactionData(b) } : { data: timeTransactionData(b) }, {
-    keep: { kind: 'hours', summary },
-  })
-
+  sendWrite(
+    timer ? `/exact/timeTransactions?timer=${encodeURIComponent(timer)}` : '/exact/timeTransactions',
+    id ? 'PUT' : 'POST',
+    id ? { id, data: timeTransactionData(b) } : { data: timeTransactionData(b) },
+    {
+      keep: { kind: 'hours', summary },
+    },
+  )
 
 /** The organization's running operator timers, with the server's clock. */
 export const fetchTimers = () => call('get', '/hours/timers')

@@ -50,7 +50,6 @@ export interface HourEntry {
   notes: string
 }
 
-
 export function toEntries(rows: readonly Row[]): HourEntry[] {
   return rows.map((r) => ({
     id: text(r.ID),

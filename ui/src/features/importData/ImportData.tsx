@@ -9,6 +9,7 @@ import { locale, t, type MessageKey } from '../../i18n/index.ts'
 import { formatServerTime } from '../../lib/dateTime.ts'
 import { checkHeader, firstLine, MAX_IMPORT_BYTES, percent, timeLeft, type ExportHeader, type HeaderCheck } from './logic.ts'
 import { userMessage } from '../../lib/errors.ts'
+import { DataTable } from '../../components/ui/DataTable.tsx'
 
 const primary = 'min-h-12 rounded-md bg-sky-800 px-4 py-2 font-medium text-white hover:bg-sky-900 disabled:opacity-60'
 const secondary = 'min-h-12 rounded-md border border-sky-800 px-4 py-2 font-medium text-sky-900 hover:bg-sky-50'
@@ -27,22 +28,23 @@ const n = (v: number) => v.toLocaleString(locale())
 function TableCounts({ tables, testId }: { tables: Record<string, number>; testId: string }) {
   const names = Object.keys(tables).sort()
   return (
-    <table className="w-full max-w-md text-sm" data-testid={testId}>
-      <thead className="text-left text-slate-500">
-        <tr>
-          <th scope="col" className="py-1 font-medium">{t('importData.table')}</th>
-          <th scope="col" className="py-1 text-right font-medium">{t('importData.rows')}</th>
-        </tr>
-      </thead>
-      <tbody className="divide-y divide-slate-100">
-        {names.map((name) => (
-          <tr key={name} data-table={name}>
-            <td className="py-1">{name}</td>
-            <td className="py-1 text-right tabular-nums">{n(tables[name])}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      className="w-full max-w-md text-sm"
+      tableProps={{ 'data-testid': testId }}
+      columns={[
+        { key: 'name', header: t('importData.table'), headerClassName: 'py-1 font-medium', className: 'py-1', cell: (name) => name },
+        {
+          key: 'rows',
+          header: t('importData.rows'),
+          headerClassName: 'py-1 text-right font-medium',
+          className: 'py-1 text-right tabular-nums',
+          cell: (name) => n(tables[name]),
+        },
+      ]}
+      rows={names}
+      rowKey={(name) => name}
+      rowProps={(name) => ({ 'data-table': name })}
+    />
   )
 }
 

@@ -16,8 +16,7 @@ export interface ExportHeader {
 }
 
 export type HeaderCheck =
-  | { ok: true; header: ExportHeader }
-  | { ok: false; reason: 'empty' | 'notJson' | 'notExport' | 'version' | 'otherDivision'; division?: number }
+  { ok: true; header: ExportHeader } | { ok: false; reason: 'empty' | 'notJson' | 'notExport' | 'version' | 'otherDivision'; division?: number }
 
 /** Checks the file's first line against the export format and the signed-in organization. */
 export function checkHeader(firstLine: string, division: number): HeaderCheck {

@@ -3,8 +3,7 @@ export const en = {
   'importData.title': 'Import data',
   'importData.mngLink': 'Export or import the local copy',
   'importData.reauthTitle': 'Confirm it is you',
-  'importData.reauthIntro':
-    'Importing data replaces tables of the local copy, so it needs a fresh confirmation (valid for 10 minutes).',
+  'importData.reauthIntro': 'Importing data replaces tables of the local copy, so it needs a fresh confirmation (valid for 10 minutes).',
   'importData.password': 'Admin password',
   'importData.confirmPassword': 'Confirm',
   'importData.signInAgain': 'Sign in with Exact Online again',
@@ -44,14 +43,14 @@ export const nl: Record<keyof typeof en, string> = {
   'importData.title': 'Gegevens importeren',
   'importData.mngLink': 'Lokale kopie exporteren of importeren',
   'importData.reauthTitle': 'Bevestig dat u het bent',
-  'importData.reauthIntro':
-    'Importeren vervangt tabellen van de lokale kopie en vraagt daarom een verse bevestiging (10 minuten geldig).',
+  'importData.reauthIntro': 'Importeren vervangt tabellen van de lokale kopie en vraagt daarom een verse bevestiging (10 minuten geldig).',
   'importData.password': 'Beheerderswachtwoord',
   'importData.confirmPassword': 'Bevestigen',
   'importData.signInAgain': 'Opnieuw aanmelden bij Exact Online',
   'importData.reauthLeft': 'Bevestiging nog {time} geldig.',
   'importData.exportTitle': 'Exporteren',
-  'importData.exportHelp': 'Downloadt de lokale kopie van deze organisatie als één bestand (NDJSON): elke gesynchroniseerde tabel en haar synchronisatiepositie.',
+  'importData.exportHelp':
+    'Downloadt de lokale kopie van deze organisatie als één bestand (NDJSON): elke gesynchroniseerde tabel en haar synchronisatiepositie.',
   'importData.exportButton': 'Lokale kopie exporteren',
   'importData.importTitle': 'Importeren',
   'importData.importHelp':

@@ -101,9 +101,7 @@ function MappingStep({
   const problems = mappingErrors(mapping)
   return (
     <section className="flex flex-col gap-3 rounded-lg bg-white p-4 shadow">
-      <p className="text-sm text-slate-700">
-        {t('import.fileSummary', { name: upload.name, rows: upload.sheet.length - 1, columns: header.length })}
-      </p>
+      <p className="text-sm text-slate-700">{t('import.fileSummary', { name: upload.name, rows: upload.sheet.length - 1, columns: header.length })}</p>
       <p className="text-sm text-slate-600">{t('import.mapIntro')}</p>
       <div className="overflow-x-auto">
         <table className="w-full text-sm">
@@ -174,7 +172,14 @@ function MappingStep({
 /** The item codes of the file that exist, and the item groups by code. */
 async function lookups(upload: Upload, mapping: Mapping) {
   const col = mapping.Code
-  const codes = [...new Set(upload.sheet.slice(1).map((r) => (col == null ? '' : (r[col] ?? '').trim())).filter(Boolean))]
+  const codes = [
+    ...new Set(
+      upload.sheet
+        .slice(1)
+        .map((r) => (col == null ? '' : (r[col] ?? '').trim()))
+        .filter(Boolean),
+    ),
+  ]
   const found = await Promise.all(
     chunks(codes, 100).map((part) =>
       dbGet<{ ID: string; Code: string }>('items', [
@@ -225,9 +230,7 @@ function PreviewStep({ plan, onBack, onRun }: { plan: PlannedRow[]; onBack: () =
               <tr key={p.row} className={p.action === 'error' ? 'bg-red-50' : ''}>
                 <td className="px-3 py-1 text-right tabular-nums">{p.row}</td>
                 <td className="px-3 py-1 font-mono">{p.code}</td>
-                <td className="px-3 py-1">
-                  {p.action === 'create' ? t('import.create') : p.action === 'update' ? t('import.update') : '–'}
-                </td>
+                <td className="px-3 py-1">{p.action === 'create' ? t('import.create') : p.action === 'update' ? t('import.update') : '–'}</td>
                 <td className="px-3 py-1 text-red-800">
                   {p.errors.length > 0 && (
                     <ul>

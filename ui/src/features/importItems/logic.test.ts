@@ -33,12 +33,7 @@ describe('planRows', () => {
   const groups = new Map([['drw', GROUP]])
 
   it('creates new codes, updates known ones and sends only filled cells on update', () => {
-    const plan = planRows(
-      [header, ['NEW-1', 'Bracket', 'DRW', 'ja', '12,50'], ['44-100434', '', '', 'no', '']],
-      mapping,
-      existing,
-      groups,
-    )
+    const plan = planRows([header, ['NEW-1', 'Bracket', 'DRW', 'ja', '12,50'], ['44-100434', '', '', 'no', '']], mapping, existing, groups)
     expect(plan[0]).toMatchObject({
       row: 2,
       action: 'create',

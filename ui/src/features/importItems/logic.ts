@@ -60,9 +60,7 @@ export function autoMap(header: readonly string[]): Mapping {
 
 /** Problems of the mapping itself (a needed field without a column). */
 export function mappingErrors(mapping: Mapping): string[] {
-  return FIELDS.filter((f) => f.required === 'always' && mapping[f.key] == null).map((f) =>
-    t('import.err.needsColumn', { field: fieldLabel(f.key) }),
-  )
+  return FIELDS.filter((f) => f.required === 'always' && mapping[f.key] == null).map((f) => t('import.err.needsColumn', { field: fieldLabel(f.key) }))
 }
 
 const TRUE = new Set(['1', 'true', 'yes', 'y', 'ja', 'j', 'x', 'waar', 'wahr'])

@@ -1,8 +1,7 @@
 // Messages of the Import Items screen, English and Dutch (spread into the catalogues in i18n/messages*.ts).
 export const en = {
   'import.title': 'Import Items',
-  'import.intro':
-    'Create or update items in Exact Online from a CSV or Excel (.xlsx) file. Items whose code exists are updated, others are created.',
+  'import.intro': 'Create or update items in Exact Online from a CSV or Excel (.xlsx) file. Items whose code exists are updated, others are created.',
   'import.stepFile': 'File',
   'import.stepMapping': 'Columns',
   'import.stepPreview': 'Check',

@@ -29,9 +29,7 @@ function workbook(): Uint8Array {
   const rel = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships'
   return zipSync({
     '[Content_Types].xml': strToU8('<Types/>'),
-    'xl/workbook.xml': strToU8(
-      `<workbook xmlns="${ns}" xmlns:r="${rel}"><sheets><sheet name="Items" sheetId="1" r:id="rId3"/></sheets></workbook>`,
-    ),
+    'xl/workbook.xml': strToU8(`<workbook xmlns="${ns}" xmlns:r="${rel}"><sheets><sheet name="Items" sheetId="1" r:id="rId3"/></sheets></workbook>`),
     'xl/_rels/workbook.xml.rels': strToU8(
       `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId3" Type="${rel}/worksheet" Target="worksheets/items.xml"/></Relationships>`,
     ),
@@ -50,11 +48,7 @@ function workbook(): Uint8Array {
 
 describe('parseXlsx', () => {
   it('reads the first sheet through the workbook relationships', () => {
-    expect(parseXlsx(workbook())).toEqual([
-      ['Code', 'Description', '', 'Stock item'],
-      ['1001', 'Bolt M8', '0.3', 'TRUE'],
-      ['X-2'],
-    ])
+    expect(parseXlsx(workbook())).toEqual([['Code', 'Description', '', 'Stock item'], ['1001', 'Bolt M8', '0.3', 'TRUE'], ['X-2']])
   })
 
   it('is chosen for an .xlsx upload', async () => {

@@ -44,7 +44,18 @@ const POSITIONS = [
   { ID: 'sp-2', ItemId: 'item-1', CurrentStock: 4, FreeStock: 4, Warehouse: 'w2', WarehouseCode: '2', WarehouseDescription: 'Yard' },
 ]
 /** Shop order 24005 still has 6 of its 10 to make. */
-const MAKING = [{ ID: 'so-1', ShopOrderNumber: 24005, Item: 'item-1', PlannedQuantity: 10, ProducedQuantity: 4, Status: 20, PlannedDate: '2026-12-04T00:00:00', Warehouse: 'w1' }]
+const MAKING = [
+  {
+    ID: 'so-1',
+    ShopOrderNumber: 24005,
+    Item: 'item-1',
+    PlannedQuantity: 10,
+    ProducedQuantity: 4,
+    Status: 20,
+    PlannedDate: '2026-12-04T00:00:00',
+    Warehouse: 'w1',
+  },
+]
 /** 24010 still needs 3 of its 5; 24011 has had all it needs. */
 const NEEDING = [
   {
@@ -57,7 +68,9 @@ const NEEDING = [
   },
 ]
 /** Sales order 30012 still has 2 of its 3 to deliver. */
-const SALES = [{ ID: 'line-1', OrderID: 'order-1', OrderNumber: 30012, Item: 'item-1', Quantity: 3, QuantityDelivered: 1, DeliveryDate: '2026-12-10T00:00:00', Status: 20 }]
+const SALES = [
+  { ID: 'line-1', OrderID: 'order-1', OrderNumber: 30012, Item: 'item-1', Quantity: 3, QuantityDelivered: 1, DeliveryDate: '2026-12-10T00:00:00', Status: 20 },
+]
 
 interface Copy {
   items?: unknown[]
@@ -109,7 +122,11 @@ const rowsOf = (testId: string) =>
   within(screen.getByTestId(testId))
     .getAllByRole('row')
     .slice(1)
-    .map((r) => within(r).getAllByRole('cell').map((c) => c.textContent?.replace(/\s+/g, ' ').trim()))
+    .map((r) =>
+      within(r)
+        .getAllByRole('cell')
+        .map((c) => c.textContent?.replace(/\s+/g, ' ').trim()),
+    )
 
 beforeEach(() => {
   setLanguage('en', false)
@@ -151,7 +168,11 @@ describe('ItemPage', () => {
     const rows = within(table)
       .getAllByRole('row')
       .slice(1, -1)
-      .map((r) => within(r).getAllByRole('cell').map((c) => c.textContent))
+      .map((r) =>
+        within(r)
+          .getAllByRole('cell')
+          .map((c) => c.textContent),
+      )
     expect(rows).toEqual([
       ['A-01Rack A', '1', '8'],
       ['(no location)', '2', '4'],
@@ -167,7 +188,11 @@ describe('ItemPage', () => {
     // the fully issued line of 24011 needs nothing any more
     expect(rowsOf('item-needed')).toEqual([['24010', formatDay('2026-12-01'), '3 Piece']])
     expect(rowsOf('item-sold')).toEqual([['30012', formatDay('2026-12-10'), '2 Piece']])
-    expect(within(screen.getByTestId('item-sold')).getByRole('link', { name: /^30012/ }).getAttribute('href')).toContain('/docs/SlsSalesOrder.aspx?ID=%7Border-1%7D')
+    expect(
+      within(screen.getByTestId('item-sold'))
+        .getByRole('link', { name: /^30012/ })
+        .getAttribute('href'),
+    ).toContain('/docs/SlsSalesOrder.aspx?ID=%7Border-1%7D')
   })
 
   it('projects the free stock over the open orders, and sends the user to Purchases for purchase orders', async () => {
@@ -238,11 +263,16 @@ describe('the Dashboard row', () => {
     const row = code.closest('[role=row]') as HTMLElement
     const cells = within(row).getAllByRole('cell')
     // the code cell holds the code's link only; Exact's pages are in the last column
-    expect(within(cells[1]).getAllByRole('link').map((a) => a.textContent)).toEqual(['KAST-24'])
-    expect(within(cells[6]).getAllByRole('link').map((a) => a.getAttribute('href'))).toEqual([
-      expect.stringContaining('/docs/LogItemCard.aspx'),
-      expect.stringContaining('/docs/LogStockTransactions.aspx'),
-    ])
+    expect(
+      within(cells[1])
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['KAST-24'])
+    expect(
+      within(cells[6])
+        .getAllByRole('link')
+        .map((a) => a.getAttribute('href')),
+    ).toEqual([expect.stringContaining('/docs/LogItemCard.aspx'), expect.stringContaining('/docs/LogStockTransactions.aspx')])
     expect(within(row).getByRole('button', { name: 'Copy KAST-24' })).toBeTruthy()
     fireEvent.click(code)
     expect((await screen.findByTestId('item-code')).textContent).toBe('KAST-24')

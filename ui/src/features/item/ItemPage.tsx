@@ -4,7 +4,7 @@ import { useItem, useItemLines, useItemStock, type ItemDetails } from './api.ts'
 import { useSession } from '../../api/queries.ts'
 import { isActive } from '../../api/stock.ts'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
-import { sectionClass } from '../../components/formStyles.ts'
+import { Section, sectionClass } from '../../components/ui/Section.tsx'
 import { ItemPicture } from '../../components/ItemPicture.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { LoadingScreen } from '../../components/LoadingScreen.tsx'
@@ -15,7 +15,7 @@ import { userMessage } from '../../lib/errors.ts'
 import type { ExactPage } from '../../lib/exactLinks.ts'
 import { formatQty } from '../../lib/quantity.ts'
 import { projectItem, type BalanceLine, type ItemProjection, type LineKind } from '../../lib/shortage.ts'
-import { cardStock } from '../scanning/stock.ts'
+import { cardStock } from '../../lib/itemStock.ts'
 
 const link = 'text-sky-800 underline-offset-2 hover:underline focus:ring-2 focus:ring-sky-600 focus:outline-none'
 const th = 'px-3 py-2 font-medium'
@@ -47,7 +47,10 @@ function NotFound() {
 }
 
 function Header({ item, division }: { item: ItemDetails; division: number }) {
-  const group = [item.ItemGroupCode, item.ItemGroupDescription].map((s) => s?.trim()).filter(Boolean).join(' ')
+  const group = [item.ItemGroupCode, item.ItemGroupDescription]
+    .map((s) => s?.trim())
+    .filter(Boolean)
+    .join(' ')
   return (
     <section className="flex flex-col gap-4 rounded-lg bg-white p-4 shadow sm:flex-row" aria-labelledby="item-code">
       <ItemPicture item={item} box="h-32 w-32 md:h-40 md:w-40" alt={t('item.picture', { code: item.Code })} missing={t('item.noPicture')} />
@@ -105,9 +108,15 @@ function StockSection({ item }: { item: ItemDetails }) {
         <table className="w-full text-sm" data-testid="item-stock">
           <thead className="bg-slate-50 text-left text-xs text-slate-600">
             <tr>
-              <th scope="col" className={th}>{t('item.stock.location')}</th>
-              <th scope="col" className={th}>{t('item.stock.warehouse')}</th>
-              <th scope="col" className={`${th} text-right`}>{t('item.stock.quantity')}</th>
+              <th scope="col" className={th}>
+                {t('item.stock.location')}
+              </th>
+              <th scope="col" className={th}>
+                {t('item.stock.warehouse')}
+              </th>
+              <th scope="col" className={`${th} text-right`}>
+                {t('item.stock.quantity')}
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -137,12 +146,9 @@ function StockSection({ item }: { item: ItemDetails }) {
     )
   }
   return (
-    <section className={sectionClass} aria-labelledby="item-stock-title">
-      <h2 id="item-stock-title" className="text-lg font-semibold">
-        {t('item.stock')}
-      </h2>
+    <Section title={t('item.stock')} titleId="item-stock-title">
       {body}
-    </section>
+    </Section>
   )
 }
 
@@ -163,14 +169,13 @@ function PurchasesNote() {
 
 function Projection({ projection: p, unit }: { projection: ItemProjection; unit: string }) {
   return (
-    <section className={sectionClass} aria-labelledby="item-projection-title" data-testid="item-projection">
-      <h2 id="item-projection-title" className="text-lg font-semibold">
-        {t('item.projection')}
-      </h2>
+    <Section title={t('item.projection')} titleId="item-projection-title" data-testid="item-projection">
       <p data-testid="item-projected" className={`font-semibold tabular-nums ${p.endBalance < 0 ? 'text-red-700' : ''}`}>
         {t('item.projected', { balance: formatQty(p.endBalance), unit })}
       </p>
-      <p className="text-sm text-slate-600">{t('item.projectedParts', { free: formatQty(p.free), supply: formatQty(p.supply), demand: formatQty(p.demand) })}</p>
+      <p className="text-sm text-slate-600">
+        {t('item.projectedParts', { free: formatQty(p.free), supply: formatQty(p.supply), demand: formatQty(p.demand) })}
+      </p>
       {p.lowest < 0 ? (
         <p className="text-sm font-medium text-red-700" data-testid="item-short-from">
           {t('item.shortFrom', {
@@ -184,7 +189,7 @@ function Projection({ projection: p, unit }: { projection: ItemProjection; unit:
         <p className="text-sm text-slate-600">{t('item.neverShort')}</p>
       )}
       <PurchasesNote />
-    </section>
+    </Section>
   )
 }
 
@@ -200,10 +205,7 @@ const ORDER_LISTS: readonly { name: OrderList; kind: LineKind; page: ExactPage }
 function Orders({ list, lines, division, unit }: { list: (typeof ORDER_LISTS)[number]; lines: readonly BalanceLine[]; division: number; unit: string }) {
   const title = `item-${list.name}-title`
   return (
-    <section className={sectionClass} aria-labelledby={title} data-testid={`item-${list.name}`}>
-      <h2 id={title} className="text-lg font-semibold">
-        {t(`item.${list.name}`)}
-      </h2>
+    <Section title={t(`item.${list.name}`)} titleId={title} data-testid={`item-${list.name}`}>
       {lines.length === 0 ? (
         <p className="text-slate-600">{t(`item.${list.name}.none`)}</p>
       ) : (
@@ -211,9 +213,15 @@ function Orders({ list, lines, division, unit }: { list: (typeof ORDER_LISTS)[nu
           <table className="w-full text-sm">
             <thead className="bg-slate-50 text-left text-xs text-slate-600">
               <tr>
-                <th scope="col" className={th}>{t(`item.${list.name}.order`)}</th>
-                <th scope="col" className={th}>{t(`item.${list.name}.date`)}</th>
-                <th scope="col" className={`${th} text-right`}>{t(`item.${list.name}.quantity`)}</th>
+                <th scope="col" className={th}>
+                  {t(`item.${list.name}.order`)}
+                </th>
+                <th scope="col" className={th}>
+                  {t(`item.${list.name}.date`)}
+                </th>
+                <th scope="col" className={`${th} text-right`}>
+                  {t(`item.${list.name}.quantity`)}
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -234,7 +242,7 @@ function Orders({ list, lines, division, unit }: { list: (typeof ORDER_LISTS)[nu
           </table>
         </div>
       )}
-    </section>
+    </Section>
   )
 }
 

@@ -3,9 +3,9 @@
 // make it, need it or sell it, made into the flow lines of lib/shortage.ts for its projection.
 import { useQuery } from '@tanstack/react-query'
 import { chunks, dbGetAll, inList } from '../../api/db.ts'
-import { scanKeys, stockTableKeys, useDivision } from '../../api/queries.ts'
+import { stockTableKeys, useDivision } from '../../api/queries.ts'
 import { madeLines, materialLines, num, OPEN_SALES_LINE, salesLines, shopOrderIndex, stockLines, str, type FlowLine } from '../../lib/shortage.ts'
-import { itemById, ordersMaking, ordersNeeding, stockOfItem, warehouseStockOfItem, type ScannedItem } from '../scanning/api.ts'
+import { itemStockQuery, itemWarehouseStockQuery, itemById, ordersMaking, ordersNeeding, type ScannedItem } from '../../api/scan.ts'
 
 /** The item row as the page shows it: `itemById` reads every column, these among them. */
 export type ItemDetails = ScannedItem & {
@@ -27,7 +27,12 @@ const pageKey = (division: number, id: string, part: 'item' | 'orders') => stock
 /** The warehouses of sales orders by order id (lower case): a line's warehouse is its header's. */
 async function salesWarehouses(orderIds: readonly string[]): Promise<Map<string, string>> {
   const parts = await Promise.all(
-    chunks(orderIds, IDS_PER_CALL).map((part) => dbGetAll('salesOrderHeaders', [['OrderID', inList(part)], ['select', 'OrderID,WarehouseID']])),
+    chunks(orderIds, IDS_PER_CALL).map((part) =>
+      dbGetAll('salesOrderHeaders', [
+        ['OrderID', inList(part)],
+        ['select', 'OrderID,WarehouseID'],
+      ]),
+    ),
   )
   return new Map(parts.flat().map((h) => [str(h.OrderID).toLowerCase(), str(h.WarehouseID).toLowerCase()]))
 }
@@ -79,8 +84,8 @@ export function useItem(id: string) {
 
 /** Stock per storage location and per warehouse, as the item card of Scanning reads it. */
 export function useItemStock(id: string) {
-  const locations = useQuery({ queryKey: scanKeys.stock(id), queryFn: () => stockOfItem(id) })
-  const warehouses = useQuery({ queryKey: scanKeys.warehouseStock(id), queryFn: () => warehouseStockOfItem(id) })
+  const locations = useQuery(itemStockQuery(id))
+  const warehouses = useQuery(itemWarehouseStockQuery(id))
   return { locations, warehouses }
 }
 

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
-import { liveKeys, materialKeys, useDivision } from '../../api/queries.ts'
-import { dbGetAll, liveGet } from '../../api/db.ts'
+import { materialKeys, useDivision } from '../../api/queries.ts'
+import { dbGetAll, liveListQuery } from '../../api/db.ts'
 import { oldestAsOf } from '../../api/live.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { InfoTip } from '../../components/Tooltip.tsx'
@@ -25,11 +25,15 @@ const CONTROL =
 
 export function MaterialFilters({ value, onChange }: { value: MaterialFilterState; onChange: (f: MaterialFilterState) => void }) {
   const division = useDivision()
-  const warehouses = useQuery({ queryKey: liveKeys.list('warehouses', division), queryFn: () => liveGet('warehouses'), staleTime: 10 * 60_000 })
-  const groups = useQuery({ queryKey: liveKeys.list('itemGroups', division), queryFn: () => liveGet('itemGroups'), staleTime: 10 * 60_000 })
+  const warehouses = useQuery({ ...liveListQuery('warehouses', division), staleTime: 10 * 60_000 })
+  const groups = useQuery({ ...liveListQuery('itemGroups', division), staleTime: 10 * 60_000 })
   const projects = useQuery({
     queryKey: materialKeys.projects(division),
-    queryFn: () => dbGetAll('projects', [['select', 'ID,Code,Description'], ['order', 'Code.asc']]),
+    queryFn: () =>
+      dbGetAll('projects', [
+        ['select', 'ID,Code,Description'],
+        ['order', 'Code.asc'],
+      ]),
     staleTime: 10 * 60_000,
   })
   const set = (patch: Partial<MaterialFilterState>) => onChange({ ...value, ...patch })

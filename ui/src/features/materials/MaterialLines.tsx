@@ -25,7 +25,8 @@ export function KindBadge({ kind }: { kind: LineKind }) {
       <span
         tabIndex={0}
         data-kind={kind}
-        className={`inline-block w-9 rounded px-1.5 py-0.5 text-center font-mono text-xs font-semibold focus:ring-2 focus:ring-sky-600 focus:outline-none ${KIND_STYLE[kind]}`}>
+        className={`inline-block w-9 rounded px-1.5 py-0.5 text-center font-mono text-xs font-semibold focus:ring-2 focus:ring-sky-600 focus:outline-none ${KIND_STYLE[kind]}`}
+      >
         {kind}
       </span>
     </Tooltip>
@@ -46,9 +47,7 @@ function When({ line, today }: { line: BalanceLine; today: string }) {
   return (
     <>
       {line.day ? formatDay(line.day) : line.kind === 'FI' ? '' : t('materials.noDate')}
-      {line.day && line.day < today && line.quantity < 0 && (
-        <span className="ml-2 rounded bg-red-100 px-1 text-xs text-red-800">{t('materials.overdue')}</span>
-      )}
+      {line.day && line.day < today && line.quantity < 0 && <span className="ml-2 rounded bg-red-100 px-1 text-xs text-red-800">{t('materials.overdue')}</span>}
     </>
   )
 }
@@ -67,7 +66,8 @@ function NarrowLines({ projection, division, today }: { projection: ItemProjecti
           data-kind={l.kind}
           data-day={l.day ?? ''}
           data-ref={l.refNumber}
-          className={`flex flex-wrap items-center gap-x-3 gap-y-1 border-t border-slate-100 px-3 py-2 ${l.balance < 0 ? 'bg-red-50' : ''}`}>
+          className={`flex flex-wrap items-center gap-x-3 gap-y-1 border-t border-slate-100 px-3 py-2 ${l.balance < 0 ? 'bg-red-50' : ''}`}
+        >
           <KindBadge kind={l.kind} />
           <span className="flex-1 whitespace-nowrap">
             <When line={l} today={today} />
@@ -114,7 +114,8 @@ export function MaterialLines({ projection, division, today }: { projection: Ite
               data-kind={l.kind}
               data-day={l.day ?? ''}
               data-ref={l.refNumber}
-              className={`border-t border-slate-100 ${l.balance < 0 ? 'bg-red-50' : ''}`}>
+              className={`border-t border-slate-100 ${l.balance < 0 ? 'bg-red-50' : ''}`}
+            >
               <td className="px-3 py-2">
                 <KindBadge kind={l.kind} />
               </td>
@@ -129,12 +130,8 @@ export function MaterialLines({ projection, division, today }: { projection: Ite
               <td className="px-3 py-2">
                 <Reference line={l} division={division} />
               </td>
-              <td className={`px-3 py-2 text-right tabular-nums ${l.quantity < 0 ? 'text-red-800' : 'text-emerald-800'}`}>
-                {formatQty(l.quantity, true)}
-              </td>
-              <td
-                data-testid="line-balance"
-                className={`px-3 py-2 text-right font-semibold tabular-nums ${l.balance < 0 ? 'text-red-700' : ''}`}>
+              <td className={`px-3 py-2 text-right tabular-nums ${l.quantity < 0 ? 'text-red-800' : 'text-emerald-800'}`}>{formatQty(l.quantity, true)}</td>
+              <td data-testid="line-balance" className={`px-3 py-2 text-right font-semibold tabular-nums ${l.balance < 0 ? 'text-red-700' : ''}`}>
                 {formatQty(l.balance)}
               </td>
             </tr>

@@ -46,16 +46,15 @@ export const MaterialRow = memo(function MaterialRow({
       data-item={code}
       data-availability={p.availability}
       data-first-short={p.firstShortDay ?? ''}
-      className="border-b border-slate-200 px-3 py-3">
+      className="border-b border-slate-200 px-3 py-3"
+    >
       <div className="flex flex-col gap-3 md:flex-row md:items-center">
         <div className="flex min-w-0 flex-1 flex-col gap-1">
           <span className="flex flex-wrap items-center gap-2">
             <ExternalLink page="itemCard" division={division} id={p.item} code={code} className="font-mono text-sm">
               {code}
             </ExternalLink>
-            <span className={`rounded px-2 py-0.5 text-xs font-semibold ${BADGE[p.availability]}`}>
-              {t(`materials.status.${p.availability}`)}
-            </span>
+            <span className={`rounded px-2 py-0.5 text-xs font-semibold ${BADGE[p.availability]}`}>{t(`materials.status.${p.availability}`)}</span>
           </span>
           <span className="truncate text-sm text-slate-700" title={item?.description}>
             {item?.description}
@@ -79,7 +78,8 @@ export const MaterialRow = memo(function MaterialRow({
             aria-expanded={open}
             aria-label={t(open ? 'materials.hideLines' : 'materials.showLines', { code })}
             onClick={() => setOpen(!open)}
-            className="min-h-11 rounded border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-slate-50 focus:ring-2 focus:ring-sky-600 focus:outline-none">
+            className="min-h-11 rounded border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-slate-50 focus:ring-2 focus:ring-sky-600 focus:outline-none"
+          >
             {t('materials.lines')} ({p.lines.length})
           </button>
           {p.availability === 'short' && (

@@ -108,7 +108,8 @@ export default function Materials() {
                 <button
                   type="button"
                   onClick={() => setLimit(limit + PAGE)}
-                  className="min-h-11 rounded border border-slate-300 px-4 py-2 font-medium hover:bg-slate-50 focus:ring-2 focus:ring-sky-600 focus:outline-none">
+                  className="min-h-11 rounded border border-slate-300 px-4 py-2 font-medium hover:bg-slate-50 focus:ring-2 focus:ring-sky-600 focus:outline-none"
+                >
                   {t('materials.more')}
                 </button>
               )}

@@ -54,7 +54,10 @@ describe('RedateSalesLine', () => {
   })
 
   it('refuses an empty date, and offers nothing for a line it cannot name', () => {
-    vi.stubGlobal('fetch', vi.fn(async () => json({})))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json({})),
+    )
     show(line)
     fireEvent.click(screen.getByRole('button', { name: 'Move delivery date' }))
     fireEvent.change(screen.getByLabelText('Delivery date of Sales order 30012'), { target: { value: '' } })

@@ -51,7 +51,11 @@ export function RedateSalesLine({ line }: { line: BalanceLine }) {
               className="min-h-11 rounded border border-slate-300 px-2"
             />
           </label>
-          <button type="submit" disabled={sending} className="min-h-11 rounded bg-sky-800 px-3 text-sm font-medium text-white hover:bg-sky-900 disabled:opacity-50">
+          <button
+            type="submit"
+            disabled={sending}
+            className="min-h-11 rounded bg-sky-800 px-3 text-sm font-medium text-white hover:bg-sky-900 disabled:opacity-50"
+          >
             {t('materials.redate.save')}
           </button>
           <button type="button" onClick={() => setOpen(false)} className="min-h-11 rounded border border-slate-300 px-3 text-sm">

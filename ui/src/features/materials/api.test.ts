@@ -12,7 +12,9 @@ const ms = (day: string) => `/Date(${Date.parse(day + 'T00:00:00Z')})/`
 
 /** The server's answer: one open order making a frame from bolts, one sales line of frames. */
 const ROWS = {
-  shopOrders: [{ ID: SO, ShopOrderNumber: 24001, Status: 20, Item: FRAME, PlannedQuantity: 5, ProducedQuantity: 2, PlannedDate: ms('2026-12-10'), Warehouse: W1 }],
+  shopOrders: [
+    { ID: SO, ShopOrderNumber: 24001, Status: 20, Item: FRAME, PlannedQuantity: 5, ProducedQuantity: 2, PlannedDate: ms('2026-12-10'), Warehouse: W1 },
+  ],
   plans: [
     // 8 planned, 5 issued in Exact, 1 on its way: 2 still needed
     { ID: 'P1', ShopOrder: SO, Item: BOLT, PlannedQuantity: 8, PlannedDate: ms('2026-12-08'), Status: 25, Type: 1, IssuedQuantity: 5, QueuedQuantity: 1 },

@@ -92,13 +92,14 @@ export function Bar({
   }
   if (drag?.mode === 'end') width = Math.max(8, width + drag.dx)
 
-  const title = t('planning.bar.title', {
-    number: order.number,
-    label: order.label,
-    start: formatDay(days.startDay * DAY_MS),
-    end: formatDay(days.endDay * DAY_MS),
-    availability: t(AVAILABILITY_LABEL[order.availability]),
-  }) + (order.late ? ` ${t('planning.lateTitle', { end: formatDay(order.endDay * DAY_MS) })}` : '')
+  const title =
+    t('planning.bar.title', {
+      number: order.number,
+      label: order.label,
+      start: formatDay(days.startDay * DAY_MS),
+      end: formatDay(days.endDay * DAY_MS),
+      availability: t(AVAILABILITY_LABEL[order.availability]),
+    }) + (order.late ? ` ${t('planning.lateTitle', { end: formatDay(order.endDay * DAY_MS) })}` : '')
   return (
     <button
       type="button"
@@ -127,9 +128,7 @@ export function Bar({
     >
       <span data-edge="start" aria-hidden="true" className="absolute inset-y-0 left-0 w-2 cursor-ew-resize" />
       <span aria-hidden="true" className={`h-2.5 w-2.5 shrink-0 rounded-full ${AVAILABILITY_DOT[order.availability]}`} />
-      {order.late && (
-        <span className="shrink-0 rounded bg-red-700 px-1 text-[10px] leading-4 font-semibold text-white">{t('planning.late')}</span>
-      )}
+      {order.late && <span className="shrink-0 rounded bg-red-700 px-1 text-[10px] leading-4 font-semibold text-white">{t('planning.late')}</span>}
       <span className="truncate">
         {order.number} {order.label}
       </span>

@@ -82,10 +82,28 @@ export function Filters({
           className={control}
         />
       </div>
-      <Select label="planning.filter.warehouse" value={filters.warehouse} options={lists.warehouses} onChange={set('warehouse')} error={lists.failed.has('warehouses')} />
-      <Select label="planning.filter.selectionCode" value={filters.selectionCode} options={lists.selectionCodes} onChange={set('selectionCode')} error={lists.failed.has('selectionCodes')} />
+      <Select
+        label="planning.filter.warehouse"
+        value={filters.warehouse}
+        options={lists.warehouses}
+        onChange={set('warehouse')}
+        error={lists.failed.has('warehouses')}
+      />
+      <Select
+        label="planning.filter.selectionCode"
+        value={filters.selectionCode}
+        options={lists.selectionCodes}
+        onChange={set('selectionCode')}
+        error={lists.failed.has('selectionCodes')}
+      />
       <Select label="planning.filter.project" value={filters.project} options={lists.projects} onChange={set('project')} error={lists.failed.has('projects')} />
-      <Select label="planning.filter.itemGroup" value={filters.itemGroup} options={lists.itemGroups} onChange={set('itemGroup')} error={lists.failed.has('itemGroups')} />
+      <Select
+        label="planning.filter.itemGroup"
+        value={filters.itemGroup}
+        options={lists.itemGroups}
+        onChange={set('itemGroup')}
+        error={lists.failed.has('itemGroups')}
+      />
       <div role="radiogroup" aria-label={t('planning.view')} className="col-span-2 flex rounded border border-slate-300 bg-white md:col-span-1">
         {VIEWS.map((v) => (
           <button

@@ -9,7 +9,14 @@ const MOVE: Move = {
   id: 3,
   project: null,
   back: false,
-  orders: [{ id: 'a', number: 24012, before: { PlannedStartDate: '2026-11-30', PlannedDate: '2026-12-02' }, after: { PlannedStartDate: '2026-12-03', PlannedDate: '2026-12-05' } }],
+  orders: [
+    {
+      id: 'a',
+      number: 24012,
+      before: { PlannedStartDate: '2026-11-30', PlannedDate: '2026-12-02' },
+      after: { PlannedStartDate: '2026-12-03', PlannedDate: '2026-12-05' },
+    },
+  ],
 }
 
 const write = (over: Partial<WriteRecord>): WriteRecord => ({

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useDeferredValue, useMemo, useState } from 'react'
 import type { Session } from '../../api/auth.ts'
-import { liveGet } from '../../api/db.ts'
+import { liveListQuery } from '../../api/db.ts'
 import { oldestAsOf } from '../../api/live.ts'
 import { updateOrganizationPreferences } from '../../api/org.ts'
 import {
@@ -13,7 +13,7 @@ import {
   type ShopOrder,
   type ShopOrderChange,
 } from './api.ts'
-import { liveKeys, planningKeys, queryKeys, useSession } from '../../api/queries.ts'
+import { planningKeys, queryKeys, useSession } from '../../api/queries.ts'
 import { useBannerPlace } from '../../components/AppShell.tsx'
 import { AsOf } from '../../components/AsOf.tsx'
 import { LoadingScreen } from '../../components/LoadingScreen.tsx'
@@ -72,9 +72,9 @@ function Screen({ session }: { session: Session }) {
   const orders = useQuery({ queryKey: planningKeys.list('orders', division), queryFn: fetchOpenShopOrders })
   const lines = useQuery({ queryKey: planningKeys.list('materialLines', division), queryFn: fetchMaterialLines })
   const stock = useQuery({ queryKey: planningKeys.list('stock', division), queryFn: fetchStockPositions })
-  const warehouses = useQuery({ queryKey: liveKeys.list('warehouses', division), queryFn: () => liveGet('warehouses'), ...LIVE_LIST_RETRY })
-  const selectionCodes = useQuery({ queryKey: liveKeys.list('selectionCodes', division), queryFn: () => liveGet('selectionCodes'), ...LIVE_LIST_RETRY })
-  const itemGroups = useQuery({ queryKey: liveKeys.list('itemGroups', division), queryFn: () => liveGet('itemGroups'), ...LIVE_LIST_RETRY })
+  const warehouses = useQuery({ ...liveListQuery('warehouses', division), ...LIVE_LIST_RETRY })
+  const selectionCodes = useQuery({ ...liveListQuery('selectionCodes', division), ...LIVE_LIST_RETRY })
+  const itemGroups = useQuery({ ...liveListQuery('itemGroups', division), ...LIVE_LIST_RETRY })
   const projects = useQuery({ queryKey: planningKeys.list('projects', division), queryFn: fetchProjects, retry: false })
   const inGroup = useQuery({
     queryKey: planningKeys.itemGroup(division, deferred.itemGroup),
@@ -97,10 +97,7 @@ function Screen({ session }: { session: Session }) {
     weekends.mutate(hidden, { onSettled: () => setChoosingWeekends(null) })
   }
   const weekendsHidden = choosingWeekends ?? savedWeekendsHidden
-  const merged = useMemo(
-    () => (orders.data ?? []).map((o) => (overrides[o.ID] ? { ...o, ...overrides[o.ID] } : o)) as ShopOrder[],
-    [orders.data, overrides],
-  )
+  const merged = useMemo(() => (orders.data ?? []).map((o) => (overrides[o.ID] ? { ...o, ...overrides[o.ID] } : o)) as ShopOrder[], [orders.data, overrides])
   const dated = useMemo(
     () => datedRows(orders.data ?? [], (o) => (overrides[o.ID] ? ({ ...o, ...overrides[o.ID] } as ShopOrder) : o)),
     [orders.data, overrides],
@@ -115,28 +112,29 @@ function Screen({ session }: { session: Session }) {
     [dated, lines.data, stock.data],
   )
   const now = todayOf()
-  const pendingIds = useMemo(
-    () => new Set(writes.filter((w) => w.status === 'sending' || w.status === 'pending').map((w) => w.orderId)),
-    [writes],
-  )
+  const pendingIds = useMemo(() => new Set(writes.filter((w) => w.status === 'sending' || w.status === 'pending').map((w) => w.orderId)), [writes])
   const shown = useMemo(() => {
-    const pass = new Set(filterOrders(dated.map((d) => d.order), deferred, inGroup.data).map((o) => o.ID))
+    const pass = new Set(
+      filterOrders(
+        dated.map((d) => d.order),
+        deferred,
+        inGroup.data,
+      ).map((o) => o.ID),
+    )
     return dated
       .filter((d) => pass.has(d.order.ID))
-      .map(
-        (d): BarOrder => ({
-          id: d.order.ID,
-          number: d.order.ShopOrderNumber,
-          label: `${d.order.ItemCode ?? ''} ${d.order.ItemDescription ?? d.order.Description ?? ''}`.trim(),
-          startDay: d.startDay,
-          endDay: d.endDay,
-          status: Number(d.order.Status),
-          onHold: !!d.order.IsOnHold,
-          late: isLate(d.endDay, Number(d.order.Status), now),
-          availability: avail.orders.get(d.order.ID) ?? 'none',
-          pending: pendingIds.has(d.order.ID),
-        }),
-      )
+      .map((d): BarOrder => ({
+        id: d.order.ID,
+        number: d.order.ShopOrderNumber,
+        label: `${d.order.ItemCode ?? ''} ${d.order.ItemDescription ?? d.order.Description ?? ''}`.trim(),
+        startDay: d.startDay,
+        endDay: d.endDay,
+        status: Number(d.order.Status),
+        onHold: !!d.order.IsOnHold,
+        late: isLate(d.endDay, Number(d.order.Status), now),
+        availability: avail.orders.get(d.order.ID) ?? 'none',
+        pending: pendingIds.has(d.order.ID),
+      }))
   }, [dated, deferred, inGroup.data, avail, pendingIds, now])
   const late = useMemo(() => lateCount(shown, now), [shown, now])
 

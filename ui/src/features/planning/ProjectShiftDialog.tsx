@@ -3,6 +3,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx'
 import { t, tCount } from '../../i18n/index.ts'
 import type { ProjectMove } from './logic/projectShift.ts'
 import { dayIso } from './logic/timeline.ts'
+import { DataTable } from '../../components/ui/DataTable.tsx'
 
 const day = (d: number | null) => (d === null ? '–' : dayIso(d))
 
@@ -34,38 +35,50 @@ export function ProjectShiftDialog({
       onNo={onNo}
       onYes={onYes}
     >
-      <table className="w-full text-sm" data-testid="project-shift">
-        <thead className="text-left text-slate-500">
-          <tr>
-            <th scope="col" className="py-1 pr-3 font-medium">
-              {t('planning.column.order')}
-            </th>
-            <th scope="col" className="py-1 pr-3 font-medium">
-              {t('planning.shift.description')}
-            </th>
-            <th scope="col" className="py-1 pr-3 font-medium">
-              {t('planning.modal.start')}
-            </th>
-            <th scope="col" className="py-1 font-medium">
-              {t('planning.modal.end')}
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {moves.map((m) => (
-            <tr key={m.order.ID} data-testid="project-shift-order" data-number={m.order.ShopOrderNumber}>
-              <td className="py-1 pr-3 font-mono">{m.order.ShopOrderNumber}</td>
-              <td className="max-w-56 truncate py-1 pr-3">{m.order.ItemDescription ?? m.order.Description ?? m.order.ItemCode ?? ''}</td>
-              <td className="py-1 pr-3 whitespace-nowrap tabular-nums">
+      <DataTable
+        tableProps={{ 'data-testid': 'project-shift' }}
+        columns={[
+          {
+            key: 'order',
+            header: t('planning.column.order'),
+            headerClassName: 'py-1 pr-3 font-medium',
+            className: 'py-1 pr-3 font-mono',
+            cell: (m) => m.order.ShopOrderNumber,
+          },
+          {
+            key: 'description',
+            header: t('planning.shift.description'),
+            headerClassName: 'py-1 pr-3 font-medium',
+            className: 'max-w-56 truncate py-1 pr-3',
+            cell: (m) => m.order.ItemDescription ?? m.order.Description ?? m.order.ItemCode ?? '',
+          },
+          {
+            key: 'start',
+            header: t('planning.modal.start'),
+            headerClassName: 'py-1 pr-3 font-medium',
+            className: 'py-1 pr-3 whitespace-nowrap tabular-nums',
+            cell: (m) => (
+              <>
                 {day(m.fromStart)} → {day(m.toStart)}
-              </td>
-              <td className="py-1 whitespace-nowrap tabular-nums">
+              </>
+            ),
+          },
+          {
+            key: 'end',
+            header: t('planning.modal.end'),
+            headerClassName: 'py-1 font-medium',
+            className: 'py-1 whitespace-nowrap tabular-nums',
+            cell: (m) => (
+              <>
                 {day(m.fromEnd)} → {day(m.toEnd)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          },
+        ]}
+        rows={moves}
+        rowKey={(m) => m.order.ID}
+        rowProps={(m) => ({ 'data-testid': 'project-shift-order', 'data-number': String(m.order.ShopOrderNumber) })}
+      />
     </ConfirmDialog>
   )
 }

@@ -17,7 +17,20 @@ describe('SalesLines', () => {
       'fetch',
       vi.fn(async (url: string) =>
         String(url).includes('/db/salesOrderLines')
-          ? json([{ ID: 'l1', OrderID: order, OrderNumber: 30012, LineNumber: 1, ItemCode: 'EP-900001', Quantity: 2, QuantityDelivered: 0, DeliveryDate: null, Status: 12, DeliveryStatus: 12 }])
+          ? json([
+              {
+                ID: 'l1',
+                OrderID: order,
+                OrderNumber: 30012,
+                LineNumber: 1,
+                ItemCode: 'EP-900001',
+                Quantity: 2,
+                QuantityDelivered: 0,
+                DeliveryDate: null,
+                Status: 12,
+                DeliveryStatus: 12,
+              },
+            ])
           : json({}, 404),
       ),
     )

@@ -71,7 +71,11 @@ function Line({ line, division }: { line: SalesLine; division: number }) {
                 className="min-h-11 rounded border border-slate-300 px-2"
               />
             </label>
-            <button type="submit" disabled={sending || date === saved} className="min-h-11 rounded bg-sky-800 px-4 font-medium text-white hover:bg-sky-900 disabled:opacity-50">
+            <button
+              type="submit"
+              disabled={sending || date === saved}
+              className="min-h-11 rounded bg-sky-800 px-4 font-medium text-white hover:bg-sky-900 disabled:opacity-50"
+            >
               {t('planning.sales.save')}
             </button>
           </>

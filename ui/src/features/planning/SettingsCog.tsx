@@ -40,12 +40,7 @@ export function SettingsCog({
           className="absolute right-0 z-40 mt-1 flex w-64 flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-lg"
         >
           <label className="flex min-h-11 items-center gap-3 text-sm">
-            <input
-              type="checkbox"
-              className="h-5 w-5"
-              checked={!weekendsHidden}
-              onChange={(e) => onWeekends(!e.target.checked)}
-            />
+            <input type="checkbox" className="h-5 w-5" checked={!weekendsHidden} onChange={(e) => onWeekends(!e.target.checked)} />
             {t('planning.showWeekends')}
           </label>
           {savingWeekends && (
@@ -60,11 +55,7 @@ export function SettingsCog({
           )}
           <label className="flex flex-col gap-1 text-sm">
             {t('planning.scale')}
-            <select
-              value={scale}
-              onChange={(e) => onScale(Number(e.target.value))}
-              className="min-h-11 rounded border border-slate-300 px-2"
-            >
+            <select value={scale} onChange={(e) => onScale(Number(e.target.value))} className="min-h-11 rounded border border-slate-300 px-2">
               {SCALES.map((s) => (
                 <option key={s} value={s}>
                   {Math.round(s * 100)}%

@@ -1,6 +1,7 @@
 import type { ShopOrder } from './api.ts'
 import { LabelActions, type LabelStyles } from '../../components/LabelActions.tsx'
-import { inputClass, labelClass, primaryButton, secondaryButton } from '../../components/formStyles.ts'
+import { inputClass, labelClass } from '../../components/ui/Field.tsx'
+import { buttonClass } from '../../components/ui/Button.tsx'
 import { t } from '../../i18n/index.ts'
 
 const MODAL: LabelStyles = {
@@ -8,8 +9,8 @@ const MODAL: LabelStyles = {
   title: 'font-semibold',
   field: `${labelClass} md:w-80`,
   control: inputClass,
-  primary: `${primaryButton} w-fit`,
-  secondary: `${secondaryButton} w-fit`,
+  primary: buttonClass({ variant: 'primary', className: 'w-fit' }),
+  secondary: buttonClass({ className: 'w-fit' }),
 }
 
 /** The shop order's labels (what it makes and its by-products), from the shop order window. */

@@ -5,7 +5,7 @@ import { fetchOrderPlans, fetchOrderSteps, type ShopOrder, type ShopOrderChange,
 import { ExternalLink } from '../../components/ExternalLink.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { InfoTip } from '../../components/Tooltip.tsx'
-import { useModalDialog } from '../../components/useModalDialog.ts'
+import { Dialog } from '../../components/ui/Dialog.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { DAY_MS, formatDay } from '../../lib/dateTime.ts'
 import { useIsWide } from '../../lib/media.ts'
@@ -95,7 +95,6 @@ export function ShopOrderModal({
   /** The last move's toast: the page's is behind this window while it is open. */
   toast?: ReactNode
 }) {
-  const ref = useModalDialog()
   const wide = useIsWide()
   const titleId = useId()
   const plans = useQuery({ queryKey: planningKeys.plans(order.ID), queryFn: () => fetchOrderPlans(order.ID) })
@@ -144,13 +143,9 @@ export function ShopOrderModal({
   const section = 'flex flex-col gap-2 border-t border-slate-200 pt-3'
 
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby={titleId}
-      onCancel={(e) => {
-        e.preventDefault()
-        onClose()
-      }}
+    <Dialog
+      labelledBy={titleId}
+      onClose={onClose}
       className="m-0 h-full max-h-none w-full max-w-none bg-white p-0 backdrop:bg-black/40 md:m-auto md:h-auto md:max-h-[90vh] md:max-w-3xl md:rounded-lg md:shadow-xl"
     >
       <div className="flex flex-col gap-3 p-4 md:p-6" data-testid="shop-order-modal">
@@ -263,7 +258,12 @@ export function ShopOrderModal({
           </label>
           <label className="flex flex-col gap-1 text-sm">
             {t('planning.modal.leadDays')}
-            <input inputMode="numeric" value={leadDays} onChange={(e) => setLeadDays(e.target.value)} className="min-h-11 rounded border border-slate-300 px-2" />
+            <input
+              inputMode="numeric"
+              value={leadDays}
+              onChange={(e) => setLeadDays(e.target.value)}
+              className="min-h-11 rounded border border-slate-300 px-2"
+            />
           </label>
           <button type="submit" className="min-h-11 w-fit rounded bg-sky-800 px-4 font-medium text-white hover:bg-sky-900">
             {t('planning.modal.saveDetails')}
@@ -287,7 +287,11 @@ export function ShopOrderModal({
             {t('planning.modal.notes')}
             <textarea value={notes} onChange={(e) => setNotes(e.target.value)} rows={3} className="rounded border border-slate-300 p-2 font-normal" />
           </label>
-          <button type="submit" disabled={notes === (order.Notes ?? '')} className="min-h-11 w-fit rounded bg-sky-800 px-4 font-medium text-white hover:bg-sky-900 disabled:opacity-50">
+          <button
+            type="submit"
+            disabled={notes === (order.Notes ?? '')}
+            className="min-h-11 w-fit rounded bg-sky-800 px-4 font-medium text-white hover:bg-sky-900 disabled:opacity-50"
+          >
             {t('planning.modal.saveNotes')}
           </button>
         </form>
@@ -299,7 +303,9 @@ export function ShopOrderModal({
           {plans.isPending ? (
             <Loading />
           ) : plans.error ? (
-            <p role="alert" className="text-sm text-red-700">{userMessage(plans.error)}</p>
+            <p role="alert" className="text-sm text-red-700">
+              {userMessage(plans.error)}
+            </p>
           ) : plans.data.length === 0 ? (
             <p className="text-sm text-slate-500">{t('planning.modal.noPlans')}</p>
           ) : (
@@ -313,7 +319,9 @@ export function ShopOrderModal({
                     <span className="tabular-nums">
                       {num(p.PlannedQuantity)} {p.Unit ?? ''}
                     </span>
-                    <span className="text-slate-600">{Number(p.Type) === 2 ? t('planning.modal.byProduct') : p.StatusDescription || materialPlanStatusName(p.Status)}</span>
+                    <span className="text-slate-600">
+                      {Number(p.Type) === 2 ? t('planning.modal.byProduct') : p.StatusDescription || materialPlanStatusName(p.Status)}
+                    </span>
                     {a && (
                       <span className="inline-flex items-center gap-1 text-xs">
                         <span aria-hidden="true" className={`h-2 w-2 rounded-full ${AVAILABILITY_DOT[a]}`} />
@@ -334,7 +342,9 @@ export function ShopOrderModal({
           {steps.isPending ? (
             <Loading />
           ) : steps.error ? (
-            <p role="alert" className="text-sm text-red-700">{userMessage(steps.error)}</p>
+            <p role="alert" className="text-sm text-red-700">
+              {userMessage(steps.error)}
+            </p>
           ) : steps.data.length === 0 ? (
             <p className="text-sm text-slate-500">{t('planning.modal.noSteps')}</p>
           ) : (
@@ -356,6 +366,6 @@ export function ShopOrderModal({
         </section>
       </div>
       {toast}
-    </dialog>
+    </Dialog>
   )
 }

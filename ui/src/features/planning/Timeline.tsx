@@ -32,11 +32,7 @@ function cellLabels(unit: HeaderUnit, cell: HeaderCell): string[] {
     return [t('planning.week', { week }), String(week)]
   }
   if (unit === 'months') {
-    return [
-      formatMonth(date, 'withYear'),
-      formatMonth(date, 'short'),
-      formatMonth(date, 'narrow'),
-    ]
+    return [formatMonth(date, 'withYear'), formatMonth(date, 'short'), formatMonth(date, 'narrow')]
   }
   return [cell.key]
 }
@@ -105,10 +101,7 @@ export function Timeline({
     overscan: 8,
   })
   const [upper, lower] = HEADER_UNITS[view]
-  const shaded = useMemo(
-    () => (axis.skipWeekends || view === 'months' ? [] : axisDays(axis).filter(isWeekendDay)),
-    [axis, view],
-  )
+  const shaded = useMemo(() => (axis.skipWeekends || view === 'months' ? [] : axisDays(axis).filter(isWeekendDay)), [axis, view])
 
   // Opens where the work is: the earliest order's start, at most two weeks before today. A new
   // scale or view opens there again; otherwise the same days stay in view when the axis grows.
@@ -168,9 +161,7 @@ export function Timeline({
             style={{ top: HEADER_PX, left: labelPx + xOf(axis, d), width: axis.pxPerDay }}
           />
         ))}
-        {todayX !== null && (
-          <div aria-hidden="true" className="absolute bottom-0 z-10 w-0.5 bg-red-500/70" style={{ top: HEADER_PX, left: todayX }} />
-        )}
+        {todayX !== null && <div aria-hidden="true" className="absolute bottom-0 z-10 w-0.5 bg-red-500/70" style={{ top: HEADER_PX, left: todayX }} />}
         {/* the rows are a table for assistive technology: the order heads its row, the bar is its cell */}
         <div role="table" aria-label={t('planning.rowsLabel')} aria-rowcount={orders.length}>
           <div role="rowgroup" data-testid="planning-rows">

@@ -45,9 +45,7 @@ export function WriteList({ writes, onDismiss }: { writes: WriteRecord[]; onDism
             <span>{describeChange(w.change, w.shown)}</span>
             <span className="font-semibold">{t(s.label)}</span>
             {w.error && w.status === 'failed' && <span>: {w.error}</span>}
-            {w.error && (w.status === 'pending' || w.status === 'sending') && (
-              <span data-testid="write-waiting">{w.error}</span>
-            )}
+            {w.error && (w.status === 'pending' || w.status === 'sending') && <span data-testid="write-waiting">{w.error}</span>}
             {(w.status === 'delivered' || w.status === 'failed') && (
               <button
                 type="button"

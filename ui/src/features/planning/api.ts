@@ -38,7 +38,11 @@ const ORDER_FIELDS =
 
 /** Shop orders still to be made: open (10) and in process (20). */
 export const fetchOpenShopOrders = () =>
-  dbGetAll<ShopOrder>('shopOrders', [['Status', 'lt.30'], ['select', ORDER_FIELDS], ['order', 'ShopOrderNumber']])
+  dbGetAll<ShopOrder>('shopOrders', [
+    ['Status', 'lt.30'],
+    ['select', ORDER_FIELDS],
+    ['order', 'ShopOrderNumber'],
+  ])
 
 export interface MaterialPlan {
   ID: string
@@ -56,10 +60,11 @@ export interface MaterialPlan {
 
 /** Material lines (type 1) still to be issued, for availability: not complete, finished or cancelled. */
 export const fetchMaterialLines = () =>
-  dbGetAll<MaterialPlan>(
-    'shopOrderMaterialPlans',
-    [['Type', 'eq.1'], ['Status', 'not.in.(21,30,45)'], ['select', 'ID,ShopOrder,Item,PlannedQuantity,Type,Status']],
-  )
+  dbGetAll<MaterialPlan>('shopOrderMaterialPlans', [
+    ['Type', 'eq.1'],
+    ['Status', 'not.in.(21,30,45)'],
+    ['select', 'ID,ShopOrder,Item,PlannedQuantity,Type,Status'],
+  ])
 
 export interface StockPosition {
   ItemId: string
@@ -67,12 +72,14 @@ export interface StockPosition {
   PlanningIn: number
 }
 
-export const fetchStockPositions = () =>
-  dbGetAll<StockPosition>('stockPositions', [['select', 'ItemId,FreeStock,PlanningIn']])
+export const fetchStockPositions = () => dbGetAll<StockPosition>('stockPositions', [['select', 'ItemId,FreeStock,PlanningIn']])
 
 /** Ids of the items in an item group (lower case, as the filter compares them). */
 export async function fetchItemIdsInGroup(group: string): Promise<Set<string>> {
-  const rows = await dbGetAll<{ ID: string }>('items', [['ItemGroup', `eq.${group}`], ['select', 'ID']])
+  const rows = await dbGetAll<{ ID: string }>('items', [
+    ['ItemGroup', `eq.${group}`],
+    ['select', 'ID'],
+  ])
   return new Set(rows.map((r) => r.ID.toLowerCase()))
 }
 
@@ -82,13 +89,23 @@ export interface Project {
   Description: string
 }
 
-export const fetchProjects = () => dbGetAll<Project>('projects', [['select', 'ID,Code,Description'], ['order', 'Code']])
+export const fetchProjects = () =>
+  dbGetAll<Project>('projects', [
+    ['select', 'ID,Code,Description'],
+    ['order', 'Code'],
+  ])
 
 export const fetchOrderPlans = (order: string) =>
-  dbGet<MaterialPlan>('shopOrderMaterialPlans', [['ShopOrder', `eq.${order}`], ['order', 'LineNumber']])
+  dbGet<MaterialPlan>('shopOrderMaterialPlans', [
+    ['ShopOrder', `eq.${order}`],
+    ['order', 'LineNumber'],
+  ])
 
 export const fetchOrderSteps = (order: string) =>
-  dbGet<Row>('shopOrderRoutingStepPlans', [['ShopOrder', `eq.${order}`], ['order', 'LineNumber']])
+  dbGet<Row>('shopOrderRoutingStepPlans', [
+    ['ShopOrder', `eq.${order}`],
+    ['order', 'LineNumber'],
+  ])
 
 /** The write-back fields the planning changes (a part of what `updateShopOrder` takes). */
 export interface ShopOrderChange extends Partial<Omit<BodyOf<'/exact/updateShopOrder', 'put'>, 'ID'>> {

@@ -3,7 +3,8 @@ import type { MessageKey } from '../../i18n/index.ts'
 import type { Availability } from './logic/availability.ts'
 
 export function statusClass(status: number, onHold: boolean): string {
-  if (onHold) return 'bg-slate-300 text-slate-800 border-slate-500 bg-[repeating-linear-gradient(135deg,transparent,transparent_6px,rgba(255,255,255,.6)_6px,rgba(255,255,255,.6)_12px)]'
+  if (onHold)
+    return 'bg-slate-300 text-slate-800 border-slate-500 bg-[repeating-linear-gradient(135deg,transparent,transparent_6px,rgba(255,255,255,.6)_6px,rgba(255,255,255,.6)_12px)]'
   if (status === 20) return 'bg-amber-200 text-amber-950 border-amber-600'
   return 'bg-sky-200 text-sky-950 border-sky-700'
 }

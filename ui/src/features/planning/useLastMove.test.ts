@@ -16,7 +16,8 @@ const BEFORE = { PlannedStartDate: '2026-11-30', PlannedDate: '2026-12-02' }
 function reply(status: number, body: unknown) {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
 }
-const delivered = () => reply(200, { state: 'delivered', error: null, entries: [outboxEntry({ id: 7, action: 'updateShopOrder', method: 'PUT', state: 'delivered' })] })
+const delivered = () =>
+  reply(200, { state: 'delivered', error: null, entries: [outboxEntry({ id: 7, action: 'updateShopOrder', method: 'PUT', state: 'delivered' })] })
 
 /** The planning's two hooks together, as the screen has them. */
 function usePlanning() {
@@ -97,7 +98,10 @@ describe('useLastMove', () => {
   })
 
   it('forgets the move when its toast is closed', () => {
-    vi.stubGlobal('fetch', vi.fn(async () => delivered()))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => delivered()),
+    )
     const { result } = renderHook(() => usePlanning())
     act(() => result.current.moves.move([{ order: ORDER, change: MOVED }]))
     act(() => result.current.moves.dismiss())

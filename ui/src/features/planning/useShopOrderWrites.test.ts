@@ -40,7 +40,10 @@ describe('useShopOrderWrites', () => {
   })
 
   it('undoes a refused change and keeps Exact Online’s message', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => reply(422, { state: 'failed', error: 'Datum ongeldig', entries: [] })))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => reply(422, { state: 'failed', error: 'Datum ongeldig', entries: [] })),
+    )
     const { result } = renderHook(() => useShopOrderWrites())
     await act(() => result.current.write(ORDER, { IsOnHold: 1 }))
     expect(result.current.overrides[ORDER.ID]).toBeUndefined()

@@ -19,7 +19,8 @@ function Progress({ line }: { line: PurchaseLine }) {
         aria-valuemax={line.quantity}
         aria-valuenow={line.received}
         aria-label={t('purchases.received')}
-        className="h-2 w-full overflow-hidden rounded bg-slate-200">
+        className="h-2 w-full overflow-hidden rounded bg-slate-200"
+      >
         <span className="block h-full bg-emerald-600" style={{ width: `${share * 100}%` }} />
       </span>
     </span>
@@ -46,7 +47,8 @@ export const PurchaseLineRow = memo(function PurchaseLineRow({
       data-late={late}
       data-supplier={line.supplierCode}
       data-order={line.orderNumber}
-      className={`grid grid-cols-1 gap-2 border-b border-slate-100 px-3 py-3 text-sm md:grid-cols-[8rem_minmax(12rem,2fr)_minmax(10rem,1fr)_11rem_10rem_7rem] md:items-center ${late ? 'bg-red-50' : ''}`}>
+      className={`grid grid-cols-1 gap-2 border-b border-slate-100 px-3 py-3 text-sm md:grid-cols-[8rem_minmax(12rem,2fr)_minmax(10rem,1fr)_11rem_10rem_7rem] md:items-center ${late ? 'bg-red-50' : ''}`}
+    >
       <span>
         <ExternalLink page="purchaseOrder" division={division} id={line.orderId} code={line.orderNumber} className="font-mono">
           {line.orderNumber}

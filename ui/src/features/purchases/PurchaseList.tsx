@@ -29,7 +29,8 @@ function GroupHeading({ group, groupBy, division }: { group: PurchaseGroup; grou
   return (
     <h2
       data-testid="purchase-group"
-      className="mt-4 flex flex-wrap items-center gap-2 rounded-t border border-slate-200 bg-slate-50 px-3 py-2 text-sm font-semibold">
+      className="mt-4 flex flex-wrap items-center gap-2 rounded-t border border-slate-200 bg-slate-50 px-3 py-2 text-sm font-semibold"
+    >
       {groupBy === 'date' ? (
         <span>{group.key ? formatDay(group.key) : t('purchases.noDate')}</span>
       ) : groupBy === 'item' ? (
@@ -86,7 +87,8 @@ export function PurchaseList({
       data-lines={lineCount}
       data-groups={groups.length}
       className="relative w-full"
-      style={{ height: virtualizer.getTotalSize() }}>
+      style={{ height: virtualizer.getTotalSize() }}
+    >
       {virtualizer.getVirtualItems().map((v) => {
         const row = rows[v.index]
         return (
@@ -96,7 +98,8 @@ export function PurchaseList({
             data-index={v.index}
             ref={virtualizer.measureElement}
             className="absolute top-0 left-0 w-full"
-            style={{ transform: `translateY(${v.start - virtualizer.options.scrollMargin}px)` }}>
+            style={{ transform: `translateY(${v.start - virtualizer.options.scrollMargin}px)` }}
+          >
             {row.kind === 'group' ? (
               <GroupHeading group={row.group} groupBy={groupBy} division={division} />
             ) : (

@@ -12,8 +12,7 @@ import { userMessage } from '../../lib/errors.ts'
 const FIELD = 'flex min-w-40 flex-1 flex-col gap-1 text-sm font-medium'
 const CONTROL =
   'min-h-11 rounded border border-slate-300 bg-white px-2 py-2 font-normal focus:border-sky-700 focus:ring-2 focus:ring-sky-600 focus:outline-none'
-const BUTTON =
-  'min-h-11 rounded border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-slate-50 focus:ring-2 focus:ring-sky-600 focus:outline-none'
+const BUTTON = 'min-h-11 rounded border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-slate-50 focus:ring-2 focus:ring-sky-600 focus:outline-none'
 
 /** Open purchase order lines by supplier, item or expected date, late ones marked. */
 export default function PurchaseOverview() {
@@ -80,12 +79,7 @@ export default function PurchaseOverview() {
           </select>
         </label>
         <label className="flex min-h-11 items-center gap-2 text-sm font-medium">
-          <input
-            type="checkbox"
-            checked={filters.lateOnly}
-            onChange={(e) => set({ lateOnly: e.target.checked })}
-            className="h-5 w-5 accent-sky-700"
-          />
+          <input type="checkbox" checked={filters.lateOnly} onChange={(e) => set({ lateOnly: e.target.checked })} className="h-5 w-5 accent-sky-700" />
           {t('purchases.lateOnly')}
         </label>
       </div>

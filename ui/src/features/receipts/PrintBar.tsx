@@ -1,5 +1,5 @@
-import { primaryButton, secondaryButton } from '../../components/formStyles.ts'
 import { t } from '../../i18n/index.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 /**
  * The lines picked for labels, held at the bottom of the screen while the list of receipts runs
@@ -13,12 +13,12 @@ export function PrintBar({ count, onOpen, onClear }: { count: number; onOpen: ()
       className="sticky bottom-0 z-20 -mx-3 flex flex-wrap items-center gap-3 border-t border-sky-200 bg-white/95 px-3 pt-2 pb-[max(0.5rem,env(safe-area-inset-bottom))] shadow-[0_-2px_6px_rgba(15,23,42,0.08)] md:mx-0 md:rounded-lg md:border md:px-4"
     >
       {/* first in the bar: the desktop's sync cards float over the bottom right corner */}
-      <button type="button" className={primaryButton} onClick={onOpen}>
+      <Button type="button" variant="primary" onClick={onOpen}>
         {t('receipts.printBar', { count })}
-      </button>
-      <button type="button" className={secondaryButton} onClick={onClear}>
+      </Button>
+      <Button type="button" variant="secondary" onClick={onClear}>
         {t('receipts.clearPicked')}
-      </button>
+      </Button>
     </div>
   )
 }

@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query'
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '../../api/queryClient.ts'
-import type { ReceiptLine } from './logic.ts'
+import type { ReceiptLine } from '../../lib/receipts.ts'
 import { json, printer, printJob, session } from '../../test/fixtures.ts'
 import type { PrintJob } from '../../components/PrintJobStatus.tsx'
 import { PrintPanel } from './PrintPanel.tsx'
@@ -37,7 +37,11 @@ function serve(preferences: Record<string, unknown>) {
       if (url === '/api/v1/auth/session') return json(session({ organizationDetails: { ...session().organizationDetails, preferences } }))
       if (url === '/api/v1/printers') return json(PRINTERS)
       if (url.startsWith('/api/v1/db/joins')) return json([])
-      if (url.startsWith('/api/v1/db/items')) return json([{ ID: 'ITEM-2', IsSerialItem: true, IsBatchItem: 0 }, { ID: 'item-1', IsSerialItem: false, IsBatchItem: 1 }])
+      if (url.startsWith('/api/v1/db/items'))
+        return json([
+          { ID: 'ITEM-2', IsSerialItem: true, IsBatchItem: 0 },
+          { ID: 'item-1', IsSerialItem: false, IsBatchItem: 1 },
+        ])
       if (url === '/api/v1/labels/print') {
         printed.push(JSON.parse(String(init?.body)))
         return json({ job: job('queued'), result: { status: 'SUCCESS', labels: 7, messages: [] } }, 202)

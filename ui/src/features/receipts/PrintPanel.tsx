@@ -1,17 +1,20 @@
 import { useQuery } from '@tanstack/react-query'
 import { useState, type Ref } from 'react'
 import { receiptKeys, useSession } from '../../api/queries.ts'
-import { fetchNeeds, fetchTracking } from './api.ts'
+import { fetchNeeds, fetchTracking } from '../../api/receipts.ts'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
 import { LabelResultNote, useLabelPrint } from '../../components/LabelActions.tsx'
 import { PrintJobStatus } from '../../components/PrintJobStatus.tsx'
-import { inputClass, labelClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { inputClass, labelClass } from '../../components/ui/Field.tsx'
+import { sectionClass } from '../../components/ui/Section.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { labelCopies, labelTypeName } from '../../lib/labels.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
-import type { ReceiptLine } from './logic.ts'
-import { readSettings } from '../../routes/GlobalSettings.tsx'
+import type { ReceiptLine } from '../../lib/receipts.ts'
+import { readSettings } from '../../lib/orgSettings.ts'
 import { userMessage } from '../../lib/errors.ts'
+import { Button } from '../../components/ui/Button.tsx'
+import { Select } from '../../components/ui/Select.tsx'
 
 const MAX_COUNT = 100
 
@@ -71,11 +74,7 @@ export function PrintPanel({
                 <span className="font-mono text-sm font-semibold">{l.itemCode}</span>
                 <span className="text-sm text-slate-700">{l.itemDescription}</span>
                 <span className="text-xs text-slate-600" data-testid="needed-by">
-                  {needs.isPending
-                    ? t('receipts.needsLoading')
-                    : need.length === 0
-                      ? t('receipts.notNeeded')
-                      : t('receipts.neededBy')}
+                  {needs.isPending ? t('receipts.needsLoading') : need.length === 0 ? t('receipts.notNeeded') : t('receipts.neededBy')}
                 </span>
                 {(tracked === 'serial' || tracked === 'batch') && (
                   <span className="text-xs text-slate-700" data-testid="label-per-number">
@@ -105,9 +104,9 @@ export function PrintPanel({
                     onChange={(e) => setCounts((c) => ({ ...c, [l.id]: e.target.value }))}
                   />
                 </label>
-                <button type="button" className={secondaryButton} onClick={() => onRemove(l.id)} aria-label={t('receipts.removeLine', { code: l.itemCode })}>
+                <Button type="button" variant="secondary" onClick={() => onRemove(l.id)} aria-label={t('receipts.removeLine', { code: l.itemCode })}>
                   ×
-                </button>
+                </Button>
               </div>
             </li>
           )
@@ -126,20 +125,20 @@ export function PrintPanel({
       <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end">
         <label className={`${labelClass} sm:w-80`}>
           {t('labels.type')}
-          <select className={inputClass} value={labels.type} onChange={(e) => labels.setType(e.target.value)}>
+          <Select value={labels.type} onChange={(e) => labels.setType(e.target.value)}>
             {labels.types.map((type) => (
               <option key={type} value={type}>
                 {labelTypeName(type)}
               </option>
             ))}
-          </select>
+          </Select>
         </label>
-        <button type="button" className={primaryButton} disabled={invalid || pdf.isPending} onClick={labels.openPdf}>
+        <Button type="button" variant="primary" disabled={invalid || pdf.isPending} onClick={labels.openPdf}>
           {pdf.isPending ? t('receipts.making') : t('receipts.openPdf')}
-        </button>
+        </Button>
         <label className={`${labelClass} sm:w-64`}>
           {t('receipts.printer')}
-          <select className={inputClass} value={labels.printer} onChange={(e) => labels.setPrinter(e.target.value)}>
+          <Select value={labels.printer} onChange={(e) => labels.setPrinter(e.target.value)}>
             <option value="">{labels.printersQuery.isPending ? t('receipts.printersLoading') : t('receipts.choosePrinter')}</option>
             {labels.printers.map((p) => (
               <option key={p.name} value={p.name}>
@@ -147,11 +146,11 @@ export function PrintPanel({
                 {p.state ? ` (${p.state})` : ''}
               </option>
             ))}
-          </select>
+          </Select>
         </label>
-        <button type="button" className={secondaryButton} disabled={invalid || !labels.printer || print.isPending} onClick={labels.sendToPrinter}>
+        <Button type="button" variant="secondary" disabled={invalid || !labels.printer || print.isPending} onClick={labels.sendToPrinter}>
           {t('receipts.print')}
-        </button>
+        </Button>
       </div>
       {labels.printersQuery.isSuccess && labels.printers.length === 0 && <p className="text-sm text-slate-600">{t('labels.noPrinters')}</p>}
       {pdf.error && (

@@ -41,7 +41,10 @@ afterEach(() => {
 
 describe('Receipts during an outage', () => {
   it('dates the receipts and the Receive goods modal by the stored copy', async () => {
-    vi.stubGlobal('fetch', vi.fn(async (url: string) => stored(url)))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => stored(url)),
+    )
     render(
       <QueryClientProvider client={createQueryClient()}>
         <Receipts />
@@ -77,7 +80,14 @@ describe('Receipts during an outage', () => {
         return dated(
           {
             responseDirect: {
-              results: [1, 2].map((n) => ({ ID: `line-${n}`, GoodsReceiptID: RECEIPT, Item: `item-${n}`, ItemCode: `BOLT-${n}`, QuantityReceived: n, PurchaseOrderNumber: 1234 })),
+              results: [1, 2].map((n) => ({
+                ID: `line-${n}`,
+                GoodsReceiptID: RECEIPT,
+                Item: `item-${n}`,
+                ItemCode: `BOLT-${n}`,
+                QuantityReceived: n,
+                PurchaseOrderNumber: 1234,
+              })),
             },
           },
           STORED,
@@ -85,7 +95,10 @@ describe('Receipts during an outage', () => {
       if (url.startsWith('/api/v1/db/')) return json([])
       return stored(url)
     }
-    vi.stubGlobal('fetch', vi.fn(async (url: string) => withLines(url)))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => withLines(url)),
+    )
     render(
       <QueryClientProvider client={createQueryClient()}>
         <Receipts />
@@ -104,13 +117,20 @@ describe('The print bar of Receipts', () => {
       const direct = decodeURIComponent(url)
       if (direct.includes('GoodsReceiptLines'))
         return dated(
-          { responseDirect: { results: [1, 2, 3].map((n) => ({ ID: `line-${n}`, GoodsReceiptID: RECEIPT, Item: `item-${n}`, ItemCode: `BOLT-${n}`, QuantityReceived: n })) } },
+          {
+            responseDirect: {
+              results: [1, 2, 3].map((n) => ({ ID: `line-${n}`, GoodsReceiptID: RECEIPT, Item: `item-${n}`, ItemCode: `BOLT-${n}`, QuantityReceived: n })),
+            },
+          },
           STORED,
         )
       if (url.startsWith('/api/v1/db/')) return json([])
       return stored(url)
     }
-    vi.stubGlobal('fetch', vi.fn(async (url: string) => lines(url)))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => lines(url)),
+    )
     // jsdom lays nothing out: the scroll is recorded
     const scrolled: Element[] = []
     Element.prototype.scrollIntoView = function (this: Element) {
@@ -152,7 +172,10 @@ describe('The print bar of Receipts', () => {
       vi.fn(async (url: string) => {
         const direct = decodeURIComponent(url)
         if (direct.includes('GoodsReceiptLines'))
-          return dated({ responseDirect: { results: [{ ID: 'line-1', GoodsReceiptID: RECEIPT, Item: 'item-1', ItemCode: 'BOLT-1', QuantityReceived: 1 }] } }, STORED)
+          return dated(
+            { responseDirect: { results: [{ ID: 'line-1', GoodsReceiptID: RECEIPT, Item: 'item-1', ItemCode: 'BOLT-1', QuantityReceived: 1 }] } },
+            STORED,
+          )
         if (url.startsWith('/api/v1/db/')) return json([])
         return stored(url)
       }),
@@ -167,7 +190,6 @@ describe('The print bar of Receipts', () => {
   })
 })
 
-
 describe('A long list of receipts', () => {
   /** 120 receipts of one supplier, each with one line of the one open order. */
   function many(url: string): Response {
@@ -180,7 +202,10 @@ describe('A long list of receipts', () => {
   }
 
   it('shows 50 receipts at first and 50 more on each click, the search looking through all of them', async () => {
-    vi.stubGlobal('fetch', vi.fn(async (url: string) => many(url)))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => many(url)),
+    )
     render(
       <QueryClientProvider client={createQueryClient()}>
         <Receipts />

@@ -1,19 +1,21 @@
 import { useQuery } from '@tanstack/react-query'
 import { useMemo, useRef, useState } from 'react'
 import { receiptKeys, useSession } from '../../api/queries.ts'
-import { fetchReceipts } from './api.ts'
+import { fetchReceipts } from '../../api/receipts.ts'
 import { againWhileStored, LIVE_STALE_MS } from '../../api/exactDirect.ts'
-import { inputClass, primaryButton, secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { inputClass } from '../../components/ui/Field.tsx'
+import { sectionClass } from '../../components/ui/Section.tsx'
 import { AsOf } from '../../components/AsOf.tsx'
 import { LoadingScreen } from '../../components/LoadingScreen.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { formatDate } from '../../lib/dateTime.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
-import { matchesReceipt, RECEIPT_DAYS, type Receipt, type ReceiptLine } from './logic.ts'
+import { matchesReceipt, RECEIPT_DAYS, type Receipt, type ReceiptLine } from '../../lib/receipts.ts'
 import { PrintBar } from './PrintBar.tsx'
 import { PrintPanel } from './PrintPanel.tsx'
 import { ReceiveModal } from './ReceiveModal.tsx'
 import { userMessage } from '../../lib/errors.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 function ReceiptCard({ receipt, picked, onPick }: { receipt: Receipt; picked: Set<string>; onPick: (l: ReceiptLine) => void }) {
   return (
@@ -28,7 +30,13 @@ function ReceiptCard({ receipt, picked, onPick }: { receipt: Receipt; picked: Se
         {receipt.lines.map((l) => (
           <li key={l.id}>
             <label className="flex min-h-11 cursor-pointer items-center gap-3 px-3 py-2">
-              <input type="checkbox" className="h-6 w-6 shrink-0" checked={picked.has(l.id)} onChange={() => onPick(l)} aria-label={t('receipts.pick', { code: l.itemCode })} />
+              <input
+                type="checkbox"
+                className="h-6 w-6 shrink-0"
+                checked={picked.has(l.id)}
+                onChange={() => onPick(l)}
+                aria-label={t('receipts.pick', { code: l.itemCode })}
+              />
               <span className="flex min-w-0 flex-1 flex-col sm:flex-row sm:items-baseline sm:gap-3">
                 <span className="font-mono text-sm">{l.itemCode}</span>
                 <span className="truncate text-sm text-slate-700">{l.itemDescription}</span>
@@ -59,7 +67,13 @@ const PAGE = 50
 export default function Receipts() {
   const { data: session } = useSession()
   const division = session?.division ?? 0
-  const receipts = useQuery({ queryKey: receiptKeys.list(division), queryFn: () => fetchReceipts(), retry: false, staleTime: LIVE_STALE_MS, refetchInterval: againWhileStored })
+  const receipts = useQuery({
+    queryKey: receiptKeys.list(division),
+    queryFn: () => fetchReceipts(),
+    retry: false,
+    staleTime: LIVE_STALE_MS,
+    refetchInterval: againWhileStored,
+  })
   const [receiving, setReceiving] = useState(false)
   const [search, setSearch] = useState('')
   const [limit, setLimit] = useState(PAGE)
@@ -90,12 +104,12 @@ export default function Receipts() {
           <p className="text-sm text-slate-600">{t('receipts.window', { days: RECEIPT_DAYS })}</p>
         </div>
         <div className="flex gap-2">
-          <button type="button" className={secondaryButton} onClick={() => void receipts.refetch()} disabled={receipts.isFetching}>
+          <Button type="button" variant="secondary" onClick={() => void receipts.refetch()} disabled={receipts.isFetching}>
             {t('receipts.refresh')}
-          </button>
-          <button type="button" className={primaryButton} onClick={() => setReceiving(true)}>
+          </Button>
+          <Button type="button" variant="primary" onClick={() => setReceiving(true)}>
             {t('receipts.receive')}
-          </button>
+          </Button>
         </div>
       </div>
       <p className="rounded bg-sky-50 p-3 text-sm text-sky-900">{t('tip.receipts')}</p>
@@ -111,10 +125,17 @@ export default function Receipts() {
           )}
         </div>
         <AsOf asOf={receipts.data?.asOf} />
-        <input className={inputClass} type="search" value={search} onChange={(e) => {
+        <input
+          className={inputClass}
+          type="search"
+          value={search}
+          onChange={(e) => {
             setSearch(e.target.value)
             setLimit(PAGE)
-          }} placeholder={t('receipts.searchPlaceholder')} aria-label={t('receipts.search')} />
+          }}
+          placeholder={t('receipts.searchPlaceholder')}
+          aria-label={t('receipts.search')}
+        />
         {receipts.isPending && <LoadingScreen />}
         {receipts.error && (
           <p role="alert" className="text-red-700">
@@ -128,9 +149,9 @@ export default function Receipts() {
           ))}
         </ul>
         {limit < shown.length && (
-          <button type="button" className={`${secondaryButton} self-center`} onClick={() => setLimit(limit + PAGE)}>
+          <Button type="button" variant="secondary" className="self-center" onClick={() => setLimit(limit + PAGE)}>
             {t('receipts.more', { count: Math.min(PAGE, shown.length - limit), left: shown.length - limit })}
-          </button>
+          </Button>
         )}
       </section>
       {/* below the list: opening above it moved the next line's checkbox away from the finger; the bar brings it near */}

@@ -1,24 +1,26 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { liveKeys, receiptKeys, useDivision } from '../../api/queries.ts'
+import { receiptKeys, useDivision } from '../../api/queries.ts'
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { liveGet } from '../../api/db.ts'
+import { liveListQuery } from '../../api/db.ts'
 import { againWhileStored, LIVE_STALE_MS } from '../../api/exactDirect.ts'
 import { oldestAsOf } from '../../api/live.ts'
-import { createGoodsReceipt, fetchOpenLines } from './api.ts'
+import { createGoodsReceipt, fetchOpenLines } from '../../api/receipts.ts'
 import type { WriteOutcome } from '../../api/writes.ts'
-import { inputClass, labelClass, primaryButton, secondaryButton } from '../../components/formStyles.ts'
+import { inputClass, labelClass } from '../../components/ui/Field.tsx'
 import { AsOf } from '../../components/AsOf.tsx'
 import { InfoTip } from '../../components/Tooltip.tsx'
-import { useModalDialog } from '../../components/useModalDialog.ts'
+import { Dialog } from '../../components/ui/Dialog.tsx'
 import { WriteStatus } from '../../components/WriteStatus.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { formatQuantity, parseQuantity } from '../../lib/quantity.ts'
-import { matchesLine, overDelivered, receiptBodies, receiveError, type OpenLine } from './logic.ts'
+import { matchesLine, overDelivered, receiptBodies, receiveError, type OpenLine } from '../../lib/receipts.ts'
 import { LIVE_LIST_RETRY } from '../../api/queryClient.ts'
-import { UNTRACKED, type NumbersReport } from '../tracking/logic.ts'
-import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
-import { unlocatedIds, type WarehouseRef } from '../scanning/places.ts'
+import { UNTRACKED, type NumbersReport } from '../../lib/tracking.ts'
+import { NumbersNotReady, TrackedNumbers } from '../../components/tracking/TrackedNumbers.tsx'
+import { unlocatedIds, type WarehouseRef } from '../../lib/places.ts'
 import { userMessage } from '../../lib/errors.ts'
+import { Button } from '../../components/ui/Button.tsx'
+import { Select } from '../../components/ui/Select.tsx'
 
 interface StorageLocation {
   ID: string
@@ -91,19 +93,14 @@ function LineRow({
                 {t('receipts.noLocations', { warehouse: line.warehouse })}
               </span>
             ) : (
-              <select
-                className={inputClass}
-                aria-label={t('receipts.location')}
-                value={draft.location}
-                onChange={(e) => onChange({ ...draft, location: e.target.value })}
-              >
+              <Select aria-label={t('receipts.location')} value={draft.location} onChange={(e) => onChange({ ...draft, location: e.target.value })}>
                 <option value="">{t('receipts.defaultLocation', { warehouse: line.warehouse })}</option>
                 {own.map((l) => (
                   <option key={l.ID} value={l.ID}>
                     {l.Code} {l.Description}
                   </option>
                 ))}
-              </select>
+              </Select>
             )}
             {error && (
               <span role="alert" className="text-sm text-red-700">
@@ -137,13 +134,21 @@ function LineRow({
 
 /** Receive open purchase order lines: scan or search, quantity and storage location, send. */
 export function ReceiveModal({ onClose }: { onClose: () => void }) {
-  const ref = useModalDialog()
   const scanRef = useRef<HTMLInputElement>(null)
   const queryClient = useQueryClient()
   const division = useDivision()
-  const lines = useQuery({ queryKey: receiptKeys.openLines(division), queryFn: fetchOpenLines, retry: false, staleTime: LIVE_STALE_MS, refetchInterval: againWhileStored })
-  const locations = useQuery({ queryKey: liveKeys.list('storageLocations', division), queryFn: () => liveGet<StorageLocation>('storageLocations'), ...LIVE_LIST_RETRY })
-  const warehouses = useQuery({ queryKey: liveKeys.list('warehouses', division), queryFn: () => liveGet<WarehouseRef>('warehouses'), ...LIVE_LIST_RETRY })
+  const lines = useQuery({
+    queryKey: receiptKeys.openLines(division),
+    queryFn: fetchOpenLines,
+    retry: false,
+    staleTime: LIVE_STALE_MS,
+    refetchInterval: againWhileStored,
+  })
+  const locations = useQuery({
+    ...liveListQuery<StorageLocation>('storageLocations', division),
+    ...LIVE_LIST_RETRY,
+  })
+  const warehouses = useQuery({ ...liveListQuery<WarehouseRef>('warehouses', division), ...LIVE_LIST_RETRY })
   const unlocated = useMemo(() => unlocatedIds(warehouses.data?.rows), [warehouses.data])
   const [search, setSearch] = useState('')
   const [drafts, setDrafts] = useState<Record<string, Draft>>({})
@@ -176,10 +181,18 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
     setConfirming(false)
     setSending(true)
     setSendError(null)
-    const bodies = receiptBodies(chosen.map((l) => ({ line: l, quantity: parseQuantity(drafts[l.id].quantity) ?? 0, location: drafts[l.id].location, numbers: drafts[l.id].numbers.numbers })))
+    const bodies = receiptBodies(
+      chosen.map((l) => ({
+        line: l,
+        quantity: parseQuantity(drafts[l.id].quantity) ?? 0,
+        location: drafts[l.id].location,
+        numbers: drafts[l.id].numbers.numbers,
+      })),
+    )
     const done: { order: string; outcome: WriteOutcome }[] = []
     try {
-      for (const b of bodies) done.push({ order: b.orderNumber, outcome: await createGoodsReceipt(b.body, t('offline.goodsReceipt', { number: b.orderNumber, lines: b.lines })) })
+      for (const b of bodies)
+        done.push({ order: b.orderNumber, outcome: await createGoodsReceipt(b.body, t('offline.goodsReceipt', { number: b.orderNumber, lines: b.lines })) })
       setDrafts({})
     } catch (e) {
       setSendError(userMessage(e))
@@ -194,13 +207,9 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
   }
 
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby="receive-title"
-      onCancel={(e) => {
-        e.preventDefault()
-        onClose()
-      }}
+    <Dialog
+      labelledBy="receive-title"
+      onClose={onClose}
       className="m-0 h-full max-h-none w-full max-w-none bg-slate-50 p-0 backdrop:bg-black/40 md:m-auto md:h-[90vh] md:max-w-3xl md:rounded-lg"
     >
       <div className="flex h-full flex-col">
@@ -209,9 +218,9 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
             {t('receipts.receiveTitle')}
             <InfoTip label={t('receipts.receiveHelp')} text={t('tooltip.receive')} />
           </h2>
-          <button type="button" className={secondaryButton} onClick={onClose}>
+          <Button type="button" variant="secondary" onClick={onClose}>
             {t('receipts.close')}
-          </button>
+          </Button>
         </header>
         <div className="flex flex-col gap-2 border-b border-slate-200 bg-white p-3">
           <label className={labelClass}>
@@ -298,26 +307,26 @@ export function ReceiveModal({ onClose }: { onClose: () => void }) {
                 ))}
               </ul>
               <div className="flex flex-wrap gap-2">
-                <button type="button" className={primaryButton} disabled={sending} onClick={() => void send()} autoFocus>
+                <Button type="button" variant="primary" disabled={sending} onClick={() => void send()} autoFocus>
                   {t('receipts.confirmOver')}
-                </button>
-                <button type="button" className={secondaryButton} onClick={() => setConfirming(false)}>
+                </Button>
+                <Button type="button" variant="secondary" onClick={() => setConfirming(false)}>
                   {t('receipts.confirmBack')}
-                </button>
+                </Button>
               </div>
             </div>
           ) : (
-            <button
+            <Button
               type="button"
-              className={primaryButton}
+              variant="primary"
               disabled={!chosen.length || invalid || sending}
               onClick={() => (over.length ? setConfirming(true) : void send())}
             >
               {sending ? t('receipts.sending') : t('receipts.receiveButton', { count: chosen.length })}
-            </button>
+            </Button>
           )}
         </footer>
       </div>
-    </dialog>
+    </Dialog>
   )
 }

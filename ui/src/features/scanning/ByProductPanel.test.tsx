@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '../../api/queryClient.ts'
 import { json, outboxEntry } from '../../test/fixtures.ts'
-import type { MaterialPlan, ScanShopOrder } from './api.ts'
+import type { MaterialPlan, ScanShopOrder } from '../../api/scan.ts'
 import { ByProductPanel } from './ByProductPanel.tsx'
 
 const feedback = vi.hoisted(() => ({ signal: vi.fn() }))
@@ -75,7 +75,10 @@ describe('ByProductPanel', () => {
   })
 
   it('asks a serial-tracked by-product for its numbers before it can be booked', () => {
-    vi.stubGlobal('fetch', vi.fn(async () => json({})))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json({})),
+    )
     show([line({ IsSerial: 1, PlannedQuantity: 1 }), line({ ID: 'plan-10', ItemCode: 'GS-900004' })])
     fireEvent.click(screen.getByRole('button', { name: 'Receive a by-product (2)…' }))
     const choose = screen.getByLabelText('By-product') as HTMLSelectElement

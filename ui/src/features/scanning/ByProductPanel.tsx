@@ -1,11 +1,12 @@
 import { useState } from 'react'
-import { receiveByProduct, type MaterialPlan, type ScanShopOrder } from './api.ts'
+import { receiveByProduct, type MaterialPlan, type ScanShopOrder } from '../../api/scan.ts'
 import { locale, t } from '../../i18n/index.ts'
 import { formatQuantity, parseQuantity } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
-import { bigButton, bookingWords, checkQuantity, control, field, Panel, SubmitBar, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
-import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
-import { trackingOf, UNTRACKED } from '../tracking/logic.ts'
+import { bookingWords, checkQuantity, control, field, Panel, SubmitBar, QuantityField, useWrite, WriteOutcome } from '../../components/scanFields.tsx'
+import { NumbersNotReady, TrackedNumbers } from '../../components/tracking/TrackedNumbers.tsx'
+import { trackingOf, UNTRACKED } from '../../lib/tracking.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 const secondaryButton =
   'min-h-12 w-full rounded-md border border-slate-400 bg-white px-4 py-2 text-base font-medium text-slate-900 hover:bg-slate-50 focus:outline-none focus:ring-2 focus:ring-slate-500'
@@ -110,9 +111,9 @@ export function ByProductPanel({ order, lines, into }: { order: ScanShopOrder; l
       )}
       <NumbersNotReady report={numbers} />
       <SubmitBar>
-        <button type="submit" disabled={write.isPending || !!numbers.problem} className={bigButton}>
+        <Button type="submit" disabled={write.isPending || !!numbers.problem} variant="primary" size="lg">
           {t('scanning.byProductSubmit')}
-        </button>
+        </Button>
         <WriteOutcome error={write.error} data={write.data} />
       </SubmitBar>
     </Panel>

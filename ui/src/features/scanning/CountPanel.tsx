@@ -1,17 +1,28 @@
 import { useState } from 'react'
-import { countStock, type LocationStock, type ScannedItem, type WarehouseStock } from './api.ts'
+import { countStock, type LocationStock, type ScannedItem, type WarehouseStock } from '../../api/scan.ts'
 import { t } from '../../i18n/index.ts'
 import { formatQty } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
 import { parseQuantity } from '../../lib/quantity.ts'
-import { bigButton, bookingWords, ConfirmOver, LocationSelect, locationLabel, Panel, SubmitBar, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
+import {
+  bookingWords,
+  ConfirmOver,
+  LocationSelect,
+  locationLabel,
+  Panel,
+  SubmitBar,
+  QuantityField,
+  useWrite,
+  WriteOutcome,
+} from '../../components/scanFields.tsx'
 import { RecentCounts } from './RecentCounts.tsx'
-import { trackingOf, UNTRACKED } from '../tracking/logic.ts'
-import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
+import { trackingOf, UNTRACKED } from '../../lib/tracking.ts'
+import { NumbersNotReady, TrackedNumbers } from '../../components/tracking/TrackedNumbers.tsx'
 import { isCatalogueRef } from '../../offline/catalogue.ts'
-import { locationOf } from './places.ts'
-import { stockToIssueFrom } from './stock.ts'
+import { locationOf } from '../../lib/places.ts'
+import { stockToIssueFrom } from '../../lib/itemStock.ts'
 import { countDifference } from './countDifference.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 /**
  * Count the item in one place: a storage location, or a whole warehouse that keeps none (counted
@@ -72,7 +83,14 @@ export function CountPanel({
         else save()
       }}
     >
-      <LocationSelect id="count-where" label={t('scanning.countLocation')} value={where} onChange={edit(setWhere)} locations={locations} empty={t('scanning.selectOne')} />
+      <LocationSelect
+        id="count-where"
+        label={t('scanning.countLocation')}
+        value={where}
+        onChange={edit(setWhere)}
+        locations={locations}
+        empty={t('scanning.selectOne')}
+      />
       {tried && !place && (
         <p role="alert" className="text-sm text-red-700">
           {t('scanning.pickLocation')}
@@ -81,7 +99,11 @@ export function CountPanel({
       <QuantityField id="count-qty" label={t('scanning.counted')} value={qty} onChange={edit(setQty)} error={qtyError} />
       {diff && (
         <p data-testid="count-difference" className={`text-base ${diff.large ? 'font-semibold text-amber-800' : 'text-slate-700'}`}>
-          {t('scanning.countDifference', { expected: formatQty(diff.expected), counted: formatQty(diff.counted), difference: formatQty(diff.difference, true) })}
+          {t('scanning.countDifference', {
+            expected: formatQty(diff.expected),
+            counted: formatQty(diff.counted),
+            difference: formatQty(diff.difference, true),
+          })}
         </p>
       )}
       <TrackedNumbers
@@ -101,7 +123,12 @@ export function CountPanel({
       <SubmitBar>
         {confirming && diff && place && (
           <ConfirmOver
-            message={t('scanning.countLarge', { counted: formatQty(diff.counted), expected: formatQty(diff.expected), place: locationLabel(place), difference: formatQty(diff.difference, true) })}
+            message={t('scanning.countLarge', {
+              counted: formatQty(diff.counted),
+              expected: formatQty(diff.expected),
+              place: locationLabel(place),
+              difference: formatQty(diff.difference, true),
+            })}
             confirm={t('scanning.countAnyway')}
             onConfirm={save}
             onBack={() => {
@@ -110,9 +137,9 @@ export function CountPanel({
             }}
           />
         )}
-        <button type="submit" disabled={write.isPending || !!numbers.problem} className={bigButton}>
+        <Button type="submit" disabled={write.isPending || !!numbers.problem} variant="primary" size="lg">
           {t('scanning.countSubmit')}
-        </button>
+        </Button>
         <WriteOutcome error={write.error} data={write.data} />
       </SubmitBar>
     </Panel>

@@ -1,21 +1,32 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { scanKeys } from '../../api/queries.ts'
 import { useState } from 'react'
-import { issueMaterial, type LocationStock, type ScannedItem, type WarehouseStock } from './api.ts'
+import { issueMaterial, type LocationStock, type ScannedItem, type WarehouseStock } from '../../api/scan.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { exceeds, formatQuantity, parseQuantity, quantityForInput } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
 import { shopOrderStatusName } from '../../lib/status.ts'
 import type { ScanCatalogue } from '../../offline/catalogue.ts'
-import { bigButton, bookingWords, checkQuantity, ConfirmOver, LocationSelect, Panel, SubmitBar, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
-import { stockToIssueFrom } from './stock.ts'
-import { placesInWarehouse } from './places.ts'
-import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
-import { trackingOfAny, UNTRACKED } from '../tracking/logic.ts'
+import {
+  bookingWords,
+  checkQuantity,
+  ConfirmOver,
+  LocationSelect,
+  Panel,
+  SubmitBar,
+  QuantityField,
+  useWrite,
+  WriteOutcome,
+} from '../../components/scanFields.tsx'
+import { stockToIssueFrom } from '../../lib/itemStock.ts'
+import { placesInWarehouse } from '../../lib/places.ts'
+import { NumbersNotReady, TrackedNumbers } from '../../components/tracking/TrackedNumbers.tsx'
+import { trackingOfAny, UNTRACKED } from '../../lib/tracking.ts'
 import { suggestedIssue, toIssue } from './toIssue.ts'
 import { useKeptIssues, useOrdersNeeding } from './needing.ts'
 import { userMessage } from '../../lib/errors.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 const fmt = (n: number) => formatQuantity(n, locale(), 3)
 
@@ -74,10 +85,12 @@ export function IssuePanel({
   const place = (choices.find((l) => l.ID === at)?.Code ?? chosen?.order.WarehouseCode ?? '').trim()
   const over = quantity !== null && (exceeds(quantity, available) || exceeds(quantity, open))
   // a changed figure needs a new look before booking
-  const edit = <T,>(set: (v: T) => void) => (v: T) => {
-    set(v)
-    setConfirming(false)
-  }
+  const edit =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v)
+      setConfirming(false)
+    }
   const book = () => {
     if (quantity === null) return
     setConfirming(false)
@@ -108,7 +121,11 @@ export function IssuePanel({
     >
       {orders.isPending && <p role="status">{t('scanning.loading')}</p>}
       <AsOf asOf={answer.data?.asOf} compact title={(time) => t('scanning.keptTitle', { time })} />
-      {orders.error && <p role="alert" className="text-red-700">{userMessage(orders.error)}</p>}
+      {orders.error && (
+        <p role="alert" className="text-red-700">
+          {userMessage(orders.error)}
+        </p>
+      )}
       {orders.data?.length === 0 && <p className="text-slate-700">{t('scanning.noOrdersNeeding')}</p>}
       {orders.data && orders.data.length > 0 && (
         <fieldset className="flex flex-col gap-2">
@@ -116,21 +133,21 @@ export function IssuePanel({
           {orders.data.map(({ order, plan: p }) => {
             const need = toIssue(p, kept)
             return (
-            <label
-              key={p.ID}
-              className={`flex min-h-14 cursor-pointer items-center gap-3 rounded-md border px-3 py-2 ${plan === p.ID ? 'border-sky-700 bg-sky-100' : 'border-slate-300 bg-white'}`}
-            >
-              <input type="radio" name="issue-plan" value={p.ID} checked={plan === p.ID} onChange={() => edit(setPlan)(p.ID)} className="h-5 w-5" />
-              <span className="flex flex-col">
-                <span className="font-semibold">
-                  {t('scanning.shopOrderNumber', { number: order.ShopOrderNumber })} · {order.ItemCode}
+              <label
+                key={p.ID}
+                className={`flex min-h-14 cursor-pointer items-center gap-3 rounded-md border px-3 py-2 ${plan === p.ID ? 'border-sky-700 bg-sky-100' : 'border-slate-300 bg-white'}`}
+              >
+                <input type="radio" name="issue-plan" value={p.ID} checked={plan === p.ID} onChange={() => edit(setPlan)(p.ID)} className="h-5 w-5" />
+                <span className="flex flex-col">
+                  <span className="font-semibold">
+                    {t('scanning.shopOrderNumber', { number: order.ShopOrderNumber })} · {order.ItemCode}
+                  </span>
+                  <span className="text-sm text-slate-600">
+                    {t('scanning.planned', { quantity: fmt(p.PlannedQuantity ?? 0) })} · {t('scanning.stillToIssue', { quantity: fmt(need.open) })}
+                    {need.waiting > 0 && <> ({t('scanning.issueWaiting', { quantity: fmt(need.waiting) })})</>} · {shopOrderStatusName(order.Status)}
+                  </span>
                 </span>
-                <span className="text-sm text-slate-600">
-                  {t('scanning.planned', { quantity: fmt(p.PlannedQuantity ?? 0) })} · {t('scanning.stillToIssue', { quantity: fmt(need.open) })}
-                  {need.waiting > 0 && <> ({t('scanning.issueWaiting', { quantity: fmt(need.waiting) })})</>} · {shopOrderStatusName(order.Status)}
-                </span>
-              </span>
-            </label>
+              </label>
             )
           })}
           {tried && !plan && (
@@ -144,7 +161,14 @@ export function IssuePanel({
       {noLocations ? (
         <p className="text-base text-slate-700">{t('scanning.noLocationsThere', { warehouse: chosen?.order.WarehouseCode?.trim() ?? '' })}</p>
       ) : (
-        <LocationSelect id="issue-from" label={t('scanning.fromLocation')} value={at} onChange={edit(setFrom)} locations={choices} empty={t('scanning.defaultLocation')} />
+        <LocationSelect
+          id="issue-from"
+          label={t('scanning.fromLocation')}
+          value={at}
+          onChange={edit(setFrom)}
+          locations={choices}
+          empty={t('scanning.defaultLocation')}
+        />
       )}
       <TrackedNumbers
         key={write.round}
@@ -176,9 +200,9 @@ export function IssuePanel({
             }}
           />
         )}
-        <button type="submit" disabled={write.isPending || !orders.data?.length || !!numbers.problem} className={bigButton}>
+        <Button type="submit" disabled={write.isPending || !orders.data?.length || !!numbers.problem} variant="primary" size="lg">
           {t('scanning.issueSubmit')}
-        </button>
+        </Button>
         <WriteOutcome error={write.error} data={write.data} />
       </SubmitBar>
     </Panel>

@@ -7,7 +7,10 @@ import { json, session } from '../../test/fixtures.ts'
 import { ItemCard } from './ItemCard.tsx'
 
 beforeEach(() => {
-  vi.stubGlobal('fetch', vi.fn(async () => json(session())))
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => json(session())),
+  )
 })
 
 afterEach(() => {
@@ -32,7 +35,9 @@ describe('ItemCard', () => {
       />,
     )
     const table = screen.getByTestId('item-stock')
-    const cells = within(table).getAllByRole('cell').map((c) => c.textContent)
+    const cells = within(table)
+      .getAllByRole('cell')
+      .map((c) => c.textContent)
     expect(cells).toEqual(['(no location)', '2', '12', '12'])
     expect(screen.queryByText('No stock')).toBeNull()
   })

@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react'
-import type { LocationStock, ScannedItem, WarehouseStock } from './api.ts'
+import type { LocationStock, ScannedItem, WarehouseStock } from '../../api/scan.ts'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
 import { ItemPicture } from '../../components/ItemPicture.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import type { LocationRef } from '../../lib/scan.ts'
 import { isCatalogueRef } from '../../offline/catalogue.ts'
-import { cardStock } from './stock.ts'
+import { cardStock } from '../../lib/itemStock.ts'
 
 const fmt = (n: number) => n.toLocaleString(locale(), { maximumFractionDigits: 3 })
 
@@ -64,14 +64,24 @@ export function ItemCard({
         <caption className="text-left text-sm font-medium text-slate-600">{t('scanning.stockPerLocation')}</caption>
         <thead className="text-left text-sm text-slate-500">
           <tr>
-            <th scope="col" className="py-1 font-medium">{t('scanning.location')}</th>
-            <th scope="col" className="py-1 font-medium">{t('scanning.warehouse')}</th>
-            <th scope="col" className="py-1 text-right font-medium">{t('scanning.stock')}</th>
+            <th scope="col" className="py-1 font-medium">
+              {t('scanning.location')}
+            </th>
+            <th scope="col" className="py-1 font-medium">
+              {t('scanning.warehouse')}
+            </th>
+            <th scope="col" className="py-1 text-right font-medium">
+              {t('scanning.stock')}
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
           {rows.map((r) => (
-            <tr key={r.key} data-location={r.locationCode ?? ''} className={r.storageLocation && r.storageLocation === location?.ID ? 'bg-amber-50 font-semibold' : ''}>
+            <tr
+              key={r.key}
+              data-location={r.locationCode ?? ''}
+              className={r.storageLocation && r.storageLocation === location?.ID ? 'bg-amber-50 font-semibold' : ''}
+            >
               <td className="py-2">
                 {r.locationCode ?? t('scanning.noLocation')}
                 {r.locationDescription && <span className="block text-sm font-normal text-slate-500">{r.locationDescription}</span>}

@@ -1,7 +1,8 @@
 import type { LabelSource } from '../../api/labels.ts'
 import { LabelActions, type LabelStyles } from '../../components/LabelActions.tsx'
 import { signal } from '../../lib/feedback.ts'
-import { bigButton, control, field } from './fields.tsx'
+import { control, field } from '../../components/scanFields.tsx'
+import { buttonClass } from '../../components/ui/Button.tsx'
 
 /** The shared label buttons at the handheld's size. */
 const HANDHELD: LabelStyles = {
@@ -9,8 +10,8 @@ const HANDHELD: LabelStyles = {
   title: 'text-lg font-semibold text-sky-900',
   field,
   control,
-  primary: bigButton,
-  secondary: bigButton,
+  primary: buttonClass({ variant: 'primary', size: 'lg' }),
+  secondary: buttonClass({ variant: 'primary', size: 'lg' }),
 }
 
 /**

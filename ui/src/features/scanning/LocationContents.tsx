@@ -6,8 +6,8 @@ import { formatQuantity } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
 import type { ScanCatalogue } from '../../offline/catalogue.ts'
 import { useOffline } from '../../state/reachability.ts'
-import { stockAtLocation, type StockHere } from './api.ts'
-import { locationLabel } from './fields.tsx'
+import { stockAtLocation, type StockHere } from '../../api/scan.ts'
+import { locationLabel } from '../../components/scanFields.tsx'
 
 /** Rows shown at once: a location is a shelf, not a warehouse. */
 const SHOWN = 50

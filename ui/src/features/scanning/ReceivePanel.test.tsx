@@ -3,17 +3,25 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '../../api/queryClient.ts'
 import { json, outboxEntry } from '../../test/fixtures.ts'
-import type { OpenLine } from '../receipts/logic.ts'
-import type { ScannedItem } from './api.ts'
+import type { OpenLine } from '../../lib/receipts.ts'
+import type { ScannedItem } from '../../api/scan.ts'
 import { ReceivePanel } from './ReceivePanel.tsx'
 import { t } from '../../i18n/index.ts'
 
 const feedback = vi.hoisted(() => ({ signal: vi.fn() }))
 vi.mock('../../lib/feedback.ts', () => feedback)
 const purchases = vi.hoisted(() => ({ fetchOpenLinesOfItem: vi.fn() }))
-vi.mock('../receipts/api.ts', () => purchases)
+vi.mock('../../api/receipts.ts', () => purchases)
 
-const item: ScannedItem = { ID: 'item-1', Code: 'GS-100200', Description: 'Kabelgoot', Barcode: '8712345678906', Unit: 'pc', PictureUrl: null, IsFractionAllowedItem: false }
+const item: ScannedItem = {
+  ID: 'item-1',
+  Code: 'GS-100200',
+  Description: 'Kabelgoot',
+  Barcode: '8712345678906',
+  Unit: 'pc',
+  PictureUrl: null,
+  IsFractionAllowedItem: false,
+}
 
 const line = (over: Partial<OpenLine>): OpenLine => ({
   id: 'pol-1',
@@ -83,7 +91,10 @@ describe('ReceivePanel', () => {
   })
 
   it('lists the open purchase order lines of the item and asks before receiving more than is open', async () => {
-    purchases.fetchOpenLinesOfItem.mockResolvedValue({ rows: [line({}), line({ id: 'pol-2', orderNumber: '40081', warehouseId: 'wh-2', warehouse: '2', open: 3 })], asOf: null })
+    purchases.fetchOpenLinesOfItem.mockResolvedValue({
+      rows: [line({}), line({ id: 'pol-2', orderNumber: '40081', warehouseId: 'wh-2', warehouse: '2', open: 3 })],
+      asOf: null,
+    })
     const sent = stubServer()
     show()
     const choose = (await screen.findByRole('option', { name: /PO 40081/ })).closest('select') as HTMLSelectElement
@@ -101,7 +112,7 @@ describe('ReceivePanel', () => {
     expect(sent[0].body).toEqual({ GoodsReceiptLines: [{ PurchaseOrderLineID: 'pol-2', QuantityReceived: 5 }] })
   })
 
-  it('says so when nothing is open to receive, and that purchase orders could not be read, in the catalogue\'s words', async () => {
+  it("says so when nothing is open to receive, and that purchase orders could not be read, in the catalogue's words", async () => {
     // the browser's own words for a call that got no answer never reach the worker
     purchases.fetchOpenLinesOfItem.mockRejectedValue(new TypeError('Failed to fetch'))
     stubServer()

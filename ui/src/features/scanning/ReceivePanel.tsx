@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query'
 import { scanKeys } from '../../api/queries.ts'
 import { useState } from 'react'
-import { byProductsOf, ordersMaking, receivePurchaseLine, receiveShopOrder, type ScannedItem, type ScanShopOrder } from './api.ts'
-import { fetchOpenLinesOfItem } from '../receipts/api.ts'
-import type { OpenLine } from '../receipts/logic.ts'
+import { byProductsOf, ordersMaking, receivePurchaseLine, receiveShopOrder, type ScannedItem, type ScanShopOrder } from '../../api/scan.ts'
+import { fetchOpenLinesOfItem } from '../../api/receipts.ts'
+import type { OpenLine } from '../../lib/receipts.ts'
 import { formatDate } from '../../lib/dateTime.ts'
 import { locale, t } from '../../i18n/index.ts'
 import { exceeds, formatQuantity, parseQuantity, quantityForInput } from '../../lib/quantity.ts'
@@ -11,11 +11,24 @@ import type { LocationRef } from '../../lib/scan.ts'
 import { LabelPanel } from './LabelPanel.tsx'
 import { ByProductPanel } from './ByProductPanel.tsx'
 import { AsOf } from '../../components/AsOf.tsx'
-import { bigButton, bookingWords, checkQuantity, ConfirmOver, control, field, locationLabel, Panel, SubmitBar, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
+import {
+  bookingWords,
+  checkQuantity,
+  ConfirmOver,
+  control,
+  field,
+  locationLabel,
+  Panel,
+  SubmitBar,
+  QuantityField,
+  useWrite,
+  WriteOutcome,
+} from '../../components/scanFields.tsx'
 import { isCatalogueRef, liveOrKept, type ScanCatalogue } from '../../offline/catalogue.ts'
-import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
-import { trackingOf, UNTRACKED } from '../tracking/logic.ts'
+import { NumbersNotReady, TrackedNumbers } from '../../components/tracking/TrackedNumbers.tsx'
+import { trackingOf, UNTRACKED } from '../../lib/tracking.ts'
 import { userMessage } from '../../lib/errors.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 const fmt = (n: number | null | undefined) => formatQuantity(n ?? 0, locale(), 3)
 
@@ -50,7 +63,13 @@ export function ReceivePanel({
   // the server's reads do not take), the orders this device's copy has
   const answer = useQuery({
     queryKey: scanKeys.ordersMaking(item.ID),
-    queryFn: () => liveOrKept(() => ordersMaking(item.ID), (c) => c.ordersMaking(item.Code), catalogue, { keptOnly: isCatalogueRef(item.ID) }),
+    queryFn: () =>
+      liveOrKept(
+        () => ordersMaking(item.ID),
+        (c) => c.ordersMaking(item.Code),
+        catalogue,
+        { keptOnly: isCatalogueRef(item.ID) },
+      ),
   })
   // purchase orders are read live from Exact Online: none out of reach
   const purchase = useQuery({
@@ -89,7 +108,13 @@ export function ReceivePanel({
       return receivePurchaseLine({ line, quantity, location: into?.ID ?? null, numbers: numbers.numbers, summary })
     }
     const o = order!
-    return receiveShopOrder({ shopOrder: o.ID, quantity, location: into?.ID ?? null, numbers: numbers.numbers, summary: t('offline.receive', { ...bookingWords(item, quantity), number: o.ShopOrderNumber }) })
+    return receiveShopOrder({
+      shopOrder: o.ID,
+      quantity,
+      location: into?.ID ?? null,
+      numbers: numbers.numbers,
+      summary: t('offline.receive', { ...bookingWords(item, quantity), number: o.ShopOrderNumber }),
+    })
   }
 
   const choose = (value: string) => {
@@ -116,7 +141,11 @@ export function ReceivePanel({
       >
         {loading && <p role="status">{t('scanning.loading')}</p>}
         <AsOf asOf={answer.data?.asOf} compact title={(time) => t('scanning.keptTitle', { time })} />
-        {making.error && <p role="alert" className="text-red-700">{userMessage(making.error)}</p>}
+        {making.error && (
+          <p role="alert" className="text-red-700">
+            {userMessage(making.error)}
+          </p>
+        )}
         {purchase.error && (
           <p role="alert" className="text-red-700">
             {t('scanning.purchaseLinesFailed', { message: userMessage(purchase.error) })}
@@ -132,7 +161,12 @@ export function ReceivePanel({
                 <optgroup label={t('scanning.purchaseOrders')}>
                   {lines.map((l) => (
                     <option key={l.id} value={PO + l.id}>
-                      {t('scanning.purchaseOption', { number: l.orderNumber, supplier: l.supplier, open: fmt(l.open), due: l.due === null ? '–' : formatDate(l.due) })}
+                      {t('scanning.purchaseOption', {
+                        number: l.orderNumber,
+                        supplier: l.supplier,
+                        open: fmt(l.open),
+                        due: l.due === null ? '–' : formatDate(l.due),
+                      })}
                     </option>
                   ))}
                 </optgroup>
@@ -168,10 +202,20 @@ export function ReceivePanel({
           }}
           error={qtyError}
         />
-        <TrackedNumbers key={write.round} id="receive-numbers" tracking={trackingOf(item)} mode="receive" item={item.ID} quantity={quantity} onReport={setNumbers} />
+        <TrackedNumbers
+          key={write.round}
+          id="receive-numbers"
+          tracking={trackingOf(item)}
+          mode="receive"
+          item={item.ID}
+          quantity={quantity}
+          onReport={setNumbers}
+        />
         {(order || line) && (
           <p className="text-sm text-slate-700">
-            {into ? t('scanning.receiveInto', { location: locationLabel(into) }) : t('scanning.receiveDefault', { warehouse: order?.WarehouseCode ?? line?.warehouse ?? '' })}
+            {into
+              ? t('scanning.receiveInto', { location: locationLabel(into) })
+              : t('scanning.receiveDefault', { warehouse: order?.WarehouseCode ?? line?.warehouse ?? '' })}
           </p>
         )}
         <NumbersNotReady report={numbers} />
@@ -194,9 +238,9 @@ export function ReceivePanel({
               }}
             />
           )}
-          <button type="submit" disabled={write.isPending || nothing || !!numbers.problem} className={bigButton}>
+          <Button type="submit" disabled={write.isPending || nothing || !!numbers.problem} variant="primary" size="lg">
             {t('scanning.receiveSubmit')}
-          </button>
+          </Button>
           <WriteOutcome error={write.error} data={write.data} />
         </SubmitBar>
       </Panel>

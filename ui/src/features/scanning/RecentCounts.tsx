@@ -15,7 +15,13 @@ import { userMessage } from '../../lib/errors.ts'
  * deleted; a processed one has set the stock, which only a new count corrects.
  */
 export function RecentCounts({ item }: { item: string }) {
-  const counts = useQuery({ queryKey: countKeys.recent(item), queryFn: () => fetchRecentCounts(item), retry: false, staleTime: LIVE_STALE_MS, refetchInterval: againWhileStored })
+  const counts = useQuery({
+    queryKey: countKeys.recent(item),
+    queryFn: () => fetchRecentCounts(item),
+    retry: false,
+    staleTime: LIVE_STALE_MS,
+    refetchInterval: againWhileStored,
+  })
   // counts Exact deleted: gone at once, before the list is read again
   const [deleted, setDeleted] = useState<ReadonlySet<string>>(new Set())
   const rows = (counts.data?.rows ?? []).filter((c) => !deleted.has(c.id))

@@ -1,23 +1,15 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useMemo, useState } from 'react'
-import { liveGet } from '../../api/db.ts'
+import { liveListQuery } from '../../api/db.ts'
 import { isNetworkFailure } from '../../api/client.ts'
-import { liveKeys, scanKeys, useSession } from '../../api/queries.ts'
-import {
-  findItem,
-  itemById,
-  shopOrderByNumber,
-  stockOfItem,
-  warehouseStockOfItem,
-  type ScannedItem,
-  type ScanShopOrder,
-} from './api.ts'
+import { useSession } from '../../api/queries.ts'
+import { itemStockQuery, itemWarehouseStockQuery, findItem, itemById, shopOrderByNumber, type ScannedItem, type ScanShopOrder } from '../../api/scan.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { locale, t, type MessageKey } from '../../i18n/index.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
-import { fetchOpenLinesOfOrder } from '../receipts/api.ts'
-import type { OpenLine } from '../receipts/logic.ts'
+import { fetchOpenLinesOfOrder } from '../../api/receipts.ts'
+import type { OpenLine } from '../../lib/receipts.ts'
 import { signal } from '../../lib/feedback.ts'
 import { formatAsOf } from '../../lib/dateTime.ts'
 import { classifyScan, type LocationRef } from '../../lib/scan.ts'
@@ -25,7 +17,7 @@ import { catalogueKey, freshCatalogue, isCatalogueRef, loadCatalogue, type ScanC
 import { isOfflineNow, useOffline } from '../../state/reachability.ts'
 import { CameraScanner, cameraUnavailable } from './CameraScanner.tsx'
 import { CountPanel } from './CountPanel.tsx'
-import { locationLabel } from './fields.tsx'
+import { locationLabel } from '../../components/scanFields.tsx'
 import { IssuePanel } from './IssuePanel.tsx'
 import { ItemCard } from './ItemCard.tsx'
 import { useWaitingOut } from './needing.ts'
@@ -34,8 +26,8 @@ import { LocationContents } from './LocationContents.tsx'
 import { ReceivePanel } from './ReceivePanel.tsx'
 import { ScanInput } from './ScanInput.tsx'
 import { TransferPanel } from './TransferPanel.tsx'
-import { routeScan } from '../tracking/scans.ts'
-import { isWarehousePlace, placesOf, sourcesOf, unlocatedIds, type WarehouseRef } from './places.ts'
+import { routeScan } from '../../components/tracking/scans.ts'
+import { isWarehousePlace, placesOf, sourcesOf, unlocatedIds, type WarehouseRef } from '../../lib/places.ts'
 import { userMessage } from '../../lib/errors.ts'
 
 type Action = 'issue' | 'receive' | 'transfer' | 'count' | 'label'
@@ -61,15 +53,13 @@ function storedLocation(): LocationRef | null {
 }
 
 const locationsQuery = (division: number) => ({
-  queryKey: liveKeys.list('storageLocations', division),
-  queryFn: () => liveGet<LocationRef>('storageLocations'),
+  ...liveListQuery<LocationRef>('storageLocations', division),
   staleTime: 10 * 60_000,
 })
 
 /** The warehouses, to know which keep no storage locations (the pickers offer those whole). */
 const warehousesQuery = (division: number) => ({
-  queryKey: liveKeys.list('warehouses', division),
-  queryFn: () => liveGet<WarehouseRef>('warehouses'),
+  ...liveListQuery<WarehouseRef>('warehouses', division),
   staleTime: 10 * 60_000,
 })
 
@@ -131,8 +121,7 @@ export default function Scanning() {
   const kept = catalogue.data ?? null
 
   const stock = useQuery({
-    queryKey: scanKeys.stock(current?.item.ID),
-    queryFn: () => stockOfItem(current!.item.ID),
+    ...itemStockQuery(current?.item.ID),
     // an item shown from the catalogue is named by its code, which the server's reads do not take
     enabled: !!current && !isCatalogueRef(current.item.ID),
     // writes reach the local copy through the outbox's sync a few seconds later
@@ -140,8 +129,7 @@ export default function Scanning() {
   })
   // warehouses without storage locations have their stock only here
   const warehouseStock = useQuery({
-    queryKey: scanKeys.warehouseStock(current?.item.ID),
-    queryFn: () => warehouseStockOfItem(current!.item.ID),
+    ...itemWarehouseStockQuery(current?.item.ID),
     enabled: !!current && !isCatalogueRef(current.item.ID),
     refetchInterval: 5000,
   })
@@ -230,7 +218,11 @@ export default function Scanning() {
         }
         if (kind.kind === 'shopOrder') {
           if (!(await byNumber(kind.number))) {
-            fail(src.keptAt === null ? t('scanning.orderNotFound', { number: kind.number }) : t('scanning.orderNotFoundKept', { number: kind.number, time: src.keptAt }))
+            fail(
+              src.keptAt === null
+                ? t('scanning.orderNotFound', { number: kind.number })
+                : t('scanning.orderNotFoundKept', { number: kind.number, time: src.keptAt }),
+            )
           }
           return
         }
@@ -304,7 +296,14 @@ export default function Scanning() {
   // the storage locations, then the warehouses without them (picked as a whole)
   const places = placesOf(all, warehouses.data?.rows ?? kept?.unlocatedWarehouses())
   const itemLocations = all.filter((l) => stockRows?.some((s) => s.StorageLocation === l.ID))
-  const itemPlaces = [...itemLocations, ...sourcesOf(places.filter((p) => isWarehousePlace(p.ID)), new Set(), warehouseRows)]
+  const itemPlaces = [
+    ...itemLocations,
+    ...sourcesOf(
+      places.filter((p) => isWarehousePlace(p.ID)),
+      new Set(),
+      warehouseRows,
+    ),
+  ]
   // the stock-based panels start again once the stock is known (their places and defaults come
   // from it); receiving and labels do not use it, so what the worker typed there stays
   const panelKey = `${current?.seq}-${action}-${location?.ID ?? ''}-${stock.isSuccess}`
@@ -339,7 +338,11 @@ export default function Scanning() {
           {t('scanning.camera')}
         </button>
       </div>
-      {cameraProblem && <p className="text-sm text-slate-600" data-testid="camera-note">{cameraProblem}</p>}
+      {cameraProblem && (
+        <p className="text-sm text-slate-600" data-testid="camera-note">
+          {cameraProblem}
+        </p>
+      )}
       {camera && !cameraProblem && <CameraScanner onScan={scan} onClose={closeCamera} />}
       {locations.error && (
         <p role="alert" className="text-red-700">
@@ -349,7 +352,11 @@ export default function Scanning() {
       <AsOf asOf={locations.data?.asOf} compact />
       {busy && <p role="status">{t('scanning.looking')}</p>}
       {notice && (
-        <p role={notice.ok ? 'status' : 'alert'} data-testid="scan-notice" className={`rounded-md p-3 text-base ${notice.ok ? 'bg-emerald-50 text-emerald-900' : 'bg-red-50 text-red-800'}`}>
+        <p
+          role={notice.ok ? 'status' : 'alert'}
+          data-testid="scan-notice"
+          className={`rounded-md p-3 text-base ${notice.ok ? 'bg-emerald-50 text-emerald-900' : 'bg-red-50 text-red-800'}`}
+        >
           {notice.text}
         </p>
       )}
@@ -361,7 +368,11 @@ export default function Scanning() {
           <ul className="flex flex-col gap-2">
             {purchase.lines.map((l) => (
               <li key={l.id}>
-                <button type="button" onClick={() => void receiveLine(l)} className="min-h-14 w-full rounded-lg border border-sky-800 px-3 py-2 text-left text-base text-sky-950">
+                <button
+                  type="button"
+                  onClick={() => void receiveLine(l)}
+                  className="min-h-14 w-full rounded-lg border border-sky-800 px-3 py-2 text-left text-base text-sky-950"
+                >
                   {t('scanning.purchaseOrderLine', { code: l.itemCode, description: l.itemDescription, open: formatQuantity(l.open, locale(), 3) })}
                 </button>
               </li>

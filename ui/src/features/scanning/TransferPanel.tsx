@@ -1,12 +1,23 @@
 import { useState } from 'react'
-import { transferStock, type LocationStock, type ScannedItem, type WarehouseStock } from './api.ts'
+import { transferStock, type LocationStock, type ScannedItem, type WarehouseStock } from '../../api/scan.ts'
 import { t } from '../../i18n/index.ts'
 import { parseQuantity } from '../../lib/quantity.ts'
 import type { LocationRef } from '../../lib/scan.ts'
-import { trackingOf, UNTRACKED } from '../tracking/logic.ts'
-import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
-import { bigButton, bookingWords, checkQuantity, LocationSelect, locationLabel, Panel, SubmitBar, QuantityField, useWrite, WriteOutcome } from './fields.tsx'
-import { locationOf, sourcesOf } from './places.ts'
+import { trackingOf, UNTRACKED } from '../../lib/tracking.ts'
+import { NumbersNotReady, TrackedNumbers } from '../../components/tracking/TrackedNumbers.tsx'
+import {
+  bookingWords,
+  checkQuantity,
+  LocationSelect,
+  locationLabel,
+  Panel,
+  SubmitBar,
+  QuantityField,
+  useWrite,
+  WriteOutcome,
+} from '../../components/scanFields.tsx'
+import { locationOf, sourcesOf } from '../../lib/places.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 /**
  * Move the item from one place to another (the location in context by default): a storage
@@ -60,7 +71,14 @@ export function TransferPanel({
       }}
     >
       {sources.length === 0 && <p className="text-slate-700">{t('scanning.noStockToMove')}</p>}
-      <LocationSelect id="transfer-from" label={t('scanning.fromLocation')} value={from} onChange={setFrom} locations={sources} empty={t('scanning.selectOne')} />
+      <LocationSelect
+        id="transfer-from"
+        label={t('scanning.fromLocation')}
+        value={from}
+        onChange={setFrom}
+        locations={sources}
+        empty={t('scanning.selectOne')}
+      />
       <LocationSelect id="transfer-to" label={t('scanning.toLocation')} value={to} onChange={setTo} locations={locations} empty={t('scanning.selectOne')} />
       {placeError && (
         <p role="alert" className="text-sm text-red-700">
@@ -81,9 +99,9 @@ export function TransferPanel({
       />
       <NumbersNotReady report={numbers} />
       <SubmitBar>
-        <button type="submit" disabled={write.isPending || sources.length === 0 || !!numbers.problem} className={bigButton}>
+        <Button type="submit" disabled={write.isPending || sources.length === 0 || !!numbers.problem} variant="primary" size="lg">
           {t('scanning.transferSubmit')}
-        </button>
+        </Button>
         <WriteOutcome error={write.error} data={write.data} />
       </SubmitBar>
     </Panel>

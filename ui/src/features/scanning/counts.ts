@@ -51,8 +51,13 @@ export async function fetchRecentCounts(item: string, now: number = Date.now()):
     filter: `Item eq ${guidLit(item)} and Created ge ${dayLit(since)}`,
     select: 'StockCountID,StorageLocationCode,QuantityNew,Created',
   })
-  const headers = await readDirectByIds('inventory/StockCounts', 'StockCountID', lines.rows.map((l) => text(l.StockCountID)), {
-    select: 'StockCountID,StockCountNumber,StockCountDate,Status,WarehouseCode,CreatorFullName',
-  })
+  const headers = await readDirectByIds(
+    'inventory/StockCounts',
+    'StockCountID',
+    lines.rows.map((l) => text(l.StockCountID)),
+    {
+      select: 'StockCountID,StockCountNumber,StockCountDate,Status,WarehouseCode,CreatorFullName',
+    },
+  )
   return { rows: toRecentCounts(lines.rows, headers.rows), asOf: oldestAsOf(lines.asOf, headers.asOf) }
 }

@@ -24,7 +24,8 @@ export const en = {
   'scanning.cameraInsecure':
     'The camera needs a secure (HTTPS) connection; this page was opened over plain HTTP. Use the scanner, or open the app through its HTTPS address.',
   'scanning.cameraNone': 'This browser gives no access to a camera.',
-  'scanning.cameraDecoderFailed': 'The barcode reader could not be loaded from the server: use the scanner or type the code, or close the camera and try again.',
+  'scanning.cameraDecoderFailed':
+    'The barcode reader could not be loaded from the server: use the scanner or type the code, or close the camera and try again.',
   'scanning.cameraFailed': 'The camera could not start: {message}',
   'scanning.itemCard': 'Item',
   'scanning.noPicture': 'No picture',
@@ -120,7 +121,7 @@ export const en = {
   'scanning.refused': 'Not booked: {message}',
   'scanning.keptTitle': "The server cannot be reached: shown from this device's copy of {time}",
   'scanning.notFoundKept': 'Nothing has the code "{code}" in this device\'s copy of {time} (the server cannot be reached).',
-  'scanning.orderNotFoundKept': 'Shop order {number} is not among the open ones in this device\'s copy of {time} (the server cannot be reached).',
+  'scanning.orderNotFoundKept': "Shop order {number} is not among the open ones in this device's copy of {time} (the server cannot be reached).",
   'scanning.keptNoLabels': 'Labels are made by the server: scan again once it can be reached.',
   'counts.recentTitle': 'Counts of this item, last {days} days',
   'counts.none': 'No counts of this item in that time.',
@@ -156,7 +157,8 @@ export const nl: Record<keyof typeof en, string> = {
   'scanning.cameraInsecure':
     'De camera werkt alleen over een beveiligde (HTTPS) verbinding; deze pagina is via gewoon HTTP geopend. Gebruik de scanner, of open de app via het HTTPS-adres.',
   'scanning.cameraNone': 'Deze browser geeft geen toegang tot een camera.',
-  'scanning.cameraDecoderFailed': 'De barcodelezer kon niet van de server worden geladen: gebruik de scanner of typ de code, of sluit de camera en probeer het opnieuw.',
+  'scanning.cameraDecoderFailed':
+    'De barcodelezer kon niet van de server worden geladen: gebruik de scanner of typ de code, of sluit de camera en probeer het opnieuw.',
   'scanning.cameraFailed': 'De camera kon niet starten: {message}',
   'scanning.itemCard': 'Artikel',
   'scanning.noPicture': 'Geen afbeelding',

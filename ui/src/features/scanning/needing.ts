@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query'
 import { scanKeys, useDivision } from '../../api/queries.ts'
 import { isCatalogueRef, liveOrKept, type ScanCatalogue } from '../../offline/catalogue.ts'
 import { useBookings } from '../../offline/queue.ts'
-import { ordersNeeding, type ScannedItem } from './api.ts'
+import { ordersNeeding, type ScannedItem } from '../../api/scan.ts'
 import { keptIssues, toIssue } from './toIssue.ts'
 
 type Named = Pick<ScannedItem, 'ID' | 'Code'>
@@ -13,7 +13,13 @@ type Named = Pick<ScannedItem, 'ID' | 'Code'>
 export function useOrdersNeeding(item: Named | null, catalogue: ScanCatalogue | null) {
   return useQuery({
     queryKey: scanKeys.ordersNeeding(item?.ID ?? ''),
-    queryFn: () => liveOrKept(() => ordersNeeding(item!.ID), (c) => c.ordersNeeding(item!.Code), catalogue, { keptOnly: isCatalogueRef(item!.ID) }),
+    queryFn: () =>
+      liveOrKept(
+        () => ordersNeeding(item!.ID),
+        (c) => c.ordersNeeding(item!.Code),
+        catalogue,
+        { keptOnly: isCatalogueRef(item!.ID) },
+      ),
     enabled: !!item,
   })
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Booking } from '../../offline/queue.ts'
-import type { MaterialPlan } from './api.ts'
+import type { MaterialPlan } from '../../api/scan.ts'
 import { ISSUE_PATH, keptIssues, suggestedIssue, toIssue } from './toIssue.ts'
 
 const plan = (over: Partial<MaterialPlan> = {}): MaterialPlan => ({

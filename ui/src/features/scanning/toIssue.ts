@@ -2,7 +2,7 @@
 // the server from the synced material issues), what the server's outbox still has to send, and
 // what this device keeps to send. A worker who sees the full plan issues twice.
 import type { Booking } from '../../offline/queue.ts'
-import type { MaterialPlan } from './api.ts'
+import type { MaterialPlan } from '../../api/scan.ts'
 
 export const ISSUE_PATH = '/exact/updateMaterialsIssues'
 

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { transferKeys, useDivision } from '../../api/queries.ts'
 import { useState } from 'react'
 import { fetchRecentTransfers, RECENT_DAYS } from './api.ts'
-import { secondaryButton, sectionClass } from '../../components/formStyles.ts'
+import { sectionClass } from '../../components/ui/Section.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { formatProviderDate } from '../../lib/dateTime.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
@@ -11,13 +11,20 @@ import { AsOf } from '../../components/AsOf.tsx'
 import { DeleteInExact } from '../../components/DeleteInExact.tsx'
 import { InfoTip } from '../../components/Tooltip.tsx'
 import { userMessage } from '../../lib/errors.ts'
+import { Button } from '../../components/ui/Button.tsx'
 
 /** Rows shown; older ones are in Exact Online. */
 const SHOWN = 50
 
 /** Warehouse transfers of the last two weeks, read live from Exact Online. */
 export function RecentTransfers() {
-  const recent = useQuery({ queryKey: transferKeys.recent(useDivision()), queryFn: () => fetchRecentTransfers(), retry: false, staleTime: LIVE_STALE_MS, refetchInterval: againWhileStored })
+  const recent = useQuery({
+    queryKey: transferKeys.recent(useDivision()),
+    queryFn: () => fetchRecentTransfers(),
+    retry: false,
+    staleTime: LIVE_STALE_MS,
+    refetchInterval: againWhileStored,
+  })
   // transfers Exact deleted: gone at once, before the list is read again
   const [deleted, setDeleted] = useState<ReadonlySet<string>>(new Set())
   const rows = (recent.data?.rows ?? []).filter((tr) => !deleted.has(tr.id))
@@ -27,9 +34,9 @@ export function RecentTransfers() {
         <h2 id="recent-title" className="text-lg font-semibold">
           {t('transfers.recentTitle', { days: RECENT_DAYS })}
         </h2>
-        <button type="button" className={secondaryButton} onClick={() => void recent.refetch()} disabled={recent.isFetching}>
+        <Button type="button" variant="secondary" onClick={() => void recent.refetch()} disabled={recent.isFetching}>
           {t('transfers.refresh')}
-        </button>
+        </Button>
       </div>
       {recent.isPending && <p className="text-slate-500">{t('app.loading')}</p>}
       {recent.error && (

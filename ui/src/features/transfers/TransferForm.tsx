@@ -1,22 +1,26 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { liveKeys, transferKeys, useDivision } from '../../api/queries.ts'
+import { transferKeys, useDivision } from '../../api/queries.ts'
 import { useCallback, useState } from 'react'
-import { liveGet } from '../../api/db.ts'
-import { createTransfer, fetchFromPlaces, type FoundItem } from './api.ts'
+import { liveListQuery } from '../../api/db.ts'
+import type { FoundItem } from '../../api/items.ts'
+import { createTransfer, fetchFromPlaces } from './api.ts'
 import type { WriteOutcome } from '../../api/writes.ts'
-import { inputClass, labelClass, primaryButton, sectionClass } from '../../components/formStyles.ts'
+import { inputClass, labelClass } from '../../components/ui/Field.tsx'
+import { Section } from '../../components/ui/Section.tsx'
 import { InfoTip } from '../../components/Tooltip.tsx'
 import { AsOf } from '../../components/AsOf.tsx'
 import { WriteStatus } from '../../components/WriteStatus.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { formatQuantity, fractionsAllowed, parseQuantity } from '../../lib/quantity.ts'
 import { placeName, transferBody, transferError, unlocatedWarehouses, warehousePlace, type Place, type WarehouseRow } from './logic.ts'
-import { ItemPicker } from './ItemPicker.tsx'
+import { ItemPicker } from '../../components/ItemPicker.tsx'
 import type { LocationRef } from '../../lib/scan.ts'
 import { LIVE_LIST_RETRY } from '../../api/queryClient.ts'
-import { trackingOf, UNTRACKED } from '../tracking/logic.ts'
-import { NumbersNotReady, TrackedNumbers } from '../tracking/TrackedNumbers.tsx'
+import { trackingOf, UNTRACKED } from '../../lib/tracking.ts'
+import { NumbersNotReady, TrackedNumbers } from '../../components/tracking/TrackedNumbers.tsx'
 import { userMessage } from '../../lib/errors.ts'
+import { Button } from '../../components/ui/Button.tsx'
+import { Select } from '../../components/ui/Select.tsx'
 
 interface StorageLocation {
   ID: string
@@ -54,7 +58,7 @@ export function TransferForm() {
   const [scanNote, setScanNote] = useState<string | null>(null)
 
   // which warehouses keep no storage locations: moved to and from as a whole
-  const warehouses = useQuery({ queryKey: liveKeys.list('warehouses', division), queryFn: () => liveGet<WarehouseRow>('warehouses'), ...LIVE_LIST_RETRY })
+  const warehouses = useQuery({ ...liveListQuery<WarehouseRow>('warehouses', division), ...LIVE_LIST_RETRY })
   const whole = unlocatedWarehouses(warehouses.data?.rows).map(warehousePlace)
   const places = useQuery({
     queryKey: transferKeys.from(item?.ID),
@@ -62,7 +66,10 @@ export function TransferForm() {
     // the warehouses first (answered or failed), so the whole ones are among the sources
     enabled: !!item && !warehouses.isPending,
   })
-  const locations = useQuery({ queryKey: liveKeys.list('storageLocations', division), queryFn: () => liveGet<StorageLocation>('storageLocations'), ...LIVE_LIST_RETRY })
+  const locations = useQuery({
+    ...liveListQuery<StorageLocation>('storageLocations', division),
+    ...LIVE_LIST_RETRY,
+  })
 
   const chosenFrom = fromId || (scannedFrom && places.data?.some((p) => p.location === scannedFrom) ? scannedFrom : '')
   const from = places.data?.find((p) => placeKey(p) === chosenFrom)
@@ -137,10 +144,7 @@ export function TransferForm() {
   }
 
   return (
-    <section className={sectionClass} aria-labelledby="transfer-title">
-      <h2 id="transfer-title" className="text-lg font-semibold">
-        {t('transfers.newTitle')}
-      </h2>
+    <Section title={t('transfers.newTitle')} titleId="transfer-title">
       <ItemPicker item={item} onItem={chooseItem} locations={locations.data?.rows ?? []} onLocation={scanLocation} />
       {scanNote && (
         <p role="status" className="text-sm text-emerald-900" data-testid="transfer-scan-note">
@@ -148,7 +152,9 @@ export function TransferForm() {
         </p>
       )}
       {item && scannedFrom && places.isSuccess && !from && !fromId && (
-        <p className="text-sm text-amber-800">{t('transfers.noStockAtScanned', { location: locations.data?.rows.find((l) => l.ID.toLowerCase() === scannedFrom)?.Code ?? '' })}</p>
+        <p className="text-sm text-amber-800">
+          {t('transfers.noStockAtScanned', { location: locations.data?.rows.find((l) => l.ID.toLowerCase() === scannedFrom)?.Code ?? '' })}
+        </p>
       )}
       {item && (
         <form
@@ -161,7 +167,7 @@ export function TransferForm() {
         >
           <label className={labelClass}>
             {t('transfers.from')}
-            <select className={inputClass} value={chosenFrom} onChange={(e) => setFromId(e.target.value)} name="from">
+            <Select value={chosenFrom} onChange={(e) => setFromId(e.target.value)} name="from">
               <option value="">{places.isPending ? t('transfers.loadingStock') : t('transfers.chooseFrom')}</option>
               {(places.data ?? []).map((p) => (
                 <option key={placeKey(p)} value={placeKey(p)}>
@@ -170,12 +176,12 @@ export function TransferForm() {
                     : t('transfers.fromWarehouseOption', { warehouse: p.warehouseCode, stock: formatQuantity(p.stock, locale()) })}
                 </option>
               ))}
-            </select>
+            </Select>
           </label>
           {places.isSuccess && places.data.length === 0 && <p className="text-sm text-amber-800">{t('transfers.noStock')}</p>}
           <label className={labelClass}>
             {t('transfers.to')}
-            <select className={inputClass} value={toId} onChange={(e) => setToId(e.target.value)} name="to">
+            <Select value={toId} onChange={(e) => setToId(e.target.value)} name="to">
               <option value="">{locations.isPending ? t('transfers.loadingLocations') : t('transfers.chooseTo')}</option>
               {[...byWarehouse].map(([wh, list]) => (
                 <optgroup key={wh} label={t('transfers.warehouse', { code: wh })}>
@@ -195,12 +201,19 @@ export function TransferForm() {
                   ))}
                 </optgroup>
               )}
-            </select>
+            </Select>
           </label>
           <AsOf asOf={locations.data?.asOf} compact />
           <label className={labelClass}>
             {t('transfers.quantity')}
-            <input className={inputClass} inputMode="decimal" name="quantity" value={quantity} onChange={(e) => setQuantity(e.target.value)} aria-invalid={tried && !!error} />
+            <input
+              className={inputClass}
+              inputMode="decimal"
+              name="quantity"
+              value={quantity}
+              onChange={(e) => setQuantity(e.target.value)}
+              aria-invalid={tried && !!error}
+            />
           </label>
           {tried && error && (
             <p role="alert" className="text-sm text-red-700">
@@ -226,9 +239,9 @@ export function TransferForm() {
             />
           )}
           <NumbersNotReady report={numbersReport} />
-          <button type="submit" className={primaryButton} disabled={sending || !!numbersReport.problem}>
+          <Button type="submit" variant="primary" disabled={sending || !!numbersReport.problem}>
             {sending ? t('transfers.sending') : t('transfers.send')}
-          </button>
+          </Button>
         </form>
       )}
       {sendError && (
@@ -245,6 +258,6 @@ export function TransferForm() {
           <InfoTip label={t('transfers.stockAdjustedHelp')} text={t('tooltip.transferStockAdjusted')} />
         </p>
       )}
-    </section>
+    </Section>
   )
 }

@@ -1,5 +1,5 @@
 // The Transfers screen's reads and writes.
-import { codeOrBarcode, dbGet, dbGetAll, likeValue, type Row } from '../../api/db.ts'
+import { dbGetAll, type Row } from '../../api/db.ts'
 import { readDirect, readDirectByIds } from '../../api/exactDirect.ts'
 import { oldestAsOf, type LiveRows } from '../../api/live.ts'
 import { sendWrite } from '../../api/writes.ts'
@@ -7,40 +7,6 @@ import type { Keepable } from '../../offline/queue.ts'
 import { addDays, orgToday } from '../../lib/dateTime.ts'
 import { dayLit } from '../../lib/odata.ts'
 import { fromPlaces, toRecent, warehouseFromPlaces, type FromPlace, type RecentTransfer, type TransferBody, type WarehouseRow } from './logic.ts'
-
-export interface FoundItem {
-  ID: string
-  Code: string
-  Description: string
-  Unit?: string
-  IsFractionAllowedItem?: boolean | number | null
-  /** Tracked by serial or batch number (Booleans, or 0/1). */
-  IsSerialItem?: boolean | number | null
-  IsBatchItem?: boolean | number | null
-}
-
-const ITEM_FIELDS = 'ID,Code,Description,Unit,Barcode,IsFractionAllowedItem,IsSerialItem,IsBatchItem'
-/** Candidates shown when the text is not a code or barcode. */
-const CANDIDATES = 20
-
-/** An exact code or barcode first; else items whose code or description contains the text. */
-export async function findItems(typed: string): Promise<FoundItem[]> {
-  const v = typed.trim()
-  if (!v) return []
-  const exact = await dbGet<FoundItem>('items', [
-    ['or', codeOrBarcode(v)],
-    ['select', ITEM_FIELDS],
-    ['limit', '5'],
-  ])
-  if (exact.length) return exact
-  const like = likeValue(v)
-  return dbGet<FoundItem>('items', [
-    ['or', `(Code.ilike.${like},Description.ilike.${like})`],
-    ['select', ITEM_FIELDS],
-    ['order', 'Code.asc'],
-    ['limit', String(CANDIDATES)],
-  ])
-}
 
 /**
  * Where the item can be moved from: its storage locations with stock, then the warehouses without
@@ -68,9 +34,14 @@ export async function fetchRecentTransfers(now: number = Date.now()): Promise<Li
     filter: `EntryDate ge ${dayLit(since)}`,
     select: 'TransferID,TransferNumber,EntryDate,TransferDate,Status,WarehouseFromCode,WarehouseToCode,CreatorFullName,Description',
   })
-  const lines = await readDirectByIds('inventory/WarehouseTransferLines', 'TransferID', headers.rows.map((h) => String(h.TransferID)), {
-    select: 'TransferID,ItemCode,ItemDescription,Quantity,StorageLocationFromCode,StorageLocationToCode',
-  })
+  const lines = await readDirectByIds(
+    'inventory/WarehouseTransferLines',
+    'TransferID',
+    headers.rows.map((h) => String(h.TransferID)),
+    {
+      select: 'TransferID,ItemCode,ItemDescription,Quantity,StorageLocationFromCode,StorageLocationToCode',
+    },
+  )
   return { rows: toRecent(headers.rows, lines.rows), asOf: oldestAsOf(headers.asOf, lines.asOf) }
 }
 

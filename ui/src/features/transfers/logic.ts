@@ -5,7 +5,8 @@ import type { BodyOf } from '../../api/contract.ts'
 import type { Row } from '../../api/db.ts'
 import { parseProviderDate } from '../../lib/dateTime.ts'
 import { fitsUnit, parseQuantity } from '../../lib/quantity.ts'
-import type { TrackedNumbers } from '../tracking/logic.ts'
+import type { WarehouseRef } from '../../lib/places.ts'
+import type { TrackedNumbers } from '../../lib/tracking.ts'
 
 const text = (v: unknown) => (typeof v === 'string' ? v.trim() : v === null || v === undefined ? '' : String(v))
 const num = (v: unknown) => {
@@ -39,13 +40,8 @@ export function fromPlaces(rows: readonly Row[]): FromPlace[] {
     .sort((a, b) => a.warehouseCode.localeCompare(b.warehouseCode, undefined, { numeric: true }) || a.locationCode.localeCompare(b.locationCode))
 }
 
-/** A warehouse as the live list gives it: `UseStorageLocations` 0 (or false) keeps no storage locations. */
-export interface WarehouseRow {
-  ID: string
-  Code: string | null
-  Description?: string | null
-  UseStorageLocations?: number | boolean | null
-}
+/** A warehouse as the live list gives it (one type with the handheld's pickers). */
+export type WarehouseRow = WarehouseRef
 
 /** The warehouses without storage locations; an unknown flag (an older copy) means it keeps them. */
 export const unlocatedWarehouses = (warehouses: readonly WarehouseRow[] | undefined) =>

@@ -23,11 +23,7 @@ export interface KeyMoveBuffer {
  * `onChange` follows the gathered move (to show it); `onWrite` gets the sum once, unless the
  * presses cancel out. Timers are the global ones, so tests drive them with fake timers.
  */
-export function keyMoveBuffer(
-  onWrite: (move: KeyMove) => void,
-  onChange: (move: KeyMove | null) => void,
-  delayMs: number = KEY_MOVE_DELAY_MS,
-): KeyMoveBuffer {
+export function keyMoveBuffer(onWrite: (move: KeyMove) => void, onChange: (move: KeyMove | null) => void, delayMs: number = KEY_MOVE_DELAY_MS): KeyMoveBuffer {
   let gathered: KeyMove | null = null
   let timer: ReturnType<typeof setTimeout> | null = null
   const flush = () => {

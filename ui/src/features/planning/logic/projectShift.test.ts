@@ -12,7 +12,10 @@ function order(n: number, project: string | null, start: string | null, end: str
   return { ID: `id-${n}`, ShopOrderNumber: n, Project: project, PlannedStartDate: start && ms(start), PlannedDate: end && ms(end) }
 }
 
-const dates = (m: { toStart: number | null; toEnd: number | null }) => [m.toStart === null ? null : dayIso(m.toStart), m.toEnd === null ? null : dayIso(m.toEnd)]
+const dates = (m: { toStart: number | null; toEnd: number | null }) => [
+  m.toStart === null ? null : dayIso(m.toStart),
+  m.toEnd === null ? null : dayIso(m.toEnd),
+]
 
 describe('daysBetween', () => {
   it('counts calendar days, or workdays when weekends are hidden', () => {

@@ -36,7 +36,7 @@ export function daysBetween(from: number, to: number, skipWeekends: boolean): nu
   if (!skipWeekends) return to - from
   const step = to < from ? -1 : 1
   let n = 0
-  for (let d = from; d !== to; ) {
+  for (let d = from; d !== to;) {
     d += step
     if (!isWeekendDay(d)) n += step
   }
@@ -66,12 +66,7 @@ const sameId = (a: string | null, b: string | null) => !!a && !!b && a.toLowerCa
  * then every other order of its project that has a date, each moved by the same number of
  * days, earliest first. Only the moved order when it has no project or the move is 0 days.
  */
-export function projectMoves<O extends ShiftableOrder>(
-  orders: readonly O[],
-  moved: O,
-  change: DateChange,
-  skipWeekends: boolean,
-): ProjectMove<O>[] {
+export function projectMoves<O extends ShiftableOrder>(orders: readonly O[], moved: O, change: DateChange, skipWeekends: boolean): ProjectMove<O>[] {
   const fromStart = toDay(moved.PlannedStartDate)
   const fromEnd = toDay(moved.PlannedDate)
   const first: ProjectMove<O> = {

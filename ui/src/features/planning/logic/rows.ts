@@ -18,10 +18,7 @@ function days(o: Dated): { startDay: number; endDay: number } | null {
  * read, not as changed: a dragged order keeps its row while its write settles instead of jumping
  * to where its new start would sort (the rows fall in place when the orders are read again).
  */
-export function datedRows<O extends Dated & { ID: string }>(
-  read: readonly O[],
-  changed: (o: O) => O,
-): { order: O; startDay: number; endDay: number }[] {
+export function datedRows<O extends Dated & { ID: string }>(read: readonly O[], changed: (o: O) => O): { order: O; startDay: number; endDay: number }[] {
   const out: { order: O; startDay: number; endDay: number; sortDay: number }[] = []
   for (const o of read) {
     const order = changed(o)

@@ -1,17 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  axisDays,
-  barBox,
-  columnOf,
-  dayIso,
-  draggedDates,
-  dragSteps,
-  headerCells,
-  makeAxis,
-  toDay,
-  weekKey,
-  weekday,
-} from './timeline.ts'
+import { axisDays, barBox, columnOf, dayIso, draggedDates, dragSteps, headerCells, makeAxis, toDay, weekKey, weekday } from './timeline.ts'
 
 const d = (iso: string) => toDay(iso) as number
 

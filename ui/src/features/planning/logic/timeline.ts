@@ -106,13 +106,7 @@ export function dragSteps(axis: Axis, dx: number): number {
  * The dates after a drag of `steps` columns: moving shifts both, a resize one edge, never past
  * the other. Hidden weekends are skipped, so a bar moved by 1 from a Friday lands on Monday.
  */
-export function draggedDates(
-  mode: DragMode,
-  startDay: number,
-  endDay: number,
-  steps: number,
-  skipWeekends: boolean,
-): { startDay: number; endDay: number } {
+export function draggedDates(mode: DragMode, startDay: number, endDay: number, steps: number, skipWeekends: boolean): { startDay: number; endDay: number } {
   if (steps === 0) return { startDay, endDay }
   if (mode === 'move') return { startDay: shiftDay(startDay, steps, skipWeekends), endDay: shiftDay(endDay, steps, skipWeekends) }
   if (mode === 'start') return { startDay: Math.min(shiftDay(startDay, steps, skipWeekends), endDay), endDay }

@@ -10,7 +10,14 @@ const moved = (over: Partial<Move> = {}): Move => ({
   id: 1,
   project: null,
   back: false,
-  orders: [{ id: 'a', number: 24012, before: { PlannedStartDate: '2026-11-30', PlannedDate: '2026-12-02' }, after: { PlannedStartDate: '2026-12-03', PlannedDate: '2026-12-05' } }],
+  orders: [
+    {
+      id: 'a',
+      number: 24012,
+      before: { PlannedStartDate: '2026-11-30', PlannedDate: '2026-12-02' },
+      after: { PlannedStartDate: '2026-12-03', PlannedDate: '2026-12-05' },
+    },
+  ],
   ...over,
 })
 
@@ -19,7 +26,10 @@ afterEach(() => setLanguage('en', false))
 describe('datesBefore', () => {
   it('keeps the dates a move replaces, as days', () => {
     const order = { PlannedStartDate: NOV_30, PlannedDate: DEC_2 }
-    expect(datesBefore(order, { PlannedStartDate: '2026-12-03', PlannedDate: '2026-12-05' })).toEqual({ PlannedStartDate: '2026-11-30', PlannedDate: '2026-12-02' })
+    expect(datesBefore(order, { PlannedStartDate: '2026-12-03', PlannedDate: '2026-12-05' })).toEqual({
+      PlannedStartDate: '2026-11-30',
+      PlannedDate: '2026-12-02',
+    })
     // a resized end leaves the start alone, so its undo does too
     expect(datesBefore(order, { PlannedDate: '2026-12-04' })).toEqual({ PlannedDate: '2026-12-02' })
   })
@@ -37,7 +47,14 @@ describe('undo of a move', () => {
       id: 2,
       project: null,
       back: true,
-      orders: [{ id: 'a', number: 24012, before: { PlannedStartDate: '2026-12-03', PlannedDate: '2026-12-05' }, after: { PlannedStartDate: '2026-11-30', PlannedDate: '2026-12-02' } }],
+      orders: [
+        {
+          id: 'a',
+          number: 24012,
+          before: { PlannedStartDate: '2026-12-03', PlannedDate: '2026-12-05' },
+          after: { PlannedStartDate: '2026-11-30', PlannedDate: '2026-12-02' },
+        },
+      ],
     })
     expect(canUndo(moved())).toBe(true)
     expect(canUndo(back)).toBe(false)

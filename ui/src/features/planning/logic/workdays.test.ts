@@ -3,8 +3,7 @@ import { addWorkdays, round, workdaysBetween } from './workdays.ts'
 
 // 2026-11-06 is a Friday
 const day = (iso: string) => new Date(`${iso}T08:00:00`)
-const iso = (d: Date) =>
-  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
+const iso = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
 
 describe('addWorkdays', () => {
   it('skips weekends forward and back', () => {
