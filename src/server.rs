@@ -3,7 +3,7 @@
 
 use crate::config::Config;
 use crate::discovery::Discovery;
-use crate::error::{self, AppError, Catalogued, Code, Language, catalogue_body};
+use crate::error::{AppError, Catalogued, Code, Language, catalogue_body};
 use crate::exact::Waits;
 use crate::state::{AppState, ScheduledOrgs};
 use crate::sync;
