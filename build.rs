@@ -28,6 +28,10 @@ fn main() {
         println!("cargo:warning=ESM_SKIP_UI_BUILD is set: the UI bundle is not rebuilt");
         return;
     }
+    // The bundle itself too: a checkout whose ui/dist was removed (or never built) must build it
+    // again even when no UI source changed, or the binary silently ships without the UI. (Not
+    // when skipping: a missing file would make every build rerun this script.)
+    println!("cargo:rerun-if-changed=ui/dist/index.html");
     let index = ui.join("dist/index.html");
     let built = modified(&index);
     let newest_input = UI_INPUTS.iter().filter_map(|i| newest(&ui.join(i))).max();
@@ -53,6 +57,15 @@ fn main() {
         run(Command::new(npm).args(["install", "--no-audit", "--no-fund"]).current_dir(&ui), "npm install");
     }
     run(Command::new(npm).args(["run", "build"]).current_dir(&ui), "npm run build");
+    // Date the new bundle's index.html back to its newest source: cargo reruns this script when a
+    // watched file is newer than the script's start, and a fresh mtime would cost one more build
+    // of the product crate next time.
+    if let Some(at) = newest_input {
+        let stamped = std::fs::File::options().write(true).open(&index).and_then(|f| f.set_modified(at));
+        if let Err(e) = stamped {
+            println!("cargo:warning=could not date ui/dist/index.html back: {e}");
+        }
+    }
 }
 
 fn run(cmd: &mut Command, what: &str) {
