@@ -352,16 +352,25 @@ pub struct AppError {
     cause: Option<anyhow::Error>,
     /// Seconds to send as `Retry-After` (a throttled caller knows when to come back).
     retry_after: Option<u64>,
+    /// The precise message as a catalogue text, so it can be said in the caller's language.
+    /// (Boxed: errors travel in every `Result`, and most have no text.)
+    text: Option<Box<Text>>,
 }
 
 impl AppError {
     pub fn new(code: Code) -> Self {
-        AppError { code, detail: None, cause: None, retry_after: None }
+        AppError { code, detail: None, cause: None, retry_after: None, text: None }
     }
 
     /// A catalogue error with a precise message for the caller.
     pub fn with_message(code: Code, message: impl Into<String>) -> Self {
-        AppError { code, detail: Some(message.into()), cause: None, retry_after: None }
+        AppError { code, detail: Some(message.into()), cause: None, retry_after: None, text: None }
+    }
+
+    /// A catalogue error with a precise message from the text catalogue: said in English here
+    /// and in the log, and in the caller's language by the server's error handler.
+    pub fn said(code: Code, text: Text) -> Self {
+        AppError { code, detail: Some(text.to_string()), cause: None, retry_after: None, text: Some(Box::new(text)) }
     }
 
     /// Shorthand for a 400 that says what was wrong.
@@ -371,7 +380,7 @@ impl AppError {
 
     /// An internal failure: the caller sees the catalogue's message, the log sees the cause.
     pub fn internal(cause: impl Into<anyhow::Error>) -> Self {
-        AppError { code: Code::Unknown, detail: None, cause: Some(cause.into()), retry_after: None }
+        AppError { code: Code::Unknown, detail: None, cause: Some(cause.into()), retry_after: None, text: None }
     }
 
     /// A throttled sign-in, password or licence attempt: how long to wait, also as `Retry-After`.
@@ -461,57 +470,47 @@ impl ResponseError for AppError {
             res.insert_header((actix_web::http::header::RETRY_AFTER, seconds.to_string()));
         }
         let mut res = res.json(ErrorBody { error: ErrorInner { code: self.code.as_str(), message: self.message() } });
-        if self.detail.is_none() {
-            // the catalogue's own words: said again in the caller's language (`server`'s error handler)
-            res.extensions_mut().insert(Catalogued(self.code));
+        // said again in the caller's language by `server`'s error handler: the catalogue's own
+        // words, or a catalogue text; any other precise message stays as it is
+        match (&self.detail, &self.text) {
+            (None, _) => {
+                res.extensions_mut().insert(Catalogued { code: self.code, text: None });
+            }
+            (Some(_), Some(text)) => {
+                res.extensions_mut().insert(Catalogued { code: self.code, text: Some(text.as_ref().clone()) });
+            }
+            (Some(_), None) => {}
         }
         res
     }
 }
 
-/// Marks an error answer that says the catalogue's message for its code (no more precise one),
-/// so it can be given in the caller's language.
-#[derive(Debug, Clone, Copy)]
-pub struct Catalogued(pub Code);
-
-/// The JSON body of an error answer with the catalogue's message for `code` in `language`.
-pub fn catalogue_body(code: Code, language: Language) -> Vec<u8> {
-    serde_json::to_vec(&ErrorBody { error: ErrorInner { code: code.as_str(), message: code.message_in(language) } })
-        .expect("an error body serialises")
+/// Marks an error answer whose message is from a catalogue (the code's own, or a [`Text`]), so it
+/// can be given in the caller's language.
+#[derive(Debug, Clone)]
+pub struct Catalogued {
+    pub code: Code,
+    pub text: Option<Text>,
 }
 
-/// The languages the server speaks: the UI's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Language {
-    #[default]
-    En,
-    Nl,
-}
-
-impl Language {
-    /// The caller's language from `Accept-Language` (`nl`, `nl-NL`, `en;q=0.8, nl`): the first of
-    /// English and Dutch by preference, English when it names neither.
-    pub fn from_accept_language(header: &str) -> Language {
-        let mut best: Option<(f32, Language)> = None;
-        for part in header.split(',') {
-            let mut pieces = part.split(';');
-            let tag = pieces.next().unwrap_or_default().trim().to_ascii_lowercase();
-            let q = pieces
-                .filter_map(|p| p.trim().strip_prefix("q="))
-                .find_map(|q| q.trim().parse::<f32>().ok())
-                .unwrap_or(1.0);
-            let language = match tag.split('-').next() {
-                Some("nl") => Language::Nl,
-                Some("en") => Language::En,
-                _ => continue,
-            };
-            if q > 0.0 && best.is_none_or(|(b, _)| q > b) {
-                best = Some((q, language));
+impl Catalogued {
+    /// The JSON body of the error answer in `language`.
+    pub fn body_in(&self, language: Language) -> Vec<u8> {
+        let said;
+        let message = match &self.text {
+            Some(text) => {
+                said = text.said_in(language);
+                said.as_str()
             }
-        }
-        best.map_or(Language::En, |(_, l)| l)
+            None => self.code.message_in(language),
+        };
+        serde_json::to_vec(&ErrorBody { error: ErrorInner { code: self.code.as_str(), message } })
+            .expect("an error body serialises")
     }
 }
+
+pub use esm_base::language::Language;
+pub use esm_base::texts::Text;
 
 /// Result type of HTTP handlers.
 pub type AppResult<T> = Result<T, AppError>;
@@ -569,22 +568,6 @@ mod tests {
             let (en, nl) = (code.message_in(Language::En), code.message_in(Language::Nl));
             assert!(!nl.trim().is_empty(), "{code:?}");
             assert_ne!(en, nl, "{code:?} is said in Dutch");
-        }
-    }
-
-    #[test]
-    fn the_language_is_the_first_of_english_and_dutch_the_caller_prefers() {
-        for (header, want) in [
-            ("nl", Language::Nl),
-            ("nl-NL,nl;q=0.9,en;q=0.8", Language::Nl),
-            ("en-GB,en;q=0.9,nl;q=0.8", Language::En),
-            ("de-DE, nl;q=0.5", Language::Nl),
-            ("en;q=0.3, NL;q=0.7", Language::Nl),
-            ("nl;q=0, en", Language::En),
-            ("fr, de", Language::En),
-            ("", Language::En),
-        ] {
-            assert_eq!(Language::from_accept_language(header), want, "{header}");
         }
     }
 

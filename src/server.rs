@@ -3,7 +3,7 @@
 
 use crate::config::Config;
 use crate::discovery::Discovery;
-use crate::error::{AppError, Catalogued, Code, Language, catalogue_body};
+use crate::error::{AppError, Catalogued, Code, Language};
 use crate::exact::Waits;
 use crate::state::{AppState, ScheduledOrgs};
 use crate::sync;
@@ -290,21 +290,16 @@ async fn stop_on_signal(stopping: Arc<tokio::sync::watch::Sender<bool>>, handle:
     tracing::info!(ms = started.elapsed().as_millis() as u64, "HTTP server stopped");
 }
 
-/// An error answer with the catalogue's message for its code, said again in the caller's language
-/// (`Accept-Language`, which the UI sets to its own); a more precise message stays as it is.
+/// An error answer with a catalogue's message (its code's, or a catalogue text), said again in the
+/// caller's language (`Accept-Language`, which the UI sets to its own); any other precise message
+/// stays as it is.
 fn in_callers_language<B>(res: ServiceResponse<B>) -> ServiceResponse<EitherBody<B, BoxBody>> {
-    let catalogued = res.response().extensions().get::<Catalogued>().copied();
-    let language = res
-        .request()
-        .headers()
-        .get(actix_web::http::header::ACCEPT_LANGUAGE)
-        .and_then(|v| v.to_str().ok())
-        .map(Language::from_accept_language)
-        .unwrap_or_default();
+    let catalogued = res.response().extensions().get::<Catalogued>().cloned();
+    let language = crate::api::language_of(res.request());
     match catalogued {
-        Some(Catalogued(code)) if language != Language::En => {
+        Some(catalogued) if language != Language::En => {
             let (req, old) = res.into_parts();
-            let new = old.set_body(BoxBody::new(catalogue_body(code, language)));
+            let new = old.set_body(BoxBody::new(catalogued.body_in(language)));
             ServiceResponse::new(req, new.map_body(|_, b| EitherBody::<B, BoxBody>::right(b)))
         }
         _ => res.map_into_left_body(),

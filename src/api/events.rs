@@ -5,14 +5,16 @@
 //! the new organization's stream, checked for that organization's tier. A session holds at most
 //! `MAX_STREAMS_PER_SESSION` streams; one more closes the session's oldest.
 
+use super::language_of;
 use super::router::Router;
 use crate::auth::session::StreamSlot;
 use crate::auth::tier::Session;
-use crate::error::AppResult;
+use crate::error::{AppResult, Language, Text};
+use crate::exact::catalogue;
 use crate::exact::oauth::now_ms;
 use crate::state::AppState;
 use crate::sync::SyncEvent;
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use bytes::Bytes;
 use std::time::{Duration, Instant};
 use tokio::sync::broadcast::Receiver;
@@ -34,8 +36,21 @@ const KEEP_ALIVE: Duration = Duration::from_secs(10);
 /// How often a quiet stream looks whether its session still holds.
 pub const SESSION_CHECK: Duration = Duration::from_secs(3);
 
-fn frame(event: &SyncEvent) -> Bytes {
-    let json = serde_json::to_string(event).unwrap_or_else(|_| "{}".to_string());
+/// A toast frame, with the table named in the stream's language.
+fn frame(event: &SyncEvent, language: Language) -> Bytes {
+    let json = match catalogue::by_table(event.table) {
+        Some(endpoint) if language != Language::En => {
+            let names = endpoint.names();
+            let said = SyncEvent {
+                name: names.said_in(language),
+                message: Text::Refreshing { table: names }.said_in(language),
+                ..event.clone()
+            };
+            serde_json::to_string(&said)
+        }
+        _ => serde_json::to_string(event),
+    }
+    .unwrap_or_else(|_| "{}".to_string());
     Bytes::from(format!("event: toast\ndata: {json}\n\n"))
 }
 
@@ -50,6 +65,7 @@ struct Feed {
     slot: StreamSlot,
     /// The server is stopping: the stream ends rather than hold the shutdown.
     stopping: tokio::sync::watch::Receiver<bool>,
+    language: Language,
 }
 
 impl Feed {
@@ -80,7 +96,7 @@ impl Feed {
             match got {
                 Ok(Ok(ev)) if ev.division == self.division => {
                     self.last_sent = Instant::now();
-                    return Some(frame(&ev));
+                    return Some(frame(&ev, self.language));
                 }
                 Ok(Ok(_)) => continue,
                 // A slow reader missed some toasts; the next one carries the current state.
@@ -96,7 +112,16 @@ impl Feed {
     }
 }
 
-async fn events(state: web::Data<AppState>, session: Session) -> AppResult<HttpResponse> {
+/// The stream's language: `?lang=` (an `EventSource` sends no headers of its own), else the
+/// browser's `Accept-Language`.
+fn stream_language(req: &HttpRequest) -> Language {
+    let asked = url::form_urlencoded::parse(req.query_string().as_bytes())
+        .find(|(key, _)| key == "lang")
+        .and_then(|(_, value)| Language::from_code(&value));
+    asked.unwrap_or_else(|| language_of(req))
+}
+
+async fn events(req: HttpRequest, state: web::Data<AppState>, session: Session) -> AppResult<HttpResponse> {
     let slot = state.auth.sessions.open_stream(&session.id);
     let feed = Feed {
         rx: state.sync.subscribe(),
@@ -106,6 +131,7 @@ async fn events(state: web::Data<AppState>, session: Session) -> AppResult<HttpR
         last_sent: Instant::now(),
         slot,
         stopping: state.stopping.subscribe(),
+        language: stream_language(&req),
     };
     let stream = futures_util::stream::unfold(feed, |mut feed| async move {
         let bytes = feed.next().await?;
@@ -118,4 +144,54 @@ async fn events(state: web::Data<AppState>, session: Session) -> AppResult<HttpR
         .insert_header(("Cache-Control", "no-cache"))
         .insert_header(("X-Accel-Buffering", "no"))
         .streaming(stream))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event() -> SyncEvent {
+        SyncEvent {
+            division: 1,
+            table: "shopOrders",
+            name: "Shop Orders",
+            message: "Refreshing Shop Orders".into(),
+            total: 10,
+            remaining: 4,
+            done: false,
+            paused: false,
+            seconds_remaining: 3,
+            error: None,
+        }
+    }
+
+    fn data(frame: &Bytes) -> serde_json::Value {
+        let text = std::str::from_utf8(frame).expect("UTF-8");
+        let json = text.strip_prefix("event: toast\ndata: ").and_then(|t| t.strip_suffix("\n\n")).expect("a frame");
+        serde_json::from_str(json).expect("JSON")
+    }
+
+    #[test]
+    fn a_toast_names_its_table_in_the_streams_language() {
+        let nl = data(&frame(&event(), Language::Nl));
+        assert_eq!(nl["name"], "Productieorders");
+        assert_eq!(nl["message"], "Productieorders vernieuwen");
+        assert_eq!(nl["table"], "shopOrders", "the key stays");
+        assert_eq!(nl["remaining"], 4);
+        let en = data(&frame(&event(), Language::En));
+        assert_eq!(en["name"], "Shop Orders");
+        assert_eq!(en["message"], "Refreshing Shop Orders");
+    }
+
+    #[test]
+    fn the_streams_language_is_asked_in_the_query_or_else_the_header() {
+        let req = actix_web::test::TestRequest::with_uri("/api/v1/events?lang=nl").to_http_request();
+        assert_eq!(stream_language(&req), Language::Nl);
+        let req = actix_web::test::TestRequest::with_uri("/api/v1/events?lang=xx")
+            .insert_header(("Accept-Language", "nl-NL"))
+            .to_http_request();
+        assert_eq!(stream_language(&req), Language::Nl, "an unknown code falls back to the header");
+        let req = actix_web::test::TestRequest::with_uri("/api/v1/events").to_http_request();
+        assert_eq!(stream_language(&req), Language::En);
+    }
 }

@@ -33,3 +33,26 @@ pub fn path_config() -> actix_web::web::PathConfig {
     actix_web::web::PathConfig::default()
         .error_handler(|err, _req| AppError::bad_request(format!("The input provided was bad: {err}")).into())
 }
+
+/// The caller's language: the UI sends its own as `Accept-Language`; English when it names
+/// neither English nor Dutch.
+pub fn language_of(req: &actix_web::HttpRequest) -> crate::error::Language {
+    req.headers()
+        .get(actix_web::http::header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok())
+        .map(crate::error::Language::from_accept_language)
+        .unwrap_or_default()
+}
+
+/// The caller's language as a handler argument (see [`language_of`]).
+#[derive(Debug, Clone, Copy)]
+pub struct CallerLanguage(pub crate::error::Language);
+
+impl actix_web::FromRequest for CallerLanguage {
+    type Error = std::convert::Infallible;
+    type Future = std::future::Ready<Result<Self, Self::Error>>;
+
+    fn from_request(req: &actix_web::HttpRequest, _payload: &mut actix_web::dev::Payload) -> Self::Future {
+        std::future::ready(Ok(CallerLanguage(language_of(req))))
+    }
+}

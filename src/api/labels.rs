@@ -6,10 +6,11 @@
 //! item labels are made from the local copy: a WARNING whose first message names the copy's time.
 //! Goods receipts are not in the copy: they answer that Exact Online cannot be reached.
 
+use super::CallerLanguage;
 use super::router::Router;
 use super::scope::Org;
 use super::views::{JobView, job_view};
-use crate::error::{AppError, AppResult, Code};
+use crate::error::{AppError, AppResult, Code, Language, Text};
 use crate::exact::ExactError;
 use crate::labels::{
     LabelBatch, LabelError, LabelRequest, LabelSource, LabelStatus, LocalCopyReason, ProviderLookups, RecordError,
@@ -88,27 +89,28 @@ fn multiply(batch: &mut LabelBatch, copies: u32) {
 
 /// Spec §4's result of a generation: its kind, how many labels, and why some were left out.
 #[derive(Serialize, ToSchema)]
-struct LabelResult<'a> {
+struct LabelResult {
     status: LabelStatus,
     #[schema(example = 12)]
     labels: usize,
     #[schema(example = json!(["Skipped 2 items with 'ZV' in their code"]))]
-    messages: &'a [String],
+    messages: Vec<String>,
 }
 
 /// A print job queued, with the result of making its labels.
 #[derive(Serialize, ToSchema)]
 struct Printed<'a> {
     job: JobView<'a>,
-    result: LabelResult<'a>,
+    result: LabelResult,
 }
 
 /// The summary as a header value: JSON with non-ASCII escaped, dropping trailing messages
 /// (never the status) until it fits.
-fn result_header(status: LabelStatus, labels: usize, messages: &[String]) -> HeaderValue {
-    let mut shown = messages.len();
+fn result_header(status: LabelStatus, labels: usize, messages: &[Text], language: Language) -> HeaderValue {
+    let said = said_in(messages, language);
+    let mut shown = said.len();
     loop {
-        let json = serde_json::to_string(&LabelResult { status, labels, messages: &messages[..shown] })
+        let json = serde_json::to_string(&LabelResult { status, labels, messages: said[..shown].to_vec() })
             .unwrap_or_else(|_| String::from("{}"));
         let ascii = ascii_json(&json);
         if ascii.len() <= RESULT_HEADER_MAX || shown == 0 {
@@ -116,6 +118,11 @@ fn result_header(status: LabelStatus, labels: usize, messages: &[String]) -> Hea
         }
         shown -= 1;
     }
+}
+
+/// The messages in the caller's language.
+fn said_in(messages: &[Text], language: Language) -> Vec<String> {
+    messages.iter().map(|m| m.said_in(language)).collect()
 }
 
 /// JSON with every non-ASCII character written as `\uXXXX` (header values must be visible ASCII).
@@ -140,13 +147,19 @@ fn ascii_json(json: &str) -> String {
 /// why each was left out; empty payload: WARNING).
 /// `copies` multiplies every label: the limits apply to the whole print run, checked before
 /// Exact Online is asked anything and again once the print counts are known.
-async fn build(state: &AppState, org: Org, request: &LabelRequest, copies: u32) -> Result<LabelBatch, HttpResponse> {
+async fn build(
+    state: &AppState,
+    org: Org,
+    request: &LabelRequest,
+    copies: u32,
+    language: Language,
+) -> Result<LabelBatch, HttpResponse> {
     if request.ids.is_empty() {
-        return Err(summarised(RecordError::EmptyPayload));
+        return Err(summarised(RecordError::EmptyPayload, language));
     }
     request.within_limits(copies).map_err(|m| AppError::bad_request(m).error_response())?;
     let ids = request.normalized_ids().map_err(|m| AppError::bad_request(m).error_response())?;
-    let batch = build_unchecked(state, org, request, &ids).await?;
+    let batch = build_unchecked(state, org, request, &ids, language).await?;
     let labels = (batch.label_count() as u64).saturating_mul(u64::from(copies));
     check_label_count(labels).map_err(|m| AppError::bad_request(m).error_response())?;
     Ok(batch)
@@ -157,9 +170,10 @@ async fn build_unchecked(
     org: Org,
     request: &LabelRequest,
     ids: &[Selection],
+    language: Language,
 ) -> Result<LabelBatch, HttpResponse> {
     let reason = match from_provider(state, org, request, ids).await {
-        Ok(built) => return built.map_err(summarised),
+        Ok(built) => return built.map_err(|e| summarised(e, language)),
         // Goods receipts cannot come from the copy; a sign-in problem is theirs to tell.
         Err(ProviderUnavailable::NoToken(error)) if request.source == LabelSource::GoodsReceipt => {
             return Err(error.error_response());
@@ -170,7 +184,9 @@ async fn build_unchecked(
     tracing::warn!(division = org.division, ?reason, source = ?request.source, "labels from the local copy");
     let store = state.stores.get(org.division).map_err(|e| AppError::from(e).error_response())?;
     let skipped = skipped_warehouses(state, org.division);
-    build_from_local_copy(store, reason, request.source, ids, request.label_type, &skipped).await.map_err(summarised)
+    build_from_local_copy(store, reason, request.source, ids, request.label_type, &skipped)
+        .await
+        .map_err(|e| summarised(e, language))
 }
 
 /// Why Exact Online could not give the label data.
@@ -214,10 +230,10 @@ fn judged(built: Result<LabelBatch, RecordError>) -> Result<Result<LabelBatch, R
     }
 }
 
-fn summarised(err: RecordError) -> HttpResponse {
+fn summarised(err: RecordError, language: Language) -> HttpResponse {
     let summary = match &err {
-        RecordError::NoLabels { messages } => Some(result_header(err.status(), 0, messages)),
-        RecordError::EmptyPayload => Some(result_header(err.status(), 0, &[])),
+        RecordError::NoLabels { messages } => Some(result_header(err.status(), 0, messages, language)),
+        RecordError::EmptyPayload => Some(result_header(err.status(), 0, &[], language)),
         RecordError::Lookup(_) => None,
     };
     let mut response = AppError::from(LabelError::from(err)).error_response();
@@ -227,16 +243,21 @@ fn summarised(err: RecordError) -> HttpResponse {
     response
 }
 
-async fn pdf(state: web::Data<AppState>, org: Org, body: web::Json<LabelBody>) -> AppResult<HttpResponse> {
+async fn pdf(
+    state: web::Data<AppState>,
+    org: Org,
+    CallerLanguage(language): CallerLanguage,
+    body: web::Json<LabelBody>,
+) -> AppResult<HttpResponse> {
     let LabelBody { request, copies } = body.into_inner();
     let copies = checked_copies(copies)?;
-    let mut batch = match build(&state, org, &request, copies).await {
+    let mut batch = match build(&state, org, &request, copies, language).await {
         Ok(batch) => batch,
         Err(response) => return Ok(response),
     };
     multiply(&mut batch, copies);
     let templates = state.templates.clone();
-    let summary = result_header(batch.status, batch.label_count(), &batch.messages);
+    let summary = result_header(batch.status, batch.label_count(), &batch.messages, language);
     let filename = format!("labels-{}.pdf", batch.label_type.name());
     // Rendering is CPU work: keep it off the request threads.
     let pdf = super::blocking(move || Ok(render_pdf(&templates, &batch)?)).await?;
@@ -248,7 +269,12 @@ async fn pdf(state: web::Data<AppState>, org: Org, body: web::Json<LabelBody>) -
         .body(pdf))
 }
 
-async fn print(state: web::Data<AppState>, org: Org, body: web::Json<LabelBody>) -> AppResult<HttpResponse> {
+async fn print(
+    state: web::Data<AppState>,
+    org: Org,
+    CallerLanguage(language): CallerLanguage,
+    body: web::Json<LabelBody>,
+) -> AppResult<HttpResponse> {
     let LabelBody { request, copies } = body.into_inner();
     let printer = request
         .printer
@@ -268,12 +294,12 @@ async fn print(state: web::Data<AppState>, org: Org, body: web::Json<LabelBody>)
         let label_type = request.label_type.to_string();
         return Err(PrintError::WrongLabelType { printer, label_type }.into());
     }
-    let mut batch = match build(&state, org, &request, copies).await {
+    let mut batch = match build(&state, org, &request, copies, language).await {
         Ok(batch) => batch,
         Err(response) => return Ok(response),
     };
     multiply(&mut batch, copies);
-    let summary = result_header(batch.status, batch.label_count(), &batch.messages);
+    let summary = result_header(batch.status, batch.label_count(), &batch.messages, language);
     // Laying out up to the job limit's labels is CPU work: keep it off the request threads.
     let (id, batch) = {
         let service = service.clone();
@@ -281,7 +307,8 @@ async fn print(state: web::Data<AppState>, org: Org, body: web::Json<LabelBody>)
             .await?
     };
     let job = service.status(id)?.ok_or_else(|| AppError::internal(anyhow::anyhow!("job {id} vanished")))?;
-    let result = LabelResult { status: batch.status, labels: batch.label_count(), messages: &batch.messages };
+    let messages = said_in(&batch.messages, language);
+    let result = LabelResult { status: batch.status, labels: batch.label_count(), messages };
     Ok(HttpResponse::Accepted()
         .insert_header((header::HeaderName::from_static(RESULT_HEADER), summary))
         .json(Printed { job: job_view(&job), result }))
@@ -324,13 +351,17 @@ mod tests {
 
     #[test]
     fn the_summary_header_is_ascii_json_and_stays_small() {
-        let value = result_header(LabelStatus::Warning, 3, &["Skipped ZV-Ø1: items with 'ZV'".to_string()]);
+        let skipped = [Text::LabelExcludedCode { code: "ZV-Ø1".into(), part: "ZV" }];
+        let value = result_header(LabelStatus::Warning, 3, &skipped, Language::En);
         let text = value.to_str().expect("visible ASCII");
         let parsed: serde_json::Value = serde_json::from_str(text).expect("JSON");
         assert_eq!(parsed["status"], "WARNING");
-        assert_eq!(parsed["messages"][0], "Skipped ZV-Ø1: items with 'ZV'");
-        let many: Vec<String> = (0..500).map(|i| format!("Item {i} was not found")).collect();
-        let value = result_header(LabelStatus::Info, 0, &many);
+        assert_eq!(parsed["messages"][0], "Skipped ZV-Ø1: items with 'ZV' in the code get no label");
+        let value = result_header(LabelStatus::Warning, 3, &skipped, Language::Nl);
+        let parsed: serde_json::Value = serde_json::from_slice(value.as_bytes()).expect("JSON");
+        assert_eq!(parsed["messages"][0], "ZV-Ø1 overgeslagen: artikelen met 'ZV' in de code krijgen geen etiket");
+        let many: Vec<Text> = (0..500).map(|i| Text::LabelItemNotFound { id: i.to_string() }).collect();
+        let value = result_header(LabelStatus::Info, 0, &many, Language::En);
         assert!(value.len() <= RESULT_HEADER_MAX);
         let parsed: serde_json::Value = serde_json::from_slice(value.as_bytes()).expect("JSON");
         assert_eq!(parsed["status"], "INFO");

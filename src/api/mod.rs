@@ -37,6 +37,7 @@ pub mod write;
 
 use crate::error::{AppError, AppResult, Code};
 use actix_web::HttpRequest;
+pub use extractors::{CallerLanguage, language_of};
 use router::{RouteInfo, Router};
 
 /// Every API resource under `/api/v1`, in mounting order (specific paths before `{table}` ones).

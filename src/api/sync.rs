@@ -1,6 +1,7 @@
 //! `POST /api/v1/sync` starts a sync (202, or 409 while one runs); `GET /api/v1/sync` tells its
 //! state: `{running, last_sync, tables: {name: {rows, timestamp, error}}}`.
 
+use super::CallerLanguage;
 use super::router::Router;
 use super::scope::Org;
 use crate::auth::tier::Session;
@@ -66,14 +67,18 @@ fn save_selection(state: &AppState, session: &Session, tables: &[&str]) -> AppRe
 
 /// The Sync Data menu's choices: sync endpoints first (deleted entries last of them), then the
 /// live ones; the default selection is every sync endpoint except deleted entries.
-async fn endpoints(state: web::Data<AppState>, session: Session) -> HttpResponse {
+async fn endpoints(
+    state: web::Data<AppState>,
+    session: Session,
+    CallerLanguage(language): CallerLanguage,
+) -> HttpResponse {
     let default = catalogue::default_selection();
     let saved = saved_selection(&state, &session);
     let list: Vec<EndpointInfo> = catalogue::ENDPOINTS
         .iter()
         .map(|e| EndpointInfo {
             table: e.table,
-            name: e.name,
+            name: e.names().said_in(language),
             sync: e.is_sync(),
             default_selected: default.contains(&e.table),
             selected: match &saved {

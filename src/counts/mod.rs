@@ -15,7 +15,7 @@ pub use model::{
     SendMode,
 };
 
-use crate::error::{AppError, AppResult, Code};
+use crate::error::{AppError, AppResult, Code, Text};
 use crate::exact::odata::is_guid;
 use crate::outbox::{Entry, State};
 use crate::store::{OrgStore, StoreResult};
@@ -186,15 +186,14 @@ pub fn add_line(store: &OrgStore, id: &str, body: CountLineBody, by: &str, now_m
             return Ok(Added::Same(old.clone()));
         }
         if !body.replace {
-            let place = old.location_code.as_deref().map(|c| format!(" at {c}")).unwrap_or_default();
-            return Err(AppError::with_message(
+            return Err(AppError::said(
                 Code::CountConflict,
-                format!(
-                    "{}{place} was counted as {} by {}: which count stands?",
-                    facts.code,
-                    number(old.quantity),
-                    old.counted_by
-                ),
+                Text::CountConflict {
+                    item: facts.code,
+                    place: old.location_code.clone(),
+                    quantity: old.quantity,
+                    by: old.counted_by.clone(),
+                },
             ));
         }
         let line = CountLine { quantity, counted_by: label(by), counted_ms: now_ms, ..old.clone() };
@@ -223,12 +222,6 @@ pub fn add_line(store: &OrgStore, id: &str, body: CountLineBody, by: &str, now_m
     session.lines.push(line.clone());
     put(store, &session)?;
     Ok(Added::New(line))
-}
-
-/// A quantity as a counter wrote it: no trailing zeros.
-fn number(q: f64) -> String {
-    let s = format!("{q:.6}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 pub fn remove_line(store: &OrgStore, id: &str, line: &str) -> AppResult<()> {

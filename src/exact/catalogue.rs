@@ -2,6 +2,8 @@
 //! display name, provider path, sync path, local table, key, deletion entity type code, and the
 //! fields screens filter by (indexed in the store).
 
+pub use esm_base::texts::Name;
+
 /// How an endpoint is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -38,7 +40,40 @@ impl Endpoint {
     pub fn is_sync(&self) -> bool {
         matches!(self.kind, Kind::Sync | Kind::Deleted)
     }
+
+    /// The name users see, in both languages (Dutch from [`DUTCH_NAMES`]; the English one where
+    /// a table has none, which the tests forbid).
+    pub fn names(&self) -> Name {
+        let nl = DUTCH_NAMES.iter().find(|(table, _)| *table == self.table).map_or(self.name, |(_, nl)| nl);
+        Name { en: self.name, nl }
+    }
 }
+
+/// The tables' names in Dutch, as Exact Online's Dutch screens call them.
+const DUTCH_NAMES: &[(&str, &str)] = &[
+    ("accounts", "Relaties"),
+    ("salesOrderHeaders", "Verkooporders"),
+    ("salesOrderLines", "Verkooporderregels"),
+    ("storageLocationStockPositions", "Voorraad per locatie"),
+    ("shopOrders", "Productieorders"),
+    ("items", "Artikelen"),
+    ("itemWarehouses", "Artikelmagazijnen"),
+    ("projects", "Projecten"),
+    ("shopOrderMaterialPlans", "Materiaalplannen"),
+    ("supplierItems", "Leveranciersartikelen"),
+    ("stockPositions", "Voorraadposities"),
+    ("shopOrderRoutingStepPlans", "Bewerkingsplannen"),
+    ("serialBatchNumbers", "Serie- en batchnummers"),
+    ("stockSerialBatchNumbers", "Voorraad serie- en batchnummers"),
+    ("materialIssues", "Materiaaluitgiftes"),
+    ("deletedEntries", "Verwijderde gegevens"),
+    ("storageLocations", "Locaties"),
+    ("warehouses", "Magazijnen"),
+    ("selectionCodes", "Selectiecodes"),
+    ("itemGroups", "Artikelgroepen"),
+    ("operations", "Bewerkingen"),
+    ("employees", "Medewerkers"),
+];
 
 const fn sync(
     name: &'static str,
@@ -269,6 +304,16 @@ pub fn default_selection() -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_table_has_its_name_in_dutch() {
+        for e in ENDPOINTS {
+            let names = e.names();
+            assert!(DUTCH_NAMES.iter().any(|(t, _)| *t == e.table), "{} has a Dutch name", e.table);
+            assert_ne!(names.nl, names.en, "{}", e.table);
+        }
+        assert_eq!(DUTCH_NAMES.len(), ENDPOINTS.len(), "no Dutch name for a table that is gone");
+    }
 
     #[test]
     fn fifteen_sync_endpoints_deleted_entries_and_six_live() {

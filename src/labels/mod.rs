@@ -25,7 +25,7 @@ pub use store_lookups::{LocalCopyReason, NeedsExact, StoreLookups, build_from_lo
 pub use templates::Templates;
 pub use types::LabelType;
 
-use crate::error::{AppError, Code};
+use crate::error::{AppError, Code, Text};
 
 /// The resolution the PDF's bars are snapped to: whole dots at 300 dpi also land on whole dots
 /// at 600 dpi and match `pdftoppm -r 300`.
@@ -130,7 +130,7 @@ impl From<LabelError> for AppError {
                     Err(cause) => cause,
                 };
                 match cause.downcast::<NeedsExact>() {
-                    Ok(needs) => AppError::with_message(Code::ProviderUnreachable, needs.to_string()),
+                    Ok(NeedsExact) => AppError::said(Code::ProviderUnreachable, Text::GoodsReceiptLabelsNeedExact),
                     Err(cause) => AppError::new(Code::Provider).caused_by(cause),
                 }
             }

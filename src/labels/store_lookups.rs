@@ -9,9 +9,12 @@ use super::records::{
     build_records, free_text_rows, main_supplier_first,
 };
 use super::types::LabelType;
-use crate::exact::{catalogue, odata};
+use crate::error::Text;
+use crate::exact::catalogue::{self, Name};
+use crate::exact::odata;
 use crate::store::query::MAX_LIMIT;
 use crate::store::{OrgStore, Query, StoreResult};
+use esm_base::texts::LocalCopyWhy;
 use parking_lot::Mutex;
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -25,15 +28,11 @@ const SUPPLIER_ITEMS: &str = "supplierItems";
 /// Ids per `in.(…)` filter, so a query stays short whatever the batch.
 const IDS_PER_QUERY: usize = 100;
 
-/// A label source that needs live data the local copy does not have.
+/// A label source that needs live data the local copy does not have (goods receipts, which are
+/// not synced); its words are [`Text::GoodsReceiptLabelsNeedExact`].
 #[derive(Debug, thiserror::Error)]
-#[error(
-    "Exact Online cannot be reached, and {labels} need it: {missing} are not in the local copy. Try again when Exact Online answers"
-)]
-pub struct NeedsExact {
-    pub labels: &'static str,
-    pub missing: &'static str,
-}
+#[error("{}", Text::GoodsReceiptLabelsNeedExact)]
+pub struct NeedsExact;
 
 /// Why labels are made from the local copy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,10 +44,10 @@ pub enum LocalCopyReason {
 }
 
 impl LocalCopyReason {
-    fn because(self) -> &'static str {
+    fn because(self) -> LocalCopyWhy {
         match self {
-            LocalCopyReason::Unreachable => "Exact Online cannot be reached",
-            LocalCopyReason::NoToken => "there is no usable Exact Online sign-in for this organization",
+            LocalCopyReason::Unreachable => LocalCopyWhy::Unreachable,
+            LocalCopyReason::NoToken => LocalCopyWhy::NoSignIn,
         }
     }
 }
@@ -56,7 +55,7 @@ impl LocalCopyReason {
 /// Label reads from one organization's store, remembering what the copy could not give.
 pub struct StoreLookups {
     store: Arc<OrgStore>,
-    notes: Mutex<Vec<String>>,
+    notes: Mutex<Vec<Text>>,
 }
 
 impl StoreLookups {
@@ -65,11 +64,11 @@ impl StoreLookups {
     }
 
     /// What the reads so far could not take from the local copy, each said once.
-    pub fn notes(&self) -> Vec<String> {
+    pub fn notes(&self) -> Vec<Text> {
         self.notes.lock().clone()
     }
 
-    fn note(&self, message: String) {
+    fn note(&self, message: Text) {
         let mut notes = self.notes.lock();
         if !notes.contains(&message) {
             notes.push(message);
@@ -77,11 +76,11 @@ impl StoreLookups {
     }
 
     /// The first message of a batch from the copy: that it is the copy, of when, and why.
-    pub fn headline(&self, reason: LocalCopyReason) -> StoreResult<String> {
+    pub fn headline(&self, reason: LocalCopyReason) -> StoreResult<Text> {
         let why = reason.because();
         Ok(match self.store.sync_state()?.last_sync {
-            Some(when) => format!("Made from the local copy as of {}: {why}", readable_time(&when)),
-            None => format!("Made from the local copy, which has never been synced: {why}"),
+            Some(when) => Text::LocalCopyAsOf { when: readable_time(&when), why },
+            None => Text::LocalCopyNeverSynced { why },
         })
     }
 
@@ -98,8 +97,8 @@ impl StoreLookups {
         let (rows, never_synced) =
             tokio::task::spawn_blocking(move || read_where_in(&store, table, field, &ids)).await??;
         if never_synced {
-            let name = catalogue::by_table(table).map_or(table, |e| e.name);
-            self.note(format!("The local copy has no '{name}': they were never synced"));
+            let name = catalogue::by_table(table).map_or(Name { en: table, nl: table }, |e| e.names());
+            self.note(Text::LocalCopyTableNeverSynced { table: name });
         }
         Ok(rows)
     }
@@ -141,9 +140,7 @@ impl LabelLookups for StoreLookups {
     }
 
     async fn by_products(&self, _shop_order_id: &str) -> anyhow::Result<Vec<Value>> {
-        self.note(
-            "By-product receipts are not in the local copy: by-products come from the material plans only".into(),
-        );
+        self.note(Text::LocalCopyNoByProductReceipts);
         Ok(Vec::new())
     }
 
@@ -152,7 +149,7 @@ impl LabelLookups for StoreLookups {
     }
 
     async fn goods_receipt_lines(&self, _ids: &[String]) -> anyhow::Result<Vec<Value>> {
-        Err(NeedsExact { labels: "goods receipt labels", missing: "goods receipts" }.into())
+        Err(NeedsExact.into())
     }
 
     async fn free_text_values(&self, item_ids: &[String]) -> anyhow::Result<Vec<Value>> {
@@ -162,7 +159,7 @@ impl LabelLookups for StoreLookups {
     async fn label_info(&self, item_ids: &[String]) -> anyhow::Result<LabelInfoRows> {
         let item_warehouses = self.rows_where_in(ITEM_WAREHOUSES, "Item", item_ids).await?;
         let supplier_items = main_supplier_first(self.rows_where_in(SUPPLIER_ITEMS, "Item", item_ids).await?);
-        self.note("Post-processing ('Bewerkingen') is not in the local copy: it is left empty".into());
+        self.note(Text::LocalCopyNoPostProcessing);
         Ok(LabelInfoRows { item_warehouses, supplier_items, item_extra_fields: Vec::new() })
     }
 }

@@ -10,6 +10,7 @@ use crate::exact::{ExactClient, ExactError};
 use crate::exact::{dropped, odata};
 use crate::store::fields::{extract, raw_i64, raw_str};
 use crate::store::{BULK_ROWS, BulkLoad};
+use esm_base::texts::Text;
 use parking_lot::Mutex;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
@@ -258,7 +259,7 @@ impl SyncEngine {
             division,
             table: ep.table,
             name: ep.name,
-            message: format!("Refreshing {}", ep.name),
+            message: Text::Refreshing { table: ep.names() }.to_string(),
             total: progress.received(),
             remaining: 0,
             done: true,
@@ -405,7 +406,7 @@ impl SyncEngine {
             division,
             table: ep.table,
             name: ep.name,
-            message: format!("Refreshing {}", ep.name),
+            message: Text::Refreshing { table: ep.names() }.to_string(),
             total,
             remaining,
             done: false,

@@ -135,6 +135,22 @@ async fn a_location_counted_by_two_people_is_reviewed_and_processed_as_one_stock
     assert_eq!((status, err["error"]["code"].as_str()), (409, Some("count_conflict")), "{err}");
     let asked = err["error"]["message"].as_str().unwrap();
     assert!(asked.starts_with(&format!("{a_code} at {code} was counted as")), "{asked}");
+    // a Dutch UI is asked the same in Dutch, with the same values
+    let in_dutch = w
+        .server
+        .client
+        .request(Method::POST, w.server.at(&lines))
+        .header("cookie", &other.cookie)
+        .header("accept-language", "nl-NL,nl;q=0.9")
+        .json(&json!({"item": a, "quantity": a_stock - 2.0}))
+        .send()
+        .await
+        .unwrap();
+    let (status, err) = json_of(in_dutch).await;
+    assert_eq!((status, err["error"]["code"].as_str()), (409, Some("count_conflict")), "{err}");
+    let gevraagd = err["error"]["message"].as_str().unwrap();
+    assert!(gevraagd.starts_with(&format!("{a_code} op {code} is als ")), "{gevraagd}");
+    assert!(gevraagd.ends_with(": welke telling geldt?"), "{gevraagd}");
     let (status, _) =
         json_of(as_other(&lines, json!({"item": a, "quantity": a_stock - 2.0, "replace": true})).await.unwrap()).await;
     assert_eq!(status, 200);

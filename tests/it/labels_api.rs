@@ -103,6 +103,18 @@ async fn shop_order_pdf_has_its_item_and_by_products_but_no_zv_or_material_lines
     let zv_code = field_text(&zv, "Code");
     assert!(result["messages"].as_array().unwrap().iter().any(|m| m.as_str().unwrap().contains(&zv_code)), "{result}");
     let pdf = res.bytes().await.unwrap();
+    // A Dutch UI is told the same in Dutch.
+    let in_dutch = w
+        .request(Method::POST, "/api/v1/labels")
+        .header("accept-language", "nl")
+        .json(&json!({"source": "shop_order", "ids": [so], "type": "electrical-72001926"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(in_dutch.status(), 200);
+    let dutch = summary(&in_dutch);
+    let skipped = format!("{zv_code} overgeslagen: artikelen met 'ZV' in de code krijgen geen etiket");
+    assert!(dutch["messages"].as_array().unwrap().iter().any(|m| m.as_str() == Some(skipped.as_str())), "{dutch}");
     assert!(pdf.starts_with(b"%PDF"));
     if let Some(codes) = decode_pdf(&pdf) {
         assert_eq!(codes, expected, "every label's barcode decodes to its item code");

@@ -94,6 +94,12 @@ async fn a_two_hour_outage_with_expired_tokens_changes_nothing_but_the_banner() 
         assert_eq!(result["status"], "WARNING", "{result}");
         assert!(result["messages"][0].as_str().unwrap().contains("local copy"), "{result}");
         assert!(res.bytes().await.unwrap().starts_with(b"%PDF"));
+        let res = w.request(Method::POST, "/api/v1/labels").header("accept-language", "nl").json(&label).send().await;
+        let res = res.unwrap();
+        let result: Value = serde_json::from_str(res.headers()["x-label-result"].to_str().unwrap()).unwrap();
+        let headline = result["messages"][0].as_str().unwrap();
+        assert!(headline.starts_with("Gemaakt uit de lokale kopie van "), "the outage note in Dutch: {result}");
+        assert!(headline.ends_with("Exact Online is niet bereikbaar"), "{result}");
         let (status, checked) = send(&w, &w.cookie, Method::GET, "/api/v1/checkUser", None).await;
         assert_eq!((status, &checked["activated"]), (200, &json!(true)), "{checked}");
         let (status, body) = issue(&w, &w.cookie, plan, 20).await;

@@ -149,10 +149,11 @@ async fn clearing_a_table_resets_its_timestamp_and_a_sync_refills_it() {
 }
 
 #[actix_web::test]
-async fn progress_toasts_stream_over_server_sent_events() {
+async fn progress_toasts_stream_over_server_sent_events_in_the_uis_language() {
     use futures_util::StreamExt;
     let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
-    let res = w.get("/api/v1/events").await;
+    // the Dutch UI's stream: an EventSource names its language in the query
+    let res = w.get("/api/v1/events?lang=nl").await;
     assert_eq!(res.status(), 200);
     assert!(res.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
     let mut stream = res.bytes_stream();
@@ -171,11 +172,17 @@ async fn progress_toasts_stream_over_server_sent_events() {
             let Some(data) = frame.lines().find_map(|l| l.strip_prefix("data: ")) else { continue };
             let ev: Value = serde_json::from_str(data).unwrap();
             assert_eq!(ev["division"].as_i64(), Some(w.division));
-            assert_eq!(ev["message"], format!("Refreshing {}", ev["name"].as_str().unwrap()));
+            assert_eq!(ev["message"], format!("{} vernieuwen", ev["name"].as_str().unwrap()));
             assert!(ev["total"].as_u64().unwrap() >= ev["remaining"].as_u64().unwrap());
             assert!(ev["seconds_remaining"].is_u64() && ev["paused"].is_boolean());
             if ev["done"] == true {
                 done.insert(ev["table"].as_str().unwrap().to_string(), ev["total"].as_u64().unwrap());
+                let dutch = match ev["table"].as_str() {
+                    Some("items") => "Artikelen",
+                    Some("projects") => "Projecten",
+                    other => panic!("only the tables asked for: {other:?}"),
+                };
+                assert_eq!(ev["name"], dutch);
             }
         }
     }
@@ -239,6 +246,17 @@ async fn the_sync_menu_lists_sync_endpoints_first_with_the_default_selection() {
     let deleted = list.iter().find(|e| e["table"] == "deletedEntries").unwrap();
     assert_eq!(deleted["default_selected"], false);
     assert_eq!(list.iter().filter(|e| e["selected"] == true).count(), 15, "the default until the user chooses");
+    assert_eq!(list[0]["name"], "Accounts");
+    let dutch: Vec<Value> = w
+        .request(reqwest::Method::GET, "/api/v1/sync/endpoints")
+        .header("accept-language", "nl")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!((dutch[0]["table"].as_str(), dutch[0]["name"].as_str()), (Some("accounts"), Some("Relaties")));
 
     // A chosen selection is saved for this user and used when a sync names none.
     w.sync(Some(vec!["Projects", "items"])).await;

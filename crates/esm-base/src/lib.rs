@@ -5,7 +5,9 @@
 //!   tests), and today's date;
 //! - [`limits`]: every input limit of the server;
 //! - [`ip_range`]: addresses and CIDR ranges from the configuration (trusted proxies, printers);
-//! - [`files`]: files readable by their owner only (the data directory holds tokens and keys).
+//! - [`files`]: files readable by their owner only (the data directory holds tokens and keys);
+//! - [`language`] and [`texts`]: the UI's languages, and the catalogue of what the server says in
+//!   them (beside the error codes' messages).
 
 /// The product's version, as built (every crate of the workspace has the same).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -15,4 +17,6 @@ pub const PRODUCT_NAME: &str = "Stock Manager";
 pub mod clock;
 pub mod files;
 pub mod ip_range;
+pub mod language;
 pub mod limits;
+pub mod texts;

@@ -3,6 +3,7 @@
 //! field names, so the Exact client (or the local store) can serve them unchanged.
 
 use super::types::LabelType;
+use esm_base::texts::Text;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
@@ -313,10 +314,12 @@ pub enum LabelStatus {
 }
 
 /// Records ready for layout, with what the user should know about the ones left out.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct LabelBatch {
     pub status: LabelStatus,
-    pub messages: Vec<String>,
+    /// Why lines were left out (and, from the local copy, what it could not give), said in the
+    /// caller's language when they are sent.
+    pub messages: Vec<Text>,
     pub label_type: LabelType,
     /// One record per item; `print_count` says how many copies.
     pub records: Vec<LabelRecord>,
@@ -338,7 +341,7 @@ impl LabelBatch {
 #[derive(Debug, thiserror::Error)]
 pub enum RecordError {
     #[error("{NO_LABELS_MESSAGE}")]
-    NoLabels { messages: Vec<String> },
+    NoLabels { messages: Vec<Text> },
     #[error("The payload is empty")]
     EmptyPayload,
     #[error("reading label data from Exact Online failed: {0:#}")]
@@ -439,14 +442,14 @@ fn unique(values: impl Iterator<Item = String>) -> Vec<String> {
 }
 
 /// Shop orders and goods receipts never label 'ZV' items nor rows without an item id.
-fn excluded(item_id: Option<&str>, item_code: Option<&str>, messages: &mut Vec<String>) -> bool {
+fn excluded(item_id: Option<&str>, item_code: Option<&str>, messages: &mut Vec<Text>) -> bool {
     match (item_id, item_code) {
         (None, code) => {
-            messages.push(format!("Skipped {}: it has no item ID", code.unwrap_or("a line")));
+            messages.push(Text::LabelNoItemId { code: code.map(str::to_string) });
             true
         }
         (Some(_), Some(code)) if code.contains(EXCLUDED_CODE_PART) => {
-            messages.push(format!("Skipped {code}: items with '{EXCLUDED_CODE_PART}' in the code get no label"));
+            messages.push(Text::LabelExcludedCode { code: code.to_string(), part: EXCLUDED_CODE_PART });
             true
         }
         _ => false,
@@ -457,13 +460,13 @@ async fn shop_order_records<L: LabelLookups>(
     lookups: &L,
     ids: &[String],
     counts: &HashMap<&str, Option<u32>>,
-    messages: &mut Vec<String>,
+    messages: &mut Vec<Text>,
 ) -> Result<Vec<LabelRecord>, RecordError> {
     let orders = lookups.shop_orders(ids).await.map_err(RecordError::Lookup)?;
     let mut out = Vec::new();
     for id in ids {
         let Some(order) = orders.iter().find(|o| text(o, "ID").as_deref() == Some(id.as_str())) else {
-            messages.push(format!("Shop order {id} was not found"));
+            messages.push(Text::LabelShopOrderNotFound { id: id.clone() });
             continue;
         };
         let so_number = text(order, "ShopOrderNumber");
@@ -537,13 +540,13 @@ async fn item_direct_records<L: LabelLookups>(
     lookups: &L,
     ids: &[String],
     counts: &HashMap<&str, Option<u32>>,
-    messages: &mut Vec<String>,
+    messages: &mut Vec<Text>,
 ) -> Result<Vec<LabelRecord>, RecordError> {
     let items = lookups.items(ids).await.map_err(RecordError::Lookup)?;
     let mut out = Vec::new();
     for id in ids {
         let Some(item) = items.iter().find(|i| text(i, "ID").as_deref() == Some(id.as_str())) else {
-            messages.push(format!("Item {id} was not found"));
+            messages.push(Text::LabelItemNotFound { id: id.clone() });
             continue;
         };
         out.push(LabelRecord {
@@ -561,13 +564,13 @@ async fn goods_receipt_records<L: LabelLookups>(
     lookups: &L,
     ids: &[String],
     counts: &HashMap<&str, Option<u32>>,
-    messages: &mut Vec<String>,
+    messages: &mut Vec<Text>,
 ) -> Result<Vec<LabelRecord>, RecordError> {
     let lines = lookups.goods_receipt_lines(ids).await.map_err(RecordError::Lookup)?;
     let mut out = Vec::new();
     for id in ids {
         let Some(line) = lines.iter().find(|l| text(l, "ID").as_deref() == Some(id.as_str())) else {
-            messages.push(format!("Goods receipt line {id} was not found"));
+            messages.push(Text::LabelGoodsReceiptLineNotFound { id: id.clone() });
             continue;
         };
         let item = text(line, "Item");

@@ -20,6 +20,10 @@ fn t(n: u8) -> LabelType {
     LabelType::from_number(n).unwrap()
 }
 
+fn english(messages: &[Text]) -> Vec<String> {
+    messages.iter().map(|m| m.said_in(crate::error::Language::En)).collect()
+}
+
 fn ids(v: &[&str]) -> Vec<Selection> {
     v.iter().map(|s| Selection::Id(s.to_string())).collect()
 }
@@ -94,9 +98,10 @@ async fn shop_order_labels_come_from_the_copy_with_a_warning_naming_its_time() {
     let codes: Vec<_> = batch.records.iter().map(|r| (r.item_code.as_str(), r.print_count)).collect();
     assert_eq!(codes, vec![("EL-100", 2), ("BP-1", 2)], "the item, its Type 2 plan line; no material, no ZV");
     assert_eq!(batch.status, LabelStatus::Warning);
-    assert_eq!(batch.messages[0], HEADLINE);
-    assert!(batch.messages[1].starts_with("By-product receipts are not in the local copy"), "{:?}", batch.messages);
-    assert!(batch.messages.iter().any(|m| m.contains("ZV-9")), "the usual reasons follow: {:?}", batch.messages);
+    let messages = english(&batch.messages);
+    assert_eq!(messages[0], HEADLINE);
+    assert!(messages[1].starts_with("By-product receipts are not in the local copy"), "{messages:?}");
+    assert!(messages.iter().any(|m| m.contains("ZV-9")), "the usual reasons follow: {messages:?}");
     let main = &batch.records[0];
     assert_eq!(main.shop_order_number.as_deref(), Some("4711"));
     assert_eq!(main.field("Project"), "Pr: Alpha");
@@ -121,12 +126,17 @@ async fn item_labels_take_warehouse_and_main_supplier_from_the_copy() {
     .unwrap();
     assert_eq!(batch.status, LabelStatus::Warning);
     assert_eq!(
-        batch.messages,
+        english(&batch.messages),
         vec![
             "Made from the local copy as of 2026-11-25 14:03 UTC: there is no usable Exact Online sign-in for this organization"
                 .to_string(),
             "Post-processing ('Bewerkingen') is not in the local copy: it is left empty".to_string(),
         ]
+    );
+    assert_eq!(
+        batch.messages[0].said_in(crate::error::Language::Nl),
+        "Gemaakt uit de lokale kopie van 2026-11-25 14:03 UTC: er is geen bruikbare Exact Online-aanmelding voor \
+         deze organisatie"
     );
     let [record] = &batch.records[..] else { panic!("one record: {:?}", batch.records) };
     assert_eq!(record.print_count, 3);
@@ -180,7 +190,12 @@ async fn nothing_found_keeps_the_spec_message_and_says_why() {
     .unwrap_err();
     let RecordError::NoLabels { messages } = err else { panic!("no labels: {err}") };
     assert_eq!(
-        messages,
+        messages[1].said_in(crate::error::Language::Nl),
+        "De lokale kopie heeft geen 'Artikelen': die zijn nooit gesynchroniseerd",
+        "the table's name is said in Dutch too"
+    );
+    assert_eq!(
+        english(&messages),
         vec![
             "Made from the local copy, which has never been synced: Exact Online cannot be reached".to_string(),
             "The local copy has no 'Items': they were never synced".to_string(),
@@ -209,7 +224,7 @@ async fn many_ids_are_read_in_chunks_and_pages() {
     assert_eq!(lookups.items(&wanted).await.unwrap().len(), 250);
     assert_eq!(lookups.label_info(&wanted).await.unwrap().item_warehouses.len(), 1250);
     assert_eq!(
-        lookups.notes(),
+        english(&lookups.notes()),
         vec![
             "The local copy has no 'Supplier Item': they were never synced".to_string(),
             "Post-processing ('Bewerkingen') is not in the local copy: it is left empty".to_string(),

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import { COUNTDOWN_SECONDS, parseToast, progressOf, tickCountdown, toastsInView, toastsReducer, VISIBLE_TOASTS, type Toast, type ToastEvent } from './toasts.ts'
+import {
+  COUNTDOWN_SECONDS,
+  eventsUrl,
+  parseToast,
+  progressOf,
+  tickCountdown,
+  toastsInView,
+  toastsReducer,
+  VISIBLE_TOASTS,
+  type Toast,
+  type ToastEvent,
+} from './toasts.ts'
 
 const event = (over: Partial<ToastEvent> = {}): ToastEvent => ({
   name: 'Items',
@@ -53,6 +64,16 @@ describe('toasts', () => {
     expect(toastsReducer(list, { type: 'remove', name: 'Items' })).toHaveLength(1)
     list = toastsReducer(list, { type: 'event', event: event({ done: true, remaining: 0 }) })
     expect(toastsReducer(list, { type: 'remove', name: 'Items' })).toHaveLength(0)
+  })
+
+  it('clears every toast when a stream in another language starts', () => {
+    const one = toastsReducer([], { type: 'event', event: event({ name: 'Items' }) })
+    expect(toastsReducer(one, { type: 'clear' })).toEqual([])
+  })
+
+  it('asks for the stream in the UI language', () => {
+    expect(eventsUrl('nl')).toBe('/api/v1/events?lang=nl')
+    expect(eventsUrl('en')).toBe('/api/v1/events?lang=en')
   })
 
   it('shows progress as the share received', () => {

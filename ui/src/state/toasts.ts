@@ -1,5 +1,6 @@
 // Sync toasts from the server's event stream (spec §2, §3 Toast, §4 countdown).
 import { useEffect, useReducer } from 'react'
+import { useLanguage, type Language } from '../i18n/index.ts'
 
 /** One `event: toast` frame of GET /api/v1/events. */
 export interface ToastEvent {
@@ -36,7 +37,8 @@ export function progressOf(t: Pick<ToastEvent, 'total' | 'remaining' | 'done'>):
   return Math.min(1, Math.max(0, (t.total - t.remaining) / t.total))
 }
 
-export type ToastAction = { type: 'event'; event: ToastEvent } | { type: 'tick' } | { type: 'toggle'; name: string } | { type: 'remove'; name: string }
+export type ToastAction =
+  { type: 'event'; event: ToastEvent } | { type: 'tick' } | { type: 'toggle'; name: string } | { type: 'remove'; name: string } | { type: 'clear' }
 
 /** Toasts keyed by endpoint name, in order of first appearance. */
 export function toastsReducer(toasts: Toast[], action: ToastAction): Toast[] {
@@ -55,6 +57,8 @@ export function toastsReducer(toasts: Toast[], action: ToastAction): Toast[] {
     case 'remove':
       // only a finished toast: the same table may have started again meanwhile
       return toasts.filter((t) => !(t.name === action.name && t.done))
+    case 'clear':
+      return []
   }
 }
 
@@ -91,15 +95,26 @@ export function parseToast(data: string): ToastEvent | null {
 }
 
 /**
+ * The event stream in the UI's language: an EventSource cannot send `Accept-Language`, so the
+ * language goes in the query (the server names the tables in it).
+ */
+export function eventsUrl(language: Language): string {
+  return `/api/v1/events?lang=${language}`
+}
+
+/**
  * Listens to the server's toasts while `enabled`; `onDone` runs when a table finishes
  * (the caller refreshes what it shows).
  */
 export function useSyncToasts(enabled: boolean, onDone: () => void) {
   const [toasts, dispatch] = useReducer(toastsReducer, [])
 
+  const language = useLanguage()
   useEffect(() => {
     if (!enabled) return
-    const source = new EventSource('/api/v1/events')
+    // a stream speaks one language: the toasts of the last one go, the next event brings them back
+    dispatch({ type: 'clear' })
+    const source = new EventSource(eventsUrl(language))
     const timers = new Set<ReturnType<typeof setTimeout>>()
     source.addEventListener('toast', (e) => {
       const event = parseToast((e as MessageEvent<string>).data)
@@ -118,7 +133,7 @@ export function useSyncToasts(enabled: boolean, onDone: () => void) {
       source.close()
       timers.forEach(clearTimeout)
     }
-  }, [enabled, onDone])
+  }, [enabled, onDone, language])
 
   const hasToasts = toasts.length > 0
   useEffect(() => {

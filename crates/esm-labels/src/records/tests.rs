@@ -94,8 +94,8 @@ async fn shop_orders_use_type_2_plans_by_products_and_planned_quantity() {
     let codes: Vec<_> = batch.records.iter().map(|r| (r.item_code.as_str(), r.print_count)).collect();
     assert_eq!(codes, vec![("EL-100", 3), ("BP-1", 3), ("BP-2", 1)]);
     assert_eq!(batch.status, LabelStatus::Warning, "skipped lines are reported");
-    assert!(batch.messages.iter().any(|m| m.contains("XZV-9")));
-    assert!(batch.messages.iter().any(|m| m.contains("NOID-1") && m.contains("no item ID")));
+    assert!(batch.messages.iter().any(|m| m.to_string().contains("XZV-9")));
+    assert!(batch.messages.iter().any(|m| m.to_string().contains("NOID-1") && m.to_string().contains("no item ID")));
     assert_eq!(batch.label_count(), 7);
     assert_eq!(batch.expanded().len(), 7);
     let main = &batch.records[0];
