@@ -4,7 +4,7 @@
 // exactly those lines.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { api, MOBILE_UA, same, signIn, simulatorRows, syncedDemo, waitFor, watchConsole } from './flows.mjs'
+import { api, MOBILE_UA, same, scanCode, signIn, simulatorRows, syncedDemo, waitFor, watchConsole } from './flows.mjs'
 
 let server
 let browser
@@ -188,5 +188,74 @@ test('a location count: started on the desktop, counted on a handheld, reviewed 
   await hand.locator(`[data-testid=count-status][data-status=${status}]`).waitFor()
   assert.equal(await hand.locator('#count-scan').count(), 0)
   assert.deepEqual(deskErrors, [])
+  assert.deepEqual(handErrors, [])
+})
+
+test('in Dutch: the server asks which count stands, and a label from the local copy says so, in Dutch', async () => {
+  const place = await locationWithStock()
+  const { b } = place
+  // the handheld's user reads Dutch
+  await hand.goto(`${server.url}/accountSettings?division=${division}`)
+  await hand.getByLabel('Nederlands').check()
+  await hand.getByRole('heading', { name: 'Accountinstellingen' }).waitFor()
+
+  const started = await api(desk, '/counts', {
+    method: 'POST',
+    body: {
+      kind: 'location',
+      warehouse: place.warehouse,
+      warehouseCode: place.warehouseCode,
+      usesLocations: true,
+      location: place.location,
+      locationCode: place.locationCode,
+      description: `E2E Dutch count ${Date.now()}`,
+    },
+  })
+  await hand.goto(`${server.url}/counts?division=${division}&id=${started.id}`)
+  await hand.getByRole('heading', { name: `Locatie ${place.locationCode} in magazijn ${place.warehouseCode}` }).waitFor()
+  const count = async (quantity) => {
+    await hand.locator('#count-scan').fill(b.ItemCode)
+    await hand.locator('#count-scan').press('Enter')
+    const qty = hand.getByLabel('Geteld aantal')
+    await qty.waitFor()
+    await qty.fill(String(quantity))
+    await hand.getByRole('button', { name: 'Toevoegen', exact: true }).tap()
+  }
+  await count(b.Stock + 1)
+  await hand
+    .getByTestId('count-note')
+    .filter({ hasText: `× ${b.ItemCode} op ${place.locationCode} geteld.` })
+    .waitFor()
+  await count(b.Stock + 4)
+  // the question is the server's, in Dutch, with the quantity in Dutch
+  const ask = hand.getByTestId('count-conflict')
+  await ask.waitFor()
+  assert.match(
+    await ask.innerText(),
+    new RegExp(`${escape(b.ItemCode)} op ${escape(place.locationCode)} is geteld als ${b.Stock + 1} door .+: welke telling geldt\\?`),
+  )
+
+  // Exact Online goes away: the item's label comes from the local copy, and says so in Dutch
+  await fetch(`${server.lines.Simulator}/_sim/serving`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"on":false}' })
+  try {
+    await hand.goto(`${server.url}/scanning?division=${division}`)
+    await scanCode(hand, b.ItemCode)
+    await hand.getByRole('button', { name: 'Etiket', exact: true }).tap()
+    const [popup, res] = await Promise.all([
+      hand.context().waitForEvent('page'),
+      hand.waitForResponse((r) => r.url().endsWith('/api/v1/labels') && r.request().method() === 'POST', { timeout: 60_000 }),
+      hand.getByRole('button', { name: 'Openen als pdf' }).tap(),
+    ])
+    assert.equal(res.status(), 200, await res.text())
+    await popup.close()
+    const result = hand.getByTestId('label-result')
+    await result.waitFor()
+    assert.equal(await result.getAttribute('data-status'), 'WARNING')
+    const said = await result.innerText()
+    assert.match(said, /Gemaakt uit de lokale kopie (van .+|, die nog nooit is gesynchroniseerd): Exact Online is niet bereikbaar/)
+    assert.doesNotMatch(said, /local copy|Skipped/, 'nothing of it in English')
+  } finally {
+    await fetch(`${server.lines.Simulator}/_sim/serving`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"on":true}' })
+  }
   assert.deepEqual(handErrors, [])
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { json } from '../test/fixtures.ts'
+import { setLanguage } from '../i18n/index.ts'
 import { ApiError } from './client.ts'
 import { labelsPdf, openLabelsPdf } from './labels.ts'
 
@@ -13,6 +14,21 @@ describe('labels PDF', () => {
     const e = await labelsPdf(REQUEST, offline).catch((x: unknown) => x)
     expect(e).toBeInstanceOf(ApiError)
     expect(e).toMatchObject({ status: 0, code: 'timeout', message: 'Function code timed out or there was a network issue / try executing the call again' })
+  })
+
+  it("asks in the user's language, so the warnings come back in it", async () => {
+    let asked: string | null = null
+    const answer = (async (_url: RequestInfo | URL, init?: RequestInit) => {
+      asked = new Headers(init?.headers).get('Accept-Language')
+      return new Response(new Blob(['%PDF']), { status: 200, headers: { 'x-label-result': '{"status":"SUCCESS","labels":1,"messages":[]}' } })
+    }) as typeof fetch
+    setLanguage('nl', false)
+    try {
+      await labelsPdf(REQUEST, answer)
+      expect(asked).toBe('nl')
+    } finally {
+      setLanguage('en', false)
+    }
   })
 
   it("closes the waiting tab and keeps the server's refusal", async () => {

@@ -1,4 +1,5 @@
 // Labels: a PDF for a new tab, or a job on an IPP printer (`/api/v1/labels`).
+import { getLanguage } from '../i18n/index.ts'
 import { ApiError, isFetchFailure, networkError } from './client.ts'
 import { call, type BodyOf, type Route, type Schema } from './contract.ts'
 
@@ -40,7 +41,8 @@ export async function labelsPdf(req: LabelRequest, fetchImpl: typeof fetch = fet
     // fetched, not `call`ed: the answer is a PDF, and the result comes in a header
     res = await fetchImpl(`/api/v1${'/labels' satisfies Route}`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/pdf, application/json' },
+      // the warnings in the result header, and a refusal, come in the user's language
+      headers: { 'Content-Type': 'application/json', Accept: 'application/pdf, application/json', 'Accept-Language': getLanguage() },
       credentials: 'same-origin',
       body: JSON.stringify(body(req)),
     })

@@ -1,6 +1,7 @@
 // ImportData's calls: the import of an export file with upload progress (fetch cannot report it,
 // XMLHttpRequest can). The fresh re-authentication it needs is in api/auth.ts.
 import { ApiError, networkError } from '../../api/client.ts'
+import { getLanguage } from '../../i18n/index.ts'
 
 export interface ImportReport {
   dry_run: boolean
@@ -24,6 +25,7 @@ export function uploadImport(file: Blob, dryRun: boolean, onProgress: (loaded: n
     xhr.open('POST', `/api/v1/importData/import${dryRun ? '?dryRun=true' : ''}`)
     xhr.setRequestHeader('Content-Type', 'application/x-ndjson')
     xhr.setRequestHeader('Accept', 'application/json')
+    xhr.setRequestHeader('Accept-Language', getLanguage())
     xhr.withCredentials = true
     xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : file.size)
     // a broken connection says what the catalogue says, in the user's language
