@@ -225,7 +225,7 @@ async fn send(state: web::Data<AppState>, session: Session, id: String, mode: Se
     let outbox = state.outbox.clone();
     let (sent, new) = blocking(move || {
         counts::send(&store, &id, mode, &by, now_ms(), |body| {
-            let entries = actions::stock_count(&actor, body).map_err(|e| AppError::bad_request(e.0))?;
+            let entries = actions::stock_count(&actor, body).map_err(AppError::from)?;
             outbox.enqueue(division, entries).map_err(AppError::internal)
         })
     })

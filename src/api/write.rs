@@ -11,7 +11,7 @@ use super::idempotency::{self, IdempotencyKey, RequestKey};
 use super::peer_gone::unless_gone;
 use super::router::{Res, Router};
 use crate::auth::tier::Session;
-use crate::error::{AppError, AppResult, Code};
+use crate::error::{AppError, AppResult, Code, Text};
 use crate::hours::{self, Claimed};
 use crate::live::{AS_OF_HEADER, direct};
 use crate::outbox::actions::{self, Actor, Invalid};
@@ -146,7 +146,12 @@ struct WaitQuery {
 
 impl From<Invalid> for AppError {
     fn from(e: Invalid) -> Self {
-        if e.0 == Code::EmptyPayload.message() { AppError::new(Code::EmptyPayload) } else { AppError::bad_request(e.0) }
+        match e {
+            // what a user can get wrong is said again in their language by the error handler
+            Invalid::Said(text) => AppError::said(Code::BadRequest, text),
+            Invalid::Plain(msg) if msg == Code::EmptyPayload.message() => AppError::new(Code::EmptyPayload),
+            Invalid::Plain(msg) => AppError::bad_request(msg),
+        }
     }
 }
 
@@ -293,10 +298,7 @@ async fn repeat(state: &AppState, division: i64, key: &RequestKey, record: KeyRe
                     entries.extend(state.outbox.get(division, *id).map_err(AppError::internal)?);
                 }
                 if entries.is_empty() {
-                    return Err(AppError::with_message(
-                        Code::NotFound,
-                        "The write made with this Idempotency-Key is no longer in the outbox",
-                    ));
+                    return Err(AppError::said(Code::NotFound, Text::KeyEntriesGone));
                 }
                 let answer = answer_of(entries)?;
                 let kept =
@@ -305,13 +307,10 @@ async fn repeat(state: &AppState, division: i64, key: &RequestKey, record: KeyRe
             }
             // Expired between the two looks (a week old): not to be booked again blind.
             KeyState::Gone => {
-                return Err(AppError::with_message(Code::NotFound, "This Idempotency-Key is no longer known"));
+                return Err(AppError::said(Code::NotFound, Text::KeyGone));
             }
             KeyState::Answering if tokio::time::Instant::now() >= deadline => {
-                return Err(AppError::with_message(
-                    Code::Unavailable,
-                    "The first request with this Idempotency-Key is still being answered; try again shortly",
-                ));
+                return Err(AppError::said(Code::Unavailable, Text::KeyStillAnswering));
             }
             KeyState::Answering => tokio::time::sleep(REPEAT_POLL).await,
         }
@@ -447,10 +446,7 @@ fn may_change(state: &AppState, session: &Session, id: u64) -> AppResult<()> {
     let entry = state.outbox.get(session.record.division, id).map_err(AppError::internal)?;
     let theirs = entry.is_some_and(|e| !e.user.eq_ignore_ascii_case(&session.record.user));
     if theirs && !session.administrator(&state.config.admin) {
-        return Err(AppError::with_message(
-            Code::AdminOnly,
-            "Only who booked this entry, or an administrator, may retry or discard it",
-        ));
+        return Err(AppError::said(Code::AdminOnly, Text::OutboxOnlyOwnEntries));
     }
     Ok(())
 }
@@ -460,7 +456,7 @@ async fn retry(state: web::Data<AppState>, session: Session, id: web::Path<Strin
     may_change(&state, &session, id)?;
     match state.outbox.retry(session.record.division, id).map_err(AppError::internal)? {
         Some(e) => Ok(HttpResponse::Accepted().json(e)),
-        None => Err(AppError::with_message(Code::NotFound, "No failed entry with that number")),
+        None => Err(AppError::said(Code::NotFound, Text::OutboxNoFailedEntry)),
     }
 }
 
@@ -470,7 +466,7 @@ async fn discard(state: web::Data<AppState>, session: Session, id: web::Path<Str
     if state.outbox.discard(session.record.division, id).map_err(AppError::internal)? {
         Ok(HttpResponse::NoContent().finish())
     } else {
-        Err(AppError::with_message(Code::NotFound, "No failed or waiting entry with that number"))
+        Err(AppError::said(Code::NotFound, Text::OutboxNoFailedOrWaitingEntry))
     }
 }
 
@@ -506,10 +502,7 @@ async fn discard_refused(
         DiscardBody { state: Some(State::Failed), ids: None } => None,
         DiscardBody { state: None, ids: Some(ids) } => {
             if ids.len() > MAX_ENTRIES {
-                return Err(AppError::with_message(
-                    Code::TooManyEntries,
-                    format!("One request may discard at most {MAX_ENTRIES} entries: split it into smaller ones"),
-                ));
+                return Err(AppError::said(Code::TooManyEntries, Text::OutboxDiscardAtMost { max: MAX_ENTRIES }));
             }
             for id in &ids {
                 may_change(&state, &session, *id)?;

@@ -193,7 +193,7 @@ fn a_sent_count_takes_no_more_lines_and_is_sent_once() {
     let mut queued = Vec::new();
     let (sent, new) = send(&store, &s.id, SendMode::Process, "Els", NOW, |body| {
         queued.push(body.clone());
-        let mut entries = actions::stock_count(&actor, body).map_err(|e| AppError::bad_request(e.0))?;
+        let mut entries = actions::stock_count(&actor, body).map_err(AppError::from)?;
         for (i, e) in entries.iter_mut().enumerate() {
             e.id = i as u64 + 1;
         }
@@ -238,7 +238,7 @@ fn where_a_sent_count_stands_follows_its_entries() {
     add_line(&store, &s.id, line(BOLT, 1.0), "Jan", NOW).unwrap();
     let actor = Actor { user: "u-1".into(), user_name: "els".into() };
     let (s, _) = send(&store, &s.id, SendMode::Process, "Els", NOW, |body| {
-        actions::stock_count(&actor, body).map_err(|e| AppError::bad_request(e.0))
+        actions::stock_count(&actor, body).map_err(AppError::from)
     })
     .unwrap();
     let entry = |state: State, error: Option<&str>| {

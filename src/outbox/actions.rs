@@ -8,6 +8,8 @@
 use super::entry::{Entry, Method, Reconcile, State};
 use super::numbers;
 use crate::exact::oauth::now_ms;
+use esm_base::language::Language;
+use esm_base::texts::{Line, Text};
 use serde_json::{Map, Value, json};
 
 /// Who makes the write: their token sends it, so the provider records them.
@@ -19,11 +21,27 @@ pub struct Actor {
 
 /// A refused body: the message names the field and the problem.
 #[derive(Debug, thiserror::Error, PartialEq)]
-#[error("{0}")]
-pub struct Invalid(pub String);
+pub enum Invalid {
+    /// What a user can get wrong (a quantity, a number given twice): said in their language.
+    #[error("{0}")]
+    Said(Text),
+    /// What only the caller's code gets wrong (shapes, field names, GUIDs, dates): English.
+    #[error("{0}")]
+    Plain(String),
+}
+
+impl Invalid {
+    /// The same refusal, of line `n` (from 0) of the booking's `line`s.
+    pub fn on(self, line: Line, n: usize) -> Invalid {
+        match self {
+            Invalid::Said(text) => Invalid::Said(Text::OnLine { line, n: n + 1, text: Box::new(text) }),
+            Invalid::Plain(msg) => Invalid::Plain(format!("{} {}: {msg}", line.said_in(Language::En), n + 1)),
+        }
+    }
+}
 
 fn invalid(msg: impl Into<String>) -> Invalid {
-    Invalid(msg.into())
+    Invalid::Plain(msg.into())
 }
 
 const STOCK: &[&str] = &["stockPositions", "storageLocationStockPositions"];
@@ -216,7 +234,7 @@ pub fn update_shop_order(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Inva
         let days = number(&fields, "ProductionLeadDays")?;
         // The provider's field is an Int32 of days: a fraction or a negative would be refused there.
         if days < 0.0 || days.fract() != 0.0 || days > f64::from(i32::MAX) {
-            return Err(invalid(format!("ProductionLeadDays must be a whole number of days, not {days}")));
+            return Err(Invalid::Said(Text::LeadDaysWhole { days }));
         }
     }
     optional_guid(&fields, "SelectionCode")?;
@@ -259,12 +277,12 @@ pub fn material_issues(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Invali
     let mut out = Vec::new();
     for (i, v) in list.into_iter().enumerate() {
         let obj = object(v, "a material issue")?;
-        let at = |e: Invalid| invalid(format!("material issue {}: {}", i + 1, e.0));
+        let at = |e: Invalid| e.on(Line::MaterialIssue, i);
         only_known(obj, MATERIAL_ISSUE_FIELDS, "a material issue").map_err(at)?;
         guid(obj, "ShopOrderMaterialPlan").map_err(at)?;
         let quantity = number(obj, "Quantity").map_err(at)?;
         if quantity == 0.0 {
-            return Err(at(invalid("Quantity must not be 0")));
+            return Err(at(Invalid::Said(Text::QuantityNotZero)));
         }
         date(obj, "TransactionDate").map_err(at)?;
         optional_guid(obj, "StorageLocation").map_err(at)?;
@@ -296,7 +314,7 @@ pub fn stock_count(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Invalid> {
     optional_date(obj, "StockCountDate")?;
     for (i, line) in lines(obj, "StockCountLines")?.iter().enumerate() {
         let l = object(line, "a stock count line")?;
-        let at = |e: Invalid| invalid(format!("stock count line {}: {}", i + 1, e.0));
+        let at = |e: Invalid| e.on(Line::StockCountLine, i);
         guid(l, "Item").map_err(at)?;
         optional_guid(l, "StorageLocation").map_err(at)?;
         if !l.contains_key("QuantityNew") && !l.contains_key("QuantityDifference") {
@@ -351,11 +369,11 @@ pub fn goods_receipt(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Invalid>
     let mut new_lines = Vec::new();
     for (i, line) in lines(obj, "GoodsReceiptLines")?.iter().enumerate() {
         let l = object(line, "a goods receipt line")?;
-        let at = |e: Invalid| invalid(format!("goods receipt line {}: {}", i + 1, e.0));
+        let at = |e: Invalid| e.on(Line::GoodsReceiptLine, i);
         guid(l, "PurchaseOrderLineID").map_err(at)?;
         let received = number(l, "QuantityReceived").map_err(at)?;
         if received <= 0.0 {
-            return Err(at(invalid("QuantityReceived must be more than 0")));
+            return Err(at(Invalid::Said(Text::QuantityReceivedAboveZero)));
         }
         optional_guid(l, "Location").map_err(at)?;
         numbers::read(l, received).map_err(at)?;
@@ -436,7 +454,7 @@ fn receipt(actor: &Actor, body: &Value, r: &Receipt) -> Result<Vec<Entry>, Inval
     guid(obj, r.of)?;
     let quantity = number(obj, "Quantity")?;
     if quantity <= 0.0 {
-        return Err(invalid("Quantity must be more than 0"));
+        return Err(Invalid::Said(Text::QuantityAboveZero));
     }
     date(obj, "TransactionDate")?;
     optional_guid(obj, "StorageLocation")?;
@@ -465,11 +483,11 @@ pub fn warehouse_transfer(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Inv
     let mut new_lines = Vec::new();
     for (i, line) in lines(obj, "WarehouseTransferLines")?.iter().enumerate() {
         let l = object(line, "a transfer line")?;
-        let at = |e: Invalid| invalid(format!("transfer line {}: {}", i + 1, e.0));
+        let at = |e: Invalid| e.on(Line::TransferLine, i);
         guid(l, "Item").map_err(at)?;
         let quantity = number(l, "Quantity").map_err(at)?;
         if quantity <= 0.0 {
-            return Err(at(invalid("Quantity must be more than 0")));
+            return Err(at(Invalid::Said(Text::QuantityAboveZero)));
         }
         numbers::read(l, quantity).map_err(at)?;
         optional_guid(l, "StorageLocationFrom").map_err(at)?;
@@ -579,11 +597,16 @@ mod tests {
         assert_eq!(e[0].body, Some(json!({"IsOnHold": true, "PlannedDate": "2026-12-01"})));
         assert_eq!(e[0].reconcile, Reconcile::Idempotent);
         let err = update_shop_order(&actor(), &json!({"ID": G, "Item": G})).unwrap_err();
-        assert_eq!(err.0, "a shop order update has no field 'Item'");
+        assert_eq!(err.to_string(), "a shop order update has no field 'Item'");
         assert!(update_shop_order(&actor(), &json!({"ID": G})).is_err());
-        assert!(update_shop_order(&actor(), &json!({"ID": "nope", "Notes": "x"})).unwrap_err().0.contains("GUID"));
         assert!(
-            update_shop_order(&actor(), &json!({"ID": G, "PlannedDate": "tomorrow"})).unwrap_err().0.contains("date")
+            update_shop_order(&actor(), &json!({"ID": "nope", "Notes": "x"})).unwrap_err().to_string().contains("GUID")
+        );
+        assert!(
+            update_shop_order(&actor(), &json!({"ID": G, "PlannedDate": "tomorrow"}))
+                .unwrap_err()
+                .to_string()
+                .contains("date")
         );
     }
 
@@ -599,10 +622,10 @@ mod tests {
         assert!(update_shop_order(&actor(), &json!({"ID": G, "SelectionCode": null})).is_ok());
         for bad in [json!(1.5), json!(-1), json!("soon")] {
             let err = update_shop_order(&actor(), &json!({"ID": G, "ProductionLeadDays": bad})).unwrap_err();
-            assert!(err.0.contains("ProductionLeadDays"), "{}", err.0);
+            assert!(err.to_string().contains("ProductionLeadDays"), "{err}");
         }
         let err = update_shop_order(&actor(), &json!({"ID": G, "SelectionCode": "ABC"})).unwrap_err();
-        assert!(err.0.contains("SelectionCode must be a GUID"), "{}", err.0);
+        assert!(err.to_string().contains("SelectionCode must be a GUID"), "{err}");
     }
 
     #[test]
@@ -618,7 +641,7 @@ mod tests {
         }
         // the stock a transfer or count moved is read again once the delete is delivered
         assert_eq!(delete(&actor(), "stockCounts", G).unwrap()[0].tables, STOCK);
-        assert!(delete(&actor(), "timeTransactions", "12").unwrap_err().0.contains("GUID"));
+        assert!(delete(&actor(), "timeTransactions", "12").unwrap_err().to_string().contains("GUID"));
     }
 
     #[test]
@@ -633,10 +656,20 @@ mod tests {
         let bad =
             json!([{"ShopOrderMaterialPlan": G, "Quantity": 1, "TransactionDate": "2026-11-21"}, {"Quantity": 1}]);
         assert_eq!(
-            material_issues(&actor(), &bad).unwrap_err().0,
+            material_issues(&actor(), &bad).unwrap_err().to_string(),
             "material issue 2: ShopOrderMaterialPlan is required"
         );
-        assert_eq!(material_issues(&actor(), &json!([])).unwrap_err().0, "The payload is empty");
+        assert_eq!(material_issues(&actor(), &json!([])).unwrap_err().to_string(), "The payload is empty");
+    }
+
+    #[test]
+    fn a_quantity_a_user_gets_wrong_is_said_in_their_language_with_its_line() {
+        let ok = json!({"ShopOrderMaterialPlan": G, "Quantity": 2, "TransactionDate": "2026-11-21"});
+        let zero = json!({"ShopOrderMaterialPlan": G, "Quantity": 0, "TransactionDate": "2026-11-21"});
+        let err = material_issues(&actor(), &json!([ok, zero])).unwrap_err();
+        assert_eq!(err.to_string(), "material issue 2: Quantity must not be 0");
+        let Invalid::Said(text) = err else { panic!("a user's mistake is a catalogue text: {err:?}") };
+        assert_eq!(text.said_in(Language::Nl), "materiaaluitgifte 2: De hoeveelheid (Quantity) mag niet 0 zijn");
     }
 
     #[test]
@@ -655,7 +688,12 @@ mod tests {
                 .unwrap();
         let line_id = r[0].body.as_ref().unwrap()["GoodsReceiptLines"][0]["ID"].as_str().unwrap().to_string();
         assert!(matches!(&r[0].reconcile, Reconcile::Key { value, .. } if *value == line_id));
-        assert!(goods_receipt(&actor(), &json!({"GoodsReceiptLines": []})).unwrap_err().0.contains("at least one"));
+        assert!(
+            goods_receipt(&actor(), &json!({"GoodsReceiptLines": []}))
+                .unwrap_err()
+                .to_string()
+                .contains("at least one")
+        );
         assert_eq!(
             shop_order_receipt(&actor(), &json!({"ShopOrder": G, "Quantity": 1, "TransactionDate": "2026-11-21"}))
                 .unwrap()[0]

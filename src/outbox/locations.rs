@@ -7,9 +7,10 @@
 //! failing later in the outbox. What the copy does not know is left for Exact to judge: a goods
 //! receipt's warehouse is its purchase order's, which the copy does not keep.
 
-use crate::error::{AppError, AppResult};
+use crate::error::{AppError, AppResult, Code};
 use crate::outbox::entry::Entry;
 use crate::store::OrgStore;
+use esm_base::texts::{Line, Text};
 use serde_json::{Map, Value};
 
 /// A warehouse as the live cache knows it.
@@ -48,30 +49,40 @@ fn without_locations(store: &OrgStore, id: &str) -> AppResult<Option<String>> {
 }
 
 /// A storage location in `field` for stock in `warehouse`: none where the warehouse has none, and
-/// only one of that warehouse's.
-fn check_location(store: &OrgStore, warehouse_id: &str, location: Option<&Value>, field: &str) -> AppResult<()> {
-    let Some(location) = lower_guid(location) else { return Ok(()) };
+/// only one of that warehouse's. The refusal is a text, so a line's number can go before it.
+fn refusal(store: &OrgStore, warehouse_id: &str, location: Option<&Value>, field: &str) -> AppResult<Option<Text>> {
+    let Some(location) = lower_guid(location) else { return Ok(None) };
     if let Some(code) = without_locations(store, warehouse_id)? {
-        return Err(AppError::bad_request(format!(
-            "Warehouse {code} does not use storage locations: leave {field} empty"
-        )));
+        return Ok(Some(Text::WarehouseWithoutLocations { warehouse: code, field: field.into() }));
     }
-    let Some(loc) = row(store, "storageLocations", &location)? else { return Ok(()) };
-    let Some(of) = lower_guid(loc.get("Warehouse")) else { return Ok(()) };
+    let Some(loc) = row(store, "storageLocations", &location)? else { return Ok(None) };
+    let Some(of) = lower_guid(loc.get("Warehouse")) else { return Ok(None) };
     if of != warehouse_id {
         let code = loc.get("Code").and_then(Value::as_str).unwrap_or(&location).to_string();
         let wh = warehouse(store, warehouse_id)?.map_or_else(|| warehouse_id.to_string(), |w| w.code);
-        return Err(AppError::bad_request(format!("{field}: storage location {code} is not in warehouse {wh}")));
+        return Ok(Some(Text::LocationNotInWarehouse { field: field.into(), location: code, warehouse: wh }));
     }
-    Ok(())
+    Ok(None)
+}
+
+/// [`refusal`] as a 400, of line `n` (from 0) when `line` says which.
+fn check_location(
+    store: &OrgStore,
+    warehouse_id: &str,
+    location: Option<&Value>,
+    field: &str,
+    line: Option<(Line, usize)>,
+) -> AppResult<()> {
+    let Some(text) = refusal(store, warehouse_id, location, field)? else { return Ok(()) };
+    let text = match line {
+        Some((line, n)) => Text::OnLine { line, n: n + 1, text: Box::new(text) },
+        None => text,
+    };
+    Err(AppError::said(Code::BadRequest, text))
 }
 
 fn lines<'a>(body: &'a Map<String, Value>, field: &str) -> impl Iterator<Item = (usize, &'a Map<String, Value>)> {
     body.get(field).and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_object).enumerate()
-}
-
-fn at(what: &str, n: usize) -> impl Fn(AppError) -> AppError + '_ {
-    move |e| AppError::bad_request(format!("{what} {}: {}", n + 1, e.message()))
 }
 
 /// The warehouse of the shop order `id` in the copy.
@@ -108,35 +119,35 @@ pub fn check(store: &OrgStore, entries: &[Entry]) -> AppResult<()> {
                 if from == to
                     && let Some(code) = without_locations(store, &from)?
                 {
-                    return Err(AppError::bad_request(format!(
-                        "Warehouse {code} does not use storage locations: a transfer within it has nothing to move between; choose another warehouse to transfer to"
-                    )));
+                    return Err(AppError::said(
+                        Code::BadRequest,
+                        Text::TransferWithinWarehouseWithoutLocations { warehouse: code },
+                    ));
                 }
                 for (n, l) in lines(body, "WarehouseTransferLines") {
-                    check_location(store, &from, l.get("StorageLocationFrom"), "StorageLocationFrom")
-                        .map_err(at("transfer line", n))?;
-                    check_location(store, &to, l.get("StorageLocationTo"), "StorageLocationTo")
-                        .map_err(at("transfer line", n))?;
+                    let line = Some((Line::TransferLine, n));
+                    check_location(store, &from, l.get("StorageLocationFrom"), "StorageLocationFrom", line)?;
+                    check_location(store, &to, l.get("StorageLocationTo"), "StorageLocationTo", line)?;
                 }
             }
             "createStockCount" => {
                 let Some(header) = lower_guid(body.get("Warehouse")) else { continue };
                 for (n, l) in lines(body, "StockCountLines") {
                     let wh = lower_guid(l.get("Warehouse")).unwrap_or_else(|| header.clone());
-                    check_location(store, &wh, l.get("StorageLocation"), "StorageLocation")
-                        .map_err(at("stock count line", n))?;
+                    let line = Some((Line::StockCountLine, n));
+                    check_location(store, &wh, l.get("StorageLocation"), "StorageLocation", line)?;
                 }
             }
             "updateMaterialsIssues" | "createByProductReceipt" => {
                 let Some(plan) = lower_guid(body.get("ShopOrderMaterialPlan")) else { continue };
                 let order = row(store, "shopOrderMaterialPlans", &plan)?.and_then(|p| lower_guid(p.get("ShopOrder")));
                 if let Some(wh) = order_warehouse(store, order)? {
-                    check_location(store, &wh, body.get("StorageLocation"), "StorageLocation")?;
+                    check_location(store, &wh, body.get("StorageLocation"), "StorageLocation", None)?;
                 }
             }
             "createShopOrderReceipt" => {
                 if let Some(wh) = order_warehouse(store, lower_guid(body.get("ShopOrder")))? {
-                    check_location(store, &wh, body.get("StorageLocation"), "StorageLocation")?;
+                    check_location(store, &wh, body.get("StorageLocation"), "StorageLocation", None)?;
                 }
             }
             _ => {}

@@ -10,6 +10,7 @@
 //! before the booking, in the same entry (`super::reserve`).
 
 use super::actions::Invalid;
+use esm_base::texts::{NumberKind, Text};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::collections::HashSet;
@@ -141,18 +142,26 @@ pub enum Numbers {
 }
 
 fn invalid(msg: impl Into<String>) -> Invalid {
-    Invalid(msg.into())
+    Invalid::Plain(msg.into())
+}
+
+fn said(text: Text) -> Invalid {
+    Invalid::Said(text)
 }
 
 /// A number's text: a non-empty string, trimmed.
-fn number_text(entry: &Value, field: &str, what: &str) -> Result<String, Invalid> {
+fn number_text(entry: &Value, kind: NumberKind) -> Result<String, Invalid> {
+    let field = match kind {
+        NumberKind::Serial => "SerialNumber",
+        NumberKind::Batch => "BatchNumber",
+    };
     entry
         .get(field)
         .and_then(Value::as_str)
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .map(str::to_string)
-        .ok_or_else(|| invalid(format!("each of {what} needs a {field}")))
+        .ok_or(said(Text::NumberEmpty { kind }))
 }
 
 fn list<'a>(obj: &'a Map<String, Value>, field: &str) -> Result<Option<&'a Vec<Value>>, Invalid> {
@@ -164,11 +173,6 @@ fn list<'a>(obj: &'a Map<String, Value>, field: &str) -> Result<Option<&'a Vec<V
     }
 }
 
-fn show(q: f64) -> String {
-    let rounded = (q * 1e6).round() / 1e6;
-    format!("{rounded}")
-}
-
 /// The numbers of a line booking `quantity` units (its sign is the direction; a return counts
 /// the same), checked against it; `None` when it carries none.
 pub fn read(obj: &Map<String, Value>, quantity: f64) -> Result<Option<Numbers>, Invalid> {
@@ -177,23 +181,19 @@ pub fn read(obj: &Map<String, Value>, quantity: f64) -> Result<Option<Numbers>, 
     let units = quantity.abs();
     match (serials, batches) {
         (None, None) => Ok(None),
-        (Some(_), Some(_)) => Err(invalid("give serial numbers or batch numbers, not both")),
+        (Some(_), Some(_)) => Err(said(Text::SerialsOrBatches)),
         (Some(list), None) => {
             let mut seen = HashSet::new();
             let mut out = Vec::with_capacity(list.len());
             for s in list {
-                let n = number_text(s, "SerialNumber", "the serial numbers")?;
+                let n = number_text(s, NumberKind::Serial)?;
                 if !seen.insert(n.to_lowercase()) {
-                    return Err(invalid(format!("serial number {n} is given twice")));
+                    return Err(said(Text::SerialTwice { number: n }));
                 }
                 out.push(n);
             }
             if (units - out.len() as f64).abs() > EPSILON {
-                return Err(invalid(format!(
-                    "{} serial numbers for a quantity of {}: one serial number per unit",
-                    out.len(),
-                    show(units)
-                )));
+                return Err(said(Text::SerialsPerUnit { count: out.len(), quantity: units }));
             }
             Ok(Some(Numbers::Serial(out)))
         }
@@ -201,30 +201,27 @@ pub fn read(obj: &Map<String, Value>, quantity: f64) -> Result<Option<Numbers>, 
             let mut seen = HashSet::new();
             let mut out = Vec::with_capacity(list.len());
             for b in list {
-                let n = number_text(b, "BatchNumber", "the batch numbers")?;
+                let n = number_text(b, NumberKind::Batch)?;
                 let q = match b.get("Quantity") {
                     Some(Value::Number(q)) => q.as_f64(),
                     Some(Value::String(s)) => s.trim().parse().ok(),
                     _ => None,
                 }
                 .filter(|q: &f64| q.is_finite() && *q > 0.0)
-                .ok_or_else(|| invalid(format!("batch {n} needs a Quantity of more than 0")))?;
+                .ok_or_else(|| said(Text::BatchNeedsQuantity { number: n.clone() }))?;
                 if !seen.insert(n.to_lowercase()) {
-                    return Err(invalid(format!("batch {n} is given twice")));
+                    return Err(said(Text::BatchTwice { number: n }));
                 }
                 let fields = b.as_object().cloned().unwrap_or_default();
                 super::actions::optional_date(&fields, "EndDate")
-                    .map_err(|e| invalid(format!("batch {n}: {}", e.0)))?;
+                    // a date's refusal is a plain (English) one: said as it is, after the batch
+                    .map_err(|e| invalid(format!("batch {n}: {e}")))?;
                 let expiry = fields.get("EndDate").and_then(Value::as_str).map(|d| d.trim().to_string());
                 out.push(Batch { number: n, quantity: q, expiry });
             }
             let sum: f64 = out.iter().map(|b| b.quantity).sum();
             if (sum - units).abs() > EPSILON {
-                return Err(invalid(format!(
-                    "the batch quantities add up to {}, the quantity is {}",
-                    show(sum),
-                    show(units)
-                )));
+                return Err(said(Text::BatchesAddUp { sum, quantity: units }));
             }
             Ok(Some(Numbers::Batch(out)))
         }
@@ -286,6 +283,37 @@ mod tests {
         v.as_object().cloned().expect("an object")
     }
 
+    /// The numbers, or the refusal as said in English.
+    fn read(obj: &Map<String, Value>, quantity: f64) -> Result<Option<Numbers>, String> {
+        super::read(obj, quantity).map_err(|e| e.to_string())
+    }
+
+    fn reservation(body: &mut Map<String, Value>, quantity: f64, kind: i64) -> Result<Option<Reservation>, String> {
+        super::reservation(body, quantity, kind).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_user_s_mistake_is_said_in_dutch_and_a_programmer_s_in_english() {
+        use esm_base::language::Language;
+        let twice = obj(json!({"SerialNumbers": [{"SerialNumber": "A-1"}, {"SerialNumber": "a-1"}]}));
+        match super::read(&twice, 2.0) {
+            Err(Invalid::Said(text)) => {
+                assert_eq!(text.said_in(Language::Nl), "serienummer a-1 is twee keer opgegeven")
+            }
+            other => panic!("{other:?}"),
+        }
+        let b = obj(json!({"BatchNumbers": [{"BatchNumber": "B1", "Quantity": 2.5}]}));
+        match super::read(&b, 3.0) {
+            Err(Invalid::Said(text)) => assert_eq!(
+                text.said_in(Language::Nl),
+                "de hoeveelheden van de batchnummers zijn samen 2,5, de hoeveelheid is 3"
+            ),
+            other => panic!("{other:?}"),
+        }
+        let list = obj(json!({"SerialNumbers": "A-1"}));
+        assert!(matches!(super::read(&list, 1.0), Err(Invalid::Plain(_))));
+    }
+
     #[test]
     fn serial_numbers_are_one_per_unit_and_never_twice() {
         let two = obj(json!({"SerialNumbers": [{"SerialNumber": "A-1"}, {"SerialNumber": " A-2 "}]}));
@@ -293,21 +321,15 @@ mod tests {
         assert_eq!(read(&two, -2.0), Ok(Some(Numbers::Serial(vec!["A-1".into(), "A-2".into()]))));
         assert_eq!(
             read(&two, 3.0),
-            Err(Invalid("2 serial numbers for a quantity of 3: one serial number per unit".into()))
+            Err("2 serial numbers for a quantity of 3: one serial number per unit".to_string())
         );
-        assert_eq!(
-            read(&two, 1.5).map_err(|e| e.0),
-            Err("2 serial numbers for a quantity of 1.5: one serial number per unit".into())
-        );
+        assert_eq!(read(&two, 1.5), Err("2 serial numbers for a quantity of 1.5: one serial number per unit".into()));
         let twice = obj(json!({"SerialNumbers": [{"SerialNumber": "A-1"}, {"SerialNumber": "a-1"}]}));
-        assert_eq!(read(&twice, 2.0), Err(Invalid("serial number a-1 is given twice".into())));
+        assert_eq!(read(&twice, 2.0), Err("serial number a-1 is given twice".to_string()));
         let blank = obj(json!({"SerialNumbers": [{"SerialNumber": "  "}]}));
-        assert_eq!(read(&blank, 1.0), Err(Invalid("each of the serial numbers needs a SerialNumber".into())));
+        assert_eq!(read(&blank, 1.0), Err("each of the serial numbers needs a SerialNumber".to_string()));
         assert_eq!(read(&obj(json!({"SerialNumbers": []})), 4.0), Ok(None));
-        assert_eq!(
-            read(&obj(json!({"SerialNumbers": "A-1"})), 1.0),
-            Err(Invalid("SerialNumbers must be a list".into()))
-        );
+        assert_eq!(read(&obj(json!({"SerialNumbers": "A-1"})), 1.0), Err("SerialNumbers must be a list".to_string()));
     }
 
     #[test]
@@ -326,18 +348,18 @@ mod tests {
         let undated = obj(json!({"BatchNumbers": [{"BatchNumber": "B1", "Quantity": 1, "EndDate": "next June"}]}));
         assert_eq!(
             read(&undated, 1.0),
-            Err(Invalid("batch B1: EndDate must be a date such as 2026-11-21, not 'next June'".into()))
+            Err("batch B1: EndDate must be a date such as 2026-11-21, not 'next June'".to_string())
         );
-        assert_eq!(read(&b, 5.0), Err(Invalid("the batch quantities add up to 4, the quantity is 5".into())));
+        assert_eq!(read(&b, 5.0), Err("the batch quantities add up to 4, the quantity is 5".to_string()));
         let zero = obj(json!({"BatchNumbers": [{"BatchNumber": "B1", "Quantity": 0}]}));
-        assert_eq!(read(&zero, 0.0), Err(Invalid("batch B1 needs a Quantity of more than 0".into())));
+        assert_eq!(read(&zero, 0.0), Err("batch B1 needs a Quantity of more than 0".to_string()));
         let twice =
             obj(json!({"BatchNumbers": [{"BatchNumber": "B1", "Quantity": 1}, {"BatchNumber": "b1", "Quantity": 1}]}));
-        assert_eq!(read(&twice, 2.0), Err(Invalid("batch b1 is given twice".into())));
+        assert_eq!(read(&twice, 2.0), Err("batch b1 is given twice".to_string()));
         let both = obj(
             json!({"BatchNumbers": [{"BatchNumber": "B1", "Quantity": 1}], "SerialNumbers": [{"SerialNumber": "S"}]}),
         );
-        assert_eq!(read(&both, 1.0), Err(Invalid("give serial numbers or batch numbers, not both".into())));
+        assert_eq!(read(&both, 1.0), Err("give serial numbers or batch numbers, not both".to_string()));
     }
 
     #[test]
@@ -371,7 +393,7 @@ mod tests {
             obj(json!({"Quantity": 1, "DraftStockTransactionID": "x", "SerialNumbers": [{"SerialNumber": "S"}]}));
         assert_eq!(
             reservation(&mut given, 1.0, SHOP_ORDER_RECEIPT),
-            Err(Invalid("give the numbers or a DraftStockTransactionID, not both".into()))
+            Err("give the numbers or a DraftStockTransactionID, not both".to_string())
         );
     }
 }

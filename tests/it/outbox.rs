@@ -209,6 +209,16 @@ async fn refusals_reach_the_user_and_bad_bodies_never_queue() {
     let res = w.request(Method::DELETE, &format!("/api/v1/outbox/{id}")).send().await.unwrap();
     assert_eq!(res.status(), 204);
     assert_eq!(w.request(Method::DELETE, &format!("/api/v1/outbox/{id}")).send().await.unwrap().status(), 404);
+    // a Dutch UI is told in Dutch
+    let res = w
+        .request(Method::DELETE, &format!("/api/v1/outbox/{id}"))
+        .header("accept-language", "nl")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 404);
+    let answer: Value = res.json().await.unwrap();
+    assert_eq!(answer["error"]["message"], "Er is geen geweigerde of wachtende boeking met dat nummer", "{answer}");
 
     for (path, body, says) in [
         ("/api/v1/exact/updateShopOrder", json!({"ID": "x", "Notes": "n"}), "ID must be a GUID"),
@@ -222,6 +232,25 @@ async fn refusals_reach_the_user_and_bad_bodies_never_queue() {
         assert_eq!(status, 400, "{path}: {answer}");
         assert!(answer["error"]["message"].as_str().unwrap().contains(says), "{path}: {answer}");
     }
+    // What a user gets wrong is said in their language, with the line it is on.
+    let transfer = json!({"WarehouseFrom": missing, "WarehouseTo": missing,
+        "WarehouseTransferLines": [{"Item": missing, "Quantity": 1}, {"Item": missing, "Quantity": 0}]});
+    let (status, answer) = write(&w, Method::POST, "/api/v1/exact/createWarehouseTransfer", transfer.clone()).await;
+    assert_eq!(
+        (status, answer["error"]["message"].as_str()),
+        (400, Some("transfer line 2: Quantity must be more than 0"))
+    );
+    let res = w
+        .request(Method::POST, "/api/v1/exact/createWarehouseTransfer")
+        .header("accept-language", "nl-NL,nl;q=0.9")
+        .json(&transfer)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 400);
+    let answer: Value = res.json().await.unwrap();
+    assert_eq!(answer["error"]["code"], "bad_request");
+    assert_eq!(answer["error"]["message"], "overboekingsregel 2: De hoeveelheid (Quantity) moet meer dan 0 zijn");
     let (status, answer) = write(&w, Method::POST, "/api/v1/exact/updateMaterialsIssues", json!([])).await;
     assert_eq!(status, 400);
     assert_eq!(answer["error"]["code"], "empty_payload");

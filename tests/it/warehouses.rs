@@ -140,7 +140,7 @@ async fn a_location_in_a_warehouse_without_locations_is_refused_by_exact_and_bef
     let refused = [
         (
             "/api/v1/exact/createStockCount",
-            count,
+            count.clone(),
             format!(
                 "stock count line 1: Warehouse {} does not use storage locations: leave StorageLocation empty",
                 codes[0]
@@ -170,6 +170,11 @@ async fn a_location_in_a_warehouse_without_locations_is_refused_by_exact_and_bef
         assert_eq!(status, 400, "{path}: {answer}");
         assert!(answer["error"]["message"].as_str().is_some_and(|m| m.starts_with(&message)), "{path}: {answer}");
     }
+    // a Dutch UI is told in Dutch, with the line and the warehouse
+    let res = w.request(Method::POST, "/api/v1/exact/createStockCount").header("accept-language", "nl").json(&count);
+    let answer: Value = res.send().await.unwrap().json().await.unwrap();
+    let dutch = format!("telregel 1: Magazijn {} gebruikt geen locaties: laat StorageLocation leeg", codes[0]);
+    assert_eq!(answer["error"]["message"], dutch.as_str(), "{answer}");
     // A location of another warehouse.
     let other = rows(&w.sim, d, "inventory/StorageLocations")
         .into_iter()
