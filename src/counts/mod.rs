@@ -20,6 +20,7 @@ use crate::exact::odata::is_guid;
 use crate::outbox::{Entry, State};
 use crate::store::{OrgStore, StoreResult};
 use crate::tracking::{TrackedBy, tracked_by_row};
+use esm_base::texts::NumberKind;
 use serde_json::{Map, Value, json};
 use std::sync::Mutex;
 
@@ -76,7 +77,7 @@ fn put(store: &OrgStore, session: &CountSession) -> StoreResult<()> {
 }
 
 fn not_found() -> AppError {
-    AppError::with_message(Code::NotFound, "No such count: it was removed, or it is another organization's")
+    AppError::said(Code::NotFound, Text::CountNotFound)
 }
 
 /// Every session of the organization, newest first.
@@ -109,10 +110,7 @@ pub fn start(store: &OrgStore, body: CountStart, by: &str, now_ms: i64) -> AppRe
     let _one = WRITES.lock().unwrap_or_else(|p| p.into_inner());
     let sessions = all(store)?;
     if sessions.iter().filter(|s| s.sent.is_none()).count() >= MAX_OPEN {
-        return Err(AppError::with_message(
-            Code::TooManyEntries,
-            format!("{MAX_OPEN} counts are open in this organization: send or remove one first"),
-        ));
+        return Err(AppError::said(Code::TooManyEntries, Text::CountsOpenAtMost { max: MAX_OPEN }));
     }
     let sent: Vec<&CountSession> = sessions.iter().filter(|s| s.sent.is_some()).collect();
     let over = sessions.len() + 1;
@@ -161,18 +159,14 @@ pub fn add_line(store: &OrgStore, id: &str, body: CountLineBody, by: &str, now_m
     if !quantity.is_finite() || !(0.0..=1e12).contains(&quantity) {
         return Err(AppError::bad_request("'quantity' must be a number from 0"));
     }
-    let facts = item_facts(store, &item)?
-        .ok_or_else(|| AppError::bad_request("This item is not in the local copy: sync the items, then count it"))?;
+    let facts = item_facts(store, &item)?.ok_or_else(|| AppError::said(Code::BadRequest, Text::CountItemNotInCopy))?;
     let kind = match facts.tracked {
-        TrackedBy::Serial => Some("serial"),
-        TrackedBy::Batch => Some("batch"),
+        TrackedBy::Serial => Some(NumberKind::Serial),
+        TrackedBy::Batch => Some(NumberKind::Batch),
         TrackedBy::None => None,
     };
-    if let Some(kind) = kind {
-        return Err(AppError::bad_request(format!(
-            "{} is tracked by {kind} number: count it from Scanning's Count, which asks for its numbers",
-            facts.code
-        )));
+    if let Some(by) = kind {
+        return Err(AppError::said(Code::BadRequest, Text::CountItemTracked { item: facts.code, by }));
     }
     let _one = WRITES.lock().unwrap_or_else(|p| p.into_inner());
     let mut session = get(store, id)?;
@@ -202,10 +196,7 @@ pub fn add_line(store: &OrgStore, id: &str, body: CountLineBody, by: &str, now_m
         return Ok(Added::Replaced(line));
     }
     if session.lines.len() >= MAX_LINES {
-        return Err(AppError::with_message(
-            Code::TooManyEntries,
-            format!("A count holds at most {MAX_LINES} lines: send this one and start another"),
-        ));
+        return Err(AppError::said(Code::TooManyEntries, Text::CountLinesAtMost { max: MAX_LINES }));
     }
     let line = CountLine {
         expected_when_sent: None,
@@ -233,7 +224,7 @@ pub fn remove_line(store: &OrgStore, id: &str, line: &str) -> AppResult<()> {
     let before = session.lines.len();
     session.lines.retain(|l| l.id != line);
     if session.lines.len() == before {
-        return Err(AppError::with_message(Code::NotFound, "No such line in this count"));
+        return Err(AppError::said(Code::NotFound, Text::CountLineNotFound));
     }
     put(store, &session)?;
     Ok(())
@@ -263,7 +254,7 @@ pub fn remove(
 /// and a line per counted item and place (`QuantityNew`, the location where there is one).
 pub fn stock_count_body(session: &CountSession, mode: SendMode) -> AppResult<Value> {
     if session.lines.is_empty() {
-        return Err(AppError::with_message(Code::EmptyPayload, "Nothing is counted yet: add a line first"));
+        return Err(AppError::said(Code::EmptyPayload, Text::CountNothingCounted));
     }
     let lines: Vec<Value> = session
         .lines
@@ -335,7 +326,7 @@ pub fn reopen(
     let _one = WRITES.lock().unwrap_or_else(|p| p.into_inner());
     let mut session = get(store, id)?;
     if status_of(&session)? != CountStatus::Refused {
-        return Err(AppError::with_message(Code::CountClosed, "Only a count Exact Online refused can be reopened"));
+        return Err(AppError::said(Code::CountClosed, Text::CountReopenOnlyRefused));
     }
     discard(session.sent.as_ref().map(|s| s.entries.as_slice()).unwrap_or_default())?;
     session.sent = None;

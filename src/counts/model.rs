@@ -1,7 +1,7 @@
 //! What a count session is, as stored and as answered.
 
 use super::{ItemFacts, MAX_ITEMS, guid, label};
-use crate::error::{AppError, AppResult};
+use crate::error::{AppError, AppResult, Code, Text};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -61,39 +61,41 @@ impl CountScope {
         };
         match self.kind {
             ScopeKind::ItemGroup if item.group.as_deref() != self.item_group.as_deref() => {
-                return Err(AppError::bad_request(format!(
-                    "{} is not in item group {}: this count is of that group",
-                    item.code,
-                    self.item_group_code.as_deref().unwrap_or_default()
-                )));
+                return Err(AppError::said(
+                    Code::BadRequest,
+                    Text::CountItemNotInGroup {
+                        item: item.code.clone(),
+                        group: self.item_group_code.clone().unwrap_or_default(),
+                    },
+                ));
             }
             ScopeKind::Items if !self.items.iter().any(|i| Some(i.as_str()) == body_item(body).as_deref()) => {
-                return Err(AppError::bad_request(format!("{} is not one of the items this count is of", item.code)));
+                return Err(AppError::said(Code::BadRequest, Text::CountItemNotListed { item: item.code.clone() }));
             }
             _ => {}
         }
         if self.kind == ScopeKind::Location {
             if given.is_some() && given != self.location {
-                return Err(AppError::bad_request(format!(
-                    "This count is of location {}: count other locations in a count of their own",
-                    self.location_code.as_deref().unwrap_or_default()
-                )));
+                return Err(AppError::said(
+                    Code::BadRequest,
+                    Text::CountOfOtherLocation { location: self.location_code.clone().unwrap_or_default() },
+                ));
             }
             return Ok((self.location.clone(), self.location_code.clone()));
         }
         if self.uses_locations && given.is_none() {
-            return Err(AppError::bad_request(format!(
-                "Warehouse {} keeps its stock at storage locations: say at which one {} was counted",
-                self.warehouse_code, item.code
-            )));
+            return Err(AppError::said(
+                Code::BadRequest,
+                Text::CountSayLocation { warehouse: self.warehouse_code.clone(), item: item.code.clone() },
+            ));
         }
         if !self.uses_locations {
             if given.is_some() {
                 // Exact's own words for a location in such a warehouse
-                return Err(AppError::bad_request(format!(
-                    "Warehouse {} does not use storage locations: the line takes no location",
-                    self.warehouse_code
-                )));
+                return Err(AppError::said(
+                    Code::BadRequest,
+                    Text::CountLineTakesNoLocation { warehouse: self.warehouse_code.clone() },
+                ));
             }
             return Ok((None, None));
         }
@@ -284,10 +286,10 @@ impl CountStart {
         match self.kind {
             ScopeKind::Location => {
                 if !self.uses_locations {
-                    return Err(AppError::bad_request(format!(
-                        "Warehouse {} does not use storage locations: count the warehouse instead",
-                        scope.warehouse_code
-                    )));
+                    return Err(AppError::said(
+                        Code::BadRequest,
+                        Text::CountLocationWithoutLocations { warehouse: scope.warehouse_code.clone() },
+                    ));
                 }
                 scope.location = Some(required(&self.location, "location")?);
                 scope.location_code = Some(label(self.location_code.as_deref().unwrap_or_default()));

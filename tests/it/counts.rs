@@ -151,6 +151,18 @@ async fn a_location_counted_by_two_people_is_reviewed_and_processed_as_one_stock
     let gevraagd = err["error"]["message"].as_str().unwrap();
     assert!(gevraagd.starts_with(&format!("{a_code} op {code} is als ")), "{gevraagd}");
     assert!(gevraagd.ends_with(": welke telling geldt?"), "{gevraagd}");
+    let no_line = w
+        .request(Method::DELETE, &format!("{lines}/no-such-line"))
+        .header("accept-language", "nl")
+        .send()
+        .await
+        .unwrap();
+    let (status, err) = json_of(no_line).await;
+    assert_eq!(
+        (status, err["error"]["message"].as_str()),
+        (404, Some("Deze regel staat niet in deze telling")),
+        "{err}"
+    );
     let (status, _) =
         json_of(as_other(&lines, json!({"item": a, "quantity": a_stock - 2.0, "replace": true})).await.unwrap()).await;
     assert_eq!(status, 200);
