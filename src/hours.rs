@@ -7,7 +7,7 @@
 //! organization's, and a restart keeps them. The start time is the server's clock, so two
 //! handhelds agree on how long a timer runs.
 
-use crate::error::{AppError, AppResult, Code};
+use crate::error::{AppError, AppResult, Code, Text};
 use crate::exact::odata::is_guid;
 use crate::store::{OrgStore, StoreResult};
 use serde::{Deserialize, Serialize};
@@ -140,10 +140,11 @@ impl StartBody {
         let started_ms = match self.started_ms {
             None => now,
             Some(ms) if ms > now + CLOCK_SKEW_MS => {
-                return Err(AppError::bad_request("'startedMs' lies in the future"));
+                // a device's clock: its user is told in their language
+                return Err(AppError::said(Code::BadRequest, Text::TimerStartsInFuture));
             }
             Some(ms) if ms < now - MAX_CARRIED_AGE_MS => {
-                return Err(AppError::bad_request("'startedMs' lies more than a year back"));
+                return Err(AppError::said(Code::BadRequest, Text::TimerStartedOverAYearAgo));
             }
             Some(ms) => ms.min(now),
         };
@@ -185,9 +186,7 @@ pub fn insert(store: &OrgStore, timer: Timer) -> AppResult<(Timer, bool)> {
     match store.kv_put_new_bounded(PREFIX, MAX_TIMERS, &timer.id, &bytes)? {
         PutNew::Stored => Ok((timer, true)),
         PutNew::Found(found) => Ok((serde_json::from_slice(&found).map_err(AppError::internal)?, false)),
-        PutNew::Full => Err(AppError::bad_request(format!(
-            "This organization has {MAX_TIMERS} running timers, the most it keeps: stop some first"
-        ))),
+        PutNew::Full => Err(AppError::said(Code::BadRequest, Text::TimersAtMost { max: MAX_TIMERS })),
     }
 }
 
@@ -235,7 +234,7 @@ pub fn remove(store: &OrgStore, id: &str) -> AppResult<()> {
     if store.kv_delete(&format!("{PREFIX}{id}"))? {
         Ok(())
     } else {
-        Err(AppError::with_message(Code::NotFound, "That timer is not running (any more)"))
+        Err(AppError::said(Code::NotFound, Text::TimerNotRunning))
     }
 }
 

@@ -14,6 +14,7 @@
 use crate::error::{AppError, AppResult};
 use crate::exact::odata;
 use crate::store::{OrgStore, Query, StoreResult};
+use esm_base::texts::Text;
 use serde_json::{Map, Value};
 
 pub const ITEM: &str = "item:";
@@ -77,8 +78,10 @@ pub fn resolve(store: &OrgStore, mut body: Value) -> AppResult<Value> {
     Ok(body)
 }
 
-fn not_found(what: String) -> AppError {
-    AppError::bad_request(format!("{what} is not in the local copy of Exact Online"))
+/// What the copy does not know: said in the user's language, so a booking kept on the handheld
+/// shows why in it.
+fn not_found(text: Text) -> AppError {
+    AppError::said(crate::error::Code::BadRequest, text)
 }
 
 /// The GUID `reference` names.
@@ -86,7 +89,7 @@ fn guid_of(store: &OrgStore, reference: &str) -> AppResult<String> {
     let found = if let Some(code) = reference.strip_prefix(ITEM) {
         one_id(store, "items", &[("Code", &format!("eq.{code}"))])
             .map_err(AppError::internal)?
-            .ok_or_else(|| not_found(format!("Item {code}")))?
+            .ok_or_else(|| not_found(Text::ScannedItemNotInCopy { code: code.into() }))?
     } else if let Some(number) = reference.strip_prefix(SHOP_ORDER) {
         order_id(store, number)?
     } else if let Some(rest) = reference.strip_prefix(PLAN) {
@@ -100,7 +103,7 @@ fn guid_of(store: &OrgStore, reference: &str) -> AppResult<String> {
             &[("ShopOrder", &format!("eq.{order}")), ("LineNumber", &format!("eq.{line}"))],
         )
         .map_err(AppError::internal)?
-        .ok_or_else(|| not_found(format!("Line {line} of shop order {number}")))?
+        .ok_or_else(|| not_found(Text::ScannedMaterialLineNotInCopy { number: number.into(), line: line.into() }))?
     } else {
         return Err(AppError::bad_request(format!("'{reference}' is no reference")));
     };
@@ -113,7 +116,7 @@ fn order_id(store: &OrgStore, number: &str) -> AppResult<String> {
     }
     one_id(store, "shopOrders", &[("ShopOrderNumber", &format!("eq.{number}"))])
         .map_err(AppError::internal)?
-        .ok_or_else(|| not_found(format!("Shop order {number}")))
+        .ok_or_else(|| not_found(Text::ScannedShopOrderNotInCopy { number: number.into() }))
 }
 
 /// The GUID of the one row matching `pairs`; none when no row (or more than one) does.

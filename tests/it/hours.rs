@@ -123,6 +123,16 @@ async fn operator_timers_belong_to_their_organization_and_survive_a_restart() {
     assert!(body["error"]["message"].as_str().unwrap().contains("missing field `step`"), "{body}");
     let res = w.request(Method::DELETE, &format!("{timers}/not%20a%20timer")).send().await.unwrap();
     assert_eq!(res.status(), 400);
+    // a Dutch UI is told in Dutch
+    let mut ahead = start_body();
+    ahead["startedMs"] = json!(now_ms() + 3_600_000);
+    let res = w.request(Method::POST, timers).header("accept-language", "nl").json(&ahead).send().await.unwrap();
+    assert_eq!(res.status(), 400);
+    assert_eq!(json_of(res).await["error"]["message"], "De starttijd ('startedMs') ligt in de toekomst");
+    let res = w.request(Method::DELETE, &format!("{timers}/never-started")).header("accept-language", "nl").send();
+    let res = res.await.unwrap();
+    assert_eq!(res.status(), 404);
+    assert_eq!(json_of(res).await["error"]["message"], "Die timer loopt niet (meer)");
     assert_eq!(json_of(w.get(timers).await).await["timers"].as_array().unwrap().len(), 2, "nothing bad was kept");
 
     // Another organization: the second handheld switches to it and sees none of them.
