@@ -144,17 +144,6 @@ struct WaitQuery {
     timer: Option<String>,
 }
 
-impl From<Invalid> for AppError {
-    fn from(e: Invalid) -> Self {
-        match e {
-            // what a user can get wrong is said again in their language by the error handler
-            Invalid::Said(text) => AppError::said(Code::BadRequest, text),
-            Invalid::Plain(msg) if msg == Code::EmptyPayload.message() => AppError::new(Code::EmptyPayload),
-            Invalid::Plain(msg) => AppError::bad_request(msg),
-        }
-    }
-}
-
 fn actor(session: &Session) -> Actor {
     Actor { user: session.record.user.clone(), user_name: session.record.user_name.clone() }
 }

@@ -11,12 +11,13 @@ mod model;
 
 pub use expected::{ReviewFilter, ReviewPage, ReviewRow, review};
 pub use model::{
-    CountLine, CountLineBody, CountScope, CountSession, CountStart, CountStatus, CountSummary, LastCount, ScopeKind,
-    SendMode,
+    CountLine, CountLineBody, CountScope, CountSession, CountStart, CountStatus, CountSummary, CountedBatch, LastCount,
+    ScopeKind, SendMode,
 };
 
 use crate::error::{AppError, AppResult, Code, Text};
 use crate::exact::odata::is_guid;
+use crate::outbox::numbers::{self, Numbers};
 use crate::outbox::{Entry, State};
 use crate::store::{OrgStore, StoreResult};
 use crate::tracking::{TrackedBy, tracked_by_row};
@@ -160,23 +161,16 @@ pub fn add_line(store: &OrgStore, id: &str, body: CountLineBody, by: &str, now_m
         return Err(AppError::bad_request("'quantity' must be a number from 0"));
     }
     let facts = item_facts(store, &item)?.ok_or_else(|| AppError::said(Code::BadRequest, Text::CountItemNotInCopy))?;
-    let kind = match facts.tracked {
-        TrackedBy::Serial => Some(NumberKind::Serial),
-        TrackedBy::Batch => Some(NumberKind::Batch),
-        TrackedBy::None => None,
-    };
-    if let Some(by) = kind {
-        return Err(AppError::said(Code::BadRequest, Text::CountItemTracked { item: facts.code, by }));
-    }
     let _one = WRITES.lock().unwrap_or_else(|p| p.into_inner());
     let mut session = get(store, id)?;
     if session.sent.is_some() {
         return Err(AppError::new(Code::CountClosed));
     }
     let (location, location_code) = session.scope.place_of(&body, &facts)?;
+    let (serials, batches) = counted_numbers(&body, &facts, quantity)?;
     if let Some(at) = session.lines.iter().position(|l| l.item == item && l.location == location) {
         let old = &session.lines[at];
-        if (old.quantity - quantity).abs() < 1e-9 {
+        if old.same_count(quantity, &serials, &batches) {
             return Ok(Added::Same(old.clone()));
         }
         if !body.replace {
@@ -190,7 +184,14 @@ pub fn add_line(store: &OrgStore, id: &str, body: CountLineBody, by: &str, now_m
                 },
             ));
         }
-        let line = CountLine { quantity, counted_by: label(by), counted_ms: now_ms, ..old.clone() };
+        let line = CountLine {
+            quantity,
+            counted_by: label(by),
+            counted_ms: now_ms,
+            serial_numbers: serials,
+            batch_numbers: batches,
+            ..old.clone()
+        };
         session.lines[at] = line.clone();
         put(store, &session)?;
         return Ok(Added::Replaced(line));
@@ -209,10 +210,48 @@ pub fn add_line(store: &OrgStore, id: &str, body: CountLineBody, by: &str, now_m
         quantity,
         counted_by: label(by),
         counted_ms: now_ms,
+        serial_numbers: serials,
+        batch_numbers: batches,
     };
     session.lines.push(line.clone());
     put(store, &session)?;
     Ok(Added::New(line))
+}
+
+/// The numbers a line counted: none for an untracked item (and none may be given), one serial
+/// per unit or batches adding up to the quantity for a tracked one (checked as every booking's
+/// are: nothing twice, nothing empty). Exact takes no count line of a tracked item without its
+/// numbers, so none of one cannot be counted here either (it is booked out where it went).
+fn counted_numbers(
+    body: &CountLineBody,
+    facts: &ItemFacts,
+    quantity: f64,
+) -> AppResult<(Vec<String>, Vec<CountedBatch>)> {
+    let mut given = Map::new();
+    for (field, value) in [(numbers::SERIALS, &body.serial_numbers), (numbers::BATCHES, &body.batch_numbers)] {
+        if let Some(v) = value {
+            given.insert(field.into(), v.clone());
+        }
+    }
+    let read = numbers::read(&given, quantity)?;
+    let by = match facts.tracked {
+        TrackedBy::Serial => NumberKind::Serial,
+        TrackedBy::Batch => NumberKind::Batch,
+        TrackedBy::None if read.is_some() => {
+            return Err(AppError::said(Code::BadRequest, Text::CountNumbersUntracked { item: facts.code.clone() }));
+        }
+        TrackedBy::None => return Ok((Vec::new(), Vec::new())),
+    };
+    let needs = || AppError::said(Code::BadRequest, Text::CountNeedsNumbers { item: facts.code.clone(), by });
+    match (by, read) {
+        (NumberKind::Serial, Some(Numbers::Serial(list))) => Ok((list, Vec::new())),
+        (NumberKind::Batch, Some(Numbers::Batch(list))) => {
+            let batches = list.into_iter().map(|b| CountedBatch { number: b.number, quantity: b.quantity });
+            Ok((Vec::new(), batches.collect()))
+        }
+        // none given, or the other kind
+        _ => Err(needs()),
+    }
 }
 
 pub fn remove_line(store: &OrgStore, id: &str, line: &str) -> AppResult<()> {
@@ -265,6 +304,16 @@ pub fn stock_count_body(session: &CountSession, mode: SendMode) -> AppResult<Val
             line.insert("QuantityNew".into(), json!(l.quantity));
             if let Some(loc) = &l.location {
                 line.insert("StorageLocation".into(), json!(loc));
+            }
+            // the numbers found there, in Exact's shape, as Scanning's Count sends them
+            if !l.serial_numbers.is_empty() {
+                let list: Vec<Value> = l.serial_numbers.iter().map(|n| json!({"SerialNumber": n})).collect();
+                line.insert(numbers::SERIALS.into(), Value::Array(list));
+            }
+            if !l.batch_numbers.is_empty() {
+                let list: Vec<Value> =
+                    l.batch_numbers.iter().map(|b| json!({"BatchNumber": b.number, "Quantity": b.quantity})).collect();
+                line.insert(numbers::BATCHES.into(), Value::Array(list));
             }
             Value::Object(line)
         })

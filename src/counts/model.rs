@@ -3,6 +3,7 @@
 use super::{ItemFacts, MAX_ITEMS, guid, label};
 use crate::error::{AppError, AppResult, Code, Text};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use utoipa::ToSchema;
 
 /// What a count covers.
@@ -137,6 +138,29 @@ pub struct CountLine {
     /// count shows it: by then the count is the stock).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected_when_sent: Option<f64>,
+    /// A serial item's numbers found at the place (one per unit), or a batch item's batches.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub serial_numbers: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub batch_numbers: Vec<CountedBatch>,
+}
+
+impl CountLine {
+    /// Whether a count again found the same: the quantity, and the same numbers (in any order,
+    /// numbers as Exact compares them, without regard to case).
+    pub fn same_count(&self, quantity: f64, serials: &[String], batches: &[CountedBatch]) -> bool {
+        let key = |s: &str| s.to_lowercase();
+        let mut mine: Vec<String> = self.serial_numbers.iter().map(|s| key(s)).collect();
+        let mut theirs: Vec<String> = serials.iter().map(|s| key(s)).collect();
+        mine.sort();
+        theirs.sort();
+        let batch_key = |b: &CountedBatch| (key(&b.number), (b.quantity * 1e6).round() as i64);
+        let mut mine_b: Vec<_> = self.batch_numbers.iter().map(batch_key).collect();
+        let mut theirs_b: Vec<_> = batches.iter().map(batch_key).collect();
+        mine_b.sort();
+        theirs_b.sort();
+        (self.quantity - quantity).abs() < 1e-9 && mine == theirs && mine_b == theirs_b
+    }
 }
 
 /// How the count goes to Exact Online.
@@ -334,4 +358,22 @@ pub struct CountLineBody {
     /// The new count stands over one made before at the same place.
     #[serde(default)]
     pub replace: bool,
+    /// A serial item's numbers found here, one per unit counted, in Exact's own shape (as
+    /// Scanning's Count sends them); for a batch item `BatchNumbers`, adding up to the quantity.
+    #[serde(rename = "SerialNumbers", default)]
+    #[schema(value_type = Option<Vec<crate::outbox::bodies::SerialNumber>>)]
+    pub serial_numbers: Option<Value>,
+    #[serde(rename = "BatchNumbers", default)]
+    #[schema(value_type = Option<Vec<crate::outbox::bodies::BatchNumber>>)]
+    pub batch_numbers: Option<Value>,
+}
+
+/// A batch counted at a place, and how much of it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CountedBatch {
+    #[schema(example = "B-2026-0412")]
+    pub number: String,
+    #[schema(example = 2.5)]
+    pub quantity: f64,
 }

@@ -62,7 +62,15 @@ fn location_count(store: &OrgStore) -> CountSession {
 }
 
 fn line(item: &str, quantity: f64) -> CountLineBody {
-    CountLineBody { item: item.into(), location: None, location_code: None, quantity, replace: false }
+    CountLineBody {
+        item: item.into(),
+        location: None,
+        location_code: None,
+        quantity,
+        replace: false,
+        serial_numbers: None,
+        batch_numbers: None,
+    }
 }
 
 fn message(e: AppError) -> String {
@@ -147,7 +155,7 @@ fn a_warehouse_without_locations_counts_lines_without_one() {
 }
 
 #[test]
-fn a_group_or_list_count_takes_only_its_items_and_tracked_items_go_to_scanning() {
+fn a_group_or_list_count_takes_only_its_items() {
     let (_dir, store) = store();
     let group: CountStart = serde_json::from_value(json!({
         "kind": "itemGroup", "warehouse": WH, "warehouseCode": "1", "usesLocations": true,
@@ -158,7 +166,8 @@ fn a_group_or_list_count_takes_only_its_items_and_tracked_items_go_to_scanning()
     let err = add_line(&store, &s.id, line(PLATE, 1.0), "Jan", NOW).err().unwrap();
     assert!(message(err).contains("PLATE-2 is not in item group FASTENERS"));
     let err = add_line(&store, &s.id, line(SERIAL, 1.0), "Jan", NOW).err().unwrap();
-    assert!(message(err).contains("PUMP-1 is tracked by serial number"));
+    let said = message(err);
+    assert!(said.contains("PUMP-1 is not in item group FASTENERS"), "{said}");
     let mut bolt = line(BOLT, 100.0);
     bolt.location = Some(LOC_A.into());
     bolt.location_code = Some("A-01".into());
@@ -312,4 +321,57 @@ fn bad_starts_and_lines_are_refused_with_what_is_wrong() {
     );
     assert_eq!(get(&store, "../etc").err().unwrap().code(), Code::NotFound);
     assert_eq!(get(&store, unknown).err().unwrap().code(), Code::NotFound);
+}
+
+#[test]
+fn a_tracked_item_is_counted_with_its_numbers_and_sent_with_them() {
+    let (_dir, store) = store();
+    let s = location_count(&store);
+    let with_serials =
+        |numbers: Value, quantity: f64| CountLineBody { serial_numbers: Some(numbers), ..line(SERIAL, quantity) };
+    // without numbers, too few, or twice: refused, saying what it needs
+    let err = add_line(&store, &s.id, line(SERIAL, 2.0), "Jan", NOW).err().unwrap();
+    assert_eq!(message(err), "PUMP-1 is tracked by serial number: give one serial number per unit counted");
+    let err = add_line(&store, &s.id, with_serials(json!([{"SerialNumber": "P-1"}]), 2.0), "Jan", NOW).err().unwrap();
+    let said = message(err);
+    assert!(said.contains("one serial number per unit"), "{said}");
+    let twice = json!([{"SerialNumber": "P-1"}, {"SerialNumber": "p-1"}]);
+    assert!(add_line(&store, &s.id, with_serials(twice, 2.0), "Jan", NOW).is_err());
+    // numbers for an untracked item are no count of it
+    let bolt = CountLineBody { serial_numbers: Some(json!([{"SerialNumber": "X"}])), ..line(BOLT, 1.0) };
+    let err = add_line(&store, &s.id, bolt, "Jan", NOW).err().unwrap();
+    let said = message(err);
+    assert!(said.contains("BOLT-M8 is not tracked by serial or batch number"), "{said}");
+
+    let two = json!([{"SerialNumber": "P-1"}, {"SerialNumber": "P-2"}]);
+    let Added::New(first) = add_line(&store, &s.id, with_serials(two, 2.0), "Jan", NOW).unwrap() else {
+        panic!("a new line")
+    };
+    assert_eq!(first.serial_numbers, ["P-1", "P-2"]);
+    // the same numbers in another order and case are the same count; other numbers ask
+    let again = json!([{"SerialNumber": "p-2"}, {"SerialNumber": "P-1"}]);
+    assert!(matches!(add_line(&store, &s.id, with_serials(again, 2.0), "Piet", NOW).unwrap(), Added::Same(_)));
+    let other = json!([{"SerialNumber": "P-1"}, {"SerialNumber": "P-3"}]);
+    let err = add_line(&store, &s.id, with_serials(other.clone(), 2.0), "Piet", NOW).err().unwrap();
+    assert_eq!(err.code(), Code::CountConflict);
+    let replaced = CountLineBody { replace: true, ..with_serials(other, 2.0) };
+    let Added::Replaced(line) = add_line(&store, &s.id, replaced, "Piet", NOW).unwrap() else { panic!("replaced") };
+    assert_eq!(line.serial_numbers, ["P-1", "P-3"]);
+
+    let s = get(&store, &s.id).unwrap();
+    let body = stock_count_body(&s, SendMode::Draft).unwrap();
+    assert_eq!(
+        body["StockCountLines"],
+        json!([{"Item": SERIAL, "QuantityNew": 2.0, "StorageLocation": LOC_A,
+                "SerialNumbers": [{"SerialNumber": "P-1"}, {"SerialNumber": "P-3"}]}])
+    );
+}
+
+#[test]
+fn none_of_a_tracked_item_is_refused_as_exact_refuses_it() {
+    let (_dir, store) = store();
+    let s = location_count(&store);
+    let err = add_line(&store, &s.id, line(SERIAL, 0.0), "Jan", NOW).err().unwrap();
+    assert_eq!(err.code(), Code::BadRequest);
+    assert!(message(err).starts_with("PUMP-1 is tracked by serial number"));
 }

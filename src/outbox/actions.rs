@@ -30,6 +30,18 @@ pub enum Invalid {
     Plain(String),
 }
 
+impl From<Invalid> for crate::error::AppError {
+    fn from(e: Invalid) -> Self {
+        use crate::error::{AppError, Code};
+        match e {
+            // what a user can get wrong is said again in their language by the error handler
+            Invalid::Said(text) => AppError::said(Code::BadRequest, text),
+            Invalid::Plain(msg) if msg == Code::EmptyPayload.message() => AppError::new(Code::EmptyPayload),
+            Invalid::Plain(msg) => AppError::bad_request(msg),
+        }
+    }
+}
+
 impl Invalid {
     /// The same refusal, of line `n` (from 0) of the booking's `line`s.
     pub fn on(self, line: Line, n: usize) -> Invalid {

@@ -149,7 +149,7 @@ async fn a_location_counted_by_two_people_is_reviewed_and_processed_as_one_stock
     let (status, err) = json_of(in_dutch).await;
     assert_eq!((status, err["error"]["code"].as_str()), (409, Some("count_conflict")), "{err}");
     let gevraagd = err["error"]["message"].as_str().unwrap();
-    assert!(gevraagd.starts_with(&format!("{a_code} op {code} is als ")), "{gevraagd}");
+    assert!(gevraagd.starts_with(&format!("{a_code} op {code} is geteld als ")), "{gevraagd}");
     assert!(gevraagd.ends_with(": welke telling geldt?"), "{gevraagd}");
     let no_line = w
         .request(Method::DELETE, &format!("{lines}/no-such-line"))
@@ -330,5 +330,89 @@ async fn a_count_exact_refuses_is_reopened_corrected_and_sent_again() {
     let outbox: Value = w.get("/api/v1/outbox").await.json().await.unwrap();
     assert_eq!(outbox["failed"], 0, "{outbox}");
     assert_eq!(w.get(&format!("/api/v1/counts/{again}")).await.status(), 404);
+    w.stop().await;
+}
+
+/// A serial item counted in a location count: the counter gives the numbers found there (one of
+/// the two in stock), the count goes to Exact with them, and Exact's stock follows. A line of it
+/// without numbers, which the strict simulator refuses as Exact does, is refused before anything
+/// is queued.
+#[actix_web::test]
+async fn a_serial_item_is_counted_with_the_numbers_found_and_exact_takes_them() {
+    let w = World::start(sim_options()).await;
+    w.sync(Some(vec![
+        "items",
+        "stockPositions",
+        "storageLocationStockPositions",
+        "serialBatchNumbers",
+        "stockSerialBatchNumbers",
+    ]))
+    .await;
+    let serial_items: Vec<Value> = rows(&w, "logistics/Items")
+        .into_iter()
+        .filter(|i| i["IsSerialItem"] == true)
+        .map(|i| i["ID"].clone())
+        .collect();
+    let warehouses = rows(&w, "inventory/Warehouses");
+    // a serial item with at least two numbers in stock at one storage location
+    let mut found = None;
+    for p in rows(&w, "sync/Inventory/StorageLocationStockPositions") {
+        if !serial_items.iter().any(|i| same(i, &p["Item"])) || p["Stock"].as_f64().unwrap_or(0.0) < 2.0 {
+            continue;
+        }
+        let (item, wh_id, loc) =
+            (field_text(&p, "Item"), field_text(&p, "Warehouse"), field_text(&p, "StorageLocation"));
+        let numbers: Value = w
+            .get(&format!("/api/v1/tracking/numbers?item={item}&warehouse={wh_id}&location={loc}"))
+            .await
+            .json()
+            .await
+            .unwrap();
+        let serials: Vec<String> = numbers["serials"]
+            .as_array()
+            .map(|l| l.iter().map(|s| field_text(s, "number")).collect())
+            .unwrap_or_default();
+        if serials.len() >= 2 {
+            let wh = warehouses.iter().find(|x| same(&x["ID"], &p["Warehouse"])).expect("its warehouse").clone();
+            found = Some((wh, item.to_lowercase(), loc.to_lowercase(), field_text(&p, "StorageLocationCode"), serials));
+            break;
+        }
+    }
+    let (wh, item, location, code, serials) = found.expect("a serial item with two numbers at a location");
+    let count = start_location_count(&w, &wh, &location, &code).await;
+    let id = count["id"].as_str().unwrap().to_string();
+    let lines = format!("/api/v1/counts/{id}/lines");
+
+    // Exact refuses a count line of a serial item without its numbers; so does the session
+    let (wh_id, loc_id) = (field_text(&wh, "ID"), location.clone());
+    let bare = json!({"Warehouse": wh_id, "StockCountDate": "2026-12-02", "Status": 12,
+                      "StockCountLines": [{"Item": item, "StorageLocation": loc_id, "QuantityNew": 1}]});
+    let state = w.server.running.as_ref().expect("running").state();
+    let access = state.tokens.access_token(&w.user).await.expect("token");
+    let refused = state.exact.post(w.division, &access, "inventory/StockCounts", &bare).await;
+    assert!(refused.is_err(), "the simulator refuses a serial count line without numbers");
+    let (status, err) = json_of(w.post_json(&lines, json!({"item": item, "quantity": 1})).await).await;
+    assert_eq!((status, err["error"]["code"].as_str()), (400, Some("bad_request")), "{err}");
+    assert!(err["error"]["message"].as_str().unwrap().contains("give one serial number per unit"), "{err}");
+
+    // one of the two found: counted with it, sent, processed
+    let kept = serials[0].clone();
+    let (status, line) = json_of(
+        w.post_json(&lines, json!({"item": item, "quantity": 1, "SerialNumbers": [{"SerialNumber": kept}]})).await,
+    )
+    .await;
+    assert_eq!(status, 201, "{line}");
+    assert_eq!(line["serialNumbers"], json!([kept]));
+    let (status, sent) = json_of(w.post_json(&format!("/api/v1/counts/{id}/process"), json!({})).await).await;
+    assert_eq!(status, 202, "{sent}");
+    wait_for_status(&w, &id, "processed").await;
+    let in_exact = counts_in_exact(&w, "Rack count");
+    let [(header, lines_in_exact)] = &in_exact[..] else { panic!("one StockCount: {in_exact:?}") };
+    assert_eq!(header["Status"], 21);
+    let [line_in_exact] = &lines_in_exact[..] else { panic!("one line: {lines_in_exact:?}") };
+    assert_eq!(line_in_exact["QuantityNew"].as_f64(), Some(1.0));
+    let after = rows(&w, "sync/Inventory/StorageLocationStockPositions");
+    let now = after.iter().find(|p| same(&p["Item"], &json!(item)) && same(&p["StorageLocation"], &json!(location)));
+    assert_eq!(now.and_then(|p| p["Stock"].as_f64()), Some(1.0), "the count is the stock now");
     w.stop().await;
 }

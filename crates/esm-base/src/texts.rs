@@ -91,10 +91,14 @@ pub enum Text {
         max: usize,
     },
     CountItemNotInCopy,
-    /// An item tracked by serial or batch number, counted where no numbers are asked.
-    CountItemTracked {
+    /// An item tracked by serial or batch number, counted without its numbers.
+    CountNeedsNumbers {
         item: String,
         by: NumberKind,
+    },
+    /// Numbers given for an item that is tracked by none.
+    CountNumbersUntracked {
+        item: String,
     },
     CountLinesAtMost {
         max: usize,
@@ -303,14 +307,16 @@ impl Text {
                 format!("{max} counts are open in this organization: send or remove one first")
             }
             Text::CountItemNotInCopy => "This item is not in the local copy: sync the items, then count it".into(),
-            Text::CountItemTracked { item, by } => {
-                let kind = match by {
-                    NumberKind::Serial => "serial",
-                    NumberKind::Batch => "batch",
-                };
-                format!(
-                    "{item} is tracked by {kind} number: count it from Scanning's Count, which asks for its numbers"
-                )
+            Text::CountNeedsNumbers { item, by } => match by {
+                NumberKind::Serial => {
+                    format!("{item} is tracked by serial number: give one serial number per unit counted")
+                }
+                NumberKind::Batch => {
+                    format!("{item} is tracked by batch number: give the batches counted, adding up to the quantity")
+                }
+            },
+            Text::CountNumbersUntracked { item } => {
+                format!("{item} is not tracked by serial or batch number: count it without numbers")
             }
             Text::CountLinesAtMost { max } => {
                 format!("A count holds at most {max} lines: send this one and start another")
@@ -433,7 +439,7 @@ impl Text {
             Text::Refreshing { table } => format!("{} vernieuwen", table.nl),
             Text::CountConflict { item, place, quantity, by } => {
                 let place = place.as_deref().map(|c| format!(" op {c}")).unwrap_or_default();
-                format!("{item}{place} is als {} geteld door {by}: welke telling geldt?", decimal(*quantity, nl))
+                format!("{item}{place} is geteld als {} door {by}: welke telling geldt?", decimal(*quantity, nl))
             }
             Text::CountNotFound => {
                 "Deze telling bestaat niet: ze is verwijderd, of ze is van een andere organisatie".into()
@@ -444,14 +450,16 @@ impl Text {
             Text::CountItemNotInCopy => {
                 "Dit artikel staat niet in de lokale kopie: synchroniseer de artikelen en tel het dan".into()
             }
-            Text::CountItemTracked { item, by } => {
-                let kind = match by {
-                    NumberKind::Serial => "serienummer",
-                    NumberKind::Batch => "batchnummer",
-                };
-                format!(
-                    "{item} wordt bijgehouden op {kind}: tel het met Tellen onder Scannen, dat om de nummers vraagt"
-                )
+            Text::CountNeedsNumbers { item, by } => match by {
+                NumberKind::Serial => {
+                    format!("{item} wordt bijgehouden op serienummer: geef één serienummer per getelde eenheid")
+                }
+                NumberKind::Batch => {
+                    format!("{item} wordt bijgehouden op batchnummer: geef de getelde batches, samen het aantal")
+                }
+            },
+            Text::CountNumbersUntracked { item } => {
+                format!("{item} wordt niet op serie- of batchnummer bijgehouden: tel het zonder nummers")
             }
             Text::CountLinesAtMost { max } => {
                 format!("Een telling heeft ten hoogste {max} regels: verstuur deze en begin een nieuwe")
@@ -596,8 +604,9 @@ mod tests {
             Text::CountNotFound,
             Text::CountsOpenAtMost { max: 4321 },
             Text::CountItemNotInCopy,
-            Text::CountItemTracked { item: "BOLT-8".into(), by: NumberKind::Serial },
-            Text::CountItemTracked { item: "BOLT-8".into(), by: NumberKind::Batch },
+            Text::CountNeedsNumbers { item: "BOLT-8".into(), by: NumberKind::Serial },
+            Text::CountNeedsNumbers { item: "BOLT-8".into(), by: NumberKind::Batch },
+            Text::CountNumbersUntracked { item: "BOLT-8".into() },
             Text::CountLinesAtMost { max: 4321 },
             Text::CountLineNotFound,
             Text::CountNothingCounted,
@@ -664,7 +673,8 @@ mod tests {
             | Text::CountNotFound
             | Text::CountsOpenAtMost { .. }
             | Text::CountItemNotInCopy
-            | Text::CountItemTracked { .. }
+            | Text::CountNeedsNumbers { .. }
+            | Text::CountNumbersUntracked { .. }
             | Text::CountLinesAtMost { .. }
             | Text::CountLineNotFound
             | Text::CountNothingCounted

@@ -25,12 +25,14 @@ function count(scope: Partial<CountScope>, lines: CountLine[] = []): CountSummar
 type Answer = (body: Record<string, unknown>) => Response
 
 /** The panel against a fetch that answers the local copy, the locations and each posted line in turn. */
-function show(c: CountSummary, answers: Answer[], fresh?: CountSummary) {
+function show(c: CountSummary, answers: Answer[], fresh?: CountSummary, item: Record<string, unknown> = ITEM) {
   const posted: Record<string, unknown>[] = []
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init?: RequestInit) => {
-      if (url.startsWith('/api/v1/db/items')) return json([ITEM])
+      if (url.startsWith('/api/v1/db/items')) return json([item])
+      if (url.startsWith('/api/v1/tracking/numbers'))
+        return json({ item: 'I1', tracking: 'serial', serials: [{ number: 'P-1' }, { number: 'P-2' }], batches: [] })
       if (url === '/api/v1/exact/live/storageLocations') return json(LOCATIONS)
       if (url === '/api/v1/counts/c1' && fresh) return json(fresh)
       if (url === '/api/v1/counts/c1/lines' && init?.method === 'POST') {
@@ -94,9 +96,10 @@ describe('counting a line', () => {
     expect(screen.queryByTestId('count-conflict')).toBeNull()
   })
 
-  it('reads the count again for a line another counter added, and asks in the user’s language', async () => {
+  it('reads the count again for a line another counter added, and asks the server’s question in the user’s language', async () => {
     setLanguage('nl', false)
-    const conflict = () => json({ error: { code: 'count_conflict', message: 'BOLT-M8 at A-01 was counted as 98 by Piet Jansen: which count stands?' } }, 409)
+    // the server asks in the language the UI sends (Accept-Language)
+    const conflict = () => json({ error: { code: 'count_conflict', message: 'BOLT-M8 op A-01 is geteld als 98 door Piet Jansen: welke telling geldt?' } }, 409)
     const scope = { kind: 'location' as const, location: 'loc-a', locationCode: 'A-01' }
     show(count(scope), [conflict], count(scope, [{ ...earlier, countedBy: 'Piet Jansen' }]))
     await scan('BOLT-M8', 'Artikel')
@@ -157,5 +160,28 @@ describe('counting a line', () => {
     await countItem('-3')
     expect((await screen.findByRole('alert')).textContent).toBe('A count cannot be below 0.')
     expect(posted).toHaveLength(0)
+  })
+})
+
+describe('a serial item in a count', () => {
+  it('asks one serial number per unit and sends them with the line', async () => {
+    const posted = show(count({ kind: 'location', location: 'loc-a', locationCode: 'A-01' }), [(b) => line({ quantity: 2, ...b })], undefined, {
+      ...ITEM,
+      IsSerialItem: true,
+    })
+    await scan('BOLT-M8')
+    fireEvent.change(await screen.findByLabelText('Counted quantity'), { target: { value: '2' } })
+    const add = () => screen.getAllByRole('button', { name: 'Add' }).find((b) => (b as HTMLButtonElement).type === 'submit') as HTMLButtonElement
+    // not before the numbers are there
+    expect(add().disabled).toBe(true)
+    const serial = screen.getByLabelText('Serial number')
+    for (const n of ['P-1', 'P-2']) {
+      fireEvent.change(serial, { target: { value: n } })
+      fireEvent.keyDown(serial, { key: 'Enter' })
+    }
+    expect(add().disabled).toBe(false)
+    fireEvent.click(add())
+    await screen.findByTestId('count-note')
+    expect(posted).toEqual([{ item: 'i1', quantity: 2, SerialNumbers: [{ SerialNumber: 'P-1' }, { SerialNumber: 'P-2' }] }])
   })
 })

@@ -29,6 +29,8 @@ import {
   type StorageLocation,
 } from './logic.ts'
 import { Button } from '../../components/ui/Button.tsx'
+import { NumbersNotReady, TrackedNumbers } from '../../components/tracking/TrackedNumbers.tsx'
+import { trackingOf, UNTRACKED } from '../../lib/tracking.ts'
 
 export const SCAN_ID = 'count-scan'
 const QTY_ID = 'count-line-qty'
@@ -42,7 +44,7 @@ interface Sent {
 
 /**
  * A line the server asked about: the line counted there before (when this screen has it) and the
- * question ("BOLT-M8 at A-01 was counted as 98 by Jan: which count stands?").
+ * server's question, in the user's language ("BOLT-M8 at A-01 was counted as 98 by Jan: which count stands?").
  */
 interface Conflict extends Sent {
   earlier: CountLine | undefined
@@ -79,6 +81,9 @@ export function CountingPanel({ count, onNote, note }: { count: CountSummary; no
   const [qty, setQty] = useState('')
   const [tried, setTried] = useState(false)
   const [conflict, setConflict] = useState<Conflict | null>(null)
+  // a serial or batch item's numbers, as found at the place (one serial per unit, batches adding up)
+  const [numbers, setNumbers] = useState(UNTRACKED)
+  const [round, setRound] = useState(0)
 
   const locations = useQuery({
     ...liveListQuery<StorageLocation>('storageLocations', division),
@@ -111,6 +116,7 @@ export function CountingPanel({ count, onNote, note }: { count: CountSummary; no
       setItem(null)
       setQty('')
       setTried(false)
+      setRound((r) => r + 1)
       document.getElementById(SCAN_ID)?.focus()
     },
     onError: async (e, sent) => {
@@ -124,16 +130,8 @@ export function CountingPanel({ count, onNote, note }: { count: CountSummary; no
           // the lines this screen has: the question is the server's then
         }
         const earlier = lineAt(lines, sent.body.item, scope.kind === 'location' ? (scope.location ?? null) : (sent.body.location ?? null))
-        // asked in the user's language when the earlier line is known (the server says it in English)
-        const question = earlier
-          ? t('counts.conflict', {
-              code: earlier.itemCode,
-              at: earlier.locationCode ? t('counts.at', { location: earlier.locationCode }) : '',
-              quantity: formatQty(earlier.quantity),
-              name: earlier.countedBy,
-            })
-          : userMessage(e)
-        setConflict({ ...sent, earlier, question })
+        // the question is the server's, in the user's language (it knows who counted what)
+        setConflict({ ...sent, earlier, question: userMessage(e) })
       } else {
         onNote({ ok: false, text: userMessage(e) })
         // sent meanwhile from another screen: the count is read again, and says where it stands
@@ -144,10 +142,10 @@ export function CountingPanel({ count, onNote, note }: { count: CountSummary; no
 
   function submit() {
     setTried(true)
-    if (!item || quantityError(qty, fractions) || needsLocation || add.isPending) return
+    if (!item || quantityError(qty, fractions) || needsLocation || numbers.problem || add.isPending) return
     const at = lineLocation(scope, chosen?.ID ?? '')
     const locationCode = scope.kind === 'location' ? (scope.locationCode ?? null) : (chosen?.Code ?? null)
-    const body: LineBody = { item: item.ID.toLowerCase(), quantity: parseQuantity(qty)! }
+    const body: LineBody = { item: item.ID.toLowerCase(), quantity: parseQuantity(qty)!, ...numbers.numbers }
     if (scope.kind !== 'location' && at) {
       body.location = at
       body.locationCode = locationCode
@@ -235,8 +233,20 @@ export function CountingPanel({ count, onNote, note }: { count: CountSummary; no
               {t('counts.error.chooseLocation')}
             </p>
           )}
+          <TrackedNumbers
+            key={`${item.ID}-${round}`}
+            id="count-line-numbers"
+            tracking={trackingOf(item)}
+            mode="take"
+            item={item.ID.toLowerCase()}
+            warehouse={scope.warehouse}
+            location={(scope.kind === 'location' ? scope.location : chosen?.ID) ?? null}
+            quantity={parseQuantity(qty)}
+            onReport={setNumbers}
+          />
+          <NumbersNotReady report={numbers} />
           {/* while the question is open it is answered first (editing the quantity sets it aside) */}
-          <Button type="submit" variant="primary" disabled={add.isPending || !!conflict}>
+          <Button type="submit" variant="primary" disabled={add.isPending || !!conflict || !!numbers.problem}>
             {add.isPending ? t('counts.adding') : t('counts.add')}
           </Button>
         </form>

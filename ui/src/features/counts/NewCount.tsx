@@ -11,7 +11,6 @@ import { userMessage } from '../../lib/errors.ts'
 import type { FoundItem } from '../../api/items.ts'
 import { ItemPicker } from '../../components/ItemPicker.tsx'
 import type { WarehouseRef } from '../../lib/places.ts'
-import { trackingOf } from '../../lib/tracking.ts'
 import { startCount } from './api.ts'
 import { ChoiceOptions } from './ChoiceOptions.tsx'
 import { Select } from '../../components/ui/Select.tsx'
@@ -32,7 +31,6 @@ export function NewCount({ onStarted, onCancel }: { onStarted: (id: string) => v
   const [locationId, setLocationId] = useState('')
   const [groupId, setGroupId] = useState('')
   const [items, setItems] = useState<FoundItem[]>([])
-  const [itemNote, setItemNote] = useState<string | null>(null)
   const [description, setDescription] = useState('')
   const [tried, setTried] = useState(false)
 
@@ -76,13 +74,6 @@ export function NewCount({ onStarted, onCancel }: { onStarted: (id: string) => v
 
   function addItem(i: FoundItem | null) {
     if (!i) return
-    // a serial or batch item is counted with its numbers, in Scanning's Count: the server refuses it here
-    const tracking = trackingOf(i)
-    if (tracking !== 'none') {
-      setItemNote(t('counts.trackedItem', { code: i.Code, tracking: t(tracking === 'serial' ? 'counts.serial' : 'counts.batch') }))
-      return
-    }
-    setItemNote(null)
     setItems((list) => (list.some((x) => low(x.ID) === low(i.ID)) ? list : [...list, i]))
   }
 
@@ -137,11 +128,6 @@ export function NewCount({ onStarted, onCancel }: { onStarted: (id: string) => v
       {kind === 'items' && (
         <div className="flex flex-col gap-2">
           <ItemPicker item={null} onItem={addItem} locations={[]} onLocation={() => {}} placeholder={t('counts.itemsPlaceholder')} />
-          {itemNote && (
-            <p role="alert" className="text-sm text-red-700">
-              {itemNote}
-            </p>
-          )}
           {items.length > 0 && (
             <ul className="flex flex-col divide-y divide-slate-100 rounded border border-slate-200" aria-label={t('counts.itemsToCount')}>
               {items.map((i) => (
