@@ -119,6 +119,9 @@ fn assert_no_table_error(status: &serde_json::Value) {
 async fn the_small_demo_syncs_twice_in_a_row_with_20_second_tokens() {
     let options = SimOptions { clock_speed: SPEED, ..Default::default() };
     let w = World::start_on_sim_time(options, 20).await;
+    // Every answer takes 100 ms (2 simulated s), so a sync outlives its first token however fast
+    // this machine is: without it a quick run took 19.4 simulated s, under the token's 20.
+    w.sim.handle().set_faults(esm_sim::Faults { latency_ms: 100, ..Default::default() });
     for run in 0..2 {
         let (status, took_ms, before, after) = timed_sync(&w).await;
         assert_no_table_error(&status);
