@@ -89,28 +89,32 @@ fn multiply(batch: &mut LabelBatch, copies: u32) {
 
 /// Spec §4's result of a generation: its kind, how many labels, and why some were left out.
 #[derive(Serialize, ToSchema)]
-struct LabelResult {
+struct LabelResult<'a> {
     status: LabelStatus,
     #[schema(example = 12)]
     labels: usize,
     #[schema(example = json!(["Skipped 2 items with 'ZV' in their code"]))]
-    messages: Vec<String>,
+    messages: &'a [String],
 }
 
 /// A print job queued, with the result of making its labels.
 #[derive(Serialize, ToSchema)]
 struct Printed<'a> {
     job: JobView<'a>,
-    result: LabelResult,
+    result: LabelResult<'a>,
 }
 
 /// The summary as a header value: JSON with non-ASCII escaped, dropping trailing messages
 /// (never the status) until it fits.
 fn result_header(status: LabelStatus, labels: usize, messages: &[Text], language: Language) -> HeaderValue {
-    let said = said_in(messages, language);
+    said_header(status, labels, &said_in(messages, language))
+}
+
+/// [`result_header`] of messages already said in the caller's language.
+fn said_header(status: LabelStatus, labels: usize, said: &[String]) -> HeaderValue {
     let mut shown = said.len();
     loop {
-        let json = serde_json::to_string(&LabelResult { status, labels, messages: said[..shown].to_vec() })
+        let json = serde_json::to_string(&LabelResult { status, labels, messages: &said[..shown] })
             .unwrap_or_else(|_| String::from("{}"));
         let ascii = ascii_json(&json);
         if ascii.len() <= RESULT_HEADER_MAX || shown == 0 {
@@ -299,7 +303,9 @@ async fn print(
         Err(response) => return Ok(response),
     };
     multiply(&mut batch, copies);
-    let summary = result_header(batch.status, batch.label_count(), &batch.messages, language);
+    // said once, for the header and the answer's body
+    let said = said_in(&batch.messages, language);
+    let summary = said_header(batch.status, batch.label_count(), &said);
     // Laying out up to the job limit's labels is CPU work: keep it off the request threads.
     let (id, batch) = {
         let service = service.clone();
@@ -307,8 +313,7 @@ async fn print(
             .await?
     };
     let job = service.status(id)?.ok_or_else(|| AppError::internal(anyhow::anyhow!("job {id} vanished")))?;
-    let messages = said_in(&batch.messages, language);
-    let result = LabelResult { status: batch.status, labels: batch.label_count(), messages };
+    let result = LabelResult { status: batch.status, labels: batch.label_count(), messages: &said };
     Ok(HttpResponse::Accepted()
         .insert_header((header::HeaderName::from_static(RESULT_HEADER), summary))
         .json(Printed { job: job_view(&job), result }))
