@@ -122,6 +122,8 @@ test('handheld: a piece item refuses a fraction, and sends nothing', async () =>
   const transfers = async () => (await simRows('inventory/WarehouseTransfers')).length
   const before = await transfers()
   await scan(pick.item.Code)
+  // the card of the last test shows the same item: its issue panel closes once this scan is shown
+  await page.locator('#issue-qty').waitFor({ state: 'detached' })
   await page.getByTestId('item-card').waitFor()
   await page.getByRole('button', { name: 'Transfer', exact: true }).first().click()
   await page.locator('#transfer-qty').fill('2,5')
