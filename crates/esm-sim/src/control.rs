@@ -117,10 +117,18 @@ impl SimHandle {
     /// Stores records as they stand in Exact Online (any field, read-only ones too, with the
     /// endpoint's field types), each with a fresh Timestamp, in order: a history a test needs
     /// (finished orders, thousands of lines) that no write through the API could make. A row
-    /// without `ID` gets a new one. Answers the keys, or why a row was refused.
+    /// without `ID` gets a new one. Answers the keys, or why a row was refused (the derived
+    /// `sync/PurchaseOrder/PurchaseOrders` is refused: put its orders and lines).
     pub fn put_rows(&self, division: i32, path: &str, rows: &[serde_json::Value]) -> Result<Vec<String>, String> {
         let i = self.0.division_index(division).ok_or_else(|| format!("no division {division}"))?;
         let e = schema::entity(path).ok_or_else(|| format!("no endpoint {path}"))?;
+        if table_of(e) == super::purchase_sync::TABLE {
+            return Err(format!(
+                "{path} is derived from {} and {}: put those",
+                super::purchase_sync::ORDERS,
+                super::purchase_sync::LINES
+            ));
+        }
         let now = self.0.clock.now_ms();
         let mut d = self.0.data[i].write();
         d.now_ms = now;

@@ -1,6 +1,7 @@
 //! The simulated provider's data: one table per stored entity, shared by its regular, sync and
 //! bulk views, with a division-wide Timestamp bumped on every change and a Deleted log.
 
+use crate::purchase_sync;
 use crate::value::Val;
 use esm_exact::schema::{self, Entity, Kind};
 use std::collections::{BTreeMap, HashMap};
@@ -134,6 +135,37 @@ impl Table {
     pub fn is_empty(&self) -> bool {
         self.rows.is_empty()
     }
+
+    /// Store a finished row (its Timestamp set), replacing the one under `key`.
+    pub(crate) fn put(&mut self, key: u128, row: Row) {
+        let ts = row.get(self.ts_col).as_i64();
+        if let Some(old_ts) = self.rows.insert(key, row).and_then(|old| old.get(self.ts_col).as_i64()) {
+            self.by_ts.remove(&old_ts);
+        }
+        if let Some(ts) = ts {
+            self.by_ts.insert(ts, key);
+        }
+    }
+
+    /// Give a row a new Timestamp; false when it is missing.
+    pub(crate) fn restamp(&mut self, key: u128, ts: i64) -> bool {
+        let Some(row) = self.rows.get_mut(&key) else { return false };
+        if let Some(old_ts) = row.get(self.ts_col).as_i64() {
+            self.by_ts.remove(&old_ts);
+        }
+        row.set(self.ts_col, Val::Int(ts));
+        self.by_ts.insert(ts, key);
+        true
+    }
+
+    /// Remove a row without logging it anywhere.
+    pub(crate) fn take(&mut self, key: u128) -> Option<Row> {
+        let old = self.rows.remove(&key)?;
+        if let Some(old_ts) = old.get(self.ts_col).as_i64() {
+            self.by_ts.remove(&old_ts);
+        }
+        Some(old)
+    }
 }
 
 /// A row under construction, by field name.
@@ -150,6 +182,9 @@ pub struct Division {
     pub stock: HashMap<(u128, u128), u128>,
     /// (item, warehouse) -> key of the ItemWarehouses row.
     pub item_warehouses: HashMap<(u128, u128), u128>,
+    /// Purchase order -> keys of its lines, in the order they came: the rows of the derived
+    /// `sync/PurchaseOrder/PurchaseOrders` an order's change stamps again (see `purchase_sync`).
+    pub purchase_lines: HashMap<u128, Vec<u128>>,
     /// Booked stock of serial and batch numbers (see `tracking`).
     pub numbers: super::tracking::Index,
     /// Who the provider records as the author of changes made through the API.
@@ -168,6 +203,7 @@ impl Division {
             sl_stock: HashMap::new(),
             stock: HashMap::new(),
             item_warehouses: HashMap::new(),
+            purchase_lines: HashMap::new(),
             numbers: Default::default(),
             api_user: 0,
             now_ms: 0,
@@ -189,8 +225,20 @@ impl Division {
         self.last_ts
     }
 
-    /// Insert or replace a row; sets its key column and a fresh Timestamp.
+    /// Hand out `n` Timestamps at once; answers the first (the others follow it).
+    pub(crate) fn reserve_timestamps(&mut self, n: usize) -> i64 {
+        let first = self.last_ts + 1;
+        self.last_ts += n as i64;
+        first
+    }
+
+    /// Insert or replace a row; sets its key column and a fresh Timestamp. The derived
+    /// `sync/PurchaseOrder/PurchaseOrders` follows a purchase order or line (and takes no writes).
     pub fn upsert(&mut self, table: &str, key: u128, fields: Fields<'_>) {
+        if table == purchase_sync::TABLE {
+            return;
+        }
+        let source = purchase_sync::source(self, table, key);
         let ts = self.next_ts();
         let Some(t) = self.tables.get_mut(table) else { return };
         let mut row = Row(Vec::with_capacity(fields.len() + 2));
@@ -202,14 +250,17 @@ impl Division {
         row.set(t.layout.key_col, Val::guid(key));
         row.set(t.ts_col, Val::Int(ts));
         row.0.shrink_to_fit();
-        if let Some(old_ts) = t.rows.insert(key, row).and_then(|old| old.get(t.ts_col).as_i64()) {
-            t.by_ts.remove(&old_ts);
-        }
-        t.by_ts.insert(ts, key);
+        t.put(key, row);
+        purchase_sync::changed(self, key, source);
     }
 
-    /// Change some fields of a row and bump its Timestamp. Returns false when the row is missing.
+    /// Change some fields of a row and bump its Timestamp. Returns false when the row is missing
+    /// (or is a derived one).
     pub fn update(&mut self, table: &str, key: u128, fields: Fields<'_>) -> bool {
+        if table == purchase_sync::TABLE {
+            return false;
+        }
+        let source = purchase_sync::source(self, table, key);
         let ts = self.next_ts();
         let Some(t) = self.tables.get_mut(table) else { return false };
         let ts_col = t.ts_col;
@@ -224,6 +275,7 @@ impl Division {
         }
         row.set(ts_col, Val::Int(ts));
         t.by_ts.insert(ts, key);
+        purchase_sync::changed(self, key, source);
         true
     }
 
@@ -233,14 +285,18 @@ impl Division {
         self.update(table, key, &[(field, Val::Dbl(cur + delta))])
     }
 
-    /// Remove a row; logs it in `sync/Deleted` when the provider does for this entity.
+    /// Remove a row; logs it in `sync/Deleted` when the provider does for this entity. Rows of
+    /// the derived `sync/PurchaseOrder/PurchaseOrders` go with their order or line, unlogged.
     pub fn delete(&mut self, table: &str, key: u128) -> bool {
-        let Some(t) = self.tables.get_mut(table) else { return false };
-        let ts_col = t.ts_col;
-        let Some(old) = t.rows.remove(&key) else { return false };
-        if let Some(old_ts) = old.get(ts_col).as_i64() {
-            t.by_ts.remove(&old_ts);
+        if table == purchase_sync::TABLE {
+            return false;
         }
+        let source = purchase_sync::source(self, table, key);
+        let Some(t) = self.tables.get_mut(table) else { return false };
+        if t.take(key).is_none() {
+            return false;
+        }
+        purchase_sync::removed(self, key, source);
         let name = table.rsplit('/').next().unwrap_or(table);
         if let Some(code) = schema::deleted_entity_type(name) {
             let id = deterministic_id(self.code as u128, self.last_ts as u128 + 1);

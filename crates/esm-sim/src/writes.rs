@@ -1,6 +1,7 @@
 //! POST/PUT/DELETE: change the data the way the ERP would, bumping Timestamps and logging deletions.
 
 use super::odata::ODataError;
+use super::purchase_sync;
 use super::stock::{self, ITEMS, LOCATIONS, WAREHOUSES};
 use super::store::{Division, table_of};
 use super::tracking::{self, Booking, Kind};
@@ -607,13 +608,41 @@ fn receive_line(
     let lk = new_key(entity("purchaseorder/GoodsReceiptLines"), &lv);
     d.upsert("purchaseorder/GoodsReceiptLines", lk, &lv);
     d.add(PO_LINES, po_line, "ReceivedQuantity", qty);
-    // A change to any line bumps the header too (sync/PurchaseOrders streams them together).
-    d.update(PURCHASE_ORDERS, po, &[]);
+    if d.table(PURCHASE_ORDERS).and_then(|t| t.get(po)).is_some() {
+        let status = receipt_status(d, po);
+        d.update(PURCHASE_ORDERS, po, &[("ReceiptStatus", Val::Int(status))]);
+    }
     match pieces {
         Some(pieces) => tracking::book(d, item, pieces, &booking(d, lk, None)),
         None => stock::adjust(d, item, wh, loc, qty),
     }
     Ok(())
+}
+
+/// A purchase order's `ReceiptStatus` from its lines' received quantities: 30 Complete when every
+/// line has all it ordered, 20 Partial when any has something, else 10 Open; a cancelled order
+/// (40) stays so.
+fn receipt_status(d: &Division, po: u128) -> i64 {
+    let current = text(d, PURCHASE_ORDERS, po, "ReceiptStatus").as_i64();
+    if current == Some(40) {
+        return 40;
+    }
+    let lines = d.purchase_lines.get(&po).map_or(&[][..], Vec::as_slice);
+    let (mut any, mut all) = (false, true);
+    for &line in lines {
+        let received = text(d, PO_LINES, line, "ReceivedQuantity").as_f64().unwrap_or(0.0);
+        let ordered = match text(d, PO_LINES, line, "QuantityInPurchaseUnits").as_f64() {
+            Some(q) => q,
+            None => text(d, PO_LINES, line, "Quantity").as_f64().unwrap_or(0.0),
+        };
+        any |= received > 0.0;
+        all &= received >= ordered;
+    }
+    match (any, all) {
+        (true, true) => 30,
+        (true, false) => 20,
+        _ => 10,
+    }
 }
 
 /// A transfer or count line that goes takes its draft numbers with it.
@@ -787,15 +816,20 @@ fn update(d: &mut Division, e: &'static Entity, key: u128, obj: &Map<String, J>)
     let mut vals = values(e, obj, false)?;
     denormalise(d, &mut vals);
     stamp(d, &mut vals, false);
+    // (a purchase order line's change stamps its order's rows of the sync stream again: the store does it)
     d.update(table, key, &vals);
-    if let Some(po) = text(d, PO_LINES, key, "PurchaseOrderID").as_guid().filter(|_| e.path == PO_LINES) {
-        d.update(PURCHASE_ORDERS, po, &[]);
-    }
     Ok(())
 }
 
 pub(super) fn remove(d: &mut Division, e: &'static Entity, key: u128) -> Result<(), ODataError> {
     let table = table_of(e);
+    if table == purchase_sync::TABLE {
+        // Derived rows go with their purchase order or line.
+        return Err(ODataError {
+            status: 405,
+            message: "The HTTP verb 'DELETE' is not allowed on this endpoint.".into(),
+        });
+    }
     if d.table(table).and_then(|t| t.get(key)).is_none() {
         return Err(not_found());
     }
