@@ -33,6 +33,11 @@ pub struct Endpoint {
     pub indexed: &'static [&'static str],
     /// Navigation collections read inline with each row (`$expand`), kept in the row as arrays.
     pub expand: &'static [&'static str],
+    /// The field naming the record a row belongs to, for streams that carry a record's rows
+    /// together (a purchase order and its lines): Exact logs the record's deletion once, under
+    /// its id, and restamps all its rows on any change, so a row that did not come with the
+    /// rest is gone (see `sync::groups`).
+    pub group_by: Option<&'static str>,
     pub kind: Kind,
 }
 
@@ -66,6 +71,7 @@ const DUTCH_NAMES: &[(&str, &str)] = &[
     ("serialBatchNumbers", "Serie- en batchnummers"),
     ("stockSerialBatchNumbers", "Voorraad serie- en batchnummers"),
     ("materialIssues", "Materiaaluitgiftes"),
+    ("purchaseOrders", "Inkooporders"),
     ("deletedEntries", "Verwijderde gegevens"),
     ("storageLocations", "Locaties"),
     ("warehouses", "Magazijnen"),
@@ -92,6 +98,7 @@ const fn sync(
         entity_type,
         indexed,
         expand: &[],
+        group_by: None,
         kind: Kind::Sync,
     }
 }
@@ -111,6 +118,7 @@ const fn live(
         entity_type: None,
         indexed,
         expand: &[],
+        group_by: None,
         kind: Kind::Live,
     }
 }
@@ -252,6 +260,20 @@ pub const ENDPOINTS: &[Endpoint] = &[
             &["ShopOrderMaterialPlan", "ShopOrder", "Item"],
         )
     },
+    // Purchase orders and their lines in one stream (reference §6.2): the header's row has
+    // LineNumber 0, each line's row carries the header's fields too. Purchases, Materials and
+    // Receipts read the open lines from here instead of hundreds of live calls.
+    Endpoint {
+        group_by: Some("PurchaseOrderID"),
+        ..sync(
+            "Purchase Orders",
+            "purchaseorder/PurchaseOrders",
+            "PurchaseOrder/PurchaseOrders",
+            "purchaseOrders",
+            Some(22),
+            &["PurchaseOrderID", "ReceiptStatus", "Item", "ItemCode", "Supplier", "Warehouse"],
+        )
+    },
     Endpoint {
         name: "Deleted entries",
         path: "sync/Deleted",
@@ -261,6 +283,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         entity_type: None,
         indexed: &["EntityType", "EntityKey"],
         expand: &[],
+        group_by: None,
         kind: Kind::Deleted,
     },
     live(
@@ -316,8 +339,8 @@ mod tests {
     }
 
     #[test]
-    fn fifteen_sync_endpoints_deleted_entries_and_six_live() {
-        assert_eq!(ENDPOINTS.iter().filter(|e| e.kind == Kind::Sync).count(), 15);
+    fn sixteen_sync_endpoints_deleted_entries_and_six_live() {
+        assert_eq!(ENDPOINTS.iter().filter(|e| e.kind == Kind::Sync).count(), 16);
         assert_eq!(ENDPOINTS.iter().filter(|e| e.kind == Kind::Deleted).count(), 1);
         assert_eq!(ENDPOINTS.iter().filter(|e| e.kind == Kind::Live).count(), 6);
     }
@@ -338,6 +361,7 @@ mod tests {
             (38, "shopOrderRoutingStepPlans"),
             (28, "serialBatchNumbers"),
             (29, "stockSerialBatchNumbers"),
+            (22, "purchaseOrders"),
         ];
         for (code, table) in expected {
             assert_eq!(by_entity_type(code).map(|e| e.table), Some(table), "{code}");
@@ -353,7 +377,7 @@ mod tests {
         tables.dedup();
         assert_eq!(tables.len(), ENDPOINTS.len());
         let sel = default_selection();
-        assert_eq!(sel.len(), 15);
+        assert_eq!(sel.len(), 16);
         assert!(!sel.contains(&"deletedEntries"));
     }
 }

@@ -407,7 +407,8 @@ pub fn goods_receipt(actor: &Actor, body: &Value) -> Result<Vec<Entry>, Invalid>
     );
     e.reconcile =
         Reconcile::Key { path: "purchaseorder/GoodsReceiptLines".into(), field: "ID".into(), value: first_line };
-    e.tables = STOCK.iter().map(|s| s.to_string()).collect();
+    // the received quantities and the orders' receipt status change with the stock
+    e.tables = STOCK.iter().chain(&["purchaseOrders"]).map(|s| s.to_string()).collect();
     Ok(vec![e])
 }
 

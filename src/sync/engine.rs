@@ -3,6 +3,7 @@
 //! same transaction; a failing table stops and is reported while the others go on; then
 //! `last_sync`; then deleted entries. One sync per organization at a time.
 
+use super::groups::Heads;
 use super::progress::{Progress, SyncEvent};
 use super::sink::{RawRows, SyncSink};
 use crate::exact::catalogue::{self, Endpoint, Kind};
@@ -306,9 +307,22 @@ impl SyncEngine {
             Ok(c) => Some(*c).filter(|c| *c > since),
             Err(_) => None,
         };
+        let heads = std::mem::take(&mut writer.heads);
         let stored_rows = writer.finish(committed).await;
         fetched?;
         stored_rows?;
+        // Read to the end: the rows of an order whose header came that were not restamped with
+        // it are gone in Exact (`groups`). A first read has nothing older to remove.
+        if let Some(field) = ep.group_by
+            && !heads.is_empty()
+            && since > INITIAL_TIMESTAMP
+        {
+            let groups: Vec<&str> = heads.groups().collect();
+            let removed = sink.remove_stale_rows(ep.table, field, &groups, since)?;
+            if removed > 0 {
+                tracing::info!(division, table = ep.table, removed, "rows gone from Exact removed");
+            }
+        }
         if reshaped {
             sink.set_expanded_with(ep.table, &expand)?;
         }
@@ -482,6 +496,8 @@ struct Writer {
     load: Option<BulkLoad>,
     in_flight: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
     failed: bool,
+    /// The groups whose header row came (`Endpoint::group_by`).
+    heads: Heads,
 }
 
 impl Writer {
@@ -490,7 +506,15 @@ impl Writer {
             Kind::Deleted => None,
             _ => Some(sink.clone().bulk_load(ep.table)?),
         };
-        Ok(Writer { sink, ep, pending: Pending::default(), load, in_flight: None, failed: false })
+        Ok(Writer {
+            sink,
+            ep,
+            pending: Pending::default(),
+            load,
+            in_flight: None,
+            failed: false,
+            heads: Heads::default(),
+        })
     }
 
     /// Adds rows `batch` (indexes into `rows`), whose newest Timestamp is `stamp`.
@@ -498,6 +522,7 @@ impl Writer {
         if self.ep.kind == Kind::Deleted {
             self.pending.deletes.extend(deletions_of(batch.iter().map(|&i| rows.get(i))));
         }
+        self.heads.note(self.ep, batch.iter().map(|&i| rows.get(i)));
         for &i in batch {
             self.pending.rows.push(rows.get(i));
         }
@@ -579,9 +604,9 @@ mod tests {
     }
 
     #[test]
-    fn default_selection_resolves_to_fifteen_sync_tables() {
+    fn default_selection_resolves_to_sixteen_sync_tables() {
         let eps = SyncEngine::resolve(&[]).unwrap();
-        assert_eq!(eps.len(), 15);
+        assert_eq!(eps.len(), 16);
         assert!(SyncEngine::resolve(&["warehouses".into()]).is_err(), "live endpoints are not synced");
         assert!(SyncEngine::resolve(&["nope".into()]).is_err());
         assert_eq!(SyncEngine::resolve(&["Deleted entries".into()]).unwrap()[0].table, "deletedEntries");

@@ -3,6 +3,7 @@
 
 pub mod cli;
 pub mod engine;
+pub mod groups;
 pub mod progress;
 pub mod schedule;
 pub mod sink;

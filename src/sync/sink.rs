@@ -30,6 +30,11 @@ pub trait SyncSink: Send + Sync {
         durable: bool,
     ) -> anyhow::Result<()>;
 
+    /// Removes the rows of `groups` in `table` (grouped by `field`) stamped at or before
+    /// `through`: what Exact no longer has once a complete read brought the groups' headers
+    /// (`sync::groups`). Answers how many went.
+    fn remove_stale_rows(&self, table: &str, field: &str, groups: &[&str], through: i64) -> anyhow::Result<usize>;
+
     /// Records the end of a sync run (local time, ISO 8601).
     fn set_last_sync(&self, when: &str) -> anyhow::Result<()>;
 

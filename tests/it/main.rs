@@ -51,6 +51,8 @@ mod outbox;
 mod pictures;
 mod printing;
 #[cfg(feature = "demo")]
+mod purchase_orders;
+#[cfg(feature = "demo")]
 mod references;
 #[cfg(feature = "demo")]
 mod reliability;

@@ -48,7 +48,7 @@ async fn write(w: &World, method: Method, path: &str, body: Value) -> (u16, Valu
 }
 
 /// Polls until `check` holds (the sync after a write runs in the background).
-async fn eventually(what: &str, mut check: impl AsyncFnMut() -> bool) {
+pub(crate) async fn eventually(what: &str, mut check: impl AsyncFnMut() -> bool) {
     let deadline = Instant::now() + Duration::from_secs(60);
     while !check().await {
         assert!(Instant::now() < deadline, "{what} in time");

@@ -239,13 +239,13 @@ async fn a_record_deleted_in_exact_leaves_the_local_copy_after_a_default_sync() 
 async fn the_sync_menu_lists_sync_endpoints_first_with_the_default_selection() {
     let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
     let list: Vec<Value> = w.get("/api/v1/sync/endpoints").await.json().await.unwrap();
-    assert_eq!(list.len(), 22, "15 sync tables, deleted entries and six live ones");
+    assert_eq!(list.len(), 23, "16 sync tables, deleted entries and six live ones");
     let first_live = list.iter().position(|e| e["sync"] == false).unwrap();
     assert!(list[first_live..].iter().all(|e| e["sync"] == false), "sync endpoints come first");
-    assert_eq!(list.iter().filter(|e| e["default_selected"] == true).count(), 15);
+    assert_eq!(list.iter().filter(|e| e["default_selected"] == true).count(), 16);
     let deleted = list.iter().find(|e| e["table"] == "deletedEntries").unwrap();
     assert_eq!(deleted["default_selected"], false);
-    assert_eq!(list.iter().filter(|e| e["selected"] == true).count(), 15, "the default until the user chooses");
+    assert_eq!(list.iter().filter(|e| e["selected"] == true).count(), 16, "the default until the user chooses");
     assert_eq!(list[0]["name"], "Accounts");
     let dutch: Vec<Value> = w
         .request(reqwest::Method::GET, "/api/v1/sync/endpoints")
