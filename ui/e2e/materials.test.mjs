@@ -97,7 +97,7 @@ test('Materials: a material without stock or supply is short from its first requ
   await page.goto(`${server.url}/materials?division=${division}`)
   await page.getByTestId('materials-summary').waitFor({ timeout: 60_000 })
   await page.getByRole('heading', { name: 'Material shortages' }).waitFor()
-  // the live read of open purchase orders may wait for Exact's minute budget after the sync
+  // the open purchase order lines come from the local copy, in a read of their own
   await page.getByTestId('materials-live-reading').waitFor({ state: 'detached', timeout: 120_000 })
   await page.getByLabel('Search', { exact: true }).fill(code)
   const row = page.locator(`[data-testid=material-row][data-item="${code}"]`)
@@ -217,6 +217,28 @@ test("Purchases: a supplier's open lines and late ones match the simulator", asy
   await page.getByLabel('Only late lines').check()
   await page.waitForFunction((n) => document.querySelector('[data-testid=purchase-list]')?.getAttribute('data-lines') === String(n), late)
   assert.equal((await linesByScrolling(page)).size, late)
+})
+
+test('Purchases: a line received in full leaves the list once its receipt is synced back, without a reload', async () => {
+  await page.goto(`${server.url}/purchaseOverview?division=${division}`)
+  const list = page.getByTestId('purchase-list')
+  await list.waitFor({ timeout: 60_000 })
+  const before = Number(await list.getAttribute('data-lines'))
+  // an untracked item: a serial or batch one is received with its numbers, not the point here
+  const tracked = new Set((await simRows('logistics/Items')).filter((i) => i.IsSerialItem === true || num(i.IsBatchItem) === 1).map((i) => id(i.ID)))
+  const line = (await simOpenPurchaseLines()).find((l) => !tracked.has(id(l.Item)))
+  assert.ok(line, 'the demo has an open line of an untracked item')
+  const write = await page.request.post(new URL('/api/v1/exact/createGoodsReceipt?wait=10', server.url).href, {
+    data: { GoodsReceiptLines: [{ PurchaseOrderLineID: line.ID, QuantityReceived: num(line.Quantity) - num(line.ReceivedQuantity) }] },
+  })
+  assert.equal(write.status(), 200, await write.text())
+  // the outbox's refresh syncs the purchase orders; its end reads the local copy again
+  await page.waitForFunction((n) => document.querySelector('[data-testid=purchase-list]')?.getAttribute('data-lines') === String(n), before - 1, {
+    timeout: 60_000,
+  })
+  // and the office can ask Exact Online for the newest orders itself
+  await page.getByRole('button', { name: 'Refresh from Exact Online' }).click()
+  await page.getByText(/^(Sync started\.|A sync is already running\.)$/).waitFor()
 })
 
 /** The purchase lines met while scrolling the window from top to bottom, by line id. */

@@ -1,52 +1,54 @@
-// Open purchase order lines, read live from Exact Online (purchase orders are not synced):
-// the open orders first, then their lines, a few dozen orders per read so each URL stays short.
+// Open purchase order lines from the local copy: Exact's purchase order stream (the order's row
+// and its lines' rows, each line carrying its order's fields) is synced into `purchaseOrders`,
+// so Purchases and Materials read one table here instead of every open order from Exact.
 import { useQuery } from '@tanstack/react-query'
-import { exactKeys, useDivision } from './queries.ts'
-import { toPurchaseLines, type PurchaseLine } from '../lib/purchases.ts'
-import { readDirectUrl } from './exactDirect.ts'
-import { joinLive, oldestAsOf, type LiveRows } from './live.ts'
+import { purchaseKeys, useDivision } from './queries.ts'
+import { OPEN_RECEIPT_STATUS, toPurchaseLines, type PurchaseLine } from '../lib/purchases.ts'
+import { dbGetAll } from './db.ts'
+import type { LiveRows } from './live.ts'
 
-const HEADER_FIELDS = 'PurchaseOrderID,OrderNumber,OrderDate,ReceiptDate,ReceiptStatus,Supplier,SupplierCode,SupplierName,Warehouse,WarehouseCode'
-const LINE_FIELDS =
-  'ID,PurchaseOrderID,LineNumber,Item,ItemCode,ItemDescription,Description,Quantity,ReceivedQuantity,ReceiptDate,Unit,UnitDescription,Project,ProjectCode'
+/** The local table of Exact's purchase order stream (a sync endpoint of its own). */
+export const PURCHASE_ORDERS = 'purchaseOrders'
 
-/** Filter text budget per read: the spec's 5400-character URL limit, less the path and $select. */
-const FILTER_BUDGET = 3_600
+/** The header's and the line's fields the screens use (every row has both kinds of column). */
+const FIELDS = [
+  'ID',
+  'PurchaseOrderID',
+  'LineNumber',
+  'OrderNumber',
+  'OrderDate',
+  'ReceiptDate',
+  'ReceiptStatus',
+  'Supplier',
+  'SupplierCode',
+  'SupplierName',
+  'Warehouse',
+  'WarehouseCode',
+  'Item',
+  'ItemCode',
+  'ItemDescription',
+  'Description',
+  'Quantity',
+  'ReceivedQuantity',
+  'Unit',
+  'UnitDescription',
+  'Project',
+  'ProjectCode',
+].join(',')
 
-/** `PurchaseOrderID eq guid'…' or …` filters, each within the budget once URL-encoded. */
-export function orderFilters(ids: readonly string[], budget: number = FILTER_BUDGET): string[] {
-  const out: string[] = []
-  let terms: string[] = []
-  let size = 0
-  for (const id of ids) {
-    const term = `PurchaseOrderID eq guid'${id}'`
-    const cost = encodeURIComponent(term + ' or ').length
-    if (terms.length && size + cost > budget) {
-      out.push(terms.join(' or '))
-      terms = []
-      size = 0
-    }
-    terms.push(term)
-    size += cost
-  }
-  if (terms.length) out.push(terms.join(' or '))
-  return out
-}
-
+/** The open orders' rows: the order's own row has LineNumber 0, its lines 1 and up. */
 export async function fetchOpenPurchaseLines(): Promise<LiveRows<PurchaseLine>> {
-  const headers = await readDirectUrl(`purchaseorder/PurchaseOrders?$filter=ReceiptStatus lt 30&$select=${HEADER_FIELDS}`)
-  const open = headers.rows.filter((h) => typeof h.PurchaseOrderID === 'string')
-  const lines = joinLive(
-    await Promise.all(
-      orderFilters(open.map((h) => String(h.PurchaseOrderID))).map((f) =>
-        readDirectUrl(`purchaseorder/PurchaseOrderLines?$filter=${f}&$select=${LINE_FIELDS}`),
-      ),
-    ),
-  )
-  return { rows: toPurchaseLines(open, lines.rows), asOf: oldestAsOf(headers.asOf, lines.asOf) }
+  const rows = await dbGetAll(PURCHASE_ORDERS, [
+    ['ReceiptStatus', `in.(${OPEN_RECEIPT_STATUS.join(',')})`],
+    ['select', FIELDS],
+  ])
+  const headers = rows.filter((r) => Number(r.LineNumber ?? 0) === 0)
+  const lines = rows.filter((r) => Number(r.LineNumber ?? 0) > 0)
+  // the local copy, as every synced screen: the sync status says how recent it is
+  return { rows: toPurchaseLines(headers, lines), asOf: null }
 }
 
-/** Shared by Purchases and Materials, so switching screens reads Exact Online once. */
+/** Shared by Purchases and Materials; a finished sync of the table reads it again. */
 export function useOpenPurchaseLines(enabled = true) {
-  return useQuery({ queryKey: exactKeys.openPurchaseLines(useDivision()), queryFn: fetchOpenPurchaseLines, enabled, staleTime: 5 * 60_000 })
+  return useQuery({ queryKey: purchaseKeys.open(useDivision()), queryFn: fetchOpenPurchaseLines, enabled })
 }

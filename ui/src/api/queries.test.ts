@@ -2,12 +2,12 @@ import { QueryClient } from '@tanstack/react-query'
 import { describe, expect, it } from 'vitest'
 import {
   countKeys,
-  exactKeys,
   hoursKeys,
   liveKeys,
   materialKeys,
   outboxKeys,
   planningKeys,
+  purchaseKeys,
   receiptKeys,
   scanKeys,
   stockTableKeys,
@@ -30,7 +30,7 @@ const families = (a: number, b: number) => [
   { all: receiptKeys.all, keys: [receiptKeys.list(a), receiptKeys.list(b), receiptKeys.openLines(a), receiptKeys.openLines(b)] },
   { all: transferKeys.all, keys: [transferKeys.recent(a), transferKeys.recent(b)] },
   { all: materialKeys.all, keys: [materialKeys.local(a), materialKeys.local(b), materialKeys.projects(a), materialKeys.projects(b)] },
-  { all: exactKeys.all, keys: [exactKeys.openPurchaseLines(a), exactKeys.openPurchaseLines(b)] },
+  { all: purchaseKeys.all, keys: [purchaseKeys.open(a), purchaseKeys.open(b)] },
   { all: outboxKeys.all, keys: [outboxKeys.list(a), outboxKeys.list(b)] },
 ]
 

@@ -114,10 +114,10 @@ export const materialKeys = {
   projects: (division: number) => ['materials', 'projects', division] as const,
 }
 
-/** Exact's lists read directly (not through /api/live). */
-export const exactKeys = {
-  all: ['exact'] as const,
-  openPurchaseLines: (division: number) => ['exact', 'openPurchaseLines', division] as const,
+/** Open purchase order lines of the local copy: what a finished sync reads again. */
+export const purchaseKeys = {
+  all: ['purchases'] as const,
+  open: (division: number) => ['purchases', 'open', division] as const,
 }
 
 /**

@@ -3,7 +3,7 @@ import { createContext, useCallback, useContext, useState, type ReactNode } from
 import { createPortal } from 'react-dom'
 import { Link } from 'react-router'
 import { isRegistered, type Session } from '../api/auth.ts'
-import { queryKeys, stockTableKeys, useSession } from '../api/queries.ts'
+import { purchaseKeys, queryKeys, stockTableKeys, useSession } from '../api/queries.ts'
 import { DASHBOARD, hasFullAccess, isSignedIn, withDivision } from '../lib/access.ts'
 import { isMobileUserAgent, useIsWide } from '../lib/media.ts'
 import { afterSyncTable } from '../offline/catalogue.ts'
@@ -118,6 +118,7 @@ function SyncToasts() {
   const refresh = useCallback(() => {
     void queryClient.invalidateQueries({ queryKey: queryKeys.syncStatus })
     void queryClient.invalidateQueries({ queryKey: stockTableKeys.all })
+    void queryClient.invalidateQueries({ queryKey: purchaseKeys.all })
     // the handheld's scan catalogue follows the copy once the whole sync is over
     if (division !== undefined) void afterSyncTable(queryClient, division)
   }, [queryClient, division])

@@ -32,9 +32,8 @@ export const en = {
   'materials.more': 'Show more',
   'materials.empty': 'No materials match. Change the filters, or sync the data first.',
   'materials.loadFailed': 'The materials could not be read: {message}',
-  'materials.poFailed': 'Open purchase orders could not be read from Exact Online ({message}); expected receipts are left out.',
-  'materials.poLoading':
-    'Reading open purchase orders and issued quantities from Exact Online… Until they arrive, expected receipts are left out and partly issued materials count in full.',
+  'materials.poFailed': 'Open purchase orders could not be read ({message}); expected receipts are left out.',
+  'materials.poLoading': 'Reading open purchase orders… Until they arrive, expected receipts are left out.',
   'materials.code': 'Item',
   'materials.description': 'Description',
   'materials.status': 'Availability',
@@ -102,9 +101,8 @@ export const nl: Record<keyof typeof en, string> = {
   'materials.more': 'Meer tonen',
   'materials.empty': 'Geen materialen gevonden. Pas de filters aan, of synchroniseer eerst de gegevens.',
   'materials.loadFailed': 'De materialen konden niet worden gelezen: {message}',
-  'materials.poFailed': 'Open inkooporders konden niet uit Exact Online worden gelezen ({message}); verwachte ontvangsten ontbreken.',
-  'materials.poLoading':
-    'Open inkooporders en uitgegeven aantallen worden uit Exact Online gelezen… Tot die er zijn, ontbreken verwachte ontvangsten en tellen deels uitgegeven materialen volledig.',
+  'materials.poFailed': 'Open inkooporders konden niet worden gelezen ({message}); verwachte ontvangsten ontbreken.',
+  'materials.poLoading': 'Open inkooporders worden gelezen… Tot die er zijn, ontbreken verwachte ontvangsten.',
   'materials.code': 'Artikel',
   'materials.description': 'Omschrijving',
   'materials.status': 'Beschikbaarheid',

@@ -1,5 +1,8 @@
+import { useMutation } from '@tanstack/react-query'
 import { useDeferredValue, useMemo, useState } from 'react'
-import { useOpenPurchaseLines } from '../../api/purchases.ts'
+import { isApiError } from '../../api/client.ts'
+import { PURCHASE_ORDERS, useOpenPurchaseLines } from '../../api/purchases.ts'
+import { startSync } from '../../api/sync.ts'
 import { useSession } from '../../api/queries.ts'
 import { AsOf } from '../../components/AsOf.tsx'
 import { Loading } from '../../components/Loading.tsx'
@@ -35,15 +38,32 @@ export default function PurchaseOverview() {
     [lines, today],
   )
 
+  // the orders are synced: a refresh syncs their table, and its end reads the copy again
+  const refresh = useMutation({ mutationFn: () => startSync([PURCHASE_ORDERS]) })
+  const refreshMessage = refresh.isError
+    ? isApiError(refresh.error, 409)
+      ? t('sync.alreadyRunning')
+      : userMessage(refresh.error)
+    : refresh.isSuccess
+      ? t('sync.started')
+      : null
+
   if (!session) return <Loading />
   const set = (patch: Partial<PurchaseFilters>) => setFilters({ ...filters, ...patch })
   return (
     <div className="mx-auto flex w-full max-w-[1600px] flex-1 flex-col gap-4 p-4 md:p-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold text-sky-900">{t('purchases.title')}</h1>
-        <button type="button" className={BUTTON} disabled={query.isFetching} onClick={() => void query.refetch()}>
-          {t('purchases.refresh')}
-        </button>
+        <div className="flex flex-col items-end gap-1">
+          <button type="button" className={BUTTON} disabled={refresh.isPending} onClick={() => refresh.mutate()}>
+            {t('purchases.refresh')}
+          </button>
+          {refreshMessage && (
+            <p role={refresh.isError ? 'alert' : 'status'} className={`text-sm ${refresh.isError ? 'text-red-700' : 'text-slate-600'}`}>
+              {refreshMessage}
+            </p>
+          )}
+        </div>
       </div>
       <p className="max-w-3xl text-sm text-slate-600">{t('purchases.intro')}</p>
       <AsOf asOf={query.data?.asOf} />
