@@ -67,14 +67,14 @@ async function locationWithStock() {
   throw new Error('the demo has no storage location with stock of two untracked items')
 }
 
-/** Scans an item on the handheld as its scanner would, then types the quantity and taps Add. */
+/** Scans an item on the handheld as its scanner would, then types the quantity and taps Add to count. */
 async function countOnHandheld(code, quantity) {
   await hand.locator('#count-scan').fill(code)
   await hand.locator('#count-scan').press('Enter')
   const qty = hand.getByLabel('Counted quantity')
   await qty.waitFor()
   await qty.fill(String(quantity))
-  await hand.getByRole('button', { name: 'Add', exact: true }).tap()
+  await hand.getByRole('button', { name: 'Add to count', exact: true }).tap()
 }
 
 /** Visible controls under 44 px on the page, each described (as the handheld spec checks them). */
@@ -219,7 +219,7 @@ test('in Dutch: the server asks which count stands, and a label from the local c
     const qty = hand.getByLabel('Geteld aantal')
     await qty.waitFor()
     await qty.fill(String(quantity))
-    await hand.getByRole('button', { name: 'Toevoegen', exact: true }).tap()
+    await hand.getByRole('button', { name: 'Aan telling toevoegen', exact: true }).tap()
   }
   await count(b.Stock + 1)
   await hand

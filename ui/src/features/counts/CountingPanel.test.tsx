@@ -65,7 +65,7 @@ async function countItem(quantity: string) {
   await scan('BOLT-M8')
   const qty = await screen.findByLabelText('Counted quantity')
   fireEvent.change(qty, { target: { value: quantity } })
-  fireEvent.click(screen.getByRole('button', { name: 'Add' }))
+  fireEvent.click(screen.getByRole('button', { name: 'Add to count' }))
 }
 
 const line = (over: Partial<CountLine>) => json({ ...earlier, countedBy: 'Els Bakker', ...over }, 200)
@@ -104,13 +104,13 @@ describe('counting a line', () => {
     show(count(scope), [conflict], count(scope, [{ ...earlier, countedBy: 'Piet Jansen' }]))
     await scan('BOLT-M8', 'Artikel')
     fireEvent.change(await screen.findByLabelText('Geteld aantal'), { target: { value: '97' } })
-    fireEvent.click(screen.getByRole('button', { name: 'Toevoegen' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Aan telling toevoegen' }))
     const question = await screen.findByTestId('count-conflict')
     expect(question.textContent).toContain('BOLT-M8 op A-01 is geteld als 98 door Piet Jansen: welke telling geldt?')
     expect(screen.getByRole('button', { name: '98 houden' })).toBeTruthy()
     expect(screen.getByRole('button', { name: '97 gebruiken' })).toBeTruthy()
     // the question is answered first: Add waits until the quantity changes
-    expect((screen.getByRole('button', { name: 'Toevoegen' }) as HTMLButtonElement).disabled).toBe(true)
+    expect((screen.getByRole('button', { name: 'Aan telling toevoegen' }) as HTMLButtonElement).disabled).toBe(true)
   })
 
   it('"Keep" leaves the earlier count as it is and sends nothing', async () => {
@@ -149,7 +149,7 @@ describe('counting a line', () => {
     const posted = show(count({ kind: 'items', usesLocations: false, items: ['i9'] }), [refused])
     await scan('BOLT-M8', 'Artikel')
     fireEvent.change(await screen.findByLabelText('Geteld aantal'), { target: { value: '2,5' } })
-    fireEvent.click(screen.getByRole('button', { name: 'Toevoegen' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Aan telling toevoegen' }))
     expect((await screen.findByTestId('count-note')).textContent).toBe('BOLT-M8 is not one of the items this count is of')
     expect(screen.getByTestId('count-note').getAttribute('role')).toBe('alert')
     expect(posted).toEqual([{ item: 'i1', quantity: 2.5 }])
@@ -171,7 +171,7 @@ describe('a serial item in a count', () => {
     })
     await scan('BOLT-M8')
     fireEvent.change(await screen.findByLabelText('Counted quantity'), { target: { value: '2' } })
-    const add = () => screen.getAllByRole('button', { name: 'Add' }).find((b) => (b as HTMLButtonElement).type === 'submit') as HTMLButtonElement
+    const add = () => screen.getByRole('button', { name: 'Add to count' }) as HTMLButtonElement
     // not before the numbers are there
     expect(add().disabled).toBe(true)
     const serial = screen.getByLabelText('Serial number')
