@@ -307,20 +307,14 @@ impl OrgStore {
         query::plan::run_snapshot(&snap, spec, q)
     }
 
-    /// Every row of `table` matching `pairs` (PostgREST-style filters), page after page.
+    /// Every row of `table` matching `pairs` (PostgREST-style filters), in one pass: paging by
+    /// offset would check every earlier candidate again for each page, which made a read of
+    /// 100,000 matching rows take seconds (the HTTP API's pages are capped, this is not).
     pub fn all_rows(&self, table: &str, pairs: &[(&str, &str)]) -> StoreResult<Vec<serde_json::Value>> {
-        let limit = query::MAX_LIMIT.to_string();
-        let mut rows = Vec::new();
-        loop {
-            let offset = rows.len().to_string();
-            let all = pairs.iter().copied().chain([("offset", offset.as_str()), ("limit", limit.as_str())]);
-            let page = self.query(table, &Query::from_pairs(all)?)?;
-            let got = page.len();
-            rows.extend(page.to_values()?);
-            if got < query::MAX_LIMIT {
-                return Ok(rows);
-            }
-        }
+        let mut q = Query::from_pairs(pairs.iter().copied())?;
+        q.offset = 0;
+        q.limit = usize::MAX;
+        self.query(table, &q)?.to_values()
     }
 
     /// Parses a raw query string (`Warehouse=eq.…&order=Code&offset=1000`) and answers it.
