@@ -8,7 +8,7 @@
 // receipts and the week's hours. It is timed from the navigation's start (the page's own clock),
 // so it holds loading the app, its reads of the local copy and of Exact Online, and rendering.
 // Each screen is opened three times, each a fresh page load; the median counts.
-import { activate, api, signIn, syncSettled } from './flows.mjs'
+import { activate, api, signIn, simulatorRows, syncSettled } from './flows.mjs'
 import { launchBrowser, startServer } from './server.mjs'
 
 /** The first view of every screen within 1 s (issue 34, item 12). */
@@ -42,7 +42,7 @@ const SCREENS = [
   },
   { name: 'Materials', path: '/materials', ready: () => !!document.querySelector('[data-testid=materials-summary]') && performance.now() },
   {
-    name: 'Materials with live PO lines',
+    name: 'Materials with PO lines',
     path: '/materials',
     ready: () =>
       !!document.querySelector('[data-testid=materials-summary]') && !document.querySelector('[data-testid=materials-live-reading]') && performance.now(),
@@ -73,6 +73,20 @@ async function firstView(page, url, ready) {
   )
   const slowest = reads.sort((a, b) => b.ms - a.ms)[0]
   return { ms, nodes, reads: reads.length, slowest }
+}
+
+/** Planning reads every open order, however many: its count is the simulator's (issue 35, item 6). */
+async function planningSaysWhatItShows(page, server, division) {
+  await page.goto(`${server.url}/planning?division=${division}`)
+  const count = page.getByTestId('planning-count')
+  await count.waitFor({ timeout: GIVE_UP_MS })
+  const says = (await count.innerText()).trim()
+  const shown = Number(says.replace(/[^\d]/g, ''))
+  const open = (await simulatorRows(server, division, 'manufacturing/ShopOrders')).filter((o) => o.Status < 30 && o.PlannedDate).length
+  const mark = shown === open ? 'ok' : 'MISSED'
+  console.log(
+    `${'Planning says what it shows'.padEnd(34)} ${`"${says}"`.padStart(24)}  the simulator: ${open.toLocaleString('en')} open and in process  ${mark}`,
+  )
 }
 
 async function benchScale(browser, scale) {
@@ -113,6 +127,7 @@ async function benchScale(browser, scale) {
         `${name} ${ms.toFixed(0).padStart(10)} ms     target < ${TARGET_MS} ms  ${mark}   (${mid.nodes.toLocaleString('en')} elements; ${mid.reads} API reads${slowest})`,
       )
     }
+    if (!stopOnly) await planningSaysWhatItShows(page, server, division)
     // a stop while a sync runs and a screen is open (its event stream too): a service manager
     // waits for it before it kills the process
     await page.goto(`${server.url}/dashboard?division=${division}`)
