@@ -111,3 +111,15 @@ async fn an_orders_lines_carry_its_fields_follow_a_receipt_and_leave_when_exact_
     assert_eq!(local_rows(&w, &order).await, Vec::<Value>::new(), "the deleted order left the local copy");
     w.stop().await;
 }
+
+#[actix_web::test]
+async fn a_stream_of_many_pages_is_read_to_its_end() {
+    let w = World::start(SimOptions { rate_limits: false, scale: esm_sim::Scale::Medium, ..Default::default() }).await;
+    let status = w.sync(Some(vec!["purchaseOrders"])).await;
+    let table = &status["tables"]["purchaseOrders"];
+    assert!(table["error"].is_null(), "{status}");
+    let sim_rows = rows(&w.sim, w.division, STREAM).len();
+    assert!(sim_rows > 2_000, "more than a page or two: {sim_rows}");
+    assert_eq!(table["rows"].as_u64(), Some(sim_rows as u64), "{status}");
+    w.stop().await;
+}

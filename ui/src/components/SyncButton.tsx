@@ -1,12 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { isApiError } from '../api/client.ts'
 import { liveKeys, queryKeys } from '../api/queries.ts'
 import { startSync, type SyncEndpoint } from '../api/sync.ts'
 import { t } from '../i18n/index.ts'
 import { orderEndpoints, useEndpointSelection } from '../state/endpointSelection.ts'
 import { CaretIcon } from './icons.tsx'
 import { useDropdown } from './useDismiss.ts'
-import { userMessage } from '../lib/errors.ts'
+import { syncStartMessage } from '../lib/syncStart.ts'
 
 /** Sync Data: the button syncs the chosen endpoints; the caret opens the checkbox list. */
 export function SyncButton({ endpoints, running }: { endpoints: readonly SyncEndpoint[]; running: boolean }) {
@@ -31,15 +30,7 @@ export function SyncButton({ endpoints, running }: { endpoints: readonly SyncEnd
     { label: t('sync.liveEndpoints'), items: ordered.filter((e) => !e.sync) },
   ].filter((g) => g.items.length > 0)
 
-  const message = sync.isError
-    ? isApiError(sync.error, 409)
-      ? t('sync.alreadyRunning')
-      : userMessage(sync.error)
-    : sync.isSuccess
-      ? t('sync.started')
-      : selection.length === 0
-        ? t('sync.nothingSelected')
-        : null
+  const message = syncStartMessage(sync) ?? (selection.length === 0 ? t('sync.nothingSelected') : null)
 
   return (
     <div ref={area} className="relative flex flex-col items-end gap-1">

@@ -1,6 +1,5 @@
 import { useMutation } from '@tanstack/react-query'
 import { useDeferredValue, useMemo, useState } from 'react'
-import { isApiError } from '../../api/client.ts'
 import { PURCHASE_ORDERS, useOpenPurchaseLines } from '../../api/purchases.ts'
 import { startSync } from '../../api/sync.ts'
 import { useSession } from '../../api/queries.ts'
@@ -11,6 +10,7 @@ import { filterLines, groupLines, isLate, suppliersOf, type GroupBy, type Purcha
 import { orgToday } from '../../lib/dateTime.ts'
 import { PurchaseList } from './PurchaseList.tsx'
 import { userMessage } from '../../lib/errors.ts'
+import { syncStartMessage } from '../../lib/syncStart.ts'
 
 const FIELD = 'flex min-w-40 flex-1 flex-col gap-1 text-sm font-medium'
 const CONTROL =
@@ -40,13 +40,7 @@ export default function PurchaseOverview() {
 
   // the orders are synced: a refresh syncs their table, and its end reads the copy again
   const refresh = useMutation({ mutationFn: () => startSync([PURCHASE_ORDERS]) })
-  const refreshMessage = refresh.isError
-    ? isApiError(refresh.error, 409)
-      ? t('sync.alreadyRunning')
-      : userMessage(refresh.error)
-    : refresh.isSuccess
-      ? t('sync.started')
-      : null
+  const refreshMessage = syncStartMessage(refresh)
 
   if (!session) return <Loading />
   const set = (patch: Partial<PurchaseFilters>) => setFilters({ ...filters, ...patch })
