@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { json } from '../test/fixtures.ts'
-import { dbGetAll, dbJoinsAll, MAX_LIMIT } from './db.ts'
+import { dbGetAll, dbJoinsAll, MAX_LIMIT, PAGES_AT_ONCE } from './db.ts'
 
 afterEach(() => vi.unstubAllGlobals())
 
@@ -32,10 +32,19 @@ describe('dbGetAll', () => {
     expect(asked[1].searchParams.get('Type')).toBe('eq.1')
   })
 
-  it('asks once more when the last page is exactly full', async () => {
+  it('asks past a last page that is exactly full, and keeps nothing twice', async () => {
     const asked = serve(2 * MAX_LIMIT)
-    expect(await dbGetAll('items', [])).toHaveLength(2 * MAX_LIMIT)
-    expect(asked).toHaveLength(3)
+    const rows = await dbGetAll<{ ID: string }>('items', [])
+    expect(rows).toHaveLength(2 * MAX_LIMIT)
+    expect(new Set(rows.map((r) => r.ID)).size).toBe(2 * MAX_LIMIT)
+    // the first page alone, then the next PAGES_AT_ONCE together
+    expect(asked).toHaveLength(1 + PAGES_AT_ONCE)
+  })
+
+  it('reads one page once when the answer fits it', async () => {
+    const asked = serve(999)
+    expect(await dbGetAll('items', [])).toHaveLength(999)
+    expect(asked).toHaveLength(1)
   })
 })
 
@@ -45,7 +54,7 @@ describe('dbJoinsAll', () => {
     const joins = [{ source: 'shopOrders', joinOn: ['ID'], joinOnSelf: ['ShopOrder'] }]
     const rows = await dbJoinsAll('shopOrderMaterialPlans', joins, [['Item', 'in.(a,b)']])
     expect(rows).toHaveLength(2_345)
-    expect(asked.map((u) => u.pathname)).toEqual(['/api/v1/db/joins', '/api/v1/db/joins', '/api/v1/db/joins'])
+    expect(asked.map((u) => u.pathname)).toEqual(Array(1 + PAGES_AT_ONCE).fill('/api/v1/db/joins'))
     expect(asked[2].searchParams.get('table')).toBe('shopOrderMaterialPlans')
     expect(JSON.parse(asked[2].searchParams.get('joins') ?? '')).toEqual(joins)
     expect(asked[2].searchParams.get('offset')).toBe('2000')

@@ -51,12 +51,20 @@ export async function dbJoinsAll<T = Row>(table: string, joins: Join[], params: 
   return allPages((page) => dbJoins<T>(table, joins, [...params, ['limit', String(MAX_LIMIT)], ['offset', String(page * MAX_LIMIT)]]))
 }
 
+/** Pages read at once after a full first page: a table of 75 pages took 75 round trips in turn. */
+export const PAGES_AT_ONCE = 3
+
 async function allPages<T>(read: (page: number) => Promise<T[]>): Promise<T[]> {
-  const out: T[] = []
-  for (let page = 0; ; page++) {
-    const rows = await read(page)
-    out.push(...rows)
-    if (rows.length < MAX_LIMIT) return out
+  // most answers fit one page: only a full one is followed, then a few pages at a time, in order
+  const first = await read(0)
+  if (first.length < MAX_LIMIT) return first
+  const out: T[] = [...first]
+  for (let next = 1; ; next += PAGES_AT_ONCE) {
+    const pages = await Promise.all(Array.from({ length: PAGES_AT_ONCE }, (_, i) => read(next + i)))
+    for (const rows of pages) {
+      out.push(...rows)
+      if (rows.length < MAX_LIMIT) return out
+    }
   }
 }
 
