@@ -27,7 +27,7 @@ pub use error::{StoreError, StoreResult};
 pub use joins::JoinSpec;
 pub use meta::{DELETED_ENTRIES_TABLE, OrgDetails, SyncState};
 pub use query::{Page, Query};
-pub use tables::{Registry, SCHEMA_VERSION, TableSpec};
+pub use tables::{LayoutChange, Registry, SCHEMA_VERSION, TableSpec};
 pub use write::{UpsertOutcome, Writer};
 
 use parking_lot::Mutex;
@@ -73,8 +73,9 @@ impl std::fmt::Debug for OrgStore {
 }
 
 impl OrgStore {
-    /// Opens (or creates) a store file; a file written for another schema version or table
-    /// layout is rebuilt empty, because its contents are a copy a resync restores.
+    /// Opens (or creates) a store file. A file written for another table layout of the same
+    /// schema version keeps its unchanged tables (`Registry::changed_since`); one of another
+    /// schema version is rebuilt empty, because its contents are a copy a resync restores.
     pub fn open(path: &Path, registry: Arc<Registry>, cache_bytes: usize) -> StoreResult<OrgStore> {
         let fingerprint = registry.fingerprint();
         let create = || Database::builder().set_cache_size(cache_bytes).create(path);
@@ -94,6 +95,28 @@ impl OrgStore {
                             fast_commits: AtomicU32::new(0),
                             postings: Default::default(),
                         });
+                    }
+                    let changed = found
+                        .as_deref()
+                        .and_then(|f| std::str::from_utf8(f).ok())
+                        .and_then(|f| registry.changed_since(f));
+                    if let Some(changed) = changed {
+                        drop(txn);
+                        let store = OrgStore {
+                            db,
+                            registry,
+                            path: path.to_path_buf(),
+                            fast_commits: AtomicU32::new(0),
+                            postings: Default::default(),
+                        };
+                        store.migrate(&changed, &fingerprint)?;
+                        tracing::info!(
+                            path = %path.display(),
+                            emptied = ?changed.changed,
+                            dropped = ?changed.removed.iter().map(|(t, _)| t).collect::<Vec<_>>(),
+                            "store layout changed; new and changed tables start empty, the others are kept"
+                        );
+                        return Ok(store);
                     }
                     tracing::warn!(
                         path = %path.display(),
@@ -138,6 +161,34 @@ impl OrgStore {
             meta::put_raw(w.txn, meta::KEY_SCHEMA, fingerprint.as_bytes())
         })?;
         Ok(store)
+    }
+
+    /// Brings a file of the same schema version to this layout: new tables created, `changed`
+    /// ones emptied (with their timestamps and cache stamps, so the next sync reads them whole).
+    fn migrate(&self, change: &LayoutChange, fingerprint: &str) -> StoreResult<()> {
+        let prefix = meta::kv_key(meta::KV_CACHE_PREFIX);
+        let stamps = meta::scan_raw(&self.db.begin_read()?, &prefix)?;
+        let gone: Vec<&str> =
+            change.changed.iter().map(String::as_str).chain(change.removed.iter().map(|(t, _)| t.as_str())).collect();
+        let stale: Vec<String> = stamps
+            .into_iter()
+            .map(|(rest, _)| rest)
+            .filter(|rest| gone.iter().any(|t| rest == t || rest.ends_with(&format!("/{t}"))))
+            .map(|rest| format!("{prefix}{rest}"))
+            .collect();
+        self.write(Commit::Durable, |w| {
+            w.create_all()?;
+            for table in &change.changed {
+                w.clear_table(table)?;
+            }
+            for (table, indexed) in &change.removed {
+                w.drop_table(table, indexed)?;
+            }
+            for key in &stale {
+                meta::delete_raw(w.txn, key)?;
+            }
+            meta::put_raw(w.txn, meta::KEY_SCHEMA, fingerprint.as_bytes())
+        })
     }
 
     pub fn path(&self) -> &Path {

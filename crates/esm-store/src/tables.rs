@@ -89,6 +89,15 @@ pub struct Registry {
     by_name: HashMap<String, usize>,
 }
 
+/// What a file of an older layout of the same schema version needs (`Registry::changed_since`).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct LayoutChange {
+    /// Tables held with another key or other indexes.
+    pub changed: Vec<String>,
+    /// Tables gone from the layout, with the fields they were indexed by.
+    pub removed: Vec<(String, Vec<String>)>,
+}
+
 impl Registry {
     pub fn new(specs: Vec<TableSpec>) -> Self {
         let by_name = specs.iter().enumerate().map(|(i, s)| (s.name.clone(), i)).collect();
@@ -103,7 +112,44 @@ impl Registry {
         &self.specs
     }
 
-    /// Describes the layout; a file written for another layout is rebuilt.
+    /// How a file written for the layout `found` differs from this one: tables it holds with
+    /// another key or other indexes (`changed`: emptied, read whole by the next sync) and tables
+    /// this layout no longer has (`removed`, with their indexes: dropped); the others are kept
+    /// and tables new to the layout created. `None` when `found` is of another schema version (or
+    /// not a fingerprint): the file is rebuilt. An upgrade that adds a table so keeps the local
+    /// copy, which an installation needs while Exact Online is away and a full resync takes long.
+    pub fn changed_since(&self, found: &str) -> Option<LayoutChange> {
+        let (version, tables) = found.split_once(';')?;
+        if version != format!("v{SCHEMA_VERSION}") {
+            return None;
+        }
+        let before: HashMap<&str, &str> =
+            tables.split('|').filter(|p| !p.is_empty()).filter_map(|p| Some((p.split_once(':')?.0, p))).collect();
+        let now = self.fingerprint();
+        let parts: HashMap<&str, &str> = now
+            .split_once(';')
+            .map_or("", |(_, t)| t)
+            .split('|')
+            .filter_map(|p| Some((p.split_once(':')?.0, p)))
+            .collect();
+        let mut change = LayoutChange::default();
+        for (name, part) in &before {
+            match parts.get(name) {
+                Some(now) if now == part => {}
+                Some(_) => change.changed.push(name.to_string()),
+                None => {
+                    let indexed = part.splitn(3, ':').nth(2).unwrap_or("");
+                    let indexed = indexed.split(',').filter(|f| !f.is_empty()).map(String::from).collect();
+                    change.removed.push((name.to_string(), indexed));
+                }
+            }
+        }
+        change.changed.sort();
+        change.removed.sort();
+        Some(change)
+    }
+
+    /// Describes the layout; a file written for another layout is migrated (`changed_since`).
     pub fn fingerprint(&self) -> String {
         let mut parts: Vec<String> = self
             .specs
@@ -122,6 +168,28 @@ impl Registry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_layout_names_what_changed_since_another_of_its_version() {
+        let before = Registry::new(vec![
+            TableSpec::new("items", "ID", &["Code"], &[]),
+            TableSpec::new("projects", "ID", &[], &[]),
+            TableSpec::new("gone", "ID", &[], &[]),
+        ]);
+        let now = Registry::new(vec![
+            TableSpec::new("items", "ID", &["Code", "ItemGroup"], &[]),
+            TableSpec::new("projects", "ID", &[], &[]),
+            TableSpec::new("purchaseOrders", "ID", &["Item"], &[]),
+        ]);
+        // items has another index; projects is as it was; purchaseOrders is new; gone is gone
+        let change = now.changed_since(&before.fingerprint()).expect("same version");
+        assert_eq!(change.changed, vec!["items".to_string()]);
+        assert_eq!(change.removed, vec![("gone".to_string(), vec![])]);
+        assert_eq!(now.changed_since(&now.fingerprint()), Some(LayoutChange::default()));
+        let other_version = format!("v0;{}", before.fingerprint().split_once(';').map(|(_, t)| t).unwrap_or(""));
+        assert_eq!(now.changed_since(&other_version), None);
+        assert_eq!(now.changed_since("not a fingerprint"), None);
+    }
 
     #[test]
     fn fingerprint_changes_with_indexes_not_with_order() {

@@ -121,38 +121,120 @@ fn fast_commits_are_visible_and_survive_a_flush_and_reopen() {
     assert_eq!(s.sync_timestamp("items").expect("ts"), Some(4));
 }
 
-#[test]
-fn another_schema_rebuilds_the_file_empty_and_the_same_keeps_it() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    {
-        let s = Stores::new(dir.path(), specs()).get(5).expect("store");
-        s.apply_batch("items", vec![item(1, 0, 0)], Some(3), Commit::Durable).expect("batch");
-    }
-    {
-        let s = Stores::new(dir.path(), specs()).get(5).expect("same schema");
-        assert_eq!(s.row_count("items").expect("count"), 1);
-    }
+/// A store of `specs` for division 5 with an item, an item warehouse, settings and cache stamps.
+fn filled(dir: &std::path::Path, specs: Vec<TableSpec>) -> OrgDetails {
     let details = OrgDetails {
         uuid: "u-5".into(),
         division: 5,
         name: "Acme".into(),
         preferences: json!({"weekends_disabled": true}),
     };
-    {
-        let s = Stores::new(dir.path(), specs()).get(5).expect("same schema");
-        s.set_org_details(&details).expect("details");
-        s.set_user_preferences("ann", &json!({"endpoints": ["items"]})).expect("prefs");
-        s.kv_put("user_permissions", b"[1]").expect("kv");
-        s.kv_put(&format!("{}items", meta::KV_CACHE_PREFIX), b"123").expect("kv");
-        s.set_last_sync("2026-01-01T00:00:00").expect("last sync");
-    }
+    let s = Stores::new(dir, specs).get(5).expect("store");
+    s.apply_batch("items", vec![item(1, 0, 0)], Some(3), Commit::Durable).expect("batch");
+    let warehouse = json!({"ID": guid(7), "Item": guid(1), "Warehouse": guid(2_000_000), "Timestamp": "9"});
+    s.apply_batch("itemWarehouses", vec![warehouse], Some(9), Commit::Durable).expect("batch");
+    s.set_org_details(&details).expect("details");
+    s.set_user_preferences("ann", &json!({"endpoints": ["items"]})).expect("prefs");
+    s.kv_put("user_permissions", b"[1]").expect("kv");
+    s.kv_put(&format!("{}items", meta::KV_CACHE_PREFIX), b"123").expect("kv");
+    s.kv_put(&format!("{}sync_expand/items", meta::KV_CACHE_PREFIX), b"x").expect("kv");
+    s.kv_put(&format!("{}sync_expand/itemWarehouses", meta::KV_CACHE_PREFIX), b"y").expect("kv");
+    s.set_last_sync("2026-01-01T00:00:00").expect("last sync");
+    details
+}
+
+#[test]
+fn the_same_layout_keeps_everything() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    filled(dir.path(), specs());
+    let s = Stores::new(dir.path(), specs()).get(5).expect("same schema");
+    assert_eq!(s.row_count("items").expect("count"), 1);
+    assert_eq!(s.sync_timestamp("items").expect("ts"), Some(3));
+}
+
+#[test]
+fn a_changed_table_starts_empty_and_the_others_are_kept() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let details = filled(dir.path(), specs());
     let mut changed = specs();
     changed[0].indexed.push("Description".into());
-    let s = Stores::new(dir.path(), changed).get(5).expect("rebuilt");
+    let s = Stores::new(dir.path(), changed).get(5).expect("migrated");
+    // the changed table: empty, read whole by the next sync, its new index in use
     assert_eq!(s.row_count("items").expect("count"), 0);
+    assert_eq!(s.sync_timestamp("items").expect("ts"), None, "the next sync of the table is a full one");
+    assert_eq!(s.kv_get(&format!("{}items", meta::KV_CACHE_PREFIX)).expect("kv"), None);
+    assert_eq!(s.kv_get(&format!("{}sync_expand/items", meta::KV_CACHE_PREFIX)).expect("kv"), None);
+    s.apply_batch("items", vec![item(1, 0, 0)], Some(4), Commit::Durable).expect("refill");
+    assert_eq!(s.query_str("items", "Description=eq.Item number 1").expect("q").len(), 1);
+    // the others: kept with their timestamps and stamps, as the last sync and what users set
+    assert_eq!(s.row_count("itemWarehouses").expect("count"), 1);
+    assert_eq!(s.sync_timestamp("itemWarehouses").expect("ts"), Some(9));
+    assert_eq!(s.query_str("itemWarehouses", &format!("Item=eq.{}", guid(1))).expect("q").len(), 1);
+    assert_eq!(
+        s.kv_get(&format!("{}sync_expand/itemWarehouses", meta::KV_CACHE_PREFIX)).expect("kv").as_deref(),
+        Some(&b"y"[..])
+    );
+    assert_eq!(s.sync_state().expect("state").last_sync.as_deref(), Some("2026-01-01T00:00:00"));
+    assert_eq!(s.org_details().expect("details"), Some(details));
+    assert_eq!(s.user_preferences("ann").expect("prefs"), Some(json!({"endpoints": ["items"]})));
+    assert_eq!(s.kv_get("user_permissions").expect("kv").as_deref(), Some(&b"[1]"[..]));
+    drop(s);
+    let again = Stores::new(dir.path(), {
+        let mut c = specs();
+        c[0].indexed.push("Description".into());
+        c
+    })
+    .get(5)
+    .expect("reopened");
+    assert_eq!(again.row_count("items").expect("count"), 1, "migrated once: the new layout is the file's now");
+}
+
+#[test]
+fn a_table_new_to_the_layout_leaves_the_copy_as_it_was() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let without: Vec<TableSpec> = specs().into_iter().filter(|t| t.name != "shopOrders").collect();
+    filled(dir.path(), without);
+    let s = Stores::new(dir.path(), specs()).get(5).expect("migrated");
+    assert_eq!(s.row_count("items").expect("count"), 1);
+    assert_eq!(s.sync_timestamp("items").expect("ts"), Some(3));
+    assert_eq!(s.row_count("shopOrders").expect("count"), 0);
+    assert_eq!(s.sync_timestamp("shopOrders").expect("ts"), None);
+    assert_eq!(s.query_str("shopOrders", "Status=eq.10").expect("the new table answers").len(), 0);
+    assert_eq!(s.sync_state().expect("state").last_sync.as_deref(), Some("2026-01-01T00:00:00"));
+}
+
+#[test]
+fn a_table_gone_from_the_layout_leaves_no_rows_count_or_timestamp_behind() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    filled(dir.path(), specs());
+    let without: Vec<TableSpec> = specs().into_iter().filter(|t| t.name != "itemWarehouses").collect();
+    let s = Stores::new(dir.path(), without.clone()).get(5).expect("migrated");
+    assert_eq!(s.row_count("items").expect("count"), 1, "the others are kept");
+    let state = s.sync_state().expect("state");
+    assert!(!state.timestamps.contains_key("itemWarehouses"), "{:?}", state.timestamps);
+    assert_eq!(state.timestamps.get("items"), Some(&3));
+    assert_eq!(s.kv_get(&format!("{}sync_expand/itemWarehouses", meta::KV_CACHE_PREFIX)).expect("kv"), None);
+    drop(s);
+    // and should it come back, it starts empty
+    let s = Stores::new(dir.path(), specs()).get(5).expect("back");
+    assert_eq!(s.row_count("itemWarehouses").expect("count"), 0);
+    assert_eq!(s.query_str("itemWarehouses", &format!("Item=eq.{}", guid(1))).expect("q").len(), 0);
+}
+
+#[test]
+fn another_schema_version_rebuilds_the_file_empty_keeping_what_users_set() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let details = filled(dir.path(), specs());
+    {
+        let s = Stores::new(dir.path(), specs()).get(5).expect("store");
+        let old = format!("v0;{}", Registry::new(specs()).fingerprint().split_once(';').expect("parts").1);
+        s.write(Commit::Durable, |w| meta::put_raw(w.txn, meta::KEY_SCHEMA, old.as_bytes())).expect("old version");
+    }
+    let s = Stores::new(dir.path(), specs()).get(5).expect("rebuilt");
+    assert_eq!(s.row_count("items").expect("count"), 0);
+    assert_eq!(s.row_count("itemWarehouses").expect("count"), 0);
     assert_eq!(s.sync_timestamp("items").expect("ts"), None, "the next sync of every table is a full one");
     assert_eq!(s.sync_state().expect("state").last_sync, None);
-    assert_eq!(s.query_str("items", "Description=eq.Item number 1").expect("q").len(), 0);
     // What users set is theirs, not a copy of Exact's: it survives the rebuild; cache stamps do not.
     assert_eq!(s.org_details().expect("details"), Some(details));
     assert_eq!(s.user_preferences("ann").expect("prefs"), Some(json!({"endpoints": ["items"]})));

@@ -311,6 +311,19 @@ impl Writer<'_> {
         meta::clear_timestamp(self.txn, table)
     }
 
+    /// Drops a table gone from the layout: its rows, keys, indexes, dictionary, count and
+    /// timestamp (`indexed`: the fields it had indexes on).
+    pub(crate) fn drop_table(&mut self, table: &str, indexed: &[String]) -> StoreResult<()> {
+        self.txn.delete_table(RowsDef::new(&rows_name(table)))?;
+        self.txn.delete_table(KeysDef::new(&keys_name(table)))?;
+        for f in indexed {
+            self.txn.delete_table(IndexDef::new(&index_name(table, f)))?;
+        }
+        remove_dict(self.txn, table)?;
+        meta::set_row_count(self.txn, table, 0)?;
+        meta::clear_timestamp(self.txn, table)
+    }
+
     /// Raises the table's sync timestamp (never lowers it).
     pub fn set_timestamp(&mut self, table: &str, timestamp: i64) -> StoreResult<()> {
         self.spec(table)?;
