@@ -122,11 +122,11 @@ impl SimHandle {
     pub fn put_rows(&self, division: i32, path: &str, rows: &[serde_json::Value]) -> Result<Vec<String>, String> {
         let i = self.0.division_index(division).ok_or_else(|| format!("no division {division}"))?;
         let e = schema::entity(path).ok_or_else(|| format!("no endpoint {path}"))?;
-        if table_of(e) == super::purchase_sync::TABLE {
+        if table_of(e) == crate::store::purchase_sync::TABLE {
             return Err(format!(
                 "{path} is derived from {} and {}: put those",
-                super::purchase_sync::ORDERS,
-                super::purchase_sync::LINES
+                crate::store::purchase_sync::ORDERS,
+                crate::store::purchase_sync::LINES
             ));
         }
         let now = self.0.clock.now_ms();

@@ -9,7 +9,6 @@ pub mod generate;
 pub mod oauth;
 pub mod odata;
 pub mod pictures;
-pub mod purchase_sync;
 pub mod rate_limit;
 pub mod server;
 pub mod stock;

@@ -1,7 +1,8 @@
 //! The simulated provider's data: one table per stored entity, shared by its regular, sync and
 //! bulk views, with a division-wide Timestamp bumped on every change and a Deleted log.
 
-use crate::purchase_sync;
+pub mod purchase_sync;
+
 use crate::value::Val;
 use esm_exact::schema::{self, Entity, Kind};
 use std::collections::{BTreeMap, HashMap};

@@ -1,11 +1,11 @@
 //! POST/PUT/DELETE: change the data the way the ERP would, bumping Timestamps and logging deletions.
 
 use super::odata::ODataError;
-use super::purchase_sync;
 use super::stock::{self, ITEMS, LOCATIONS, WAREHOUSES};
 use super::store::{Division, table_of};
 use super::tracking::{self, Booking, Kind};
 use super::value::{self, Val};
+use crate::store::purchase_sync;
 use esm_exact::schema::{EdmType, Entity};
 use serde_json::{Map, Value as J};
 use std::collections::HashSet;
