@@ -185,6 +185,8 @@ test('an answer lost on the way back: the booking waits, is sent again under its
   })
   await page.locator('#scan-input').waitFor()
   await scan(pick.item.Code)
+  // the last test left this item's card with its issue form open: the scan's card replaces it
+  await page.locator('#issue-qty').waitFor({ state: 'detached', timeout: 30_000 })
   await page.getByTestId('item-card').waitFor({ timeout: 30_000 })
   await page.getByRole('group', { name: 'Actions' }).getByRole('button', { name: 'Issue', exact: true }).tap()
   await page
