@@ -5,6 +5,7 @@
 //! concurrent readers and one writer at a time (redb serialises write transactions).
 
 mod bulk;
+mod changes;
 pub mod error;
 pub mod fields;
 mod index;
@@ -64,6 +65,7 @@ pub struct OrgStore {
     path: PathBuf,
     fast_commits: AtomicU32,
     postings: postings::PostingCache,
+    changes: changes::TableChanges,
 }
 
 impl std::fmt::Debug for OrgStore {
@@ -94,6 +96,7 @@ impl OrgStore {
                             path: path.to_path_buf(),
                             fast_commits: AtomicU32::new(0),
                             postings: Default::default(),
+                            changes: Default::default(),
                         });
                     }
                     let changed = found
@@ -108,6 +111,7 @@ impl OrgStore {
                             path: path.to_path_buf(),
                             fast_commits: AtomicU32::new(0),
                             postings: Default::default(),
+                            changes: Default::default(),
                         };
                         store.migrate(&changed, &fingerprint)?;
                         tracing::info!(
@@ -152,6 +156,7 @@ impl OrgStore {
             path: path.to_path_buf(),
             fast_commits: AtomicU32::new(0),
             postings: Default::default(),
+            changes: Default::default(),
         };
         store.write(Commit::Durable, |w| {
             w.create_all()?;
@@ -204,6 +209,12 @@ impl OrgStore {
         &self.registry
     }
 
+    /// A number that changes whenever a committed write changed rows of one of `tables`
+    /// (in this process: it starts over at 0). Read it before the rows a copy is made of.
+    pub fn tables_version(&self, tables: &[&str]) -> u64 {
+        self.changes.version(tables)
+    }
+
     pub fn spec(&self, table: &str) -> StoreResult<&TableSpec> {
         self.registry.get(table).ok_or_else(|| StoreError::UnknownTable(table.to_string()))
     }
@@ -218,7 +229,9 @@ impl OrgStore {
 
     /// A write transaction to fill with `in_txn` and end with `commit_write` (or drop to undo).
     pub(crate) fn begin_write(&self) -> StoreResult<WriteTransaction> {
-        Ok(self.db.begin_write()?)
+        let txn = self.db.begin_write()?;
+        self.changes.begin();
+        Ok(txn)
     }
 
     /// Runs `f` on an open write transaction; nothing is visible until it commits.
@@ -227,7 +240,7 @@ impl OrgStore {
         txn: &WriteTransaction,
         f: impl FnOnce(&mut Writer<'_>) -> StoreResult<R>,
     ) -> StoreResult<R> {
-        f(&mut Writer { txn, registry: &self.registry })
+        f(&mut Writer { txn, registry: &self.registry, changes: &self.changes })
     }
 
     /// Commits a write transaction, fenced from the posting cache's readers.
@@ -243,6 +256,7 @@ impl OrgStore {
             txn.set_durability(Durability::None)?;
         }
         self.postings.fence(|| txn.commit())?;
+        self.changes.committed();
         Ok(())
     }
 

@@ -920,3 +920,45 @@ fn large_batches_that_move_rows_keep_every_index_exact() {
         assert_eq!(entries, expected, "{field}: one entry per row, with its current value");
     }
 }
+
+#[test]
+fn a_tables_version_moves_with_its_committed_row_writes_only() {
+    let (_d, stores) = open_temp();
+    let s = stores.get(7).expect("store");
+    let items = s.tables_version(&["items"]);
+    let both = s.tables_version(&["items", "shopOrders"]);
+    s.apply_batch("items", vec![item(1, 0, 0)], Some(1001), Commit::Fast).expect("batch");
+    assert_ne!(s.tables_version(&["items"]), items, "an upsert moves it");
+    assert_ne!(s.tables_version(&["items", "shopOrders"]), both);
+    let items = s.tables_version(&["items"]);
+    let orders = s.tables_version(&["shopOrders"]);
+
+    // what is not rows of the table leaves it alone: another table, settings, a timestamp
+    s.apply_batch(
+        "itemWarehouses",
+        vec![json!({"ID": guid(5), "Item": guid(1), "Timestamp": "1"})],
+        None,
+        Commit::Fast,
+    )
+    .expect("other table");
+    s.kv_put("prefs", b"{}").expect("kv");
+    s.write(Commit::Fast, |w| w.set_timestamp("items", 5000)).expect("timestamp");
+    assert_eq!(s.tables_version(&["items"]), items);
+    assert_eq!(s.tables_version(&["shopOrders"]), orders);
+
+    // a write undone (an error inside the transaction) changes nothing
+    let undone: StoreResult<()> = s.write(Commit::Fast, |w| {
+        w.upsert("items", vec![item(2, 0, 0)])?;
+        Err(StoreError::Corrupt("undo".into()))
+    });
+    assert!(undone.is_err());
+    assert_eq!(s.tables_version(&["items"]), items, "nothing was committed");
+
+    for change in
+        [|s: &OrgStore| s.delete_keys("items", &[&guid(1)]).map(|_| ()), |s: &OrgStore| s.clear_table("items")]
+    {
+        let before = s.tables_version(&["items"]);
+        change(&s).expect("write");
+        assert_ne!(s.tables_version(&["items"]), before);
+    }
+}

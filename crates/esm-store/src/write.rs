@@ -16,6 +16,7 @@ use std::borrow::Cow;
 pub struct Writer<'t> {
     pub(crate) txn: &'t WriteTransaction,
     pub(crate) registry: &'t Registry,
+    pub(crate) changes: &'t super::changes::TableChanges,
 }
 
 /// What an upsert did.
@@ -212,6 +213,7 @@ impl Writer<'_> {
     pub fn upsert_raw(&mut self, table: &str, rows: &[&[u8]]) -> StoreResult<UpsertOutcome> {
         let spec = self.spec(table)?;
         let Some(&sample) = rows.first() else { return Ok(UpsertOutcome::default()) };
+        self.changes.touch(table);
         let dict = dict_for_write(self.txn, table, sample)?;
         let mut placer = RowPlacer::open(self.txn, table)?;
         let idx_names: Vec<String> = spec.indexed.iter().map(|f| index_name(table, f)).collect();
@@ -253,6 +255,7 @@ impl Writer<'_> {
             idx_names.iter().map(|n| self.txn.open_table(IndexDef::new(n))).collect::<Result<Vec<_>, _>>()?;
         let fields: Vec<&str> = spec.indexed.iter().map(String::as_str).collect();
         let mut deleted = 0usize;
+        self.changes.touch(table);
         for key in keys {
             let Some(id) = keys_t.remove(*key)?.map(|g| g.value()) else { continue };
             let Some(old) = rows_t.remove(id)? else { continue };
@@ -295,6 +298,7 @@ impl Writer<'_> {
     /// Empties a table, its indexes and its sync timestamp, so the next sync starts over.
     pub fn clear_table(&mut self, table: &str) -> StoreResult<()> {
         let spec = self.spec(table)?;
+        self.changes.touch(table);
         let name = rows_name(table);
         self.txn.delete_table(RowsDef::new(&name))?;
         self.txn.open_table(RowsDef::new(&name))?;
@@ -314,6 +318,7 @@ impl Writer<'_> {
     /// Drops a table gone from the layout: its rows, keys, indexes, dictionary, count and
     /// timestamp (`indexed`: the fields it had indexes on).
     pub(crate) fn drop_table(&mut self, table: &str, indexed: &[String]) -> StoreResult<()> {
+        self.changes.touch(table);
         self.txn.delete_table(RowsDef::new(&rows_name(table)))?;
         self.txn.delete_table(KeysDef::new(&keys_name(table)))?;
         for f in indexed {
