@@ -19,4 +19,5 @@ pub mod files;
 pub mod ip_range;
 pub mod language;
 pub mod limits;
+pub mod order;
 pub mod texts;

@@ -44,6 +44,20 @@ pub fn parse_date_ms(s: &str) -> Option<i64> {
     inner[..end].parse().ok()
 }
 
+/// The day (`YYYY-MM-DD`) a provider date stands for: `/Date(ms)/` (wall-clock ms) or ISO text
+/// (its date part: the synced tables carry `/Date(…)/`, ISO only comes from files and tests).
+pub fn provider_day(s: &str) -> Option<String> {
+    let s = s.trim();
+    if let Some(ms) = parse_date_ms(s) {
+        return chrono::DateTime::from_timestamp_millis(ms).map(|dt| dt.format("%Y-%m-%d").to_string());
+    }
+    let day = s.get(..10)?;
+    let rest = &s[10..];
+    let valid = chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d").is_ok()
+        && (rest.is_empty() || rest.starts_with('T') || rest.starts_with(' '));
+    valid.then(|| day.to_string())
+}
+
 /// `/Date(ms)/`.
 pub fn format_date(ms: i64) -> String {
     format!("/Date({ms})/")
@@ -113,6 +127,13 @@ mod tests {
         assert_eq!(parse_date_ms("/Date(1641034800000)/"), Some(1641034800000));
         assert_eq!(parse_date_ms("/Date(1641034800000+0100)/"), Some(1641034800000));
         assert_eq!(parse_date_ms("/Date(-1000)/"), Some(-1000));
+        assert_eq!(provider_day("/Date(1641034800000)/").as_deref(), Some("2022-01-01"));
+        assert_eq!(provider_day("/Date(-1000)/").as_deref(), Some("1969-12-31"));
+        assert_eq!(provider_day("2026-12-03T10:00:00").as_deref(), Some("2026-12-03"));
+        assert_eq!(provider_day(" 2026-12-03 ").as_deref(), Some("2026-12-03"));
+        assert_eq!(provider_day("2026-02-30"), None);
+        assert_eq!(provider_day("20261203"), None);
+        assert_eq!(provider_day("2026-12-03xyz"), None);
         assert_eq!(parse_date_ms("2022-01-01"), None);
         assert_eq!(format_date(5), "/Date(5)/");
     }
