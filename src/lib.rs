@@ -30,6 +30,7 @@ pub mod organization;
 pub mod outbox;
 pub mod pictures;
 pub mod printing;
+pub mod purchases;
 pub mod scanning;
 pub mod server;
 pub mod serverdb;

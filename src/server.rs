@@ -117,6 +117,8 @@ pub struct RunningServer {
     refusals: Option<tokio::task::JoinHandle<()>>,
     /// The daily backup, when configured.
     backups: Option<tokio::task::JoinHandle<()>>,
+    /// Makes the Materials projection after syncs (`materials::warm`).
+    warming: Option<tokio::task::JoinHandle<()>>,
     /// Waits for SIGTERM/SIGINT (`handle_signals`); ended with the server, so a restart's old
     /// server does not answer the next signal.
     signals: Option<tokio::task::JoinHandle<()>>,
@@ -159,11 +161,13 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
             .context("cannot write the control file to the data directory")?,
     );
     let state = web::Data::new(state);
+    // computed from the local copy and kept between requests; beside the state, not in it
+    let shortages = web::Data::new(crate::materials::Shortages::default());
 
     let extra = options.extra_routes;
     let tls = config.tls.enabled;
     let factory = {
-        let state = state.clone();
+        let (state, shortages) = (state.clone(), shortages.clone());
         move || {
             let app = App::new();
             let app = match extra {
@@ -171,6 +175,7 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
                 None => app,
             };
             app.app_data(state.clone())
+                .app_data(shortages.clone())
                 .app_data(crate::api::extractors::json_config(crate::limits::JSON_BODY_MAX_FULL))
                 .app_data(crate::api::extractors::query_config())
                 .app_data(crate::api::extractors::path_config())
@@ -223,6 +228,18 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
     state.outbox.resume();
     let sync = state.sync.clone();
     state.pictures.follow(state.sync.subscribe(), move |division| sync.is_running(division));
+    let (sync, outbox) = (state.sync.clone(), state.outbox.clone());
+    let warming = Some(crate::materials::warm::follow(
+        state.sync.subscribe(),
+        crate::materials::warm::Follow {
+            shortages: shortages.clone().into_inner(),
+            stores: state.stores.clone(),
+            syncing: Box::new(move |division| sync.is_running(division)),
+            queued: Box::new(move |division| {
+                outbox.open_entries(division).map(|open| crate::issued::queued(&open)).unwrap_or_default()
+            }),
+        },
+    ));
     let renewals = Some(state.tokens.spawn_renewals(TOKEN_RENEWAL_TICK, TOKEN_RENEWAL_RETRY));
     let refusals = Some(crate::auth::refusal::watch(Arc::downgrade(&state.clone().into_inner())));
     let schedule = Some(sync::schedule::spawn(
@@ -253,6 +270,7 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
         renewals,
         refusals,
         backups,
+        warming,
         signals,
     })
 }
@@ -436,6 +454,9 @@ impl RunningServer {
         }
         if let Some(b) = self.backups.take() {
             b.abort();
+        }
+        if let Some(w) = self.warming.take() {
+            w.abort();
         }
         if let Some(s) = self.signals.take() {
             s.abort();

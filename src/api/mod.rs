@@ -22,6 +22,7 @@ pub mod org;
 pub mod peer_gone;
 pub mod pictures;
 pub mod printers;
+pub mod purchases;
 pub mod router;
 pub mod scan_catalogue;
 pub mod scanning;
@@ -54,6 +55,7 @@ pub fn register(r: &mut Router) {
     db::routes(r);
     scanning::routes(r);
     materials::routes(r);
+    purchases::routes(r);
     counts::routes(r);
     tracking::routes(r);
     scan_catalogue::routes(r);

@@ -1,19 +1,12 @@
-//! What the Materials screen needs from the local copy, read in one go: the open shop orders,
-//! their open material lines (each with what was issued to it, summed from the synced material
-//! issues, and what the outbox still has to issue), the open sales order lines with their
-//! orders' warehouses, and the items and stock positions of everything in demand.
-//!
-//! The screen used to gather these itself over a hundred and more reads of the data API (ids a
-//! hundred at a time) and asked Exact Online live for the issued quantities of partly issued
-//! lines; at scale medium that took it over five seconds. The projection itself (a running
-//! balance per item, with the purchase order lines read live) stays in the UI.
+//! The rows of the local copy the Materials projection is made of, read in one go: the open
+//! shop orders, their open material lines (each with what was issued to it, summed from the
+//! synced material issues), the open sales order lines with their orders' warehouses, and the
+//! items and stock positions of everything in demand.
 
 use crate::exact::odata;
 use crate::store::{OrgStore, StoreResult};
-use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
-use utoipa::ToSchema;
 
 /// Shop order statuses still to be made: 10 open, 20 in process.
 const OPEN_SHOP_ORDERS: &str = "in.(10,20)";
@@ -32,28 +25,24 @@ const SALES_LINE_FIELDS: &str = "ID,OrderID,OrderNumber,Item,Quantity,QuantityDe
 const ITEM_FIELDS: &str = "ID,Code,Description,ItemGroup,Unit,UnitDescription";
 const POSITION_FIELDS: &str = "ItemId,Warehouse,WarehouseCode,FreeStock,CurrentStock";
 
+/// The field each plan row carries what Exact has issued to it in (`crate::issued`).
+pub const ISSUED_FIELD: &str = crate::issued::FIELD;
+
 /// The rows of the local copy behind the Materials screen, each with the columns it uses.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug)]
 pub struct MaterialRows {
     /// Open and in-process shop orders (`shopOrders`).
-    #[schema(value_type = Vec<Object>)]
     pub shop_orders: Vec<Value>,
     /// Their material plan lines still to be issued (`shopOrderMaterialPlans`), each with
-    /// `IssuedQuantity` (issued in Exact, synced) and `QueuedQuantity` (booked here, still on its
-    /// way).
-    #[schema(value_type = Vec<Object>)]
+    /// `IssuedQuantity` (issued in Exact, synced).
     pub plans: Vec<Value>,
     /// Sales order lines still to be delivered (`salesOrderLines`).
-    #[schema(value_type = Vec<Object>)]
     pub sales_lines: Vec<Value>,
     /// The warehouse of each sales order of those lines, by order id (lower case).
     pub sales_warehouses: HashMap<String, String>,
     /// The items the plans and sales lines ask for (`items`).
-    #[schema(value_type = Vec<Object>)]
     pub items: Vec<Value>,
     /// Those items' stock positions (`stockPositions`).
-    #[schema(value_type = Vec<Object>)]
     pub stock_positions: Vec<Value>,
 }
 
@@ -78,9 +67,8 @@ fn by_ids(
     Ok(out)
 }
 
-/// Everything the Materials screen reads; `queued` is what the outbox still has to issue to each
-/// material line (`crate::issued::queued`).
-pub fn material_rows(store: &OrgStore, queued: &HashMap<String, f64>) -> StoreResult<MaterialRows> {
+/// Everything the Materials projection is made of.
+pub fn material_rows(store: &OrgStore) -> StoreResult<MaterialRows> {
     let shop_orders = store.all_rows("shopOrders", &[("Status", OPEN_SHOP_ORDERS), ("select", SHOP_ORDER_FIELDS)])?;
     let mut plans =
         store.all_rows("shopOrderMaterialPlans", &[("Status", OPEN_MATERIAL_PLANS), ("select", PLAN_FIELDS)])?;
@@ -88,7 +76,6 @@ pub fn material_rows(store: &OrgStore, queued: &HashMap<String, f64>) -> StoreRe
     let open_orders: BTreeSet<String> = shop_orders.iter().filter_map(|o| lower(o, "ID")).collect();
     plans.retain(|p| lower(p, "ShopOrder").is_some_and(|o| open_orders.contains(&o)));
     crate::issued::attach(store, &mut plans)?;
-    crate::issued::attach_queued(&mut plans, queued);
     let sales_lines =
         store.all_rows("salesOrderLines", &[("Status", OPEN_SALES_LINES), ("select", SALES_LINE_FIELDS)])?;
 
@@ -105,16 +92,16 @@ pub fn material_rows(store: &OrgStore, queued: &HashMap<String, f64>) -> StoreRe
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::store::{Commit, Stores};
     use serde_json::json;
 
-    fn guid(n: u16) -> String {
+    pub(crate) fn guid(n: u16) -> String {
         format!("0123abcd-ef01-4a2b-8c3d-{n:012x}")
     }
 
-    fn store() -> (tempfile::TempDir, std::sync::Arc<OrgStore>) {
+    pub(crate) fn store() -> (tempfile::TempDir, std::sync::Arc<OrgStore>) {
         let dir = tempfile::tempdir().unwrap();
         let store = Stores::new(dir.path(), crate::exact::catalogue::table_specs()).get(1).unwrap();
         let put = |table: &str, rows: Vec<Value>| {
@@ -174,20 +161,14 @@ mod tests {
     #[test]
     fn the_open_demand_with_what_was_issued_and_what_is_on_its_way() {
         let (_dir, store) = store();
-        let queued = HashMap::from([(guid(30), 1.5)]);
-        let rows = material_rows(&store, &queued).unwrap();
+        let rows = material_rows(&store).unwrap();
         assert_eq!(ids(&rows.shop_orders, "ID"), BTreeSet::from([guid(1), guid(2)]));
         // the finished order's line and the finished line are left out
-        let plans: Vec<(String, f64, f64)> = rows
-            .plans
-            .iter()
-            .map(|p| {
-                (lower(p, "ID").unwrap(), p["IssuedQuantity"].as_f64().unwrap(), p["QueuedQuantity"].as_f64().unwrap())
-            })
-            .collect();
+        let plans: Vec<(String, f64)> =
+            rows.plans.iter().map(|p| (lower(p, "ID").unwrap(), p["IssuedQuantity"].as_f64().unwrap())).collect();
         assert_eq!(plans.len(), 2, "{plans:?}");
-        assert!(plans.contains(&(guid(30), 0.0, 1.5)));
-        assert!(plans.contains(&(guid(31), 2.0, 0.0)));
+        assert!(plans.contains(&(guid(30), 0.0)));
+        assert!(plans.contains(&(guid(31), 2.0)));
         assert_eq!(rows.sales_warehouses.get(&guid(20)), Some(&guid(50)));
         // paint is only on lines of finished orders: not in demand
         assert_eq!(ids(&rows.items, "ID"), BTreeSet::from([guid(10), guid(11)]));

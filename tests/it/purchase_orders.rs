@@ -22,6 +22,14 @@ async fn local_rows(w: &World, order: &str) -> Vec<Value> {
     res.json().await.unwrap()
 }
 
+/// The server's answer of the lines still to come (`/purchases/open`): id → received so far.
+async fn open_lines(w: &World) -> std::collections::BTreeMap<String, f64> {
+    let res = w.get("/api/v1/purchases/open").await;
+    assert_eq!(res.status(), 200);
+    let lines: Vec<Value> = res.json().await.unwrap();
+    lines.iter().map(|l| (lower(&l["id"]), l["received"].as_f64().unwrap_or(-1.0))).collect()
+}
+
 fn ids(rows: &[Value]) -> BTreeSet<String> {
     rows.iter().map(|r| lower(&r["ID"])).collect()
 }
@@ -72,6 +80,24 @@ async fn an_orders_lines_carry_its_fields_follow_a_receipt_and_leave_when_exact_
     assert_eq!(local[0]["LineNumber"], 0);
     assert_eq!(lower(&local[0]["ID"]), order);
 
+    // the server's answer of what is still to come: every line of Exact's open orders with
+    // something left to receive, and nothing else
+    let stream = rows(&w.sim, w.division, STREAM);
+    let open_orders: BTreeSet<String> = stream
+        .iter()
+        .filter(|r| r["LineNumber"] == 0 && [10, 20].contains(&r["ReceiptStatus"].as_i64().unwrap_or(0)))
+        .map(|r| lower(&r["PurchaseOrderID"]))
+        .collect();
+    let to_come: BTreeSet<String> = stream
+        .iter()
+        .filter(|r| r["LineNumber"].as_i64().unwrap_or(0) > 0 && open_orders.contains(&lower(&r["PurchaseOrderID"])))
+        .filter(|r| r["Quantity"].as_f64().unwrap_or(0.0) > r["ReceivedQuantity"].as_f64().unwrap_or(0.0))
+        .map(|r| lower(&r["ID"]))
+        .collect();
+    let answer = open_lines(&w).await;
+    assert_eq!(answer.keys().cloned().collect::<BTreeSet<_>>(), to_come);
+    assert_eq!(answer.get(&lower(&lines[0]["ID"])), Some(&0.0));
+
     // a goods receipt through the outbox: its refresh brings the received quantity and the
     // order's new receipt status to every row of the order
     let line = lower(&lines[0]["ID"]);
@@ -88,6 +114,7 @@ async fn an_orders_lines_carry_its_fields_follow_a_receipt_and_leave_when_exact_
             && local.iter().all(|r| r["ReceiptStatus"] == 20)
     })
     .await;
+    assert_eq!(open_lines(&w).await.get(&line), Some(&1.0), "the answer follows the local copy");
 
     // a line deleted in Exact: the next sync lets go of it and keeps the rest
     let gone = lower(&lines[1]["ID"]);
@@ -103,12 +130,14 @@ async fn an_orders_lines_carry_its_fields_follow_a_receipt_and_leave_when_exact_
         .map(|r| lower(&r["ID"]))
         .collect();
     assert_eq!(left, sim_rows, "the local order is Exact's");
+    assert!(!open_lines(&w).await.contains_key(&gone));
 
     // the order deleted in Exact: logged once under its id, it takes all its rows
     assert!(w.sim.handle().delete(w.division as i32, "purchaseorder/PurchaseOrders", &order));
     let status = w.sync(None).await;
     assert!(status["tables"]["deletedEntries"]["error"].is_null(), "{status}");
     assert_eq!(local_rows(&w, &order).await, Vec::<Value>::new(), "the deleted order left the local copy");
+    assert!(!open_lines(&w).await.contains_key(&line), "and the answer");
     w.stop().await;
 }
 

@@ -41,12 +41,6 @@ const SCREENS = [
     ready: () => !!document.querySelector('[data-testid^=bar-]') && !document.querySelector('[data-testid=planning-checking-materials]') && performance.now(),
   },
   { name: 'Materials', path: '/materials', ready: () => !!document.querySelector('[data-testid=materials-summary]') && performance.now() },
-  {
-    name: 'Materials with PO lines',
-    path: '/materials',
-    ready: () =>
-      !!document.querySelector('[data-testid=materials-summary]') && !document.querySelector('[data-testid=materials-live-reading]') && performance.now(),
-  },
   { name: 'Purchases', path: '/purchaseOverview', ready: () => !!document.querySelector('[data-testid=purchases-summary]') && performance.now() },
   { name: 'Receipts', path: '/receipts', ready: () => !!document.querySelector('[data-testid=receipt-count]') && performance.now() },
   { name: 'Hours', path: '/hours', ready: () => !!document.querySelector('[data-testid=week-title]') && performance.now() },

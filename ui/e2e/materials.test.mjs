@@ -97,8 +97,6 @@ test('Materials: a material without stock or supply is short from its first requ
   await page.goto(`${server.url}/materials?division=${division}`)
   await page.getByTestId('materials-summary').waitFor({ timeout: 60_000 })
   await page.getByRole('heading', { name: 'Material shortages' }).waitFor()
-  // the open purchase order lines come from the local copy, in a read of their own
-  await page.getByTestId('materials-live-reading').waitFor({ state: 'detached', timeout: 120_000 })
   await page.getByLabel('Search', { exact: true }).fill(code)
   const row = page.locator(`[data-testid=material-row][data-item="${code}"]`)
   await row.waitFor()

@@ -33,7 +33,6 @@ async function shopFloor(page, go, size, seen) {
 
   await go('/materials')
   await page.getByTestId('materials-summary').waitFor({ timeout: 60_000 })
-  await page.getByTestId('materials-live-reading').waitFor({ state: 'detached', timeout: 120_000 })
   await seen(page, 'materials')
 
   await go('/purchaseOverview')

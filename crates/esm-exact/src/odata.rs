@@ -72,6 +72,31 @@ pub fn as_i64(v: &Value) -> Option<i64> {
     }
 }
 
+/// A row's field as text, trimmed: a string, or a number written out; empty when absent.
+pub fn field_text(row: &Value, key: &str) -> String {
+    match row.get(key) {
+        Some(Value::String(s)) => s.trim().to_string(),
+        Some(Value::Number(n)) => n.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// A row's field as a finite number: a number, or a numeric string (OData v2 writes decimals and
+/// Int64 values as strings); 0 when absent or unreadable.
+pub fn field_f64(row: &Value, key: &str) -> f64 {
+    let n = match row.get(key) {
+        Some(Value::Number(n)) => n.as_f64(),
+        Some(Value::String(s)) => s.trim().parse().ok(),
+        _ => None,
+    };
+    n.filter(|n| n.is_finite()).unwrap_or(0.0)
+}
+
+/// The day a row's date field stands for ([`provider_day`]).
+pub fn field_day(row: &Value, key: &str) -> Option<String> {
+    row.get(key).and_then(Value::as_str).and_then(provider_day)
+}
+
 /// Splits `field eq guid'…' or …` filters into chunks whose full URL stays within `budget`
 /// characters once percent-encoded. `base_len` is the encoded length of everything else in the URL.
 pub fn guid_filter_chunks(field: &str, ids: &[String], base_len: usize, budget: usize) -> Vec<String> {
@@ -134,6 +159,15 @@ mod tests {
         assert_eq!(provider_day("2026-02-30"), None);
         assert_eq!(provider_day("20261203"), None);
         assert_eq!(provider_day("2026-12-03xyz"), None);
+        let row = serde_json::json!({"a": " x ", "n": 40080, "s": "2.5", "bad": "NaN", "null": null});
+        assert_eq!(
+            (field_text(&row, "a"), field_text(&row, "n"), field_text(&row, "none")),
+            ("x".into(), "40080".into(), String::new())
+        );
+        assert_eq!(
+            [field_f64(&row, "n"), field_f64(&row, "s"), field_f64(&row, "bad"), field_f64(&row, "null")],
+            [40080.0, 2.5, 0.0, 0.0]
+        );
         assert_eq!(parse_date_ms("2022-01-01"), None);
         assert_eq!(format_date(5), "/Date(5)/");
     }

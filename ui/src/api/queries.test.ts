@@ -29,7 +29,7 @@ const families = (a: number, b: number) => [
   { all: hoursKeys.all, keys: [hoursKeys.names(a, '2026-11-23', 3), hoursKeys.names(b, '2026-11-23', 3), hoursKeys.timers(a), hoursKeys.timers(b)] },
   { all: receiptKeys.all, keys: [receiptKeys.list(a), receiptKeys.list(b), receiptKeys.openLines(a), receiptKeys.openLines(b)] },
   { all: transferKeys.all, keys: [transferKeys.recent(a), transferKeys.recent(b)] },
-  { all: materialKeys.all, keys: [materialKeys.local(a), materialKeys.local(b), materialKeys.projects(a), materialKeys.projects(b)] },
+  { all: materialKeys.all, keys: [materialKeys.shortages(a, {}), materialKeys.shortages(b, {}), materialKeys.projects(a), materialKeys.projects(b)] },
   { all: purchaseKeys.all, keys: [purchaseKeys.open(a), purchaseKeys.open(b)] },
   { all: outboxKeys.all, keys: [outboxKeys.list(a), outboxKeys.list(b)] },
 ]

@@ -110,7 +110,9 @@ export const transferKeys = {
 
 export const materialKeys = {
   all: ['materials'] as const,
-  local: (division: number) => ['materials', 'local', division] as const,
+  /** Pages of the server's projection: what a finished sync reads again. */
+  shortagesAll: ['materials', 'shortages'] as const,
+  shortages: (division: number, query: object) => ['materials', 'shortages', division, query] as const,
   projects: (division: number) => ['materials', 'projects', division] as const,
 }
 

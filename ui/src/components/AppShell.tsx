@@ -3,7 +3,7 @@ import { createContext, useCallback, useContext, useState, type ReactNode } from
 import { createPortal } from 'react-dom'
 import { Link } from 'react-router'
 import { isRegistered, type Session } from '../api/auth.ts'
-import { purchaseKeys, queryKeys, stockTableKeys, useSession } from '../api/queries.ts'
+import { purchaseKeys, materialKeys, queryKeys, stockTableKeys, useSession } from '../api/queries.ts'
 import { DASHBOARD, hasFullAccess, isSignedIn, withDivision } from '../lib/access.ts'
 import { isMobileUserAgent, useIsWide } from '../lib/media.ts'
 import { afterSyncTable } from '../offline/catalogue.ts'
@@ -119,6 +119,7 @@ function SyncToasts() {
     void queryClient.invalidateQueries({ queryKey: queryKeys.syncStatus })
     void queryClient.invalidateQueries({ queryKey: stockTableKeys.all })
     void queryClient.invalidateQueries({ queryKey: purchaseKeys.all })
+    void queryClient.invalidateQueries({ queryKey: materialKeys.shortagesAll })
     // the handheld's scan catalogue follows the copy once the whole sync is over
     if (division !== undefined) void afterSyncTable(queryClient, division)
   }, [queryClient, division])

@@ -1,9 +1,6 @@
-// Open purchase order lines: joined to their order's supplier and warehouse, grouped, sorted and
-// marked late. Pure: the rows come from src/api/purchases.ts.
+// Open purchase order lines (joined to their order's supplier and warehouse by the server,
+// `src/purchases.rs`): filtered, grouped, sorted and marked late. Pure.
 import { daysBetween } from './dateTime.ts'
-import { dayOf, num, str } from './shortage.ts'
-
-type Row = Record<string, unknown>
 
 export interface PurchaseLine {
   id: string
@@ -28,53 +25,6 @@ export interface PurchaseLine {
   quantity: number
   received: number
   unit: string
-}
-
-/** Purchase order receipt statuses still expecting goods: 10 Open, 20 Partial (30 Complete, 40 Canceled). */
-export const OPEN_RECEIPT_STATUS = [10, 20]
-
-const id = (v: unknown) => str(v).toLowerCase()
-
-export function isOpenOrder(header: Row): boolean {
-  return OPEN_RECEIPT_STATUS.includes(num(header.ReceiptStatus))
-}
-
-/** Lines of open orders that still expect goods, with their order's supplier and warehouse. */
-export function toPurchaseLines(headers: readonly Row[], lines: readonly Row[]): PurchaseLine[] {
-  const byId = new Map<string, Row>()
-  for (const h of headers) if (isOpenOrder(h)) byId.set(id(h.PurchaseOrderID), h)
-  const out: PurchaseLine[] = []
-  for (const l of lines) {
-    const h = byId.get(id(l.PurchaseOrderID))
-    if (!h) continue
-    // stock units, as ReceivedQuantity and the stock positions count
-    const quantity = num(l.Quantity)
-    const received = num(l.ReceivedQuantity)
-    if (quantity - received <= 0) continue
-    out.push({
-      id: id(l.ID),
-      orderId: id(h.PurchaseOrderID),
-      orderNumber: str(h.OrderNumber),
-      lineNumber: num(l.LineNumber),
-      orderDay: dayOf(h.OrderDate),
-      item: id(l.Item),
-      itemCode: str(l.ItemCode),
-      itemDescription: str(l.ItemDescription) || str(l.Description),
-      supplierId: id(h.Supplier),
-      supplierCode: str(h.SupplierCode),
-      supplierName: str(h.SupplierName),
-      warehouse: id(h.Warehouse),
-      warehouseCode: str(h.WarehouseCode),
-      project: id(l.Project),
-      projectCode: str(l.ProjectCode),
-      // a line's own receipt date wins over the order's
-      day: dayOf(l.ReceiptDate) ?? dayOf(h.ReceiptDate),
-      quantity,
-      received,
-      unit: str(l.UnitDescription) || str(l.Unit),
-    })
-  }
-  return out
 }
 
 /** Late: expected before today and still not (fully) received. */

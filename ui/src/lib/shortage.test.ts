@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { dayOf, madeLines, materialLines, projectAll, projectItem, purchaseFlow, salesLines, shopOrderIndex, stockLines, type FlowLine } from './shortage.ts'
-import type { PurchaseLine } from './purchases.ts'
+import { dayOf, madeLines, materialLines, projectItem, salesLines, shopOrderIndex, stockLines, type FlowLine } from './shortage.ts'
 
 const line = (kind: FlowLine['kind'], day: string | null, quantity: number, more: Partial<FlowLine> = {}): FlowLine => ({
   kind,
@@ -50,42 +49,6 @@ describe('projectItem', () => {
     const p = projectItem('a', [line('FI', null, 0.1), line('FI', null, 0.2), line('MS', '2026-01-01', -0.3)])
     expect(p.endBalance).toBe(0)
     expect(p.availability).toBe('inStock')
-  })
-})
-
-describe('projectAll', () => {
-  const lines = [
-    line('FI', null, 10, { item: 'ok' }),
-    line('SO', '2026-02-01', -2, { item: 'ok' }),
-    line('MS', '2026-02-03', -5, { item: 'late', project: 'p1' }),
-    line('MS', '2026-01-20', -1, { item: 'early' }),
-    line('PO', '2026-01-01', 4, { item: 'onlySupply' }),
-    line('FI', null, 3, { item: 'early', warehouse: 'w2' }),
-  ]
-
-  it('lists items with demand, shortest first', () => {
-    const out = projectAll(lines, { warehouse: '', project: '', items: null })
-    expect(out.map((p) => [p.item, p.availability])).toEqual([
-      ['late', 'short'],
-      // the smaller margin first
-      ['early', 'inStock'],
-      ['ok', 'inStock'],
-    ])
-  })
-
-  it('orders short items by their first short day', () => {
-    const out = projectAll(lines, { warehouse: 'w1', project: '', items: null })
-    // without warehouse w2's stock, "early" runs short on 20 January
-    expect(out.map((p) => [p.item, p.firstShortDay])).toEqual([
-      ['early', '2026-01-20'],
-      ['late', '2026-02-03'],
-      ['ok', null],
-    ])
-  })
-
-  it('filters by project (demand for it) and by item set', () => {
-    expect(projectAll(lines, { warehouse: '', project: 'P1', items: null }).map((p) => p.item)).toEqual(['late'])
-    expect(projectAll(lines, { warehouse: '', project: '', items: new Set(['ok']) }).map((p) => p.item)).toEqual(['ok'])
   })
 })
 
@@ -164,33 +127,7 @@ describe('rows into lines', () => {
     ])
   })
 
-  it('PO and FI', () => {
-    const po1: PurchaseLine = {
-      id: 'l1',
-      orderId: 'po',
-      orderNumber: '40001',
-      lineNumber: 1,
-      orderDay: null,
-      item: 'part',
-      itemCode: 'P',
-      itemDescription: '',
-      supplierId: 's',
-      supplierCode: 'S',
-      supplierName: 'Sup',
-      warehouse: 'w',
-      warehouseCode: '1',
-      project: '',
-      projectCode: '',
-      day: '2026-03-03',
-      quantity: 10,
-      received: 0,
-      unit: 'pc',
-    }
-    const po = purchaseFlow([
-      { ...po1, received: 4 },
-      { ...po1, id: 'l2', received: 10 },
-    ])
-    expect(po.map((l) => [l.kind, l.quantity])).toEqual([['PO', 6]])
+  it('FI', () => {
     const fi = stockLines([
       { ItemId: 'PART', Warehouse: 'W', WarehouseCode: '1', FreeStock: 7, CurrentStock: 9 },
       { ItemId: 'PART', Warehouse: 'W2', WarehouseCode: '2', FreeStock: 0 },

@@ -1,6 +1,7 @@
 // Material shortages: per item, demand (sales order lines, shop order materials) against free
 // stock and expected supply (purchase order lines, shop orders that make the item), in date
-// order, with a running projected balance. Pure: the rows come from features/materials/api.ts.
+// order, with a running projected balance. Pure. The Materials screen gets every item's projection
+// from the server (`src/materials/`, the same rules); this one serves the item page.
 //
 // Line kinds (shown as two-letter badges, explained by a tooltip):
 //   FI  free stock now (stock positions' FreeStock)            supply, no date, counted first
@@ -8,7 +9,6 @@
 //   MA  shop order still to be made (planned minus produced)   supply on its planned date
 //   MS  shop order material still to be issued                 demand on its planned date
 //   SO  sales order line still to be delivered                 demand on its delivery date
-import type { PurchaseLine } from './purchases.ts'
 import { providerDay } from './dateTime.ts'
 
 export type LineKind = 'FI' | 'PO' | 'MA' | 'MS' | 'SO'
@@ -106,47 +106,6 @@ export function projectItem(item: string, lines: readonly FlowLine[]): ItemProje
   if (lowest === Infinity) lowest = 0
   const availability: Availability = lowest < 0 ? 'short' : lowestStockOnly < 0 ? 'expected' : 'inStock'
   return { item, lines: out, free, demand, supply, firstShortDay, firstShortBalance, lowest, endBalance: balance, availability }
-}
-
-export interface ShortageFilters {
-  /** Warehouse id ('' = all): only lines of that warehouse (and lines whose warehouse is unknown). */
-  warehouse: string
-  /** Project id ('' = all): only items with demand for that project; the balance still uses all lines. */
-  project: string
-  /** Item ids allowed by the item group filter; null = all. */
-  items: ReadonlySet<string> | null
-}
-
-/**
- * Projections of every item that has demand, shortest first: items that run short, by the
- * first short day; then those covered by expected supply; then those in stock.
- */
-export function projectAll(lines: readonly FlowLine[], f: ShortageFilters): ItemProjection[] {
-  const warehouse = f.warehouse.toLowerCase()
-  const project = f.project.toLowerCase()
-  const byItem = new Map<string, FlowLine[]>()
-  for (const l of lines) {
-    if (warehouse && l.warehouse && l.warehouse !== warehouse) continue
-    if (f.items && !f.items.has(l.item)) continue
-    let list = byItem.get(l.item)
-    if (!list) byItem.set(l.item, (list = []))
-    list.push(l)
-  }
-  const out: ItemProjection[] = []
-  for (const [item, list] of byItem) {
-    const demandLines = list.filter((l) => l.quantity < 0)
-    if (demandLines.length === 0) continue
-    if (project && !demandLines.some((l) => l.project === project)) continue
-    out.push(projectItem(item, list))
-  }
-  const order: Record<Availability, number> = { short: 0, expected: 1, inStock: 2 }
-  return out.sort(
-    (a, b) =>
-      order[a.availability] - order[b.availability] ||
-      (a.firstShortDay ?? '9999').localeCompare(b.firstShortDay ?? '9999') ||
-      a.lowest - b.lowest ||
-      a.item.localeCompare(b.item),
-  )
 }
 
 // ---- rows of the local copy and the provider into lines ----
@@ -260,22 +219,6 @@ export function salesLines(lines: readonly Row[], headerWarehouse: ReadonlyMap<s
     })
   }
   return out
-}
-
-/** PO lines: what open purchase order lines still bring in. */
-export function purchaseFlow(lines: readonly PurchaseLine[]): FlowLine[] {
-  return lines
-    .filter((l) => l.quantity - l.received > 0)
-    .map((l) => ({
-      kind: 'PO' as const,
-      item: l.item,
-      day: l.day,
-      quantity: tidy(l.quantity - l.received),
-      warehouse: l.warehouse,
-      project: l.project,
-      refId: l.orderId,
-      refNumber: l.orderNumber,
-    }))
 }
 
 /** FI lines: free stock per item and warehouse. */

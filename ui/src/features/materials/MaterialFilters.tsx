@@ -7,7 +7,7 @@ import { InfoTip } from '../../components/Tooltip.tsx'
 import { t } from '../../i18n/index.ts'
 import { str } from '../../lib/shortage.ts'
 
-export type Show = 'short' | 'attention' | 'all'
+import type { Show } from './api.ts'
 
 export interface MaterialFilterState {
   search: string

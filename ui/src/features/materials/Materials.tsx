@@ -1,55 +1,30 @@
-import { useDeferredValue, useMemo, useState } from 'react'
-import { useMaterialData } from './api.ts'
-import { useOpenPurchaseLines } from '../../api/purchases.ts'
+import { useDeferredValue, useState } from 'react'
+import { useMaterialPage } from './api.ts'
 import { useSession } from '../../api/queries.ts'
-import { AsOf } from '../../components/AsOf.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { InfoTip } from '../../components/Tooltip.tsx'
 import { t } from '../../i18n/index.ts'
 import { orgToday } from '../../lib/dateTime.ts'
-import { projectAll, purchaseFlow, type ItemProjection } from '../../lib/shortage.ts'
 import { MaterialFilters, NO_MATERIAL_FILTERS, type MaterialFilterState } from './MaterialFilters.tsx'
 import { MaterialRow } from './MaterialRow.tsx'
 import { userMessage } from '../../lib/errors.ts'
 
-/** Rows rendered at first; more on demand (a big organization has thousands of materials in demand). */
+/** Rows read at first; more on demand (a big organization has thousands of materials in demand). */
 const PAGE = 100
 
-/** Material shortages (Katana's material availability): per material the first day it runs short. */
+/**
+ * Material shortages (Katana's material availability): per material the first day it runs short.
+ * The server makes the projection from the local copy; the screen reads a page of it.
+ */
 export default function Materials() {
   const { data: session } = useSession()
-  const local = useMaterialData()
-  const purchases = useOpenPurchaseLines()
   const [filters, setFilters] = useState<MaterialFilterState>(NO_MATERIAL_FILTERS)
   const f = useDeferredValue(filters)
   const [limit, setLimit] = useState(PAGE)
+  const page = useMaterialPage({ ...f, limit })
   const today = orgToday()
-
-  const all = useMemo<ItemProjection[]>(() => {
-    if (!local.data) return []
-    const data = local.data
-    const items = f.itemGroup ? new Set([...data.items.values()].filter((i) => i.itemGroup === f.itemGroup).map((i) => i.id)) : null
-    const lines = purchases.data ? [...data.lines, ...purchaseFlow(purchases.data.rows)] : data.lines
-    return projectAll(lines, { warehouse: f.warehouse, project: f.project, items })
-  }, [local.data, purchases.data, f.itemGroup, f.warehouse, f.project])
-  const liveReading = purchases.isPending
-
-  const shown = useMemo(() => {
-    const q = f.search.trim().toLowerCase()
-    return all.filter((p) => {
-      if (f.show === 'short' && p.availability !== 'short') return false
-      if (f.show === 'attention' && p.availability === 'inStock') return false
-      if (!q) return true
-      const item = local.data?.items.get(p.item)
-      return !!item && (item.code.toLowerCase().includes(q) || item.description.toLowerCase().includes(q))
-    })
-  }, [all, f.search, f.show, local.data])
-
-  const counts = useMemo(() => {
-    const c = { short: 0, expected: 0, inStock: 0 }
-    for (const p of all) c[p.availability]++
-    return c
-  }, [all])
+  const shown = page.data?.rows ?? []
+  const total = page.data?.total ?? 0
 
   if (!session) return <Loading />
   return (
@@ -69,44 +44,34 @@ export default function Materials() {
           setLimit(PAGE)
         }}
       />
-      <AsOf asOf={purchases.data?.asOf} />
-      {liveReading && (
-        <p role="status" data-testid="materials-live-reading" className="text-sm text-slate-600">
-          {t('materials.poLoading')}
-        </p>
-      )}
-      {purchases.error && (
-        <p role="alert" className="rounded bg-amber-50 p-3 text-sm text-amber-900">
-          {t('materials.poFailed', { message: userMessage(purchases.error) })}
-        </p>
-      )}
-      {local.error && (
+      {page.error && (
         <p role="alert" className="rounded bg-red-50 p-3 text-red-800">
-          {t('materials.loadFailed', { message: userMessage(local.error) })}
+          {t('materials.loadFailed', { message: userMessage(page.error) })}
         </p>
       )}
-      {local.isPending ? (
+      {page.isPending ? (
         <Loading />
       ) : (
-        local.data && (
+        page.data && (
           <>
             <p className="text-sm font-medium text-slate-700" data-testid="materials-summary">
-              {t('materials.summary', counts)}
+              {t('materials.summary', page.data.counts)}
             </p>
             {shown.length === 0 ? (
               <p className="rounded bg-slate-50 p-6 text-center text-slate-600">{t('materials.empty')}</p>
             ) : (
               <ul className="rounded border border-slate-200 bg-white" data-testid="material-list">
-                {shown.slice(0, limit).map((p) => (
-                  <MaterialRow key={p.item} projection={p} item={local.data.items.get(p.item)} division={session.division} today={today} />
+                {shown.map((r) => (
+                  <MaterialRow key={r.projection.item} projection={r.projection} item={r.item} division={session.division} today={today} />
                 ))}
               </ul>
             )}
             <div className="flex flex-wrap items-center gap-3 text-sm text-slate-600">
-              <span>{t('materials.shown', { shown: Math.min(limit, shown.length), total: shown.length })}</span>
-              {limit < shown.length && (
+              <span>{t('materials.shown', { shown: shown.length, total })}</span>
+              {shown.length < total && (
                 <button
                   type="button"
+                  disabled={page.isPlaceholderData}
                   onClick={() => setLimit(limit + PAGE)}
                   className="min-h-11 rounded border border-slate-300 px-4 py-2 font-medium hover:bg-slate-50 focus:ring-2 focus:ring-sky-600 focus:outline-none"
                 >
