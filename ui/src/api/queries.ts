@@ -95,6 +95,9 @@ export const hoursKeys = {
 export const receiptKeys = {
   all: ['receipts'] as const,
   list: (division: number) => ['receipts', 'list', division] as const,
+  /** Lines of receipts: of those on screen first, then of all (`'all'`), for the search. */
+  linesAll: (division: number) => ['receipts', 'lines', division] as const,
+  lines: (division: number, which: readonly string[] | 'all') => ['receipts', 'lines', division, which] as const,
   openLines: (division: number) => ['receipts', 'openLines', division] as const,
   needs: (itemIds: readonly string[]) => ['receipts', 'needs', itemIds] as const,
   tracking: (itemIds: readonly string[]) => ['receipts', 'tracking', itemIds] as const,

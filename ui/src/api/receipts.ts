@@ -7,7 +7,19 @@ import { oldestAsOf, type LiveRows } from './live.ts'
 import { sendWrite } from './writes.ts'
 import { dayLit, guidLit } from '../lib/odata.ts'
 import { trackingOf, type Tracking } from '../lib/tracking.ts'
-import { needsByItem, toOpenLines, toReceipts, windowStart, withUnits, type GoodsReceiptBody, type Need, type OpenLine, type Receipt } from '../lib/receipts.ts'
+import {
+  needsByItem,
+  toOpenLines,
+  toReceiptLines,
+  toReceipts,
+  windowStart,
+  withUnits,
+  type GoodsReceiptBody,
+  type Need,
+  type OpenLine,
+  type Receipt,
+  type ReceiptLine,
+} from '../lib/receipts.ts'
 
 const RECEIPT_FIELDS = 'ID,ReceiptNumber,ReceiptDate,SupplierCode,SupplierName,WarehouseCode'
 const RECEIPT_LINE_FIELDS = 'ID,GoodsReceiptID,Item,ItemCode,ItemDescription,Description,QuantityReceived,PurchaseOrderNumber,LocationCode'
@@ -15,20 +27,22 @@ const ORDER_FIELDS = 'PurchaseOrderID,OrderNumber,SupplierCode,SupplierName,Ware
 const ORDER_LINE_FIELDS =
   'ID,PurchaseOrderID,Item,ItemCode,ItemDescription,Description,ItemBarcode,SupplierItemCode,Unit,UnitDescription,Quantity,QuantityInPurchaseUnits,ReceivedQuantity,ReceiptDate'
 
-export async function fetchReceipts(now: number = Date.now()): Promise<LiveRows<Receipt>> {
+/**
+ * The goods receipts of the last 30 days, without their lines: what the list and its count need
+ * first (at scale large the lines are three calls in four of the screen's reads).
+ */
+export async function fetchReceiptHeaders(now: number = Date.now()): Promise<LiveRows<Receipt>> {
   const headers = await readDirect('purchaseorder/GoodsReceipts', {
     filter: `ReceiptDate ge ${dayLit(windowStart(now))}`,
     select: RECEIPT_FIELDS,
   })
-  const lines = await readDirectByIds(
-    'purchaseorder/GoodsReceiptLines',
-    'GoodsReceiptID',
-    headers.rows.map((h) => String(h.ID)),
-    {
-      select: RECEIPT_LINE_FIELDS,
-    },
-  )
-  return { rows: toReceipts(headers.rows, lines.rows), asOf: oldestAsOf(headers.asOf, lines.asOf) }
+  return { rows: toReceipts(headers.rows, []), asOf: headers.asOf }
+}
+
+/** The lines of these receipts (read live, 40 receipts a call). */
+export async function fetchReceiptLines(receiptIds: readonly string[]): Promise<LiveRows<ReceiptLine>> {
+  const lines = await readDirectByIds('purchaseorder/GoodsReceiptLines', 'GoodsReceiptID', receiptIds, { select: RECEIPT_LINE_FIELDS })
+  return { rows: toReceiptLines(lines.rows), asOf: lines.asOf }
 }
 
 /** Lines of purchase orders not yet fully received (ReceiptStatus 30 is complete). */

@@ -67,23 +67,38 @@ export function windowStart(now: number = Date.now()): string {
 }
 
 /** Receipts with their lines, newest first. */
-export function toReceipts(headers: readonly Row[], lines: readonly Row[]): Receipt[] {
-  const byReceipt = new Map<string, ReceiptLine[]>()
+/** A receipt's lines as the screen shows them. */
+export function toReceiptLines(lines: readonly Row[]): ReceiptLine[] {
+  return lines.map((l) => ({
+    id: text(l.ID),
+    receiptId: text(l.GoodsReceiptID),
+    item: text(l.Item),
+    itemCode: text(l.ItemCode),
+    itemDescription: text(l.ItemDescription) || text(l.Description),
+    quantity: num(l.QuantityReceived),
+    orderNumber: text(l.PurchaseOrderNumber),
+    location: text(l.LocationCode),
+  }))
+}
+
+/** The lines of each receipt, by the receipt's id as `key` writes it. */
+export function linesByReceipt(lines: readonly ReceiptLine[]): Map<string, ReceiptLine[]> {
+  const out = new Map<string, ReceiptLine[]>()
   for (const l of lines) {
-    const id = key(l.GoodsReceiptID)
-    const list = byReceipt.get(id) ?? []
-    list.push({
-      id: text(l.ID),
-      receiptId: text(l.GoodsReceiptID),
-      item: text(l.Item),
-      itemCode: text(l.ItemCode),
-      itemDescription: text(l.ItemDescription) || text(l.Description),
-      quantity: num(l.QuantityReceived),
-      orderNumber: text(l.PurchaseOrderNumber),
-      location: text(l.LocationCode),
-    })
-    byReceipt.set(id, list)
+    const id = key(l.receiptId)
+    const list = out.get(id)
+    if (list) list.push(l)
+    else out.set(id, [l])
   }
+  return out
+}
+
+/** The id a receipt's lines are found under in `linesByReceipt`. */
+export const receiptKey = (id: string) => key(id)
+
+/** Receipts, newest first, with their lines (none given: an empty list each). */
+export function toReceipts(headers: readonly Row[], lines: readonly Row[]): Receipt[] {
+  const byReceipt = linesByReceipt(toReceiptLines(lines))
   return headers
     .map((h) => ({
       id: text(h.ID),

@@ -223,3 +223,49 @@ describe('A long list of receipts', () => {
     expect(screen.getAllByTestId('receipt').map((r) => within(r).getByText(/^Receipt /).textContent)).toEqual(['Receipt 881'])
   })
 })
+
+describe('Receipts of a busy month', () => {
+  it('lists the receipts before their lines, and reads the lines of those on screen first', async () => {
+    const ids = Array.from({ length: 60 }, (_, n) => `33333333-3333-4333-8333-${String(n).padStart(12, '0')}`)
+    const lineCalls: string[][] = []
+    let answerLines: () => void = () => {}
+    const linesWait = new Promise<void>((resolve) => (answerLines = resolve))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        const direct = decodeURIComponent(url)
+        if (url === '/api/v1/auth/session') return json(session())
+        if (direct.includes('GoodsReceiptLines')) {
+          const asked = ids.filter((id) => direct.includes(id))
+          lineCalls.push(asked)
+          await linesWait
+          return json({
+            responseDirect: { results: asked.map((id) => ({ ID: `line-${id}`, GoodsReceiptID: id, ItemCode: `IT-${id.slice(-2)}`, QuantityReceived: 1 })) },
+          })
+        }
+        if (direct.includes('GoodsReceipts'))
+          return json({
+            responseDirect: { results: ids.map((ID, n) => ({ ID, ReceiptNumber: 100 + n, ReceiptDate: `/Date(${Date.UTC(2026, 10, 1 + (n % 28))})/` })) },
+          })
+        return json([])
+      }),
+    )
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <Receipts />
+      </QueryClientProvider>,
+    )
+    // the count and the first cards come with the receipts alone
+    expect((await screen.findByTestId('receipt-count')).textContent).toBe('60 of 60 receipts')
+    expect(screen.getAllByTestId('receipt')).toHaveLength(50)
+    expect(screen.getAllByTestId('receipt-lines-reading')).toHaveLength(50)
+    // the 50 on screen, 40 a call; the other 10 wait for them
+    await vi.waitFor(() => expect(lineCalls.flat()).toHaveLength(50))
+    answerLines()
+    await screen.findAllByRole('checkbox')
+    await vi.waitFor(() => expect(lineCalls.flat()).toHaveLength(110))
+    expect(new Set(lineCalls.slice(2).flat())).toEqual(new Set(ids))
+    await vi.waitFor(() => expect(screen.queryAllByTestId('receipt-lines-reading')).toHaveLength(0))
+    expect(screen.getAllByRole('checkbox')).toHaveLength(50)
+  })
+})

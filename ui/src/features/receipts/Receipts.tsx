@@ -1,7 +1,8 @@
-import { useQuery } from '@tanstack/react-query'
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useMemo, useRef, useState } from 'react'
 import { receiptKeys, useSession } from '../../api/queries.ts'
-import { fetchReceipts } from '../../api/receipts.ts'
+import { fetchReceiptHeaders, fetchReceiptLines } from '../../api/receipts.ts'
+import { oldestAsOf } from '../../api/live.ts'
 import { againWhileStored, LIVE_STALE_MS } from '../../api/exactDirect.ts'
 import { inputClass } from '../../components/ui/Field.tsx'
 import { sectionClass } from '../../components/ui/Section.tsx'
@@ -10,14 +11,14 @@ import { LoadingScreen } from '../../components/LoadingScreen.tsx'
 import { locale, t } from '../../i18n/index.ts'
 import { formatDate } from '../../lib/dateTime.ts'
 import { formatQuantity } from '../../lib/quantity.ts'
-import { matchesReceipt, RECEIPT_DAYS, type Receipt, type ReceiptLine } from '../../lib/receipts.ts'
+import { linesByReceipt, matchesReceipt, RECEIPT_DAYS, receiptKey, type Receipt, type ReceiptLine } from '../../lib/receipts.ts'
 import { PrintBar } from './PrintBar.tsx'
 import { PrintPanel } from './PrintPanel.tsx'
 import { ReceiveModal } from './ReceiveModal.tsx'
 import { userMessage } from '../../lib/errors.ts'
 import { Button } from '../../components/ui/Button.tsx'
 
-function ReceiptCard({ receipt, picked, onPick }: { receipt: Receipt; picked: Set<string>; onPick: (l: ReceiptLine) => void }) {
+function ReceiptCard({ receipt, linesRead, picked, onPick }: { receipt: Receipt; linesRead: boolean; picked: Set<string>; onPick: (l: ReceiptLine) => void }) {
   return (
     <li className="rounded-lg bg-white shadow" data-testid="receipt">
       <header className="flex flex-wrap items-baseline gap-x-4 gap-y-1 border-b border-slate-100 px-3 py-2">
@@ -51,10 +52,20 @@ function ReceiptCard({ receipt, picked, onPick }: { receipt: Receipt; picked: Se
             </label>
           </li>
         ))}
-        {receipt.lines.length === 0 && <li className="px-3 py-2 text-sm text-slate-500">{t('receipts.noLines')}</li>}
+        {receipt.lines.length === 0 && (
+          <li className="px-3 py-2 text-sm text-slate-500" data-testid={linesRead ? undefined : 'receipt-lines-reading'}>
+            {t(linesRead ? 'receipts.noLines' : 'receipts.linesReading')}
+          </li>
+        )}
       </ul>
     </li>
   )
+}
+
+/** A receipt's lines read twice (on screen first, then with all) are shown once. */
+function dedupe(lines: readonly ReceiptLine[]): ReceiptLine[] {
+  const seen = new Set<string>()
+  return lines.filter((l) => !seen.has(l.id) && !!seen.add(l.id))
 }
 
 /**
@@ -67,9 +78,11 @@ const PAGE = 50
 export default function Receipts() {
   const { data: session } = useSession()
   const division = session?.division ?? 0
-  const receipts = useQuery({
+  // the receipts first (the list and its count), then the lines of those on screen, then the
+  // lines of the rest, which the search reads: at scale large the lines are most of the calls
+  const headers = useQuery({
     queryKey: receiptKeys.list(division),
-    queryFn: () => fetchReceipts(),
+    queryFn: () => fetchReceiptHeaders(),
     retry: false,
     staleTime: LIVE_STALE_MS,
     refetchInterval: againWhileStored,
@@ -78,7 +91,35 @@ export default function Receipts() {
   const [search, setSearch] = useState('')
   const [limit, setLimit] = useState(PAGE)
   const [picked, setPicked] = useState<Map<string, ReceiptLine>>(new Map())
-  const shown = useMemo(() => (receipts.data?.rows ?? []).filter((r) => matchesReceipt(r, search)), [receipts.data, search])
+  const queryClient = useQueryClient()
+  const all = useMemo(() => headers.data?.rows ?? [], [headers.data])
+  const onScreen = useMemo(() => all.slice(0, limit).map((r) => r.id), [all, limit])
+  const linesOptions = { retry: false, staleTime: LIVE_STALE_MS, refetchInterval: againWhileStored } as const
+  const first = useQuery({
+    queryKey: receiptKeys.lines(division, onScreen),
+    queryFn: () => fetchReceiptLines(onScreen),
+    enabled: onScreen.length > 0,
+    placeholderData: keepPreviousData,
+    ...linesOptions,
+  })
+  const rest = useQuery({
+    queryKey: receiptKeys.lines(division, 'all'),
+    queryFn: () => fetchReceiptLines(all.map((r) => r.id)),
+    enabled: all.length > 0 && (first.isSuccess || first.isError),
+    ...linesOptions,
+  })
+  const read = useMemo(() => {
+    const ids = new Set<string>()
+    if (rest.isSuccess) for (const r of all) ids.add(receiptKey(r.id))
+    else if (first.isSuccess && !first.isPlaceholderData) for (const id of onScreen) ids.add(receiptKey(id))
+    return ids
+  }, [all, onScreen, first.isSuccess, first.isPlaceholderData, rest.isSuccess])
+  const receipts = useMemo<Receipt[]>(() => {
+    const lines = linesByReceipt([...(first.data?.rows ?? []), ...(rest.data?.rows ?? [])])
+    return all.map((r) => ({ ...r, lines: dedupe(lines.get(receiptKey(r.id)) ?? []) }))
+  }, [all, first.data, rest.data])
+  const shown = useMemo(() => receipts.filter((r) => matchesReceipt(r, search)), [receipts, search])
+  const linesError = rest.error ?? first.error
   const pickedIds = useMemo(() => new Set(picked.keys()), [picked])
   const printTitle = useRef<HTMLHeadingElement>(null)
   // the panel's top at the top of the screen, and the focus on its title for a keyboard or a screen reader
@@ -104,7 +145,15 @@ export default function Receipts() {
           <p className="text-sm text-slate-600">{t('receipts.window', { days: RECEIPT_DAYS })}</p>
         </div>
         <div className="flex gap-2">
-          <Button type="button" variant="secondary" onClick={() => void receipts.refetch()} disabled={receipts.isFetching}>
+          <Button
+            type="button"
+            variant="secondary"
+            onClick={() => {
+              void headers.refetch()
+              void queryClient.invalidateQueries({ queryKey: receiptKeys.linesAll(division) })
+            }}
+            disabled={headers.isFetching}
+          >
             {t('receipts.refresh')}
           </Button>
           <Button type="button" variant="primary" onClick={() => setReceiving(true)}>
@@ -118,13 +167,13 @@ export default function Receipts() {
           <h2 id="receipts-list" className="text-lg font-semibold">
             {t('receipts.listTitle')}
           </h2>
-          {receipts.isSuccess && (
+          {headers.isSuccess && (
             <span className="text-sm text-slate-600" data-testid="receipt-count">
-              {t('receipts.count', { shown: shown.length, total: receipts.data.rows.length })}
+              {t('receipts.count', { shown: shown.length, total: all.length })}
             </span>
           )}
         </div>
-        <AsOf asOf={receipts.data?.asOf} />
+        <AsOf asOf={oldestAsOf(headers.data?.asOf, first.data?.asOf, rest.data?.asOf)} />
         <input
           className={inputClass}
           type="search"
@@ -136,16 +185,21 @@ export default function Receipts() {
           placeholder={t('receipts.searchPlaceholder')}
           aria-label={t('receipts.search')}
         />
-        {receipts.isPending && <LoadingScreen />}
-        {receipts.error && (
-          <p role="alert" className="text-red-700">
-            {t('receipts.loadError', { message: userMessage(receipts.error) })}
+        {search.trim() && all.length > 0 && !rest.isSuccess && !linesError && (
+          <p role="status" className="text-sm text-slate-600">
+            {t('receipts.searchWaitsForLines')}
           </p>
         )}
-        {receipts.isSuccess && shown.length === 0 && <p className="text-slate-600">{t('receipts.none')}</p>}
+        {headers.isPending && <LoadingScreen />}
+        {(headers.error ?? linesError) && (
+          <p role="alert" className="text-red-700">
+            {t('receipts.loadError', { message: userMessage(headers.error ?? linesError) })}
+          </p>
+        )}
+        {headers.isSuccess && shown.length === 0 && <p className="text-slate-600">{t('receipts.none')}</p>}
         <ul className="flex flex-col gap-3 bg-slate-50">
           {shown.slice(0, limit).map((r) => (
-            <ReceiptCard key={r.id} receipt={r} picked={pickedIds} onPick={toggle} />
+            <ReceiptCard key={r.id} receipt={r} linesRead={read.has(receiptKey(r.id))} picked={pickedIds} onPick={toggle} />
           ))}
         </ul>
         {limit < shown.length && (
