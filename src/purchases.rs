@@ -6,8 +6,8 @@
 //! are joined to their order's supplier, warehouse and dates on the server, one answer.
 
 use crate::exact::odata::{field_day as day, field_f64 as number, field_text as text};
+use crate::kept::Kept;
 use crate::store::{OrgStore, StoreResult};
-use parking_lot::Mutex;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -108,29 +108,19 @@ pub fn open_lines(store: &OrgStore) -> StoreResult<Vec<OpenPurchaseLine>> {
     Ok(lines)
 }
 
-/// The open lines per organization, kept until its purchase orders change
-/// (`OrgStore::tables_version`).
-#[derive(Default)]
-pub struct OpenLines {
-    kept: Mutex<HashMap<i64, Kept>>,
-}
+/// The open lines per organization, kept until its purchase orders change.
+pub struct OpenLines(Kept<Vec<OpenPurchaseLine>>);
 
-/// The lines of one version of the table.
-type Kept = (u64, Arc<Vec<OpenPurchaseLine>>);
+impl Default for OpenLines {
+    fn default() -> Self {
+        OpenLines(Kept::new(&[TABLE]))
+    }
+}
 
 impl OpenLines {
     /// The open lines of the organization's local copy (blocking: run it off the async workers).
     pub fn get(&self, division: i64, store: &OrgStore) -> StoreResult<Arc<Vec<OpenPurchaseLine>>> {
-        // read before the rows: what is kept is never older than the version it is kept under
-        let version = store.tables_version(&[TABLE]);
-        if let Some((v, lines)) = self.kept.lock().get(&division)
-            && *v == version
-        {
-            return Ok(lines.clone());
-        }
-        let lines = Arc::new(open_lines(store)?);
-        self.kept.lock().insert(division, (version, lines.clone()));
-        Ok(lines)
+        self.0.get(division, store, open_lines)
     }
 }
 

@@ -163,11 +163,12 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
     let state = web::Data::new(state);
     // computed from the local copy and kept between requests; beside the state, not in it
     let shortages = web::Data::new(crate::materials::Shortages::default());
+    let needs = web::Data::new(crate::planning::Needs::default());
 
     let extra = options.extra_routes;
     let tls = config.tls.enabled;
     let factory = {
-        let (state, shortages) = (state.clone(), shortages.clone());
+        let (state, shortages, needs) = (state.clone(), shortages.clone(), needs.clone());
         move || {
             let app = App::new();
             let app = match extra {
@@ -176,6 +177,7 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
             };
             app.app_data(state.clone())
                 .app_data(shortages.clone())
+                .app_data(needs.clone())
                 .app_data(crate::api::extractors::json_config(crate::limits::JSON_BODY_MAX_FULL))
                 .app_data(crate::api::extractors::query_config())
                 .app_data(crate::api::extractors::path_config())

@@ -21,6 +21,7 @@ pub mod openapi;
 pub mod org;
 pub mod peer_gone;
 pub mod pictures;
+pub mod planning;
 pub mod printers;
 pub mod purchases;
 pub mod router;
@@ -56,6 +57,7 @@ pub fn register(r: &mut Router) {
     scanning::routes(r);
     materials::routes(r);
     purchases::routes(r);
+    planning::routes(r);
     counts::routes(r);
     tracking::routes(r);
     scan_catalogue::routes(r);

@@ -174,3 +174,54 @@ async fn shortages_are_projected_from_the_local_copy_with_what_exact_and_the_out
     }
     w.stop().await;
 }
+
+#[actix_web::test]
+async fn planning_reads_what_each_open_line_still_needs_and_the_stock_of_those_items_in_one_answer() {
+    let w = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
+    w.sync(None).await;
+    let sim = w.sim.handle();
+    let div = w.division as i32;
+    let open_orders: HashSet<String> = sim
+        .rows(div, "manufacturing/ShopOrders")
+        .unwrap()
+        .iter()
+        .filter(|o| o["Status"].as_i64().unwrap_or(0) < 30)
+        .map(|o| lower(&o["ID"]))
+        .collect();
+    // Exact's details carry what was issued; what is left is what the order still needs
+    let expected: HashMap<String, f64> = sim
+        .rows(div, "manufacturing/ShopOrderMaterialPlanDetails")
+        .unwrap()
+        .iter()
+        .filter(|p| {
+            ![21, 30, 45].contains(&p["Status"].as_i64().unwrap_or(0))
+                && p["Type"].as_i64().unwrap_or(1) == 1
+                && open_orders.contains(&lower(&p["ShopOrder"]))
+        })
+        .map(|p| (lower(&p["ID"]), round(num(&p["PlannedQuantity"]) - num(&p["IssuedQuantity"]))))
+        .filter(|(_, left)| *left > 0.0)
+        .collect();
+
+    let res = w.get("/api/v1/planning/materials").await;
+    assert_eq!(res.status(), 200);
+    let answer: Value = res.json().await.unwrap();
+    let plans: HashMap<String, f64> =
+        answer["plans"].as_array().unwrap().iter().map(|p| (lower(&p["id"]), num(&p["quantity"]))).collect();
+    assert_eq!(plans, expected);
+    let items: HashSet<String> = answer["plans"].as_array().unwrap().iter().map(|p| lower(&p["item"])).collect();
+    // the stock of those items, summed over warehouses, as the local copy has it
+    let mut free: HashMap<String, f64> = HashMap::new();
+    for item in &items {
+        let res = w.get(&format!("/api/v1/db/stockPositions?ItemId=eq.{item}&select=FreeStock")).await;
+        let positions: Vec<Value> = res.json().await.unwrap();
+        free.insert(item.clone(), positions.iter().map(|p| num(&p["FreeStock"])).sum());
+    }
+    let stock = answer["stock"].as_array().unwrap();
+    assert!(!stock.is_empty());
+    for s in stock {
+        let item = lower(&s["item"]);
+        assert!(items.contains(&item), "{s}");
+        assert_eq!(num(&s["free"]), round(free.get(&item).copied().unwrap_or(0.0)), "{item}");
+    }
+    w.stop().await;
+}

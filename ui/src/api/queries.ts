@@ -39,7 +39,7 @@ export const stockTableKeys = {
 
 export const planningKeys = {
   all: ['planning'] as const,
-  list: (name: 'orders' | 'materialLines' | 'stock' | 'projects', division: number) => ['planning', name, division] as const,
+  list: (name: 'orders' | 'materials' | 'projects', division: number) => ['planning', name, division] as const,
   itemGroup: (division: number, group: string) => ['planning', 'itemGroup', division, group] as const,
   plans: (orderId: string) => ['planning', 'plans', orderId] as const,
   steps: (orderId: string) => ['planning', 'steps', orderId] as const,

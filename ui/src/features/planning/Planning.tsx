@@ -4,15 +4,7 @@ import type { Session } from '../../api/auth.ts'
 import { liveListQuery } from '../../api/db.ts'
 import { oldestAsOf } from '../../api/live.ts'
 import { updateOrganizationPreferences } from '../../api/org.ts'
-import {
-  fetchItemIdsInGroup,
-  fetchMaterialLines,
-  fetchOpenShopOrders,
-  fetchProjects,
-  fetchStockPositions,
-  type ShopOrder,
-  type ShopOrderChange,
-} from './api.ts'
+import { fetchItemIdsInGroup, fetchOpenShopOrders, fetchProjects, fetchPlanningMaterials, type ShopOrder, type ShopOrderChange } from './api.ts'
 import { planningKeys, queryKeys, useSession } from '../../api/queries.ts'
 import { useBannerPlace } from '../../components/AppShell.tsx'
 import { AsOf } from '../../components/AsOf.tsx'
@@ -70,8 +62,7 @@ function Screen({ session }: { session: Session }) {
   const [proposal, setProposal] = useState<{ moves: ProjectMove<ShopOrder>[]; days: number } | null>(null)
 
   const orders = useQuery({ queryKey: planningKeys.list('orders', division), queryFn: fetchOpenShopOrders })
-  const lines = useQuery({ queryKey: planningKeys.list('materialLines', division), queryFn: fetchMaterialLines })
-  const stock = useQuery({ queryKey: planningKeys.list('stock', division), queryFn: fetchStockPositions })
+  const materials = useQuery({ queryKey: planningKeys.list('materials', division), queryFn: fetchPlanningMaterials })
   const warehouses = useQuery({ ...liveListQuery('warehouses', division), ...LIVE_LIST_RETRY })
   const selectionCodes = useQuery({ ...liveListQuery('selectionCodes', division), ...LIVE_LIST_RETRY })
   const itemGroups = useQuery({ ...liveListQuery('itemGroups', division), ...LIVE_LIST_RETRY })
@@ -104,12 +95,13 @@ function Screen({ session }: { session: Session }) {
   )
   const avail = useMemo(
     () =>
+      // the server writes ids in lower case
       availability(
-        dated.map((d) => ({ ID: d.order.ID, startDay: d.startDay })),
-        lines.data ?? [],
-        (stock.data ?? []).map((s) => ({ Item: s.ItemId, FreeStock: s.FreeStock, PlanningIn: s.PlanningIn })),
+        dated.map((d) => ({ ID: d.order.ID.toLowerCase(), startDay: d.startDay })),
+        materials.data?.plans ?? [],
+        materials.data?.stock ?? [],
       ),
-    [dated, lines.data, stock.data],
+    [dated, materials.data],
   )
   const now = todayOf()
   const pendingIds = useMemo(() => new Set(writes.filter((w) => w.status === 'sending' || w.status === 'pending').map((w) => w.orderId)), [writes])
@@ -132,7 +124,7 @@ function Screen({ session }: { session: Session }) {
         status: Number(d.order.Status),
         onHold: !!d.order.IsOnHold,
         late: isLate(d.endDay, Number(d.order.Status), now),
-        availability: avail.orders.get(d.order.ID) ?? 'none',
+        availability: avail.orders.get(d.order.ID.toLowerCase()) ?? 'none',
         pending: pendingIds.has(d.order.ID),
       }))
   }, [dated, deferred, inGroup.data, avail, pendingIds, now])
@@ -181,11 +173,11 @@ function Screen({ session }: { session: Session }) {
     if (Object.keys(change).length > 0) move(d.order, change)
   }
 
-  // the chart shows as soon as the orders are in; the material dots follow once the material lines
-  // and the stock are read (at scale large that is hundreds of pages more)
+  // the chart shows as soon as the orders are in; the material dots follow with the server's answer
+  // of the needs and the stock
   if (orders.isPending) return <LoadingScreen />
-  const checkingMaterials = lines.isPending || stock.isPending
-  const loadError = orders.error ?? lines.error ?? stock.error
+  const checkingMaterials = materials.isPending
+  const loadError = orders.error ?? materials.error
   const lists: FilterLists = {
     warehouses: warehouses.data?.rows,
     selectionCodes: selectionCodes.data?.rows,
@@ -296,7 +288,7 @@ function Screen({ session }: { session: Session }) {
           key={open.ID}
           order={open}
           division={division}
-          availability={avail.orders.get(open.ID) ?? 'none'}
+          availability={avail.orders.get(open.ID.toLowerCase()) ?? 'none'}
           lineAvailability={avail.lines}
           selectionCodes={selectionCodes.data?.rows as SelectionCodeOption[] | undefined}
           writes={writes}

@@ -311,7 +311,7 @@ export function ShopOrderModal({
           ) : (
             <ul className="divide-y divide-slate-100 text-sm" data-testid="modal-plans">
               {plans.data.map((p) => {
-                const a = lineAvailability.get(p.ID)
+                const a = lineAvailability.get(p.ID.toLowerCase())
                 return (
                   <li key={p.ID} className="flex flex-wrap items-center gap-x-3 py-1.5">
                     <span className="font-mono">{p.ItemCode}</span>

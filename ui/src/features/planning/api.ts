@@ -2,6 +2,7 @@
 import { call, type BodyOf } from '../../api/contract.ts'
 import { dbGet, dbGetAll, type Row } from '../../api/db.ts'
 import { keyedWrite } from '../../api/writes.ts'
+import type { PlanLine, StockLine } from './logic/availability.ts'
 
 export interface ShopOrder {
   ID: string
@@ -58,21 +59,18 @@ export interface MaterialPlan {
   LineNumber: number
 }
 
-/** Material lines (type 1) still to be issued, for availability: not complete, finished or cancelled. */
-export const fetchMaterialLines = () =>
-  dbGetAll<MaterialPlan>('shopOrderMaterialPlans', [
-    ['Type', 'eq.1'],
-    ['Status', 'not.in.(21,30,45)'],
-    ['select', 'ID,ShopOrder,Item,PlannedQuantity,Type,Status'],
-  ])
-
-export interface StockPosition {
-  ItemId: string
-  FreeStock: number
-  PlanningIn: number
+/**
+ * What the material dots are worked out from, in one answer of the server: the open orders'
+ * material lines with what each still needs (planned less issued, less what the outbox still
+ * issues), and the free stock and planned receipts of those items.
+ */
+export async function fetchPlanningMaterials(): Promise<{ plans: (PlanLine & { ID: string })[]; stock: StockLine[] }> {
+  const answer = await call('get', '/planning/materials')
+  return {
+    plans: answer.plans.map((p) => ({ ID: p.id, ShopOrder: p.shopOrder, Item: p.item, PlannedQuantity: p.quantity, Type: 1, Status: 10 })),
+    stock: answer.stock.map((s) => ({ Item: s.item, FreeStock: s.free, PlanningIn: s.incoming })),
+  }
 }
-
-export const fetchStockPositions = () => dbGetAll<StockPosition>('stockPositions', [['select', 'ItemId,FreeStock,PlanningIn']])
 
 /** Ids of the items in an item group (lower case, as the filter compares them). */
 export async function fetchItemIdsInGroup(group: string): Promise<Set<string>> {
