@@ -1,6 +1,7 @@
 // Open purchase order lines (joined to their order's supplier and warehouse by the server,
 // `src/purchases.rs`): filtered, grouped, sorted and marked late. Pure.
 import { daysBetween } from './dateTime.ts'
+import { naturalCompare, textCompare } from './order.ts'
 
 export interface PurchaseLine {
   id: string
@@ -67,9 +68,7 @@ export function filterLines(lines: readonly PurchaseLine[], f: PurchaseFilters, 
 }
 
 function byDay(a: PurchaseLine, b: PurchaseLine): number {
-  return (
-    (a.day ?? '9999').localeCompare(b.day ?? '9999') || a.orderNumber.localeCompare(b.orderNumber, undefined, { numeric: true }) || a.lineNumber - b.lineNumber
-  )
+  return textCompare(a.day ?? '9999', b.day ?? '9999') || naturalCompare(a.orderNumber, b.orderNumber) || a.lineNumber - b.lineNumber
 }
 
 /** Groups by supplier, item or expected day; within a group the earliest expected first. */
@@ -89,13 +88,13 @@ export function groupLines(lines: readonly PurchaseLine[], by: GroupBy, today: s
   }
   const out = [...groups.values()]
   for (const g of out) g.lines.sort(byDay)
-  if (by === 'date') return out.sort((a, b) => (a.key || '9999').localeCompare(b.key || '9999'))
-  return out.sort((a, b) => (a.name || a.code).localeCompare(b.name || b.code, undefined, { numeric: true }) || a.code.localeCompare(b.code))
+  if (by === 'date') return out.sort((a, b) => textCompare(a.key || '9999', b.key || '9999'))
+  return out.sort((a, b) => naturalCompare(a.name || a.code, b.name || b.code) || textCompare(a.code, b.code))
 }
 
 /** Suppliers of the lines, by name, for the filter. */
 export function suppliersOf(lines: readonly PurchaseLine[]): { id: string; code: string; name: string }[] {
   const map = new Map<string, { id: string; code: string; name: string }>()
   for (const l of lines) if (!map.has(l.supplierId)) map.set(l.supplierId, { id: l.supplierId, code: l.supplierCode, name: l.supplierName })
-  return [...map.values()].sort((a, b) => a.name.localeCompare(b.name) || a.code.localeCompare(b.code))
+  return [...map.values()].sort((a, b) => textCompare(a.name, b.name) || textCompare(a.code, b.code))
 }

@@ -10,6 +10,7 @@
 //   MS  shop order material still to be issued                 demand on its planned date
 //   SO  sales order line still to be delivered                 demand on its delivery date
 import { providerDay } from './dateTime.ts'
+import { naturalCompare } from './order.ts'
 
 export type LineKind = 'FI' | 'PO' | 'MA' | 'MS' | 'SO'
 
@@ -67,7 +68,7 @@ export function compareLines(a: FlowLine, b: FlowLine): number {
     if (b.day === null) return 1
     return a.day < b.day ? -1 : 1
   }
-  return RANK[a.kind] - RANK[b.kind] || a.refNumber.localeCompare(b.refNumber, undefined, { numeric: true })
+  return RANK[a.kind] - RANK[b.kind] || naturalCompare(a.refNumber, b.refNumber)
 }
 
 /** Quantities summed in floating point drift (0.1 + 0.2); keep six decimals. */
