@@ -37,12 +37,15 @@ const ORDER_FIELDS =
   'Status,IsReleased,IsOnHold,IsInPlanning,Warehouse,SelectionCode,SelectionCodeCode,Project,ProjectDescription,YourRef,Notes,Unit,' +
   'ProductionLeadDays,ItemVersion,ItemVersionDescription'
 
-/** Shop orders still to be made: open (10) and in process (20). */
+/**
+ * Shop orders still to be made: open (10) and in process (20). In the store's order: the chart
+ * sorts them by start itself, and an `order` would make the server sort every open order again
+ * for each of the pages (21 at scale large).
+ */
 export const fetchOpenShopOrders = () =>
   dbGetAll<ShopOrder>('shopOrders', [
     ['Status', 'lt.30'],
     ['select', ORDER_FIELDS],
-    ['order', 'ShopOrderNumber'],
   ])
 
 export interface MaterialPlan {
