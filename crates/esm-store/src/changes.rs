@@ -11,12 +11,28 @@
 
 use parking_lot::Mutex;
 use std::collections::{BTreeSet, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
 
-#[derive(Debug, Default)]
+/// Each store opened in this process counts from a base of its own, so a store opened again
+/// (deleted and made anew) never repeats a version a copy was kept under.
+static NEXT_BASE: AtomicU64 = AtomicU64::new(1);
+
+#[derive(Debug)]
 pub(crate) struct TableChanges {
+    base: u64,
     /// Tables the open write transaction wrote to (there is one writer at a time).
     pending: Mutex<BTreeSet<String>>,
     counts: Mutex<HashMap<String, u64>>,
+}
+
+impl Default for TableChanges {
+    fn default() -> Self {
+        TableChanges {
+            base: NEXT_BASE.fetch_add(1, Ordering::Relaxed) << 32,
+            pending: Mutex::default(),
+            counts: Mutex::default(),
+        }
+    }
 }
 
 impl TableChanges {
@@ -44,6 +60,6 @@ impl TableChanges {
     /// The sum of the tables' counts: it changes when any of them changes.
     pub(crate) fn version(&self, tables: &[&str]) -> u64 {
         let counts = self.counts.lock();
-        tables.iter().map(|t| counts.get(*t).copied().unwrap_or(0)).sum()
+        self.base + tables.iter().map(|t| counts.get(*t).copied().unwrap_or(0)).sum::<u64>()
     }
 }
