@@ -26,5 +26,5 @@ async fn materials(state: web::Data<AppState>, needs: web::Data<Needs>, org: Org
     let open = state.outbox.open_entries(org.division).map_err(|e| AppError::new(Code::TableInfo).caused_by(e))?;
     let queued = crate::issued::queued(&open);
     let body = blocking(move || Ok(needs.get(org.division, &store, &queued)?)).await?;
-    Ok(HttpResponse::Ok().json(body))
+    Ok(HttpResponse::Ok().json(&*body))
 }

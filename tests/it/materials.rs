@@ -205,10 +205,19 @@ async fn planning_reads_what_each_open_line_still_needs_and_the_stock_of_those_i
     let res = w.get("/api/v1/planning/materials").await;
     assert_eq!(res.status(), 200);
     let answer: Value = res.json().await.unwrap();
-    let plans: HashMap<String, f64> =
-        answer["plans"].as_array().unwrap().iter().map(|p| (lower(&p["id"]), num(&p["quantity"]))).collect();
+    let item_ids: Vec<String> = answer["items"].as_array().unwrap().iter().map(|i| lower(&i["item"])).collect();
+    let mut plans: HashMap<String, f64> = HashMap::new();
+    let mut items: HashSet<String> = HashSet::new();
+    for order in answer["orders"].as_array().unwrap() {
+        assert!(open_orders.contains(&lower(&order["shopOrder"])), "{order}");
+        for l in order["lines"].as_array().unwrap() {
+            plans.insert(lower(&l["id"]), num(&l["quantity"]));
+            items.insert(item_ids[l["item"].as_u64().unwrap() as usize].clone());
+        }
+    }
     assert_eq!(plans, expected);
-    let items: HashSet<String> = answer["plans"].as_array().unwrap().iter().map(|p| lower(&p["item"])).collect();
+    assert_eq!(items, item_ids.iter().cloned().collect::<HashSet<_>>(), "every item once, each needed");
+    assert_eq!(item_ids.len(), items.len());
     // the stock of those items, summed over warehouses, as the local copy has it
     let mut free: HashMap<String, f64> = HashMap::new();
     for item in &items {
@@ -216,7 +225,7 @@ async fn planning_reads_what_each_open_line_still_needs_and_the_stock_of_those_i
         let positions: Vec<Value> = res.json().await.unwrap();
         free.insert(item.clone(), positions.iter().map(|p| num(&p["FreeStock"])).sum());
     }
-    let stock = answer["stock"].as_array().unwrap();
+    let stock = answer["items"].as_array().unwrap();
     assert!(!stock.is_empty());
     for s in stock {
         let item = lower(&s["item"]);

@@ -40,7 +40,9 @@ const ORDER_FIELDS =
 /**
  * Shop orders still to be made: open (10) and in process (20). In the store's order: the chart
  * sorts them by start itself, and an `order` would make the server sort every open order again
- * for each of the pages (21 at scale large).
+ * for each of the pages (21 at scale large). Pages, not one answer of them all: at scale large
+ * one answer of 21,000 orders made the first view slower (1.28 s against 1.04 s), since the
+ * pages come in while the browser reads the ones before.
  */
 export const fetchOpenShopOrders = () =>
   dbGetAll<ShopOrder>('shopOrders', [
@@ -69,10 +71,12 @@ export interface MaterialPlan {
  */
 export async function fetchPlanningMaterials(): Promise<{ plans: (PlanLine & { ID: string })[]; stock: StockLine[] }> {
   const answer = await call('get', '/planning/materials')
-  return {
-    plans: answer.plans.map((p) => ({ ID: p.id, ShopOrder: p.shopOrder, Item: p.item, PlannedQuantity: p.quantity, Type: 1, Status: 10 })),
-    stock: answer.stock.map((s) => ({ Item: s.item, FreeStock: s.free, PlanningIn: s.incoming })),
+  const items = answer.items
+  const plans: (PlanLine & { ID: string })[] = []
+  for (const o of answer.orders) {
+    for (const l of o.lines) plans.push({ ID: l.id, ShopOrder: o.shopOrder, Item: items[l.item]?.item ?? '', PlannedQuantity: l.quantity, Type: 1, Status: 10 })
   }
+  return { plans, stock: items.map((s) => ({ Item: s.item, FreeStock: s.free, PlanningIn: s.incoming })) }
 }
 
 /** Ids of the items in an item group (lower case, as the filter compares them). */
