@@ -7,8 +7,9 @@
 //! rows a page (at scale large over two hundred pages, twelve seconds before the dots showed).
 //! It still allocates the stock to the orders itself, by their start dates, which a planner moves.
 
-use crate::exact::odata::{field_f64, field_text};
+use crate::exact::odata::{field_f64, field_id as lower};
 use crate::kept::Kept;
+use crate::materials::flow::tidy;
 use crate::store::{OrgStore, StoreResult};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -63,10 +64,6 @@ pub struct MaterialNeeds {
     pub orders: Vec<OrderNeeds>,
 }
 
-fn lower(row: &serde_json::Value, key: &str) -> String {
-    field_text(row, key).to_ascii_lowercase()
-}
-
 /// The needs as the local copy has them (before what the outbox still issues).
 fn make(store: &OrgStore) -> StoreResult<MaterialNeeds> {
     let orders: HashSet<String> = store
@@ -109,11 +106,6 @@ fn make(store: &OrgStore) -> StoreResult<MaterialNeeds> {
     }
     let orders = orders.into_iter().map(|(shop_order, lines)| OrderNeeds { shop_order, lines }).collect();
     Ok(MaterialNeeds { items, orders })
-}
-
-/// Quantities summed in floating point drift; six decimals are kept.
-fn tidy(n: f64) -> f64 {
-    (n * 1e6).round() / 1e6
 }
 
 /// The needs per organization, kept until their tables change.

@@ -5,7 +5,7 @@
 //! 81 pages) and join them in the browser; here the lines of open orders that still expect goods
 //! are joined to their order's supplier, warehouse and dates on the server, one answer.
 
-use crate::exact::odata::{field_day as day, field_f64 as number, field_text as text};
+use crate::exact::odata::{field_day as day, field_f64 as number, field_id as id, field_text as text};
 use crate::kept::Kept;
 use crate::store::{OrgStore, StoreResult};
 use serde::Serialize;
@@ -49,11 +49,6 @@ pub struct OpenPurchaseLine {
     pub quantity: f64,
     pub received: f64,
     pub unit: String,
-}
-
-/// An id field, lower case (Exact writes some in capitals).
-fn id(row: &Value, key: &str) -> String {
-    text(row, key).to_ascii_lowercase()
 }
 
 /// Joins lines to their open orders; lines with nothing left to receive are left out.

@@ -13,7 +13,7 @@
 //! shared (`Arc<str>`) rather than copied into every line.
 
 use super::rows::MaterialRows;
-use crate::exact::odata::{field_f64 as number, field_text as text};
+use crate::exact::odata::{field_f64 as number, field_id, field_text as text};
 use crate::purchases::OpenPurchaseLine;
 use serde::Serialize;
 use serde_json::Value;
@@ -115,7 +115,7 @@ struct Builder {
 
 impl Builder {
     fn id(&mut self, row: &Value, key: &str) -> Arc<str> {
-        self.ids.get(&text(row, key).to_ascii_lowercase())
+        self.ids.get(&field_id(row, key))
     }
 
     fn day(&mut self, row: &Value, key: &str) -> Option<Arc<str>> {
@@ -136,7 +136,7 @@ pub fn lines_of(rows: &MaterialRows, purchases: &[OpenPurchaseLine]) -> (Vec<Flo
         if left <= 0.0 {
             continue;
         }
-        let order = text(r, "OrderID").to_ascii_lowercase();
+        let order = field_id(r, "OrderID");
         let warehouse = rows.sales_warehouses.get(&order).map(String::as_str).unwrap_or_default();
         let line = FlowLine {
             kind: Kind::SO,
@@ -194,9 +194,9 @@ pub fn lines_of(rows: &MaterialRows, purchases: &[OpenPurchaseLine]) -> (Vec<Flo
             continue;
         }
         // a line of a finished or unknown shop order needs nothing any more
-        let Some(order) = orders.get(text(r, "ShopOrder").to_ascii_lowercase().as_str()) else { continue };
+        let Some(order) = orders.get(field_id(r, "ShopOrder").as_str()) else { continue };
         let (number_, warehouse, project) = (order.number.clone(), order.warehouse.clone(), order.project.clone());
-        let left = tidy(number(r, "PlannedQuantity") - number(r, super::rows::ISSUED_FIELD));
+        let left = tidy(number(r, "PlannedQuantity") - number(r, crate::issued::FIELD));
         if left <= 0.0 {
             continue;
         }
@@ -264,7 +264,7 @@ pub fn lines_of(rows: &MaterialRows, purchases: &[OpenPurchaseLine]) -> (Vec<Flo
         let info = ItemInfo {
             code: text(r, "Code"),
             description: text(r, "Description"),
-            item_group: text(r, "ItemGroup").to_ascii_lowercase(),
+            item_group: field_id(r, "ItemGroup"),
             unit,
         };
         items.insert(b.id(r, "ID"), info);

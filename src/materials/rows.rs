@@ -25,9 +25,6 @@ const SALES_LINE_FIELDS: &str = "ID,OrderID,OrderNumber,Item,Quantity,QuantityDe
 const ITEM_FIELDS: &str = "ID,Code,Description,ItemGroup,Unit,UnitDescription";
 const POSITION_FIELDS: &str = "ItemId,Warehouse,WarehouseCode,FreeStock,CurrentStock";
 
-/// The field each plan row carries what Exact has issued to it in (`crate::issued`).
-pub const ISSUED_FIELD: &str = crate::issued::FIELD;
-
 /// The rows of the local copy behind the Materials screen, each with the columns it uses.
 #[derive(Debug)]
 pub struct MaterialRows {

@@ -81,6 +81,11 @@ pub fn field_text(row: &Value, key: &str) -> String {
     }
 }
 
+/// A row's id field, lower case (Exact writes some GUIDs in capitals).
+pub fn field_id(row: &Value, key: &str) -> String {
+    field_text(row, key).to_ascii_lowercase()
+}
+
 /// A row's field as a finite number: a number, or a numeric string (OData v2 writes decimals and
 /// Int64 values as strings); 0 when absent or unreadable.
 pub fn field_f64(row: &Value, key: &str) -> f64 {
