@@ -267,5 +267,9 @@ describe('Receipts of a busy month', () => {
     expect(new Set(lineCalls.slice(2).flat())).toEqual(new Set(ids))
     await vi.waitFor(() => expect(screen.queryAllByTestId('receipt-lines-reading')).toHaveLength(0))
     expect(screen.getAllByRole('checkbox')).toHaveLength(50)
+    // every line is read: the next ten show theirs with no read of their own
+    fireEvent.click(screen.getByRole('button', { name: /Show 10 more/ }))
+    await vi.waitFor(() => expect(screen.getAllByRole('checkbox')).toHaveLength(60))
+    expect(lineCalls.flat()).toHaveLength(110)
   })
 })

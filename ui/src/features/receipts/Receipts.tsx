@@ -62,12 +62,6 @@ function ReceiptCard({ receipt, linesRead, picked, onPick }: { receipt: Receipt;
   )
 }
 
-/** A receipt's lines read twice (on screen first, then with all) are shown once. */
-function dedupe(lines: readonly ReceiptLine[]): ReceiptLine[] {
-  const seen = new Set<string>()
-  return lines.filter((l) => !seen.has(l.id) && !!seen.add(l.id))
-}
-
 /**
  * Receipts rendered at first, more on demand: a busy month has hundreds of receipts, and
  * rendering all of them (27,000 elements at scale medium) kept the screen from showing for seconds.
@@ -95,10 +89,13 @@ export default function Receipts() {
   const all = useMemo(() => headers.data?.rows ?? [], [headers.data])
   const onScreen = useMemo(() => all.slice(0, limit).map((r) => r.id), [all, limit])
   const linesOptions = { retry: false, staleTime: LIVE_STALE_MS, refetchInterval: againWhileStored } as const
+  // once every receipt's lines are read, "Show more" needs no read of its own (the read of all,
+  // below, renders this again when it ends)
+  const allRead = queryClient.getQueryData(receiptKeys.lines(division, 'all')) !== undefined
   const first = useQuery({
     queryKey: receiptKeys.lines(division, onScreen),
     queryFn: () => fetchReceiptLines(onScreen),
-    enabled: onScreen.length > 0,
+    enabled: onScreen.length > 0 && !allRead,
     placeholderData: keepPreviousData,
     ...linesOptions,
   })
@@ -115,8 +112,9 @@ export default function Receipts() {
     return ids
   }, [all, onScreen, first.isSuccess, first.isPlaceholderData, rest.isSuccess])
   const receipts = useMemo<Receipt[]>(() => {
-    const lines = linesByReceipt([...(first.data?.rows ?? []), ...(rest.data?.rows ?? [])])
-    return all.map((r) => ({ ...r, lines: dedupe(lines.get(receiptKey(r.id)) ?? []) }))
+    // the read of all holds the on-screen receipts' lines too
+    const lines = linesByReceipt(rest.data?.rows ?? first.data?.rows ?? [])
+    return all.map((r) => ({ ...r, lines: lines.get(receiptKey(r.id)) ?? [] }))
   }, [all, first.data, rest.data])
   const shown = useMemo(() => receipts.filter((r) => matchesReceipt(r, search)), [receipts, search])
   const linesError = rest.error ?? first.error
