@@ -268,6 +268,8 @@ test('Receive goods: the first tap after a scan and Enter ticks the line and mov
   assert.ok(receipt, 'Exact has the receipt')
   const card = page.getByTestId('receipt').filter({ hasText: `Receipt ${receipt.ReceiptNumber}` })
   await card.waitFor({ timeout: 120_000 })
+  // the receipts come first, their lines after them
+  await card.getByText(`PO ${order.OrderNumber}`).first().waitFor({ timeout: 120_000 })
   const text = await card.innerText()
   assert.ok(text.includes(order.SupplierName), `the supplier ${order.SupplierName} in ${text}`)
   assert.ok(text.includes(`Warehouse ${order.WarehouseCode}`), `the warehouse ${order.WarehouseCode} in ${text}`)

@@ -39,10 +39,10 @@ export async function fetchReceiptHeaders(now: number = Date.now()): Promise<Liv
   return { rows: toReceipts(headers.rows, []), asOf: headers.asOf }
 }
 
-/** The lines of these receipts (read live, 40 receipts a call). */
-export async function fetchReceiptLines(receiptIds: readonly string[]): Promise<LiveRows<ReceiptLine>> {
+/** The lines of these receipts (read live, 40 receipts a call), with the receipts they are of. */
+export async function fetchReceiptLines(receiptIds: readonly string[]): Promise<LiveRows<ReceiptLine> & { receipts: readonly string[] }> {
   const lines = await readDirectByIds('purchaseorder/GoodsReceiptLines', 'GoodsReceiptID', receiptIds, { select: RECEIPT_LINE_FIELDS })
-  return { rows: toReceiptLines(lines.rows), asOf: lines.asOf }
+  return { rows: toReceiptLines(lines.rows), asOf: lines.asOf, receipts: receiptIds }
 }
 
 /** Lines of purchase orders not yet fully received (ReceiptStatus 30 is complete). */

@@ -89,9 +89,11 @@ export default function Receipts() {
   const all = useMemo(() => headers.data?.rows ?? [], [headers.data])
   const onScreen = useMemo(() => all.slice(0, limit).map((r) => r.id), [all, limit])
   const linesOptions = { retry: false, staleTime: LIVE_STALE_MS, refetchInterval: againWhileStored } as const
-  // once every receipt's lines are read, "Show more" needs no read of its own (the read of all,
-  // below, renders this again when it ends)
-  const allRead = queryClient.getQueryData(receiptKeys.lines(division, 'all')) !== undefined
+  const allIds = useMemo(() => all.map((r) => r.id), [all])
+  // once every receipt's lines are read, "Show more" needs no read of its own; a new receipt (one
+  // just made) has its lines read with those on screen again (the read of all, below, renders
+  // this again when it ends)
+  const allRead = queryClient.getQueryState(receiptKeys.lines(division, allIds))?.status === 'success'
   const first = useQuery({
     queryKey: receiptKeys.lines(division, onScreen),
     queryFn: () => fetchReceiptLines(onScreen),
@@ -99,23 +101,25 @@ export default function Receipts() {
     placeholderData: keepPreviousData,
     ...linesOptions,
   })
+  const firstDone = first.isFetched && !first.isPlaceholderData
   const rest = useQuery({
-    queryKey: receiptKeys.lines(division, 'all'),
-    queryFn: () => fetchReceiptLines(all.map((r) => r.id)),
-    enabled: all.length > 0 && (first.isSuccess || first.isError),
+    queryKey: receiptKeys.lines(division, allIds),
+    queryFn: () => fetchReceiptLines(allIds),
+    enabled: all.length > 0 && (firstDone || allRead),
+    placeholderData: keepPreviousData,
     ...linesOptions,
   })
-  const read = useMemo(() => {
-    const ids = new Set<string>()
-    if (rest.isSuccess) for (const r of all) ids.add(receiptKey(r.id))
-    else if (first.isSuccess && !first.isPlaceholderData) for (const id of onScreen) ids.add(receiptKey(id))
-    return ids
-  }, [all, onScreen, first.isSuccess, first.isPlaceholderData, rest.isSuccess])
-  const receipts = useMemo<Receipt[]>(() => {
-    // the read of all holds the on-screen receipts' lines too
-    const lines = linesByReceipt(rest.data?.rows ?? first.data?.rows ?? [])
-    return all.map((r) => ({ ...r, lines: lines.get(receiptKey(r.id)) ?? [] }))
-  }, [all, first.data, rest.data])
+  // each read sets the lines of the receipts it asked for: a receipt is read when one holds it
+  const lines = useMemo(() => {
+    const out = new Map<string, ReceiptLine[]>()
+    for (const part of [rest.data, first.data]) {
+      if (!part) continue
+      const by = linesByReceipt(part.rows)
+      for (const id of part.receipts) out.set(receiptKey(id), by.get(receiptKey(id)) ?? [])
+    }
+    return out
+  }, [rest.data, first.data])
+  const receipts = useMemo<Receipt[]>(() => all.map((r) => ({ ...r, lines: lines.get(receiptKey(r.id)) ?? [] })), [all, lines])
   const shown = useMemo(() => receipts.filter((r) => matchesReceipt(r, search)), [receipts, search])
   const linesError = rest.error ?? first.error
   const pickedIds = useMemo(() => new Set(picked.keys()), [picked])
@@ -183,7 +187,7 @@ export default function Receipts() {
           placeholder={t('receipts.searchPlaceholder')}
           aria-label={t('receipts.search')}
         />
-        {search.trim() && all.length > 0 && !rest.isSuccess && !linesError && (
+        {search.trim() && all.length > 0 && !allRead && !linesError && (
           <p role="status" className="text-sm text-slate-600">
             {t('receipts.searchWaitsForLines')}
           </p>
@@ -197,7 +201,7 @@ export default function Receipts() {
         {headers.isSuccess && shown.length === 0 && <p className="text-slate-600">{t('receipts.none')}</p>}
         <ul className="flex flex-col gap-3 bg-slate-50">
           {shown.slice(0, limit).map((r) => (
-            <ReceiptCard key={r.id} receipt={r} linesRead={read.has(receiptKey(r.id))} picked={pickedIds} onPick={toggle} />
+            <ReceiptCard key={r.id} receipt={r} linesRead={lines.has(receiptKey(r.id))} picked={pickedIds} onPick={toggle} />
           ))}
         </ul>
         {limit < shown.length && (
