@@ -114,7 +114,7 @@ pub(crate) mod tests {
                 json!({"ID": done, "ShopOrderNumber": 3, "Status": 40, "Item": frame, "PlannedQuantity": 1, "Timestamp": "1"}),
             ],
         );
-        let plan = |id: u16, order: &str, item: &str, status: i64| json!({"ID": guid(id), "ShopOrder": order, "Item": item, "Type": 1, "PlannedQuantity": 4, "Status": status, "Timestamp": "1"});
+        let plan = |id: u16, order: &str, item: &str, status: i64| json!({"ID": guid(id), "ShopOrder": order, "Item": item, "Type": 1, "PlannedQuantity": 4, "Status": status, "LineNumber": id - 29, "Timestamp": "1"});
         put(
             "shopOrderMaterialPlans",
             vec![

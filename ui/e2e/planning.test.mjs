@@ -263,6 +263,25 @@ test('the shop order window puts an order on hold in Exact Online', async () => 
   await modal.waitFor({ state: 'detached' })
 })
 
+test('the shop order window shows the availability of each material line still needed', async () => {
+  // the server's answer names a line by its order and line number; the window finds it by those
+  const needs = await api(page, '/planning/materials')
+  const open = await openOrders()
+  const withLines = needs.orders
+    .map((o) => ({ order: open.find((x) => x.ID.toLowerCase() === o.shopOrder), lines: o.lines.length }))
+    .filter((o) => o.order && o.lines > 1)
+  assert.ok(withLines.length > 0, 'an open order with material lines still needed')
+  const { order, lines } = withLines[0]
+  await search(String(order.ShopOrderNumber))
+  await page.getByTestId('planning-checking-materials').waitFor({ state: 'detached' })
+  await page.getByTestId(`bar-${order.ShopOrderNumber}`).click()
+  const modal = page.getByTestId('shop-order-modal')
+  await modal.getByTestId('modal-plans').waitFor()
+  await waitFor(async () => (await modal.getByTestId('line-availability').count()) === lines, `${lines} lines with their availability`)
+  await modal.getByRole('button', { name: 'Close' }).click()
+  await modal.waitFor({ state: 'detached' })
+})
+
 test('hiding weekends is kept for the organization and drags count workdays', async () => {
   await page.getByRole('button', { name: 'Planning settings' }).click()
   const box = page.getByLabel('Show weekends')

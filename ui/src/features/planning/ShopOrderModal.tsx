@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { planningKeys } from '../../api/queries.ts'
 import { useId, useState, type FormEvent, type ReactNode } from 'react'
-import { fetchOrderPlans, fetchOrderSteps, type ShopOrder, type ShopOrderChange, type ShownChange } from './api.ts'
+import { fetchOrderPlans, fetchOrderSteps, lineKey, type ShopOrder, type ShopOrderChange, type ShownChange } from './api.ts'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { InfoTip } from '../../components/Tooltip.tsx'
@@ -311,7 +311,7 @@ export function ShopOrderModal({
           ) : (
             <ul className="divide-y divide-slate-100 text-sm" data-testid="modal-plans">
               {plans.data.map((p) => {
-                const a = lineAvailability.get(p.ID.toLowerCase())
+                const a = lineAvailability.get(lineKey(order.ID, p.LineNumber))
                 return (
                   <li key={p.ID} className="flex flex-wrap items-center gap-x-3 py-1.5">
                     <span className="font-mono">{p.ItemCode}</span>
@@ -323,7 +323,7 @@ export function ShopOrderModal({
                       {Number(p.Type) === 2 ? t('planning.modal.byProduct') : p.StatusDescription || materialPlanStatusName(p.Status)}
                     </span>
                     {a && (
-                      <span className="inline-flex items-center gap-1 text-xs">
+                      <span data-testid="line-availability" className="inline-flex items-center gap-1 text-xs">
                         <span aria-hidden="true" className={`h-2 w-2 rounded-full ${AVAILABILITY_DOT[a]}`} />
                         {t(AVAILABILITY_LABEL[a])}
                       </span>

@@ -65,16 +65,31 @@ export interface MaterialPlan {
 }
 
 /**
+ * How a material line is found in the dots' answer: its shop order and line number (the answer
+ * leaves the lines' own ids out, most of its size at scale large).
+ */
+export const lineKey = (shopOrder: string, lineNumber: number) => `${shopOrder.toLowerCase()}|${lineNumber}`
+
+/**
  * What the material dots are worked out from, in one answer of the server: the open orders'
  * material lines with what each still needs (planned less issued, less what the outbox still
- * issues), and the free stock and planned receipts of those items.
+ * issues), and the free stock and planned receipts of those items. Each line's `ID` is its
+ * `lineKey`.
  */
 export async function fetchPlanningMaterials(): Promise<{ plans: (PlanLine & { ID: string })[]; stock: StockLine[] }> {
   const answer = await call('get', '/planning/materials')
   const items = answer.items
   const plans: (PlanLine & { ID: string })[] = []
   for (const o of answer.orders) {
-    for (const l of o.lines) plans.push({ ID: l.id, ShopOrder: o.shopOrder, Item: items[l.item]?.item ?? '', PlannedQuantity: l.quantity, Type: 1, Status: 10 })
+    for (const l of o.lines)
+      plans.push({
+        ID: lineKey(o.shopOrder, l.line),
+        ShopOrder: o.shopOrder,
+        Item: items[l.item]?.item ?? '',
+        PlannedQuantity: l.quantity,
+        Type: 1,
+        Status: 10,
+      })
   }
   return { plans, stock: items.map((s) => ({ Item: s.item, FreeStock: s.free, PlanningIn: s.incoming })) }
 }

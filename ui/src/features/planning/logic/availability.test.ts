@@ -29,6 +29,12 @@ describe('availability', () => {
     expect(r.lines.get('p2')).toBe('expected')
   })
 
+  it('shows the worse of two lines that share an id (a line number used twice in an order)', () => {
+    const plans = [plan('o', 'A', 1, { ID: 'o|1' }), plan('o', 'B', 1, { ID: 'o|1' })]
+    const r = availability([{ ID: 'o', startDay: 1 }], plans, [{ Item: 'A', FreeStock: 5, PlanningIn: 0 }])
+    expect(r.lines.get('o|1')).toBe('notAvailable')
+  })
+
   it('takes the worst line, ignores by-products and finished lines, and knows orders without material', () => {
     const orders = [
       { ID: 'o', startDay: 1 },

@@ -90,7 +90,8 @@ export function availability(
         line = 'notAvailable'
       }
       pool.set(p.Item, s)
-      if (p.ID) lines.set(p.ID, line)
+      // two lines under one id (a line number used twice in an order) show the worse
+      if (p.ID) lines.set(p.ID, worst(lines.get(p.ID) ?? 'none', line))
       state = worst(state, line)
     }
     result.set(o.ID, state)
