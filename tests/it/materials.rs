@@ -181,6 +181,7 @@ async fn planning_reads_what_each_open_line_still_needs_and_the_stock_of_those_i
     w.sync(None).await;
     let sim = w.sim.handle();
     let div = w.division as i32;
+    let line_key = |order: &Value, line: &Value| format!("{}|{}", lower(order), line.as_i64().unwrap_or(-1));
     let open_orders: HashSet<String> = sim
         .rows(div, "manufacturing/ShopOrders")
         .unwrap()
@@ -198,7 +199,9 @@ async fn planning_reads_what_each_open_line_still_needs_and_the_stock_of_those_i
                 && p["Type"].as_i64().unwrap_or(1) == 1
                 && open_orders.contains(&lower(&p["ShopOrder"]))
         })
-        .map(|p| (lower(&p["ID"]), round(num(&p["PlannedQuantity"]) - num(&p["IssuedQuantity"]))))
+        .map(|p| {
+            (line_key(&p["ShopOrder"], &p["LineNumber"]), round(num(&p["PlannedQuantity"]) - num(&p["IssuedQuantity"])))
+        })
         .filter(|(_, left)| *left > 0.0)
         .collect();
 
@@ -211,7 +214,10 @@ async fn planning_reads_what_each_open_line_still_needs_and_the_stock_of_those_i
     for order in answer["orders"].as_array().unwrap() {
         assert!(open_orders.contains(&lower(&order["shopOrder"])), "{order}");
         for l in order["lines"].as_array().unwrap() {
-            plans.insert(lower(&l["id"]), num(&l["quantity"]));
+            // a line is named by its order and line number; its id is not in the answer
+            assert!(l.get("id").is_none(), "{l}");
+            let before = plans.insert(line_key(&order["shopOrder"], &l["line"]), num(&l["quantity"]));
+            assert!(before.is_none(), "one line per order and line number: {l}");
             items.insert(item_ids[l["item"].as_u64().unwrap() as usize].clone());
         }
     }
