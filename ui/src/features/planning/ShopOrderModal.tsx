@@ -98,6 +98,8 @@ export function ShopOrderModal({
   const wide = useIsWide()
   const titleId = useId()
   const plans = useQuery({ queryKey: planningKeys.plans(order.ID), queryFn: () => fetchOrderPlans(order.ID) })
+  // the dots' answer names orders in lower case
+  const orderKey = order.ID.toLowerCase()
   const steps = useQuery({ queryKey: planningKeys.steps(order.ID), queryFn: () => fetchOrderSteps(order.ID) })
   const [start, setStart] = useState(date(order.PlannedStartDate))
   const [end, setEnd] = useState(date(order.PlannedDate))
@@ -311,7 +313,7 @@ export function ShopOrderModal({
           ) : (
             <ul className="divide-y divide-slate-100 text-sm" data-testid="modal-plans">
               {plans.data.map((p) => {
-                const a = lineAvailability.get(lineKey(order.ID, p.LineNumber))
+                const a = lineAvailability.get(lineKey(orderKey, p.LineNumber))
                 return (
                   <li key={p.ID} className="flex flex-wrap items-center gap-x-3 py-1.5">
                     <span className="font-mono">{p.ItemCode}</span>

@@ -65,10 +65,11 @@ export interface MaterialPlan {
 }
 
 /**
- * How a material line is found in the dots' answer: its shop order and line number (the answer
- * leaves the lines' own ids out, most of its size at scale large).
+ * How a material line is found in the dots' answer: its shop order's id in lower case (as the
+ * server writes it) and its line number (the answer leaves the lines' own ids out, most of its
+ * size at scale large).
  */
-export const lineKey = (shopOrder: string, lineNumber: number) => `${shopOrder.toLowerCase()}|${lineNumber}`
+export const lineKey = (shopOrder: string, lineNumber: number) => `${shopOrder}|${lineNumber}`
 
 /**
  * What the material dots are worked out from, in one answer of the server: the open orders'
