@@ -51,21 +51,32 @@ export async function dbJoinsAll<T = Row>(table: string, joins: Join[], params: 
   return allPages((page) => dbJoins<T>(table, joins, [...params, ['limit', String(MAX_LIMIT)], ['offset', String(page * MAX_LIMIT)]]))
 }
 
-/** Pages read at once after a full first page: a table of 75 pages took 75 round trips in turn. */
-export const PAGES_AT_ONCE = 3
+/**
+ * Pages in flight at once after a full first page. A window, not batches: each page read that
+ * ends starts the next, so one slow page (or a main thread busy parsing the one before) does
+ * not hold back the others. Four leave two of the browser's six connections to a host for the
+ * screen's other reads.
+ */
+export const PAGES_AT_ONCE = 4
 
 async function allPages<T>(read: (page: number) => Promise<T[]>): Promise<T[]> {
-  // most answers fit one page: only a full one is followed, then a few pages at a time, in order
+  // most answers fit one page: only a full one is followed
   const first = await read(0)
   if (first.length < MAX_LIMIT) return first
-  const out: T[] = [...first]
-  for (let next = 1; ; next += PAGES_AT_ONCE) {
-    const pages = await Promise.all(Array.from({ length: PAGES_AT_ONCE }, (_, i) => read(next + i)))
-    for (const rows of pages) {
-      out.push(...rows)
-      if (rows.length < MAX_LIMIT) return out
+  const pages: T[][] = [first]
+  // the first short page seen: nothing after it is asked for, or kept
+  let end = Infinity
+  let next = 1
+  const reader = async () => {
+    while (next < end) {
+      const page = next++
+      const rows = await read(page)
+      pages[page] = rows
+      if (rows.length < MAX_LIMIT) end = Math.min(end, page)
     }
   }
+  await Promise.all(Array.from({ length: PAGES_AT_ONCE }, reader))
+  return pages.slice(0, end + 1).flat()
 }
 
 /** Values for a PostgREST `in.(…)` list; GUIDs need no quoting. */
