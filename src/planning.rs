@@ -26,47 +26,89 @@ const DONE_PLANS: &str = "not.in.(21,30,45)";
 const MATERIAL: f64 = 1.0;
 
 /// A material line of an open shop order and what it still needs.
-#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct LineNeed {
     /// The material plan line's id, lower case: what the outbox's issues are matched by. Not in
     /// the answer: 118,000 random ids made most of its 5.8 MB (compressed), a second of the
     /// server's time and of the browser's while Planning's bars were still coming in.
-    #[serde(skip)]
     pub id: String,
-    /// The line's `LineNumber` in its shop order: what the shop order window finds it by.
+    /// The line's `LineNumber` in its shop order.
     pub line: i64,
-    /// The item, by its place in the answer's `items`.
+    /// The item, by its place in the needs' `items`.
     pub item: usize,
     /// Planned, less what was issued in Exact and what the outbox still has to issue.
     pub quantity: f64,
 }
 
 /// An open shop order's material lines that still need something.
-#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct OrderNeeds {
     pub shop_order: String,
     pub lines: Vec<LineNeed>,
 }
 
 /// An item's free stock and planned receipts (`PlanningIn`), over all warehouses.
-#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ItemStock {
     pub item: String,
     pub free: f64,
     pub incoming: f64,
 }
 
-/// The answer, grouped so that each order's and each item's id is written once (118,000 lines
-/// at scale large: a line naming all three ids made an answer of about 20 MB).
-#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
+/// The needs, grouped so that each order's and each item's id is kept once (118,000 lines at
+/// scale large).
+#[derive(Debug, Clone, PartialEq)]
 pub struct MaterialNeeds {
     /// Every item a line needs, once, with its stock.
     pub items: Vec<ItemStock>,
     pub orders: Vec<OrderNeeds>,
+}
+
+/// The answer on the wire, in columns: five lists of numbers and two of ids. As objects (a
+/// line `{"line":…,"item":…,"quantity":…}`, an item `{"item":…,"free":…,"incoming":…}`) it was
+/// 12 MB at scale large, and parsing it held up Planning's bars on the browser's one thread.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NeedsAnswer {
+    /// Every item a line needs, once, lower case: a line names its item by its place here.
+    pub items: Vec<String>,
+    /// Each item's free stock over all warehouses, at the item's place.
+    pub free: Vec<f64>,
+    /// Each item's planned receipts (`PlanningIn`) over all warehouses, at the item's place.
+    pub incoming: Vec<f64>,
+    /// The open shop orders that still need something, lower case.
+    pub orders: Vec<String>,
+    /// How many lines each order has: an order's lines follow those of the orders before it.
+    pub counts: Vec<usize>,
+    /// Each line's `LineNumber` in its shop order: what the shop order window finds it by.
+    pub line: Vec<i64>,
+    /// Each line's item, by its place in `items`.
+    pub item: Vec<usize>,
+    /// What each line still needs: planned, less what was issued in Exact and what the outbox
+    /// still has to issue.
+    pub quantity: Vec<f64>,
+}
+
+impl From<&MaterialNeeds> for NeedsAnswer {
+    fn from(needs: &MaterialNeeds) -> Self {
+        let lines = needs.orders.iter().map(|o| o.lines.len()).sum();
+        let mut answer = NeedsAnswer {
+            items: needs.items.iter().map(|i| i.item.clone()).collect(),
+            free: needs.items.iter().map(|i| i.free).collect(),
+            incoming: needs.items.iter().map(|i| i.incoming).collect(),
+            orders: needs.orders.iter().map(|o| o.shop_order.clone()).collect(),
+            counts: needs.orders.iter().map(|o| o.lines.len()).collect(),
+            line: Vec::with_capacity(lines),
+            item: Vec::with_capacity(lines),
+            quantity: Vec::with_capacity(lines),
+        };
+        for l in needs.orders.iter().flat_map(|o| &o.lines) {
+            answer.line.push(l.line);
+            answer.item.push(l.item);
+            answer.quantity.push(l.quantity);
+        }
+        answer
+    }
 }
 
 /// The needs as the local copy has them (before what the outbox still issues).
@@ -186,9 +228,18 @@ mod tests {
         assert_eq!(lines(&got), vec![(guid(30), guid(10), 4.0), (guid(31), guid(10), 2.0)]);
         assert_eq!(got.orders.len(), 2, "grouped by order");
         // the window finds a line by its order and line number; the ids stay on the server
-        let answer = serde_json::to_value(&*got).unwrap();
-        let open = answer["orders"].as_array().unwrap().iter().find(|o| o["shopOrder"] == guid(1)).unwrap();
-        assert_eq!(open["lines"], serde_json::json!([{"line": 1, "item": 0, "quantity": 4.0}]));
+        let answer = serde_json::to_value(NeedsAnswer::from(&*got)).unwrap();
+        let at = answer["orders"].as_array().unwrap().iter().position(|o| *o == guid(1)).unwrap();
+        let start: u64 = answer["counts"].as_array().unwrap()[..at].iter().filter_map(|c| c.as_u64()).sum();
+        assert_eq!(answer["counts"][at], 1);
+        let start = start as usize;
+        assert_eq!(
+            (&answer["line"][start], &answer["item"][start], &answer["quantity"][start]),
+            (&serde_json::json!(1), &serde_json::json!(0), &serde_json::json!(4.0))
+        );
+        assert_eq!(answer["items"], serde_json::json!([guid(10)]));
+        assert_eq!((&answer["free"], &answer["incoming"]), (&serde_json::json!([5.0]), &serde_json::json!([0.0])));
+        assert_eq!(answer["line"].as_array().unwrap().len(), 2, "one entry per line in each column");
         assert_eq!(
             got.items,
             vec![ItemStock { item: guid(10), free: 5.0, incoming: 0.0 }],

@@ -5,14 +5,14 @@ use super::blocking;
 use super::router::Router;
 use super::scope::Org;
 use crate::error::{AppError, AppResult, Code};
-use crate::planning::{MaterialNeeds, Needs};
+use crate::planning::{Needs, NeedsAnswer};
 use crate::state::AppState;
 use actix_web::{HttpResponse, web};
 
 pub fn routes(r: &mut Router) {
     r.full("/planning/materials", |res| {
         res.get(materials)
-            .json::<MaterialNeeds>(
+            .json::<NeedsAnswer>(
                 200,
                 "The open shop orders' material lines with what they still need, and those items' stock",
             )
@@ -26,5 +26,5 @@ async fn materials(state: web::Data<AppState>, needs: web::Data<Needs>, org: Org
     let open = state.outbox.open_entries(org.division).map_err(|e| AppError::new(Code::TableInfo).caused_by(e))?;
     let queued = crate::issued::queued(&open);
     let body = blocking(move || Ok(needs.get(org.division, &store, &queued)?)).await?;
-    Ok(HttpResponse::Ok().json(&*body))
+    Ok(HttpResponse::Ok().json(NeedsAnswer::from(&*body)))
 }

@@ -208,18 +208,25 @@ async fn planning_reads_what_each_open_line_still_needs_and_the_stock_of_those_i
     let res = w.get("/api/v1/planning/materials").await;
     assert_eq!(res.status(), 200);
     let answer: Value = res.json().await.unwrap();
-    let item_ids: Vec<String> = answer["items"].as_array().unwrap().iter().map(|i| lower(&i["item"])).collect();
+    // columns: an order's lines follow those of the orders before it
+    let column = |name: &str| answer[name].as_array().unwrap_or_else(|| panic!("{name}: {answer}")).clone();
+    let item_ids: Vec<String> = column("items").iter().map(lower).collect();
+    let (orders, counts) = (column("orders"), column("counts"));
+    let (line, item, quantity) = (column("line"), column("item"), column("quantity"));
+    assert_eq!(orders.len(), counts.len());
+    let total: u64 = counts.iter().filter_map(Value::as_u64).sum();
+    assert!([line.len(), item.len(), quantity.len()].iter().all(|n| *n as u64 == total), "one entry per line");
     let mut plans: HashMap<String, f64> = HashMap::new();
     let mut items: HashSet<String> = HashSet::new();
-    for order in answer["orders"].as_array().unwrap() {
-        assert!(open_orders.contains(&lower(&order["shopOrder"])), "{order}");
-        for l in order["lines"].as_array().unwrap() {
-            // a line is named by its order and line number; its id is not in the answer
-            assert!(l.get("id").is_none(), "{l}");
-            let before = plans.insert(line_key(&order["shopOrder"], &l["line"]), num(&l["quantity"]));
-            assert!(before.is_none(), "one line per order and line number: {l}");
-            items.insert(item_ids[l["item"].as_u64().unwrap() as usize].clone());
+    let mut at = 0usize;
+    for (order, count) in orders.iter().zip(&counts) {
+        assert!(open_orders.contains(&lower(order)), "{order}");
+        for i in at..at + count.as_u64().unwrap() as usize {
+            let before = plans.insert(line_key(order, &line[i]), num(&quantity[i]));
+            assert!(before.is_none(), "one line per order and line number: {order} {}", line[i]);
+            items.insert(item_ids[item[i].as_u64().unwrap() as usize].clone());
         }
+        at += count.as_u64().unwrap() as usize;
     }
     assert_eq!(plans, expected);
     assert_eq!(items, item_ids.iter().cloned().collect::<HashSet<_>>(), "every item once, each needed");
@@ -231,12 +238,11 @@ async fn planning_reads_what_each_open_line_still_needs_and_the_stock_of_those_i
         let positions: Vec<Value> = res.json().await.unwrap();
         free.insert(item.clone(), positions.iter().map(|p| num(&p["FreeStock"])).sum());
     }
-    let stock = answer["items"].as_array().unwrap();
-    assert!(!stock.is_empty());
-    for s in stock {
-        let item = lower(&s["item"]);
-        assert!(items.contains(&item), "{s}");
-        assert_eq!(num(&s["free"]), round(free.get(&item).copied().unwrap_or(0.0)), "{item}");
+    let stock = column("free");
+    assert_eq!(stock.len(), item_ids.len());
+    assert_eq!(column("incoming").len(), item_ids.len());
+    for (item, f) in item_ids.iter().zip(&stock) {
+        assert_eq!(num(f), round(free.get(item).copied().unwrap_or(0.0)), "{item}");
     }
     w.stop().await;
 }

@@ -265,10 +265,11 @@ test('the shop order window puts an order on hold in Exact Online', async () => 
 
 test('the shop order window shows the availability of each material line still needed', async () => {
   // the server's answer names a line by its order and line number; the window finds it by those
+  // (in columns: `counts` says how many lines each of `orders` has)
   const needs = await api(page, '/planning/materials')
   const open = await openOrders()
   const withLines = needs.orders
-    .map((o) => ({ order: open.find((x) => x.ID.toLowerCase() === o.shopOrder), lines: o.lines.length }))
+    .map((id, i) => ({ order: open.find((x) => x.ID.toLowerCase() === id), lines: needs.counts[i] }))
     .filter((o) => o.order && o.lines > 1)
   assert.ok(withLines.length > 0, 'an open order with material lines still needed')
   const { order, lines } = withLines[0]

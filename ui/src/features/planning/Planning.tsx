@@ -12,7 +12,7 @@ import { LoadingScreen } from '../../components/LoadingScreen.tsx'
 import { locale, t, tCount } from '../../i18n/index.ts'
 import { useIsWide } from '../../lib/media.ts'
 import { readJson, writeJson } from '../../lib/storage.ts'
-import { availability } from './logic/availability.ts'
+import { availability, type MaterialNeeds } from './logic/availability.ts'
 import { activeFilterCount, filterOrders, NO_FILTERS, type PlanningFilters } from './logic/filters.ts'
 import { moveChange, moveDays, projectMoves, type DateChange, type ProjectMove } from './logic/projectShift.ts'
 import { isLate, lateCount } from './logic/late.ts'
@@ -42,6 +42,9 @@ function readDisplay(): { view: View; scale: number } {
   const scale = (SCALES as readonly number[]).includes(Number(d?.scale)) ? Number(d?.scale) : 1
   return { view, scale }
 }
+
+/** Before the needs are in: every order without dots. */
+const NO_NEEDS: MaterialNeeds = { orders: new Map(), line: [], item: [], quantity: [], free: [], incoming: [] }
 
 function Screen({ session }: { session: Session }) {
   const queryClient = useQueryClient()
@@ -98,8 +101,7 @@ function Screen({ session }: { session: Session }) {
       // the server writes ids in lower case
       availability(
         dated.map((d) => ({ ID: d.order.ID.toLowerCase(), startDay: d.startDay })),
-        materials.data?.plans ?? [],
-        materials.data?.stock ?? [],
+        materials.data ?? NO_NEEDS,
       ),
     [dated, materials.data],
   )
@@ -289,7 +291,7 @@ function Screen({ session }: { session: Session }) {
           order={open}
           division={division}
           availability={avail.orders.get(open.ID.toLowerCase()) ?? 'none'}
-          lineAvailability={avail.lines}
+          lineAvailability={avail.line}
           selectionCodes={selectionCodes.data?.rows as SelectionCodeOption[] | undefined}
           writes={writes}
           onWrite={(change, shown) => void write(open, change, shown)}

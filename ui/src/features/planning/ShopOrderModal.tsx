@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { planningKeys } from '../../api/queries.ts'
 import { useId, useState, type FormEvent, type ReactNode } from 'react'
-import { fetchOrderPlans, fetchOrderSteps, lineKey, type ShopOrder, type ShopOrderChange, type ShownChange } from './api.ts'
+import { fetchOrderPlans, fetchOrderSteps, type ShopOrder, type ShopOrderChange, type ShownChange } from './api.ts'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { InfoTip } from '../../components/Tooltip.tsx'
@@ -81,7 +81,8 @@ export function ShopOrderModal({
   order: ShopOrder
   division: number
   availability: Availability
-  lineAvailability: Map<string, Availability>
+  /** A material line's state by its order (lower case) and line number. */
+  lineAvailability: (order: string, lineNumber: number) => Availability | undefined
   /** The selection codes to choose from; undefined while unknown (the list could not be read). */
   selectionCodes: SelectionCodeOption[] | undefined
   writes: WriteRecord[]
@@ -313,7 +314,7 @@ export function ShopOrderModal({
           ) : (
             <ul className="divide-y divide-slate-100 text-sm" data-testid="modal-plans">
               {plans.data.map((p) => {
-                const a = lineAvailability.get(lineKey(orderKey, p.LineNumber))
+                const a = lineAvailability(orderKey, p.LineNumber)
                 return (
                   <li key={p.ID} className="flex flex-wrap items-center gap-x-3 py-1.5">
                     <span className="font-mono">{p.ItemCode}</span>

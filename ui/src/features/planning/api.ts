@@ -2,7 +2,7 @@
 import { call, type BodyOf } from '../../api/contract.ts'
 import { dbGet, dbGetAll, type Row } from '../../api/db.ts'
 import { keyedWrite } from '../../api/writes.ts'
-import type { PlanLine, StockLine } from './logic/availability.ts'
+import type { MaterialNeeds } from './logic/availability.ts'
 
 export interface ShopOrder {
   ID: string
@@ -65,34 +65,20 @@ export interface MaterialPlan {
 }
 
 /**
- * How a material line is found in the dots' answer: its shop order's id in lower case (as the
- * server writes it) and its line number (the answer leaves the lines' own ids out, most of its
- * size at scale large).
- */
-export const lineKey = (shopOrder: string, lineNumber: number) => `${shopOrder}|${lineNumber}`
-
-/**
  * What the material dots are worked out from, in one answer of the server: the open orders'
  * material lines with what each still needs (planned less issued, less what the outbox still
- * issues), and the free stock and planned receipts of those items. Each line's `ID` is its
- * `lineKey`.
+ * issues), and the free stock and planned receipts of those items. Kept in the answer's columns;
+ * an order (by its id in lower case, as the server writes it) is told where its lines are.
  */
-export async function fetchPlanningMaterials(): Promise<{ plans: (PlanLine & { ID: string })[]; stock: StockLine[] }> {
-  const answer = await call('get', '/planning/materials')
-  const items = answer.items
-  const plans: (PlanLine & { ID: string })[] = []
-  for (const o of answer.orders) {
-    for (const l of o.lines)
-      plans.push({
-        ID: lineKey(o.shopOrder, l.line),
-        ShopOrder: o.shopOrder,
-        Item: items[l.item]?.item ?? '',
-        PlannedQuantity: l.quantity,
-        Type: 1,
-        Status: 10,
-      })
-  }
-  return { plans, stock: items.map((s) => ({ Item: s.item, FreeStock: s.free, PlanningIn: s.incoming })) }
+export async function fetchPlanningMaterials(): Promise<MaterialNeeds> {
+  const a = await call('get', '/planning/materials')
+  const orders = new Map<string, { start: number; count: number }>()
+  let start = 0
+  a.orders.forEach((id, i) => {
+    orders.set(id, { start, count: a.counts[i] })
+    start += a.counts[i]
+  })
+  return { orders, line: a.line, item: a.item, quantity: a.quantity, free: a.free, incoming: a.incoming }
 }
 
 /** Ids of the items in an item group (lower case, as the filter compares them). */

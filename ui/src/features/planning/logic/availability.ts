@@ -1,100 +1,90 @@
 // Material availability of shop orders (the Katana/MRPeasy reading): each order's open material
-// plans draw on their item's free stock in the order of planned start, then on what is planned to
+// lines draw on their item's free stock in the order of planned start, then on what is planned to
 // come in. An order is as available as its worst line.
+//
+// It works on the server's answer as it comes (`/planning/materials`: the lines in columns, items
+// by their place), with the stock in typed arrays: at scale large (21,000 orders, 118,000 lines)
+// a line object and a string key per line cost the chart a quarter of a second.
 
 export type Availability = 'inStock' | 'expected' | 'notAvailable' | 'none'
 
-export interface PlanLine {
-  ShopOrder: string
-  Item: string
-  PlannedQuantity: number
-  Type: number
-  Status: number
-}
-
-export interface StockLine {
-  Item: string
-  FreeStock: number
-  PlanningIn: number
+/**
+ * What the dots are worked out from, as the server's answer has it: the lines in columns, each
+ * open order's lines one after the other (found by the order's id in lower case), and each
+ * item's free stock and planned receipts at the item's place.
+ */
+export interface MaterialNeeds {
+  orders: ReadonlyMap<string, { start: number; count: number }>
+  /** Each line's line number, its item's place, and what it still needs. */
+  line: ArrayLike<number>
+  item: ArrayLike<number>
+  quantity: ArrayLike<number>
+  free: ArrayLike<number>
+  incoming: ArrayLike<number>
 }
 
 export interface OrderRef {
+  /** The order's id in lower case, as the needs name it. */
   ID: string
   startDay: number
 }
 
-/** Material plan statuses whose material is no longer needed: complete, cancelled (spec §3), and the provider's finished 30. */
-const DONE = new Set([21, 30, 45])
-/** Plan type 1 is a material; type 2 is a by-product, which yields stock rather than using it. */
-const MATERIAL = 1
-
-export function needsMaterial(p: Pick<PlanLine, 'Type' | 'Status' | 'PlannedQuantity'>): boolean {
-  return (p.Type ?? MATERIAL) === MATERIAL && !DONE.has(Number(p.Status)) && Number(p.PlannedQuantity) > 0
+export interface Allocation {
+  orders: Map<string, Availability>
+  /** A line's state by its order (lower case) and line number; two lines sharing a number show the worse. */
+  line: (order: string, lineNumber: number) => Availability | undefined
 }
 
 const RANK: Record<Availability, number> = { none: 0, inStock: 1, expected: 2, notAvailable: 3 }
+const BY_RANK: Availability[] = ['none', 'inStock', 'expected', 'notAvailable']
 
 export function worst(a: Availability, b: Availability): Availability {
   return RANK[a] >= RANK[b] ? a : b
 }
 
-/** Free stock and planned receipts per item, summed over warehouses. */
-export function stockByItem(stock: readonly StockLine[]): Map<string, { free: number; incoming: number }> {
-  const out = new Map<string, { free: number; incoming: number }>()
-  for (const s of stock) {
-    const cur = out.get(s.Item) ?? { free: 0, incoming: 0 }
-    cur.free += Number(s.FreeStock) || 0
-    cur.incoming += Number(s.PlanningIn) || 0
-    out.set(s.Item, cur)
-  }
-  return out
-}
-
 /**
- * Availability per shop order and per material plan line. Orders starting earlier are served
- * first; a line covered by free stock is in stock, by free stock plus planned receipts expected,
+ * Availability per shop order and per material line. Orders starting earlier are served first;
+ * a line covered by free stock is in stock, by free stock plus planned receipts expected,
  * otherwise not available.
  */
-export function availability(
-  orders: readonly OrderRef[],
-  plans: readonly (PlanLine & { ID?: string })[],
-  stock: readonly StockLine[],
-): { orders: Map<string, Availability>; lines: Map<string, Availability> } {
-  const pool = stockByItem(stock)
-  const byOrder = new Map<string, (PlanLine & { ID?: string })[]>()
-  for (const p of plans) {
-    if (!needsMaterial(p)) continue
-    const list = byOrder.get(p.ShopOrder)
-    if (list) list.push(p)
-    else byOrder.set(p.ShopOrder, [p])
-  }
+export function availability(orders: readonly OrderRef[], needs: MaterialNeeds): Allocation {
+  const free = Float64Array.from(needs.free, (v) => Number(v) || 0)
+  const incoming = Float64Array.from(needs.incoming, (v) => Number(v) || 0)
   const sorted = [...orders].sort((a, b) => a.startDay - b.startDay || (a.ID < b.ID ? -1 : 1))
   const result = new Map<string, Availability>()
-  const lines = new Map<string, Availability>()
+  // each line's state (its rank), at the line's place in the columns; 0 until served
+  const ranks = new Uint8Array(needs.line.length)
   for (const o of sorted) {
-    let state: Availability = 'none'
-    for (const p of byOrder.get(o.ID) ?? []) {
-      const s = pool.get(p.Item) ?? { free: 0, incoming: 0 }
-      const need = Number(p.PlannedQuantity)
-      let line: Availability
-      if (s.free >= need) {
-        s.free -= need
-        line = 'inStock'
-      } else if (s.free + s.incoming >= need) {
-        s.incoming -= need - Math.max(s.free, 0)
-        s.free = 0
-        line = 'expected'
+    const at = needs.orders.get(o.ID)
+    let state = 0
+    for (let i = at?.start ?? 0, end = at ? at.start + at.count : 0; i < end; i++) {
+      const item = needs.item[i]
+      const need = needs.quantity[i]
+      if (!(need > 0)) continue
+      let rank: number
+      if (free[item] >= need) {
+        free[item] -= need
+        rank = RANK.inStock
+      } else if (free[item] + incoming[item] >= need) {
+        incoming[item] -= need - Math.max(free[item], 0)
+        free[item] = 0
+        rank = RANK.expected
       } else {
-        s.incoming = 0
-        s.free = 0
-        line = 'notAvailable'
+        incoming[item] = 0
+        free[item] = 0
+        rank = RANK.notAvailable
       }
-      pool.set(p.Item, s)
-      // two lines under one id (a line number used twice in an order) show the worse
-      if (p.ID) lines.set(p.ID, worst(lines.get(p.ID) ?? 'none', line))
-      state = worst(state, line)
+      ranks[i] = rank
+      if (rank > state) state = rank
     }
-    result.set(o.ID, state)
+    result.set(o.ID, BY_RANK[state])
   }
-  return { orders: result, lines }
+  const line = (order: string, lineNumber: number): Availability | undefined => {
+    const at = needs.orders.get(order)
+    if (!at) return undefined
+    let rank = 0
+    for (let i = at.start; i < at.start + at.count; i++) if (needs.line[i] === lineNumber && ranks[i] > rank) rank = ranks[i]
+    return rank > 0 ? BY_RANK[rank] : undefined
+  }
+  return { orders: result, line }
 }
