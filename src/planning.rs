@@ -160,12 +160,16 @@ fn make(store: &OrgStore) -> StoreResult<MaterialNeeds> {
     Ok(MaterialNeeds { items, orders })
 }
 
-/// The needs per organization, kept until their tables change.
-pub struct Needs(Kept<MaterialNeeds>);
+/// The needs per organization, kept until their tables change, with their answer's JSON: at
+/// scale large 6.4 MB, which every load of Planning would otherwise lay out again.
+pub struct Needs {
+    needs: Kept<MaterialNeeds>,
+    answer: Kept<bytes::Bytes>,
+}
 
 impl Default for Needs {
     fn default() -> Self {
-        Needs(Kept::new(&TABLES))
+        Needs { needs: Kept::new(&TABLES), answer: Kept::new(&TABLES) }
     }
 }
 
@@ -178,7 +182,7 @@ impl Needs {
         store: &OrgStore,
         queued: &HashMap<String, f64>,
     ) -> StoreResult<std::sync::Arc<MaterialNeeds>> {
-        let kept = self.0.get(division, store, make)?;
+        let kept = self.needs.get(division, store, make)?;
         if queued.is_empty() {
             return Ok(kept);
         }
@@ -199,6 +203,19 @@ impl Needs {
             .filter(|o| !o.lines.is_empty())
             .collect();
         Ok(std::sync::Arc::new(MaterialNeeds { items: kept.items.clone(), orders }))
+    }
+
+    /// [`Needs::get`] as the answer's JSON (`NeedsAnswer`): kept while the outbox issues nothing,
+    /// made for the request otherwise.
+    pub fn answer(&self, division: i64, store: &OrgStore, queued: &HashMap<String, f64>) -> StoreResult<bytes::Bytes> {
+        let json = |needs: &MaterialNeeds| -> StoreResult<bytes::Bytes> {
+            Ok(serde_json::to_vec(&NeedsAnswer::from(needs)).map_err(std::io::Error::from)?.into())
+        };
+        if queued.is_empty() {
+            let kept = self.answer.get(division, store, |store| json(&*self.get(division, store, queued)?))?;
+            return Ok(bytes::Bytes::clone(&kept));
+        }
+        json(&*self.get(division, store, queued)?)
     }
 }
 
@@ -240,6 +257,10 @@ mod tests {
         assert_eq!(answer["items"], serde_json::json!([guid(10)]));
         assert_eq!((&answer["free"], &answer["incoming"]), (&serde_json::json!([5.0]), &serde_json::json!([0.0])));
         assert_eq!(answer["line"].as_array().unwrap().len(), 2, "one entry per line in each column");
+        // the JSON is that answer, and kept: a second request gets the same bytes
+        let json = needs.answer(1, &store, &HashMap::new()).unwrap();
+        assert_eq!(serde_json::from_slice::<serde_json::Value>(&json).unwrap(), answer);
+        assert_eq!(needs.answer(1, &store, &HashMap::new()).unwrap().as_ptr(), json.as_ptr(), "kept");
         assert_eq!(
             got.items,
             vec![ItemStock { item: guid(10), free: 5.0, incoming: 0.0 }],
@@ -250,5 +271,7 @@ mod tests {
         let got = needs.get(1, &store, &queued).unwrap();
         assert_eq!(lines(&got), vec![(guid(30), guid(10), 2.5)]);
         assert_eq!(got.orders.len(), 1);
+        let json: serde_json::Value = serde_json::from_slice(&needs.answer(1, &store, &queued).unwrap()).unwrap();
+        assert_eq!(json["quantity"], serde_json::json!([2.5]), "the answer follows the outbox");
     }
 }

@@ -25,6 +25,6 @@ async fn materials(state: web::Data<AppState>, needs: web::Data<Needs>, org: Org
     // what the outbox still has to issue is needed no more: it is on its way to Exact
     let open = state.outbox.open_entries(org.division).map_err(|e| AppError::new(Code::TableInfo).caused_by(e))?;
     let queued = crate::issued::queued(&open);
-    let body = blocking(move || Ok(needs.get(org.division, &store, &queued)?)).await?;
-    Ok(HttpResponse::Ok().json(NeedsAnswer::from(&*body)))
+    let body = blocking(move || Ok(needs.answer(org.division, &store, &queued)?)).await?;
+    Ok(HttpResponse::Ok().content_type("application/json").body(body))
 }
