@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { availability, worst, type MaterialNeeds } from './availability.ts'
+import { availability, type MaterialNeeds } from './availability.ts'
 
 /** Needs as the server's answer has them, from lines written out by order, item code and quantity. */
 function needs(lines: [order: string, item: string, quantity: number, lineNumber?: number][], stock: Record<string, [number, number]> = {}): MaterialNeeds {
@@ -99,11 +99,6 @@ describe('availability', () => {
     )
     expect(r.orders.get('first')).toBe('inStock')
     expect(r.orders.get('second')).toBe('expected')
-  })
-
-  it('ranks states', () => {
-    expect(worst('inStock', 'expected')).toBe('expected')
-    expect(worst('none', 'inStock')).toBe('inStock')
   })
 })
 

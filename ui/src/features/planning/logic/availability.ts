@@ -38,10 +38,6 @@ export interface Allocation {
 const RANK: Record<Availability, number> = { none: 0, inStock: 1, expected: 2, notAvailable: 3 }
 const BY_RANK: Availability[] = ['none', 'inStock', 'expected', 'notAvailable']
 
-export function worst(a: Availability, b: Availability): Availability {
-  return RANK[a] >= RANK[b] ? a : b
-}
-
 /**
  * Availability per shop order and per material line. Orders starting earlier are served first;
  * a line covered by free stock is in stock, by free stock plus planned receipts expected,
