@@ -288,6 +288,15 @@ impl BackupConfig {
     pub fn time_of_day(&self) -> Result<chrono::NaiveTime, String> {
         chrono::NaiveTime::parse_from_str(&self.time, "%H:%M").map_err(|_| format!("time '{}' is not HH:MM", self.time))
     }
+
+    /// The schedule's own problems: "time …" or "keep …" (the key first, as `validate` names it).
+    fn check(&self) -> Result<(), String> {
+        self.time_of_day()?;
+        if self.keep == 0 || self.keep > 3650 {
+            return Err("keep must be between 1 and 3650".into());
+        }
+        Ok(())
+    }
 }
 
 impl Default for Config {
@@ -523,7 +532,7 @@ impl Config {
                 format!("must be between {} and {}", CACHE_MB.start(), CACHE_MB.end()),
             ));
         }
-        crate::backup::schedule::check(&self.backup).map_err(|problem| {
+        self.backup.check().map_err(|problem| {
             let (key, problem) = problem.split_once(' ').unwrap_or(("", &problem));
             invalid(&format!("backup.{key}"), problem)
         })?;
@@ -553,8 +562,8 @@ impl Config {
                 .map_err(|problem| invalid(&format!("server.trusted_proxies[{i}]"), format!("'{entry}' {problem}")))?;
         }
         let password = self.admin.password.expose();
-        if crate::auth::password::is_hash(password) {
-            crate::auth::password::check_hash(password).map_err(|problem| invalid("admin.password", problem))?;
+        if crate::password::is_hash(password) {
+            crate::password::check_hash(password).map_err(|problem| invalid("admin.password", problem))?;
         }
         if let Some(key) = &self.licence.public_key
             && !key.is_empty()

@@ -106,7 +106,7 @@ pub fn check_secrets(config: &Config) -> Vec<Check> {
     let password = config.admin.password.expose();
     if password.is_empty() {
         checks.push(Check::ok("admin", "no admin password: ImportData asks for a second Exact sign-in"));
-    } else if crate::auth::password::is_hash(password) {
+    } else if crate::password::is_hash(password) {
         checks.push(Check::ok("admin", "the admin password is stored as an Argon2 hash"));
     } else {
         checks.push(Check::warn(

@@ -11,6 +11,7 @@ pub use esm_store as store;
 pub mod api;
 pub mod auth;
 pub mod backup;
+pub mod cli;
 pub mod config;
 pub mod counts;
 #[cfg(feature = "demo")]
@@ -29,14 +30,17 @@ pub mod live;
 pub mod materials;
 pub mod organization;
 pub mod outbox;
+pub mod password;
 pub mod pictures;
 pub mod planning;
 pub mod printing;
 pub mod purchases;
+pub mod read_slots;
 pub mod scanning;
 pub mod server;
 pub mod serverdb;
 pub mod setup;
+pub mod sign_out;
 /// The Exact Online simulator, its own crate, in the product only with the `demo` feature.
 #[cfg(feature = "demo")]
 pub use esm_sim as sim;

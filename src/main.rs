@@ -285,7 +285,7 @@ fn main() -> ExitCode {
                 Err(code) => return code,
             };
             run_async(async move {
-                use stock_manager::auth::sessions_cli;
+                use stock_manager::cli::sessions as sessions_cli;
                 match action {
                     SessionsAction::List => {
                         let users = sessions_cli::list(&config).await?;
@@ -345,11 +345,12 @@ fn main() -> ExitCode {
             };
             run_async(async move {
                 stock_manager::telemetry::init(&config);
-                stock_manager::sync::cli::run(&config, args.org, &args.endpoints).await
+                stock_manager::cli::sync::run(&config, args.org, &args.endpoints).await
             })
         }
         Command::Labels(args) => {
-            use stock_manager::labels::{LabelSource, cli as labels_cli};
+            use stock_manager::cli::labels as labels_cli;
+            use stock_manager::labels::LabelSource;
             let serve = ServeArgs { listen: None, data_dir: args.data_dir.clone() };
             let config = match load_config(cli.config.as_deref(), &serve) {
                 Ok(c) => c,
@@ -439,7 +440,7 @@ fn hash_password() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match stock_manager::auth::password::hash(&password) {
+    match stock_manager::password::hash(&password) {
         Ok(phc) => {
             println!("{phc}");
             ExitCode::SUCCESS

@@ -4,11 +4,11 @@
 use crate::auth::orgs;
 use crate::auth::session::DivisionChoice;
 use crate::error::{AppError, AppResult, Code};
+use crate::exact::tokens::UserToken as OrgToken;
 use crate::labels::SkippedWarehouses;
 use crate::serverdb::OrgAccount;
 use crate::state::AppState;
 use crate::store::{DELETED_ENTRIES_TABLE, OrgDetails};
-use crate::sync::engine::OrgToken;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};

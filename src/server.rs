@@ -243,7 +243,7 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
         },
     ));
     let renewals = Some(state.tokens.spawn_renewals(TOKEN_RENEWAL_TICK, TOKEN_RENEWAL_RETRY));
-    let refusals = Some(crate::auth::refusal::watch(Arc::downgrade(&state.clone().into_inner())));
+    let refusals = Some(crate::sign_out::watch(Arc::downgrade(&state.clone().into_inner())));
     let schedule = Some(sync::schedule::spawn(
         state.sync.clone(),
         Arc::new(ScheduledOrgs(state.clone())),

@@ -65,8 +65,8 @@ pub struct AppState {
     /// Turns true when the server begins to stop: open event streams end at once instead of
     /// holding the shutdown for its whole grace period.
     pub stopping: Arc<tokio::sync::watch::Sender<bool>>,
-    /// Live and direct reads in progress per user (`live::slots`).
-    pub live_reads: Arc<crate::live::slots::ReadSlots>,
+    /// Live and direct reads in progress per user (`read_slots`).
+    pub live_reads: Arc<crate::read_slots::ReadSlots>,
 }
 
 impl AppState {
@@ -117,7 +117,7 @@ impl AppState {
             PictureWaits::from_exact(&waits),
         );
         let admin_password = config.admin.password.expose();
-        if !admin_password.is_empty() && !crate::auth::password::is_hash(admin_password) {
+        if !admin_password.is_empty() && !crate::password::is_hash(admin_password) {
             tracing::warn!(
                 "[admin] password is stored as plain text: store its hash instead (stock-manager hash-password)"
             );

@@ -56,7 +56,7 @@ async fn end_sessions(
         return Err(not_here(&req));
     }
     let user = user.into_inner();
-    let ended = crate::auth::users::end_user(&state, &user).map_err(AppError::internal)?;
+    let ended = crate::sign_out::end_user(&state, &user).map_err(AppError::internal)?;
     tracing::info!(%user, ended, "sessions ended from the command line");
     Ok(HttpResponse::Ok().json(crate::auth::users::Ended { user, ended }))
 }

@@ -3,19 +3,21 @@
 //! `GET /auth/session` tells the tier; `POST /auth/logout`, `/auth/refresh`, `/auth/division`
 //! (switch organization) and `/auth/reauth` (ImportData's fresh re-authentication).
 
+use super::guard::resolve;
 use super::router::Router;
 use crate::auth::admin::Standing;
 use crate::auth::orgs;
 use crate::auth::session::{
     self, DivisionChoice, LOGIN_TTL_MS, LoginPurpose, PendingLogin, REAUTH_TTL_MS, SESSION_IDLE_MS, SessionRecord,
 };
-use crate::auth::tier::{Session, Tier, end_session, resolve, today};
+use crate::auth::tier::{Session, Tier, today};
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::ExactError;
 use crate::exact::oauth::now_ms;
 use crate::exact::tokens::Access;
 use crate::organization::{self, OrganizationDetails, organization_details};
 use crate::serverdb::OrgAccount;
+use crate::sign_out::end_session;
 use crate::state::AppState;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
@@ -376,7 +378,7 @@ async fn refresh(state: web::Data<AppState>, req: HttpRequest) -> AppResult<Http
     match state.tokens.access_token(&session.record.user).await {
         Ok(_) | Err(ExactError::NoToken) => {}
         Err(ExactError::Unauthorized(_)) => {
-            crate::auth::refusal::sign_out(&state, &session.record.user);
+            crate::sign_out::refused(&state, &session.record.user);
             state.auth.sessions.take_refusal(&session.id);
             return ended(&state, AppError::new(Code::SignInRefused));
         }
@@ -448,7 +450,7 @@ async fn reauth(state: web::Data<AppState>, session: Session, body: web::Json<Re
     let configured = state.config.admin.password.clone();
     let given = body.into_inner().password;
     // Argon2 takes tens of milliseconds of CPU: not on the async workers.
-    let correct = super::blocking(move || Ok(crate::auth::password::verify(configured.expose(), &given))).await?;
+    let correct = super::blocking(move || Ok(crate::password::verify(configured.expose(), &given))).await?;
     if !correct {
         return Err(AppError::with_message(Code::NotAuthorized, "The password is not correct"));
     }

@@ -9,6 +9,7 @@ pub mod csrf;
 pub mod db;
 pub mod events;
 pub mod extractors;
+pub mod guard;
 pub mod health;
 pub mod hours;
 pub mod idempotency;

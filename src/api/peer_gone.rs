@@ -1,7 +1,7 @@
 //! Whether a request's client is still there. actix-web drops a handler whose HTTP/2 stream was
 //! reset, but not an HTTP/1 handler whose client closed its connection (actix-web issues 1313,
 //! 3462): a live read of Exact Online would go on for minutes for nobody, holding one of its
-//! user's read places (`live::slots`) and a share of the organization's call budget.
+//! user's read places (`read_slots`) and a share of the organization's call budget.
 //!
 //! So each connection keeps a duplicate of its socket (`record`, on connect; one more descriptor
 //! per connection, which `server::connection_limit` counts), and [`unless_gone`] runs a handler's

@@ -4,7 +4,8 @@
 //! exhaustive tier test and the OpenAPI document.
 
 use super::contract::{Content, Op, Shape};
-use crate::auth::tier::{Tier, guard};
+use super::guard::guard;
+use crate::auth::tier::Tier;
 use crate::error::Code;
 use actix_web::dev::Handler;
 use actix_web::{FromRequest, Resource, Responder, middleware::from_fn, web};

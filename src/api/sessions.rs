@@ -2,14 +2,15 @@
 //! view: names and times, never a cookie); `DELETE /api/v1/sessions/{user}`: ends every session of
 //! that user at once (a worker who left, a lost handheld). The same from the command line, for
 //! every organization: `stock-manager sessions list` and `sessions end --user ID` (`api::admin`,
-//! `auth::sessions_cli`).
+//! `cli::sessions`).
 
 use super::router::Router;
 use super::scope::Org;
 use crate::auth::tier::Session;
-use crate::auth::users::{Ended, UserSessions, end_user, per_user};
+use crate::auth::users::{Ended, UserSessions, per_user};
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::oauth::now_ms;
+use crate::sign_out::end_user;
 use crate::state::AppState;
 use actix_web::{HttpResponse, web};
 

@@ -4,10 +4,10 @@
 //! goes first, then the user who signed in last, then any other account whose sign-in Exact
 //! still accepts. Writes never come here: they go under their own author's sign-in.
 
+use crate::exact::tokens::UserToken as OrgToken;
 use crate::exact::tokens::{Access, TokenManager};
 use crate::serverdb::{OrgAccount, ServerDb};
 use crate::store::Stores;
-use crate::sync::engine::OrgToken;
 use serde::Serialize;
 use std::sync::Arc;
 

@@ -1,10 +1,8 @@
 //! Who is signed in, per user (an administrator's view: names and times, never a cookie), and
 //! ending every session of one user at once (a worker who left, a lost handheld). Served by
-//! `api::sessions` and `api::admin`, and by `stock-manager sessions` (`super::sessions_cli`).
+//! `api::sessions` and `api::admin`, and by `stock-manager sessions` (`cli::sessions`).
 
 use super::session::SessionRecord;
-use super::tier::let_go_of_user;
-use crate::state::AppState;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
@@ -53,15 +51,6 @@ pub fn per_user(records: Vec<SessionRecord>, division: Option<i64>) -> Vec<UserS
     let mut list: Vec<UserSessions> = users.into_values().collect();
     list.sort_by(|a, b| b.last_seen.cmp(&a.last_seen).then_with(|| a.user_name.cmp(&b.user_name)));
     list
-}
-
-/// Ends every session of `user` and lets go of them; answers how many there were.
-pub fn end_user(state: &AppState, user: &str) -> anyhow::Result<usize> {
-    let ended = state.auth.sessions.end_all_of(user)?;
-    if ended > 0 {
-        let_go_of_user(state, user);
-    }
-    Ok(ended)
 }
 
 #[cfg(test)]

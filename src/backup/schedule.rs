@@ -1,7 +1,6 @@
 //! The daily backup (`[backup] dir`, `time`, `keep`): taken by the server itself, which holds the
 //! files, into `{dir}/stock-manager-{YYYYMMDD-HHMMSS}.tar`, keeping the newest `keep`.
 
-use crate::config::BackupConfig;
 use crate::state::AppState;
 use actix_web::web;
 use anyhow::{Context, Result};
@@ -83,15 +82,6 @@ pub fn prune(dir: &Path, keep: u32) -> Result<Vec<PathBuf>> {
         std::fs::remove_file(p).with_context(|| format!("removing the old backup {}", p.display()))?;
     }
     Ok(removed)
-}
-
-/// Checks `[backup]` (called by the config's validation).
-pub fn check(config: &BackupConfig) -> Result<(), String> {
-    config.time_of_day()?;
-    if config.keep == 0 || config.keep > 3650 {
-        return Err("keep must be between 1 and 3650".into());
-    }
-    Ok(())
 }
 
 #[cfg(test)]

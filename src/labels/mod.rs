@@ -6,7 +6,6 @@
 //! copy instead ([`build_from_local_copy`] over [`StoreLookups`]): a WARNING that names the copy's
 //! time; goods receipts are not in the copy and answer [`NeedsExact`].
 
-pub mod cli;
 pub mod provider_lookups;
 pub mod store_lookups;
 

@@ -4,8 +4,8 @@
 
 use super::records::{LabelInfoRows, LabelLookups, POST_PROCESSING_FIELD, free_text_rows, main_supplier_first};
 use crate::exact::odata::{self, URL_BUDGET};
+use crate::exact::tokens::UserToken as OrgToken;
 use crate::exact::{ExactClient, ExactError};
-use crate::sync::engine::OrgToken;
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
 use std::time::Duration;

@@ -5,14 +5,13 @@
 
 pub mod deadline;
 pub mod direct;
-pub mod slots;
 pub mod tables;
 
 pub use deadline::AS_OF_HEADER;
 
 /// A place for one more live or direct read of `user` (waiting for one while they have the most
 /// going), or 429.
-pub async fn read_slot(state: &AppState, user: &str) -> Result<slots::ReadSlot, crate::error::AppError> {
+pub async fn read_slot(state: &AppState, user: &str) -> Result<crate::read_slots::ReadSlot, crate::error::AppError> {
     state.live_reads.take(user).await.ok_or_else(|| {
         crate::error::AppError::with_message(
             crate::error::Code::TooManyRequests,

@@ -1,7 +1,6 @@
 //! Provider → store: incremental sync per endpoint by `Timestamp gt n` (spec §4), deleted
 //! entries, progress events for the toasts, and the background schedule.
 
-pub mod cli;
 pub mod engine;
 pub mod groups;
 pub mod progress;

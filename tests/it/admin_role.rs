@@ -253,7 +253,7 @@ async fn only_the_author_or_an_administrator_retries_or_discards_an_entry() {
 
 #[actix_web::test]
 async fn the_command_line_lists_and_ends_sessions_through_the_running_server() {
-    use stock_manager::auth::sessions_cli;
+    use stock_manager::cli::sessions as sessions_cli;
     let world = World::start(SimOptions { rate_limits: false, ..Default::default() }).await;
     let worker = sign_in_worker(&world).await;
     let config = world.server.running.as_ref().expect("running").state().config.clone();

@@ -1,11 +1,11 @@
 //! `stock-manager sync [--org DIV] [--endpoints …]`: a headless sync with a terminal progress
 //! bar, for cron and first installs. Uses the same engine, store and tokens as the server.
 
-use super::engine::SyncEngine;
-use super::sink::SyncSink;
 use crate::config::Config;
 use crate::exact::Waits;
 use crate::state::AppState;
+use crate::sync::engine::SyncEngine;
+use crate::sync::sink::SyncSink;
 use anyhow::{Context, Result, bail};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use std::collections::HashMap;

@@ -2,12 +2,14 @@
 //! `POST /api/v1/labels` without a browser, with the organization's token from `server.redb`.
 //! Like `sync`, it opens the data directory itself, so it runs while the server is stopped.
 
-use super::{LabelRequest, LabelSource, LabelType, ProviderLookups, RecordError, Selection, build_records, render_pdf};
 use crate::config::Config;
 use crate::exact::Waits;
+use crate::exact::tokens::UserToken as OrgToken;
+use crate::labels::{
+    LabelRequest, LabelSource, LabelType, ProviderLookups, RecordError, Selection, build_records, render_pdf,
+};
 use crate::printing::{JobState, PrintService};
 use crate::state::AppState;
-use crate::sync::engine::OrgToken;
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -63,7 +65,7 @@ pub async fn run(config: &Config, command: LabelsCommand) -> Result<()> {
             for m in &messages {
                 eprintln!("INFO: {m}");
             }
-            bail!("{}", super::NO_LABELS_MESSAGE);
+            bail!("{}", crate::labels::NO_LABELS_MESSAGE);
         }
         Err(e) => return Err(e.into()),
     };
@@ -105,7 +107,7 @@ async fn print_and_follow(
     service: &PrintService,
     division: i64,
     printer: &str,
-    batch: &super::LabelBatch,
+    batch: &crate::labels::LabelBatch,
 ) -> Result<()> {
     let id = service.submit_for(Some(division), printer, batch)?;
     println!("Print job {id}: {} labels queued on {printer}", batch.label_count());

@@ -1,3 +1,8 @@
+//! A user's sessions ending, and what goes with them: signing out (`end_session`), an
+//! administrator ending a user's sessions (`end_user`), and Exact Online refusing a user
+//! (`refused`, `watch`). Above the state: each of these touches the sessions, the organizations'
+//! accounts, the provider tokens and the outbox at once.
+//!
 //! When Exact Online ends a user (their access withdrawn, removed from the company), their
 //! sessions end here too. An outage signs nobody out: only Exact answering the user's refresh
 //! token with a refusal does (`exact::tokens` records it and tells [`watch`]). The user's token
@@ -11,9 +16,51 @@ use crate::state::AppState;
 use std::sync::Weak;
 use tokio::sync::broadcast::error::RecvError;
 
+/// Drops the session. The user's provider tokens go with their last session, unless writes they
+/// queued still wait to be sent: then the tokens stay for those writes only (the outbox drops
+/// them once they are through), and the user no longer counts as one of the organization's
+/// accounts for sync, live reads and labels.
+pub fn end_session(state: &AppState, id: &str, user: &str) {
+    if let Err(e) = state.auth.sessions.delete(id) {
+        tracing::error!(error = %format!("{e:#}"), "cannot remove a session");
+    }
+    let_go_of_user(state, user);
+}
+
+/// Once `user` has no session left: they no longer count as an account of their organizations,
+/// and their provider tokens go (or stay only for the writes they queued).
+pub fn let_go_of_user(state: &AppState, user: &str) {
+    match state.auth.sessions.user_has_sessions(user, now_ms()) {
+        Ok(false) => {
+            if let Err(e) = state.serverdb.remove_org_user(user) {
+                tracing::error!(error = %format!("{e:#}"), "cannot remove the user from their organizations");
+            }
+            let result = if state.outbox.has_open_writes_of(user) {
+                state.tokens.keep_for_queued_writes(user)
+            } else {
+                state.tokens.forget(user)
+            };
+            if let Err(e) = result {
+                tracing::error!(error = %e, "cannot drop provider tokens");
+            }
+        }
+        Ok(true) => {}
+        Err(e) => tracing::error!(error = %format!("{e:#}"), "cannot list sessions"),
+    }
+}
+
+/// Ends every session of `user` and lets go of them; answers how many there were.
+pub fn end_user(state: &AppState, user: &str) -> anyhow::Result<usize> {
+    let ended = state.auth.sessions.end_all_of(user)?;
+    if ended > 0 {
+        let_go_of_user(state, user);
+    }
+    Ok(ended)
+}
+
 /// Ends every session of `user` (streams too; each browser hears why at its next call) and takes
 /// the user off their organizations' accounts.
-pub fn sign_out(state: &AppState, user: &str) {
+pub fn refused(state: &AppState, user: &str) {
     match state.auth.sessions.end_refused(user, now_ms()) {
         Ok(0) => {}
         Ok(ended) => tracing::info!(ended, "Exact Online refused a user's sign-in: their sessions ended"),
@@ -41,7 +88,7 @@ pub fn watch(state: Weak<AppState>) -> tokio::task::JoinHandle<()> {
             let heard = refusals.recv().await;
             let Some(state) = state.upgrade() else { return };
             match heard {
-                Ok(user) => sign_out(&state, &user),
+                Ok(user) => refused(&state, &user),
                 // Refusals were missed: every session whose user is refused now ends.
                 Err(RecvError::Lagged(_)) => sign_out_every_refused(&state),
                 Err(RecvError::Closed) => return,
@@ -62,6 +109,6 @@ fn sign_out_every_refused(state: &AppState) {
     users.sort();
     users.dedup();
     for user in users.iter().filter(|u| is_refused(state, u)) {
-        sign_out(state, user);
+        refused(state, user);
     }
 }

@@ -4,8 +4,8 @@
 //! streams close and the user's tokens are let go as on the administrator page; with it stopped
 //! they work on `server.redb` directly.
 
-use super::session::Sessions;
-use super::users::{Ended, UserSessions, per_user};
+use crate::auth::session::Sessions;
+use crate::auth::users::{Ended, UserSessions, per_user};
 use crate::backup::control;
 use crate::config::Config;
 use crate::exact::oauth::now_ms;
