@@ -1,6 +1,6 @@
 //! The guard of every non-public route (`router` wraps each in it): it resolves the request's
 //! session once, answers 401 or 403 for one that may not call the route, leaves the session in the
-//! request for the handlers' [`Session`] extractor, and renews the sliding session cookie.
+//! request for the handlers' `Session` extractor, and renews the sliding session cookie.
 
 use crate::auth::session::Unreadable;
 use crate::auth::tier::{Session, Tier, today};
@@ -8,10 +8,9 @@ use crate::error::{AppError, Code};
 use crate::exact::oauth::now_ms;
 use crate::state::AppState;
 use actix_web::body::MessageBody;
-use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
-use actix_web::{FromRequest, HttpMessage, HttpRequest, web};
-use std::future::{Ready, ready};
+use actix_web::{HttpMessage, HttpRequest, web};
 
 /// The session behind the request's cookie, if it is still good. The provider is not asked: a
 /// session holds while Exact Online cannot be reached. One whose user Exact refused (see
@@ -112,13 +111,4 @@ fn session_cookie_renewal(state: &AppState, session: &Session) -> actix_web::coo
     let left = SESSION_MAX_MS - (session.record.last_seen_ms - session.record.created_ms);
     let max_age = SESSION_IDLE_MS.min(left).max(0);
     cookie(state.auth.session_cookie(), session.id.clone(), state.auth.secure_cookies, max_age)
-}
-
-impl FromRequest for Session {
-    type Error = AppError;
-    type Future = Ready<Result<Session, AppError>>;
-
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(req.extensions().get::<Session>().cloned().ok_or_else(|| AppError::new(Code::NotAuthorized)))
-    }
 }

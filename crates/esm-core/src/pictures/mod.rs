@@ -2,7 +2,7 @@
 //! URLs are compared with what is stored: changed pictures are fetched from the provider in
 //! batches of 20 with 200 ms pauses (20 s wait after an error, then on), items whose URL is the
 //! provider's placeholder (or empty) lose their stored picture, unchanged ones are left alone.
-//! A thumbnail is made here when the provider has none. The HTTP side is `crate::api::pictures`.
+//! A thumbnail is made here when the provider has none. The HTTP side is the product crate's `api::pictures`.
 
 pub mod plan;
 pub mod store;

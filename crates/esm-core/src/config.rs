@@ -900,7 +900,7 @@ mod tests {
             let err = Config::from_toml_str(toml).expect_err(toml).to_string();
             assert!(err.contains(key), "{toml}: {err}");
         }
-        let example = include_str!("../config.example.toml");
+        let example = include_str!("../../../config.example.toml");
         assert!(Config::from_toml_str(example).is_ok(), "the example config is valid");
     }
 

@@ -7,8 +7,12 @@
 use super::licence::{LicenceError, Verifier};
 use super::session::{SessionRecord, Sessions, login_cookie_name, session_cookie_name};
 use super::throttle::Throttle;
+use crate::error::{AppError, Code};
 use crate::exact::oauth::now_ms;
+use actix_web::dev::Payload;
+use actix_web::{FromRequest, HttpMessage, HttpRequest};
 use serde::Serialize;
+use std::future::{Ready, ready};
 use std::time::Duration;
 
 /// What a session may do: each route needs a tier, and each tier includes the ones before it.
@@ -85,3 +89,13 @@ impl Session {
 }
 
 pub use esm_base::clock::today;
+
+/// The handlers' extractor of the session the guard (`api::guard`) left in the request.
+impl FromRequest for Session {
+    type Error = AppError;
+    type Future = Ready<Result<Session, AppError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(req.extensions().get::<Session>().cloned().ok_or_else(|| AppError::new(Code::NotAuthorized)))
+    }
+}
