@@ -97,7 +97,7 @@ async function benchScale(browser, scale) {
     console.log(
       `\nscreens: first view at scale ${scale}, Chromium 1440×900, median of ${RUNS} page loads (demo started and synced in ${((Date.now() - started) / 1000).toFixed(0)} s)`,
     )
-    for (const screen of stopOnly ? [] : SCREENS) {
+    for (const screen of stopOnly ? [] : SCREENS.filter((s) => !only || only.some((o) => s.name.startsWith(o)))) {
       const runs = []
       for (let i = 0; i < RUNS; i++) runs.push(await firstView(page, `${server.url}${screen.path}?division=${division}`, screen.ready))
       if (runs.includes(null)) {
@@ -139,8 +139,15 @@ async function benchScale(browser, scale) {
   }
 }
 
-// `--stop-only`: only the stop during a sync, after the demo's sync
+// `--stop-only`: only the stop during a sync, after the demo's sync; `--only=Planning`: only the
+// screens whose names start so (and the stop), to follow a screen's figure while changing it
+// (`--only=Dashboard,Planning`: a screen opened first also shares the cores with the warm-up
+// after the sync, which the screens before it otherwise wait out)
 const stopOnly = process.argv.includes('--stop-only')
+const only = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',')
 const named = process.argv.slice(2).filter((a) => !a.startsWith('--'))
 const scales = named.length ? named : ['medium', 'large']
 const browser = await launchBrowser()

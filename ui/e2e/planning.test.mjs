@@ -246,6 +246,11 @@ test('the shop order window puts an order on hold in Exact Online', async () => 
   const modal = page.getByTestId('shop-order-modal')
   await modal.getByRole('heading', { name: new RegExp(`^Shop order ${target.ShopOrderNumber}\\b`) }).waitFor()
   await modal.getByTestId('modal-plans').waitFor()
+  // the chart reads only its bars' fields: the window reads the order in full
+  const quantity = modal.locator('dl > div', { hasText: 'Produced / planned' }).locator('dd')
+  const en = (n) => Number(n ?? 0).toLocaleString('en-GB', { maximumFractionDigits: 3 })
+  assert.equal((await quantity.innerText()).trim(), `${en(target.ProducedQuantity)} / ${en(target.PlannedQuantity)} ${target.Unit ?? ''}`.trim())
+  assert.equal(await modal.getByLabel('Notes').inputValue(), target.Notes ?? '')
   assert.ok(
     await modal
       .getByRole('link', { name: /Shop order/ })

@@ -41,6 +41,7 @@ export const planningKeys = {
   all: ['planning'] as const,
   list: (name: 'orders' | 'materials' | 'projects', division: number) => ['planning', name, division] as const,
   itemGroup: (division: number, group: string) => ['planning', 'itemGroup', division, group] as const,
+  order: (orderId: string) => ['planning', 'order', orderId] as const,
   plans: (orderId: string) => ['planning', 'plans', orderId] as const,
   steps: (orderId: string) => ['planning', 'steps', orderId] as const,
   salesLines: (orderId: string) => ['planning', 'salesLines', orderId] as const,

@@ -4,7 +4,16 @@ import type { Session } from '../../api/auth.ts'
 import { liveListQuery } from '../../api/db.ts'
 import { oldestAsOf } from '../../api/live.ts'
 import { updateOrganizationPreferences } from '../../api/org.ts'
-import { fetchItemIdsInGroup, fetchOpenShopOrders, fetchProjects, fetchPlanningMaterials, type ShopOrder, type ShopOrderChange } from './api.ts'
+import {
+  fetchItemIdsInGroup,
+  fetchOpenShopOrders,
+  fetchProjects,
+  fetchPlanningMaterials,
+  fetchShopOrder,
+  type ShopOrder,
+  type ShopOrderChange,
+  type ShopOrderDetails,
+} from './api.ts'
 import { planningKeys, queryKeys, useSession } from '../../api/queries.ts'
 import { useBannerPlace } from '../../components/AppShell.tsx'
 import { AsOf } from '../../components/AsOf.tsx'
@@ -55,6 +64,9 @@ function Screen({ session }: { session: Session }) {
   const [filters, setFilters] = useState<PlanningFilters>(NO_FILTERS)
   const deferred = useDeferredValue(filters)
   const [openId, setOpenId] = useState<string | null>(null)
+  // The chart reads only what its bars need; an order's window reads the order in full, each time
+  // it opens (not kept: its fields are the form's first values).
+  const details = useQuery({ queryKey: planningKeys.order(openId ?? ''), queryFn: () => fetchShopOrder(openId ?? ''), enabled: !!openId, gcTime: 0 })
   const { overrides, writes, write, dismiss } = useShopOrderWrites()
   const lastMove = useLastMove(write)
   // on a wide screen the banners sit beside the title, where coming and going moves nothing
@@ -65,7 +77,9 @@ function Screen({ session }: { session: Session }) {
   const [proposal, setProposal] = useState<{ moves: ProjectMove<ShopOrder>[]; days: number } | null>(null)
 
   const orders = useQuery({ queryKey: planningKeys.list('orders', division), queryFn: fetchOpenShopOrders })
-  const materials = useQuery({ queryKey: planningKeys.list('materials', division), queryFn: fetchPlanningMaterials })
+  // After the orders: read beside their pages, the needs' answer (megabytes of ids) took the cores
+  // the first view needs, and the dots mean nothing before the bars are there.
+  const materials = useQuery({ queryKey: planningKeys.list('materials', division), queryFn: fetchPlanningMaterials, enabled: orders.isSuccess })
   const warehouses = useQuery({ ...liveListQuery('warehouses', division), ...LIVE_LIST_RETRY })
   const selectionCodes = useQuery({ ...liveListQuery('selectionCodes', division), ...LIVE_LIST_RETRY })
   const itemGroups = useQuery({ ...liveListQuery('itemGroups', division), ...LIVE_LIST_RETRY })
@@ -179,7 +193,7 @@ function Screen({ session }: { session: Session }) {
   // of the needs and the stock
   if (orders.isPending) return <LoadingScreen />
   const checkingMaterials = materials.isPending
-  const loadError = orders.error ?? materials.error
+  const loadError = orders.error ?? materials.error ?? details.error
   const lists: FilterLists = {
     warehouses: warehouses.data?.rows,
     selectionCodes: selectionCodes.data?.rows,
@@ -198,7 +212,9 @@ function Screen({ session }: { session: Session }) {
         .map(([n]) => n),
     ),
   }
-  const open = openId ? dated.find((d) => d.order.ID === openId)?.order : undefined
+  const chartOrder = openId ? dated.find((d) => d.order.ID === openId)?.order : undefined
+  // what the chart knows last (a move or a change on its way) over what the local copy has
+  const open = chartOrder && details.data ? ({ ...details.data, ...overrides[chartOrder.ID] } as ShopOrderDetails) : undefined
   const undated = merged.length - dated.length
   const moved = lastMove.last
   const toast = moved && (

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { planningKeys } from '../../api/queries.ts'
 import { useId, useState, type FormEvent, type ReactNode } from 'react'
-import { fetchOrderPlans, fetchOrderSteps, type ShopOrder, type ShopOrderChange, type ShownChange } from './api.ts'
+import { fetchOrderPlans, fetchOrderSteps, type ShopOrderChange, type ShopOrderDetails, type ShownChange } from './api.ts'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
 import { Loading } from '../../components/Loading.tsx'
 import { InfoTip } from '../../components/Tooltip.tsx'
@@ -78,7 +78,7 @@ export function ShopOrderModal({
   onClose,
   toast,
 }: {
-  order: ShopOrder
+  order: ShopOrderDetails
   division: number
   availability: Availability
   /** A material line's state by its order (lower case) and line number. */
