@@ -7,23 +7,20 @@
 // the services (`esm-core`), so a module names the layer, not the crate.
 pub use esm_base::{ip_range, limits};
 pub use esm_core::{
-    auth, config, counts, discovery, error, exact, export_file, hours, issued, kept, labels, materials, outbox,
-    password, pictures, planning, printing, purchases, read_slots, scanning, serverdb, setup, sync, tls, tracking,
+    auth, backup, config, counts, discovery, error, exact, export_file, hours, issued, kept, labels, live, materials,
+    organization, outbox, password, pictures, planning, printing, purchases, read_slots, scanning, serverdb, setup,
+    sign_out, sync, tls, tracking,
 };
 /// The local store, its own crate below the services.
 pub use esm_store as store;
 
 pub mod api;
-pub mod backup;
 pub mod cli;
 #[cfg(feature = "demo")]
 pub mod demo;
 pub mod doctor;
 pub mod fuzzing;
-pub mod live;
-pub mod organization;
 pub mod server;
-pub mod sign_out;
 /// The Exact Online simulator, its own crate, in the product only with the `demo` feature.
 #[cfg(feature = "demo")]
 pub use esm_sim as sim;

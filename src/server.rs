@@ -243,14 +243,14 @@ pub async fn start(config: Config, options: StartOptions) -> Result<RunningServe
         },
     ));
     let renewals = Some(state.tokens.spawn_renewals(TOKEN_RENEWAL_TICK, TOKEN_RENEWAL_RETRY));
-    let refusals = Some(crate::sign_out::watch(Arc::downgrade(&state.clone().into_inner())));
+    let refusals = Some(state.sign_out().watch());
     let schedule = Some(sync::schedule::spawn(
         state.sync.clone(),
         Arc::new(ScheduledOrgs(state.clone())),
         Duration::from_secs(config.sync.interval_minutes * 60),
         config.sync.on_startup,
     ));
-    let backups = crate::backup::schedule::spawn(state.clone());
+    let backups = crate::backup::schedule::spawn(state.open_files(), &config.backup);
     let url = config.effective_public_url(bound);
     tracing::info!(%url, listen = %bound, tls = config.tls.enabled, "Stock Manager is serving");
     if let Some(first_run) = &state.first_run {

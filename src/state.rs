@@ -70,6 +70,44 @@ pub struct AppState {
 }
 
 impl AppState {
+    /// What this server holds open in its data directory, for a backup to copy through.
+    pub fn open_files(&self) -> crate::backup::OpenFiles {
+        crate::backup::OpenFiles {
+            data_dir: self.config.data_dir.clone(),
+            serverdb: self.serverdb.clone(),
+            printing: self.printing.clone(),
+            stores: self.stores.clone(),
+            outbox: self.outbox.clone(),
+            pictures: self.pictures.clone(),
+        }
+    }
+
+    /// What live and direct reads of Exact Online work with.
+    pub fn live(&self) -> crate::live::Live {
+        crate::live::Live {
+            exact: self.exact.clone(),
+            stores: self.stores.clone(),
+            tokens: self.tokens.clone(),
+            serverdb: self.serverdb.clone(),
+            reads: self.live_reads.clone(),
+        }
+    }
+
+    /// What a user's leaving touches: their sessions, accounts, tokens and queued writes.
+    pub fn sign_out(&self) -> crate::sign_out::SignOut {
+        crate::sign_out::SignOut {
+            auth: self.auth.clone(),
+            serverdb: self.serverdb.clone(),
+            tokens: self.tokens.clone(),
+            outbox: self.outbox.clone(),
+        }
+    }
+
+    /// The provider sign-in that serves the organization's own calls (`organization::org_token`).
+    pub fn org_token(&self, division: i64) -> crate::error::AppResult<OrgToken> {
+        crate::organization::org_token(&self.serverdb, &self.stores, &self.tokens, division)
+    }
+
     /// The print service, which the server always starts (a state built for a command may not).
     pub fn print_service(&self) -> crate::error::AppResult<&PrintService> {
         self.printing.as_ref().ok_or_else(|| crate::error::AppError::new(crate::error::Code::Unavailable))

@@ -56,7 +56,7 @@ async fn end_sessions(
         return Err(not_here(&req));
     }
     let user = user.into_inner();
-    let ended = crate::sign_out::end_user(&state, &user).map_err(AppError::internal)?;
+    let ended = state.sign_out().end_user(&user).map_err(AppError::internal)?;
     tracing::info!(%user, ended, "sessions ended from the command line");
     Ok(HttpResponse::Ok().json(crate::auth::users::Ended { user, ended }))
 }
@@ -95,8 +95,8 @@ async fn backup(req: HttpRequest, state: web::Data<AppState>) -> Result<HttpResp
     let out = state.config.data_dir.join(format!(".backup-out-{}.tar", uuid::Uuid::new_v4().simple()));
     let guard = RemoveWhenSent(out.clone());
     let taken = {
-        let (state, out) = (state.clone(), out.clone());
-        super::blocking(move || crate::backup::take_in_server(&state, &out).map_err(AppError::internal)).await
+        let (files, out) = (state.open_files(), out.clone());
+        super::blocking(move || crate::backup::take_in_server(&files, &out).map_err(AppError::internal)).await
     };
     let manifest = taken?;
     tracing::info!(summary = %crate::backup::describe(&manifest), "backup taken for a local command");

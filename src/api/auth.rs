@@ -17,7 +17,6 @@ use crate::exact::oauth::now_ms;
 use crate::exact::tokens::Access;
 use crate::organization::{self, OrganizationDetails, organization_details};
 use crate::serverdb::OrgAccount;
-use crate::sign_out::end_session;
 use crate::state::AppState;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
@@ -239,8 +238,8 @@ fn view(state: &AppState, session: Option<&Session>) -> SessionView {
         import_data_until: r.reauth_until_ms.filter(|t| *t > now_ms()),
         administrator: crate::auth::admin::standing(&state.config.admin, r, now_ms()),
         admin_password_set: !state.config.admin.password.is_empty(),
-        organization_details: organization_details(state, r.division),
-        user_preferences: organization::user_preferences(state, r.division, &r.user),
+        organization_details: organization_details(&state.stores, r.division),
+        user_preferences: organization::user_preferences(&state.stores, r.division, &r.user),
         return_to: None,
         exact_host,
         sync_interval_default,
@@ -293,13 +292,13 @@ async fn authorize(
         return Ok(HttpResponse::Ok().cookie(session::removal(state.auth.login_cookie(), secure)).json(v));
     }
 
-    let divisions = organization::list_divisions(&state, division, &tokens.access_token).await;
+    let divisions = organization::list_divisions(&state.exact, division, &tokens.access_token).await;
     let customer = Some(text(&me, "DivisionCustomerName"))
         .filter(|c| !c.is_empty())
         .or_else(|| divisions.iter().find(|d| d.division == division).map(|d| d.customer.clone()))
         .unwrap_or_default();
     let account = OrgAccount { user_name: text(&me, "UserName"), full_name: text(&me, "FullName") };
-    organization::prepare_organization(&state, division, &customer, &user, &account)?;
+    organization::prepare_organization(&state.stores, &state.serverdb, division, &customer, &user, &account)?;
     let now = now_ms();
     let record = SessionRecord {
         user: user.clone(),
@@ -361,7 +360,7 @@ async fn logout(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
     if let Some(cookie) = req.cookie(state.auth.session_cookie())
         && let Ok(Some(record)) = state.auth.sessions.get(cookie.value(), now_ms())
     {
-        end_session(&state, cookie.value(), &record.user);
+        state.sign_out().end_session(cookie.value(), &record.user);
         tracing::info!(division = record.division, "signed out");
     }
     HttpResponse::NoContent().cookie(session::removal(state.auth.session_cookie(), state.auth.secure_cookies)).finish()
@@ -378,7 +377,7 @@ async fn refresh(state: web::Data<AppState>, req: HttpRequest) -> AppResult<Http
     match state.tokens.access_token(&session.record.user).await {
         Ok(_) | Err(ExactError::NoToken) => {}
         Err(ExactError::Unauthorized(_)) => {
-            crate::sign_out::refused(&state, &session.record.user);
+            state.sign_out().refused(&session.record.user);
             state.auth.sessions.take_refusal(&session.id);
             return ended(&state, AppError::new(Code::SignInRefused));
         }
@@ -411,7 +410,14 @@ async fn switch_division(
         .cloned()
         .ok_or_else(|| AppError::with_message(Code::Forbidden, "You have no access to that division"))?;
     let account = OrgAccount { user_name: s.record.user_name.clone(), full_name: s.record.full_name.clone() };
-    organization::prepare_organization(&state, choice.division, &choice.customer, &s.record.user, &account)?;
+    organization::prepare_organization(
+        &state.stores,
+        &state.serverdb,
+        choice.division,
+        &choice.customer,
+        &s.record.user,
+        &account,
+    )?;
     s.record.division = choice.division;
     s.record.customer_name = choice.customer.clone();
     s.record.registered = orgs::is_active(&state.serverdb, choice.division, today()).map_err(AppError::internal)?;

@@ -28,8 +28,9 @@ pub async fn resolve(state: &AppState, req: &HttpRequest) -> Result<Option<Sessi
         return if state.auth.sessions.take_refusal(&id) { Err(AppError::new(Code::SignInRefused)) } else { Ok(None) };
     };
     // A refusal the watch has not acted on yet (or one stored before a restart).
-    if crate::sign_out::is_refused(state, &record.user) {
-        crate::sign_out::refused(state, &record.user);
+    let leaving = state.sign_out();
+    if leaving.is_refused(&record.user) {
+        leaving.refused(&record.user);
         state.auth.sessions.take_refusal(&id);
         return Err(AppError::new(Code::SignInRefused));
     }

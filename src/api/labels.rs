@@ -16,7 +16,7 @@ use crate::labels::{
     LabelBatch, LabelError, LabelRequest, LabelSource, LabelStatus, LocalCopyReason, ProviderLookups, RecordError,
     Selection, build_from_local_copy, build_records, check_label_count, render_pdf,
 };
-use crate::organization::{org_token, skipped_warehouses};
+use crate::organization::skipped_warehouses;
 use crate::printing::PrintError;
 use crate::state::AppState;
 use actix_web::http::header::{self, HeaderValue};
@@ -187,7 +187,7 @@ async fn build_unchecked(
     };
     tracing::warn!(division = org.division, ?reason, source = ?request.source, "labels from the local copy");
     let store = state.stores.get(org.division).map_err(|e| AppError::from(e).error_response())?;
-    let skipped = skipped_warehouses(state, org.division);
+    let skipped = skipped_warehouses(&state.stores, org.division);
     build_from_local_copy(store, reason, request.source, ids, request.label_type, &skipped)
         .await
         .map_err(|e| summarised(e, language))
@@ -213,9 +213,9 @@ async fn from_provider(
     if !state.exact.provider_status().reachable {
         return Err(ProviderUnavailable::Unreachable);
     }
-    let token = org_token(state, org.division).map_err(ProviderUnavailable::NoToken)?;
+    let token = state.org_token(org.division).map_err(ProviderUnavailable::NoToken)?;
     let lookups = ProviderLookups::new(state.exact.clone(), org.division, token).with_deadline(PROVIDER_READ_DEADLINE);
-    let skipped = skipped_warehouses(state, org.division);
+    let skipped = skipped_warehouses(&state.stores, org.division);
     judged(build_records(&lookups, request.source, ids, request.label_type, &skipped).await)
 }
 

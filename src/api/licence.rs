@@ -96,6 +96,6 @@ async fn activate(
     Ok(HttpResponse::Ok().json(Activated {
         activated: true,
         licence: LicenceExpiry { expires: licence.expires },
-        organization_details: organization_details(&state, r.division),
+        organization_details: organization_details(&state.stores, r.division),
     }))
 }

@@ -48,8 +48,9 @@ async fn read(
         None => return Err(AppError::bad_request(format!("unknown endpoint '{table}'"))),
     };
     // Held until answered, or dropped with the read when its client goes away.
-    let _slot = crate::live::read_slot(&state, &session.record.user).await?;
-    let table = unless_gone(&req, tables::read(&state, org.division, ep, q.refresh)).await?;
+    let live = state.live();
+    let _slot = crate::live::read_slot(&live, &session.record.user).await?;
+    let table = unless_gone(&req, tables::read(&live, org.division, ep, q.refresh)).await?;
     let mut res = HttpResponse::Ok();
     res.content_type("application/json");
     if let Some(t) = table.as_of {

@@ -218,7 +218,7 @@ async fn divisions(session: Session) -> HttpResponse {
 }
 
 async fn details(state: web::Data<AppState>, session: Session) -> HttpResponse {
-    HttpResponse::Ok().json(organization_details(&state, session.record.division))
+    HttpResponse::Ok().json(organization_details(&state.stores, session.record.division))
 }
 
 /// `{activated, division, customer, licence, token}`. An activated organization completes the
@@ -313,7 +313,7 @@ async fn update_org_preferences(
     let prefs = checked_skipped_warehouses(prefs)?;
     details.preferences = prefs;
     state.stores.get(session.record.division)?.set_org_details(&details)?;
-    Ok(HttpResponse::Ok().json(organization_details(&state, session.record.division)))
+    Ok(HttpResponse::Ok().json(organization_details(&state.stores, session.record.division)))
 }
 
 /// Most warehouse codes `label_skipped_warehouses` may list, and their longest code (Exact
@@ -423,7 +423,7 @@ async fn update_sync_timestamps(
         check_moves_back(table, *ts, stored.unwrap_or(1))?;
     }
     store.set_sync_timestamps(&values)?;
-    Ok(HttpResponse::Ok().json(organization_details(&state, division)))
+    Ok(HttpResponse::Ok().json(organization_details(&state.stores, division)))
 }
 
 /// A new sync timestamp for `table` must lie between 0 (from the start) and `stored`.

@@ -10,7 +10,6 @@ use crate::auth::tier::Session;
 use crate::auth::users::{Ended, UserSessions, per_user};
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::oauth::now_ms;
-use crate::sign_out::end_user;
 use crate::state::AppState;
 use actix_web::{HttpResponse, web};
 
@@ -44,7 +43,7 @@ async fn end(
     let Some(known) = known else {
         return Err(AppError::with_message(Code::NotFound, format!("No signed-in user '{user}' in this organization")));
     };
-    let ended = end_user(&state, &known.user).map_err(AppError::internal)?;
+    let ended = state.sign_out().end_user(&known.user).map_err(AppError::internal)?;
     tracing::info!(user = %known.user, ended, by = %session.record.user_name, "sessions ended by an administrator");
     Ok(HttpResponse::Ok().json(Ended { user: known.user, ended }))
 }

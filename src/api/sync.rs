@@ -7,7 +7,6 @@ use super::scope::Org;
 use crate::auth::tier::Session;
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::catalogue;
-use crate::organization::org_token;
 use crate::state::AppState;
 use crate::sync::engine::SyncError;
 use crate::sync::{SyncEngine, SyncSink};
@@ -143,7 +142,7 @@ async fn start(
         let tables: Vec<&str> = endpoints.iter().chain(&live).map(|e| e.table).collect();
         save_selection(&state, &session, &tables)?;
     }
-    let token = org_token(&state, org.division)?;
+    let token = state.org_token(org.division)?;
     let store = state.stores.get(org.division)?;
     // The chosen tables; deleted entries follow them (not listed: they were not chosen).
     let tables: Vec<&str> = endpoints.iter().map(|e| e.table).collect();
@@ -157,7 +156,8 @@ async fn start(
             Err(e) => return Err(AppError::bad_request(e.to_string())),
         }
     };
-    let refreshes = live.iter().map(|ep| crate::live::tables::refresh_now(&state, org.division, ep));
+    let live_reads = state.live();
+    let refreshes = live.iter().map(|ep| crate::live::tables::refresh_now(&live_reads, org.division, ep));
     // A map in the order asked (serde_json's keeps it), of `LiveRefresh`es.
     let mut refreshed = serde_json::Map::new();
     for (ep, outcome) in live.iter().zip(futures_util::future::join_all(refreshes).await) {

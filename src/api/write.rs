@@ -553,8 +553,9 @@ async fn url_direct(
     // During an outage the last known answer of this URL is served, marked with when it was
     // fetched (`crate::live::direct`).
     // Held until answered, or dropped with the read when its client goes away.
-    let _slot = crate::live::read_slot(&state, &session.record.user).await?;
-    let read = unless_gone(&req, direct::read(&state, division, session.record.user.clone(), url)).await?;
+    let live = state.live();
+    let _slot = crate::live::read_slot(&live, &session.record.user).await?;
+    let read = unless_gone(&req, direct::read(&live, division, session.record.user.clone(), url)).await?;
     let mut res = HttpResponse::Ok();
     res.content_type("application/json");
     if let Some(t) = read.as_of {

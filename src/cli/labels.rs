@@ -58,7 +58,7 @@ pub async fn run(config: &Config, command: LabelsCommand) -> Result<()> {
     };
     let ids = request.normalized_ids().map_err(anyhow::Error::msg)?;
     let lookups = ProviderLookups::new(state.exact.clone(), division, OrgToken { tokens: state.tokens.clone(), user });
-    let skipped = crate::organization::skipped_warehouses(&state, division);
+    let skipped = crate::organization::skipped_warehouses(&state.stores, division);
     let batch = match build_records(&lookups, request.source, &ids, request.label_type, &skipped).await {
         Ok(batch) => batch,
         Err(RecordError::NoLabels { messages }) => {

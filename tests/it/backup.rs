@@ -239,7 +239,7 @@ async fn the_command_reaches_a_tls_server_and_the_daily_backup_keeps_the_newest(
         std::fs::write(daily.join(old), b"old").unwrap();
     }
     let state = server.running.as_ref().unwrap().state();
-    let written = stock_manager::backup::schedule::run_once(state, &daily, 2).unwrap();
+    let written = stock_manager::backup::schedule::run_once(&state.open_files(), &daily, 2).unwrap();
     let mut left: Vec<String> =
         std::fs::read_dir(&daily).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
     left.sort();

@@ -4,13 +4,15 @@
 use crate::auth::orgs;
 use crate::auth::session::DivisionChoice;
 use crate::error::{AppError, AppResult, Code};
+use crate::exact::ExactClient;
+use crate::exact::tokens::TokenManager;
 use crate::exact::tokens::UserToken as OrgToken;
 use crate::labels::SkippedWarehouses;
-use crate::serverdb::OrgAccount;
-use crate::state::AppState;
-use crate::store::{DELETED_ENTRIES_TABLE, OrgDetails};
+use crate::serverdb::{OrgAccount, ServerDb};
+use crate::store::{DELETED_ENTRIES_TABLE, OrgDetails, Stores};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
+use std::sync::Arc;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::openapi::{RefOr, schema::SchemaType};
 
@@ -76,8 +78,8 @@ fn default_preferences() -> Value {
 
 /// The warehouses the organization leaves off labels (none when it chose none, or when its
 /// details cannot be read: a label with one warehouse too many is better than no label).
-pub fn skipped_warehouses(state: &AppState, division: i64) -> SkippedWarehouses {
-    let prefs = organization_details(state, division).preferences;
+pub fn skipped_warehouses(stores: &Stores, division: i64) -> SkippedWarehouses {
+    let prefs = organization_details(stores, division).preferences;
     let codes = prefs.get(SKIPPED_WAREHOUSES_PREFERENCE).and_then(Value::as_array).cloned().unwrap_or_default();
     SkippedWarehouses::new(codes.iter().filter_map(Value::as_str))
 }
@@ -95,9 +97,9 @@ fn with_defaults(stored: &Value) -> Value {
 
 /// `{uuid, division, name, sync_timestamps, preferences}`; sync_timestamps has one entry per
 /// synced table plus `last_sync` and `deleted_entries_sync_timestamp` (1 before the first sync).
-pub fn organization_details(state: &AppState, division: i64) -> OrganizationDetails {
+pub fn organization_details(stores: &Stores, division: i64) -> OrganizationDetails {
     let read = || -> anyhow::Result<Option<OrganizationDetails>> {
-        let store = state.stores.get(division)?;
+        let store = stores.get(division)?;
         let Some(d) = store.org_details()? else { return Ok(None) };
         let sync = store.sync_state()?;
         let mut ts = Map::new();
@@ -125,9 +127,8 @@ pub fn organization_details(state: &AppState, division: i64) -> OrganizationDeta
 }
 
 /// The user's own preferences in the organization.
-pub fn user_preferences(state: &AppState, division: i64, user: &str) -> Value {
-    state
-        .stores
+pub fn user_preferences(stores: &Stores, division: i64, user: &str) -> Value {
+    stores
         .get(division)
         .ok()
         .and_then(|s| s.user_preferences(user).ok().flatten())
@@ -138,13 +139,14 @@ pub fn user_preferences(state: &AppState, division: i64, user: &str) -> Value {
 /// registry an entry; every signing-in user becomes one of its accounts (whose provider tokens
 /// may serve its sync), the latest one first after the chosen sync account.
 pub fn prepare_organization(
-    state: &AppState,
+    stores: &Stores,
+    serverdb: &ServerDb,
     division: i64,
     customer: &str,
     user: &str,
     account: &OrgAccount,
 ) -> AppResult<()> {
-    let store = state.stores.get(division)?;
+    let store = stores.get(division)?;
     match store.org_details()? {
         Some(d) if d.name == customer || customer.is_empty() => {}
         Some(mut d) => {
@@ -158,9 +160,9 @@ pub fn prepare_organization(
             preferences: default_preferences(),
         })?,
     }
-    orgs::register(&state.serverdb, division, customer).map_err(AppError::internal)?;
-    state.serverdb.set_org_token_user(division, user).map_err(AppError::internal)?;
-    state.serverdb.add_org_user(division, user, account).map_err(AppError::internal)?;
+    orgs::register(serverdb, division, customer).map_err(AppError::internal)?;
+    serverdb.set_org_token_user(division, user).map_err(AppError::internal)?;
+    serverdb.add_org_user(division, user, account).map_err(AppError::internal)?;
     Ok(())
 }
 
@@ -168,11 +170,11 @@ pub fn prepare_organization(
 const DIVISIONS_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The user's divisions from the provider; on failure just the current one, so sign-in still works.
-pub async fn list_divisions(state: &AppState, current: i64, token: &str) -> Vec<DivisionChoice> {
-    let url = state.exact.api_url(current, "system/Divisions?$select=Code,Description,CustomerName");
+pub async fn list_divisions(exact: &ExactClient, current: i64, token: &str) -> Vec<DivisionChoice> {
+    let url = exact.api_url(current, "system/Divisions?$select=Code,Description,CustomerName");
     // A spent minute budget would hold the sign-in for up to a minute: sign in with the current
     // division only rather than keep the user waiting.
-    let listed = tokio::time::timeout(DIVISIONS_WAIT, state.exact.get_all(current, token, &url)).await;
+    let listed = tokio::time::timeout(DIVISIONS_WAIT, exact.get_all(current, token, &url)).await;
     let Ok(listed) = listed else {
         tracing::warn!("listing the user's divisions took too long; signing in with the current one");
         return Vec::new();
@@ -194,8 +196,13 @@ pub async fn list_divisions(state: &AppState, current: i64, token: &str) -> Vec<
 }
 
 /// The provider sign-in that serves the organization's own calls (see `auth::accounts`).
-pub fn org_token(state: &AppState, division: i64) -> AppResult<OrgToken> {
-    crate::auth::accounts::org_token(&state.serverdb, &state.stores, &state.tokens, division).ok_or_else(|| {
+pub fn org_token(
+    serverdb: &ServerDb,
+    stores: &Stores,
+    tokens: &Arc<TokenManager>,
+    division: i64,
+) -> AppResult<OrgToken> {
+    crate::auth::accounts::org_token(serverdb, stores, tokens, division).ok_or_else(|| {
         AppError::with_message(
             Code::ProviderSignIn,
             "No account of this organization has a usable Exact Online sign-in: sign in with Exact Online again",

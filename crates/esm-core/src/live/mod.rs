@@ -9,10 +9,37 @@ pub mod tables;
 
 pub use deadline::AS_OF_HEADER;
 
+use crate::error::AppResult;
+use crate::exact::ExactClient;
+use crate::exact::tokens::TokenManager;
+use crate::read_slots::{ReadSlot, ReadSlots};
+use crate::serverdb::ServerDb;
+use crate::store::Stores;
+use std::sync::Arc;
+
+/// What a live read works with: the provider client, the stores its copies are kept in, the
+/// sign-ins it reads with and each user's places; shared with the rest of the server, and cloned
+/// into the reads that go on after their request stopped waiting.
+#[derive(Clone)]
+pub struct Live {
+    pub exact: ExactClient,
+    pub stores: Arc<Stores>,
+    pub tokens: Arc<TokenManager>,
+    pub serverdb: Arc<ServerDb>,
+    pub reads: Arc<ReadSlots>,
+}
+
+impl Live {
+    /// The provider sign-in that serves the organization's own calls.
+    fn org_token(&self, division: i64) -> AppResult<UserToken> {
+        crate::organization::org_token(&self.serverdb, &self.stores, &self.tokens, division)
+    }
+}
+
 /// A place for one more live or direct read of `user` (waiting for one while they have the most
 /// going), or 429.
-pub async fn read_slot(state: &AppState, user: &str) -> Result<crate::read_slots::ReadSlot, crate::error::AppError> {
-    state.live_reads.take(user).await.ok_or_else(|| {
+pub async fn read_slot(live: &Live, user: &str) -> AppResult<ReadSlot> {
+    live.reads.take(user).await.ok_or_else(|| {
         crate::error::AppError::with_message(
             crate::error::Code::TooManyRequests,
             format!(
@@ -27,22 +54,20 @@ pub async fn read_slot(state: &AppState, user: &str) -> Result<crate::read_slots
 use crate::exact::ExactError;
 use crate::exact::client::gather;
 use crate::exact::tokens::UserToken;
-use crate::state::AppState;
 use deadline::Progress;
 use serde_json::Value;
 
 /// Every row behind a provider URL, page after page up to the read limit (`gather`), telling
 /// `progress` of each page so the deadline knows the provider is answering.
 async fn all_rows(
-    state: &AppState,
+    live: &Live,
     division: i64,
     token: &UserToken,
     url: &str,
     progress: &Progress,
 ) -> Result<Vec<Value>, ExactError> {
     let mut rows = Vec::new();
-    state
-        .exact
+    live.exact
         .for_each_page(division, token, url, false, |page| {
             progress.answered();
             let within = gather(&mut rows, page.rows.into_iter().map(Value::Object));

@@ -3,15 +3,14 @@
 //! who read it (a read goes under that user's Exact rights), served to them in an outage with
 //! when it was fetched.
 
+use super::Live;
 use super::deadline::{self, Progress, Settled};
 use crate::error::{AppError, AppResult};
 use crate::exact::ExactError;
 use crate::exact::oauth::now_ms;
 use crate::exact::tokens::UserToken;
-use crate::state::AppState;
 use crate::store::OrgStore;
 use crate::store::last_known::{self, Kept};
-use actix_web::web;
 use serde_json::json;
 use std::sync::Arc;
 
@@ -24,11 +23,11 @@ pub struct Direct {
 
 /// Reads `url` (already checked to lie in `division`) as `user`: the provider's answer within the
 /// deadline, else the URL's last known answer, else `provider_unreachable`.
-pub async fn read(state: &web::Data<AppState>, division: i64, user: String, url: String) -> AppResult<Direct> {
-    let store = state.stores.get(division)?;
-    let deadline = deadline::deadline_for(state, division);
+pub async fn read(live: &Live, division: i64, user: String, url: String) -> AppResult<Direct> {
+    let store = live.stores.get(division)?;
+    let deadline = deadline::deadline_for(live, division);
     let progress = Progress::default();
-    let read = tokio::spawn(fetch(state.clone(), store.clone(), division, user.clone(), url.clone(), progress.clone()));
+    let read = tokio::spawn(fetch(live.clone(), store.clone(), division, user.clone(), url.clone(), progress.clone()));
     let has_copy = || store.last_known_fetched(&user, &url).ok().flatten().is_some();
     let why = match deadline::settle(read, &progress, deadline, has_copy).await? {
         Settled::Fresh(body) => return Ok(Direct { body, as_of: None }),
@@ -42,7 +41,7 @@ pub async fn read(state: &web::Data<AppState>, division: i64, user: String, url:
 /// `provider_unreachable` without one.
 async fn last_known(store: Arc<OrgStore>, user: String, url: String, why: String) -> AppResult<Direct> {
     let (s, r, u) = (store.clone(), user.clone(), url.clone());
-    let copy = web::block(move || s.last_known(&r, &u))
+    let copy = tokio::task::spawn_blocking(move || s.last_known(&r, &u))
         .await
         .map_err(|e| AppError::internal(anyhow::anyhow!("{e}")))??
         .filter(|c| c.body.starts_with(b"{") && c.body.ends_with(b"}"));
@@ -53,7 +52,7 @@ async fn last_known(store: Arc<OrgStore>, user: String, url: String, why: String
     // Served counts as used: it is the last to be evicted. Off the request, best effort.
     let now = now_ms();
     tokio::spawn(async move {
-        match web::block(move || store.touch_last_known(&user, &url, now)).await {
+        match tokio::task::spawn_blocking(move || store.touch_last_known(&user, &url, now)).await {
             Ok(Ok(())) => {}
             Ok(Err(e)) => tracing::warn!(error = %e, "could not record the use of a last known answer"),
             Err(e) => tracing::warn!(error = %e, "could not record the use of a last known answer"),
@@ -65,20 +64,24 @@ async fn last_known(store: Arc<OrgStore>, user: String, url: String, why: String
 /// Reads every page of `url` (more than `PROVIDER_READ_MAX_ROWS` rows is an error) and answers
 /// `{"results"}` as JSON, keeping it as the URL's last known answer (off the request, best effort).
 async fn fetch(
-    state: web::Data<AppState>,
+    live: Live,
     store: Arc<OrgStore>,
     division: i64,
     user: String,
     url: String,
     progress: Progress,
 ) -> Result<Vec<u8>, ExactError> {
-    let token = UserToken::new(state.tokens.clone(), user.clone());
-    let rows = super::all_rows(&state, division, &token, &url, &progress).await?;
+    let token = UserToken::new(live.tokens.clone(), user.clone());
+    let rows = super::all_rows(&live, division, &token, &url, &progress).await?;
     let fetched = now_ms();
     let body = serde_json::to_vec(&json!({"results": rows})).map_err(|e| ExactError::Malformed(e.to_string()))?;
     let (copy, bytes) = (body.clone(), body.len());
     tokio::spawn(async move {
-        match web::block(move || store.keep_last_known(&user, &url, &copy, fetched, &last_known::LIMITS)).await {
+        match tokio::task::spawn_blocking(move || {
+            store.keep_last_known(&user, &url, &copy, fetched, &last_known::LIMITS)
+        })
+        .await
+        {
             Ok(Ok(Kept::Stored { evicted })) if evicted > 0 => {
                 tracing::debug!(evicted, "older last known answers evicted");
             }

@@ -15,39 +15,52 @@ pub mod restore;
 pub mod schedule;
 
 use crate::config::Config;
-use crate::state::AppState;
-use crate::store::snapshot;
+use crate::outbox::OutboxService;
+use crate::pictures::PictureService;
+use crate::printing::PrintService;
+use crate::serverdb::ServerDb;
+use crate::store::{Stores, snapshot};
 use anyhow::{Context, Result, bail};
 use archive::{Manifest, Source};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The division in `{prefix}{division}.redb`.
 fn division_of(rel: &str, prefix: &str) -> Option<i64> {
     rel.strip_prefix(prefix)?.strip_suffix(".redb")?.parse().ok()
 }
 
-/// Snapshots through the server's own open handles, so nothing it does is disturbed.
-pub struct ServerSource<'a>(pub &'a AppState);
+/// What the running server holds open in its data directory: a backup copies each file through
+/// its holder's own handle, so nothing the server does is disturbed.
+#[derive(Clone)]
+pub struct OpenFiles {
+    pub data_dir: PathBuf,
+    pub serverdb: Arc<ServerDb>,
+    /// The print queue, when this server runs one.
+    pub printing: Option<PrintService>,
+    pub stores: Arc<Stores>,
+    pub outbox: Arc<OutboxService>,
+    pub pictures: Arc<PictureService>,
+}
 
-impl Source for ServerSource<'_> {
+impl Source for OpenFiles {
     fn snapshot_db(&self, rel: &str, src: &Path, dest: &Path) -> Result<()> {
-        let state = self.0;
         if rel == crate::serverdb::FILE_NAME {
-            return snapshot::copy_open_db(state.serverdb.database(), src, dest);
+            return snapshot::copy_open_db(self.serverdb.database(), src, dest);
         }
         if rel == crate::printing::store::FILE_NAME
-            && let Some(printing) = &state.printing
+            && let Some(printing) = &self.printing
         {
             return printing.snapshot_to(src, dest);
         }
         if let Some(division) = division_of(rel, "org-") {
-            return state.stores.get(division)?.snapshot_to(dest);
+            return self.stores.get(division)?.snapshot_to(dest);
         }
         if let Some(division) = division_of(rel, "outbox-") {
-            return state.outbox.snapshot_to(division, dest);
+            return self.outbox.snapshot_to(division, dest);
         }
         if let Some(division) = division_of(rel, "pictures-") {
-            return state.pictures.snapshot_to(division, dest);
+            return self.pictures.snapshot_to(division, dest);
         }
         // A file no part of this server owns: nobody holds it, so open it ourselves.
         snapshot::copy_closed_db(src, dest)
@@ -64,8 +77,8 @@ impl Source for ClosedFiles {
 }
 
 /// A backup taken inside the running server, written to `out`.
-pub fn take_in_server(state: &AppState, out: &Path) -> Result<Manifest> {
-    archive::write(&state.config.data_dir, &ServerSource(state), out)
+pub fn take_in_server(files: &OpenFiles, out: &Path) -> Result<Manifest> {
+    archive::write(&files.data_dir, files, out)
 }
 
 /// `{file}.partial` beside the target: written there, renamed when whole.

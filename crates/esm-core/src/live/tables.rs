@@ -3,6 +3,7 @@
 //! live-read deadline (`deadline`); when the provider is away or slow, the cache is served with
 //! when it was fetched, and without one the answer is `provider_unreachable`.
 
+use super::Live;
 use super::deadline::{self, Progress, Settled};
 use crate::error::{AppError, AppResult, Code};
 use crate::exact::ExactError;
@@ -11,11 +12,8 @@ use crate::exact::dropped;
 use crate::exact::oauth::now_ms;
 use crate::exact::tokens::UserToken;
 use crate::limits::PROVIDER_READ_MAX_ROWS;
-use crate::organization::org_token;
-use crate::state::AppState;
 use crate::store::query::MAX_LIMIT;
 use crate::store::{Commit, OrgStore, Query};
-use actix_web::web;
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -41,38 +39,33 @@ fn fetched_at(store: &OrgStore, table: &str) -> AppResult<Option<i64>> {
 
 /// Reads a live table: the cache while it is fresh (unless `refresh`), else the provider's rows
 /// under the deadline, else the cache marked with its age.
-pub async fn read(
-    state: &web::Data<AppState>,
-    division: i64,
-    ep: &'static Endpoint,
-    refresh: bool,
-) -> AppResult<Table> {
-    let store = state.stores.get(division)?;
+pub async fn read(live: &Live, division: i64, ep: &'static Endpoint, refresh: bool) -> AppResult<Table> {
+    let store = live.stores.get(division)?;
     let fetched = fetched_at(&store, ep.table)?;
     let fresh = fetched.is_some_and(|t| now_ms() - t < CACHE_TTL_MS);
-    let status = state.exact.provider_status();
+    let status = live.exact.provider_status();
     // While the provider's calls fail, even a fresh cache is checked (briefly): it may be back.
     if fresh && !refresh && status.reachable {
         return cached(&store, ep, None);
     }
-    let settled = fetch_in_time(state, &store, division, ep, fetched.is_some()).await?;
+    let settled = fetch_in_time(live, &store, division, ep, fetched.is_some()).await?;
     after_fetch(&store, ep, settled)
 }
 
 /// Fetches the table under the live-read deadline; without a usable sign-in the copy is served,
 /// as in an outage.
 async fn fetch_in_time(
-    state: &web::Data<AppState>,
+    live: &Live,
     store: &Arc<OrgStore>,
     division: i64,
     ep: &'static Endpoint,
     has_copy: bool,
 ) -> AppResult<Settled<bool>> {
-    match org_token(state, division) {
+    match live.org_token(division) {
         Ok(token) => {
             let progress = Progress::default();
-            let read = tokio::spawn(refresh(state.clone(), store.clone(), division, ep, token.user, progress.clone()));
-            deadline::settle(read, &progress, deadline::deadline_for(state, division), || has_copy).await
+            let read = tokio::spawn(refresh(live.clone(), store.clone(), division, ep, token.user, progress.clone()));
+            deadline::settle(read, &progress, deadline::deadline_for(live, division), || has_copy).await
         }
         // No account of the organization has a usable sign-in: the copy, as in an outage; without
         // one, that sign-in is what the read needs (a refused renewal marks it at once).
@@ -122,18 +115,18 @@ fn refused(store: &OrgStore, ep: &Endpoint, e: ExactError) -> AppResult<String> 
 /// Refreshes a live table's cache now (a "Fetched live" endpoint ticked in the Sync Data menu):
 /// `Ok` once the fresh rows are stored, else why not. The fetch goes on in the background past
 /// the live-read deadline, and then stores its rows when they come.
-pub async fn refresh_now(state: &web::Data<AppState>, division: i64, ep: &'static Endpoint) -> Result<(), String> {
-    let token = org_token(state, division).map_err(|e| e.message().to_string())?;
-    let store = state.stores.get(division).map_err(|e| e.to_string())?;
+pub async fn refresh_now(live: &Live, division: i64, ep: &'static Endpoint) -> Result<(), String> {
+    let token = live.org_token(division).map_err(|e| e.message().to_string())?;
+    let store = live.stores.get(division).map_err(|e| e.to_string())?;
     let read = tokio::spawn(crate::exact::rate_limit::in_background(refresh(
-        state.clone(),
+        live.clone(),
         store,
         division,
         ep,
         token.user,
         Progress::default(),
     )));
-    match tokio::time::timeout(deadline::deadline_for(state, division), read).await {
+    match tokio::time::timeout(deadline::deadline_for(live, division), read).await {
         Ok(Ok(Ok(true))) => Ok(()),
         Ok(Ok(Ok(false))) => Err("the fetched rows could not be stored".into()),
         Ok(Ok(Err(e))) => Err(e.to_string()),
@@ -173,18 +166,18 @@ fn cached(store: &OrgStore, ep: &Endpoint, as_of: Option<i64>) -> AppResult<Tabl
 /// Fetches the table and replaces its cache; answers whether the rows were stored (a store
 /// failure is logged; the old cache then stays).
 async fn refresh(
-    state: web::Data<AppState>,
+    live: Live,
     store: Arc<OrgStore>,
     division: i64,
     ep: &'static Endpoint,
     user: String,
     progress: Progress,
 ) -> Result<bool, ExactError> {
-    let rows = fetch(&state, &store, division, ep, user, &progress).await?;
+    let rows = fetch(&live, &store, division, ep, user, &progress).await?;
     let stamp = now_ms().to_string();
     let table = ep.table;
     let key = fetched_key(table);
-    let written = web::block(move || {
+    let written = tokio::task::spawn_blocking(move || {
         store.write(Commit::Durable, |w| {
             w.clear_table(table)?;
             w.upsert(table, rows).map(|_| ())
@@ -209,14 +202,14 @@ async fn refresh(
 /// Every row of the table from the provider, with the fields the spec reads, less those Exact
 /// removed (a removal met here is remembered and the read goes on without it).
 async fn fetch(
-    state: &AppState,
+    live: &Live,
     store: &OrgStore,
     division: i64,
     ep: &'static Endpoint,
     user: String,
     progress: &Progress,
 ) -> Result<Vec<Value>, ExactError> {
-    let token = UserToken::new(state.tokens.clone(), user);
+    let token = UserToken::new(live.tokens.clone(), user);
     // Spec §7: warehouses are read ordered by Code, selecting ID, Code and Description; and
     // UseStorageLocations, so no screen asks for a location in a warehouse that has none and a
     // write naming one is refused before it is queued (docs/exact-online.md). Should Exact drop
@@ -229,8 +222,8 @@ async fn fetch(
     loop {
         let gone = dropped::of(store, ep.path).map_err(|e| ExactError::Malformed(e.to_string()))?;
         let select = dropped::without(&select, &gone);
-        let url = state.exact.api_url(division, &format!("{}?$select={select}{order}", ep.path));
-        let read = super::all_rows(state, division, &token, &url, progress).await;
+        let url = live.exact.api_url(division, &format!("{}?$select={select}{order}", ep.path));
+        let read = super::all_rows(live, division, &token, &url, progress).await;
         let removed = read.as_ref().err().and_then(ExactError::removed_property);
         match removed.filter(|p| select.split(',').any(|f| f == *p)) {
             Some(p) if dropped::record(store, ep.path, p).map_err(|e| ExactError::Malformed(e.to_string()))? => {}

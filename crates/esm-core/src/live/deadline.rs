@@ -8,10 +8,10 @@
 //! itself (a 4xx with its message, 401, 403) is answered as before: old data is no answer to a
 //! request the provider calls wrong.
 
+use super::Live;
 use crate::error::{AppError, Code};
 use crate::exact::ExactError;
 use crate::exact::reachability::ProviderStatus;
-use crate::state::AppState;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -31,8 +31,8 @@ pub fn deadline(status: &ProviderStatus) -> Duration {
 
 /// [`deadline`] for a read of `division`, plus the wait for the division's spent minute budget:
 /// a read held back by Exact's rate limit is waited for, not taken for an outage.
-pub fn deadline_for(state: &AppState, division: i64) -> Duration {
-    deadline(&state.exact.provider_status()) + state.exact.limiter(division).pending_wait()
+pub fn deadline_for(live: &Live, division: i64) -> Duration {
+    deadline(&live.exact.provider_status()) + live.exact.limiter(division).pending_wait()
 }
 
 /// Errors after which the last known copy is answered: the provider is away or overloaded

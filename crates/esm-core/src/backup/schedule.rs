@@ -1,8 +1,8 @@
 //! The daily backup (`[backup] dir`, `time`, `keep`): taken by the server itself, which holds the
 //! files, into `{dir}/stock-manager-{YYYYMMDD-HHMMSS}.tar`, keeping the newest `keep`.
 
-use crate::state::AppState;
-use actix_web::web;
+use super::OpenFiles;
+use crate::config::BackupConfig;
 use anyhow::{Context, Result};
 use chrono::{DateTime, Local, NaiveTime, TimeZone};
 use std::path::{Path, PathBuf};
@@ -27,8 +27,8 @@ pub fn next_run(now: DateTime<Local>, time: NaiveTime) -> DateTime<Local> {
 }
 
 /// Starts the daily backup when `[backup] dir` is set.
-pub fn spawn(state: web::Data<AppState>) -> Option<tokio::task::JoinHandle<()>> {
-    let config = state.config.backup.clone();
+pub fn spawn(files: OpenFiles, config: &BackupConfig) -> Option<tokio::task::JoinHandle<()>> {
+    let config = config.clone();
     let dir = config.dir.clone()?;
     let time = config.time_of_day().ok()?;
     Some(tokio::spawn(async move {
@@ -36,8 +36,8 @@ pub fn spawn(state: web::Data<AppState>) -> Option<tokio::task::JoinHandle<()>> 
             let now = Local::now();
             let wait = (next_run(now, time) - now).to_std().unwrap_or(Duration::from_secs(60));
             tokio::time::sleep(wait).await;
-            let (state, dir, keep) = (state.clone(), dir.clone(), config.keep);
-            match tokio::task::spawn_blocking(move || run_once(&state, &dir, keep)).await {
+            let (files, dir, keep) = (files.clone(), dir.clone(), config.keep);
+            match tokio::task::spawn_blocking(move || run_once(&files, &dir, keep)).await {
                 Ok(Ok(path)) => tracing::info!(path = %path.display(), "daily backup written"),
                 Ok(Err(e)) => tracing::error!(error = %format!("{e:#}"), "daily backup failed"),
                 Err(e) => tracing::error!(error = %e, "daily backup failed"),
@@ -47,7 +47,7 @@ pub fn spawn(state: web::Data<AppState>) -> Option<tokio::task::JoinHandle<()>> 
 }
 
 /// Takes one backup into `dir` and prunes the oldest beyond `keep`. Answers the new file.
-pub fn run_once(state: &AppState, dir: &Path, keep: u32) -> Result<PathBuf> {
+pub fn run_once(files: &OpenFiles, dir: &Path, keep: u32) -> Result<PathBuf> {
     esm_base::files::create_private_dir(dir)?;
     let name = format!("{PREFIX}{}{SUFFIX}", Local::now().format("%Y%m%d-%H%M%S"));
     let path = dir.join(&name);
@@ -57,7 +57,7 @@ pub fn run_once(state: &AppState, dir: &Path, keep: u32) -> Result<PathBuf> {
     }
     let partial = dir.join(format!(".{name}.partial"));
     let _ = std::fs::remove_file(&partial);
-    if let Err(e) = super::take_in_server(state, &partial) {
+    if let Err(e) = super::take_in_server(files, &partial) {
         let _ = std::fs::remove_file(&partial);
         return Err(e);
     }
