@@ -1,7 +1,7 @@
 // The grouped purchase lines, virtualised: a large organization has thousands of open lines, and
 // rendering each (over 100,000 elements at scale medium) took the screen seconds to show. Only
 // the rows near the window are in the page; the page itself scrolls, as it did before.
-import { useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { useWindowVirtualizer } from '@tanstack/react-virtual'
 import { ExternalLink } from '../../components/ExternalLink.tsx'
 import { t } from '../../i18n/index.ts'
@@ -9,14 +9,15 @@ import { formatDay } from '../../lib/dateTime.ts'
 import type { GroupBy, PurchaseGroup, PurchaseLine } from '../../lib/purchases.ts'
 import { PurchaseLineRow } from './PurchaseLineRow.tsx'
 
-type ListRow = { kind: 'group'; group: PurchaseGroup } | { kind: 'line'; line: PurchaseLine; last: boolean }
+/** A row with its key for the virtualiser, made once with the rows. */
+type ListRow = { key: string } & ({ kind: 'group'; group: PurchaseGroup } | { kind: 'line'; line: PurchaseLine; last: boolean })
 
 /** A group's heading, then its lines, as one flat list of rows. */
 export function flatRows(groups: readonly PurchaseGroup[]): ListRow[] {
   const rows: ListRow[] = []
   for (const group of groups) {
-    rows.push({ kind: 'group', group })
-    group.lines.forEach((line, i) => rows.push({ kind: 'line', line, last: i === group.lines.length - 1 }))
+    rows.push({ key: `g:${group.key}`, kind: 'group', group })
+    group.lines.forEach((line, i) => rows.push({ key: `l:${line.id}`, kind: 'line', line, last: i === group.lines.length - 1 }))
   }
   return rows
 }
@@ -68,16 +69,11 @@ export function PurchaseList({
     const el = listRef.current
     if (el) setOffset(el.getBoundingClientRect().top + window.scrollY)
   }, [groups])
-  const virtualizer = useWindowVirtualizer({
-    count: rows.length,
-    estimateSize: (i) => (rows[i].kind === 'group' ? GROUP_HEIGHT : LINE_HEIGHT),
-    overscan: 8,
-    scrollMargin: offset,
-    getItemKey: (i) => {
-      const row = rows[i]
-      return row.kind === 'group' ? `g:${row.group.key}` : `l:${row.line.id}`
-    },
-  })
+  // The same functions while the rows stay: the virtualiser works out every row's place again
+  // whenever `getItemKey` is a new function, and each row it measures re-renders the list.
+  const estimateSize = useCallback((i: number) => (rows[i].kind === 'group' ? GROUP_HEIGHT : LINE_HEIGHT), [rows])
+  const getItemKey = useCallback((i: number) => rows[i].key, [rows])
+  const virtualizer = useWindowVirtualizer({ count: rows.length, estimateSize, overscan: 8, scrollMargin: offset, getItemKey })
   return (
     <div
       ref={listRef}
