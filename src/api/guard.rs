@@ -28,9 +28,8 @@ pub async fn resolve(state: &AppState, req: &HttpRequest) -> Result<Option<Sessi
         return if state.auth.sessions.take_refusal(&id) { Err(AppError::new(Code::SignInRefused)) } else { Ok(None) };
     };
     // A refusal the watch has not acted on yet (or one stored before a restart).
-    let leaving = state.sign_out();
-    if leaving.is_refused(&record.user) {
-        leaving.refused(&record.user);
+    if crate::sign_out::is_refused(&state.tokens, &record.user) {
+        state.sign_out().refused(&record.user);
         state.auth.sessions.take_refusal(&id);
         return Err(AppError::new(Code::SignInRefused));
     }

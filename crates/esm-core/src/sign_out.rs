@@ -18,6 +18,12 @@ use crate::serverdb::ServerDb;
 use std::sync::{Arc, Weak};
 use tokio::sync::broadcast::error::RecvError;
 
+/// Whether Exact refused `user`'s sign-in (no provider call: what the token store knows). Asked
+/// on every request, so it takes only the tokens.
+pub fn is_refused(tokens: &TokenManager, user: &str) -> bool {
+    tokens.access(user) == Access::SignInNeeded
+}
+
 /// What a user's leaving touches, each shared with the rest of the server.
 #[derive(Clone)]
 pub struct SignOut {
@@ -102,11 +108,6 @@ impl SignOut {
         }
     }
 
-    /// Whether Exact refused `user`'s sign-in (no provider call: what the token store knows).
-    pub fn is_refused(&self, user: &str) -> bool {
-        self.tokens.access(user) == Access::SignInNeeded
-    }
-
     /// Ends the sessions of each user Exact refuses, as the refusal is heard (a request's renewal, the
     /// background renewals every token goes through within its 10 minutes, or a queued write's). The
     /// task holds the parts weakly: a stopped server's databases are let go.
@@ -143,7 +144,7 @@ impl SignOut {
         let mut users: Vec<String> = records.into_iter().map(|r| r.user).collect();
         users.sort();
         users.dedup();
-        for user in users.iter().filter(|u| self.is_refused(u)) {
+        for user in users.iter().filter(|u| is_refused(&self.tokens, u)) {
             self.refused(user);
         }
     }
